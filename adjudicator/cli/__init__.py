@@ -1,0 +1,58 @@
+"""The ``maester`` command line: thin wrappers, one library call per command.
+
+Each module in :data:`COMMAND_MODULES` adds its subcommands with ``register(subparsers)``;
+a handler returns the exit code. User errors print one line and exit 2; no traceback ever
+reaches a user.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Callable, Sequence
+
+from .. import __version__
+
+COMMAND_MODULES: tuple[str, ...] = ("game", "seals")
+
+
+class UserError(Exception):
+    """A mistake of the user's: printed as one line, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="maester",
+        description="Play-by-email adjudicator for A Game of Thrones: The Board Game, Second Edition.",
+    )
+    parser.add_argument("--version", action="version", version=f"maester {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"{__name__}.{name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return handler(args)
+    except UserError as e:
+        print(f"maester: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("maester: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # a bug of ours: say so in one line, never a traceback
+        print(f"maester: internal error: {type(e).__name__}: {e} (please report this)", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,305 @@
+"""The step machine: ``advance(state, answers) -> Step(state, events, requests)``.
+
+Each phase is plain procedural code (``run(ctx)``) that asks for decisions through a
+:class:`Context`. A decision is answered from the pool of the players' answers (which may have
+arrived long before, as standing instructions), by the only legal option, or by the documented
+default at a deadline. When an answer is missing the phase stops with :class:`NeedAnswers`.
+
+The half-resolved phase is saved as data: the position where the phase (the *segment*) started
+and every decision taken since, keyed by the order in which they were asked. The next ``advance``
+replays the segment from its start with those decisions - the code is deterministic, so the
+replay reaches the same point - and goes on. No I/O, no clock, no global randomness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Optional
+
+from ..board import Board
+from ..commands import Command, from_dict, to_dict
+from ..events import (
+    AnswersExpired,
+    AnswerUnusable,
+    AnswerUsed,
+    DefaultUsed,
+    Event,
+    OnlyOption,
+    from_dict as event_from_dict,
+)
+from ..state import GameState, Segment
+
+# Answers of these kinds stay in force after use ("support stark in every combat").
+STANDING_KINDS = frozenset({"support", "tie_break", "refuse_support"})
+
+NOT_APPLICABLE = object()  # a check's verdict: this answer is not meant for this decision
+Verdict = Optional[str]  # None: legal; a string: why not (ending with the rule number)
+
+
+@dataclass(frozen=True)
+class Request:
+    """One decision the engine needs from one house.
+
+    ``key`` is stable across replays (round, phase, the decision's place in the phase, kind).
+    ``options`` enumerates the legal answers where they are few; composite decisions (orders,
+    marches, mustering) describe their parts in ``context`` instead.
+    """
+
+    key: str
+    kind: str
+    house: str
+    prompt: str
+    context: dict[str, Any] = field(default_factory=dict)
+    options: tuple[Command, ...] = ()
+    default: Optional[Command] = None
+    secret: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "key": self.key, "kind": self.kind, "house": self.house, "prompt": self.prompt,
+            "context": self.context, "options": [to_dict(o) for o in self.options], "secret": self.secret,
+        }
+        if self.default is not None:
+            d["default"] = to_dict(self.default)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Request:
+        return cls(
+            key=d["key"], kind=d["kind"], house=d["house"], prompt=d["prompt"],
+            context=dict(d.get("context", {})),
+            options=tuple(from_dict(o) for o in d.get("options", [])),
+            default=from_dict(d["default"]) if "default" in d else None,
+            secret=d.get("secret", False),
+        )
+
+
+@dataclass
+class PoolEntry:
+    """One answer a house has sent: its command, where it came from, its canonical text."""
+
+    id: str
+    house: str
+    round: int
+    command: Command
+    text: str
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> PoolEntry:
+        return PoolEntry(d["id"], d["house"], d["round"], from_dict(d["command"]), d.get("text", ""))
+
+
+def pool_entry(*, id: str, house: str, round: int, command: Command, text: str = "") -> dict[str, Any]:
+    """A pool entry as stored in ``GameState.answers``."""
+    return {"id": id, "house": house, "round": round, "command": to_dict(command), "text": text or repr(command)}
+
+
+class GameOver(Exception):
+    """Control flow: the game was won (seven castles, or the end of round 10)."""
+
+
+class NeedAnswers(Exception):
+    """Control flow: the phase cannot go on without these answers."""
+
+    def __init__(self, requests: list[Request]) -> None:
+        super().__init__(", ".join(r.key for r in requests))
+        self.requests = requests
+
+
+@dataclass
+class Ask:
+    """A decision to take: the request, and how to read answers for it.
+
+    ``check(command)`` returns ``None`` when the command is a legal answer, a reason string when
+    it is meant for this decision but illegal, or :data:`NOT_APPLICABLE`.
+    ``only`` is the single legal option, when there is exactly one.
+    """
+
+    request: Request
+    check: Callable[[Command], Any]
+    only: Optional[Command] = None
+
+
+@dataclass
+class Step:
+    state: GameState
+    events: list[Event]
+    requests: list[Request]
+
+
+class Context:
+    """What a phase sees while it runs: the position it changes and the way to ask."""
+
+    def __init__(self, state: GameState, board: Board, segment: Segment, pool: list[PoolEntry], deadline: bool):
+        self.state = state
+        self.board = board
+        self.segment = segment
+        self.pool = pool
+        self.deadline = deadline
+        self.events: list[Event] = []
+        self.transient: list[Event] = []  # unusable answers for decisions still open
+        self._asked = 0
+
+    # --- events ----------------------------------------------------------------------------
+
+    def emit(self, *events: Event) -> None:
+        self.events.extend(events)
+
+    # --- decisions -------------------------------------------------------------------------
+
+    def key(self, kind: str, house: str) -> str:
+        """The next decision key; deterministic because the phase code is."""
+        self._asked += 1
+        return f"r{self.state.round}.{self.segment.name}.{self._asked}.{kind}.{house}"
+
+    def entries(self, house: str, kind: str) -> list[PoolEntry]:
+        """Unused answers of one house of one kind, oldest first."""
+        used = set(self.segment.used)
+        return [e for e in self.pool if e.house == house and e.command.kind == kind and e.id not in used]
+
+    def ask(self, ask: Ask) -> Command:
+        """Take one decision: from the log, the pool, the only option or the default."""
+        return self.ask_all([ask])[0]
+
+    def ask_all(self, asks: list[Ask]) -> list[Command]:
+        """Take several decisions together (secret and simultaneous ones: orders, bids, cards).
+
+        Nothing is recorded until every one of them can be taken, so a house may still replace
+        its answer while it waits for the others.
+        """
+        results: list[Optional[Command]] = []
+        pending: list[tuple[Ask, Command, list[Event], Optional[PoolEntry]]] = []
+        missing: list[Request] = []
+        for a in asks:
+            rec = self.segment.decisions.get(a.request.key)
+            if rec is not None:
+                self.events.extend(event_from_dict(e) for e in rec.get("events", []))
+                results.append(from_dict(rec["value"]))
+                continue
+            found, evs, entry = self._from_pool(a)
+            if found is not None:
+                pending.append((a, found, evs, entry))
+            elif a.only is not None:
+                ev = OnlyOption(house=a.request.house, decision=a.request.prompt, answer=_text(a.only), visible_to=a.request.house)
+                pending.append((a, a.only, [*evs, ev], None))
+            elif self.deadline and a.request.default is not None:
+                ev = DefaultUsed(house=a.request.house, decision=a.request.prompt, answer=_text(a.request.default))
+                pending.append((a, a.request.default, [*evs, ev], None))
+            else:
+                self.transient.extend(evs)
+                missing.append(a.request)
+            results.append(None)
+        if missing:
+            raise NeedAnswers(missing)
+        it = iter(pending)
+        out: list[Command] = []
+        for r in results:
+            if r is not None:
+                out.append(r)
+                continue
+            a, cmd, evs, entry = next(it)
+            self.segment.decisions[a.request.key] = {"value": to_dict(cmd), "events": [e.to_dict() for e in evs]}
+            if entry is not None and cmd.kind not in STANDING_KINDS:
+                self.segment.used.append(entry.id)
+            self.events.extend(evs)
+            out.append(cmd)
+        return out
+
+    def _from_pool(self, a: Ask) -> tuple[Optional[Command], list[Event], Optional[PoolEntry]]:
+        evs: list[Event] = []
+        req = a.request
+        # The newest answer wins among those meant for this decision: a later file replaces.
+        for entry in reversed(self.entries(req.house, req.kind)):
+            verdict = a.check(entry.command)
+            if verdict is NOT_APPLICABLE:
+                continue
+            if verdict is None:
+                evs.append(AnswerUsed(house=req.house, decision=req.prompt, answer=entry.text, visible_to=req.house))
+                return entry.command, evs, entry
+            evs.append(AnswerUnusable(house=req.house, answer=entry.text, reason=str(verdict), visible_to=req.house))
+        return None, evs, None
+
+
+def _text(cmd: Command) -> str:
+    """A short text for an answer inside an event (the report prints the canonical form)."""
+    d = to_dict(cmd)
+    d.pop("type")
+    return f"{type(cmd).__name__}({', '.join(f'{k}={v}' for k, v in d.items())})"
+
+
+PhaseRunner = Callable[[Context], None]
+
+
+def _runners() -> dict[str, PhaseRunner]:
+    # Imported here: the phase modules import this one for Context and Ask.
+    from . import action, planning, westeros
+
+    return {"westeros": westeros.run, "planning": planning.run, "action": action.run}
+
+
+def advance(
+    state: GameState,
+    answers: Iterable[dict[str, Any]] = (),
+    *,
+    deadline: bool = False,
+    board: Optional[Board] = None,
+) -> Step:
+    """Resolve as far as the answers allow. Pure: ``state`` is not changed.
+
+    ``answers`` are pool entries (see :func:`pool_entry`), appended to the standing pool.
+    With ``deadline=True`` every open decision takes its documented default.
+    """
+    board = board or Board.classic()
+    live = state.copy()
+    live.answers.extend(dict(a) for a in answers)
+    runners = _runners()
+    events: list[Event] = []
+    while live.phase != "game_over":
+        seg = live.segment or Segment(name=live.phase, start=_position(live))
+        pos = GameState.from_dict(seg.start)
+        pool = [PoolEntry.from_dict(a) for a in live.answers]
+        work = Segment(seg.name, seg.start, dict(seg.decisions), list(seg.used), seg.events_seen)
+        ctx = Context(pos, board, work, pool, deadline)
+        try:
+            runners[seg.name](ctx)
+        except NeedAnswers as need:
+            events.extend(ctx.events[seg.events_seen:])
+            events.extend(ctx.transient)
+            work.events_seen = len(ctx.events)
+            pos.answers = live.answers
+            pos.segment = work
+            pos.pending = [r.to_dict() for r in need.requests]
+            pos.tidy()
+            return Step(pos, events, need.requests)
+        except GameOver:
+            pass  # the winner and phase "game_over" were set where the game ended
+        events.extend(ctx.events[seg.events_seen:])
+        pos.answers = [a for a in live.answers if a["id"] not in set(work.used)]
+        if seg.name == "action" or pos.phase == "game_over":
+            events.extend(_expire(pos, pool, set(work.used)))
+        pos.segment = None
+        pos.pending = []
+        pos.tidy()
+        live = pos
+    return Step(live, events, [])
+
+
+def _position(state: GameState) -> dict[str, Any]:
+    d = state.to_dict()
+    for k in ("segment", "answers", "pending"):
+        d.pop(k, None)
+    return d
+
+
+def _expire(state: GameState, pool: list[PoolEntry], used: set[str]) -> list[Event]:
+    """At the end of a round, answers sent during it that were never needed are dropped."""
+    over = state.phase == "game_over"
+    stale = [e for e in pool if e.id not in used and (over or e.round < state.round)]
+    out: list[Event] = []
+    for house in sorted({e.house for e in stale}):
+        texts = tuple(e.text for e in stale if e.house == house and e.command.kind not in STANDING_KINDS)
+        if texts:
+            out.append(AnswersExpired(house=house, answers=texts, visible_to=house))
+    stale_ids = {e.id for e in stale}
+    state.answers = [a for a in state.answers if a["id"] not in stale_ids]
+    return out
