@@ -28,8 +28,8 @@ class Event:
     visible_to: str = PUBLIC
     kind: ClassVar[str] = "event"
 
-    def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
+    def __init_subclass__(cls) -> None:
+        # Called again for the class that dataclass(slots=True) builds: the last one registered wins.
         EVENT_TYPES[cls.__name__] = cls
 
     def describe(self) -> str:
@@ -76,6 +76,12 @@ def visible(events: list[Event], viewer: str | None) -> list[Event]:
     return [e for e in events if e.visible_to == PUBLIC or (viewer is not None and e.visible_to == viewer)]
 
 
+def _private_to_house(event: Any) -> None:
+    """Answers are a house's own business: such events default to that house's eyes only."""
+    if event.visible_to == PUBLIC:
+        object.__setattr__(event, "visible_to", event.house)
+
+
 # --- events of the step machine itself ------------------------------------------------------
 
 
@@ -87,6 +93,9 @@ class AnswerUnusable(Event):
     answer: str
     reason: str
     rule: str = ""
+
+    def __post_init__(self) -> None:
+        _private_to_house(self)
 
     def describe(self) -> str:
         rule = f" ({self.rule})" if self.rule else ""
@@ -100,6 +109,9 @@ class AnswerUsed(Event):
     house: str
     decision: str
     answer: str
+
+    def __post_init__(self) -> None:
+        _private_to_house(self)
 
     def describe(self) -> str:
         return f"{self.house.title()}: {self.decision}: {self.answer}."
@@ -135,6 +147,9 @@ class AnswersExpired(Event):
 
     house: str
     answers: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        _private_to_house(self)
 
     def describe(self) -> str:
         return f"{len(self.answers)} of your answers were not needed: " + "; ".join(self.answers) + "."
