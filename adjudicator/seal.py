@@ -52,7 +52,7 @@ __all__ = [
     "WrongGame", "WrongHouse", "WrongNamespace", "WrongStep",
     "Ignored", "PublicKey", "Scan", "Sealed", "SealedBlock", "Signature",
     "armour", "decode", "fingerprint", "normalise", "parse_public_key", "read_armour", "scan",
-    "seal_text", "sign", "split_sealed", "verify",
+    "check_turn_text", "seal_text", "sign", "split_sealed", "verify",
 ]  # fmt: skip
 
 NAMESPACE = "maester-turn"
@@ -289,12 +289,32 @@ def seal_text(text: str, key: Ed25519PrivateKey, *, namespace: str = NAMESPACE) 
 
 
 def sign(text: str, key: Ed25519PrivateKey) -> str:
-    """The sealed turn: the normalised text followed by its seal.
+    r"""The sealed turn: the normalised text followed by its seal.
+
+    >>> key = Ed25519PrivateKey.from_private_bytes(bytes(32))
+    >>> sealed = sign("game demo · house stark · round 1 · planning · seq 1  \r\nbid throne 3\r\n", key)
+    >>> print("\n".join(sealed.splitlines()[:3]))
+    game demo · house stark · round 1 · planning · seq 1
+    bid throne 3
+    -----BEGIN SSH SIGNATURE-----
+    >>> block = split_sealed(sealed)[0].open()
+    >>> block.header.seq, block.key.fingerprint
+    (1, 'SHA256:tAXFyTXI8xtDaujAEcwJslAYc9/6FKcUkd2Lw0xDhPo')
 
     :raises BadHeader: when the text does not start with a valid header line.
     :raises BadArmour: when the text already carries a seal.
     """
     body = normalise(text)
+    check_turn_text(body)
+    return body + seal_text(body, key)
+
+
+def check_turn_text(body: str) -> None:
+    """Check that a normalised text can be sealed: header line first, no seal in it yet.
+
+    :raises BadHeader: when the text does not start with a valid header line.
+    :raises BadArmour: when the text already carries a seal.
+    """
     first = body.split("\n", 1)[0]
     if not is_header_line(first):
         raise BadHeader(
@@ -307,7 +327,6 @@ def sign(text: str, key: Ed25519PrivateKey) -> str:
         raise BadHeader(str(e)) from None
     if any(line.strip() in (BEGIN, END) for line in body.split("\n")):
         raise BadArmour("this text already carries a seal; seal the turn text alone")
-    return body + seal_text(body, key)
 
 
 def verify(text: str, armoured: str) -> Signature:
@@ -460,6 +479,8 @@ def _read_block(inner: list[str], offset: int) -> tuple[SealedBlock, int]:
         j += 1
     where = f"the turn at line {offset + 1}"
     if j == n or is_header_line(inner[j]):
+        while j > 1 and not marks[j - 1]:
+            j -= 1
         return make(j, None, NoSeal(f"{where} has no seal"))
     if marks[j] == END:
         return make(j + 1, j, BadArmour(f"{where}: its seal has an END line but no BEGIN line"))

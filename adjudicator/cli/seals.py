@@ -1,0 +1,205 @@
+"""``maester keygen | register | sign | verify | normalise``: keys and seals on turn files."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import getpass
+import sys
+import warnings
+from pathlib import Path
+from typing import Any, Callable
+
+from .. import fileio, keys, registry, seal
+from . import UserError
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def register(subparsers: Any) -> None:
+    """Add the seal commands to the ``maester`` parser."""
+    p = subparsers.add_parser("keygen", help="make an Ed25519 key pair for sealing turn files",
+                              description="Write an OpenSSH Ed25519 private key (mode 0600) and KEY.pub, "
+                              "and print the fingerprint as ssh-keygen -l does.")  # fmt: skip
+    p.add_argument("--out", required=True, type=Path, metavar="KEY", help="private key file to write")
+    p.add_argument("--comment", default="", help="comment stored with the key (e.g. your address)")
+    p.add_argument("--passphrase-file", type=Path, metavar="F", help="protect the key with the passphrase in F")
+    p.set_defaults(handler=cmd_keygen)
+
+    p = subparsers.add_parser("register", help="register a house's public key in a game, or revoke one",
+                              description="Register KEY.pub for a house (or the moderator) in GAME_DIR/game.toml, "
+                              "or revoke a key by its fingerprint. Every change is logged.")  # fmt: skip
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    p.add_argument("--house", help="house the key seals for, or 'moderator'")
+    p.add_argument("--key", type=Path, metavar="FILE.pub", help="public key file (one 'ssh-ed25519 ...' line)")
+    p.add_argument("--email", metavar="ADDR", help="the house's mail address (players.<house>.email)")
+    p.add_argument("--replaces", metavar="FINGERPRINT", help="revoke this key of the same house (needs --reason)")
+    p.add_argument("--revoke", metavar="FINGERPRINT", help="revoke this key (needs --reason)")
+    p.add_argument("--reason", default="", help="the moderator's reason, kept in the log")
+    p.set_defaults(handler=cmd_register)
+
+    p = subparsers.add_parser("sign", help="seal a turn file with your private key",
+                              description="Write FILE's normalised text followed by its SSH signature.")  # fmt: skip
+    p.add_argument("--key", required=True, type=Path, metavar="KEY", help="private key file (OpenSSH Ed25519)")
+    p.add_argument("file", metavar="FILE", help="the turn file ('-' for standard input)")
+    p.add_argument("--out", metavar="OUT", help="where to write the sealed file (default FILE.sealed; '-' for stdout)")
+    p.add_argument("--passphrase-file", type=Path, metavar="F", help="read the key's passphrase from F")
+    p.set_defaults(handler=cmd_sign)
+
+    p = subparsers.add_parser("verify", help="check who sealed each turn in a file and whether it is acceptable now",
+                              description="Exit status 0 when every sealed block is valid now, 1 when one is "
+                              "not, 2 for a usage or game-folder error.")  # fmt: skip
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    p.add_argument("file", metavar="FILE", help="a sealed turn file or a whole mail ('-' for standard input)")
+    p.add_argument("--unsigned", action="store_true", help="moderator: accept an unsealed file (needs --house, --reason)")
+    p.add_argument("--house", help="with --unsigned: the house the file is for")
+    p.add_argument("--reason", default="", help="with --unsigned: the moderator's reason, kept in the log")
+    p.set_defaults(handler=cmd_verify)
+
+    p = subparsers.add_parser("normalise", aliases=["normalize"], help="print a turn file's text exactly as a seal covers it",
+                              description="Normalise FILE (NFC, LF line ends, no trailing blanks, one final newline) "
+                              "so that it can be sealed with plain ssh-keygen -Y sign -n maester-turn.")  # fmt: skip
+    p.add_argument("file", metavar="FILE", help="the turn file ('-' for standard input)")
+    p.add_argument("--out", metavar="OUT", default="-", help="where to write it (default: standard output)")
+    p.set_defaults(handler=cmd_normalise)
+
+
+def _user_errors(handler: Handler) -> Handler:
+    """Turn the library's expected errors into one-line user errors (exit 2); print warnings."""
+
+    @functools.wraps(handler)
+    def wrapped(args: argparse.Namespace) -> int:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", keys.InsecureKeyFile)
+            try:
+                return handler(args)
+            except (seal.SealError, registry.RegistryError) as e:
+                raise UserError(str(e)) from None
+            except OSError as e:
+                raise UserError(f"{e.filename or 'file'}: {e.strerror or e}") from None
+            finally:
+                for w in caught:
+                    print(f"maester: warning: {w.message}", file=sys.stderr)
+
+    return wrapped
+
+
+def _read_bytes(name: str) -> bytes:
+    return sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+
+
+def _write_text(name: str, text: str) -> None:
+    if name == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        fileio.atomic_write_text(Path(name), text)
+
+
+def _passphrase(path: Path | None) -> bytes | None:
+    if path is None:
+        return None
+    data = path.read_bytes().rstrip(b"\r\n")
+    return data or None
+
+
+def _slow_kdf_note() -> None:
+    if not keys.have_fast_kdf():
+        print("maester: note: the passphrase takes some seconds to apply "
+              "(installing the 'bcrypt' package makes it instant)", file=sys.stderr)  # fmt: skip
+
+
+@_user_errors
+def cmd_keygen(args: argparse.Namespace) -> int:
+    passphrase = _passphrase(args.passphrase_file)
+    pair = keys.generate(args.comment)
+    if passphrase:
+        _slow_kdf_note()
+    try:
+        pub = keys.write_key_pair(args.out, pair, passphrase)
+    except FileExistsError as e:
+        raise UserError(str(e)) from None
+    print(pair.public.fingerprint_line())
+    print(f"maester: wrote {args.out} and {pub}", file=sys.stderr)
+    return 0
+
+
+@_user_errors
+def cmd_register(args: argparse.Namespace) -> int:
+    if args.revoke:
+        if args.house or args.key or args.replaces:
+            raise UserError("--revoke takes only GAME_DIR and --reason")
+        entry = registry.revoke_key(args.game_dir, args.revoke, args.reason)
+        print(f"revoked {entry.fingerprint} of {registry.house_name(entry.house)}: {entry.revoked_reason}")
+        return 0
+    if not args.house or not args.key:
+        raise UserError("give --house and --key FILE.pub to register a key, or --revoke FINGERPRINT")
+    key = keys.read_public_key(args.key)
+    entry = registry.register_key(args.game_dir, args.house, key, email=args.email,
+                                  replaces=args.replaces, reason=args.reason)  # fmt: skip
+    print(f"registered {entry.fingerprint} for {registry.house_name(entry.house)}")
+    if args.replaces:
+        print(f"revoked {args.replaces}: {args.reason.strip()}")
+    return 0
+
+
+def _load_key(path: Path, passphrase_file: Path | None) -> keys.KeyPair:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    passphrase = _passphrase(passphrase_file)
+    if keys.is_encrypted(text) and passphrase is None:
+        if not sys.stdin.isatty():
+            raise UserError(f"{path} is protected by a passphrase; give --passphrase-file")
+        passphrase = getpass.getpass(f"passphrase for {path}: ").encode() or None
+    if passphrase is not None and keys.is_encrypted(text):
+        _slow_kdf_note()
+    return keys.read_private_key(path, passphrase)
+
+
+@_user_errors
+def cmd_sign(args: argparse.Namespace) -> int:
+    text = seal.decode(_read_bytes(args.file))
+    pair = _load_key(args.key, args.passphrase_file)
+    sealed = seal.sign(text, pair.private)
+    out = args.out or ("-" if args.file == "-" else args.file + ".sealed")
+    _write_text(out, sealed)
+    block = seal.split_sealed(sealed)[0].open()
+    h = block.header
+    summary = f"sealed {h.game}, house {h.house}, round {h.round} {h.step}, seq {h.seq} with {block.key.fingerprint}"
+    print(summary + ("" if out == "-" else f" -> {out}"), file=sys.stderr if out == "-" else sys.stdout)
+    return 0
+
+
+@_user_errors
+def cmd_verify(args: argparse.Namespace) -> int:
+    data = _read_bytes(args.file)
+    name = "<stdin>" if args.file == "-" else args.file
+    if args.unsigned:
+        return _accept_unsigned(args, data, name)
+    if args.house or args.reason:
+        raise UserError("--house and --reason go with --unsigned")
+    report = registry.check_file(args.game_dir, data)
+    for line in report.lines():
+        print(f"{name}: {line}")
+    return 0 if report.ok else 1
+
+
+def _accept_unsigned(args: argparse.Namespace, data: bytes, name: str) -> int:
+    if not args.house or not args.reason.strip():
+        raise UserError("--unsigned needs --house H and --reason \"...\"")
+    try:
+        header = registry.moderator_accept(args.game_dir, seal.decode(data), house=args.house,
+                                           reason=args.reason, file=name)  # fmt: skip
+    except seal.SealError as e:
+        print(f"{name}: invalid [{e.code}]: {e}")
+        return 1
+    print(f"{name}: acceptable: moderator-accepted for {registry.house_name(header.house)}, "
+          f"round {header.round} {header.step}, seq {header.seq} ({args.reason.strip()})")  # fmt: skip
+    return 0
+
+
+@_user_errors
+def cmd_normalise(args: argparse.Namespace) -> int:
+    text = seal.normalise(seal.decode(_read_bytes(args.file)))
+    seal.check_turn_text(text)
+    _write_text(args.out, text)
+    return 0
