@@ -24,6 +24,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", required=True, type=Path, metavar="KEY", help="private key file to write")
     p.add_argument("--comment", default="", help="comment stored with the key (e.g. your address)")
     p.add_argument("--passphrase-file", type=Path, metavar="F", help="protect the key with the passphrase in F")
+    p.add_argument("--rounds", type=int, default=keys.DEFAULT_ROUNDS, metavar="N",
+                   help=f"bcrypt KDF rounds for the passphrase, as ssh-keygen -a (default {keys.DEFAULT_ROUNDS})")  # fmt: skip
     p.set_defaults(handler=cmd_keygen)
 
     p = subparsers.add_parser("register", help="register a house's public key in a game, or revoke one",
@@ -113,10 +115,12 @@ def _slow_kdf_note() -> None:
 def cmd_keygen(args: argparse.Namespace) -> int:
     passphrase = _passphrase(args.passphrase_file)
     pair = keys.generate(args.comment)
+    if not 1 <= args.rounds <= 1000:
+        raise UserError(f"--rounds must be between 1 and 1000, not {args.rounds}")
     if passphrase:
         _slow_kdf_note()
     try:
-        pub = keys.write_key_pair(args.out, pair, passphrase)
+        pub = keys.write_key_pair(args.out, pair, passphrase, rounds=args.rounds)
     except FileExistsError as e:
         raise UserError(str(e)) from None
     print(pair.public.fingerprint_line())
