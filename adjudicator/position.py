@@ -80,7 +80,7 @@ class PositionError(ValueError):
         return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
 
 
-def read_position(path: str | Path, *, board: Board | None = None) -> GameState:
+def read_position(path: str | Path, *, board: Board | None = None, seed: str = DEFAULT_SEED) -> GameState:
     """Load a position file from disk.
 
     :raises PositionError: for an unreadable or malformed file.
@@ -90,16 +90,18 @@ def read_position(path: str | Path, *, board: Board | None = None) -> GameState:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise PositionError(str(path), None, "", f"cannot read the file: {e}") from None
-    return load_position(text, filename=str(path), board=board)
+    return load_position(text, filename=str(path), board=board, seed=seed)
 
 
-def load_position(text: str, *, filename: str = "<position>", board: Board | None = None) -> GameState:
-    """The game state a position file describes.
+def load_position(
+    text: str, *, filename: str = "<position>", board: Board | None = None, seed: str = DEFAULT_SEED
+) -> GameState:
+    """The game state a position file describes; ``seed`` shuffles the decks it leaves out.
 
     :raises PositionError: for TOML syntax errors, unknown keys or ids, wrong types, and any
         position the box cannot hold (11 footmen, two orders in one area, a ship on land ...).
     """
-    return _Reader(text, filename, board or Board.classic()).read()
+    return _Reader(text, filename, board or Board.classic(), seed).read()
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -108,8 +110,8 @@ def load_position(text: str, *, filename: str = "<position>", board: Board | Non
 class _Reader:
     """One pass over one file; every failure names the key and, where known, its line."""
 
-    def __init__(self, text: str, filename: str, board: Board) -> None:
-        self.text, self.file, self.board = text, filename, board
+    def __init__(self, text: str, filename: str, board: Board, seed: str) -> None:
+        self.text, self.file, self.board, self.seed = text, filename, board, seed
         self.lines = key_lines(text)
 
     def fail(self, key: str, message: str) -> NoReturn:
@@ -166,7 +168,7 @@ class _Reader:
         tides = self.get(options, "tides_of_battle", "options.", bool, False)
         state = new_game(
             in_play,
-            seed=self.get(rng, "seed", "rng.", str, DEFAULT_SEED),
+            seed=self.get(rng, "seed", "rng.", str, self.seed),
             game_id=self.get(data, "game_id", "", str, "game"),
             tides_of_battle=tides,
             board=self.board,

@@ -1,0 +1,69 @@
+"""``maester new | show``: create a game folder, and show where a game stands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from .. import gamedir, show
+from ..position import PositionError, dump_position
+from ..setup import SetupError
+from . import UserError
+
+
+def register(subparsers: Any) -> None:
+    """Add ``new`` and ``show`` to the ``maester`` parser."""
+    p = subparsers.add_parser(
+        "new", help="create a game folder",
+        description="Create GAME_DIR with game.toml, state.toml, secret/seed and the empty folders "
+        "inbox/, archive/, reports/ and states/. Nothing is written when any argument is wrong.",
+    )
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    p.add_argument("--houses", metavar="H,H,...", help="the houses playing, e.g. stark,lannister,baratheon")
+    p.add_argument("--game-id", metavar="ID", help="the game's id (default: the folder's name); letters, digits, -_.")
+    p.add_argument("--seed", metavar="SEED", help="the secret seed of every shuffle (default: a fresh random one)")
+    p.add_argument("--tides-of-battle", action="store_true", help="play with the Tides of Battle cards")
+    p.add_argument("--position", type=Path, metavar="FILE", help="start from this position file (docs/positions.md)")
+    p.add_argument("--force", action="store_true",
+                   help="reuse an existing non-empty folder: replaces [game], the state and the seed; keeps other files")
+    p.set_defaults(handler=cmd_new)
+
+    p = subparsers.add_parser("show", help="show where a game stands",
+                              description="Print the game's state: a readable summary, JSON, or a position file.")
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print the JSON view (docs/state-json.md)")
+    fmt.add_argument("--position", action="store_true",
+                     help="print the state as a position file (holds the deck order and the seed: keep it private)")
+    p.set_defaults(handler=cmd_show)
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    houses = [h for h in args.houses.split(",")] if args.houses else None
+    try:
+        gd = gamedir.create_game(
+            args.game_dir, houses=houses, game_id=args.game_id, seed=args.seed,
+            tides_of_battle=args.tides_of_battle, position=args.position, force=args.force,
+        )
+        info = gd.info()
+    except (gamedir.GameDirError, SetupError, PositionError) as e:
+        raise UserError(str(e)) from None
+    print(f"created game {info.id!r} in {gd.root} for {', '.join(info.houses)}")
+    print(f"seed commitment: {info.seed_commitment} (the seed itself is in {gd.seed_file}; keep it secret)")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    try:
+        state = gamedir.GameDir.open(args.game_dir).load_state()
+    except gamedir.GameDirError as e:
+        raise UserError(str(e)) from None
+    if args.json:
+        sys.stdout.write(show.to_json(state))
+    elif args.position:
+        sys.stdout.write(dump_position(state))
+    else:
+        sys.stdout.write(show.summary(state))
+    return 0
