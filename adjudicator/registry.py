@@ -22,6 +22,10 @@ Three files of a game folder are read here:
     :func:`record_acceptance`), and the moderator's ``register-key``, ``revoke-key`` and
     ``moderator-accept`` lines, each with its time and, where there is one, its reason.
 
+The moderator's commands (:func:`register_key`, :func:`revoke_key`, :func:`moderator_accept`) hold
+the game folder's lock while they read and rewrite; :func:`record_acceptance` does not, since its
+caller, the batch run, holds it already.
+
 A file is acceptable now when each sealed block in it is sealed by a key in force for the house
 its header names, for this game, for the open round and step, with a sequence number higher than
 any accepted from that house for that step. :class:`Checker` decides this for many files at once.
@@ -32,6 +36,8 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -40,6 +46,7 @@ from typing import Any
 import tomli_w
 
 from . import fileio
+from .gamedir import GameDir, GameDirError
 from .header import Header, HeaderError, find_header
 from .keys import PublicKey
 from .seal import (
@@ -69,6 +76,16 @@ LOG_FILE = "log"
 
 class RegistryError(ValueError):
     """A mistake in a request to the registry or in the game folder (exit status 2)."""
+
+
+@contextmanager
+def _locked(game_dir: Path) -> Iterator[None]:
+    """Hold the game folder's lock (waiting up to 10 s for a run that holds it)."""
+    try:
+        with GameDir.open(game_dir).lock(timeout=10):
+            yield
+    except GameDirError as e:
+        raise RegistryError(str(e)) from None
 
 
 def _now(now: datetime | None) -> str:
@@ -184,6 +201,12 @@ def register_key(
 
     :raises RegistryError: for an unknown house, a key registered already, a missing reason.
     """
+    with _locked(game_dir):
+        return _register(game_dir, house, key, email, replaces, reason, now)
+
+
+def _register(game_dir: Path, house: str, key: PublicKey, email: str | None, replaces: str | None,
+              reason: str, now: datetime | None) -> KeyEntry:  # fmt: skip
     game = read_game(game_dir)
     house = house.lower()
     if house != MODERATOR and house not in houses(game):
@@ -229,12 +252,13 @@ def revoke_key(game_dir: Path, fingerprint: str, reason: str, *, now: datetime |
 
     :raises RegistryError: when the key is unknown or revoked already, or no reason is given.
     """
-    game = read_game(game_dir)
-    entries = _revoked(key_entries(game), fingerprint, reason, _now(now))
-    _write_keys(game_dir, game, entries)
-    entry = next(e for e in entries if e.fingerprint == fingerprint)
-    _log(game_dir, {"action": "revoke-key", "house": entry.house, "fingerprint": fingerprint,
-                    "reason": entry.revoked_reason, "time": entry.revoked_on})  # fmt: skip
+    with _locked(game_dir):
+        game = read_game(game_dir)
+        entries = _revoked(key_entries(game), fingerprint, reason, _now(now))
+        _write_keys(game_dir, game, entries)
+        entry = next(e for e in entries if e.fingerprint == fingerprint)
+        _log(game_dir, {"action": "revoke-key", "house": entry.house, "fingerprint": fingerprint,
+                        "reason": entry.revoked_reason, "time": entry.revoked_on})  # fmt: skip
     return entry
 
 
@@ -465,10 +489,11 @@ def moderator_accept(game_dir: Path, text: str, *, house: str, reason: str, file
         raise BadHeader("the file has no header line ('game ID · house H · round N · STEP · seq N')")
     if header.house != house.lower():
         raise WrongHouse(f"the file claims {house_name(header.house)}, not {house_name(house.lower())}")
-    if (fault := Checker.load(game_dir).check_header(header)) is not None:
-        raise fault
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
-    _log(game_dir, {"action": "moderator-accept", "house": header.house, "round": header.round,
-                    "step": header.step, "seq": header.seq, "sha256": digest, "file": file,
-                    "reason": reason.strip(), "time": _now(now)})  # fmt: skip
+    with _locked(game_dir):
+        if (fault := Checker.load(game_dir).check_header(header)) is not None:
+            raise fault
+        _log(game_dir, {"action": "moderator-accept", "house": header.house, "round": header.round,
+                        "step": header.step, "seq": header.seq, "sha256": digest, "file": file,
+                        "reason": reason.strip(), "time": _now(now)})  # fmt: skip
     return header
