@@ -68,7 +68,7 @@ def new_game(
         houses_in_play=in_play,
         tracks={t: list(order) for t, order in setup.tracks.items()},
         kings_court_overlay=setup.kings_court_overlay,
-        impassable=sorted(setup.impassable_areas),
+        impassable=sorted(setup.impassable_areas + setup.unusable_ports),  # ruling 100
         wildling_threat=board.constants["wildling_threat_start"],
         options={"tides_of_battle": tides_of_battle, "tides_reshuffle_each_combat": True},
         rng_seed=seed,

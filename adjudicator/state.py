@@ -21,6 +21,7 @@ from typing import Any
 import tomli_w
 
 from .board import DOMINANCE_TOKENS, TRACKS, AreaId, Board, HouseId
+from .cards.data import CARDS
 from .commands import ORDER_TOKENS, SPECIAL_TOKENS
 
 SCHEMA_VERSION = 1
@@ -198,6 +199,9 @@ class GameState:
                 problems.append(f"{house} has {total_power} power tokens; the box holds 20")
             if self.houses[house].power < 0:
                 problems.append(f"{house} has negative power")
+            if not 0 <= self.houses[house].supply <= board.constants["supply_track_max"]:
+                problems.append(f"{house} is at {self.houses[house].supply} on the supply track, which runs 0 to 6")
+            problems += _card_problems(house, self.houses[house])
         for area_id, st in self.areas.items():
             if area_id not in board.areas:
                 problems.append(f"unknown area {area_id!r}")
@@ -221,9 +225,21 @@ class GameState:
                 problems.append(f"{a.name}: a power token outside a land area")
             if area_id in self.impassable and (st.units or st.order):
                 problems.append(f"{a.name} is impassable but holds units")
+            if st.power_token and houses and st.power_token not in houses:
+                problems.append(f"{a.name}: a {st.power_token} power token under {', '.join(sorted(houses))} units")
+            if st.garrison and (a.home_of is None or a.home_of not in self.houses_in_play):
+                problems.append(f"{a.name}: a garrison outside the home area of a house in play")
+            elif st.garrison and houses - {a.home_of}:
+                problems.append(f"{a.name}: a {a.home_of} garrison under {', '.join(sorted(houses))} units")
+            if st.neutral_force and (st.units or st.power_token):
+                problems.append(f"{a.name}: a neutral force shares the area with units or a power token")
         for track in TRACKS:
             if sorted(self.tracks.get(track, [])) != sorted(self.houses_in_play):
                 problems.append(f"the {track} track is not a permutation of the houses in play")
+        if self.wildling_threat not in board.constants["wildling_track"]:
+            problems.append(f"the wildling threat {self.wildling_threat} is not a space of the wildling track")
+        if self.winner is not None and self.winner not in self.houses_in_play:
+            problems.append(f"the winner {self.winner} is not a house in play")
         return problems
 
     # --- text forms -------------------------------------------------------------------------
@@ -328,6 +344,15 @@ class GameState:
     def dominance(self) -> dict[str, dict[str, Any]]:
         used = {"iron_throne": False, "valyrian_steel_blade": self.blade_used, "messenger_raven": self.raven_used}
         return {tok: {"holder": self.holder(track), "used": used[tok]} for track, tok in DOMINANCE_TOKENS.items()}
+
+
+def _card_problems(house: HouseId, hs: HouseState) -> list[str]:
+    """A house's hand and discards hold only its own seven cards, each once (R011)."""
+    own = set(CARDS.hand_of(house))
+    problems = [f"{house} holds {c!r}, not one of its house cards" for c in hs.hand + hs.discards if c not in own]
+    twice = sorted({c for c in hs.hand + hs.discards if (hs.hand + hs.discards).count(c) > 1})
+    problems += [f"{house} holds {c!r} twice" for c in twice]
+    return problems
 
 
 def migrate(d: dict[str, Any], version: int) -> dict[str, Any]:
