@@ -162,3 +162,4 @@ class PhaseStarted(Event):
 
     def describe(self) -> str:
         return f"Round {self.round}: the {self.phase.title()} Phase begins."
+from . import action  # noqa: E402,F401

@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Optional
 from ..board import Board
 from ..commands import Command, from_dict, to_dict
 from ..events import (
+    PUBLIC,
     AnswersExpired,
     AnswerUnusable,
     AnswerUsed,
@@ -34,6 +35,8 @@ STANDING_KINDS = frozenset({"support", "tie_break", "refuse_support"})
 
 NOT_APPLICABLE = object()  # a check's verdict: this answer is not meant for this decision
 Verdict = Optional[str]  # None: legal; a string: why not (ending with the rule number)
+# What a decision takes: one command, or for a composite decision (orders) the tuple of its parts.
+Answer = Command | tuple[Command, ...]
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ class Request:
     prompt: str
     context: dict[str, Any] = field(default_factory=dict)
     options: tuple[Command, ...] = ()
-    default: Optional[Command] = None
+    default: Optional[Answer] = None
     secret: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -59,7 +62,9 @@ class Request:
             "key": self.key, "kind": self.kind, "house": self.house, "prompt": self.prompt,
             "context": self.context, "options": [to_dict(o) for o in self.options], "secret": self.secret,
         }
-        if self.default is not None:
+        if isinstance(self.default, tuple):
+            d["default_parts"] = [to_dict(c) for c in self.default]
+        elif self.default is not None:
             d["default"] = to_dict(self.default)
         return d
 
@@ -69,7 +74,7 @@ class Request:
             key=d["key"], kind=d["kind"], house=d["house"], prompt=d["prompt"],
             context=dict(d.get("context", {})),
             options=tuple(from_dict(o) for o in d.get("options", [])),
-            default=from_dict(d["default"]) if "default" in d else None,
+            default=from_dict(d["default"]) if "default" in d else _parts(d.get("default_parts")),
             secret=d.get("secret", False),
         )
 
@@ -107,17 +112,36 @@ class NeedAnswers(Exception):
 
 
 @dataclass
+class Composed:
+    """A composite answer read from a house's answers: its parts, or ``None`` while incomplete.
+
+    ``events`` says which answers were used or refused and why; ``used`` are the answers read
+    (all of them are consumed once the decision is taken, refused ones included).
+    """
+
+    parts: Optional[tuple[Command, ...]]
+    events: list[Event]
+    used: list[PoolEntry]
+
+
+@dataclass
 class Ask:
     """A decision to take: the request, and how to read answers for it.
 
     ``check(command)`` returns ``None`` when the command is a legal answer, a reason string when
     it is meant for this decision but illegal, or :data:`NOT_APPLICABLE`.
     ``only`` is the single legal option, when there is exactly one.
+
+    A composite decision (a house's orders: one line per area) sets ``compose`` instead of
+    relying on ``check``: it gets every unused answer of the request's kind from that house,
+    oldest first, and builds the whole answer from them. The decision then takes a tuple of
+    commands, and its ``only`` and request ``default`` are tuples too.
     """
 
     request: Request
     check: Callable[[Command], Any]
-    only: Optional[Command] = None
+    only: Optional[Answer] = None
+    compose: Optional[Callable[[list[PoolEntry]], Composed]] = None
 
 
 @dataclass
@@ -157,34 +181,39 @@ class Context:
         used = set(self.segment.used)
         return [e for e in self.pool if e.house == house and e.command.kind == kind and e.id not in used]
 
-    def ask(self, ask: Ask) -> Command:
-        """Take one decision: from the log, the pool, the only option or the default."""
+    def ask(self, ask: Ask) -> Any:
+        """Take one decision: from the log, the pool, the only option or the default.
+
+        Returns a :class:`Command`, or a tuple of them for a composite decision.
+        """
         return self.ask_all([ask])[0]
 
-    def ask_all(self, asks: list[Ask]) -> list[Command]:
+    def ask_all(self, asks: list[Ask]) -> list[Any]:
         """Take several decisions together (secret and simultaneous ones: orders, bids, cards).
 
         Nothing is recorded until every one of them can be taken, so a house may still replace
         its answer while it waits for the others.
         """
-        results: list[Optional[Command]] = []
-        pending: list[tuple[Ask, Command, list[Event], Optional[PoolEntry]]] = []
+        results: list[Optional[Answer]] = []
+        pending: list[tuple[Ask, Answer, list[Event], list[PoolEntry]]] = []
         missing: list[Request] = []
         for a in asks:
             rec = self.segment.decisions.get(a.request.key)
             if rec is not None:
                 self.events.extend(event_from_dict(e) for e in rec.get("events", []))
-                results.append(from_dict(rec["value"]))
+                results.append(from_dict(rec["value"]) if "value" in rec else _parts(rec["parts"]))
                 continue
-            found, evs, entry = self._from_pool(a)
+            found, evs, entries = self._compose(a) if a.compose else self._from_pool(a)
             if found is not None:
-                pending.append((a, found, evs, entry))
+                pending.append((a, found, evs, entries))
             elif a.only is not None:
                 ev = OnlyOption(house=a.request.house, decision=a.request.prompt, answer=_text(a.only), visible_to=a.request.house)
-                pending.append((a, a.only, [*evs, ev], None))
+                pending.append((a, a.only, [*evs, ev], entries))
             elif self.deadline and a.request.default is not None:
-                ev = DefaultUsed(house=a.request.house, decision=a.request.prompt, answer=_text(a.request.default))
-                pending.append((a, a.request.default, [*evs, ev], None))
+                # A secret decision's default stays as secret as the answer it replaces.
+                seen_by = a.request.house if a.request.secret else PUBLIC
+                ev = DefaultUsed(house=a.request.house, decision=a.request.prompt, answer=_text(a.request.default), visible_to=seen_by)
+                pending.append((a, a.request.default, [*evs, ev], entries))
             else:
                 self.transient.extend(evs)
                 missing.append(a.request)
@@ -192,20 +221,26 @@ class Context:
         if missing:
             raise NeedAnswers(missing)
         it = iter(pending)
-        out: list[Command] = []
+        out: list[Answer] = []
         for r in results:
             if r is not None:
                 out.append(r)
                 continue
-            a, cmd, evs, entry = next(it)
-            self.segment.decisions[a.request.key] = {"value": to_dict(cmd), "events": [e.to_dict() for e in evs]}
-            if entry is not None and cmd.kind not in STANDING_KINDS:
-                self.segment.used.append(entry.id)
+            a, cmd, evs, entries = next(it)
+            value = {"parts": [to_dict(c) for c in cmd]} if isinstance(cmd, tuple) else {"value": to_dict(cmd)}
+            self.segment.decisions[a.request.key] = {**value, "events": [e.to_dict() for e in evs]}
+            self.segment.used.extend(e.id for e in entries if e.command.kind not in STANDING_KINDS)
             self.events.extend(evs)
             out.append(cmd)
         return out
 
-    def _from_pool(self, a: Ask) -> tuple[Optional[Command], list[Event], Optional[PoolEntry]]:
+    def _compose(self, a: Ask) -> tuple[Optional[Answer], list[Event], list[PoolEntry]]:
+        assert a.compose is not None
+        got = a.compose(self.entries(a.request.house, a.request.kind))
+        # Answers are consumed only when the composite answer is taken.
+        return got.parts, got.events, (got.used if got.parts is not None else [])
+
+    def _from_pool(self, a: Ask) -> tuple[Optional[Command], list[Event], list[PoolEntry]]:
         evs: list[Event] = []
         req = a.request
         # The newest answer wins among those meant for this decision: a later file replaces.
@@ -215,13 +250,19 @@ class Context:
                 continue
             if verdict is None:
                 evs.append(AnswerUsed(house=req.house, decision=req.prompt, answer=entry.text, visible_to=req.house))
-                return entry.command, evs, entry
+                return entry.command, evs, [entry]
             evs.append(AnswerUnusable(house=req.house, answer=entry.text, reason=str(verdict), visible_to=req.house))
-        return None, evs, None
+        return None, evs, []
 
 
-def _text(cmd: Command) -> str:
+def _parts(dicts: Optional[list[dict[str, Any]]]) -> Optional[tuple[Command, ...]]:
+    return None if dicts is None else tuple(from_dict(d) for d in dicts)
+
+
+def _text(cmd: Answer) -> str:
     """A short text for an answer inside an event (the report prints the canonical form)."""
+    if isinstance(cmd, tuple):
+        return "; ".join(_text(c) for c in cmd)
     d = to_dict(cmd)
     d.pop("type")
     return f"{type(cmd).__name__}({', '.join(f'{k}={v}' for k, v in d.items())})"
