@@ -93,10 +93,15 @@ class WireReader:
         return chunk
 
     def uint32(self) -> int:
-        return int(struct.unpack(">I", self.raw(4))[0])
+        return int.from_bytes(self.raw(4), "big")
 
     def string(self) -> bytes:
-        return self.raw(self.uint32())
+        data, pos = self.data, self.pos
+        end = pos + 4 + int.from_bytes(data[pos : pos + 4], "big")
+        if end > len(data):
+            raise self.error(f"{self.what} is cut short")
+        self.pos = end
+        return data[pos + 4 : end]
 
     def text(self) -> str:
         try:

@@ -61,6 +61,11 @@ BEGIN = "-----BEGIN SSH SIGNATURE-----"
 END = "-----END SSH SIGNATURE-----"
 _MAGIC = b"SSHSIG"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _split_lines(text: str) -> list[str]:
+    """Split at LF, CRLF and CR (only: not at the other characters ``str.splitlines`` knows)."""
+    return _LINE_BREAK.split(text) if "\r" in text else text.split("\n")
 _QUOTE = re.compile(r"> ?")
 
 
@@ -168,7 +173,7 @@ def normalise(text: str) -> str:
     """
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
-    lines = [line.rstrip(" \t") for line in _LINE_BREAK.split(text)]
+    lines = [line.rstrip(" \t") for line in _split_lines(text)]
     start, end = 0, len(lines)
     while start < end and not lines[start]:
         start += 1
@@ -247,7 +252,7 @@ def read_armour(text: str) -> Signature:
     :raises BadArmour: for missing armour lines, bad base64 or a malformed SSHSIG structure.
     :raises UnsupportedKey: when the signing key is not Ed25519.
     """
-    lines = [line.strip() for line in _LINE_BREAK.split(text.strip())]
+    lines = [line.strip() for line in _split_lines(text.strip())]
     if len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
         raise BadArmour(f"a seal runs from {BEGIN!r} to {END!r}")
     b64 = "".join(lines[1:-1])
@@ -417,6 +422,10 @@ def split_sealed(text: str) -> list[SealedBlock]:
     return scan(text).blocks
 
 
+def _is_header(line: str) -> bool:
+    return line.lstrip()[:4].lower() == "game" and is_header_line(line)
+
+
 def _depth(line: str) -> int:
     d, pos = 0, 0
     while (m := _QUOTE.match(line, pos)) is not None:
@@ -441,20 +450,20 @@ def scan(text: str) -> Scan:
     quoting (``> `` at the start of the lines, to the depth of the header line) is removed. A fault
     in one block (no seal, a truncated or doubled seal) is kept on that block; the others stand.
     """
-    lines = _LINE_BREAK.split(text)
+    lines = _split_lines(text)
     if lines and lines[-1] == "":
         lines.pop()
     n = len(lines)
-    plain = [_unquote(line, _depth(line)) for line in lines]
+    plain = [_unquote(line, _depth(line)) if line.startswith(">") else line for line in lines]
     blocks: list[SealedBlock] = []
     covered = [False] * n
     i = 0
     while i < n:
-        if not is_header_line(plain[i]):
+        if not _is_header(plain[i]):
             i += 1
             continue
         depth = _depth(lines[i])
-        inner = [_unquote(line, depth) for line in lines[i:]]
+        inner = [_unquote(line, depth) for line in lines[i:]] if depth else lines[i:]
         block, used = _read_block(inner, i)
         blocks.append(block)
         for k in range(i, i + used):
@@ -475,10 +484,10 @@ def _read_block(inner: list[str], offset: int) -> tuple[SealedBlock, int]:
         return SealedBlock(offset + 1, offset + end, text, arm, error), end
 
     j = 1
-    while j < n and marks[j] not in (BEGIN, END) and not is_header_line(inner[j]):
+    while j < n and marks[j] not in (BEGIN, END) and not _is_header(inner[j]):
         j += 1
     where = f"the turn at line {offset + 1}"
-    if j == n or is_header_line(inner[j]):
+    if j == n or _is_header(inner[j]):
         while j > 1 and not marks[j - 1]:
             j -= 1
         return make(j, None, NoSeal(f"{where} has no seal"))
@@ -486,7 +495,7 @@ def _read_block(inner: list[str], offset: int) -> tuple[SealedBlock, int]:
         return make(j + 1, j, BadArmour(f"{where}: its seal has an END line but no BEGIN line"))
     begin = j
     k = j + 1
-    while k < n and marks[k] not in (BEGIN, END) and not is_header_line(inner[k]):
+    while k < n and marks[k] not in (BEGIN, END) and not _is_header(inner[k]):
         k += 1
     if k < n and marks[k] == BEGIN:
         end = _skip_armour(marks, k)
