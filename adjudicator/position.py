@@ -36,7 +36,7 @@ from .board import HOUSES, TRACKS, Board, HouseId
 from .cards import CARDS
 from .commands import ORDER_TOKENS
 from .setup import SetupError, check_houses, new_game
-from .state import PHASES, AreaState, GameState, Order, Segment, Unit
+from .state import PHASES, PLURALS, AreaState, GameState, Order, Segment, Unit
 
 POSITION_FORMAT = 1
 DEFAULT_SEED = "position"
@@ -61,7 +61,6 @@ _UNIT_WORDS = {
     "ship": "ship", "ships": "ship", "siege_engine": "siege_engine", "siege_engines": "siege_engine",
     "siege engine": "siege_engine", "siege engines": "siege_engine",
 }
-_PLURAL = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines"}
 _UNIT_RE = re.compile(
     r"^\s*(?:(?P<count>\d+)\s+)?(?P<house>[a-z_]+)\s+(?P<unit>siege[ _]engines?|[a-z]+)(?P<routed>\s+routed)?\s*$",
     re.IGNORECASE,
@@ -352,7 +351,7 @@ class _Reader:
                 seen[(u.house, u.type)] += 1
                 if seen[(u.house, u.type)] > self.board.unit_limit(u.type):
                     self.fail(f"{key}.units", f"{u.house} has more than {self.board.unit_limit(u.type)} "
-                              f"{_PLURAL[u.type]}; the box holds {self.board.unit_limit(u.type)}")
+                              f"{PLURALS[u.type]}; the box holds {self.board.unit_limit(u.type)}")
             if a.is_port and len(st.units) > self.board.constants["port_max_ships"]:
                 self.fail(f"{key}.units", f"{a.name} holds {len(st.units)} ships; a port holds 3 (R245)")
             if st.order:
@@ -492,7 +491,7 @@ def unit_texts(units: list[Unit]) -> list[str]:
         while j < len(units) and units[j] == units[i]:
             j += 1
         u, n = units[i], j - i
-        name = _PLURAL[u.type] if n > 1 else u.type.replace("_", " ")
+        name = PLURALS[u.type] if n > 1 else u.type.replace("_", " ")
         out.append(f"{n} {u.house} {name}" if n > 1 else f"{u.house} {name}")
         out[-1] += " routed" if u.routed else ""
         i = j

@@ -26,6 +26,7 @@ from .commands import ORDER_TOKENS, SPECIAL_TOKENS
 
 SCHEMA_VERSION = 1
 PHASES = ("westeros", "planning", "action", "game_over")
+PLURALS = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines"}
 
 
 @dataclass(slots=True)
@@ -189,7 +190,7 @@ class GameState:
             for unit in ("footman", "knight", "ship", "siege_engine"):
                 n = sum(1 for _, u in self.units_of(house) if u.type == unit)
                 if n > board.unit_limit(unit):
-                    problems.append(f"{house} has {n} {unit}s; the box holds {board.unit_limit(unit)}")
+                    problems.append(f"{house} has {n} {PLURALS[unit]}; the box holds {board.unit_limit(unit)}")
             placed = self.orders_placed(house)
             for token, copies in ORDER_TOKENS.items():
                 if placed.count(token) > copies:
