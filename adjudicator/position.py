@@ -338,7 +338,8 @@ class _Reader:
         """Per-area limits, reported against the area's own key and line."""
         seen: Counter[tuple[str, str]] = Counter()
         orders: Counter[tuple[str, str]] = Counter()
-        for area_id, st in state.areas.items():
+        in_file_order = sorted(state.areas.items(), key=lambda kv: self.lines.get(("areas", kv[0]), 0))
+        for area_id, st in in_file_order:  # so an excess is reported where the file adds it
             a, key = self.board.area(area_id), f"areas.{area_id}"
             houses = sorted({u.house for u in st.units})
             if len(houses) > 1:
