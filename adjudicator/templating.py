@@ -1,0 +1,63 @@
+"""The Jinja2 environment of the reports and the map: strict, escaping, deterministic.
+
+Templates are looked up first in a moderator's own folder (``--templates DIR``), then in the
+package's ``templates/`` (see :func:`adjudicator.resources.resource_dir`), so a moderator may
+override one template and keep the rest. HTML and SVG templates escape every value (player
+text is untrusted); a misspelt variable is an error, never a blank (``StrictUndefined``).
+
+>>> environment().from_string("{{ x | wrap(10, '  ') }}").render(x="one two three four")
+'one two\\n  three\\n  four'
+"""
+
+from __future__ import annotations
+
+import textwrap
+from functools import cache
+from pathlib import Path
+
+import jinja2
+
+from .resources import resource_dir
+
+_ESCAPED = ("html", "svg", "xml")
+
+
+def _autoescape(name: str | None) -> bool:
+    """Escape in ``*.html.j2`` / ``*.svg.j2`` templates; text templates are left as written."""
+    if name is None:
+        return False
+    stem = name[:-3] if name.endswith(".j2") else name
+    return stem.rsplit(".", 1)[-1] in _ESCAPED
+
+
+def wrap(text: str, width: int = 78, indent: str = "", first: str = "") -> str:
+    """Wrap a paragraph to ``width`` columns; ``first`` starts line 1, ``indent`` the others."""
+    lines = textwrap.wrap(
+        str(text), width=width, initial_indent=first, subsequent_indent=indent,
+        break_long_words=True, break_on_hyphens=False,
+    )
+    return "\n".join(lines) if lines else first.rstrip()
+
+
+@cache
+def _environment(folder: str | None) -> jinja2.Environment:
+    paths = [folder] if folder else []
+    paths.append(str(resource_dir("templates")))
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(paths),
+        autoescape=_autoescape,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["wrap"] = wrap
+    return env
+
+
+def environment(templates_dir: str | Path | None = None) -> jinja2.Environment:
+    """The environment for a templates folder override (``None``: the package's own).
+
+    :raises adjudicator.resources.ResourceMissing: when the package's templates are missing.
+    """
+    return _environment(str(Path(templates_dir).resolve()) if templates_dir else None)
