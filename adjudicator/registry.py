@@ -368,7 +368,10 @@ class Verdict:
         """One line: ``lines 1-9: valid: sealed by House Stark (SHA256:...) for round 3 planning, seq 2``."""
         where = f"lines {self.first_line}-{self.last_line}"
         if self.error is not None:
-            return f"{where}: invalid [{self.error.code}]: {self.error}"
+            said = f"{where}: invalid [{self.error.code}]: {self.error}"
+            if self.signer and not isinstance(self.error, (WrongHouse, UnknownKey)):
+                said += f" (sealed by {house_name(self.signer)}, {self.fingerprint})"
+            return said
         h = self.header
         assert h is not None
         return (f"{where}: valid: sealed by {house_name(self.signer)} ({self.fingerprint}) "

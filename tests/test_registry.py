@@ -214,6 +214,9 @@ def test_wrong_step(game: Path) -> None:
     assert (e.code, str(e)) == ("wrong-step", "sealed for round 3 planning; the game is at round 4 planning")
     e = only_error(game, seal.sign(turn(rnd=4, step="action"), STARK))
     assert str(e) == "sealed for round 4 action; the game is at round 4 planning"
+    (verdict,) = check(game, seal.sign(turn(rnd=3), STARK)).verdicts
+    assert verdict.describe() == ("lines 1-8: invalid [wrong-step]: sealed for round 3 planning; the game is at "
+                                  f"round 4 planning (sealed by House Stark, {pub(STARK).fingerprint})")  # fmt: skip
 
 
 @pytest.mark.parametrize("seq", [2, 3])
