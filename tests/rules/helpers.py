@@ -1,0 +1,193 @@
+"""Short positions for the rules tests: place units and orders, send answers, stand in for combat.
+
+The phase runners are patched so that a test drives exactly the planning and action phases it
+is about: the Westeros phase stops at once (it is tested on its own), and until the real combat
+is plugged in a stand-in resolves every attack from a ``CardChoice(card="combat")`` answer.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import types
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional
+
+import pytest
+
+from adjudicator.board import HOUSES, Board
+from adjudicator.commands import CardChoice, Command
+from adjudicator.events import Event
+from adjudicator.rules import action, machine, planning
+from adjudicator.rules.common import after_control_change
+from adjudicator.rules.machine import NOT_APPLICABLE, Ask, Context, NeedAnswers, Request, Step, advance, pool_entry
+from adjudicator.setup import new_game
+from adjudicator.state import GameState, Order, Unit
+
+BOARD = Board.classic()
+SIX = list(HOUSES)
+_ids = itertools.count(1)
+
+
+def game(houses: Iterable[str] = SIX, *, seed: str = "test", bare: bool = True) -> GameState:
+    """A new game; ``bare`` takes every unit off the board (garrisons and neutral forces stay)."""
+    state = new_game(list(houses), seed=seed)
+    if bare:
+        for st in state.areas.values():
+            st.units.clear()
+        state.tidy()
+    return state
+
+
+def put(state: GameState, area: str, house: str, *units: str, order: Optional[str] = None, routed: int = 0) -> None:
+    """Add units of one house to an area (the first ``routed`` of them routed), and maybe its order."""
+    st = state.area_mut(area)
+    st.units.extend(Unit(house, u, routed=i < routed) for i, u in enumerate(units))
+    if order:
+        st.order = Order(house, order)
+
+
+def units(state: GameState, area: str, house: Optional[str] = None) -> list[str]:
+    """Sorted unit types in an area (of one house, if given)."""
+    return sorted(u.type for u in state.area(area).units if house is None or u.house == house)
+
+
+def token(state: GameState, area: str) -> Optional[str]:
+    order = state.area(area).order
+    return f"{order.house} {order.token}" if order else None
+
+
+def entry(house: str, cmd: Command, *, round: int = 1) -> dict[str, Any]:
+    """One answer line from a house, with a fresh id (later entries are newer)."""
+    n = next(_ids)
+    return pool_entry(id=f"{house}/t{n}", house=house, round=round, command=cmd, text=f"{house} line {n}: {cmd!r}")
+
+
+def answers(house: str, *cmds: Command) -> list[dict[str, Any]]:
+    return [entry(house, c) for c in cmds]
+
+
+def of(events: Iterable[Event], cls: type) -> list[Any]:
+    return [e for e in events if isinstance(e, cls)]
+
+
+def public(events: Iterable[Event]) -> list[Event]:
+    return [e for e in events if e.visible_to == "public"]
+
+
+def unusable(step: Step, house: Optional[str] = None) -> list[Any]:
+    return [e for e in step.events if type(e).__name__ == "AnswerUnusable" and (house is None or e.house == house)]
+
+
+# --- phases and the combat stand-in ---------------------------------------------------------
+
+
+def _westeros_stops(ctx: Context) -> None:
+    raise NeedAnswers([Request(key=f"r{ctx.state.round}.westeros.stand-in", kind="westeros_choice",
+                               house=ctx.state.turn_order()[0], prompt="the Westeros phase (not under test here)")])
+
+
+def runners() -> dict[str, Any]:
+    return {"planning": planning.run, "action": action.run, "westeros": _westeros_stops}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StandInCombat(Event):
+    """What the combat stand-in was handed, and how it ended."""
+
+    area: str
+    attacker: str
+    origin: str
+    units: tuple[str, ...]
+    march_token: str
+    origin_units: tuple[str, ...]  # what was still in the origin when the combat began (R148)
+    attacker_won: bool
+
+
+@dataclass
+class StandInAttack:
+    area: str
+    attacker: str
+    origin: str
+    units: list[Unit]
+    march_token: str
+
+
+@dataclass
+class StandInResult:
+    attacker_won: bool
+    winner: str
+
+
+def combat_answer(area: str, win: bool = True) -> CardChoice:
+    """The answer the stand-in takes: the attacker wins or loses the combat in ``area``."""
+    return CardChoice(card="combat", option="win" if win else "lose", area=area)
+
+
+def stand_in_combat(ctx: Context, attack: Any) -> StandInResult:
+    """Resolve an attack from a ``combat_answer``: the winner keeps the area, a losing attacker is routed."""
+    st = ctx.state
+
+    def check(c: Command) -> Any:
+        return None if isinstance(c, CardChoice) and c.card == "combat" and c.area == attack.area else NOT_APPLICABLE
+
+    req = Request(key=ctx.key("card_choice", attack.attacker), kind="card_choice", house=attack.attacker,
+                  prompt=f"(stand-in) combat in {attack.area}", default=combat_answer(attack.area, False))
+    cmd = ctx.ask(Ask(req, check))
+    won = cmd.option == "win"
+    origin, target = st.area_mut(attack.origin), st.area_mut(attack.area)
+    ctx.emit(StandInCombat(area=attack.area, attacker=attack.attacker, origin=attack.origin,
+                           units=tuple(u.type for u in attack.units), march_token=attack.march_token,
+                           origin_units=tuple(sorted(u.type for u in origin.units if u.house == attack.attacker)),
+                           attacker_won=won))
+    defender = next((u.house for u in target.units), "neutral force")
+    if origin.order and origin.order.house == attack.attacker:
+        origin.order = None  # R220
+    if won:
+        target.units = [u for u in target.units if u.house == attack.attacker]
+        target.order = None
+        target.power_token = None
+        target.garrison = 0
+        target.neutral_force = None
+        for u in attack.units:
+            origin.units.remove(u)
+            target.units.append(u)
+        after_control_change(ctx)
+    else:
+        for u in attack.units:
+            u.routed = True
+    return StandInResult(attacker_won=won, winner=attack.attacker if won else defender)
+
+
+@pytest.fixture
+def phases(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run only the planning and action phases; stop at the next Westeros phase."""
+    monkeypatch.setattr(machine, "_runners", runners)
+
+
+@pytest.fixture
+def combat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stand in for ``rules.combat.resolve_combat`` (the real module, or a stand-in module without it)."""
+    try:
+        from adjudicator.rules import combat as real
+    except Exception:
+        real = None
+    if real is None or not hasattr(real, "Attack"):
+        real = types.ModuleType("adjudicator.rules.combat")
+        real.Attack = StandInAttack  # type: ignore[attr-defined]
+        monkeypatch.setitem(sys.modules, "adjudicator.rules.combat", real)
+        import adjudicator.rules
+
+        monkeypatch.setattr(adjudicator.rules, "combat", real, raising=False)
+    monkeypatch.setattr(real, "resolve_combat", stand_in_combat, raising=False)
+
+
+def at_action(state: GameState) -> GameState:
+    """The position moved straight to the action phase (orders already on the board)."""
+    state.phase = "action"
+    return state
+
+
+def run(state: GameState, *entries: dict[str, Any], deadline: bool = False) -> Step:
+    """``advance`` with these answers."""
+    return advance(state, list(entries), deadline=deadline)
