@@ -163,3 +163,4 @@ class PhaseStarted(Event):
     def describe(self) -> str:
         return f"Round {self.round}: the {self.phase.title()} Phase begins."
 from . import action  # noqa: E402,F401
+from . import westeros  # noqa: E402,F401

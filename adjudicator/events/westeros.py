@@ -1,0 +1,329 @@
+"""Events of the Westeros phase: cards drawn, the wildling track, bids, supply, mustering, the end.
+
+Every event here is public unless it says otherwise: the Westeros phase hides only bids before
+their reveal (those are in the step machine's ``AnswerUsed`` events, seen by the bidder alone).
+
+>>> e = BidsRevealed(track="fiefdoms", bids=(("lannister", 4), ("stark", 3)))
+>>> e.describe()
+'Bids for the Fiefdoms track: Lannister 4, Stark 3.'
+>>> from adjudicator.events import from_dict
+>>> from_dict(e.to_dict()) == e
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..board import Board
+from ..cards.data import CARDS
+from . import Event
+
+TRACK_NAMES = {
+    "iron_throne": "Iron Throne track",
+    "fiefdoms": "Fiefdoms track",
+    "kings_court": "King's Court track",
+    "wildlings": "Night's Watch",
+}
+DECK_NAMES = {1: "I", 2: "II", 3: "III"}
+
+
+def _house(h: str) -> str:
+    return h.title()
+
+
+def _area(area: str) -> str:
+    board = Board.classic()
+    return board.area(area).name if area in board.areas else area
+
+
+def _westeros_name(card: str) -> str:
+    return next((c.name for c in CARDS.westeros if c.id == card), card)
+
+
+def _wildling_name(card: str) -> str:
+    c = CARDS.wildling_cards.get(card)
+    return c.name if c else card
+
+
+def _house_card_name(card: str) -> str:
+    c = CARDS.house_cards.get(card)
+    return c.name if c else card
+
+
+def _units(units: Iterable[str]) -> str:
+    counts = Counter(units)
+    return ", ".join(f"{n} {u.replace('_', ' ')}{'s' if n > 1 else ''}" for u, n in sorted(counts.items()))
+
+
+# --- the Westeros cards ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WesterosCardRevealed(Event):
+    """The top card of a Westeros deck is turned face up."""
+
+    deck: int
+    card: str
+    wildling_icon: bool
+
+    def describe(self) -> str:
+        icon = " (wildling icon)" if self.wildling_icon else ""
+        return f"Westeros deck {DECK_NAMES.get(self.deck, self.deck)}: {_westeros_name(self.card)}{icon}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WesterosCardResolved(Event):
+    """A revealed Westeros card is resolved now (deck order I, II, III)."""
+
+    deck: int
+    card: str
+
+    def describe(self) -> str:
+        return f"Resolving {_westeros_name(self.card)} (deck {DECK_NAMES.get(self.deck, self.deck)})."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WesterosDeckShuffled(Event):
+    """A Westeros deck was shuffled (Winter is Coming, or a deck drawn empty)."""
+
+    deck: int
+    cause: str
+
+    def describe(self) -> str:
+        return f"Westeros deck {DECK_NAMES.get(self.deck, self.deck)} is shuffled ({self.cause})."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WesterosChoiceMade(Event):
+    """The holder of a dominance token chose how a Westeros card resolves."""
+
+    house: str
+    card: str
+    option: str
+
+    def describe(self) -> str:
+        return f"{_house(self.house)} chooses for {_westeros_name(self.card)}: {self.option}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OrdersRestricted(Event):
+    """Order tokens that may not be placed in the coming Planning Phase."""
+
+    card: str
+    tokens: tuple[str, ...]
+
+    def describe(self) -> str:
+        names = {"march+1": "March +1 (special)", "defense": "Defense", "raid": "Raid",
+                 "consolidate": "Consolidate Power", "support": "Support"}
+        banned = ", ".join(names.get(t, t) for t in self.tokens)
+        return f"{_westeros_name(self.card)}: no {banned} orders may be placed in the coming Planning Phase."
+
+
+# --- wildlings ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WildlingThreatMoved(Event):
+    """The Wildling Threat token moved."""
+
+    old: int
+    new: int
+    cause: str
+
+    def describe(self) -> str:
+        return f"The wildling threat moves from {self.old} to {self.new} ({self.cause})."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WildlingAttackBegins(Event):
+    """The wildlings attack; the named houses bid for the Night's Watch."""
+
+    strength: int
+    houses: tuple[str, ...]
+
+    def describe(self) -> str:
+        return (f"The wildlings attack with strength {self.strength}; "
+                f"{', '.join(_house(h) for h in self.houses)} bid for the Night's Watch.")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WildlingAttackResolved(Event):
+    """The bids against a wildling attack are revealed and the outcome is known."""
+
+    strength: int
+    total: int
+    nights_watch_won: bool
+
+    def describe(self) -> str:
+        side = "the Night's Watch holds" if self.nights_watch_won else "the wildlings are victorious"
+        return f"Night's Watch {self.total} against wildlings {self.strength}: {side}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WildlingCardRevealed(Event):
+    """The top wildling card is drawn; who is the highest or lowest bidder."""
+
+    card: str
+    nights_watch_won: bool
+    highest: str = ""
+    lowest: str = ""
+
+    def describe(self) -> str:
+        who = ""
+        if self.nights_watch_won and self.highest:
+            who = f"; {_house(self.highest)} is the highest bidder"
+        elif not self.nights_watch_won and self.lowest:
+            who = f"; {_house(self.lowest)} is the lowest bidder"
+        return f"Wildling card: {_wildling_name(self.card)}{who}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WildlingCardBuried(Event):
+    """The used wildling card goes face down to the bottom of the deck (R108)."""
+
+    card: str
+
+    def describe(self) -> str:
+        return f"{_wildling_name(self.card)} goes to the bottom of the wildling deck."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WildlingEffect(Event):
+    """One house's reward or penalty from a wildling card, in words."""
+
+    house: str
+    card: str
+    effect: str
+
+    def describe(self) -> str:
+        return f"{_wildling_name(self.card)}: {_house(self.house)} {self.effect}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnitsSwapped(Event):
+    """Units replaced by units of another type from the house's box (Crow Killers)."""
+
+    house: str
+    area: str
+    old: str
+    new: str
+    count: int
+
+    def describe(self) -> str:
+        return (f"{_house(self.house)} replaces {_units([self.old] * self.count)} in {_area(self.area)} "
+                f"with {_units([self.new] * self.count)}.")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HouseCardsMoved(Event):
+    """House cards moved between a house's hand and its discard pile by a wildling card."""
+
+    house: str
+    cards: tuple[str, ...]
+    to: str  # "hand" | "discards"
+    cause: str
+
+    def describe(self) -> str:
+        names = ", ".join(_house_card_name(c) for c in self.cards) or "no cards"
+        where = "takes back into hand" if self.to == "hand" else "discards"
+        return f"{_house(self.house)} {where} {names} ({self.cause})."
+
+
+# --- bidding and the influence tracks -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BidsRevealed(Event):
+    """Every bid of one round of bidding, revealed together (R083, R102)."""
+
+    track: str
+    bids: tuple[tuple[str, int], ...]
+
+    def describe(self) -> str:
+        text = ", ".join(f"{_house(h)} {n}" for h, n in self.bids)
+        return f"Bids for the {TRACK_NAMES.get(self.track, self.track)}: {text}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TieBroken(Event):
+    """The Iron Throne holder ordered tied houses (R084, R107)."""
+
+    house: str
+    context: str
+    order: tuple[str, ...]
+
+    def describe(self) -> str:
+        what = TRACK_NAMES.get(self.context, self.context)
+        return f"{_house(self.house)} breaks the tie ({what}): {', '.join(_house(h) for h in self.order)}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InfluenceTrackChanged(Event):
+    """A new order on an influence track; position 1 holds the dominance token."""
+
+    track: str
+    order: tuple[str, ...]
+    cause: str
+
+    def describe(self) -> str:
+        token = {"iron_throne": "the Iron Throne", "fiefdoms": "the Valyrian Steel Blade",
+                 "kings_court": "the Messenger Raven"}.get(self.track, "")
+        holder = f"; {_house(self.order[0])} holds {token}" if self.order and token else ""
+        return (f"{TRACK_NAMES.get(self.track, self.track)} ({self.cause}): "
+                f"{', '.join(_house(h) for h in self.order)}{holder}.")
+
+
+# --- supply and mustering -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SupplyTrackMoved(Event):
+    """A house's Supply token moved (R058)."""
+
+    house: str
+    old: int
+    new: int
+    cause: str
+
+    def describe(self) -> str:
+        if self.old == self.new:
+            return f"{_house(self.house)} stays at {self.new} on the Supply track ({self.cause})."
+        return f"{_house(self.house)} moves from {self.old} to {self.new} on the Supply track ({self.cause})."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnitsMustered(Event):
+    """What a house mustered with one area's points (R067-R080)."""
+
+    house: str
+    area: str
+    placed: tuple[tuple[str, str], ...] = ()  # (unit, area it went into)
+    upgraded: tuple[str, ...] = ()  # the units footmen became
+
+    def describe(self) -> str:
+        parts = [f"{u.replace('_', ' ')} in {_area(where)}" for u, where in self.placed]
+        parts += [f"a footman upgraded to a {u.replace('_', ' ')}" for u in self.upgraded]
+        if not parts:
+            return f"{_house(self.house)} musters nothing in {_area(self.area)}."
+        return f"{_house(self.house)} musters in {_area(self.area)}: {'; '.join(parts)}."
+
+
+# --- the end of the game --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FinalStandings(Event):
+    """Every house's standing at the end of round 10, best first (R260)."""
+
+    # (house, castles, strongholds, supply, available power, Iron Throne position)
+    standings: tuple[tuple[str, int, int, int, int, int], ...]
+
+    def describe(self) -> str:
+        rows = "; ".join(
+            f"{_house(h)} {c} castles ({s} strongholds), supply {sup}, power {p}, Iron Throne {it}"
+            for h, c, s, sup, p, it in self.standings
+        )
+        return f"Final standings: {rows}."
