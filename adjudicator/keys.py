@@ -459,7 +459,7 @@ def bcrypt_pbkdf(password: bytes, salt: bytes, key_len: int, rounds: int) -> byt
         out = bytearray(tmp)
         for _ in range(1, rounds):
             tmp = _bcrypt_hash(sha_pass, hashlib.sha512(tmp).digest())
-            out = bytearray(a ^ b for a, b in zip(out, tmp))
+            out = bytearray(a ^ b for a, b in zip(out, tmp, strict=True))
         i = 0
         while i < min(amt, remaining) and (dest := i * stride + count - 1) < key_len:
             key[dest] = out[i]
@@ -491,48 +491,48 @@ _ZEROS = [0] * 16
 _OXY = [int.from_bytes(b"OxychromaticBlowfishSwatDynamite"[i : i + 4], "big") for i in range(0, 32, 4)]
 
 
-def _encipher(p: list[int], s: list[list[int]], l: int, r: int) -> tuple[int, int]:
+def _encipher(p: list[int], s: list[list[int]], xl: int, xr: int) -> tuple[int, int]:
     s0, s1, s2, s3 = s
-    l ^= p[0]
+    xl ^= p[0]
     for k in range(1, 17, 2):
-        r ^= ((s0[l >> 24] + s1[l >> 16 & 255]) ^ s2[l >> 8 & 255]) + s3[l & 255] & _M ^ p[k]
-        l ^= ((s0[r >> 24] + s1[r >> 16 & 255]) ^ s2[r >> 8 & 255]) + s3[r & 255] & _M ^ p[k + 1]
-    return r ^ p[17], l
+        xr ^= ((s0[xl >> 24] + s1[xl >> 16 & 255]) ^ s2[xl >> 8 & 255]) + s3[xl & 255] & _M ^ p[k]
+        xl ^= ((s0[xr >> 24] + s1[xr >> 16 & 255]) ^ s2[xr >> 8 & 255]) + s3[xr & 255] & _M ^ p[k + 1]
+    return xr ^ p[17], xl
 
 
 def _expand(p: list[int], s: list[list[int]], key: list[int], data: list[int] = _ZEROS) -> None:
     """Blowfish_expandstate, or Blowfish_expand0state when ``data`` is all zeros."""
     for i in range(18):
         p[i] ^= key[i % 16]
-    l = r = j = 0
+    xl = xr = j = 0
     for i in range(0, 18, 2):
-        l, r = _encipher(p, s, l ^ data[j], r ^ data[j + 1])
-        p[i], p[i + 1], j = l, r, (j + 2) & 15
+        xl, xr = _encipher(p, s, xl ^ data[j], xr ^ data[j + 1])
+        p[i], p[i + 1], j = xl, xr, (j + 2) & 15
     s0, s1, s2, s3 = s
     p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15, p16, p17 = p
     for box in s:  # the hot loop: 512 blocks, rounds unrolled
         for i in range(0, 256, 2):
-            l ^= data[j] ^ p0
-            r ^= data[j + 1]
+            xl ^= data[j] ^ p0
+            xr ^= data[j + 1]
             j = (j + 2) & 15
-            r ^= ((s0[l >> 24] + s1[l >> 16 & 255]) ^ s2[l >> 8 & 255]) + s3[l & 255] & _M ^ p1
-            l ^= ((s0[r >> 24] + s1[r >> 16 & 255]) ^ s2[r >> 8 & 255]) + s3[r & 255] & _M ^ p2
-            r ^= ((s0[l >> 24] + s1[l >> 16 & 255]) ^ s2[l >> 8 & 255]) + s3[l & 255] & _M ^ p3
-            l ^= ((s0[r >> 24] + s1[r >> 16 & 255]) ^ s2[r >> 8 & 255]) + s3[r & 255] & _M ^ p4
-            r ^= ((s0[l >> 24] + s1[l >> 16 & 255]) ^ s2[l >> 8 & 255]) + s3[l & 255] & _M ^ p5
-            l ^= ((s0[r >> 24] + s1[r >> 16 & 255]) ^ s2[r >> 8 & 255]) + s3[r & 255] & _M ^ p6
-            r ^= ((s0[l >> 24] + s1[l >> 16 & 255]) ^ s2[l >> 8 & 255]) + s3[l & 255] & _M ^ p7
-            l ^= ((s0[r >> 24] + s1[r >> 16 & 255]) ^ s2[r >> 8 & 255]) + s3[r & 255] & _M ^ p8
-            r ^= ((s0[l >> 24] + s1[l >> 16 & 255]) ^ s2[l >> 8 & 255]) + s3[l & 255] & _M ^ p9
-            l ^= ((s0[r >> 24] + s1[r >> 16 & 255]) ^ s2[r >> 8 & 255]) + s3[r & 255] & _M ^ p10
-            r ^= ((s0[l >> 24] + s1[l >> 16 & 255]) ^ s2[l >> 8 & 255]) + s3[l & 255] & _M ^ p11
-            l ^= ((s0[r >> 24] + s1[r >> 16 & 255]) ^ s2[r >> 8 & 255]) + s3[r & 255] & _M ^ p12
-            r ^= ((s0[l >> 24] + s1[l >> 16 & 255]) ^ s2[l >> 8 & 255]) + s3[l & 255] & _M ^ p13
-            l ^= ((s0[r >> 24] + s1[r >> 16 & 255]) ^ s2[r >> 8 & 255]) + s3[r & 255] & _M ^ p14
-            r ^= ((s0[l >> 24] + s1[l >> 16 & 255]) ^ s2[l >> 8 & 255]) + s3[l & 255] & _M ^ p15
-            l ^= ((s0[r >> 24] + s1[r >> 16 & 255]) ^ s2[r >> 8 & 255]) + s3[r & 255] & _M ^ p16
-            l, r = r ^ p17, l
-            box[i], box[i + 1] = l, r
+            xr ^= ((s0[xl >> 24] + s1[xl >> 16 & 255]) ^ s2[xl >> 8 & 255]) + s3[xl & 255] & _M ^ p1
+            xl ^= ((s0[xr >> 24] + s1[xr >> 16 & 255]) ^ s2[xr >> 8 & 255]) + s3[xr & 255] & _M ^ p2
+            xr ^= ((s0[xl >> 24] + s1[xl >> 16 & 255]) ^ s2[xl >> 8 & 255]) + s3[xl & 255] & _M ^ p3
+            xl ^= ((s0[xr >> 24] + s1[xr >> 16 & 255]) ^ s2[xr >> 8 & 255]) + s3[xr & 255] & _M ^ p4
+            xr ^= ((s0[xl >> 24] + s1[xl >> 16 & 255]) ^ s2[xl >> 8 & 255]) + s3[xl & 255] & _M ^ p5
+            xl ^= ((s0[xr >> 24] + s1[xr >> 16 & 255]) ^ s2[xr >> 8 & 255]) + s3[xr & 255] & _M ^ p6
+            xr ^= ((s0[xl >> 24] + s1[xl >> 16 & 255]) ^ s2[xl >> 8 & 255]) + s3[xl & 255] & _M ^ p7
+            xl ^= ((s0[xr >> 24] + s1[xr >> 16 & 255]) ^ s2[xr >> 8 & 255]) + s3[xr & 255] & _M ^ p8
+            xr ^= ((s0[xl >> 24] + s1[xl >> 16 & 255]) ^ s2[xl >> 8 & 255]) + s3[xl & 255] & _M ^ p9
+            xl ^= ((s0[xr >> 24] + s1[xr >> 16 & 255]) ^ s2[xr >> 8 & 255]) + s3[xr & 255] & _M ^ p10
+            xr ^= ((s0[xl >> 24] + s1[xl >> 16 & 255]) ^ s2[xl >> 8 & 255]) + s3[xl & 255] & _M ^ p11
+            xl ^= ((s0[xr >> 24] + s1[xr >> 16 & 255]) ^ s2[xr >> 8 & 255]) + s3[xr & 255] & _M ^ p12
+            xr ^= ((s0[xl >> 24] + s1[xl >> 16 & 255]) ^ s2[xl >> 8 & 255]) + s3[xl & 255] & _M ^ p13
+            xl ^= ((s0[xr >> 24] + s1[xr >> 16 & 255]) ^ s2[xr >> 8 & 255]) + s3[xr & 255] & _M ^ p14
+            xr ^= ((s0[xl >> 24] + s1[xl >> 16 & 255]) ^ s2[xl >> 8 & 255]) + s3[xl & 255] & _M ^ p15
+            xl ^= ((s0[xr >> 24] + s1[xr >> 16 & 255]) ^ s2[xr >> 8 & 255]) + s3[xr & 255] & _M ^ p16
+            xl, xr = xr ^ p17, xl
+            box[i], box[i + 1] = xl, xr
 
 
 def _bcrypt_hash(sha_pass: bytes, sha_salt: bytes) -> bytes:

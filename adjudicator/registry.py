@@ -331,7 +331,8 @@ def highest_accepted_seq(game_dir: Path, house: str, round: int, step: str) -> i
     return _highest(read_log(game_dir)).get((house, round, step), 0)
 
 
-def record_acceptance(game_dir: Path, header: Header, sha256: str, archived_path: str | Path, *, now: datetime | None = None) -> None:
+def record_acceptance(game_dir: Path, header: Header, sha256: str, archived_path: str | Path, *,
+                      now: datetime | None = None) -> None:  # fmt: skip
     """Log that a sealed submission was accepted; later ones must carry a higher ``seq``."""
     _log(game_dir, {"action": "accept", "house": header.house, "round": header.round, "step": header.step,
                     "seq": header.seq, "sha256": sha256, "file": str(archived_path), "time": _now(now)})  # fmt: skip

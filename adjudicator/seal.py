@@ -446,34 +446,30 @@ def _unquote(line: str, depth: int) -> str:
 def scan(text: str) -> Scan:
     """Find each sealed block and each run of ignored lines.
 
-    A block runs from a header line to the ``END SSH SIGNATURE`` line of the seal after it. Mail
-    quoting (``> `` at the start of the lines, to the depth of the header line) is removed. A fault
-    in one block (no seal, a truncated or doubled seal) is kept on that block; the others stand.
+    A block runs from a header line to the ``END SSH SIGNATURE`` line of the seal after it, and
+    never past the next header line. Mail quoting (``> `` at the start of the lines, to the depth
+    of the header line) is removed. A fault in one block (no seal, a truncated or doubled seal) is
+    kept on that block; the others stand.
     """
     lines = _split_lines(text)
     if lines and lines[-1] == "":
         lines.pop()
     n = len(lines)
     plain = [_unquote(line, _depth(line)) if line.startswith(">") else line for line in lines]
+    heads = [i for i, line in enumerate(plain) if _is_header(line)] + [n]
     blocks: list[SealedBlock] = []
     covered = [False] * n
-    i = 0
-    while i < n:
-        if not _is_header(plain[i]):
-            i += 1
-            continue
+    for i, stop in zip(heads[:-1], heads[1:], strict=True):
         depth = _depth(lines[i])
-        inner = [_unquote(line, depth) for line in lines[i:]] if depth else lines[i:]
-        block, used = _read_block(inner, i)
+        window = lines[i:stop]
+        block, used = _read_block([_unquote(line, depth) for line in window] if depth else window, i)
         blocks.append(block)
-        for k in range(i, i + used):
-            covered[k] = True
-        i += used
+        covered[i : i + used] = [True] * used
     return Scan(blocks, _ignored(plain, covered, blocks))
 
 
 def _read_block(inner: list[str], offset: int) -> tuple[SealedBlock, int]:
-    """Read one block from ``inner`` (lines from a header on, already unquoted)."""
+    """Read one block from ``inner``: unquoted lines from a header line to before the next one."""
     marks = [line.strip() for line in inner]
     n = len(inner)
 
@@ -483,40 +479,34 @@ def _read_block(inner: list[str], offset: int) -> tuple[SealedBlock, int]:
         arm = "\n".join(inner[begin:end]) + "\n" if begin is not None else ""
         return SealedBlock(offset + 1, offset + end, text, arm, error), end
 
-    j = 1
-    while j < n and marks[j] not in (BEGIN, END) and not _is_header(inner[j]):
-        j += 1
     where = f"the turn at line {offset + 1}"
-    if j == n or _is_header(inner[j]):
+    j = _next_mark(marks, 1)
+    if j == n:
         while j > 1 and not marks[j - 1]:
             j -= 1
         return make(j, None, NoSeal(f"{where} has no seal"))
     if marks[j] == END:
         return make(j + 1, j, BadArmour(f"{where}: its seal has an END line but no BEGIN line"))
-    begin = j
-    k = j + 1
-    while k < n and marks[k] not in (BEGIN, END) and not _is_header(inner[k]):
-        k += 1
-    if k < n and marks[k] == BEGIN:
-        end = _skip_armour(marks, k)
-        return make(end, begin, DoubledArmour(f"{where}: its seal has two BEGIN lines"))
-    if k == n or marks[k] != END:
-        return make(k, begin, TruncatedArmour(f"{where}: its seal has no END line (cut short?)"))
-    end = k + 1
-    after = end
+    k = _next_mark(marks, j + 1)
+    if k == n:
+        return make(n, j, TruncatedArmour(f"{where}: its seal has no END line (cut short?)"))
+    if marks[k] == BEGIN:
+        return make(min(_next_mark(marks, k + 1, END) + 1, n), j, DoubledArmour(f"{where}: its seal has two BEGIN lines"))
+    after = k + 1
     while after < n and not marks[after]:
         after += 1
     if after < n and marks[after] == BEGIN:
-        return make(_skip_armour(marks, after), begin, DoubledArmour(f"{where} carries two seals"))
-    return make(end, begin, None)
+        return make(min(_next_mark(marks, after + 1, END) + 1, n), j, DoubledArmour(f"{where} carries two seals"))
+    return make(k + 1, j, None)
 
 
-def _skip_armour(marks: list[str], begin: int) -> int:
-    """The index after the END line that closes the armour opened at ``begin`` (or the end)."""
-    k = begin + 1
-    while k < len(marks) and marks[k] != END:
+def _next_mark(marks: list[str], start: int, *wanted: str) -> int:
+    """The index of the next armour line (of ``wanted``, default BEGIN or END) from ``start``; else the end."""
+    wanted = wanted or (BEGIN, END)
+    k = start
+    while k < len(marks) and marks[k] not in wanted:
         k += 1
-    return min(k + 1, len(marks))
+    return min(k, len(marks))
 
 
 def _ignored(plain: list[str], covered: list[bool], blocks: list[SealedBlock]) -> list[Ignored]:

@@ -263,6 +263,14 @@ def test_missing_end_line_is_truncated_armour() -> None:
     assert e.value.code == "armour-truncated"
 
 
+def test_a_truncated_seal_does_not_swallow_the_next_block() -> None:
+    sealed = seal.sign(TURN, KEY)
+    first, second = seal.split_sealed(sealed.replace(seal.END, "") + "\n" + sealed)
+    with pytest.raises(TruncatedArmour):
+        first.open()
+    assert second.open().key.fingerprint == FINGERPRINT
+
+
 def test_two_begin_lines_are_doubled_armour() -> None:
     sealed = seal.sign(TURN, KEY)
     doubled = sealed.replace(seal.BEGIN, seal.BEGIN + "\n" + seal.BEGIN)

@@ -83,7 +83,8 @@ def test_keygen_register_sign_verify_end_to_end(tmp_path: Path, capsys: pytest.C
                    "for game winter, round 1 planning, seq 1\n")  # fmt: skip
 
 
-def test_verify_in_a_subprocess_exit_statuses(tmp_path: Path, game: Path, stark: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_in_a_subprocess_exit_statuses(tmp_path: Path, game: Path, stark: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     maester(capsys, "sign", "--key", stark, write_turn(tmp_path), "--out", tmp_path / "good")
     (tmp_path / "bad").write_text((tmp_path / "good").read_text().replace("Karhold", "Castle Black"))
     env = {**os.environ, "PYTHONPATH": str(REPO)}
