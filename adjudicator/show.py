@@ -24,6 +24,7 @@ from .position import unit_texts
 from .state import GameState
 
 JSON_SCHEMA_VERSION = 1
+PENDING_KEYS = ("key", "kind", "house", "prompt", "secret")
 TRACK_NAMES = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court"}
 TOKEN_NAMES = {"iron_throne": "Iron Throne", "valyrian_steel_blade": "Valyrian Steel Blade",
                "messenger_raven": "Messenger Raven"}
@@ -36,8 +37,8 @@ def json_view(state: GameState, board: Board | None = None) -> dict[str, Any]:
     for area in board.areas.values():
         st = state.area(area.id)
         controller = state.controller(area.id, board)
-        if st.is_empty() and controller is None and area.id not in state.impassable:
-            continue
+        if st.is_empty() and (controller is None or not area.is_land):
+            continue  # listed: areas with something in them, and land areas someone controls
         areas[area.id] = {
             "units": [{"house": u.house, "type": u.type, "routed": u.routed} for u in st.units],
             "controller": controller,
@@ -45,7 +46,6 @@ def json_view(state: GameState, board: Board | None = None) -> dict[str, Any]:
             "power_token": st.power_token,
             "garrison": st.garrison,
             "neutral_force": st.neutral_force,
-            "impassable": area.id in state.impassable,
         }
     return {
         "schema_version": JSON_SCHEMA_VERSION,
@@ -68,6 +68,7 @@ def json_view(state: GameState, board: Board | None = None) -> dict[str, Any]:
             for hs in [state.houses[h]]
         },
         "areas": areas,
+        "impassable": list(state.impassable),
         "wildling_threat": state.wildling_threat,
         "dominance": state.dominance(),
         "kings_court_overlay": state.kings_court_overlay,
@@ -80,13 +81,27 @@ def json_view(state: GameState, board: Board | None = None) -> dict[str, Any]:
             "tides_discards": list(state.tides_discards),
         },
         "options": dict(state.options),
-        "pending": [dict(p) for p in state.pending],
+        # who must answer what; a request's context and options may be one house's secret
+        "pending": [{k: p[k] for k in PENDING_KEYS if k in p} for p in state.pending],
     }
 
 
 def to_json(state: GameState, board: Board | None = None) -> str:
-    """:func:`json_view` as indented JSON text."""
-    return json.dumps(json_view(state, board), indent=2, ensure_ascii=False) + "\n"
+    """:func:`json_view` as indented JSON text; what fits in 100 columns stays on one line."""
+    return compact_json(json_view(state, board)) + "\n"
+
+
+def compact_json(value: Any, level: int = 0, prefix: int = 0) -> str:
+    """Indented JSON where any list or object that fits on its line is written inline."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if 2 * level + prefix + len(flat) <= 100 or not isinstance(value, (dict, list)) or not value:
+        return flat
+    pad = "  " * (level + 1)
+    if isinstance(value, dict):
+        items = [f"{pad}{json.dumps(k)}: {compact_json(v, level + 1, len(k) + 4)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * level + "}"
+    items = [f"{pad}{compact_json(v, level + 1)}" for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + "  " * level + "]"
 
 
 def summary(state: GameState, board: Board | None = None) -> str:

@@ -257,8 +257,10 @@ def test_show_json_has_the_documented_keys(game, capsys):
         "units": [{"house": "stark", "type": "footman", "routed": False},
                   {"house": "stark", "type": "knight", "routed": False}],
         "controller": "stark", "order": None, "power_token": None, "garrison": 2, "neutral_force": None,
-        "impassable": False,
     }
+    assert "port_of_winterfell" not in view["areas"]  # an empty port
+    assert view["areas"]["port_of_lannisport"]["controller"] == "lannister"
+    assert view["impassable"] == []
     assert view["areas"]["kings_landing"]["neutral_force"] == 5
     assert view["wildling_threat"] == 2
     assert view["dominance"]["messenger_raven"] == {"holder": "lannister", "used": False}
