@@ -24,7 +24,7 @@ from typing import Any, Iterable
 
 from .board import Board
 from .commands import SPECIAL_TOKENS, order_kind
-from .state import AreaState, GameState
+from .state import AreaState, GameState, Unit
 
 Point = tuple[float, float]
 
@@ -216,11 +216,12 @@ def _plural(n: int, unit: str) -> str:
     return f"{n} {'footmen' if unit == 'footman' else name + 's'}"
 
 
-def units_text(st: AreaState) -> str:
-    """``"2 footmen, 1 knight (1 routed)"`` for the units in an area ('' when none)."""
-    counts = Counter(u.type for u in st.units)
+def units_text(units: Iterable[Unit]) -> str:
+    """``"2 footmen, 1 knight (1 routed)"`` for some units ('' when none)."""
+    units = list(units)
+    counts = Counter(u.type for u in units)
     parts = [_plural(counts[t], t) for t in UNIT_LETTERS if counts[t]]
-    routed = sum(1 for u in st.units if u.routed)
+    routed = sum(1 for u in units if u.routed)
     return ", ".join(parts) + (f" ({routed} routed)" if routed else "")
 
 
@@ -234,15 +235,17 @@ def describe_area(state: GameState, board: Board, area_id: str) -> str | None:
     st = state.area(area_id)
     area = board.area(area_id)
     parts = []
-    holder = state.controller(area_id, board) if not area.is_sea else state.occupant(area_id)
+    holder = state.occupant(area_id) if not area.is_land else state.controller(area_id, board)
     if area_id in state.impassable:
         parts.append("impassable")
-    if holder and not area.is_port:
+    if holder:
         parts.append(holder.title())
     if st.units:
-        owner = st.units[0].house.title()
-        text = units_text(st)
-        parts.append(text if holder and not area.is_port else f"{owner} {text}")
+        owners = sorted({u.house for u in st.units}, key=lambda h: (h != holder, h))
+        if len(owners) == 1:
+            parts.append(units_text(st.units))
+        else:  # during a combat: say whose units are whose
+            parts += [f"{h.title()} {units_text(u for u in st.units if u.house == h)}" for h in owners]
     if st.order:
         parts.append(f"order {st.order.token}")
     if st.power_token:
@@ -257,10 +260,12 @@ def describe_area(state: GameState, board: Board, area_id: str) -> str | None:
 
 
 def board_summary(state: GameState, board: Board | None = None) -> list[str]:
-    """:func:`describe_area` for every area with something to say, in alphabetical order of name."""
+    """:func:`describe_area` for every area with something to say, by name; impassable ones last, together."""
     board = board or Board.classic()
-    lines = (describe_area(state, board, a.id) for a in sorted(board.areas.values(), key=lambda a: a.name))
-    return [line for line in lines if line]
+    by_name = sorted(board.areas.values(), key=lambda a: a.name)
+    lines = [describe_area(state, board, a.id) for a in by_name if a.id not in state.impassable]
+    closed = [a.name for a in by_name if a.id in state.impassable]
+    return [line for line in lines if line] + ([f"Impassable in this game: {', '.join(closed)}"] if closed else [])
 
 
 # --- the picture ------------------------------------------------------------------------------

@@ -1,0 +1,488 @@
+"""Turn reports: what happened, the board, and who must answer what next, as text, HTML or JSON.
+
+``render_report(state, events, viewer=None)`` is the public report: only public events, the
+board, the tracks, and the open requests by house, kind and prompt. ``viewer="stark"`` is Stark's
+private report: the same, plus Stark's own events, its hand with the card texts, its open
+requests with every legal option, and a turn-file skeleton ready to fill in. Secrets are
+filtered out before any template sees the data (:func:`report_view`, :func:`public_state`).
+
+>>> from adjudicator.setup import new_game
+>>> text = render_report(new_game(["stark", "lannister", "baratheon"], seed="doc"), [])
+>>> "Winterfell: Stark; 1 footman, 1 knight; garrison 2" in text
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from dataclasses import fields
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from markupsafe import Markup
+
+from .board import DOMINANCE_TOKENS, HOUSES, TRACKS, Board
+from .cards import CARDS
+from .commands import Command, from_dict as command_from_dict
+from .events import Event, from_dict as event_from_dict, visible
+from .header import Header, format_header
+from .state import GameState
+from .svgmap import HOUSE_COLOURS, board_summary, render_map
+from .templating import environment
+
+FORMATS = ("text", "html", "json")
+WIDTH = 78  # text reports wrap here: within 80 columns in any mail client
+TRACK_NAMES = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court"}
+TOKEN_NAMES = {"iron_throne": "Iron Throne", "valyrian_steel_blade": "Valyrian Steel Blade",
+               "messenger_raven": "Messenger Raven"}  # fmt: skip
+PHASE_NAMES = {"westeros": "Westeros Phase", "planning": "Planning Phase", "action": "Action Phase",
+               "game_over": "Game over"}  # fmt: skip
+
+
+class ReportError(ValueError):
+    """A report was asked for in an unknown format or for a house not in the game."""
+
+
+def render_report(
+    state: GameState,
+    events: Iterable[Event | Mapping[str, Any]],
+    *,
+    viewer: str | None = None,
+    fmt: str = "text",
+    requests: Iterable[Any] = (),
+    fingerprints: Mapping[str, list[str]] | None = None,
+    templates_dir: str | Path | None = None,
+    last_seqs: Mapping[str, int] | None = None,
+    board: Board | None = None,
+) -> str:
+    """One report of one step, for everyone (``viewer=None``) or for one house.
+
+    ``events`` are the step's events (objects or their ``to_dict()``); ``requests`` the open
+    requests (``Request`` objects or dicts; none given: ``state.pending``); ``fingerprints`` the
+    keys in force by house; ``last_seqs`` the highest accepted ``seq`` by house for this step.
+
+    :raises ReportError: for an unknown ``fmt`` or a ``viewer`` not in the game.
+    """
+    if fmt not in FORMATS:
+        raise ReportError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    if viewer is not None and viewer not in state.houses_in_play:
+        raise ReportError(f"house {viewer!r} is not in this game ({', '.join(state.houses_in_play)})")
+    board = board or Board.classic()
+    evs = visible([_event(e) for e in events], viewer)
+    reqs = [_request_dict(r) for r in (requests or state.pending)]
+    if fmt == "json":
+        return json_report(state, evs, viewer=viewer, requests=reqs, fingerprints=fingerprints)
+    view = report_view(state, evs, viewer=viewer, requests=reqs, fingerprints=fingerprints,
+                       last_seqs=last_seqs, board=board)  # fmt: skip
+    env = environment(templates_dir)
+    if fmt == "html":
+        svg = render_map(state, viewer=viewer, highlight=embattled_areas(evs), board=board, templates_dir=templates_dir)
+        # The map is already escaped by its own template; its XML declaration-free root embeds as is.
+        colours = {h: c[0] for h, c in HOUSE_COLOURS.items()}
+        return env.get_template("report.html.j2").render(**view, map_svg=Markup(svg), colours=colours)
+    return env.get_template("report.txt.j2").render(**view)
+
+
+# --- inputs -------------------------------------------------------------------------------------
+
+
+def _event(e: Event | Mapping[str, Any]) -> Event:
+    return e if isinstance(e, Event) else event_from_dict(dict(e))
+
+
+def _request_dict(r: Any) -> dict[str, Any]:
+    return dict(r.to_dict() if hasattr(r, "to_dict") else r)
+
+
+def embattled_areas(events: Iterable[Event]) -> list[str]:
+    """Areas fought over in these events (combat events name theirs in ``area``)."""
+    out = []
+    for e in events:
+        area = getattr(e, "area", None)
+        if type(e).__name__.startswith("Combat") and isinstance(area, str) and area in Board.classic().areas:
+            out.append(area)
+    return sorted(set(out))
+
+
+# --- what a report shows --------------------------------------------------------------------------
+
+
+def report_view(
+    state: GameState,
+    events: list[Event],
+    *,
+    viewer: str | None,
+    requests: list[dict[str, Any]],
+    fingerprints: Mapping[str, list[str]] | None,
+    last_seqs: Mapping[str, int] | None = None,
+    board: Board | None = None,
+) -> dict[str, Any]:
+    """Everything the text and HTML templates show, as plain values, secrets already removed.
+
+    ``events`` must already be filtered for the viewer (:func:`adjudicator.events.visible`).
+    """
+    board = board or Board.classic()
+    phase = PHASE_NAMES.get(state.phase, state.phase)
+    mine = [r for r in requests if viewer is not None and r["house"] == viewer]
+    view: dict[str, Any] = {
+        "width": WIDTH,
+        "game_id": state.game_id,
+        "round": state.round,
+        "phase": phase,
+        "title": f"game {state.game_id} · round {state.round} · {phase}",
+        "viewer": viewer,
+        "viewer_name": viewer.title() if viewer else None,
+        "winner": state.winner.title() if state.winner else None,
+        "events": [event_view(e, private=not e.is_public()) for e in events],
+        "waiting": [
+            {"house": r["house"], "house_name": r["house"].title(), "kind": r["kind"], "prompt": r["prompt"],
+             "secret": bool(r.get("secret"))}
+            for r in sorted(requests, key=lambda r: (_turn_index(state, r["house"]), r["kind"], r.get("key", "")))
+        ],
+        "board_lines": board_summary(state, board),
+        "houses": [_house_row(state, board, h) for h in state.turn_order()],
+        "tracks": _tracks(state),
+        "wildling_threat": state.wildling_threat,
+        "wildling_max": board.constants["wildling_attack_at"],
+        "decks": _decks(state),
+        "restrictions": list(state.restrictions),
+        "fingerprints": [{"house": h.title(), "fingerprints": list((fingerprints or {}).get(h, []))}
+                         for h in state.houses_in_play if (fingerprints or {}).get(h)],  # fmt: skip
+        "seed_commitment": seed_commitment(state),
+        "seed": state.rng_seed if state.phase == "game_over" else None,
+        "hand": [], "discards": [], "my_requests": [], "skeleton": None,
+    }
+    if viewer is not None:
+        hs = state.houses[viewer]
+        view["hand"] = [_card_view(c) for c in hs.hand]
+        view["discards"] = [_card_view(c) for c in hs.discards]
+        view["my_requests"] = [_my_request(r, board) for r in mine]
+        if mine and state.phase in ("westeros", "planning", "action"):
+            view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0), board=board)
+    return view
+
+
+def seed_commitment(state: GameState) -> str:
+    """The SHA-256 of the game's seed: published from the start, so the shuffles can be checked later."""
+    return hashlib.sha256(state.rng_seed.encode("utf-8")).hexdigest()
+
+
+def _turn_index(state: GameState, house: str) -> int:
+    order = state.turn_order() if state.tracks else []
+    return order.index(house) if house in order else len(order)
+
+
+def _house_row(state: GameState, board: Board, house: str) -> dict[str, Any]:
+    hs = state.houses[house]
+    return {
+        "house": house,
+        "name": house.title(),
+        "power": hs.power,
+        "power_on_board": state.power_on_board(house),
+        "supply": hs.supply,
+        "armies": ",".join(str(n) for n in board.supply_limits(hs.supply)),
+        "castles": state.castles(house, board),
+        "throne": state.position("iron_throne", house),
+        "fiefdoms": state.position("fiefdoms", house),
+        "court": state.position("kings_court", house),
+        "stars": state.stars(house, board),
+        "hand": [_card_view(c) for c in hs.hand],
+        "discards": [_card_view(c) for c in hs.discards],
+    }
+
+
+def _tracks(state: GameState) -> list[dict[str, Any]]:
+    dominance = state.dominance()
+    out = []
+    for track in TRACKS:
+        token = DOMINANCE_TOKENS[track]
+        used = dominance[token]["used"]
+        out.append({
+            "name": TRACK_NAMES[track],
+            "order": [h.title() for h in state.tracks[track]],
+            "token": TOKEN_NAMES[token],
+            "holder": state.holder(track).title(),
+            "status": "used" if used else ("unused" if track != "iron_throne" else ""),
+        })
+    return out
+
+
+def _decks(state: GameState) -> dict[str, Any]:
+    """Deck sizes and revealed cards only: the order of every deck stays hidden (R267)."""
+    return {
+        "westeros": [{"deck": k, "left": len(v), "discards": [_westeros_name(k, c) for c in state.westeros_discards.get(k, [])]}
+                     for k, v in sorted(state.westeros_decks.items())],  # fmt: skip
+        "wildling_left": len(state.wildling_deck),
+        "tides_left": len(state.tides_deck) if state.options.get("tides_of_battle") else None,
+    }
+
+
+def _westeros_name(deck: str, card: str) -> str:
+    try:
+        return CARDS.westeros_card(int(deck), card).name
+    except (StopIteration, ValueError):
+        return card.replace("_", " ").title()
+
+
+def _card_view(card_id: str) -> dict[str, Any]:
+    c = CARDS.house_cards.get(card_id)
+    if c is None:
+        return {"id": card_id, "name": card_id.replace("_", " ").title(), "strength": "?", "icons": "", "ability": ""}
+    icons = " ".join(filter(None, [f"{c.swords} sword{'s' if c.swords > 1 else ''}" if c.swords else "",
+                                   f"{c.fortifications} fort." if c.fortifications else ""]))  # fmt: skip
+    return {"id": c.id, "name": c.name, "strength": c.strength, "icons": icons, "ability": c.ability}
+
+
+# --- events -----------------------------------------------------------------------------------------
+
+
+def event_view(e: Event, *, private: bool = False) -> dict[str, Any]:
+    """An event's sentence and, for every breakdown it carries, a small table.
+
+    A breakdown is a field holding ``(source, amount)`` pairs (a combat's strength, the bids of
+    a track) or a dict of amounts. ``<side>_strength`` tables are titled with the house on that
+    side and get a total row when the event has ``<side>_total``.
+    """
+    tables = []
+    for f in fields(e):
+        value = getattr(e, f.name)
+        rows = _pairs(value)
+        if rows is None:
+            continue
+        side = f.name.removesuffix("_strength")
+        title = f.name.replace("_", " ").capitalize()
+        house = getattr(e, side, None) if side != f.name else None
+        if isinstance(house, str):
+            title = f"{house.title() if house else 'Neutral force'} ({side})"
+        table_rows = [{"label": _source_text(e, str(k)), "amount": v} for k, v in rows]
+        total = getattr(e, f"{side}_total", None) if side != f.name else None
+        tables.append({"title": title, "rows": table_rows, "total": total})
+    return {"type": type(e).__name__, "text": clean(e.describe()), "private": private, "tables": tables,
+            "table_lines": table_lines(tables)}  # fmt: skip
+
+
+def table_lines(tables: list[dict[str, Any]], *, indent: int = 6, width: int = WIDTH) -> list[str]:
+    """Breakdown tables as text: two side by side when they fit, else one after the other."""
+    blocks = [_table_block(t) for t in tables]
+    if len(blocks) == 2 and all(len(line) <= (width - indent - 4) // 2 for b in blocks for line in b):
+        left, right = blocks
+        col = max(len(line) for line in left) + 4
+        rows = max(len(left), len(right))
+        left += [""] * (rows - len(left))
+        right += [""] * (rows - len(right))
+        return [(" " * indent + a.ljust(col) + b).rstrip() for a, b in zip(left, right)]
+    return [(" " * indent + line).rstrip() for b in blocks for line in b]
+
+
+def _table_block(t: dict[str, Any]) -> list[str]:
+    rows = [(r["label"], str(r["amount"])) for r in t["rows"]]
+    if t["total"] is not None:
+        rows.append(("total", str(t["total"])))
+    label_w = min(max(len(a) for a, _ in rows), WIDTH - 16)
+    num_w = max(len(b) for _, b in rows)
+    lines = [t["title"]]
+    for label, amount in rows:
+        short = label if len(label) <= label_w else label[: label_w - 1] + "…"
+        lines.append(f"  {short.ljust(label_w, '.')}..{amount.rjust(num_w)}")
+    return lines
+
+
+def _pairs(value: Any) -> list[tuple[Any, Any]] | None:
+    if isinstance(value, dict) and value and all(_is_amount(v) for v in value.values()):
+        return sorted(value.items())
+    if isinstance(value, (tuple, list)) and value and all(
+        isinstance(p, (tuple, list)) and len(p) == 2 and isinstance(p[0], str) and _is_amount(p[1]) for p in value
+    ):
+        return [(p[0], p[1]) for p in value]
+    return None
+
+
+def _is_amount(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _source_text(e: Event, source: str) -> str:
+    """Words for a breakdown's row: the event module's ``source_text`` if it has one."""
+    if source in HOUSES:
+        return source.title()
+    describe = getattr(sys.modules.get(type(e).__module__), "source_text", None)
+    if callable(describe):
+        return clean(str(describe(source)))
+    return clean(source.replace("_", " ").replace(":", ": "))
+
+
+def clean(text: str) -> str:
+    """Player text made safe for a mail: control characters and line breaks become spaces."""
+    return "".join(ch if ch.isprintable() else " " for ch in str(text))
+
+
+# --- requests ------------------------------------------------------------------------------------------
+
+
+def _my_request(r: dict[str, Any], board: Board) -> dict[str, Any]:
+    return {
+        "key": r.get("key", ""),
+        "kind": r["kind"],
+        "prompt": clean(r["prompt"]),
+        "secret": bool(r.get("secret")),
+        "options": [command_text(command_from_dict(o), board) for o in r.get("options", [])],
+        "default": _default_text(r, board),
+        "context": [f"{k.replace('_', ' ')}: {_context_text(v)}" for k, v in sorted(r.get("context", {}).items())],
+    }
+
+
+def _default_text(r: dict[str, Any], board: Board) -> list[str]:
+    if "default" in r:
+        return [command_text(command_from_dict(r["default"]), board)]
+    return [command_text(command_from_dict(p), board) for p in r.get("default_parts", [])]
+
+
+def _context_text(v: Any) -> str:
+    if isinstance(v, dict):
+        return "; ".join(f"{k}: {_context_text(x)}" for k, x in sorted(v.items()))
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_context_text(x) for x in v) or "none"
+    return clean(str(v))
+
+
+def command_text(cmd: Command, board: Board | None = None) -> str:
+    """A command as a turn-file line: the parser's canonical printer when it is installed."""
+    try:
+        from .turnfile import format_command  # type: ignore[attr-defined]
+    except ImportError:
+        return clean(plain_command(cmd, board or Board.classic()))
+    return clean(format_command(cmd))
+
+
+def plain_command(cmd: Command, board: Board) -> str:
+    """A readable turn-file line for a command, used until the parser's printer is installed."""
+    def area(a: str | None) -> str:
+        return board.area(a).name if a in board.areas else str(a or "none")
+
+    def units(specs: Iterable[Any]) -> str:
+        return ", ".join(f"{getattr(s, 'count', 1)} {s.unit.replace('_', ' ')}" if getattr(s, "count", 1) != 1
+                         else s.unit.replace("_", " ") for s in specs)  # fmt: skip
+
+    kind, v = cmd.kind, cmd
+    g = lambda name: getattr(v, name, None)  # noqa: E731 - a short field getter
+    if type(v).__name__ == "AssignOrder":
+        return f"{area(g('area'))}: {g('token')}"
+    if type(v).__name__ == "LeaveUnordered":
+        return f"{area(g('area'))}: no order"
+    if kind == "raid":
+        targets = " else ".join(area(t) if t else "none" for t in g("targets")) or "none"
+        return f"raid from {area(g('origin'))} onto {targets}"
+    if kind == "march":
+        moves = "; ".join(f"{units(m.units)} -> {area(m.destination)}" for m in g("moves"))
+        return f"march from {area(g('origin'))}: {moves or 'stay'}" + ("; leave power" if g("leave_power") else "")
+    if kind == "support":
+        where = f" in {area(g('combat_area'))}" if g("combat_area") else " in every combat"
+        return f"support {g('side') or 'none'}{where}"
+    if kind == "house_card":
+        return f"play {g('card').replace('_', ' ')}"
+    if kind == "blade":
+        return "use blade" if g("use") else "keep blade"
+    if kind == "bid":
+        return f"bid {g('track').replace('_', ' ')} {g('amount')}"
+    if kind == "raven":
+        rest = f" {area(g('area'))} {g('token')}" if g("action") == "swap" else ""
+        return f"raven {g('action')}{rest}"
+    if kind == "retreat":
+        return "retreat to " + " else ".join(area(a) for a in g("areas"))
+    if kind == "casualties":
+        return f"casualties: {units(g('units'))}"
+    if kind == "tie_break":
+        return "tie-break: " + ", ".join(g("order"))
+    if kind == "consolidate":
+        return f"consolidate in {area(g('area'))}"
+    words = [f"{f.name}={getattr(v, f.name)}" for f in fields(v) if f.name != "where" and getattr(v, f.name) not in (None, (), "")]
+    return f"{kind.replace('_', ' ')}: " + ", ".join(words)
+
+
+def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq: int = 0,
+             board: Board | None = None) -> str:  # fmt: skip
+    """A turn file ready to fill in: the header, then per open request its prompt and a template line.
+
+    Template lines are commented out; a player uncomments (or rewrites) the ones he means.
+
+    >>> from adjudicator.setup import new_game
+    >>> req = {"key": "k", "kind": "bid", "house": "stark", "prompt": "bid for the Iron Throne", "options": []}
+    >>> print(skeleton(new_game(["stark", "lannister", "baratheon"], seed="doc"), "stark", [req]))
+    game game · house stark · round 1 · planning · seq 1
+    # bid: bid for the Iron Throne
+    # bid TRACK AMOUNT
+    <BLANKLINE>
+    """
+    board = board or Board.classic()
+    lines = [format_header(Header(state.game_id, house, state.round, state.phase, last_seq + 1))]
+    for r in (_request_dict(r) for r in requests):
+        if r["house"] != house:
+            continue
+        lines.append(f"# {r['kind']}: {clean(r['prompt'])}")
+        template = _default_text(r, board) or [command_text(command_from_dict(o), board) for o in r.get("options", [])[:1]]
+        lines += [f"# {t}" for t in (template or [KIND_TEMPLATES.get(r["kind"], r["kind"] + " ...")])]
+    return "\n".join(lines) + "\n"
+
+
+KIND_TEMPLATES: dict[str, str] = {
+    "orders": "AREA: ORDER", "raven": "raven pass", "raven_wildling": "wildling card: top",
+    "raid": "raid from AREA onto AREA else none", "march": "march from AREA: UNITS -> AREA",
+    "support": "support HOUSE in AREA", "refuse_support": "refuse support from HOUSE",
+    "house_card": "play CARD", "blade": "keep blade", "casualties": "casualties: UNITS",
+    "retreat": "retreat to AREA", "card_choice": "CARD: OPTION", "port_ships": "port of AREA: take over N ships",
+    "muster": "muster in AREA: UNITS", "consolidate": "consolidate in AREA", "bid": "bid TRACK AMOUNT",
+    "tie_break": "tie-break: HOUSE, HOUSE, HOUSE", "reconcile": "supply: destroy UNIT in AREA",
+    "westeros_choice": "CARD: OPTION", "wildling_choice": "CARD: OPTION",
+}  # fmt: skip
+
+
+# --- JSON ----------------------------------------------------------------------------------------------
+
+
+def json_report(
+    state: GameState,
+    events: list[Event],
+    *,
+    viewer: str | None,
+    requests: list[dict[str, Any]],
+    fingerprints: Mapping[str, list[str]] | None,
+) -> str:
+    """The machine-readable twin of a report: events, the state without secrets, open requests."""
+    doc = {
+        "format": "maester-report",
+        "version": 1,
+        "viewer": viewer,
+        "events": [e.to_dict() for e in events],
+        "state": public_state(state, viewer=viewer, requests=requests),
+        "fingerprints": {h: list(v) for h, v in sorted((fingerprints or {}).items())},
+    }
+    return json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def public_state(state: GameState, *, viewer: str | None, requests: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """``state.to_dict()`` as a viewer may see it.
+
+    Gone: the seed (a SHA-256 commitment instead, the seed itself once the game is over), the
+    half-resolved segment, the answers pool, the order of every deck (sizes only), and the
+    options, context and default of requests to other houses.
+    """
+    d = state.to_dict()
+    for secret in ("segment", "answers", "rng"):
+        d.pop(secret, None)
+    d["rng"] = {"commitment": seed_commitment(state)}
+    if state.phase == "game_over":
+        d["rng"]["seed"] = state.rng_seed
+    decks = d.pop("decks")
+    d["decks"] = {
+        "westeros_left": {k: len(v) for k, v in decks["westeros"].items()},
+        "westeros_discards": decks["westeros_discards"],
+        "wildling_left": len(decks["wildling"]),
+        "tides_left": len(decks["tides"]),
+        "tides_discards": decks["tides_discards"],
+    }
+    reqs = requests if requests is not None else [dict(p) for p in state.pending]
+    d["pending"] = [r if viewer is not None and r["house"] == viewer else
+                    {k: r[k] for k in ("key", "kind", "house", "prompt", "secret") if k in r} for r in reqs]  # fmt: skip
+    return d
