@@ -20,6 +20,9 @@ import os
 import secrets
 import struct
 import warnings
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -430,6 +433,9 @@ def read_private_key(path: Path, passphrase: bytes | None = None) -> KeyPair:
 # --- bcrypt_pbkdf (OpenBSD), as OpenSSH uses it to protect private keys ---------------------------
 
 
+_Job = tuple[bytes, bytes, int, int]
+
+
 def have_fast_kdf() -> bool:
     """True when the ``bcrypt`` package is installed, so unlocking a key is quick."""
     try:
@@ -451,22 +457,43 @@ def bcrypt_pbkdf(password: bytes, salt: bytes, key_len: int, rounds: int) -> byt
         return bytes(bcrypt.kdf(password=password, salt=salt, desired_key_bytes=key_len, rounds=rounds, ignore_few_rounds=True))
     stride = (key_len + 31) // 32
     amt = (key_len + stride - 1) // stride
-    sha_pass = hashlib.sha512(password).digest()
-    key = bytearray(key_len)
+    places: list[list[int]] = []  # for each 32-byte block (count 1, 2, ...), where its bytes go
     remaining, count = key_len, 1
     while remaining > 0:
-        tmp = _bcrypt_hash(sha_pass, hashlib.sha512(salt + struct.pack(">I", count)).digest())
-        out = bytearray(tmp)
-        for _ in range(1, rounds):
-            tmp = _bcrypt_hash(sha_pass, hashlib.sha512(tmp).digest())
-            out = bytearray(a ^ b for a, b in zip(out, tmp, strict=True))
-        i = 0
-        while i < min(amt, remaining) and (dest := i * stride + count - 1) < key_len:
-            key[dest] = out[i]
-            i += 1
-        remaining -= i
+        dests = [d for i in range(min(amt, remaining)) if (d := i * stride + count - 1) < key_len]
+        places.append(dests)
+        remaining -= len(dests)
         count += 1
+    jobs = [(hashlib.sha512(password).digest(), salt, c, rounds) for c in range(1, len(places) + 1)]
+    key = bytearray(key_len)
+    for dests, out in zip(places, _run_all(_kdf_block, jobs), strict=True):
+        for i, d in enumerate(dests):
+            key[d] = out[i]
     return bytes(key)
+
+
+def _kdf_block(job: tuple[bytes, bytes, int, int]) -> bytes:
+    """One 32-byte output block of bcrypt_pbkdf: ``rounds`` chained bcrypt hashes, XORed."""
+    sha_pass, salt, count, rounds = job
+    tmp = _bcrypt_hash(sha_pass, hashlib.sha512(salt + struct.pack(">I", count)).digest())
+    out = int.from_bytes(tmp, "big")
+    for _ in range(1, rounds):
+        tmp = _bcrypt_hash(sha_pass, hashlib.sha512(tmp).digest())
+        out ^= int.from_bytes(tmp, "big")
+    return out.to_bytes(32, "big")
+
+
+def _run_all(fn: Callable[[_Job], bytes], jobs: list[_Job]) -> list[bytes]:
+    """``[fn(job) for job in jobs]``, on several processors when there are several (the blocks of
+    the pure-Python KDF are independent, and each takes seconds); in this process if that fails."""
+    workers = min(len(jobs), os.cpu_count() or 1)
+    if workers > 1 and jobs[0][3] > 2:
+        try:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                return list(pool.map(fn, jobs))
+        except (OSError, ImportError, BrokenProcessPool):
+            pass
+    return [fn(job) for job in jobs]
 
 
 def _pi_words(n: int) -> list[int]:

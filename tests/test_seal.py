@@ -167,6 +167,17 @@ def test_malformed_sshsig_structures_are_bad_armour() -> None:
         seal.verify(TURN, seal.BEGIN + "\nU1NI!0lH\n" + seal.END + "\n")
 
 
+@pytest.mark.parametrize("bit", [0, 7, 300, 511])
+def test_a_flipped_bit_in_the_signature_is_a_bad_signature(bit: int) -> None:
+    sealed = seal.sign(TURN, KEY)
+    sig = seal.read_armour(armour_of(sealed))
+    flipped = bytearray(sig.signature)
+    flipped[bit // 8] ^= 1 << (bit % 8)
+    forged = seal.armour(seal.Signature(sig.key, sig.namespace, sig.hash_algorithm, bytes(flipped)))
+    with pytest.raises(BadSignature):
+        seal.verify(TURN, forged)
+
+
 def test_base64_that_decodes_only_loosely_is_bad_armour() -> None:
     """A change to the unused low bits of the last base64 digit decodes to the same bytes."""
     arm = armour_of(seal.sign(TURN, KEY))
@@ -419,7 +430,8 @@ def test_non_ed25519_keys_are_refused_clearly(tmp_path: Path, kind: str, name: s
 @needs_ssh_keygen
 def test_ssh_keygen_key_files_read_unchanged_with_and_without_passphrase(tmp_path: Path) -> None:
     _ssh_keygen("-q", "-t", "ed25519", "-N", "", "-C", "plain", "-f", "plain", cwd=tmp_path)
-    _ssh_keygen("-q", "-t", "ed25519", "-a", "1", "-N", "s3cret", "-C", "locked", "-f", "locked", cwd=tmp_path)
+    # 3 rounds: the two KDF blocks of the key run in parallel where there are two processors
+    _ssh_keygen("-q", "-t", "ed25519", "-a", "3", "-N", "s3cret", "-C", "locked", "-f", "locked", cwd=tmp_path)
     for name, passphrase in [("plain", None), ("locked", b"s3cret")]:
         pair = keys.read_private_key(tmp_path / name, passphrase)
         assert pair.public.comment == name
