@@ -1,0 +1,114 @@
+"""``maester adjudicate | status | rollback | replay | reveal``: the moderator's run and its audit."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from .. import audit, batch
+from ..gamedir import GameDirError
+from . import UserError
+
+
+def register(subparsers: Any) -> None:
+    """Add the moderator's batch commands to the ``maester`` parser."""
+    p = subparsers.add_parser(
+        "adjudicate", help="take the sealed turn files, resolve as far as possible, write the reports",
+        description="Check every seal, parse every accepted file, apply what is valid and advance the game as "
+        "far as the answers allow; write the new state, the reports, the receipts and who owes what. "
+        "Takes FILE... and everything in GAME_DIR/inbox/. Exit status: 0 all went well, 1 some file was "
+        "rejected, 2 usage or folder errors.",
+    )
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR", help="the game folder (with --all: a folder of them)")
+    p.add_argument("files", type=Path, nargs="*", metavar="FILE", help="sealed turn files (besides the inbox)")
+    p.add_argument("--deadline", action="store_true", help="fill every open request with its documented default and go on")
+    p.add_argument("--templates", type=Path, metavar="DIR", help="report templates to use instead of the built-in ones")
+    p.add_argument("--all", action="store_true", help="GAME_DIR holds many game folders: adjudicate each")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="with --all: N game folders at a time")
+    p.set_defaults(handler=cmd_adjudicate)
+
+    p = subparsers.add_parser("status", help="who owes what, and since when",
+                              description="Print the current round and step and, per house, what is requested of it "
+                              "and since which step.")  # fmt: skip
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    p.add_argument("--json", action="store_true", help="print JSON (the same as GAME_DIR/pending.json)")
+    p.set_defaults(handler=cmd_status)
+
+    p = subparsers.add_parser("rollback", help="undo steps: set later snapshots and reports aside",
+                              description="Go back to snapshot NNNN. Later snapshots and reports move to "
+                              "states/rolled-back-K/ and reports/rolled-back-K/; archived files are kept; the "
+                              "action is logged with its reason.")  # fmt: skip
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    p.add_argument("--to", type=int, required=True, metavar="NNNN", help="the snapshot to go back to")
+    p.add_argument("--reason", required=True, help="why (kept in the log)")
+    p.set_defaults(handler=cmd_rollback)
+
+    p = subparsers.add_parser("replay", help="re-derive every state from the archive and check it byte for byte",
+                              description="Re-derive every snapshot from the setup, the archived files and the "
+                              "logged deadlines, and compare each with the stored one. Exit status 1 names the "
+                              "first difference.")  # fmt: skip
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    p.add_argument("--repair", action="store_true", help="rebuild the snapshots, state.toml and reports from the archive")
+    p.set_defaults(handler=cmd_replay)
+
+    p = subparsers.add_parser("reveal", help="publish the secret seed at the end of the game",
+                              description="Write the seed into game.toml ([game] seed_revealed) and the log, after "
+                              "checking it against the published commitment. Replay then re-checks every shuffle.")  # fmt: skip
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    p.add_argument("--force", action="store_true", help="reveal before the game is over")
+    p.set_defaults(handler=cmd_reveal)
+
+
+def _guard(fn: Callable[[], Any]) -> Any:
+    """Folder and file-system errors become one-line user errors (exit status 2)."""
+    try:
+        return fn()
+    except GameDirError as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(f"{e.filename or 'the game folder'}: {e.strerror}") from None
+
+
+def cmd_adjudicate(args: argparse.Namespace) -> int:
+    if args.all:
+        if args.files:
+            raise UserError("--all takes no FILE: each game takes its own inbox")
+        if not args.game_dir.is_dir():
+            raise UserError(f"{args.game_dir} is not a folder")
+        results = batch.adjudicate_all(args.game_dir, jobs=max(1, args.jobs), deadline=args.deadline,
+                                       templates_dir=args.templates, progress=batch.progress_bar)  # fmt: skip
+        for code, lines in results.values():
+            print("\n".join(lines), file=sys.stdout if code < 2 else sys.stderr)
+        return max((code for code, _ in results.values()), default=0)
+    for f in args.files:
+        if not f.is_file():
+            raise UserError(f"{f}: no such file")
+    result = _guard(lambda: batch.adjudicate(args.game_dir, args.files, deadline=args.deadline,
+                                             templates_dir=args.templates))  # fmt: skip
+    print("\n".join(result.lines()))
+    return result.exit_status
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    view = _guard(lambda: batch.status(args.game_dir))
+    sys.stdout.write(json.dumps(view, indent=1, sort_keys=True) + "\n" if args.json else audit.pending_text(view))
+    return 0
+
+
+def cmd_rollback(args: argparse.Namespace) -> int:
+    print(_guard(lambda: audit.rollback(args.game_dir, to=args.to, reason=args.reason)))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    check = _guard(lambda: batch.repair(args.game_dir) if args.repair else audit.replay(args.game_dir))
+    print("\n".join(check.lines()), file=sys.stdout if check.ok else sys.stderr)
+    return 0 if check.ok else 1
+
+
+def cmd_reveal(args: argparse.Namespace) -> int:
+    print(_guard(lambda: audit.reveal(args.game_dir, force=args.force)))
+    return 0

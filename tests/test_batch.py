@@ -1,0 +1,478 @@
+"""The batch run: seals, intake, idempotency, replacement by a later seq, deadlines, status, the CLI.
+
+These tests drive the batch machinery with a toy game (two bids a round, two rounds) and a toy
+parser for ``bid TRACK N`` lines, so that only the batch run is under test; the sample game
+(``tests/test_sample_game.py``) runs the real rules and the real parser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from adjudicator import audit, batch, registry, seal
+from adjudicator.cli import main as cli_main
+from adjudicator.commands import Bid, Command, Where
+from adjudicator.events import Event
+from adjudicator.gamedir import GameDir, GameLocked, create_game
+from adjudicator.keys import PublicKey
+from adjudicator.rules import machine
+from adjudicator.rules.machine import NOT_APPLICABLE, Ask, Context, Request
+
+HOUSES = ["stark", "lannister", "greyjoy", "baratheon"]
+KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 1] * 32)) for i, h in enumerate(HOUSES)}
+STRANGER = Ed25519PrivateKey.from_private_bytes(bytes([99] * 32))
+
+
+# --- a toy game: a secret bid per house in planning, an open bid per house in action ----------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToyBid(Event):
+    house: str
+    track: str
+    amount: int
+
+    def describe(self) -> str:
+        return f"{self.house.title()} bid {self.amount} for {self.track}."
+
+
+def _bid_check(track: str, limit: int):
+    def check(cmd: Command):
+        if not isinstance(cmd, Bid) or cmd.track != track:
+            return NOT_APPLICABLE
+        if cmd.amount > limit:
+            return f"a bid of {cmd.amount} is more than the {limit} power available (R082)"
+        return None
+
+    return check
+
+
+def toy_planning(ctx: Context) -> None:
+    st = ctx.state
+    asks = []
+    for h in st.turn_order():
+        req = Request(key=ctx.key("bid", h), kind="bid", house=h, prompt="bid for the wildlings",
+                      default=Bid(track="wildlings", amount=0), secret=True)
+        asks.append(Ask(req, _bid_check("wildlings", st.houses[h].power)))
+    for h, cmd in zip(st.turn_order(), ctx.ask_all(asks)):
+        st.houses[h].power -= cmd.amount
+        ctx.emit(ToyBid(house=h, track="wildlings", amount=cmd.amount))
+    st.phase = "action"
+
+
+def toy_action(ctx: Context) -> None:
+    st = ctx.state
+    for h in st.turn_order():
+        req = Request(key=ctx.key("bid", h), kind="bid", house=h, prompt="bid for the fiefdoms",
+                      default=Bid(track="fiefdoms", amount=0))
+        cmd = ctx.ask(Ask(req, _bid_check("fiefdoms", st.houses[h].power)))
+        st.houses[h].power -= cmd.amount
+        ctx.emit(ToyBid(house=h, track="fiefdoms", amount=cmd.amount))
+    if st.round >= 2:
+        st.phase = "game_over"
+    else:
+        st.round += 1
+        st.phase = "planning"
+
+
+def toy_runners() -> dict[str, Any]:
+    return {"planning": toy_planning, "action": toy_action}
+
+
+# --- a toy parser for "bid TRACK N" lines -----------------------------------------------------
+
+
+@dataclass
+class ToyTurnFile:
+    commands: list[Command]
+    errors: list[str]
+
+
+def toy_parse(text: str, filename: str = "", **_: Any) -> ToyTurnFile:
+    cmds: list[Command] = []
+    errors: list[str] = []
+    for i, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s or s.startswith("#") or s.lower().startswith("game "):
+            continue
+        m = re.fullmatch(r"bid (\w+) (\d+)", s)
+        if m:
+            cmds.append(Bid(track=m[1], amount=int(m[2]), where=Where(filename, i)))
+        else:
+            errors.append(f"line {i}:1: not understood: {s!r}")
+    return ToyTurnFile(cmds, errors)
+
+
+def toy_format(cmd: Command) -> str:
+    assert isinstance(cmd, Bid)
+    return f"bid {cmd.track} {cmd.amount}"
+
+
+TOY_TURNFILE = types.ModuleType("adjudicator.turnfile")
+TOY_TURNFILE.parse_turn_file = toy_parse  # type: ignore[attr-defined]
+TOY_TURNFILE.format_command = toy_format  # type: ignore[attr-defined]
+
+
+def use_toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy rules and parser in place of the real ones."""
+    monkeypatch.setattr(machine, "_runners", toy_runners)
+    monkeypatch.setitem(sys.modules, "adjudicator.turnfile", TOY_TURNFILE)
+    import adjudicator
+
+    monkeypatch.setattr(adjudicator, "turnfile", TOY_TURNFILE, raising=False)
+
+
+def make_game(root: Path, game_id: str = "toy") -> Path:
+    """A four-house game folder with every house's key registered."""
+    create_game(root, houses=HOUSES, game_id=game_id, seed="toy-seed")
+    for h, k in KEYS.items():
+        registry.register_key(root, h, PublicKey.from_key(k, h))
+    return root
+
+
+def sealed(house: str, body: str, *, rnd: int = 1, step: str = "planning", seq: int = 1, game: str = "toy",
+           key: Ed25519PrivateKey | None = None) -> str:
+    text = f"game {game} · house {house} · round {rnd} · {step} · seq {seq}\n{body}"
+    return seal.sign(text, key or KEYS[house])
+
+
+def drop(folder: Path, name: str, text: str) -> Path:
+    path = folder / "inbox" / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def tree(root: Path, *, skip: tuple[str, ...] = ("log", ".lock")) -> dict[str, bytes]:
+    """Every file of a game folder by relative path (the log and lock left out)."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name not in skip and "secret" not in p.parts}
+
+
+@pytest.fixture
+def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    use_toy_game(monkeypatch)
+    return make_game(tmp_path / "toy")
+
+
+def run(root: Path, *files: Path, deadline: bool = False) -> batch.RunResult:
+    return batch.adjudicate(root, files, deadline=deadline)
+
+
+def state_of(root: Path):
+    return GameDir.open(root).load_state()
+
+
+def planning_bids(root: Path, amounts: dict[str, int] | None = None) -> None:
+    amounts = amounts or {h: 1 for h in HOUSES}
+    for h, n in amounts.items():
+        drop(root, f"{h}-1.txt", sealed(h, f"bid wildlings {n}\n"))
+
+
+# --- the first run ----------------------------------------------------------------------------
+
+
+def test_first_run_writes_snapshot_0000_setup_and_the_first_report(toy: Path):
+    result = run(toy)
+    assert result.exit_status == 0
+    assert (toy / "states" / "setup.toml").is_file()
+    assert (toy / "states" / "0000.toml").read_text() == (toy / "state.toml").read_text()
+    report = toy / "reports" / "0000-r1-planning"
+    for name in ["public.txt", "public.html", "report.json", *(f"{h}.{e}" for h in HOUSES for e in ("txt", "html"))]:
+        assert (report / name).is_file(), name
+    commitment = GameDir.open(toy).info().seed_commitment.removeprefix("sha256:")
+    assert commitment in (report / "public.txt").read_text(), "the first report prints the seed commitment"
+    pending = json.loads((toy / "pending.json").read_text())
+    assert {h: [r["kind"] for r in reqs] for h, reqs in pending["houses"].items()} == {h: ["bid"] for h in HOUSES}
+    assert "stark: 1 request" in (toy / "pending").read_text()
+
+
+# --- accepting, rejecting, receipts -----------------------------------------------------------
+
+
+def test_accepted_file_is_archived_byte_for_byte_and_its_receipt_restates_it(toy: Path):
+    text = "Dear moderator, my turn:\n\n" + sealed("stark", "bid wildlings 2\nbid wildlings lots\n")
+    path = drop(toy, "stark.eml", text)
+    result = run(toy)
+    assert result.accepted == ["000001-stark-r1-planning-seq1.txt"]
+    archived = toy / "archive" / result.accepted[0]
+    assert archived.read_bytes() == path.read_bytes()
+    receipt = (toy / "reports" / "0001-r1-planning" / "receipts" / f"{result.accepted[0]}.txt").read_text()
+    assert "line 2: bid wildlings 2" in receipt
+    assert "not understood: 'bid wildlings lots'" in receipt
+    assert "text before the first sealed block" in receipt
+    accept = [e for e in registry.read_log(toy) if e.get("action") == "accept"]
+    assert [(e["house"], e["seq"], e["file"]) for e in accept] == [("stark", 1, f"archive/{result.accepted[0]}")]
+
+
+def test_file_whose_seal_fails_is_rejected_unread_with_its_own_receipt(toy: Path):
+    run(toy)
+    text = sealed("stark", "bid wildlings 2\n").replace("bid wildlings 2", "bid wildlings 5")
+    drop(toy, "stark.txt", text)
+    before = (toy / "state.toml").read_bytes()
+    result = run(toy)
+    assert result.exit_status == 1 and result.accepted == []
+    assert "bad-signature" in result.rejected[0].reasons[0]
+    receipts = list((toy / "reports" / "0000-r1-planning" / "receipts").glob("rejected-stark-*.txt"))
+    assert len(receipts) == 1 and "Rejected: nothing in this file was read" in receipts[0].read_text()
+    assert (toy / "state.toml").read_bytes() == before
+    assert not any((toy / "archive").iterdir())
+
+
+@pytest.mark.parametrize(
+    ("kw", "code"),
+    [({"game": "other"}, "wrong-game"), ({"rnd": 1, "step": "planning", "key": STRANGER}, "unknown-key"),
+     ({"key": KEYS["lannister"]}, "wrong-house")],
+)
+def test_file_sealed_for_another_game_or_by_a_wrong_key_is_rejected(toy: Path, kw: dict, code: str):
+    drop(toy, "f.txt", sealed("stark", "bid wildlings 1\n", **kw))
+    result = run(toy)
+    assert result.exit_status == 1
+    assert f"[{code}]" in result.rejected[0].reasons[0]
+
+
+def test_file_for_a_past_step_is_rejected(toy: Path):
+    planning_bids(toy)
+    run(toy)
+    drop(toy, "late.txt", sealed("stark", "bid wildlings 3\n", seq=2))
+    result = run(toy)
+    assert "[wrong-step]" in result.rejected[0].reasons[0] and result.exit_status == 1
+
+
+def test_unreadable_file_is_reported_with_exit_status_1(toy: Path, tmp_path: Path):
+    missing = tmp_path / "gone.txt"
+    result = run(toy, missing)
+    assert result.exit_status == 1 and "cannot read the file" in result.rejected[0].reasons[0]
+
+
+def test_file_that_is_not_utf8_is_rejected(toy: Path):
+    (toy / "inbox" / "bin.txt").write_bytes(b"\xff\xfe\x00garbage")
+    result = run(toy)
+    assert "[bad-encoding]" in result.rejected[0].reasons[0]
+
+
+def test_running_twice_on_the_same_inbox_changes_nothing(toy: Path):
+    planning_bids(toy, {"stark": 1, "lannister": 2})
+    drop(toy, "bad.txt", "not a turn at all\n")
+    first = run(toy)
+    assert first.exit_status == 1
+    snapshot, log_lines = tree(toy), (toy / "log").read_text()
+    second = run(toy)
+    assert second.accepted == [] and second.rejected == [] and second.exit_status == 0
+    assert tree(toy) == snapshot
+    assert (toy / "log").read_text() == log_lines
+
+
+def test_later_seq_replaces_the_houses_unused_answers_in_either_order(toy: Path, tmp_path: Path, monkeypatch):
+    results = []
+    for order in ((1, 2), (2, 1)):
+        root = make_game(tmp_path / f"g{order[0]}")
+        for seq in order:
+            drop(root, f"{seq}.txt", sealed("stark", f"bid wildlings {4 if seq == 1 else 1}\n", seq=seq))
+        planning_bids(root, {h: 0 for h in HOUSES[1:]})
+        result = run(root)
+        assert result.exit_status == 0 and len(result.accepted) == 5
+        results.append(state_of(root))
+    assert results[0].houses["stark"].power == results[1].houses["stark"].power == 4
+
+
+def test_later_seq_in_a_later_run_replaces_earlier_answers(toy: Path):
+    drop(toy, "s1.txt", sealed("stark", "bid wildlings 4\n", seq=1))
+    run(toy)
+    drop(toy, "s2.txt", sealed("stark", "bid wildlings 2\n", seq=2))
+    planning_bids(toy, {h: 0 for h in HOUSES[1:]})
+    run(toy)
+    assert state_of(toy).houses["stark"].power == 3
+    assert [a["id"] for a in state_of(toy).answers] == []
+
+
+def test_seq_not_higher_than_an_accepted_one_is_refused(toy: Path):
+    drop(toy, "a.txt", sealed("stark", "bid wildlings 1\n", seq=2))
+    run(toy)
+    drop(toy, "b.txt", sealed("stark", "bid wildlings 3\n", seq=2))
+    result = run(toy)
+    assert "[replayed]" in result.rejected[0].reasons[0]
+
+
+def test_house_with_nothing_pending_is_accepted_and_told_its_answers_stand(toy: Path):
+    planning_bids(toy)
+    run(toy)  # planning resolved; the action phase asks Baratheon first (Iron Throne order)
+    order = state_of(toy).turn_order()
+    last = order[-1]
+    drop(toy, "later.txt", sealed(last, "bid fiefdoms 1\n", step="action"))
+    result = run(toy)
+    receipt = (toy / "reports" / result.steps[0] / "receipts" / f"{result.accepted[0]}.txt").read_text()
+    assert "had nothing pending" in receipt and "instructions for later in the round" in receipt
+
+
+def test_answer_the_engine_cannot_use_is_named_in_the_receipt(toy: Path):
+    drop(toy, "s.txt", sealed("stark", "bid wildlings 9\n"))
+    result = run(toy)
+    receipt = (toy / "reports" / result.steps[0] / "receipts" / f"{result.accepted[0]}.txt").read_text()
+    assert "Answers the engine could not use:" in receipt
+    assert "more than the 5 power available (R082)" in receipt
+
+
+def test_file_sealed_for_the_next_step_is_kept_and_applied_when_it_opens(toy: Path):
+    order = ["baratheon", "lannister", "stark", "greyjoy"]  # the four-player Iron Throne order
+    drop(toy, "early.txt", sealed(order[0], "bid fiefdoms 2\n", step="action"))
+    first = run(toy)
+    assert first.exit_status == 0 and first.rejected[0].retry
+    assert any(p.name.startswith("rejected-early") for p in (toy / "reports" / "0000-r1-planning" / "receipts").iterdir())
+    planning_bids(toy)
+    second = run(toy)
+    assert second.steps == ["0001-r1-action", "0002-r1-action"], "applied in the same run, once its step opened"
+    assert state_of(toy).houses[order[0]].power == 2
+    assert run(toy).steps == []
+
+
+def test_unsealed_file_is_accepted_on_the_moderators_word(toy: Path):
+    text = "game toy · house stark · round 1 · planning · seq 1\nbid wildlings 2\n"
+    registry.moderator_accept(toy, text, house="stark", reason="key lost in the mail")
+    drop(toy, "unsealed.txt", text)
+    result = run(toy)
+    assert result.accepted == ["000001-stark-r1-planning-seq1.txt"]
+    receipt = next((toy / "reports").glob("0001-*/receipts/*.txt")).read_text()
+    assert "unsealed, on the moderator's word" in receipt
+
+
+def test_unsealed_file_without_the_moderators_word_is_rejected(toy: Path):
+    drop(toy, "unsealed.txt", "game toy · house stark · round 1 · planning · seq 1\nbid wildlings 2\n")
+    result = run(toy)
+    assert "[no-seal]" in result.rejected[0].reasons[0]
+
+
+def test_mail_with_two_sealed_turns_archives_each_on_its_own(toy: Path):
+    text = sealed("stark", "bid wildlings 1\n") + "\n-- \nand Lannister's:\n" + sealed("lannister", "bid wildlings 2\n")
+    drop(toy, "both.eml", text)
+    result = run(toy)
+    assert result.accepted == ["000001-lannister-r1-planning-seq1.txt", "000002-stark-r1-planning-seq1.txt"]
+    for name in result.accepted:
+        assert (toy / "archive" / name).read_text().startswith("game toy")
+
+
+# --- the deadline ------------------------------------------------------------------------------
+
+
+def test_deadline_fills_only_the_open_requests_and_the_game_goes_on(toy: Path):
+    planning_bids(toy, {"stark": 2})
+    run(toy)
+    result = run(toy, deadline=True)
+    st = state_of(toy)
+    assert st.phase == "action" and st.houses["stark"].power == 3
+    assert [p["kind"] for p in st.pending] == ["bid"], "the action phase's first bid is asked, not defaulted"
+    snap = GameDir.open(toy)
+    meta = batch.Snapshot.from_toml((toy / "states" / "0002.toml").read_text(), where="0002")
+    assert meta.deadline and len(meta.defaults) == 3
+    assert [e["at"] for e in registry.read_log(snap.root) if e.get("action") == "deadline"] == [1]
+    greyjoy = (toy / "reports" / result.steps[0] / "greyjoy.txt").read_text()
+    assert "default" in greyjoy.lower()
+
+
+def test_deadline_does_not_fill_requests_that_open_in_the_same_run(toy: Path):
+    run(toy)
+    planning_bids(toy)
+    run(toy, deadline=True)
+    st = state_of(toy)
+    assert st.phase == "action" and all(st.houses[h].power == 4 for h in HOUSES)
+    assert st.pending and st.pending[0]["kind"] == "bid"
+
+
+def test_deadline_with_nothing_pending_uses_no_default(toy: Path):
+    for rnd in (1, 2):
+        planning_bids(toy) if rnd == 1 else None
+    run(toy)
+    for step in range(20):
+        if state_of(toy).phase == "game_over":
+            break
+        run(toy, deadline=True)
+    assert state_of(toy).phase == "game_over"
+    result = run(toy, deadline=True)
+    assert "nothing is pending" in result.notes[0]
+
+
+# --- status -------------------------------------------------------------------------------------
+
+
+def test_status_says_what_each_house_owes_and_since_when(toy: Path):
+    run(toy)
+    planning_bids(toy, {"stark": 1})
+    run(toy)
+    view = batch.status(toy)
+    assert (view["round"], view["step"], view["snapshot"]) == (1, "planning", 1)
+    assert view["houses"]["stark"] == []
+    assert [r["since"] for r in view["houses"]["lannister"]] == [0], "asked since the first report"
+
+
+def test_status_refuses_a_damaged_state_file(toy: Path):
+    run(toy)
+    (toy / "state.toml").write_text("round = 'nonsense'\n")
+    with pytest.raises(batch.CorruptFolder, match="replay --repair"):
+        batch.status(toy)
+
+
+# --- the lock, the folder, the command line -----------------------------------------------------
+
+
+def test_second_run_while_the_lock_is_held_is_refused_clearly(toy: Path):
+    with GameDir.open(toy).lock():
+        with pytest.raises(GameLocked, match="another maester run holds its lock"):
+            run(toy)
+
+
+def test_cli_exit_status_0_1_and_2(toy: Path, capsys: pytest.CaptureFixture[str]):
+    assert cli_main(["adjudicate", str(toy)]) == 0
+    drop(toy, "bad.txt", "hello\n")
+    assert cli_main(["adjudicate", str(toy)]) == 1
+    assert cli_main(["adjudicate", str(toy.parent / "nowhere")]) == 2
+    err = capsys.readouterr().err
+    assert "is not a game folder" in err and "Traceback" not in err
+
+
+def test_cli_refuses_a_corrupt_state_file_and_points_at_replay(toy: Path, capsys: pytest.CaptureFixture[str]):
+    run(toy)
+    (toy / "state.toml").write_text("this is not toml [[[\n")
+    assert cli_main(["adjudicate", str(toy)]) == 2
+    assert cli_main(["status", str(toy)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("replay --repair") == 2 and "Traceback" not in err
+
+
+def test_cli_refuses_an_unwritable_game_folder(toy: Path, capsys: pytest.CaptureFixture[str]):
+    import os
+
+    if os.geteuid() == 0:
+        pytest.skip("root may write anywhere")
+    (toy / "states").chmod(0o500)
+    try:
+        assert cli_main(["adjudicate", str(toy)]) == 2
+    finally:
+        (toy / "states").chmod(0o700)
+    assert "cannot read and write" in capsys.readouterr().err
+
+
+def test_cli_status_prints_text_and_json(toy: Path, capsys: pytest.CaptureFixture[str]):
+    run(toy)
+    capsys.readouterr()
+    assert cli_main(["status", str(toy)]) == 0
+    assert "round 1, planning" in capsys.readouterr().out
+    assert cli_main(["status", str(toy), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["houses"]["stark"][0]["since"] == 0
+
+
+def test_adjudicate_all_runs_every_game_folder_in_two_processes(tmp_path: Path, monkeypatch):
+    use_toy_game(monkeypatch)
+    for i in range(3):
+        make_game(tmp_path / "games" / f"g{i}", game_id=f"g{i}")
+    results = batch.adjudicate_all(tmp_path / "games", jobs=1)
+    assert sorted(Path(k).name for k in results) == ["g0", "g1", "g2"]
+    assert all(code == 0 for code, _ in results.values())
+    assert all((tmp_path / "games" / f"g{i}" / "states" / "0000.toml").is_file() for i in range(3))
