@@ -48,7 +48,7 @@ import tomli_w
 from . import fileio
 from .gamedir import GameDir, GameDirError
 from .header import Header, HeaderError, find_header
-from .keys import PublicKey
+from .keys import PublicKey, parse_public_key
 from .seal import (
     BEGIN,
     END,
@@ -157,14 +157,25 @@ class KeyEntry:
 
 
 def key_entries(game: dict[str, Any]) -> list[KeyEntry]:
-    """Every registered key, revoked or not, in file order."""
+    """Every registered key, revoked or not, in file order.
+
+    The fingerprint is computed from ``public_key`` when that reads as a key, so a hand-edited
+    ``fingerprint`` cannot point a house at another key.
+    """
     out: list[KeyEntry] = []
-    for house, entries in game.get("keys", {}).items():
+    table = game.get("keys", {})
+    for house, entries in table.items() if isinstance(table, dict) else []:
         for e in entries if isinstance(entries, list) else []:
+            if not isinstance(e, dict):
+                continue
+            try:
+                fp = parse_public_key(str(e.get("public_key", ""))).fingerprint
+            except SealError:
+                fp = str(e.get("fingerprint", ""))
             out.append(
                 KeyEntry(
                     house=house,
-                    fingerprint=str(e.get("fingerprint", "")),
+                    fingerprint=fp,
                     public_key=str(e.get("public_key", "")),
                     added=str(e.get("added", "")),
                     revoked=bool(e.get("revoked", False)),

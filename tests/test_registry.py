@@ -278,3 +278,17 @@ def test_moderator_accept_still_checks_the_header(game: Path) -> None:
     with pytest.raises(RegistryError, match="carries a seal"):
         registry.moderator_accept(game, seal.sign(turn(seq=6), STARK), house="stark", reason="r")
     assert [e["action"] for e in registry.read_log(game)].count("moderator-accept") == 0
+
+
+def test_a_hand_edited_fingerprint_cannot_point_a_house_at_another_key(tmp_path: Path) -> None:
+    (tmp_path / "game.toml").write_text(GAME_TOML + f"""
+[[keys.stark]]
+fingerprint = "{pub(LANNISTER).fingerprint}"
+public_key = "{pub(STARK).line()}"
+added = "2026-11-01T12:00:00+00:00"
+revoked = false
+revoked_reason = ""
+""")
+    assert registry.fingerprints_in_force(tmp_path) == {"stark": [pub(STARK).fingerprint]}
+    assert check(tmp_path, seal.sign(turn(), STARK)).ok
+    assert only_error(tmp_path, seal.sign(turn(), LANNISTER)).code == "unknown-key"
