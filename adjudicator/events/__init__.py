@@ -164,3 +164,4 @@ class PhaseStarted(Event):
         return f"Round {self.round}: the {self.phase.title()} Phase begins."
 from . import action  # noqa: E402,F401
 from . import westeros  # noqa: E402,F401
+from . import combat  # noqa: E402,F401

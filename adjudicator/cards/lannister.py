@@ -1,0 +1,64 @@
+"""House Lannister's card abilities (Ser Gregor, Ser Jaime and The Hound have icons only)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from .registry import (
+    CancelCard,
+    CombatView,
+    Effect,
+    GainPower,
+    Me,
+    RemoveOrder,
+    Skip,
+    UnitValue,
+    choice,
+    house_card,
+)
+
+
+@house_card("tywin_lannister", when="after_victor_determined")
+def tywin_lannister(view: CombatView, me: Me) -> Iterator[Effect]:
+    """If you win, gain two Power tokens."""
+    if view.winner() == me.role:
+        yield GainPower(2)
+
+
+@house_card("ser_kevan_lannister", when="combat_strength")
+def ser_kevan_lannister(view: CombatView, me: Me) -> Iterator[Effect]:
+    """If you are attacking, your footmen in the combat, supporting ones included, count 2 each."""
+    if me.attacking:
+        yield UnitValue("footman", 2, (me.role,), house=me.house)
+
+
+@house_card("tyrion_lannister", when="on_reveal_cancel")
+def tyrion_lannister(view: CombatView, me: Me) -> Iterator[Effect]:
+    """You may send the opponent's card back to its hand; it must choose another, or fight with none."""
+    if view.card(me.opponent) is None:
+        return
+    options = [choice(me.card, option="cancel"), choice(me.card, option="no")]
+    picked = view.choose(me, "cancel your opponent's House card? ('cancel' or 'no')", options, default=options[1])
+    if picked.option == "cancel":
+        yield CancelCard(me.opponent)
+    else:
+        yield Skip("declined")
+
+
+@house_card("cersei_lannister", when="after_victor_determined")
+def cersei_lannister(view: CombatView, me: Me) -> Iterator[Effect]:
+    """If you win, you may remove one of the defeated opponent's Order tokens anywhere on the board."""
+    opponent = view.house(me.opponent)
+    if view.winner() != me.role or opponent is None:
+        return
+    areas = [a for a, _ in view.orders_of(opponent)]
+    if not areas:
+        yield Skip("the opponent has no order token on the board")
+        return
+    options = [choice(me.card, area=a) for a in areas] + [choice(me.card, option="no")]
+    picked = view.choose(me, f"remove one {opponent.title()} order token (name its area), or 'no'", options,
+                         default=options[-1])
+    if picked.area:
+        yield RemoveOrder(picked.area)
+    else:
+        yield Skip("declined")
