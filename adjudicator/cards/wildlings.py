@@ -27,7 +27,7 @@ from ..rules.bidding import best_tracks, shift_on_track
 from ..rules.common import after_control_change, available_units, destroy_units, gain_power, lose_power
 from ..rules.machine import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..rules.mustering import check_muster, legal_single_actions, muster, mustering_areas
-from ..rules.supply import CHEAP_FIRST, set_supply
+from ..rules.supply import CHEAP_FIRST, move_supply, reconcile, set_supply
 from ..state import GameState, Unit
 from .data import CARDS
 
@@ -308,9 +308,11 @@ def rattleshirts_raiders(ctx: Context, out: Outcome) -> None:
         set_supply(ctx, out.highest, st.houses[out.highest].supply + 1, cause)
         return
     assert out.lowest
-    set_supply(ctx, out.lowest, st.houses[out.lowest].supply - 2, cause)
-    for house in out.everyone_else(st):
-        set_supply(ctx, house, st.houses[house].supply - 1, cause)
+    move_supply(ctx, out.lowest, st.houses[out.lowest].supply - 2, cause)
+    others = out.everyone_else(st)
+    for house in others:
+        move_supply(ctx, house, st.houses[house].supply - 1, cause)
+    reconcile(ctx, [out.lowest, *others])
 
 
 @wildling_card("massing_on_the_milkwater")

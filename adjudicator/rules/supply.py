@@ -1,8 +1,10 @@
 """Supply: moving the Supply token and reconciling armies to its limits (R058-R066, R238, R239).
 
-Resolving Supply goes house by house in turn order: each counts its barrels, moves its token and
-destroys the units it must before the next house counts (ruling 63), because a removal can return
-a home area to its owner and so change what that owner counts.
+Resolving Supply, each house in turn order counts its barrels and moves its token; then every
+house over its limits says at once which units it destroys, and the removals apply in turn order
+(ruling 63). Nothing is lost by asking together: a reconciliation destroys the fewest units that
+fit, which never empties an area (an army is cut to one unit at most), so it cannot change who
+controls an area, and so what a later house counts.
 
 A house over its limits answers a ``reconcile`` request with :class:`~adjudicator.commands.Reconcile`:
 the units it destroys, exactly as many as needed and no more (ruling 64). The deadline default
@@ -33,17 +35,25 @@ _ENUMERATION_LIMIT = 4000  # per-area count vectors tried when looking for a for
 
 
 def update_supply(ctx: Context, houses: Iterable[HouseId], cause: str = "Supply") -> None:
-    """Each house in the given (turn) order counts its barrels, moves its token, reconciles (R058, R060)."""
+    """Each house in the given (turn) order counts its barrels and moves its token; then the
+    houses over their limits reconcile (R058, R060)."""
+    houses = list(houses)
     for house in houses:
-        set_supply(ctx, house, supply_count(ctx.state, ctx.board, house), cause)
+        move_supply(ctx, house, supply_count(ctx.state, ctx.board, house), cause)
+    reconcile(ctx, houses)
 
 
-def set_supply(ctx: Context, house: HouseId, level: int, cause: str) -> None:
-    """Put a house's Supply token on ``level`` (0-6), then make its armies fit (R060, R063)."""
+def move_supply(ctx: Context, house: HouseId, level: int, cause: str) -> None:
+    """Put a house's Supply token on ``level``, kept within 0-6 (R058)."""
     hs = ctx.state.houses[house]
     old, hs.supply = hs.supply, max(0, min(level, ctx.board.constants["supply_track_max"]))
     ctx.emit(SupplyTrackMoved(house=house, old=old, new=hs.supply, cause=cause))
-    reconcile(ctx, house)
+
+
+def set_supply(ctx: Context, house: HouseId, level: int, cause: str) -> None:
+    """Move one house's Supply token, then make its armies fit (R060, R063)."""
+    move_supply(ctx, house, level, cause)
+    reconcile(ctx, [house])
 
 
 # --- reconciling ----------------------------------------------------------------------------
@@ -164,22 +174,29 @@ def forced_removals(state: GameState, board: Board, house: HouseId) -> Optional[
     return Reconcile(removals=tuple(removals))
 
 
-def reconcile(ctx: Context, house: HouseId) -> None:
-    """If the house is over its supply limits, ask which units it destroys, then destroy them (R060)."""
+def reconcile(ctx: Context, houses: list[HouseId]) -> None:
+    """Every listed house over its supply limits says which units it destroys (R060).
+
+    The houses answer together; the removals apply in the order given (turn order).
+    """
     st, board = ctx.state, ctx.board
-    if within_supply(st, board, house):
-        return
-    need = need_to_remove(st, board, house)
-    req = Request(
-        key=ctx.key("reconcile", house), kind="reconcile", house=house,
-        prompt=f"destroy {need} unit{'s' if need != 1 else ''} to fit your supply",
-        context={"supply": st.houses[house].supply, "limits": list(board.supply_limits(st.houses[house].supply)),
-                 "armies": armies(st, house), "units_to_destroy": need},
-        default=Reconcile(removals=default_removals(st, board, house)),
-    )
-    cmd = ctx.ask(Ask(req, lambda c: check_reconcile(st, board, house, c), only=forced_removals(st, board, house)))
-    assert isinstance(cmd, Reconcile)
-    removed, _ = _take(st, house, cmd.removals)
-    for area, units in removed.items():
-        destroy_units(ctx, area, units, "over its supply limit")
-    after_control_change(ctx)
+    over = [h for h in houses if not within_supply(st, board, h)]
+    asks = []
+    for house in over:
+        need = need_to_remove(st, board, house)
+        req = Request(
+            key=ctx.key("reconcile", house), kind="reconcile", house=house,
+            prompt=f"destroy {need} unit{'s' if need != 1 else ''} to fit your supply",
+            context={"supply": st.houses[house].supply, "limits": list(board.supply_limits(st.houses[house].supply)),
+                     "armies": armies(st, house), "units_to_destroy": need},
+            default=Reconcile(removals=default_removals(st, board, house)),
+        )
+        check = (lambda h: lambda c: check_reconcile(st, board, h, c))(house)
+        asks.append(Ask(req, check, only=forced_removals(st, board, house)))
+    for house, cmd in zip(over, ctx.ask_all(asks)):
+        assert isinstance(cmd, Reconcile)
+        removed, _ = _take(st, house, cmd.removals)
+        for area, units in removed.items():
+            destroy_units(ctx, area, units, "over its supply limit")
+    if over:
+        after_control_change(ctx)
