@@ -1,0 +1,454 @@
+"""Turn reports: content, hidden information, 80 columns, escaping, JSON, templates, skeletons."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pytest
+
+from adjudicator.board import Board
+from adjudicator.commands import Bid, CardChoice, Raid
+from adjudicator.events import PUBLIC, AnswerUnusable, Event, PhaseStarted, from_dict, visible
+from adjudicator.events.action import WildlingCardSeen
+from adjudicator.header import Header, read_header
+from adjudicator.report import (
+    ReportError,
+    event_view,
+    public_state,
+    render_report,
+    seed_commitment,
+    skeleton,
+)
+from adjudicator.resources import ResourceMissing, resource_dir
+from adjudicator.rules.common import PowerChanged, UnitsDestroyed
+from adjudicator.rules.machine import Request, pool_entry
+from adjudicator.cards import CARDS
+from adjudicator.setup import new_game
+from adjudicator.state import Order, Segment, Unit
+
+BOARD = Board.classic()
+FORMATS = ("text", "html", "json")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SampleBattle(Event):
+    """A stand-in for a combat event: two strength breakdowns with totals."""
+
+    area: str
+    attacker: str
+    defender: str
+    attacker_strength: tuple[tuple[str, int], ...]
+    defender_strength: tuple[tuple[str, int], ...]
+    attacker_total: int
+    defender_total: int
+
+    def describe(self) -> str:
+        return f"Battle in {self.area}: {self.attacker_total} against {self.defender_total}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SampleBids(Event):
+    """A stand-in for a bid reveal: amounts by house."""
+
+    track: str
+    bids: tuple[tuple[str, int], ...]
+
+    def describe(self) -> str:
+        return f"Bids for {self.track}."
+
+
+def _game(houses=("stark", "lannister", "baratheon"), seed="seed-for-tests"):
+    state = new_game(list(houses), seed=seed, game_id="demo")
+    state.area_mut("winterfell").order = Order("stark", "march+1")
+    state.area_mut("lannisport").order = Order("lannister", "defense+2")
+    state.area_mut("blackwater").power_token = "lannister"
+    return state
+
+
+def _requests():
+    return [
+        Request(key="r1.action.1.raid.stark", kind="raid", house="stark", prompt="resolve one of your raid orders",
+                context={"raid_orders": ["winterfell"]},
+                options=(Raid(origin="winterfell", targets=("karhold",)), Raid(origin="winterfell", targets=())),
+                default=Raid(origin="winterfell", targets=())),
+        Request(key="r1.action.2.card_choice.lannister", kind="card_choice", house="lannister",
+                prompt="choose for Tyrion Lannister", context={"note": "MARKER-CONTEXT"}, secret=True,
+                options=(CardChoice(card="tyrion_lannister", option="MARKER-OPTION"),),
+                default=CardChoice(card="tyrion_lannister", option="MARKER-DEFAULT")),
+    ]  # fmt: skip
+
+
+def _all(state, events, viewer, **kw):
+    return {fmt: render_report(state, events, viewer=viewer, fmt=fmt, **kw) for fmt in FORMATS}
+
+
+# --- what the public report shows -----------------------------------------------------------------
+
+
+def test_public_report_shows_board_tracks_and_supply():
+    text = render_report(_game(), [PhaseStarted(round=1, phase="planning")])
+    assert "Round 1: the Planning Phase begins." in text
+    assert "Winterfell: Stark; 1 footman, 1 knight; order march+1; garrison 2" in text
+    assert "Blackwater: Lannister; power token of Lannister" in text
+    assert "King's Landing: neutral force 5" in text  # three players: the 5 side (ruling 101)
+    assert "Baratheon holds the Iron Throne." in text
+    assert "Stark holds the Valyrian Steel Blade (unused)." in text
+    assert "Wildling threat: 2 of 12." in text
+    assert "Westeros deck 1: 10 cards left." in text
+    assert "Impassable in this game:" in text
+
+
+def test_public_report_counts_castles_with_state_castles():
+    state = _game()
+    text = render_report(state, [])
+    stark_row = next(line for line in text.splitlines() if line.startswith("  Stark "))
+    # Stark holds Winterfell and White Harbor at setup: 2 castles; supply 1 allows armies of 3 and 2.
+    assert stark_row.split() == ["Stark", "5", "0", "1", "3,2", str(state.castles("stark", BOARD)), "3", "1", "2", "2"]
+    assert state.castles("stark", BOARD) == 2
+
+
+def test_public_report_lists_who_must_answer_without_options():
+    text = render_report(_game(), [], requests=_requests())
+    assert "Stark         raid: resolve one of your raid orders" in text
+    assert "Lannister     card_choice: choose for Tyrion Lannister (secret)" in text
+    assert "raid from Winterfell onto Karhold" not in text  # Stark's options are Stark's business
+
+
+def test_requests_default_to_the_pending_list_of_the_state():
+    state = _game()
+    state.pending = [r.to_dict() for r in _requests()]
+    assert render_report(state, []) == render_report(state, [], requests=_requests())
+
+
+def test_fingerprints_in_force_are_listed():
+    text = render_report(_game(), [], fingerprints={"stark": ["SHA256:abc123"], "lannister": []})
+    assert "KEYS IN FORCE\n  Stark       SHA256:abc123" in text
+
+
+def test_waiting_requests_are_listed_in_turn_order():
+    text = render_report(_game(), [], requests=list(reversed(_requests())))
+    # Iron Throne order in three players: Baratheon, Lannister, Stark.
+    assert text.index("Lannister     card_choice") < text.index("Stark         raid")
+
+
+# --- what a private report adds ---------------------------------------------------------------------
+
+
+def test_private_report_shows_hand_with_card_text_and_discards():
+    state = _game()
+    state.houses["stark"].hand.remove("eddard_stark")
+    state.houses["stark"].discards.append("eddard_stark")
+    text = render_report(state, [], viewer="stark")
+    assert "YOUR HAND" in text
+    assert "Catelyn Stark" in text and "Defense Order is doubled" in text.replace("\n      ", " ")
+    assert "Your discards: Eddard Stark" in text
+
+
+def test_private_report_lists_every_legal_option_and_the_default():
+    text = render_report(_game(), [], viewer="stark", requests=_requests())
+    assert "- raid from Winterfell onto Karhold" in text
+    assert "- raid from Winterfell onto none" in text
+    assert "Default at the deadline:\n        raid from Winterfell onto none" in text
+    assert "raid orders: winterfell" in text
+    assert "MARKER-OPTION" not in text  # Lannister's options stay Lannister's
+
+
+def test_private_report_has_a_turn_file_skeleton_whose_header_reads_back():
+    text = render_report(_game(), [], viewer="stark", requests=_requests(), last_seqs={"stark": 2})
+    start = text.index("game demo · house stark")
+    header = read_header(text[start:].splitlines()[0])
+    assert header == Header("demo", "stark", 1, "planning", 3)
+    assert "# raid: resolve one of your raid orders\n# raid from Winterfell onto none" in text
+
+
+def test_skeleton_has_one_template_per_request_of_that_house_only():
+    state = _game()
+    text = skeleton(state, "lannister", _requests())
+    lines = text.splitlines()
+    assert read_header(lines[0]) == Header("demo", "lannister", 1, "planning", 1)
+    assert len(lines) == 3 and lines[1] == "# card_choice: choose for Tyrion Lannister"
+    assert lines[2].startswith("# ") and "MARKER-DEFAULT" in lines[2]  # the default, in the printer's words
+    assert "raid" not in text
+
+
+def test_skeleton_template_for_a_request_without_options_or_default():
+    req = {"key": "k", "kind": "muster", "house": "stark", "prompt": "muster in Winterfell", "options": []}
+    assert skeleton(_game(), "stark", [req]).splitlines()[1:] == ["# muster: muster in Winterfell", "# muster in AREA: UNITS"]
+
+
+def test_private_report_without_requests_says_so_and_has_no_skeleton():
+    text = render_report(_game(), [], viewer="baratheon", requests=_requests())
+    assert "None: nothing is asked of you now." in text
+    assert "YOUR TURN FILE" not in text
+
+
+# --- hidden information ------------------------------------------------------------------------
+
+
+def _secret_position():
+    """A position and step full of secrets: private events, a pool, a segment, decks, a seed."""
+    state = _game(seed="MARKER-SEED")
+    state.answers = [pool_entry(id="p1", house="lannister", round=1, command=Bid(track="iron_throne", amount=7),
+                                text="bid iron throne 7 MARKER-POOL")]  # fmt: skip
+    state.segment = Segment(name="action", start={"note": "MARKER-SEGMENT"}, decisions={"k": {"value": "MARKER-DECISION"}})
+    events = [
+        PhaseStarted(round=1, phase="action"),
+        AnswerUnusable(house="stark", answer="raid from MARKER-ANSWER", reason="no raid order there MARKER-REASON"),
+        WildlingCardSeen(house="stark", card="crow_killers"),
+        PowerChanged(house="lannister", amount=2, cause="MARKER-LANNISTER-ONLY", power=7, visible_to="lannister"),
+        UnitsDestroyed(house="stark", area="winterfell", units=("footman",), cause="a public loss"),
+    ]
+    return state, events
+
+
+STARK_PRIVATE = ("MARKER-ANSWER", "MARKER-REASON", "Crow Killers")
+NEVER_SHOWN = ("MARKER-SEED", "MARKER-POOL", "MARKER-SEGMENT", "MARKER-DECISION")
+LANNISTER_SECRETS = ("MARKER-LANNISTER-ONLY", "MARKER-OPTION", "MARKER-DEFAULT", "MARKER-CONTEXT")
+
+
+def test_hidden_information_public_report_shows_no_private_fact():
+    state, events = _secret_position()
+    for fmt, out in _all(state, events, None, requests=_requests()).items():
+        for secret in STARK_PRIVATE + NEVER_SHOWN + LANNISTER_SECRETS:
+            assert secret not in out, (fmt, secret)
+        for card in CARDS.wildling_cards.values():  # neither the card seen nor the deck's order
+            assert card.id not in out and card.name not in out, (fmt, card.id)
+        assert "Stark loses 1 footman in Winterfell (a public loss)." in out or fmt == "json"
+
+
+def test_hidden_information_private_report_shows_its_own_facts_only():
+    state, events = _secret_position()
+    for fmt, out in _all(state, events, "stark", requests=_requests()).items():
+        for fact in ("MARKER-ANSWER", "MARKER-REASON"):
+            assert fact in out, (fmt, fact)
+        assert ("Crow Killers" in out) if fmt != "json" else ("crow_killers" in out)
+        for secret in NEVER_SHOWN + LANNISTER_SECRETS:
+            assert secret not in out, (fmt, secret)
+    lannister = render_report(state, events, viewer="lannister", requests=_requests())
+    assert "MARKER-LANNISTER-ONLY" in lannister and "MARKER-OPTION" in lannister
+    assert "MARKER-ANSWER" not in lannister
+
+
+def test_hidden_information_no_deck_order_in_any_report():
+    state, events = _secret_position()
+    for viewer in (None, "stark"):
+        for fmt, out in _all(state, events, viewer).items():
+            for deck in state.westeros_decks.values():
+                for card_id in set(deck) - {"supply", "mustering"}:  # those two ids are also plain words
+                    assert card_id not in out, (viewer, fmt, card_id)
+            assert state.tides_deck == [] or json.dumps(state.tides_deck) not in out
+
+
+def test_json_state_keeps_sizes_of_decks_and_a_seed_commitment_only():
+    state, events = _secret_position()
+    doc = json.loads(render_report(state, events, fmt="json", requests=_requests()))
+    st = doc["state"]
+    assert "segment" not in st and "answers" not in st
+    assert st["rng"] == {"commitment": seed_commitment(state)}
+    assert st["decks"]["westeros_left"] == {"1": 10, "2": 10, "3": 10}
+    assert st["decks"]["wildling_left"] == 9
+    by_house = {p["house"]: p for p in st["pending"]}
+    assert set(by_house["lannister"]) == {"key", "kind", "house", "prompt", "secret"}
+    assert set(by_house["stark"]) == {"key", "kind", "house", "prompt", "secret"}
+
+
+def test_json_private_state_keeps_own_request_options():
+    state, events = _secret_position()
+    doc = json.loads(render_report(state, events, viewer="stark", fmt="json", requests=_requests()))
+    mine = next(p for p in doc["state"]["pending"] if p["house"] == "stark")
+    assert mine["options"] == [{"type": "Raid", "origin": "winterfell", "targets": ["karhold"]},
+                               {"type": "Raid", "origin": "winterfell", "targets": []}]  # fmt: skip
+    assert mine["default"] == {"type": "Raid", "origin": "winterfell", "targets": []}
+
+
+def test_json_events_round_trip_and_are_filtered():
+    state, events = _secret_position()
+    doc = json.loads(render_report(state, events, viewer="stark", fmt="json"))
+    assert [from_dict(d) for d in doc["events"]] == visible(events, "stark")
+    public = json.loads(render_report(state, events, fmt="json"))
+    assert all(d["visible_to"] == PUBLIC for d in public["events"])
+    assert [from_dict(d) for d in public["events"]] == [e for e in events if e.is_public()]
+
+
+def test_public_state_keeps_hands_and_discards_open():
+    state = _game()
+    state.houses["lannister"].discards = ["tywin_lannister"]
+    d = public_state(state, viewer=None)
+    assert d["houses"]["lannister"]["discards"] == ["tywin_lannister"]
+    assert d["houses"]["stark"]["hand"] == state.houses["stark"].hand
+
+
+# --- rulings ---------------------------------------------------------------------------------------
+
+
+def test_ruling_130_hands_and_discards_are_public():
+    state = _game()
+    state.houses["stark"].hand.remove("robb_stark")
+    state.houses["stark"].discards.append("robb_stark")
+    text = render_report(state, [])
+    assert "HOUSE CARDS (open information, R197)" in text
+    cards = text[text.index("HOUSE CARDS"):].splitlines()
+    stark = cards.index("  Stark       Eddard Stark, Greatjon Umber, Roose Bolton, Ser Rodrick Cassel,")
+    assert cards[stark + 1:stark + 3] == ["              The Blackfish, Catelyn Stark", "              discarded: Robb Stark"]
+
+
+def test_ruling_131_available_power_is_public():
+    state = _game()
+    state.houses["stark"].power = 11
+    row = next(line for line in render_report(state, []).splitlines() if line.startswith("  Stark "))
+    assert row.split()[1] == "11"
+
+
+def test_ruling_132_prompts_are_public_options_are_not():
+    text = render_report(_game(), [], requests=_requests())
+    assert "choose for Tyrion Lannister" in text
+    assert "MARKER-OPTION" not in text and "MARKER-DEFAULT" not in text and "MARKER-CONTEXT" not in text
+
+
+def test_ruling_133_seed_committed_during_the_game_and_revealed_at_its_end():
+    state = _game(seed="MARKER-SEED")
+    text = render_report(state, [])
+    assert seed_commitment(state) in text.replace("\n  ", "") and "MARKER-SEED" not in text
+    state.phase, state.winner = "game_over", "stark"
+    for fmt, out in _all(state, [], None).items():
+        assert "MARKER-SEED" in out, fmt
+    assert "House Stark has won the game." in render_report(state, [])
+
+
+def test_ruling_134_westeros_cards_drawn_are_listed_by_name():
+    state = _game()
+    card = state.westeros_decks["1"].pop(0)
+    state.westeros_discards["1"].append(card)
+    text = render_report(state, [])
+    assert f"Westeros deck 1: 9 cards left; drawn: {CARDS.westeros_card(1, card).name}." in text
+
+
+# --- form: columns, escaping, determinism, tables -----------------------------------------------------
+
+
+def _busy_game():
+    state = new_game(["stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell"], seed="busy", game_id="a-very-long-game-identifier-2026")
+    state.area_mut("the_reach").units += [Unit("tyrell", "footman"), Unit("tyrell", "siege_engine", routed=True)]
+    state.area_mut("the_reach").order = Order("tyrell", "consolidate*")
+    events = [
+        AnswerUnusable(house="stark", answer="x" * 120 + " " + "long-word-" * 15, reason="because " * 30),
+        SampleBattle(area="the_reach", attacker="stark", defender="tyrell",
+                     attacker_strength=(("support of Lannister from Stoney Sept and a very long way", 1),) * 3,
+                     defender_strength=(("units: footman", 1),), attacker_total=3, defender_total=1),
+        UnitsDestroyed(house="tyrell", area="the_mountains_of_the_moon", units=("footman",) * 9, cause="a very long cause " * 6),
+    ]  # fmt: skip
+    return state, events
+
+
+@pytest.mark.parametrize("viewer", [None, "stark", "tyrell"])
+def test_text_report_stays_within_80_columns(viewer):
+    state, events = _busy_game()
+    text = render_report(state, events, viewer=viewer, requests=_requests(), fingerprints={"stark": ["SHA256:" + "A" * 43]})
+    too_wide = [line for line in text.splitlines() if len(line) > 80]
+    assert too_wide == []
+
+
+def test_html_escapes_player_text():
+    state = _game()
+    state.game_id = "demo"
+    events = [AnswerUnusable(house="stark", answer="<script>alert('x')</script>", reason="<b>bold</b> & more")]
+    html = render_report(state, events, viewer="stark", fmt="html")
+    assert "<script>alert" not in html and "<b>bold" not in html
+    assert "&lt;script&gt;alert(" in html and "&amp; more" in html
+
+
+def test_text_report_removes_control_characters_from_player_text():
+    events = [AnswerUnusable(house="stark", answer="a\x1b[2J\nMARKER forged line\rb", reason="r")]
+    text = render_report(_game(), events, viewer="stark")
+    assert "\x1b" not in text and "\r" not in text
+    assert not any(line.startswith("MARKER forged") for line in text.splitlines())
+
+
+def test_reports_are_deterministic_and_accept_event_dicts():
+    state, events = _secret_position()
+    for viewer in (None, "stark"):
+        for fmt in FORMATS:
+            once = render_report(state, events, viewer=viewer, fmt=fmt, requests=_requests())
+            again = render_report(state.copy(), [e.to_dict() for e in events], viewer=viewer, fmt=fmt,
+                                  requests=[r.to_dict() for r in _requests()])  # fmt: skip
+            assert once == again, (viewer, fmt)
+
+
+def test_breakdown_fields_render_as_tables_with_house_titles_and_totals():
+    event = SampleBattle(area="the_reach", attacker="stark", defender="tyrell",
+                         attacker_strength=(("units:knight", 2), ("march", 1)), defender_strength=(("garrison", 2),),
+                         attacker_total=3, defender_total=2)  # fmt: skip
+    view = event_view(event)
+    assert [t["title"] for t in view["tables"]] == ["Stark (attacker)", "Tyrell (defender)"]
+    assert view["tables"][0]["total"] == 3
+    text = render_report(_game(), [event])
+    assert ("      Stark (attacker)      Tyrell (defender)\n"
+            "        units: knight..2      garrison..2\n"
+            "        march..........1      total.....2\n"
+            "        total..........3\n") in text  # fmt: skip
+    html = render_report(_game(), [event], fmt="html")
+    assert "<caption>Stark (attacker)</caption>" in html and '<th class="n">3</th>' in html
+
+
+def test_bid_reveals_render_as_a_table_by_house():
+    event = SampleBids(track="iron_throne", bids=(("stark", 3), ("lannister", 0)))
+    view = event_view(event)
+    assert view["tables"] == [{"title": "Bids", "rows": [{"label": "Stark", "amount": 3}, {"label": "Lannister", "amount": 0}],
+                               "total": None}]  # fmt: skip
+    assert "Stark......3" in render_report(_game(), [event])
+
+
+def test_real_combat_event_renders_its_breakdown():
+    combat = pytest.importorskip("adjudicator.events.combat")
+    event = combat.CombatResolved(area="kingswood", attacker="tyrell", defender="lannister", winner="lannister",
+                                  attacker_total=4, defender_total=4, tie_broken=True,
+                                  attacker_strength=(("units:knight", 2), ("card:alester_florent", 1)),
+                                  defender_strength=(("units:footman", 2), ("card:ser_jaime_lannister", 2)))  # fmt: skip
+    text = render_report(new_game(["stark", "lannister", "greyjoy", "tyrell", "baratheon"], seed="x"), [event])
+    assert "Tyrell (attacker)" in text and "Lannister (defender)" in text and "Ser Jaime Lannister" in text
+
+
+def test_html_report_embeds_the_map_and_marks_the_embattled_area():
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class CombatSample(Event):
+        area: str
+
+    html = render_report(_game(), [CombatSample(area="moat_cailin")], fmt="html")
+    assert html.count("<svg") == 1 and 'id="shape-winterfell"' in html
+    assert '<use href="#shape-moat_cailin" class="highlight"' in html
+
+
+# --- refusals and templates ----------------------------------------------------------------------
+
+
+def test_unknown_format_is_refused():
+    with pytest.raises(ReportError, match="unknown report format 'pdf'"):
+        render_report(_game(), [], fmt="pdf")
+
+
+def test_viewer_not_in_the_game_is_refused():
+    with pytest.raises(ReportError, match="house 'martell' is not in this game"):
+        render_report(_game(), [], viewer="martell")
+
+
+def test_templates_override_one_template_and_keep_the_others(tmp_path):
+    (tmp_path / "report.txt.j2").write_text("custom {{ game_id }} round {{ round }}\n", encoding="utf-8")
+    assert render_report(_game(), [], templates_dir=tmp_path) == "custom demo round 1\n"
+    html = render_report(_game(), [], fmt="html", templates_dir=tmp_path)
+    assert html.startswith("<!DOCTYPE html>") and "<svg" in html
+
+
+def test_templates_are_strict_about_unknown_names(tmp_path):
+    (tmp_path / "report.txt.j2").write_text("{{ no_such_value }}\n", encoding="utf-8")
+    import jinja2
+
+    with pytest.raises(jinja2.UndefinedError):
+        render_report(_game(), [], templates_dir=tmp_path)
+
+
+def test_resource_dir_finds_the_templates():
+    folder = resource_dir("templates")
+    assert (folder / "report.txt.j2").is_file() and (folder / "report.html.j2").is_file()
+    with pytest.raises(ResourceMissing):
+        resource_dir("no-such-folder")
