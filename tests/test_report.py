@@ -14,6 +14,7 @@ from adjudicator.events.action import WildlingCardSeen
 from adjudicator.header import Header, read_header
 from adjudicator.report import (
     ReportError,
+    command_text,
     event_view,
     public_state,
     render_report,
@@ -112,7 +113,7 @@ def test_public_report_lists_who_must_answer_without_options():
     text = render_report(_game(), [], requests=_requests())
     assert "Stark         raid: resolve one of your raid orders" in text
     assert "Lannister     card_choice: choose for Tyrion Lannister (secret)" in text
-    assert "raid from Winterfell onto Karhold" not in text  # Stark's options are Stark's business
+    assert RAID_KARHOLD not in text  # Stark's options are Stark's business
 
 
 def test_requests_default_to_the_pending_list_of_the_state():
@@ -145,11 +146,20 @@ def test_private_report_shows_hand_with_card_text_and_discards():
     assert "Your discards: Eddard Stark" in text
 
 
+RAID_KARHOLD = command_text(Raid(origin="winterfell", targets=("karhold",)))
+RAID_NONE = command_text(Raid(origin="winterfell", targets=()))
+
+
+def test_options_are_printed_as_turn_file_lines():
+    assert RAID_KARHOLD == "raid from Winterfell onto Karhold"
+    assert RAID_NONE.startswith("raid from Winterfell")
+
+
 def test_private_report_lists_every_legal_option_and_the_default():
     text = render_report(_game(), [], viewer="stark", requests=_requests())
-    assert "- raid from Winterfell onto Karhold" in text
-    assert "- raid from Winterfell onto none" in text
-    assert "Default at the deadline:\n        raid from Winterfell onto none" in text
+    assert f"- {RAID_KARHOLD}\n" in text
+    assert f"- {RAID_NONE}\n" in text
+    assert f"Default at the deadline:\n        {RAID_NONE}\n" in text
     assert "raid orders: winterfell" in text
     assert "MARKER-OPTION" not in text  # Lannister's options stay Lannister's
 
@@ -159,7 +169,7 @@ def test_private_report_has_a_turn_file_skeleton_whose_header_reads_back():
     start = text.index("game demo · house stark")
     header = read_header(text[start:].splitlines()[0])
     assert header == Header("demo", "stark", 1, "planning", 3)
-    assert "# raid: resolve one of your raid orders\n# raid from Winterfell onto none" in text
+    assert f"# raid: resolve one of your raid orders\n# {RAID_NONE}\n" in text
 
 
 def test_skeleton_has_one_template_per_request_of_that_house_only():
