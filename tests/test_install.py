@@ -1,0 +1,83 @@
+"""The built wheel installs into a plain virtual environment and works outside the checkout.
+
+The wheel is built from this checkout (``pip wheel``) and installed into a fresh venv without
+access to the system's site-packages, so its dependencies come from the package index. Without
+network access the test is skipped, saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+OFFLINE_SIGNS = (
+    "Temporary failure in name resolution", "Failed to establish a new connection", "Network is unreachable",
+    "No matching distribution found", "Could not find a version that satisfies", "Name or service not known",
+    "ProxyError", "Connection refused", "timed out",
+)
+
+
+def pip(python: Path | str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PIP_REQUIRE_VIRTUALENV")}
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return subprocess.run([str(python), "-m", "pip", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=240)
+
+
+def skip_if_offline(result: subprocess.CompletedProcess[str], what: str) -> None:
+    if result.returncode != 0:
+        text = result.stdout + result.stderr
+        if any(sign in text for sign in OFFLINE_SIGNS):
+            pytest.skip(f"{what} needs the package index, which cannot be reached: {text.strip().splitlines()[-1]}")
+        pytest.fail(f"{what} failed:\n{text}")
+
+
+def run(exe: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run([str(exe), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_the_wheel_installs_into_a_plain_venv_and_runs_outside_the_checkout(tmp_path):
+    wheels = tmp_path / "wheels"
+    skip_if_offline(pip(sys.executable, "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT), cwd=tmp_path),
+                    "building the wheel")
+    (wheel,) = wheels.glob("maester-*.whl")
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"adjudicator/data/board.toml", "adjudicator/data/cards.toml"} <= names
+    for folder in ("grammar", "templates"):
+        for f in (ROOT / folder).rglob("*"):
+            if f.is_file() and "__pycache__" not in f.parts:
+                assert f"adjudicator/{f.relative_to(ROOT).as_posix()}" in names, f"{f} is not in the wheel"
+
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True, system_site_packages=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    skip_if_offline(pip(python, "install", "-q", str(wheel), cwd=tmp_path), "installing the wheel")
+
+    where = run(python, "-c", "import adjudicator; print(adjudicator.__file__)", cwd=tmp_path)
+    assert Path(where.stdout.strip()).is_relative_to(env_dir), where.stdout + where.stderr
+    maester = env_dir / "bin" / "maester"
+    help_ = run(maester, "--help", cwd=tmp_path)
+    assert help_.returncode == 0 and "new" in help_.stdout and "show" in help_.stdout, help_.stderr
+    new = run(maester, "new", "g", "--houses", "stark,lannister,baratheon", "--seed", "wheel", cwd=tmp_path)
+    assert new.returncode == 0, new.stderr
+    assert (tmp_path / "g" / "state.toml").is_file()
+    show = run(maester, "show", "g", "--json", cwd=tmp_path)
+    assert show.returncode == 0 and '"game_id": "g"' in show.stdout, show.stderr
+
+
+def test_an_unreachable_index_skips_and_any_other_failure_fails():
+    offline = subprocess.CompletedProcess([], 1, "", "ERROR: No matching distribution found for hatchling>=1.18\n")
+    with pytest.raises(pytest.skip.Exception, match="cannot be reached"):
+        skip_if_offline(offline, "building the wheel")
+    broken = subprocess.CompletedProcess([], 1, "", "error: invalid pyproject.toml\n")
+    with pytest.raises(pytest.fail.Exception, match="building the wheel failed"):
+        skip_if_offline(broken, "building the wheel")
