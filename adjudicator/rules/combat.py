@@ -272,9 +272,12 @@ def _capture_port(ctx: Context, combat: Combat) -> None:
 
 
 def _control_events(ctx: Context, combat: Combat) -> None:
-    """Report every land area whose controller the combat changed."""
+    """Report land areas whose controller the combat changed: where the defeated army retreated.
+
+    The march code reports the embattled area and the origin itself, around the whole march.
+    """
     for area, before in combat.controllers.items():
         now = ctx.state.controller(area, ctx.board)
-        if now != before:
+        if now != before and area not in (combat.area, combat.origin):
             ctx.emit(ControlChanged(area=area, old=before or "", new=now or ""))
 

@@ -19,6 +19,11 @@ from .combat_state import Combat, Grant, decide_now, matches
 from .machine import NOT_APPLICABLE, Ask, Context, Request
 from .strength import grant_value
 
+# "Support no one". A command's ``None`` fields are left out of its saved form, and Support.side
+# has no default, so a recorded ``side=None`` could not be read back: the engine's own "none"
+# options say it with this word instead, and both forms are accepted as answers.
+NO_ONE = "none"
+
 
 def can_support(board: Board, support_area: str, combat_area: str) -> bool:
     """May units in ``support_area`` support a combat in ``combat_area`` at all (R181, R185, R254)?"""
@@ -62,7 +67,7 @@ def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) ->
     combatant = combat.role_of(house)
     roles: list[Role] = [combatant] if combatant else ["attacker"] if combat.neutral else list(ROLES)
     options = tuple(Support(side=r, combat_area=combat.area, origin=area) for r in roles)
-    options += (Support(side=None, combat_area=combat.area, origin=area),)
+    options += (Support(side=NO_ONE, combat_area=combat.area, origin=area),)
     defender = combat.defender or "the neutral force"
     req = Request(
         key=ctx.key("support", house), kind="support", house=house,
@@ -79,7 +84,7 @@ def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) ->
             return NOT_APPLICABLE
         if (cmd.combat_area and cmd.combat_area != combat.area) or (cmd.origin and cmd.origin != area):
             return NOT_APPLICABLE
-        if cmd.side is None:
+        if cmd.side in (None, NO_ONE):
             return None
         role = _role(combat, cmd.side)
         if role is None:
@@ -93,7 +98,7 @@ def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) ->
     only = options[0] if len(options) == 1 else None
     cmd = ctx.ask(Ask(req, check, only=only))
     assert isinstance(cmd, Support)
-    return _role(combat, cmd.side) if cmd.side else None
+    return _role(combat, cmd.side) if cmd.side not in (None, NO_ONE) else None
 
 
 def _role(combat: Combat, side: str) -> Optional[Role]:
