@@ -1,0 +1,404 @@
+"""What can be wrong with a turn file, and how it is told: error classes, stable codes, carets.
+
+Problems are collected, never raised at the player: a :class:`TurnFileError` is a value in a
+list (like a parse error in a chess game's ``errors``). Each one knows its file, line and column,
+the line itself, what was expected in words, a suggestion, and a stable code such as ``E101``.
+
+This module also reads the raw input (:func:`read_source`): size limits, encodings, NUL bytes,
+control characters, look-alike characters, quoted-printable leftovers, mail quoting, seals and
+comments are dealt with here, before any line is parsed.
+
+>>> e = InvalidLine("E101", "unknown area 'Winterfel'", where=Where("stark.txt", 3, 1),
+...                 line_text="Winterfel: march +1", end_column=10, suggestion="did you mean 'Winterfell'?")
+>>> print(e)
+stark.txt:3:1: E101 unknown area 'Winterfel'
+>>> print(e.render())
+stark.txt:3:1: error E101: unknown area 'Winterfel'
+    Winterfel: march +1
+    ^~~~~~~~~
+    hint: did you mean 'Winterfell'?
+"""
+
+from __future__ import annotations
+
+import quopri
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .commands import Where
+from .header import is_header_line
+
+MAX_FILE_BYTES = 1_000_000  # a turn is a few kilobytes; anything this big is a mistake
+MAX_LINE_CHARS = 1_000  # the longest real line (a march in four directions) is under 200
+MAX_PROBLEMS = 100  # after this many, a file is junk: say so once and stop
+
+# Stable codes: tests, docs and players refer to them. Never renumber; retire and add.
+CODES: dict[str, str] = {
+    # the file as a whole
+    "E001": "file too large",
+    "E002": "line too long",
+    "E003": "not a text file",
+    "E004": "control character",
+    "E005": "too many problems",
+    # names
+    "E101": "unknown area",
+    "E102": "unknown house",
+    "E103": "unknown house card",
+    "E104": "unknown card",
+    "E106": "unknown unit type",
+    "E107": "unknown track",
+    "E108": "unknown order",
+    "E110": "ambiguous name",
+    "E111": "ambiguous order",
+    # the shape of a line
+    "E201": "line not understood",
+    "E202": "unexpected character",
+    "E203": "line ends too early",
+    "E204": "unknown command word",
+    "E205": "number out of range",
+    "E206": "not a choice of this card",
+    "E207": "card has no choice",
+    "E208": "condition not allowed here",
+    "E209": "wrong kind of name",
+    # the header
+    "E301": "malformed header",
+    "E302": "second header",
+    "E303": "header not first",
+    "E304": "header for another game",
+    "E305": "header for another house",
+    "E306": "header for another step",
+    "E307": "missing header",
+    # legality against the game (maester check)
+    "E401": "no units there",
+    "E402": "two orders for one area",
+    "E404": "too many special orders",
+    "E405": "order token already used",
+    "E406": "order banned this round",
+    "E407": "not enough power",
+    "E408": "card not in hand",
+    "E409": "not yours",
+    "E410": "wrong phase",
+    "E411": "no such order there",
+    "E412": "not allowed there",
+    "E413": "not enough units",
+    "E420": "answer refused by the rules",
+    # internal
+    "E900": "internal error",
+}
+
+WARNING_CODES: dict[str, str] = {
+    "W101": "name read as a close match",
+    "W201": "mail quoting removed",
+    "W202": "quoted-printable decoded",
+    "W203": "quoted line ignored",
+    "W204": "text after the turn ignored",
+    "W205": "line replaced by a later one",
+    "W206": "not UTF-8",
+    "W301": "no header",
+    "W901": "engine unavailable",
+}
+
+
+class TurnFileError(ValueError):
+    """A problem with one line of a turn file (or with the whole file, at line 0).
+
+    Subclasses say what kind: :class:`InvalidLine` (not understood), :class:`IllegalOrder`
+    (understood, not allowed now), :class:`AmbiguousName` (several names fit).
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        where: Where,
+        line_text: str = "",
+        end_column: int | None = None,
+        expected: tuple[str, ...] = (),
+        suggestion: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.where = where
+        self.line_text = line_text
+        self.end_column = end_column
+        self.expected = expected
+        self.suggestion = suggestion
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.code} {self.message}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.message!r}, where={self.where})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and str(other) == str(self)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def render(self, severity: str = "error") -> str:
+        """The problem with the line and a caret under the place, for a terminal or a mail."""
+        return render(self.where, self.code, self.message, self.line_text, self.end_column, self.suggestion, severity)
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON/TOML-ready form for reports."""
+        return {
+            "class": type(self).__name__, "code": self.code, "message": self.message,
+            "file": self.where.file, "line": self.where.line, "column": self.where.column,
+            "text": self.line_text, "expected": list(self.expected), "suggestion": self.suggestion,
+        }
+
+
+class InvalidLine(TurnFileError):
+    """A line that is not understood: bad syntax, an unknown name, an impossible number."""
+
+
+class IllegalOrder(TurnFileError):
+    """A line that is understood but not allowed now, with the rule's reason."""
+
+
+class AmbiguousName(TurnFileError):
+    """A name that fits several areas, cards or houses; the message lists them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A warning: something was read generously or ignored, and the player should know."""
+
+    code: str
+    message: str
+    where: Where
+    line_text: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.code} {self.message}"
+
+    def render(self) -> str:
+        return render(self.where, self.code, self.message, self.line_text, None, "", "warning")
+
+
+def render(
+    where: Where, code: str, message: str, line_text: str, end_column: int | None, suggestion: str, severity: str
+) -> str:
+    """``file:line:col: error CODE: message``, the line, a caret, and a hint."""
+    out = [f"{where}: {severity} {code}: {message}"]
+    if line_text:
+        shown = line_text.replace("\t", " ")
+        col = max(1, min(where.column, len(shown) + 1))
+        width = max(1, (end_column or col + 1) - col)
+        out.append("    " + shown)
+        out.append("    " + " " * (col - 1) + "^" + "~" * (width - 1))
+    if suggestion:
+        out.append(f"    hint: {suggestion}")
+    return "\n".join(out)
+
+
+def words_for_expected(names: Iterable[str], describe: dict[str, str]) -> tuple[str, ...]:
+    """Lark's expected terminal names as words a player understands, sorted, no duplicates.
+
+    Unknown names fall back to a readable form of the terminal name, never ``__ANON``.
+    """
+    out: set[str] = set()
+    for n in names:
+        text = describe.get(n)
+        if text is None:
+            text = "'" + n.strip("_").lower().replace("_", " ") + "'" if not n.startswith("__") else "something else"
+        out.add(text)
+    return tuple(sorted(out, key=lambda w: (not w.startswith("'"), w)))
+
+
+def join_expected(words: tuple[str, ...], limit: int = 8) -> str:
+    """``':' or '->'``; long lists are cut with 'or another word'."""
+    if not words:
+        return "nothing more"
+    shown = list(words[:limit])
+    if len(words) > limit:
+        shown.append("…")
+    if len(shown) == 1:
+        return shown[0]
+    return ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+# --- reading the raw input -------------------------------------------------------------------
+
+# Characters that look like the ones the language uses, and what they stand for.
+_LOOKALIKES = str.maketrans({
+    **{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"},
+    **{c: "->" for c in "\u2192\u27f6\u2794\u279c\u27a1\u2b95\u21d2\u27f9"},
+    **{c: "'" for c in "\u2018\u2019\u201a\u201b\u2032\u00b4`"},
+    **{c: '"' for c in "\u201c\u201d\u201e\u2033"},
+    **{c: "*" for c in "\u2217\u204e\u2731\u2732\u066d"},
+    **{c: "\u00b7" for c in "\u2022\u2219\u22c5\u30fb"},
+    **{c: "" for c in "\u200b\u200c\u200d\u2060\ufeff\u00ad"},
+    "\t": " ",
+})
+_BREAKS = re.compile(r"\r\n|[\r\n\u2028\u2029\x85]")
+_QP = re.compile(r"=(?:[0-9A-F]{2}|\r?\n)")
+_QUOTED = re.compile(r"^[ ]*>[ ]?")
+_ARMOUR_BEGIN = "-----BEGIN SSH SIGNATURE-----"
+_ARMOUR_END = "-----END SSH SIGNATURE-----"
+_CONTINUES = (",", ";", ":", "->")
+_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ud800-\udfff]")  # Cc and Cs, but \t \n \r \f
+_LINE_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")  # and no form feed inside a line
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLine:
+    """One logical line: where it starts in the file and its cleaned text."""
+
+    number: int
+    text: str
+
+
+@dataclass
+class Source:
+    """A turn file after cleaning: the lines to parse, the header lines, what went wrong."""
+
+    filename: str
+    lines: list[SourceLine] = field(default_factory=list)
+    headers: list[SourceLine] = field(default_factory=list)
+    problems: list[TurnFileError] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+
+
+def clean_line(text: str) -> str:
+    """NFKC, look-alike dashes, arrows, quotes and stars mapped, tabs to spaces, trailing space cut.
+
+    >>> clean_line("Winterfell:\u00a0march\u2009+1\t")
+    'Winterfell: march +1'
+    >>> clean_line("march from KL: footman \u2192 Blackwater")
+    'march from KL: footman -> Blackwater'
+    """
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    return text.translate(_LOOKALIKES).replace("=>", "->").rstrip()
+
+
+def read_source(data: str | bytes, filename: str = "<turn>") -> Source:
+    """Clean a turn file and cut it into logical lines; never raises.
+
+    A line ending in a backslash continues on the next line, and so does a line ending in ``,``
+    ``;`` ``:`` or ``->`` when the next line is indented.
+    """
+    src = Source(filename)
+    text = _decode(data, src)
+    if text is None:
+        return src
+    if _QP.search(text):
+        text = quopri.decodestring(text.encode("utf-8", "surrogatepass")).decode("utf-8", "replace")
+        src.notices.append(Notice("W202", "quoted-printable codes (=20, =3D, soft breaks) were decoded", Where(filename, 0)))
+    raw = _unquote([clean_line(t) for t in _BREAKS.split(text)], src)
+    pending: list[tuple[int, str]] = []
+    in_armour = after = False
+    for number, line in enumerate(raw, 1):
+        if line is None:  # quoted text in a partly quoted mail
+            continue
+        stripped = line.strip()
+        if stripped == _ARMOUR_BEGIN:
+            in_armour = True
+            continue
+        if in_armour:
+            in_armour = stripped != _ARMOUR_END
+            after = not in_armour
+            continue
+        if after or stripped == "--":
+            if stripped and stripped != "--":
+                src.notices.append(Notice("W204", "text after the seal or signature line was ignored", Where(filename, number)))
+                break
+            after = True
+            continue
+        body = line.split("#", 1)[0].rstrip()
+        if not body.strip():
+            continue
+        if is_header_line(body):
+            src.headers.append(SourceLine(number, body))
+            continue
+        if pending and _joins(pending[-1][1], line):
+            start, prev = pending.pop()
+            pending.append((start, prev.rstrip("\\").rstrip() + " " + body.strip()))
+        else:
+            pending.append((number, body))
+    for number, body in pending:
+        _admit(SourceLine(number, body), src)
+    return src
+
+
+def _decode(data: str | bytes, src: Source) -> str | None:
+    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+    where = Where(src.filename, 0)
+    if size > MAX_FILE_BYTES:
+        src.problems.append(InvalidLine(
+            "E001", f"the file is {size:,} bytes; a turn file may be at most {MAX_FILE_BYTES:,} bytes", where=where,
+            suggestion="send only the turn itself, as plain text"))
+        return None
+    if isinstance(data, bytes):
+        for bom, codec in ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")):
+            if data.startswith(bom):
+                text = data.decode(codec, "replace")
+                break
+        else:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                text = data.decode("latin-1")
+                src.notices.append(Notice("W206", "the file is not UTF-8; it was read as Latin-1", where))
+    else:
+        text = data
+    text = text.lstrip("\ufeff")
+    junk = len(_CONTROL.findall(text)) + text.count("\ufffd")
+    if "\x00" in text or (junk > 3 and junk * 10 > len(text)):
+        what = "NUL bytes" if "\x00" in text else "binary data"
+        src.problems.append(InvalidLine(
+            "E003", f"the file contains {what}; it is not a plain-text turn file", where=where,
+            suggestion="save the turn as plain UTF-8 text"))
+        return None
+    return text
+
+
+def _unquote(lines: list[str], src: Source) -> list[str | None]:
+    """Remove mail quoting when every line is quoted; otherwise skip the quoted lines."""
+    filled = [ln for ln in lines if ln.strip()]
+    depth = 0
+    while filled and all(_QUOTED.match(ln) for ln in filled):
+        lines = [_QUOTED.sub("", ln, count=1) for ln in lines]
+        filled = [ln for ln in lines if ln.strip()]
+        depth += 1
+    if depth:
+        src.notices.append(Notice("W201", "the whole turn was quoted ('> '); the quoting was removed", Where(src.filename, 0)))
+        return list(lines)
+    out: list[str | None] = []
+    for number, ln in enumerate(lines, 1):
+        if _QUOTED.match(ln):
+            if not out or out[-1] is not None:
+                src.notices.append(Notice("W203", "quoted text ('> ...') was ignored", Where(src.filename, number), ln))
+            out.append(None)
+        else:
+            out.append(ln)
+    return out
+
+
+def _joins(previous: str, line: str) -> bool:
+    if previous.endswith("\\"):
+        return True
+    return line[:1] == " " and previous.rstrip().endswith(_CONTINUES)
+
+
+def _admit(line: SourceLine, src: Source) -> None:
+    where = Where(src.filename, line.number)
+    if len(line.text) > MAX_LINE_CHARS:
+        src.problems.append(InvalidLine(
+            "E002", f"the line is {len(line.text):,} characters long; the limit is {MAX_LINE_CHARS:,}", where=where,
+            line_text=line.text[:60] + "…", suggestion="split it into several lines"))
+        return
+    bad = _LINE_CONTROL.search(line.text)
+    if bad:
+        ch = bad.group()
+        src.problems.append(InvalidLine(
+            "E004", f"control character U+{ord(ch):04X} in the line", where=Where(src.filename, line.number, bad.start() + 1),
+            line_text=line.text.translate({ord(ch): "?"})))
+        return
+    src.lines.append(line)

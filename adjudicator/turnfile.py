@@ -1,0 +1,866 @@
+r"""Turn files: plain text in, typed commands out, and back again.
+
+:func:`parse_turn_file` reads what a player sent: :func:`diagnostics.read_source` cleans the
+text and cuts it into logical lines, each line is parsed with the Lark grammar in
+``grammar/turnfile.lark``, and names are resolved by :mod:`adjudicator.names`. A bad line never
+hides the others: it becomes a problem with its line and column, and the valid lines stand.
+:func:`format_command` prints a command in the canonical form; parsing the printed text gives the
+same command back.
+
+>>> tf = parse_turn_file("Winterfall: march +1\nKarhold: raid*\n", filename="stark.txt")
+>>> [format_command(c) for c in tf.commands]
+['Winterfell: march +1', 'Karhold: raid*']
+>>> print(tf.warnings[0])
+stark.txt:1:1: W101 area 'Winterfall' read as 'Winterfell'
+>>> print(parse_turn_file("Winterfell: parade\n").problems[0])
+<turn>:1:13: E108 unknown order 'parade'
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, fields, replace
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, NamedTuple, Optional, Sequence
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import PatternStr
+
+from . import commands as C
+from .commands import Command, Where
+from .diagnostics import (
+    MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_PROBLEMS, AmbiguousName, IllegalOrder, InvalidLine, Notice, SourceLine,
+    TurnFileError, join_expected, read_source, words_for_expected,
+)
+from .header import Header, HeaderError, format_header, read_header
+from .names import (
+    CARD_CHOICES, FORM_EXAMPLES, INFLUENCE_TRACKS, OPTION_WORDS, ORDER_KINDS, ORDER_TEXT, TRACK_NAMES,
+    choice_forms_text, describe_match_error, display_name, lookup, normalise, order_suggestions, order_token,
+    other_kind, unit_text,
+)
+
+__all__ = [
+    "MAX_FILE_BYTES", "MAX_LINE_CHARS", "TurnFile", "format_command", "format_turn_file", "parse_turn_file",
+    "AmbiguousName", "IllegalOrder", "InvalidLine", "TurnFileError",
+]
+
+# First words of the lines that do not start with a name (for "did you mean 'march'?").
+COMMAND_WORDS: tuple[str, ...] = (
+    "raven", "wildling", "raid", "march", "support", "refuse", "play", "use", "keep", "casualties",
+    "retreat", "bid", "tie-break", "muster", "consolidate", "supply", "if", "against",
+)
+_NAME_CODES = {"area": "E101", "house": "E102", "house_card": "E103", "westeros_card": "E104",
+               "wildling_card": "E104", "card": "E104", "unit": "E106", "track": "E107"}
+_SIDES = {"attacker": "attacker", "defender": "defender", "nobody": None, "no one": None, "noone": None}
+_WHEN_TYPES = frozenset(t for t in C.COMMAND_TYPES if "when" in {f.name for f in fields(t)})
+
+
+# --- the grammar ------------------------------------------------------------------------------
+
+
+def grammar_text() -> str:
+    """The grammar source: inside the installed package, or at the top of a checkout."""
+    packaged = resources.files("adjudicator").joinpath("grammar/turnfile.lark")
+    if packaged.is_file():
+        return packaged.read_text("utf-8")
+    return (Path(__file__).resolve().parent.parent / "grammar" / "turnfile.lark").read_text("utf-8")
+
+
+@cache
+def _parser() -> Lark:
+    """The parser, built once, with the line builder run inline (no parse tree is kept)."""
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", start=["file", "line"], transformer=_Lines())
+
+
+@cache
+def bare_parser() -> Lark:
+    """The same grammar without the line builder: what the benchmark compares against."""
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", start=["file", "line"])
+
+
+@cache
+def _expected_words() -> dict[str, str]:
+    words = {t.name: f"'{t.pattern.value}'" for t in _parser().terminals if isinstance(t.pattern, PatternStr)}
+    words |= {"WORD": "a name", "INT": "a number", "MODIFIER": "a modifier such as +1", "_NL": "the end of the line",
+              "$END": "the end of the line", "_WS": "a space"}
+    return words
+
+
+# --- values the grammar hands to the line builder ----------------------------------------------
+
+
+class _Name(NamedTuple):
+    text: str
+    col: int
+    end: int
+
+
+class _Order(NamedTuple):
+    kind: str
+    modifier: Optional[int]
+    special: bool
+    col: int
+    end: int
+    text: str
+
+
+class Built(NamedTuple):
+    """One line, built: its command (``None`` when it has errors), errors and warnings."""
+
+    command: Optional[Command]
+    errors: list[tuple[Any, ...]]  # (class, code, message, column, end column, suggestion, expected)
+    warnings: list[tuple[str, str, int]]  # (code, message, column)
+
+
+_NO_ONE = "<none>"  # the text of "none", "nothing", "nobody" where a house or an area could stand
+
+
+class _Ctx:
+    """Collects what is wrong while one line is built; the transformer itself never raises."""
+
+    __slots__ = ("errors", "warnings")
+
+    def __init__(self) -> None:
+        self.errors: list[tuple[Any, ...]] = []
+        self.warnings: list[tuple[str, str, int]] = []
+
+    def error(self, code: str, message: str, at: Any, *, cls: type = InvalidLine, suggestion: str = "") -> None:
+        self.errors.append((cls, code, message, at.col, at.end, suggestion, ()))
+
+    def name(self, kind: str, nm: _Name) -> Any:
+        m = lookup(kind, nm.text)
+        if m.id is not None:
+            if m.fuzzy:
+                self.warnings.append(("W101", f"{m.kind_word} {nm.text!r} read as {m.display!r}", nm.col))
+            return m.id
+        message, hint = describe_match_error(m)
+        if other_kind(nm.text, kind):
+            self.error("E209", message, nm)
+        elif m.candidates:
+            self.error("E110", message, nm, cls=AmbiguousName, suggestion=hint)
+        else:
+            self.error(_NAME_CODES[kind], message, nm, suggestion=hint)
+        return None
+
+    def count(self, tok: Optional[Token], low: int, high: int, what: str, default: int = 1) -> int:
+        if tok is None:
+            return default
+        value = int(tok)
+        if not low <= value <= high:
+            self.error("E205", f"{what} must be from {low} to {high}, not {value}", _at(tok))
+        return value
+
+    def order(self, o: _Order) -> Any:
+        token, reason = order_token(o.kind, o.modifier, o.special)
+        if token is None and "could be" in reason:
+            self.error("E111", reason, o, cls=AmbiguousName, suggestion="write the modifier, such as march +0")
+        elif token is None:
+            self.error("E108", f"{o.text!r} is not an order: {reason}", o)
+        return token
+
+    def done(self, command: Command) -> Built:
+        return Built(None if self.errors else command, self.errors, self.warnings)
+
+
+def _at(tok: Token) -> _Name:
+    return _Name(str(tok), tok.column or 1, tok.end_column or (tok.column or 1) + 1)
+
+
+def _only(ch: list[Any], kind: type) -> list[Any]:
+    return [c for c in ch if isinstance(c, kind)]
+
+
+def _tagged(ch: list[Any], tag: str) -> list[Any]:
+    return [c for c in ch if isinstance(c, tuple) and not isinstance(c, (_Name, _Order)) and c and c[0] == tag]
+
+
+# --- the line builder: grammar rules -> commands -------------------------------------------------
+
+
+class _Lines(Transformer):
+    """Shapes each rule's children; the rules that end a line resolve names and build a command."""
+
+    # names and small pieces
+    def words(self, ch):
+        return [ch[0]] if len(ch) == 1 else ch[0] + [ch[1]]
+
+    head_words = words
+
+    def name(self, ch):
+        toks = ch[0]
+        return _Name(" ".join(toks), toks[0].column, toks[-1].end_column)
+
+    head_name = name
+
+    def no_one(self, ch):
+        return _Name(_NO_ONE, ch[0].column, ch[0].end_column)
+
+    def order_word(self, ch):
+        return ch
+
+    def modifier(self, ch):
+        text = "".join(ch).replace(" ", "")
+        return ("mod", int(text))
+
+    def order_token(self, ch):
+        toks = [t for c in ch for t in (c if isinstance(c, list) else [c]) if isinstance(t, Token)]
+        kind_words = " ".join(t.lower() for t in toks if t.type not in ("SPECIAL", "STAR"))
+        mod = next((c[1] for c in ch if isinstance(c, tuple)), None)
+        special = any(t.type in ("SPECIAL", "STAR") for t in toks)
+        col, end = toks[0].column, toks[-1].end_column
+        shown = " ".join(str(t) for t in toks if t.type != "STAR") + (f" {mod:+d}" if mod is not None else "")
+        return _Order(ORDER_KINDS[kind_words], mod, special, col, end, shown + ("*" if toks[-1].type == "STAR" else ""))
+
+    def unit_spec(self, ch):
+        return ("unit", ch[0] if len(ch) == 2 else None, ch[-1])
+
+    def unit_list(self, ch):
+        return ("units", ch)
+
+    def located(self, ch):
+        return ("loc", ch[0] if len(ch) == 3 else None, ch[-2], ch[-1])
+
+    def located_list(self, ch):
+        return ("locs", ch)
+
+    def muster_new(self, ch):
+        count = ch[0] if isinstance(ch[0], Token) else None
+        names = _only(ch, _Name)
+        return ("new", count, names[0], names[1] if len(names) > 1 else None)
+
+    def muster_upgrade(self, ch):
+        return ("upgrade", ch[0] if len(ch) == 2 else None, ch[-1])
+
+    def muster_actions(self, ch):
+        return ("actions", ch)
+
+    def no_muster(self, ch):
+        return ("actions", [])
+
+    def move(self, ch):
+        return ("move", ch[0][1], ch[1])
+
+    def stay(self, ch):
+        return ("stay",)
+
+    def leave_power(self, ch):
+        return ("leave",)
+
+    def raid_targets(self, ch):
+        return ("targets", ch)
+
+    def retreat_areas(self, ch):
+        return ("areas", ch)
+
+    def no_retreat(self, ch):
+        return ("areas", [])
+
+    def support_scope(self, ch):
+        return ("scope", ch[0])
+
+    def every_combat(self, ch):
+        return ("scope", None)
+
+    def blade_words(self, ch):
+        return ("blade",)
+
+    def tie_context(self, ch):
+        return ("context", ch[0])
+
+    def cond_area(self, ch):
+        return ("area", ch[0])
+
+    cond_target = cond_area
+
+    def cond_opponent(self, ch):
+        return ("opponent", ch[0])
+
+    def condition(self, ch):
+        role_tok = ch[0] if isinstance(ch[0], Token) else None
+        role = {"ATTACKED": "defender", "DEFENDING": "defender", "ATTACKING": "attacker"}.get(role_tok.type if role_tok else "")
+        area = next((c[1] for c in _tagged(ch, "area")), None)
+        opponent = next((c[1] for c in _tagged(ch, "opponent")), None)
+        return ("condition", role, area, opponent)
+
+    # the rest of a "NAME: ..." line
+    def rhs_order(self, ch):
+        return ("order", ch[0])
+
+    def rhs_ban(self, ch):
+        return ("ban", ch[0])
+
+    def rhs_no_order(self, ch):
+        return ("no_order",)
+
+    def rhs_no(self, ch):
+        return ("no",)
+
+    def rhs_take_over(self, ch):
+        return ("take_over", ch[0], ch[1])
+
+    def rhs_muster_option(self, ch):
+        return ("muster_option",)
+
+    def rhs_muster(self, ch):
+        return ("muster", ch[0], ch[1][1])
+
+    def rhs_option(self, ch):
+        return ("option", ch[0])
+
+    def _rhs(form):  # noqa: N805 - builds the one-argument rhs callbacks below
+        return lambda self, ch: (form, ch[0])
+
+    rhs_take_back, rhs_discard, rhs_swap = _rhs("take_back"), _rhs("discard"), _rhs("swap")
+    rhs_remove_order, rhs_retreat = _rhs("remove_order"), _rhs("retreat")
+    rhs_upgrade, rhs_downgrade, rhs_destroy = _rhs("upgrade"), _rhs("downgrade"), _rhs("destroy")
+    del _rhs
+
+    # whole lines
+    def file(self, ch):
+        return ch
+
+    def head_line(self, ch):
+        return _head_line(ch[0], ch[1])
+
+    def raven_swap(self, ch):
+        c = _Ctx()
+        area, token = c.name("area", ch[0]), c.order(ch[1])
+        return c.done(C.Raven(action="swap", area=area, token=token))
+
+    def raven_look(self, ch):
+        return _Ctx().done(C.Raven(action="look"))
+
+    def raven_pass(self, ch):
+        return _Ctx().done(C.Raven(action="pass"))
+
+    def wildling_card_line(self, ch):
+        return _Ctx().done(C.RavenKeep(choice=str(ch[0]).lower()))  # type: ignore[arg-type]
+
+    def raid_colon(self, ch):
+        return _raid(ch, colon=True)
+
+    def raid_onto(self, ch):
+        return _raid(ch, colon=False)
+
+    def march_line(self, ch):
+        c = _Ctx()
+        names, parts = _only(ch, _Name), [p for p in ch if isinstance(p, tuple) and not isinstance(p, _Name)]
+        origin = c.name("area", names[0])
+        moves = tuple(C.Move(units=_units(c, p[1]), destination=c.name("area", p[2])) for p in parts if p[0] == "move")
+        if moves and any(p[0] == "stay" for p in parts):
+            c.error("E201", "'stay' cannot go with moves: leave 'stay' out, units not named stay", names[0])
+        return c.done(C.March(origin=origin, moves=moves, leave_power=any(p[0] == "leave" for p in parts)))
+
+    def support(self, ch):
+        return _support(None, ch[1], ch[2:])
+
+    def support_from(self, ch):
+        return _support(ch[1], ch[2], ch[3:])
+
+    def refuse_line(self, ch):
+        c = _Ctx()
+        return c.done(C.RefuseSupport(supporter=c.name("house", _only(ch, _Name)[0])))
+
+    def play_line(self, ch):
+        c = _Ctx()
+        return c.done(C.PlayCard(card=c.name("house_card", ch[0])))
+
+    def use_blade(self, ch):
+        return _Ctx().done(C.UseBlade(use=True))
+
+    def keep_blade(self, ch):
+        return _Ctx().done(C.UseBlade(use=False))
+
+    def casualties_line(self, ch):
+        c = _Ctx()
+        return c.done(C.Casualties(units=_units(c, ch[0][1])))
+
+    def retreat_line(self, ch):
+        c = _Ctx()
+        areas = tuple(c.name("area", n) for n in ch[0][1] if n.text != _NO_ONE)
+        destroy = _units(c, ch[1][1]) if len(ch) > 1 else ()
+        return c.done(C.Retreat(areas=areas, destroy=destroy))
+
+    def bid_line(self, ch):
+        c = _Ctx()
+        track = c.name("track", ch[0])
+        return c.done(C.Bid(track=track, amount=c.count(ch[1], 0, 99, "a bid")))
+
+    def tie_break_line(self, ch):
+        c = _Ctx()
+        context = next((c.name("track", t[1]) for t in _tagged(ch, "context")), None)
+        order = tuple(c.name("house", n) for n in _only(ch, _Name))
+        return c.done(C.TieBreak(order=order, context=context))
+
+    def muster_line(self, ch):
+        c = _Ctx()
+        return c.done(C.Muster(area=c.name("area", ch[0]), actions=_muster(c, ch[1][1])))
+
+    def consolidate_power(self, ch):
+        c = _Ctx()
+        return c.done(C.Consolidate(area=c.name("area", _only(ch, _Name)[0])))
+
+    def consolidate_muster(self, ch):
+        c = _Ctx()
+        area = c.name("area", _only(ch, _Name)[0])
+        return c.done(C.Consolidate(area=area, muster=_muster(c, ch[-1][1])))
+
+    def supply_line(self, ch):
+        c = _Ctx()
+        return c.done(C.Reconcile(removals=_located(c, ch[0][1])))
+
+    def supply_none(self, ch):
+        return _Ctx().done(C.Reconcile(removals=()))
+
+    def cond_line(self, ch):
+        return _conditional(ch[0], ch[1])
+
+
+def _units(c: _Ctx, specs: Sequence[tuple[Any, ...]]) -> tuple[C.UnitSpec, ...]:
+    return tuple(C.UnitSpec(unit=c.name("unit", s[2]), count=c.count(s[1], 1, 10, "a number of units")) for s in specs)
+
+
+def _located(c: _Ctx, locs: Sequence[tuple[Any, ...]]) -> tuple[C.Located, ...]:
+    return tuple(
+        C.Located(area=c.name("area", a), unit=c.name("unit", u), count=c.count(n, 1, 10, "a number of units"))
+        for _, n, u, a in locs
+    )
+
+
+def _muster(c: _Ctx, actions: Sequence[tuple[Any, ...]]) -> tuple[C.MusterAction, ...]:
+    out: list[C.MusterAction] = []
+    for a in actions:
+        if a[0] == "upgrade":
+            if a[1] is not None and c.name("unit", a[1]) not in ("footman", None):
+                c.error("E209", "only a footman can be upgraded (R071)", a[1])
+            unit = c.name("unit", a[2])
+            if unit not in ("knight", "siege_engine", None):
+                c.error("E209", "a footman is upgraded to a knight or a siege engine (R071)", a[2])
+            out.append(C.MusterAction(unit=unit, upgrade=True))
+        else:
+            unit, to = c.name("unit", a[2]), (c.name("area", a[3]) if a[3] else None)
+            out.extend(C.MusterAction(unit=unit, to=to) for _ in range(c.count(a[1], 1, 10, "a number of units")))
+    return tuple(out)
+
+
+def _raid(ch: list[Any], colon: bool) -> Built:
+    c = _Ctx()
+    origin = c.name("area", _only(ch, _Name)[0])
+    raw = _tagged(ch, "targets")[0][1]
+    targets = tuple(None if t.text == _NO_ONE else c.name("area", t) for t in raw)
+    if colon and targets == (None,):
+        targets = ()
+    return c.done(C.Raid(origin=origin, targets=targets))
+
+
+def _support(origin: Optional[_Name], side: _Name, rest: list[Any]) -> Built:
+    c = _Ctx()
+    key = normalise(side.text)
+    if side.text == _NO_ONE or key in _SIDES:
+        who = _SIDES.get(key)
+    else:
+        who = c.name("house", side)
+    scope = next((s[1] for s in _tagged(rest, "scope")), None)
+    area = c.name("area", scope) if scope else None
+    return c.done(C.Support(side=who, combat_area=area, origin=c.name("area", origin) if origin else None))
+
+
+def _conditional(cond: tuple[Any, ...], inner: Built) -> Built:
+    c = _Ctx()
+    _, role, area, opponent = cond
+    when = C.CombatFilter(
+        role=role, area=c.name("area", area) if area else None, opponent=c.name("house", opponent) if opponent else None
+    )
+    c.errors.extend(inner.errors)
+    c.warnings.extend(inner.warnings)
+    cmd = inner.command
+    if cmd is not None and type(cmd) not in _WHEN_TYPES:
+        c.error("E208", "a condition ('if attacked in ...:', 'against ...:') goes only before a combat answer: "
+                "play, use or keep blade, casualties, retreat, refuse support or a house card's choice",
+                _Name("", 1, 2))
+    return c.done(replace(cmd, when=when)) if cmd is not None and not c.errors else Built(None, c.errors, c.warnings)
+
+
+# --- "NAME: ..." lines ---------------------------------------------------------------------------
+
+
+def _head_line(head: _Name, rhs: tuple[Any, ...]) -> Built:
+    c = _Ctx()
+    form = rhs[0]
+    if form in ("order", "no_order", "take_over"):
+        if lookup("area", head.text).id is None and lookup("card", head.text).id is not None and form == "order":
+            c.error("E209", f"{head.text!r} is a card; an order goes after an area's name", head)
+            return c.done(C.LeaveUnordered(area=""))
+        area = c.name("area", head)
+        if form == "order":
+            return c.done(C.AssignOrder(area=area, token=c.order(rhs[1])))
+        if form == "no_order":
+            return c.done(C.LeaveUnordered(area=area))
+        return c.done(C.PortShips(port=area, count=c.count(rhs[1], 0, 3, "a number of ships", 0)))
+    card_match = lookup("card", head.text)
+    if card_match.id is None and lookup("area", head.text).id is not None:
+        if form == "option":
+            sugg = order_suggestions(rhs[1].text)
+            hint = "did you mean " + " or ".join(repr(s) for s in sugg) + "?" if sugg else "orders: " + ", ".join(ORDER_TEXT.values())
+            c.error("E108", f"unknown order {rhs[1].text!r}", rhs[1], suggestion=hint)
+        else:
+            c.error("E209", f"{head.text!r} is an area; after an area's name comes an order", head)
+        return c.done(C.LeaveUnordered(area=""))
+    key = c.name("card", head)
+    if key is None:
+        return c.done(C.LeaveUnordered(area=""))
+    return _choice(c, key, head, rhs)
+
+
+def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
+    kind, card = key.split(":", 1)
+    shown = display_name(kind, card)
+    allowed = CARD_CHOICES.get(key, frozenset())
+    if not allowed:
+        c.error("E207", f"{shown} asks no choice of its player; nothing to answer", head)
+        return c.done(C.PlayCard(card=""))
+    form, fields_ = _form(c, rhs, allowed)
+    if form is not None and form not in allowed:
+        c.error("E206", f"{form_text(form, rhs)!r} is not a choice of {shown}", _place(rhs, head),
+                suggestion=f"write {choice_forms_text(key)}")
+    if c.errors:
+        return c.done(C.PlayCard(card=""))
+    if kind == "westeros_card":
+        return c.done(C.WesterosChoice(card=card, option=form))
+    if kind == "wildling_card":
+        return c.done(C.WildlingChoice(card=card, **fields_))
+    if form == "upgrade":  # Renly: one footman, named by its area
+        units = fields_.pop("units")
+        if len(units) != 1 or units[0].unit != "footman" or units[0].count != 1:
+            c.error("E206", f"{shown} upgrades one footman: write 'upgrade footman in AREA'", _place(rhs, head))
+            return c.done(C.PlayCard(card=""))
+        fields_["area"] = units[0].area
+    return c.done(C.CardChoice(card=card, **fields_))
+
+
+def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[Optional[str], dict[str, Any]]:
+    """The form of a choice, and the command fields it fills."""
+    form = rhs[0]
+    if form == "option":
+        key = normalise(rhs[1].text)
+        if key in OPTION_WORDS:
+            option = OPTION_WORDS[key]
+            return option, ({"option": option} if option != "track" else {})
+        if "track" in allowed:
+            track = c.name("track", rhs[1])
+            if track is not None and track not in INFLUENCE_TRACKS:
+                c.error("E107", "choose an Influence track: iron throne, fiefdoms or king's court", rhs[1])
+            return "track", {"track": track}
+        return f"?{rhs[1].text}", {}
+    if form in ("no", "muster_option"):
+        option = "nothing" if form == "no" else "muster"
+        return option, {"option": option}
+    if form == "ban":
+        token = c.order(rhs[1])
+        ban = {"march+1": "no_march+1", "defense+1": "no_defense", "defense+2": "no_defense"}.get(token or "")
+        return (ban or f"?no {rhs[1].text}"), {}
+    if form in ("discard", "take_back", "swap"):
+        return form, {"option": form, "house_card": c.name("house_card", rhs[1])}
+    if form in ("remove_order", "retreat"):
+        return form, {"option": form, "area": c.name("area", rhs[1])}
+    if form in ("upgrade", "downgrade", "destroy"):
+        return form, {"option": form, "units": _located(c, rhs[1][1])}
+    if form == "muster":
+        return form, {"option": "muster", "area": c.name("area", rhs[1]), "muster": _muster(c, rhs[2])}
+    return f"?{form}", {}  # an order or a port take-over after a card's name
+
+
+def form_text(form: str, rhs: tuple[Any, ...]) -> str:
+    """How a (possibly unknown) form was written, for a message."""
+    if form.startswith("?"):
+        return {"?order": "an order", "?no_order": "no order", "?take_over": "take over"}.get(form, form[1:])
+    return FORM_EXAMPLES.get(form, form)
+
+
+def _place(rhs: tuple[Any, ...], head: _Name) -> _Name:
+    for part in rhs[1:]:
+        if isinstance(part, (_Name, _Order)):
+            return _Name("", part.col, part.end)
+    return _Name("", head.end + 2, head.end + 3)
+
+
+# --- the whole file ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnFile:
+    """A parsed turn file: the header, every accepted command, and everything wrong with it.
+
+    ``commands`` carry their ``where`` (file, line, column). ``missing`` is filled by
+    :func:`adjudicator.check.check_turn_file`, which alone knows the game.
+    """
+
+    filename: str
+    header: Optional[Header]
+    commands: tuple[Command, ...]
+    problems: tuple[TurnFileError, ...] = ()
+    warnings: tuple[Notice, ...] = ()
+    missing: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when every line was accepted and nothing is missing."""
+        return not self.problems and not self.missing
+
+    def receipt(self) -> str:
+        """The answer to a player: every accepted line restated, then warnings, problems, gaps."""
+        head = format_header(self.header) if self.header else "no header"
+        out = [f"Turn file {self.filename} ({head})", f"Accepted lines ({len(self.commands)}):"]
+        out += [f"  line {c.where.line if c.where else '?'}: {format_command(c)}" for c in self.commands] or ["  none"]
+        if self.warnings:
+            out.append(f"Warnings ({len(self.warnings)}):")
+            out += ["  " + w.render().replace("\n", "\n  ") for w in self.warnings]
+        if self.problems:
+            out.append(f"Problems ({len(self.problems)}):")
+            out += ["  " + p.render().replace("\n", "\n  ") for p in self.problems]
+        if self.missing:
+            out.append(f"Still missing ({len(self.missing)}):")
+            out += [f"  {m}" for m in self.missing]
+        out.append("Result: " + ("complete: every line accepted, nothing missing" if self.ok else
+                                 f"{len(self.problems)} problem(s), {len(self.missing)} missing"))
+        return "\n".join(out) + "\n"
+
+
+def parse_turn_file(text: str | bytes, *, filename: str = "<turn>") -> TurnFile:
+    """Parse a whole turn file; never raises for any input.
+
+    Each logical line is parsed on its own; valid lines stand whatever happens to the others.
+
+    >>> tf = parse_turn_file("game demo · house stark · round 1 · planning · seq 1\\nplay eddard\\n")
+    >>> tf.header.house, tf.commands
+    ('stark', (PlayCard(card='eddard_stark', when=None),))
+    """
+    src = read_source(text, filename)
+    problems: list[TurnFileError] = list(src.problems)
+    notices: list[Notice] = list(src.notices)
+    header = _header(src.headers, filename, problems)
+    accepted: list[Command] = []
+    for line, built in _parse_lines(src.lines):
+        if len(problems) >= MAX_PROBLEMS:
+            problems.append(InvalidLine("E005", f"more than {MAX_PROBLEMS} problems; the rest of the file was not read",
+                                        where=Where(filename, line.number)))
+            break
+        for cls, code, message, col, end, hint, expected in built.errors:
+            problems.append(cls(code, message, where=Where(filename, line.number, col), line_text=line.text,
+                                end_column=end, suggestion=hint, expected=expected))
+        notices += [Notice(code, msg, Where(filename, line.number, col), line.text) for code, msg, col in built.warnings]
+        if built.command is not None and not built.errors:
+            col = len(line.text) - len(line.text.lstrip()) + 1
+            accepted.append(replace(built.command, where=Where(filename, line.number, col)))
+    if header is None and src.lines and not src.problems:
+        notices.append(Notice("W301", "no header line ('game ... · house ... · round N · step · seq N')", Where(filename, 0)))
+    problems.sort(key=lambda p: (p.where.line, p.where.column))
+    return TurnFile(filename, header, tuple(accepted), tuple(problems), tuple(notices))
+
+
+def _header(lines: list[SourceLine], filename: str, problems: list[TurnFileError]) -> Optional[Header]:
+    header: Optional[Header] = None
+    for i, line in enumerate(lines):
+        where = Where(filename, line.number)
+        try:
+            h = read_header(line.text)
+        except HeaderError as e:
+            problems.append(InvalidLine("E301", str(e), where=where, line_text=line.text))
+            continue
+        if header is not None or i:
+            problems.append(InvalidLine("E302", "a second header line; a turn file has one", where=where,
+                                        line_text=line.text, suggestion="send one file per step"))
+            continue
+        header = h
+    return header
+
+
+def _parse_lines(lines: list[SourceLine]) -> list[tuple[SourceLine, Built]]:
+    """Parse all lines in one go when they are all well-formed, else each on its own."""
+    if not lines:
+        return []
+    parser = _parser()
+    try:
+        built = parser.parse("\n".join(line.text for line in lines), start="file")
+        if isinstance(built, list) and len(built) == len(lines):
+            return [(line, b) for line, b in zip(lines, built)]
+    except Exception:  # noqa: BLE001 - any failure: fall back to one line at a time, which explains it
+        pass
+    return [(line, _parse_line(parser, line.text)) for line in lines]
+
+
+def _parse_line(parser: Lark, text: str) -> Built:
+    try:
+        built = parser.parse(text, start="line")
+    except UnexpectedInput as e:
+        built = _syntax_error(e, text)
+    except Exception as e:  # noqa: BLE001 - a bug of ours must not stop the other lines
+        return Built(None, [(InvalidLine, "E900", f"internal error while reading this line: {type(e).__name__}: {e} "
+                             "(please report this)", 1, 2, "", ())], [])
+    if built.errors:
+        hint = _command_word_hint(text)
+        if hint is not None:
+            return Built(None, [hint], [])
+    return built
+
+
+def _syntax_error(e: UnexpectedInput, text: str) -> Built:
+    start = len(text) - len(text.lstrip()) + 1
+    words = _expected_words()
+    if isinstance(e, UnexpectedToken) and e.token.type == "$END":
+        expected = words_for_expected(e.expected, words)
+        err = ("E203", "the line ends too early; expected " + join_expected(expected), len(text) + 1, len(text) + 2, expected)
+    elif isinstance(e, UnexpectedCharacters):
+        expected = words_for_expected(e.allowed or (), words)
+        err = ("E202", f"unexpected character {text[e.column - 1]!r}; expected " + join_expected(expected),
+               e.column, e.column + 1, expected)
+    elif isinstance(e, UnexpectedToken):
+        tok = e.token
+        shown = f"word {str(tok)!r}" if tok.type == "WORD" else f"number {tok}" if tok.type == "INT" else repr(str(tok))
+        if tok.column == start:
+            expected = ("a command word (" + ", ".join(COMMAND_WORDS) + ")", "a name followed by ':'")
+        else:
+            expected = words_for_expected(e.expected, words)
+        err = ("E201", f"unexpected {shown}; expected " + join_expected(expected), tok.column, tok.end_column, expected)
+    else:
+        err = ("E201", "the line is not understood", start, start + 1, ())
+    code, message, col, end, expected = err
+    return Built(None, [(InvalidLine, code, message, col or start, end or (col or start) + 1, "", expected)], [])
+
+
+def _command_word_hint(text: str) -> Optional[tuple[Any, ...]]:
+    """'marhc from Winterfell: ...' -> unknown command word 'marhc'; did you mean 'march'?"""
+    first = text.split()[0].rstrip(":").lower() if text.split() else ""
+    if not first.isalpha() or first in COMMAND_WORDS or first in ("game", "tie"):
+        return None
+    if lookup("area", first).id or lookup("area", first).candidates or lookup("card", first).id or lookup("card", first).candidates:
+        return None
+    close = difflib.get_close_matches(first, COMMAND_WORDS, n=1, cutoff=0.75)
+    if not close:
+        return None
+    col = len(text) - len(text.lstrip()) + 1
+    return (InvalidLine, "E204", f"unknown command word {first!r}; did you mean {close[0]!r}?", col, col + len(first),
+            f"did you mean {close[0]!r}?", ())
+
+
+# --- the canonical printer -----------------------------------------------------------------------
+
+
+def format_turn_file(commands: Sequence[Command], header: Optional[Header] = None) -> str:
+    """A whole turn file in canonical form: the header, then one command per line."""
+    lines = ([format_header(header)] if header else []) + [format_command(c) for c in commands]
+    return "\n".join(lines) + "\n"
+
+
+def format_command(cmd: Command) -> str:
+    """One command as a line of the turn-file language; parsing it gives the command back.
+
+    >>> format_command(C.March(origin="winterfell", moves=(C.Move(units=(C.UnitSpec("footman", 2),),
+    ...                destination="castle_black"),), leave_power=True))
+    'march from Winterfell: 2 footmen -> Castle Black; leave power'
+    """
+    when = getattr(cmd, "when", None)
+    return (_when(when) + ": " if when is not None else "") + _PRINTERS[type(cmd)](cmd)
+
+
+def _area(a: Optional[str]) -> str:
+    return display_name("area", a) if a else "none"
+
+
+def _card(c: Optional[str]) -> str:
+    return display_name("house_card", c or "")
+
+
+def _units_text(specs: Sequence[C.UnitSpec]) -> str:
+    return ", ".join(unit_text(s.unit, s.count) for s in specs)
+
+
+def _located_text(locs: Sequence[C.Located]) -> str:
+    return ", ".join(f"{unit_text(x.unit, x.count)} in {_area(x.area)}" for x in locs)
+
+
+def _muster_text(actions: Sequence[C.MusterAction]) -> str:
+    parts = [f"upgrade footman to {unit_text(a.unit)}" if a.upgrade else
+             unit_text(a.unit) + (f" to {_area(a.to)}" if a.to else "") for a in actions]
+    return ", ".join(parts) or "none"
+
+
+def _when(f: C.CombatFilter) -> str:
+    against = f" against {f.opponent}" if f.opponent else ""
+    if f.role is None and f.area is None and f.opponent:
+        return against.strip()
+    if f.role == "attacker":
+        return "if attacking" + (f" {_area(f.area)}" if f.area else "") + against
+    verb = "if attacked" if f.role == "defender" else "if fighting"
+    return verb + (f" in {_area(f.area)}" if f.area else "") + against
+
+
+def _choice_text(option: Optional[str], track: Optional[str], area: Optional[str], card: Optional[str],
+                 units: Sequence[C.Located] = (), muster: Sequence[C.MusterAction] = ()) -> str:
+    if option is None:
+        return TRACK_NAMES.get(track or "", "nothing")
+    return {
+        "discard": f"discard {_card(card)}", "take_back": f"take back {_card(card)}", "swap": f"swap to {_card(card)}",
+        "remove_order": f"remove order in {_area(area)}", "retreat": f"retreat to {_area(area)}",
+        "upgrade": f"upgrade {_located_text(units) if units else 'footman in ' + _area(area)}",
+        "downgrade": f"downgrade {_located_text(units)}", "destroy": f"destroy {_located_text(units)}",
+        "muster": f"muster in {_area(area)}: {_muster_text(muster)}" if area else "muster",
+        "no_march+1": "no march +1", "no_defense": "no defense",
+    }.get(option, option.replace("_", " "))
+
+
+def _support_text(s: C.Support) -> str:
+    side = "none" if s.side is None else s.side
+    scope = f" in {_area(s.combat_area)}" if s.combat_area else " in every combat"
+    return (f"support from {_area(s.origin)}: " if s.origin else "support ") + side + scope
+
+
+def _raid_text(r: C.Raid) -> str:
+    if not r.targets:
+        return f"raid from {_area(r.origin)}: none"
+    return f"raid from {_area(r.origin)} onto " + " else ".join(_area(t) for t in r.targets)
+
+
+def _march_text(m: C.March) -> str:
+    parts = [f"{_units_text(mv.units)} -> {_area(mv.destination)}" for mv in m.moves] or ["stay"]
+    return f"march from {_area(m.origin)}: " + "; ".join(parts + (["leave power"] if m.leave_power else []))
+
+
+def _retreat_text(r: C.Retreat) -> str:
+    text = "retreat to " + (" else ".join(_area(a) for a in r.areas) or "none")
+    return text + (f"; destroy {_units_text(r.destroy)}" if r.destroy else "")
+
+
+def _raven_text(r: C.Raven) -> str:
+    if r.action == "swap":
+        return f"raven: swap {_area(r.area)} to {ORDER_TEXT.get(r.token or '', r.token)}"
+    return f"raven: {r.action}"
+
+
+_PRINTERS: dict[type, Any] = {
+    C.AssignOrder: lambda c: f"{_area(c.area)}: {ORDER_TEXT.get(c.token, c.token)}",
+    C.LeaveUnordered: lambda c: f"{_area(c.area)}: no order",
+    C.Raven: _raven_text,
+    C.RavenKeep: lambda c: f"wildling card: {c.choice}",
+    C.Raid: _raid_text,
+    C.March: _march_text,
+    C.Support: _support_text,
+    C.RefuseSupport: lambda c: f"refuse support from {c.supporter}",
+    C.PlayCard: lambda c: f"play {_card(c.card)}",
+    C.UseBlade: lambda c: "use blade" if c.use else "keep blade",
+    C.Casualties: lambda c: f"casualties: {_units_text(c.units)}",
+    C.Retreat: _retreat_text,
+    C.CardChoice: lambda c: f"{_card(c.card)}: " + _choice_text(c.option, c.track, c.area, c.house_card),
+    C.PortShips: lambda c: f"{_area(c.port)}: take over {c.count} {'ship' if c.count == 1 else 'ships'}",
+    C.Muster: lambda c: f"muster in {_area(c.area)}: {_muster_text(c.actions)}",
+    C.Consolidate: lambda c: f"consolidate in {_area(c.area)}" + ("" if c.muster is None else f": muster {_muster_text(c.muster)}"),
+    C.Bid: lambda c: f"bid {TRACK_NAMES.get(c.track, c.track)} {c.amount}",
+    C.TieBreak: lambda c: "tie-break" + (f" {TRACK_NAMES.get(c.context, c.context)}" if c.context else "") + ": " + ", ".join(c.order),
+    C.Reconcile: lambda c: "supply: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
+    C.WesterosChoice: lambda c: f"{display_name('westeros_card', c.card)}: " + _choice_text(c.option, None, None, None),
+    C.WildlingChoice: lambda c: f"{display_name('wildling_card', c.card)}: "
+    + _choice_text(c.option, c.track, c.area, c.house_card, c.units, c.muster),
+}
