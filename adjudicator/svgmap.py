@@ -30,9 +30,9 @@ Point = tuple[float, float]
 
 # House colours: (main, tint for the areas it holds, text drawn on the main colour).
 HOUSE_COLOURS: dict[str, tuple[str, str, str]] = {
-    "stark": ("#7d8896", "#dde2e8", "#ffffff"),
+    "stark": ("#7d8896", "#eef1f5", "#ffffff"),
     "lannister": ("#a4161a", "#f2c6c6", "#ffffff"),
-    "greyjoy": ("#2b3640", "#b4bec8", "#ffffff"),
+    "greyjoy": ("#2b3640", "#9da8b4", "#ffffff"),
     "tyrell": ("#2e7d32", "#c6e5c8", "#ffffff"),
     "baratheon": ("#d4a017", "#f9e7a6", "#111111"),
     "martell": ("#e06a00", "#fbd2ad", "#111111"),
@@ -340,7 +340,7 @@ def _area_view(
     blocked = area_id in state.impassable or area_id in unusable
     fill, stroke = _colours(area.kind, holder, blocked)
     label = "port" if area.is_port else area.name
-    size = 9.5 if area.is_port else (12.0 if len(label) <= 16 else 11.0)
+    size = 9.5 if area.is_port else (13.0 if len(label) <= 14 else 12.0 if len(label) <= 17 else 11.0)
     view: dict[str, Any] = {
         "id": area_id,
         "name": area.name,
