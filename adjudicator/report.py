@@ -25,7 +25,7 @@ from markupsafe import Markup
 
 from .board import DOMINANCE_TOKENS, HOUSES, TRACKS, Board
 from .cards import CARDS
-from .commands import Command, from_dict as command_from_dict
+from .commands import Command, from_dict as command_from_dict, to_dict as to_command_dict
 from .events import Event, from_dict as event_from_dict, visible
 from .header import Header, format_header
 from .state import GameState
@@ -158,9 +158,9 @@ def report_view(
         hs = state.houses[viewer]
         view["hand"] = [_card_view(c) for c in hs.hand]
         view["discards"] = [_card_view(c) for c in hs.discards]
-        view["my_requests"] = [_my_request(r, board) for r in mine]
+        view["my_requests"] = [_my_request(r) for r in mine]
         if mine and state.phase in ("westeros", "planning", "action"):
-            view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0), board=board)
+            view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0))
     return view
 
 
@@ -321,22 +321,22 @@ def clean(text: str) -> str:
 # --- requests ------------------------------------------------------------------------------------------
 
 
-def _my_request(r: dict[str, Any], board: Board) -> dict[str, Any]:
+def _my_request(r: dict[str, Any]) -> dict[str, Any]:
     return {
         "key": r.get("key", ""),
         "kind": r["kind"],
         "prompt": clean(r["prompt"]),
         "secret": bool(r.get("secret")),
-        "options": [command_text(command_from_dict(o), board) for o in r.get("options", [])],
-        "default": _default_text(r, board),
+        "options": [command_text(command_from_dict(o)) for o in r.get("options", [])],
+        "default": _default_text(r),
         "context": [f"{k.replace('_', ' ')}: {_context_text(v)}" for k, v in sorted(r.get("context", {}).items())],
     }
 
 
-def _default_text(r: dict[str, Any], board: Board) -> list[str]:
+def _default_text(r: dict[str, Any]) -> list[str]:
     if "default" in r:
-        return [command_text(command_from_dict(r["default"]), board)]
-    return [command_text(command_from_dict(p), board) for p in r.get("default_parts", [])]
+        return [command_text(command_from_dict(r["default"]))]
+    return [command_text(command_from_dict(p)) for p in r.get("default_parts", [])]
 
 
 def _context_text(v: Any) -> str:
@@ -347,62 +347,35 @@ def _context_text(v: Any) -> str:
     return clean(str(v))
 
 
-def command_text(cmd: Command, board: Board | None = None) -> str:
-    """A command as a turn-file line: the parser's canonical printer when it is installed."""
+def command_text(cmd: Command) -> str:
+    """A command as a turn-file line: the parser's canonical printer, or a plain fallback without it."""
     try:
-        from .turnfile import format_command  # type: ignore[attr-defined]
+        from .turnfile import format_command
     except ImportError:
-        return clean(plain_command(cmd, board or Board.classic()))
+        return clean(plain_command(cmd))
     return clean(format_command(cmd))
 
 
-def plain_command(cmd: Command, board: Board) -> str:
-    """A readable turn-file line for a command, used until the parser's printer is installed."""
-    def area(a: str | None) -> str:
-        return board.area(a).name if a in board.areas else str(a or "none")
+def plain_command(cmd: Command) -> str:
+    """``raid: origin winterfell; targets karhold``: every field of a command, in a neutral form.
 
-    def units(specs: Iterable[Any]) -> str:
-        return ", ".join(f"{getattr(s, 'count', 1)} {s.unit.replace('_', ' ')}" if getattr(s, "count", 1) != 1
-                         else s.unit.replace("_", " ") for s in specs)  # fmt: skip
-
-    kind, v = cmd.kind, cmd
-    g = lambda name: getattr(v, name, None)  # noqa: E731 - a short field getter
-    if type(v).__name__ == "AssignOrder":
-        return f"{area(g('area'))}: {g('token')}"
-    if type(v).__name__ == "LeaveUnordered":
-        return f"{area(g('area'))}: no order"
-    if kind == "raid":
-        targets = " else ".join(area(t) if t else "none" for t in g("targets")) or "none"
-        return f"raid from {area(g('origin'))} onto {targets}"
-    if kind == "march":
-        moves = "; ".join(f"{units(m.units)} -> {area(m.destination)}" for m in g("moves"))
-        return f"march from {area(g('origin'))}: {moves or 'stay'}" + ("; leave power" if g("leave_power") else "")
-    if kind == "support":
-        where = f" in {area(g('combat_area'))}" if g("combat_area") else " in every combat"
-        return f"support {g('side') or 'none'}{where}"
-    if kind == "house_card":
-        return f"play {g('card').replace('_', ' ')}"
-    if kind == "blade":
-        return "use blade" if g("use") else "keep blade"
-    if kind == "bid":
-        return f"bid {g('track').replace('_', ' ')} {g('amount')}"
-    if kind == "raven":
-        rest = f" {area(g('area'))} {g('token')}" if g("action") == "swap" else ""
-        return f"raven {g('action')}{rest}"
-    if kind == "retreat":
-        return "retreat to " + " else ".join(area(a) for a in g("areas"))
-    if kind == "casualties":
-        return f"casualties: {units(g('units'))}"
-    if kind == "tie_break":
-        return "tie-break: " + ", ".join(g("order"))
-    if kind == "consolidate":
-        return f"consolidate in {area(g('area'))}"
-    words = [f"{f.name}={getattr(v, f.name)}" for f in fields(v) if f.name != "where" and getattr(v, f.name) not in (None, (), "")]
-    return f"{kind.replace('_', ' ')}: " + ", ".join(words)
+    >>> from adjudicator.commands import Bid
+    >>> plain_command(Bid(track="fiefdoms", amount=3))
+    'bid: track fiefdoms; amount 3'
+    """
+    fields_ = {k: v for k, v in to_command_dict(cmd).items() if k != "type"}
+    return f"{cmd.kind.replace('_', ' ')}: " + "; ".join(f"{k.replace('_', ' ')} {_plain_value(v)}" for k, v in fields_.items())
 
 
-def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq: int = 0,
-             board: Board | None = None) -> str:  # fmt: skip
+def _plain_value(v: Any) -> str:
+    if isinstance(v, dict):
+        return " ".join(_plain_value(x) for k, x in v.items() if k != "type")
+    if isinstance(v, list):
+        return ", ".join(_plain_value(x) for x in v) or "none"
+    return str(v) if v != "" else "none"
+
+
+def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq: int = 0) -> str:
     """A turn file ready to fill in: the header, then per open request its prompt and a template line.
 
     Template lines are commented out; a player uncomments (or rewrites) the ones he means.
@@ -415,13 +388,12 @@ def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq:
     # bid TRACK AMOUNT
     <BLANKLINE>
     """
-    board = board or Board.classic()
     lines = [format_header(Header(state.game_id, house, state.round, state.phase, last_seq + 1))]
     for r in (_request_dict(r) for r in requests):
         if r["house"] != house:
             continue
         lines.append(f"# {r['kind']}: {clean(r['prompt'])}")
-        template = _default_text(r, board) or [command_text(command_from_dict(o), board) for o in r.get("options", [])[:1]]
+        template = _default_text(r) or [command_text(command_from_dict(o)) for o in r.get("options", [])[:1]]
         lines += [f"# {t}" for t in (template or [KIND_TEMPLATES.get(r["kind"], r["kind"] + " ...")])]
     return "\n".join(lines) + "\n"
 

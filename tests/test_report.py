@@ -151,6 +151,7 @@ RAID_NONE = command_text(Raid(origin="winterfell", targets=()))
 
 
 def test_options_are_printed_as_turn_file_lines():
+    pytest.importorskip("adjudicator.turnfile")
     assert RAID_KARHOLD == "raid from Winterfell onto Karhold"
     assert RAID_NONE.startswith("raid from Winterfell")
 
