@@ -54,6 +54,75 @@ def position(text: str, **overrides: Any) -> GameState:
     return state
 
 
+SIX = ["stark", "lannister", "baratheon", "tyrell", "greyjoy", "martell"]
+
+
+def duel(
+    attacker: str,
+    defender: str,
+    *,
+    attack: tuple[str, ...] = ("knight",),
+    defend: tuple[str, ...] = ("footman",),
+    area: str = "kingswood",
+    origin: str = "kings_landing",
+    token: str = "march+0",
+    defense: Optional[str] = None,
+    areas: str = "",
+    houses: Optional[list[str]] = None,
+    iron_throne: Optional[list[str]] = None,
+    fiefdoms: Optional[list[str]] = None,
+    hands: Optional[dict[str, list[str]]] = None,
+    discards: Optional[dict[str, list[str]]] = None,
+    power: Optional[dict[str, int]] = None,
+    options: str = "",
+) -> GameState:
+    """Two houses about to fight: ``attack``/``defend`` are unit specs like ``"2 footmen"``.
+
+    Unless told otherwise a house that does not fight heads every track (so no combatant holds
+    the Blade), then the attacker, then the defender (the attacker wins ties).
+    """
+    houses = houses or SIX
+    others = [h for h in houses if h not in (attacker, defender)]
+    default = [others[0], attacker, defender, *others[1:]]
+    lines = [f"houses = {houses!r}".replace("'", '"'), options, "[tracks]",
+             f"iron_throne = {iron_throne or default!r}".replace("'", '"'),
+             f"fiefdoms = {fiefdoms or default!r}".replace("'", '"')]
+    for h in houses:
+        bits = []
+        if hands and h in hands:
+            bits.append(f"hand = {hands[h]!r}".replace("'", '"'))
+        if discards and h in discards:
+            bits.append(f"discards = {discards[h]!r}".replace("'", '"'))
+        if power and h in power:
+            bits.append(f"power = {power[h]}")
+        if bits:
+            lines += [f"[house.{h}]", *bits]
+
+    def units(house: str, specs: tuple[str, ...]) -> str:
+        out = []
+        for spec in specs:
+            n, _, unit = spec.rpartition(" ")
+            out.append(f"{n} {house} {unit}".strip())
+        return "[" + ", ".join(f'"{u}"' for u in out) + "]"
+
+    lines += ["[areas]", f'{origin} = {{ units = {units(attacker, attack)}, order = "{token}" }}']
+    order = f', order = "{defense}"' if defense else ""
+    if defend:
+        lines.append(f"{area} = {{ units = {units(defender, defend)}{order} }}")
+    lines.append(areas)
+    return position("\n".join(lines))
+
+
+def unit_types(specs: tuple[str, ...]) -> tuple[str, ...]:
+    """``("2 footmen", "knight")`` -> ``("footman", "footman", "knight")``."""
+    singular = {"footmen": "footman", "knights": "knight", "ships": "ship", "siege_engines": "siege_engine"}
+    out: list[str] = []
+    for spec in specs:
+        n, _, unit = spec.rpartition(" ")
+        out += [singular.get(unit, unit)] * int(n or 1)
+    return tuple(out)
+
+
 def say(house: str, *cmds: Command) -> list[dict[str, Any]]:
     """Answer lines from one house, each newer than the last."""
     out = []
@@ -178,3 +247,47 @@ def test_combat_state_round_trips_through_toml_mid_combat(battle):
     b.state = GameState.from_toml(b.state.to_toml())
     b.run(play("lannister", "ser_jaime_lannister"))
     assert b.done and b.results()[0].winner == "lannister"
+
+
+# --- shared checks for the card tests -------------------------------------------------------------
+
+
+def everyone(state: GameState, attacker: str, *, area: str = "kingswood", origin: str = "kings_landing") -> Assault:
+    """An attack with every standing unit the attacker has in ``origin``."""
+    types = tuple(u.type for u in state.area(origin).units if u.house == attacker and not u.routed)
+    return Assault(area, attacker, origin, types)
+
+
+def check_icons(battle: Any, house: str, card: str, *, strength: int, swords: int, forts: int) -> None:
+    """A card without text: its strength and swords when it attacks, its fortifications when it defends.
+
+    The opponent plays a 0-strength card whose text does nothing here (Catelyn Stark without a
+    Defense Order, or Cersei Lannister when she loses); The Boneway and The Reach are held by a
+    third house, so the loser's survivors retreat to Storm's End without a question.
+    """
+    from adjudicator.events.combat import CasualtiesDue, CombatResolved
+
+    opponent, blank, sword_card, its_swords = (
+        ("lannister", "cersei_lannister", "ser_gregor_clegane", 3) if house == "stark"
+        else ("stark", "catelyn_stark", "eddard_stark", 2))
+    third = next(h for h in SIX if h not in (house, opponent))
+    blockers = f'the_boneway = ["{third} footman"]\nthe_reach = ["{third} footman"]'
+    # attacking: the card's strength and swords
+    b = battle(duel(house, opponent, attack=("3 knights",), defend=("3 footmen",), areas=blockers),
+               Assault("kingswood", house, "kings_landing", ("knight",) * 3))
+    b.run(play(house, card), play(opponent, blank))
+    assert b.done, b.asked()
+    final = b.of(CombatResolved)[0]
+    assert final.winner == house and (f"card:{card}", strength) in final.attacker_strength
+    due = b.of(CasualtiesDue)
+    assert [(d.swords, d.count) for d in due] == ([(swords, swords)] if swords else [])
+    # defending: its fortifications cancel the attacker's swords
+    b = battle(duel(opponent, house, attack=("3 knights",), defend=("3 footmen",), areas=blockers),
+               Assault("kingswood", opponent, "kings_landing", ("knight",) * 3))
+    b.run(play(house, card), play(opponent, sword_card))
+    assert b.done, b.asked()
+    final = b.of(CombatResolved)[0]
+    assert final.winner == opponent and (f"card:{card}", strength) in final.defender_strength
+    due = b.of(CasualtiesDue)[0]
+    assert (due.swords, due.fortifications, due.count) == (its_swords, forts, max(0, its_swords - forts))
+    assert b.units("storms_end", house, routed=True) == ["footman"] * (3 - due.count)

@@ -1,0 +1,118 @@
+"""House Baratheon's seven cards, one test (or more) each."""
+
+from __future__ import annotations
+
+from adjudicator.commands import CardChoice, Retreat, Support
+from adjudicator.events.combat import CombatResolved, HandReturned
+
+from rules.test_combat_harness import SIX, Assault, battle, check_icons, duel, everyone, play, say  # noqa: F401
+
+BLOCKED = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]'
+
+
+def test_brienne_of_tarth_has_strength_2_a_sword_and_a_fortification(battle):
+    check_icons(battle, "baratheon", "brienne_of_tarth", strength=2, swords=1, forts=1)
+
+
+def test_melisandre_has_strength_1_and_one_sword(battle):
+    check_icons(battle, "baratheon", "melisandre", strength=1, swords=1, forts=0)
+
+
+def test_stannis_baratheon_gains_one_against_a_house_above_him_on_the_iron_throne(battle):
+    order = ["stark", "baratheon", "lannister", "tyrell", "greyjoy", "martell"]
+    state = duel("baratheon", "stark", attack=("knight",), defend=("2 footmen",), iron_throne=order, areas=BLOCKED)
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "stannis_baratheon"), play("stark", "catelyn_stark"))
+    assert ("ability:stannis_baratheon", 1) in b.of(CombatResolved)[0].attacker_strength
+
+
+def test_stannis_baratheon_gains_nothing_against_a_house_below_him(battle):
+    order = ["baratheon", "stark", "lannister", "tyrell", "greyjoy", "martell"]
+    state = duel("baratheon", "stark", attack=("knight",), defend=("2 footmen",), iron_throne=order, areas=BLOCKED)
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "stannis_baratheon"), play("stark", "catelyn_stark"))
+    assert b.of(CombatResolved)[0].attacker_total == 2 + 4
+
+
+def test_renly_baratheon_upgrades_a_footman_to_a_knight(battle):
+    state = duel("baratheon", "stark", attack=("footman", "knight"), defend=("footman",), areas=BLOCKED)
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "renly_baratheon"), play("stark", "catelyn_stark"),
+          say("baratheon", CardChoice(card="renly_baratheon", area="kings_landing")))
+    assert b.done and b.units("kingswood", "baratheon") == ["knight", "knight"]
+
+
+def test_renly_baratheon_may_upgrade_a_supporting_footman(battle):
+    state = duel("baratheon", "stark", attack=("knight",), defend=("footman",),
+                 areas='the_boneway = ["tyrell footman"]\nthe_reach = { units = ["baratheon footman"], order = "support+0" }')
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(say("baratheon", Support(side="baratheon")), play("baratheon", "renly_baratheon"), play("stark", "catelyn_stark"),
+          say("baratheon", CardChoice(card="renly_baratheon", area="kingswood")))  # no Baratheon footman there
+    assert any("not a choice" in r for r in b.unusable("baratheon"))
+    b.run(say("baratheon", CardChoice(card="renly_baratheon", area="the_reach")))
+    assert b.done and b.units("the_reach", "baratheon") == ["knight"]
+
+
+def test_ser_davos_seaworth_gains_strength_and_a_sword_with_stannis_discarded(battle):
+    state = duel("baratheon", "stark", attack=("knight",), defend=("2 footmen",), discards={"baratheon": ["stannis_baratheon"]},
+                 areas=BLOCKED)
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "ser_davos_seaworth"), play("stark", "catelyn_stark"))
+    assert b.done
+    assert ("ability:ser_davos_seaworth", 1) in b.of(CombatResolved)[0].attacker_strength
+    assert b.units("kingswood", "stark") == [] and b.units("kingswood", "baratheon") == ["knight"]  # 1 sword, 1 left
+
+
+def test_ser_davos_seaworth_without_stannis_discarded_is_plain(battle):
+    state = duel("baratheon", "stark", attack=("knight",), defend=("footman",))
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "ser_davos_seaworth"), play("stark", "eddard_stark"))
+    assert b.of(CombatResolved)[0].attacker_total == 4
+
+
+def test_salladhor_saan_supported_makes_other_ships_count_zero(battle):
+    state = duel("baratheon", "lannister", attack=("ship",), defend=("2 ships",), area="shipbreaker_bay",
+                 origin="blackwater_bay",
+                 areas='port_of_dragonstone = { units = ["baratheon ship"], order = "support+0" }\n'
+                       'the_narrow_sea = { units = ["lannister ship"], order = "support+0" }')
+    b = battle(state, everyone(state, "baratheon", area="shipbreaker_bay", origin="blackwater_bay"))
+    b.run(say("baratheon", Support(side="baratheon")), say("lannister", Support(side="lannister")),
+          play("baratheon", "salladhor_saan"), play("lannister", "cersei_lannister"),
+          say("lannister", Retreat(areas=("east_summer_sea",))))
+    assert b.done
+    final = b.of(CombatResolved)[0]
+    assert dict(final.defender_strength) == {"units:ship": 2, "support:lannister:the_narrow_sea": 1,
+                                             "card:cersei_lannister": 0, "ability:salladhor_saan": -3}
+    assert (final.attacker_total, final.defender_total) == (3, 0)
+
+
+def test_salladhor_saan_unsupported_does_nothing(battle):
+    state = duel("baratheon", "lannister", attack=("ship",), defend=("ship",), area="shipbreaker_bay", origin="blackwater_bay")
+    b = battle(state, everyone(state, "baratheon", area="shipbreaker_bay", origin="blackwater_bay"))
+    b.run(play("baratheon", "salladhor_saan"), play("lannister", "cersei_lannister"))
+    assert b.of(CombatResolved)[0].defender_total == 1
+
+
+def test_patchface_discards_a_card_from_the_opponents_hand(battle):
+    state = duel("baratheon", "stark", attack=("knight",), defend=("footman",), areas=BLOCKED)
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "patchface"), play("stark", "catelyn_stark"),
+          say("baratheon", CardChoice(card="patchface", house_card="eddard_stark")))
+    assert b.done
+    stark = b.state.houses["stark"]
+    assert "eddard_stark" not in stark.hand and stark.discards == ["catelyn_stark", "eddard_stark"]
+
+
+def test_patchface_may_take_the_last_card_and_the_hand_comes_back(battle):
+    state = duel("baratheon", "stark", attack=("knight",), defend=("footman",), areas=BLOCKED,
+                 hands={"stark": ["eddard_stark", "catelyn_stark"]},
+                 discards={"stark": ["robb_stark", "roose_bolton", "greatjon_umber", "ser_rodrick_cassel", "the_blackfish"]})
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "patchface"), play("stark", "catelyn_stark"),
+          say("baratheon", CardChoice(card="patchface", house_card="eddard_stark")))
+    assert b.done
+    stark = b.state.houses["stark"]
+    assert stark.discards == ["eddard_stark"]  # ruling 39: the card Patchface took stays discarded
+    assert sorted(stark.hand) == sorted(["robb_stark", "roose_bolton", "greatjon_umber", "ser_rodrick_cassel",
+                                         "the_blackfish", "catelyn_stark"])
+    assert b.of(HandReturned)[-1].house == "stark"

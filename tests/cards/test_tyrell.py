@@ -1,0 +1,115 @@
+"""House Tyrell's seven cards, one test (or more) each."""
+
+from __future__ import annotations
+
+from adjudicator.commands import Support
+from adjudicator.events.combat import CardAbility, CasualtiesDue, CombatOrderRemoved, CombatResolved, CombatStrengths
+from adjudicator.rules.common import UnitsDestroyed
+from adjudicator.state import Order
+
+from rules.test_combat_harness import Assault, battle, check_icons, duel, everyone, play, say  # noqa: F401
+
+BLOCKED = 'the_boneway = ["martell footman"]\nthe_reach = ["martell footman"]'
+
+
+def test_randyll_tarly_has_strength_2_and_one_sword(battle):
+    check_icons(battle, "tyrell", "randyll_tarly", strength=2, swords=1, forts=0)
+
+
+def test_ser_garlan_tyrell_has_strength_2_and_two_swords(battle):
+    check_icons(battle, "tyrell", "ser_garlan_tyrell", strength=2, swords=2, forts=0)
+
+
+def test_margaery_tyrell_has_strength_1_and_one_fortification(battle):
+    check_icons(battle, "tyrell", "margaery_tyrell", strength=1, swords=0, forts=1)
+
+
+def test_alester_florent_has_strength_1_and_one_fortification(battle):
+    check_icons(battle, "tyrell", "alester_florent", strength=1, swords=0, forts=1)
+
+
+def test_mace_tyrell_destroys_one_defending_footman(battle):
+    state = duel("tyrell", "stark", attack=("knight",), defend=("2 footmen",), areas=BLOCKED)
+    b = battle(state, everyone(state, "tyrell"))
+    b.run(play("tyrell", "mace_tyrell"), play("stark", "catelyn_stark"))
+    assert b.done
+    assert [(e.house, e.units, e.cause) for e in b.of(UnitsDestroyed)] == [("stark", ("footman",), "Mace Tyrell")]
+    assert b.of(CombatResolved)[0].defender_total == 1
+
+
+def test_mace_tyrell_destroys_an_attacking_footman_when_defending(battle):
+    state = duel("stark", "tyrell", attack=("footman", "knight"), defend=("footman",))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("tyrell", "mace_tyrell"))
+    assert b.done
+    final = b.of(CombatResolved)[0]
+    assert dict(final.attacker_strength) == {"units:knight": 2, "card:catelyn_stark": 0}
+    assert b.units("kings_landing", "stark") == ["knight"]
+
+
+def test_mace_tyrell_may_destroy_the_last_defender_and_the_combat_goes_on(battle):
+    state = duel("tyrell", "stark", attack=("knight",), defend=("footman",),
+                 areas='the_reach = { units = ["2 stark knights"], order = "support+0" }')
+    b = battle(state, everyone(state, "tyrell"))
+    b.run(say("stark", Support(side="stark")), play("tyrell", "mace_tyrell"), play("stark", "eddard_stark"))
+    assert b.done
+    final = b.of(CombatResolved)[0]
+    assert dict(final.defender_strength) == {"support:stark:the_reach": 4, "card:eddard_stark": 4}  # ruling 34
+    assert final.winner == "stark"
+    assert b.units("kingswood") == [] and b.units("kings_landing") == []  # Eddard's swords kill the knight
+
+
+def test_mace_tyrell_never_destroys_a_supporting_footman(battle):
+    state = duel("tyrell", "stark", attack=("knight",), defend=("knight",), areas=BLOCKED.replace(
+        'the_reach = ["martell footman"]', 'the_reach = { units = ["stark footman"], order = "support+0" }'))
+    b = battle(state, everyone(state, "tyrell"))
+    b.run(say("stark", Support(side="stark")), play("tyrell", "mace_tyrell"), play("stark", "catelyn_stark"))
+    assert not b.of(UnitsDestroyed)
+    assert any("no attacking or defending footman" in e.effect for e in b.of(CardAbility))
+
+
+def test_mace_tyrell_is_stopped_by_the_blackfish(battle):
+    state = duel("tyrell", "stark", attack=("knight",), defend=("2 footmen",), areas=BLOCKED)
+    b = battle(state, everyone(state, "tyrell"))
+    b.run(play("tyrell", "mace_tyrell"), play("stark", "the_blackfish"))
+    assert b.done and not b.of(UnitsDestroyed)
+    assert b.of(CombatResolved)[0].defender_total == 3
+
+
+def test_ser_loras_tyrell_moves_the_march_order_into_the_conquered_area(battle):
+    state = duel("tyrell", "stark", attack=("2 knights",), defend=("footman",), token="march+1", areas=BLOCKED)
+    b = battle(state, everyone(state, "tyrell"))
+    b.run(play("tyrell", "ser_loras_tyrell"), play("stark", "catelyn_stark"))
+    assert b.done
+    assert b.state.area("kingswood").order == Order("tyrell", "march+1")
+    assert b.state.area("kings_landing").order is None
+
+
+def test_ser_loras_tyrell_losing_leaves_the_march_removed(battle):
+    state = duel("tyrell", "stark", attack=("footman",), defend=("3 footmen",), token="march+1")
+    b = battle(state, everyone(state, "tyrell"))
+    b.run(play("tyrell", "ser_loras_tyrell"), play("stark", "eddard_stark"))
+    assert b.done and b.state.area("kingswood").order is None and b.state.area("kings_landing").order is None
+
+
+def test_queen_of_thorns_removes_an_adjacent_order_and_its_support(battle):
+    state = duel("stark", "tyrell", attack=("knight",), defend=("3 footmen",),
+                 areas='the_reach = { units = ["stark knight"], order = "support+0" }')
+    b = battle(state, everyone(state, "stark"))
+    b.run(say("stark", Support(side="stark")), play("stark", "catelyn_stark"), play("tyrell", "queen_of_thorns"))
+    assert b.done
+    assert b.of(CombatStrengths)[0].attacker_total == 4
+    assert [(e.area, e.cause) for e in b.of(CombatOrderRemoved) if e.house == "stark" and e.area == "the_reach"] == [
+        ("the_reach", "Queen of Thorns")]
+    final = b.of(CombatResolved)[0]
+    assert (final.attacker_total, final.defender_total) == (2, 3)  # the support left with its order (R200)
+    assert final.winner == "tyrell"
+
+
+def test_queen_of_thorns_cannot_remove_the_march_that_began_the_combat(battle):
+    state = duel("stark", "tyrell", attack=("knight",), defend=("3 footmen",))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("tyrell", "queen_of_thorns"))
+    assert b.done, "no other Stark order next to the Kingswood: skipped, not stuck"
+    assert any("no order of the opponent" in e.effect for e in b.of(CardAbility))
+    assert not b.of(CasualtiesDue)
