@@ -1,7 +1,11 @@
 """What ``make demo`` runs: create a game in a temporary folder and show it.
 
->>> main(["--quiet"])
-0
+>>> import tempfile, shutil, pathlib
+>>> tmp = pathlib.Path(tempfile.mkdtemp())
+>>> gd = create_demo(tmp / "demo")
+>>> gd.info().houses
+['stark', 'lannister', 'greyjoy', 'baratheon']
+>>> shutil.rmtree(tmp)
 """
 
 from __future__ import annotations
@@ -12,22 +16,25 @@ from pathlib import Path
 from typing import Sequence
 
 from . import show
-from .gamedir import create_game
+from .gamedir import GameDir, create_game
 
 DEMO_HOUSES = ["stark", "lannister", "greyjoy", "baratheon"]
+DEMO_SEED = "maester-demo"
+
+
+def create_demo(root: Path) -> GameDir:
+    """A four-player game with a fixed seed in ``root``."""
+    return create_game(root, houses=DEMO_HOUSES, seed=DEMO_SEED)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Create a four-player demo game with a fixed seed, print its summary and where it is."""
-    quiet = "--quiet" in (argv if argv is not None else sys.argv[1:])
-    root = Path(tempfile.mkdtemp(prefix="maester-demo-")) / "demo"
-    gd = create_game(root, houses=DEMO_HOUSES, seed="maester-demo")
-    if not quiet:
-        print(show.summary(gd.load_state()), end="")
-        print(f"\nThe demo game is in {gd.root}")
-        print(f"Try: maester show {gd.root} --json")
+    """Create the demo game in a new temporary folder, print its summary and where it is."""
+    gd = create_demo(Path(tempfile.mkdtemp(prefix="maester-demo-")) / "demo")
+    print(show.summary(gd.load_state()), end="")
+    print(f"\nThe demo game is in {gd.root}")
+    print(f"Try: maester show {gd.root} --json")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -19,6 +19,7 @@ See ``docs/game-folder.md``.
 ('doc-game', ['stark', 'lannister', 'baratheon'])
 >>> gd.load_state().round
 1
+>>> import shutil; shutil.rmtree(root.parent)
 """
 
 from __future__ import annotations
@@ -92,7 +93,9 @@ class GameInfo:
             )
         except (KeyError, TypeError) as e:
             raise GameDirError(f"{where}: the [game] table lacks {e}") from None
-        if not isinstance(info.id, str) or not all(isinstance(h, str) for h in info.houses):
+        if not isinstance(info.id, str) or not isinstance(t["houses"], list) or not all(
+            isinstance(h, str) for h in info.houses
+        ):
             raise GameDirError(f"{where}: [game] id and houses must be text")
         return info
 

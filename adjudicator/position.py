@@ -366,6 +366,11 @@ class _Reader:
                 self.fail(f"{key}.power_token", f"power tokens are placed in land areas only, not in {a.name}")
             if area_id in state.impassable and (st.units or st.order or st.power_token):
                 self.fail(key, f"{a.name} is impassable in this game")
+            if st.garrison and (a.home_of not in state.houses_in_play or set(houses) - {a.home_of}):
+                self.fail(f"{key}.garrison", "a garrison lies only on the home area of a house in play, "
+                          "and never under enemy units (R225, R228)")
+            if st.neutral_force and (st.units or st.power_token):
+                self.fail(f"{key}.neutral_force", "a neutral force holds its area alone (R233)")
 
     def read_decks(self, data: dict[str, Any], state: GameState) -> None:
         decks = self.get(data, "decks", "", dict, {})

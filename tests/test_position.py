@@ -300,6 +300,18 @@ def test_a_power_token_at_sea_is_refused():
     assert e.key == "areas.bay_of_ice.power_token"
 
 
+def test_R225_a_garrison_off_a_home_area_is_refused():
+    e = refused(THREE + "[areas]\nkarhold = { garrison = 2 }\n")
+    assert (e.line, e.key) == (3, "areas.karhold.garrison")
+    e = refused(THREE + '[areas]\nwinterfell = ["lannister footman"]\n')
+    assert (e.line, e.key) == (3, "areas.winterfell.garrison") and "never under enemy units" in e.message
+
+
+def test_R233_a_neutral_force_with_units_is_refused():
+    e = refused(THREE + '[areas]\nthe_eyrie = ["stark footman"]\n')
+    assert (e.line, e.key) == (3, "areas.the_eyrie.neutral_force")
+
+
 def test_box_limits_beyond_the_area_checks_are_refused_by_state_check():
     e = refused(THREE + "[house.stark]\npower = 25\n")
     assert "the box cannot hold this position: stark has 25 power tokens; the box holds 20" in str(e)
