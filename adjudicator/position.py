@@ -506,6 +506,7 @@ def unit_texts(units: list[Unit]) -> list[str]:
 
 def _kv(key: str, value: Any) -> str:
     """``key = value`` on one line; a long list wraps, several items to a line."""
+    key = key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _value(key)
     line = f"{key} = {_value(value)}"
     if len(line) <= 100 or not isinstance(value, list):
         return line
@@ -521,6 +522,8 @@ def _kv(key: str, value: Any) -> str:
 def _value(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(_kv(k, v) for k, v in value.items()) + " }" if value else "{}"
     return tomli_w.dumps({"v": value}).strip()[len("v = "):]
 
 

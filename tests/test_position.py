@@ -151,6 +151,12 @@ def test_dump_then_load_gives_back_any_state_the_box_can_hold(s):
     assert dump_position(load_position(text, filename="d")) == text
 
 
+def test_options_of_any_shape_survive_the_round_trip():
+    s = new_game(["stark", "lannister", "baratheon"], seed="o")
+    s.options.update({"house rule": {"limit": 3, "names": ["a b", "c"]}, "empty": {}})
+    assert load_position(dump_position(s), filename="o") == s
+
+
 def test_read_position_names_a_missing_file(tmp_path):
     with pytest.raises(PositionError, match="nope.toml: cannot read the file"):
         read_position(tmp_path / "nope.toml")
