@@ -344,15 +344,15 @@ def order_suggestions(text: str) -> tuple[str, ...]:
 
 # --- choices after a card's name ("Tyrion Lannister: cancel") --------------------------------
 
-# The forms of answer each card with a choice accepts. A form is a keyword the command carries
-# in its ``option`` field, except "track" (the ``track`` field alone). docs/turn-files.md lists
-# every one with an example; the engine decides which of them is legal at the moment.
+# The forms of answer each card with a choice accepts. The command carries the objects named
+# (area, house card, track, units, muster) as the engine reads them; only a Westeros card's
+# option, Tyrion's "cancel" and a refusal ("no") are keywords. docs/turn-files.md lists them all.
 CARD_CHOICES: dict[str, frozenset[str]] = {
     k: frozenset(v) for k, v in {
         "westeros_card:a_throne_of_blades": ("muster", "supply", "nothing"),
         "westeros_card:dark_wings_dark_words": ("bid", "collect", "nothing"),
-        "westeros_card:put_to_the_sword": ("no_march+1", "no_defense", "nothing"),
-        "wildling_card:preemptive_raid": ("destroy", "influence"),
+        "westeros_card:put_to_the_sword": ("no march+1", "no defense", "nothing"),
+        "wildling_card:preemptive_raid": ("destroy", "track"),
         "wildling_card:crow_killers": ("upgrade", "downgrade", "nothing"),
         "wildling_card:a_king_beyond_the_wall": ("track", "nothing"),
         "wildling_card:massing_on_the_milkwater": ("discard",),
@@ -361,32 +361,39 @@ CARD_CHOICES: dict[str, frozenset[str]] = {
         "house_card:tyrion_lannister": ("cancel", "nothing"),
         "house_card:doran_martell": ("track",),
         "house_card:patchface": ("discard", "nothing"),
-        "house_card:aeron_damphair": ("swap", "keep"),
+        "house_card:aeron_damphair": ("swap", "nothing"),
         "house_card:cersei_lannister": ("remove_order", "nothing"),
-        "house_card:queen_of_thorns": ("remove_order", "nothing"),
+        "house_card:queen_of_thorns": ("remove_order",),
         "house_card:renly_baratheon": ("upgrade", "nothing"),
-        "house_card:robb_stark": ("retreat",),
+        "house_card:robb_stark": ("retreat", "nothing"),
     }.items()
 }
 
 # A bare word after a card's name, and the form it gives.
 OPTION_WORDS: dict[str, str] = {
     "nothing": "nothing", "none": "nothing", "no effect": "nothing", "pass": "nothing", "skip": "nothing",
-    "decline": "nothing", "nobody": "nothing",
+    "decline": "nothing", "nobody": "nothing", "keep": "nothing",
     "muster": "muster", "mustering": "muster", "supply": "supply",
-    "bid": "bid", "bidding": "bid", "bids": "bid", "clash of kings": "bid",
+    "bid": "bid", "bidding": "bid", "bids": "bid", "clash": "bid", "clash of kings": "bid",
     "collect": "collect", "collect power": "collect", "power": "collect", "game of thrones": "collect",
-    "cancel": "cancel", "keep": "keep", "influence": "influence", "drop": "influence",
+    "cancel": "cancel",
 }
 
 # How each form is written, for messages and the guide.
 FORM_EXAMPLES: dict[str, str] = {
     "muster": "muster", "supply": "supply", "nothing": "nothing", "bid": "bid", "collect": "collect",
-    "no_march+1": "no march +1", "no_defense": "no defense", "influence": "influence",
+    "no march+1": "no march +1", "no defense": "no defense",
     "destroy": "destroy footman in AREA, ...", "upgrade": "upgrade footman in AREA",
-    "downgrade": "downgrade knight in AREA", "track": "iron throne | fiefdoms | king's court",
+    "downgrade": "downgrade knight in AREA, ...", "track": "iron throne | fiefdoms | king's court",
     "discard": "discard CARD", "take_back": "take back CARD", "cancel": "cancel", "swap": "swap to CARD",
-    "keep": "keep", "remove_order": "remove order in AREA", "retreat": "retreat to AREA",
+    "remove_order": "remove order in AREA", "retreat": "retreat to AREA",
+}
+
+# The verb that names an object for each card whose choice is an area or a house card.
+CARD_VERBS: dict[str, str] = {
+    "patchface": "discard", "aeron_damphair": "swap", "cersei_lannister": "remove_order",
+    "queen_of_thorns": "remove_order", "renly_baratheon": "upgrade", "robb_stark": "retreat",
+    "massing_on_the_milkwater": "discard", "mammoth_riders": "take_back",
 }
 
 

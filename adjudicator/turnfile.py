@@ -19,7 +19,7 @@ stark.txt:1:1: W101 area 'Winterfall' read as 'Winterfell'
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -37,7 +37,7 @@ from .diagnostics import (
 )
 from .header import Header, HeaderError, format_header, read_header
 from .names import (
-    CARD_CHOICES, FORM_EXAMPLES, INFLUENCE_TRACKS, OPTION_WORDS, ORDER_KINDS, ORDER_TEXT, TRACK_NAMES,
+    CARD_CHOICES, CARD_VERBS, FORM_EXAMPLES, INFLUENCE_TRACKS, OPTION_WORDS, ORDER_KINDS, ORDER_TEXT, TRACK_NAMES,
     choice_forms_text, describe_match_error, display_name, lookup, normalise, order_suggestions, order_token,
     other_kind, unit_text,
 )
@@ -55,6 +55,7 @@ COMMAND_WORDS: tuple[str, ...] = (
 _NAME_CODES = {"area": "E101", "house": "E102", "house_card": "E103", "westeros_card": "E104",
                "wildling_card": "E104", "card": "E104", "unit": "E106", "track": "E107"}
 _SIDES = {"attacker": "attacker", "defender": "defender", "nobody": None, "no one": None, "noone": None}
+DECLINE_WORDS = frozenset({"no", "keep", "pass", "none", "decline", "skip", "nothing"})  # a refused card choice
 _WHEN_TYPES = frozenset(t for t in C.COMMAND_TYPES if "when" in {f.name for f in fields(t)})
 
 
@@ -523,9 +524,15 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
         c.error("E207", f"{shown} asks no choice of its player; nothing to answer", head)
         return c.done(C.PlayCard(card=""))
     form, fields_ = _form(c, rhs, allowed)
-    if form is not None and form not in allowed:
-        c.error("E206", f"{form_text(form, rhs)!r} is not a choice of {shown}", _place(rhs, head),
-                suggestion=f"write {choice_forms_text(key)}")
+    if form not in allowed:
+        hint = f"write {choice_forms_text(key)}"
+        if normalise(form.lstrip("?")) == "influence":
+            hint = f"name the track you drop on: {choice_forms_text(key)}"
+        c.error("E206", f"{form_text(form, rhs)!r} is not a choice of {shown}", _place(rhs, head), suggestion=hint)
+    if form in ("upgrade", "downgrade"):
+        want = "footman" if form == "upgrade" else "knight"
+        if any(u.unit not in (want, None) for u in fields_["units"]):
+            c.error("E206", f"'{form}' names {want}s: write '{FORM_EXAMPLES[form]}'", _place(rhs, head))
     if c.errors:
         return c.done(C.PlayCard(card=""))
     if kind == "westeros_card":
@@ -534,42 +541,43 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
         return c.done(C.WildlingChoice(card=card, **fields_))
     if form == "upgrade":  # Renly: one footman, named by its area
         units = fields_.pop("units")
-        if len(units) != 1 or units[0].unit != "footman" or units[0].count != 1:
+        if len(units) != 1 or units[0].count != 1:
             c.error("E206", f"{shown} upgrades one footman: write 'upgrade footman in AREA'", _place(rhs, head))
             return c.done(C.PlayCard(card=""))
         fields_["area"] = units[0].area
+    if form == "nothing":
+        fields_["option"] = "no"
     return c.done(C.CardChoice(card=card, **fields_))
 
 
-def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[Optional[str], dict[str, Any]]:
-    """The form of a choice, and the command fields it fills."""
+def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, dict[str, Any]]:
+    """The form of a choice, and the command fields it fills (unknown forms start with '?')."""
     form = rhs[0]
     if form == "option":
         key = normalise(rhs[1].text)
         if key in OPTION_WORDS:
             option = OPTION_WORDS[key]
-            return option, ({"option": option} if option != "track" else {})
-        if "track" in allowed:
+            return option, ({"option": option} if option == "cancel" else {})
+        if "track" in allowed and key not in ("influence", "drop"):
             track = c.name("track", rhs[1])
             if track is not None and track not in INFLUENCE_TRACKS:
                 c.error("E107", "choose an Influence track: iron throne, fiefdoms or king's court", rhs[1])
             return "track", {"track": track}
         return f"?{rhs[1].text}", {}
     if form in ("no", "muster_option"):
-        option = "nothing" if form == "no" else "muster"
-        return option, {"option": option}
+        return ("nothing" if form == "no" else "muster"), {}
     if form == "ban":
         token = c.order(rhs[1])
-        ban = {"march+1": "no_march+1", "defense+1": "no_defense", "defense+2": "no_defense"}.get(token or "")
+        ban = {"march+1": "no march+1", "defense+1": "no defense", "defense+2": "no defense"}.get(token or "")
         return (ban or f"?no {rhs[1].text}"), {}
     if form in ("discard", "take_back", "swap"):
-        return form, {"option": form, "house_card": c.name("house_card", rhs[1])}
+        return form, {"house_card": c.name("house_card", rhs[1])}
     if form in ("remove_order", "retreat"):
-        return form, {"option": form, "area": c.name("area", rhs[1])}
+        return form, {"area": c.name("area", rhs[1])}
     if form in ("upgrade", "downgrade", "destroy"):
-        return form, {"option": form, "units": _located(c, rhs[1][1])}
+        return form, {"units": _located(c, rhs[1][1])}
     if form == "muster":
-        return form, {"option": "muster", "area": c.name("area", rhs[1]), "muster": _muster(c, rhs[2])}
+        return form, {"area": c.name("area", rhs[1]), "muster": _muster(c, rhs[2])}
     return f"?{form}", {}  # an order or a port take-over after a card's name
 
 
@@ -604,6 +612,13 @@ class TurnFile:
     problems: tuple[TurnFileError, ...] = ()
     warnings: tuple[Notice, ...] = ()
     missing: tuple[str, ...] = ()
+    header_line: Optional[SourceLine] = None  # where the header was read, for messages
+    texts: dict[int, str] = field(default_factory=dict, compare=False, repr=False)  # line number -> text read
+
+    @property
+    def errors(self) -> tuple[TurnFileError, ...]:
+        """The problems, under the name a parse result's errors usually go by."""
+        return self.problems
 
     @property
     def ok(self) -> bool:
@@ -613,8 +628,10 @@ class TurnFile:
     def receipt(self) -> str:
         """The answer to a player: every accepted line restated, then warnings, problems, gaps."""
         head = format_header(self.header) if self.header else "no header"
-        out = [f"Turn file {self.filename} ({head})", f"Accepted lines ({len(self.commands)}):"]
-        out += [f"  line {c.where.line if c.where else '?'}: {format_command(c)}" for c in self.commands] or ["  none"]
+        refused = {p.where.line for p in self.problems}
+        good = [c for c in self.commands if (c.where.line if c.where else 0) not in refused]
+        out = [f"Turn file {self.filename} ({head})", f"Accepted lines ({len(good)}):"]
+        out += [f"  line {c.where.line if c.where else '?'}: {format_command(c)}" for c in good] or ["  none"]
         if self.warnings:
             out.append(f"Warnings ({len(self.warnings)}):")
             out += ["  " + w.render().replace("\n", "\n  ") for w in self.warnings]
@@ -641,7 +658,7 @@ def parse_turn_file(text: str | bytes, *, filename: str = "<turn>") -> TurnFile:
     src = read_source(text, filename)
     problems: list[TurnFileError] = list(src.problems)
     notices: list[Notice] = list(src.notices)
-    header = _header(src.headers, filename, problems)
+    header, header_line = _header(src.headers, filename, problems)
     accepted: list[Command] = []
     for line, built in _parse_lines(src.lines):
         if len(problems) >= MAX_PROBLEMS:
@@ -658,11 +675,13 @@ def parse_turn_file(text: str | bytes, *, filename: str = "<turn>") -> TurnFile:
     if header is None and src.lines and not src.problems:
         notices.append(Notice("W301", "no header line ('game ... · house ... · round N · step · seq N')", Where(filename, 0)))
     problems.sort(key=lambda p: (p.where.line, p.where.column))
-    return TurnFile(filename, header, tuple(accepted), tuple(problems), tuple(notices))
+    texts = {line.number: line.text for line in src.lines}
+    return TurnFile(filename, header, tuple(accepted), tuple(problems), tuple(notices), (), header_line, texts)
 
 
-def _header(lines: list[SourceLine], filename: str, problems: list[TurnFileError]) -> Optional[Header]:
+def _header(lines: list[SourceLine], filename: str, problems: list[TurnFileError]) -> tuple[Optional[Header], Optional[SourceLine]]:
     header: Optional[Header] = None
+    found: Optional[SourceLine] = None
     for i, line in enumerate(lines):
         where = Where(filename, line.number)
         try:
@@ -674,8 +693,8 @@ def _header(lines: list[SourceLine], filename: str, problems: list[TurnFileError
             problems.append(InvalidLine("E302", "a second header line; a turn file has one", where=where,
                                         line_text=line.text, suggestion="send one file per step"))
             continue
-        header = h
-    return header
+        header, found = h, line
+    return header, found
 
 
 def _parse_lines(lines: list[SourceLine]) -> list[tuple[SourceLine, Built]]:
@@ -798,18 +817,30 @@ def _when(f: C.CombatFilter) -> str:
     return verb + (f" in {_area(f.area)}" if f.area else "") + against
 
 
-def _choice_text(option: Optional[str], track: Optional[str], area: Optional[str], card: Optional[str],
-                 units: Sequence[C.Located] = (), muster: Sequence[C.MusterAction] = ()) -> str:
-    if option is None:
-        return TRACK_NAMES.get(track or "", "nothing")
-    return {
-        "discard": f"discard {_card(card)}", "take_back": f"take back {_card(card)}", "swap": f"swap to {_card(card)}",
-        "remove_order": f"remove order in {_area(area)}", "retreat": f"retreat to {_area(area)}",
-        "upgrade": f"upgrade {_located_text(units) if units else 'footman in ' + _area(area)}",
-        "downgrade": f"downgrade {_located_text(units)}", "destroy": f"destroy {_located_text(units)}",
-        "muster": f"muster in {_area(area)}: {_muster_text(muster)}" if area else "muster",
-        "no_march+1": "no march +1", "no_defense": "no defense",
-    }.get(option, option.replace("_", " "))
+def _card_choice_text(c: C.CardChoice) -> str:
+    if c.option == "cancel":
+        return "cancel"
+    verb = CARD_VERBS.get(c.card, "")
+    if c.track:
+        return TRACK_NAMES.get(c.track, c.track)
+    if c.house_card:
+        return ("swap to " if verb == "swap" else "discard ") + _card(c.house_card)
+    if c.area:
+        return {"upgrade": "upgrade footman in ", "retreat": "retreat to "}.get(verb, "remove order in ") + _area(c.area)
+    return "no" if c.option in (None, *DECLINE_WORDS) else c.option
+
+
+def _wildling_choice_text(c: C.WildlingChoice) -> str:
+    if c.units:
+        verb = "destroy"
+        if c.card == "crow_killers":
+            verb = "downgrade" if c.units[0].unit == "knight" else "upgrade"
+        return f"{verb} {_located_text(c.units)}"
+    if c.house_card:
+        return ("take back " if CARD_VERBS.get(c.card) == "take_back" else "discard ") + _card(c.house_card)
+    if c.area:
+        return f"muster in {_area(c.area)}: {_muster_text(c.muster)}"
+    return TRACK_NAMES.get(c.track, c.track) if c.track else "nothing"
 
 
 def _support_text(s: C.Support) -> str:
@@ -853,14 +884,14 @@ _PRINTERS: dict[type, Any] = {
     C.UseBlade: lambda c: "use blade" if c.use else "keep blade",
     C.Casualties: lambda c: f"casualties: {_units_text(c.units)}",
     C.Retreat: _retreat_text,
-    C.CardChoice: lambda c: f"{_card(c.card)}: " + _choice_text(c.option, c.track, c.area, c.house_card),
+    C.CardChoice: lambda c: f"{_card(c.card)}: " + _card_choice_text(c),
     C.PortShips: lambda c: f"{_area(c.port)}: take over {c.count} {'ship' if c.count == 1 else 'ships'}",
     C.Muster: lambda c: f"muster in {_area(c.area)}: {_muster_text(c.actions)}",
     C.Consolidate: lambda c: f"consolidate in {_area(c.area)}" + ("" if c.muster is None else f": muster {_muster_text(c.muster)}"),
     C.Bid: lambda c: f"bid {TRACK_NAMES.get(c.track, c.track)} {c.amount}",
     C.TieBreak: lambda c: "tie-break" + (f" {TRACK_NAMES.get(c.context, c.context)}" if c.context else "") + ": " + ", ".join(c.order),
     C.Reconcile: lambda c: "supply: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
-    C.WesterosChoice: lambda c: f"{display_name('westeros_card', c.card)}: " + _choice_text(c.option, None, None, None),
-    C.WildlingChoice: lambda c: f"{display_name('wildling_card', c.card)}: "
-    + _choice_text(c.option, c.track, c.area, c.house_card, c.units, c.muster),
+    C.WesterosChoice: lambda c: f"{display_name('westeros_card', c.card)}: "
+    + {"no march+1": "no march +1"}.get(c.option, c.option),
+    C.WildlingChoice: lambda c: f"{display_name('wildling_card', c.card)}: " + _wildling_choice_text(c),
 }

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 from .. import __version__
 
-COMMAND_MODULES: tuple[str, ...] = ("game", "seals", "batch")
+COMMAND_MODULES: tuple[str, ...] = ("game", "seals", "batch", "check")
 
 
 class UserError(Exception):

@@ -1,0 +1,419 @@
+"""``maester check``: a turn file against a game's current state, changing nothing.
+
+Two passes. The static checks need only the state and the board: the header, orders only where
+the house has units and one per area, special orders within the King's Court stars, order tokens
+within the copies a house owns, this round's bans, bids within available power, cards in hand,
+the orders that raids, marches and consolidations name. Then the rules engine runs on a copy of
+the state with the file's answers added: every answer it refuses (``AnswerUnusable``) becomes a
+problem on its line, and every decision it still needs from the house is listed as missing.
+When the engine cannot run, the static checks still do, and a warning says so.
+
+>>> from adjudicator.setup import new_game
+>>> state = new_game(["stark", "lannister", "baratheon"], seed="doc", game_id="doc")
+>>> tf = parse_turn_file("game doc · house stark · round 1 · planning · seq 1\\nPyke: march +1\\n")
+>>> for p in check_turn_file(tf, state, engine=False).problems: print(p)
+<turn>:2:1: E401 you have no units in Pyke; orders go only on areas with your units (R115)
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Optional
+
+from . import commands as C
+from .board import Board
+from .cards import CARDS
+from .commands import ORDER_TOKENS, SPECIAL_TOKENS, Command, order_kind
+from .diagnostics import IllegalOrder, InvalidLine, Notice, TurnFileError
+from .header import Header, format_header
+from .names import display_name, lookup
+from .state import GameState
+from .turnfile import TurnFile, format_command, parse_turn_file
+
+__all__ = ["CheckError", "check_file", "check_turn_file"]
+
+DECIDERS = {"a_throne_of_blades": ("iron_throne", "the Iron Throne", "R044"),
+            "dark_wings_dark_words": ("kings_court", "the Messenger Raven", "R047"),
+            "put_to_the_sword": ("fiefdoms", "the Valyrian Steel Blade", "R056")}
+
+
+class CheckError(ValueError):
+    """The check cannot start: no such game folder, an unreadable file, no house to check for."""
+
+
+def check_file(game_dir: str | Path, path: str | Path, *, house: Optional[str] = None) -> TurnFile:
+    """Read a turn file and check it against the game in ``game_dir`` as it is now.
+
+    :raises CheckError: for a folder that is not a game, or a file that cannot be read.
+    """
+    from .gamedir import GameDir, GameDirError
+
+    try:
+        gd = GameDir.open(game_dir)
+        game_id, state = gd.info().id, gd.load_state()
+    except GameDirError as e:
+        raise CheckError(str(e)) from None
+    try:
+        data = sys.stdin.buffer.read() if str(path) == "-" else Path(path).read_bytes()
+    except OSError as e:
+        raise CheckError(f"cannot read {path}: {e.strerror}") from None
+    name = "<stdin>" if str(path) == "-" else Path(path).name
+    return check_turn_file(parse_turn_file(data, filename=name), state, game_id=game_id, house=house)
+
+
+def check_turn_file(tf: TurnFile, state: GameState, *, game_id: Optional[str] = None, house: Optional[str] = None,
+                    board: Optional[Board] = None, engine: bool = True) -> TurnFile:
+    """The parsed file with the game's problems added and what is still missing listed.
+
+    :raises CheckError: when neither the header nor ``house`` names the house, or ``house`` is unknown.
+    """
+    board = board or Board.classic()
+    who = _house(tf, house)
+    problems: list[TurnFileError] = list(tf.problems) + _header_problems(tf, state, game_id or state.game_id, who, house)
+    static = _Static(tf, state, board, who)
+    for cmd in tf.commands:
+        static.check(cmd)
+    problems += static.problems
+    notices, missing = list(tf.warnings), static.missing()
+    if engine:
+        eng_problems, eng_missing, note = _engine(tf, state, board, who, {p.where.line for p in static.problems})
+        problems += eng_problems
+        missing += [m for m in eng_missing if not (m.startswith("orders:") and static.missing())]
+        notices += [note] if note else []
+    problems.sort(key=lambda p: (p.where.line, p.where.column))
+    return replace(tf, problems=tuple(problems), warnings=tuple(notices), missing=tuple(missing))
+
+
+def _house(tf: TurnFile, house: Optional[str]) -> str:
+    if house is not None:
+        m = lookup("house", house)
+        if m.id is None:
+            raise CheckError(f"unknown house {house!r}")
+        return m.id
+    if tf.header is None:
+        raise CheckError("the file has no header naming its house: give --house")
+    m = lookup("house", tf.header.house)
+    return m.id or tf.header.house
+
+
+def _header_problems(tf: TurnFile, state: GameState, game_id: str, house: str, given: Optional[str]) -> list[TurnFileError]:
+    h = tf.header
+    expected = format_header(Header(game_id, house, state.round, state.phase, 1))
+    if h is None:
+        return [InvalidLine("E307", "the file has no header line", where=_where(tf, 0),
+                            suggestion=f"begin the file with '{expected}'")]
+    where, text, out = _where(tf, tf.header_line.number if tf.header_line else 0), tf.header_line.text if tf.header_line else "", []
+    if h.game != game_id:
+        out.append(IllegalOrder("E304", f"the header is for game {h.game!r}; this is game {game_id!r}", where=where,
+                                line_text=text, suggestion=f"write '{expected}'"))
+    if lookup("house", h.house).id not in state.houses_in_play:
+        out.append(IllegalOrder("E305", f"house {h.house!r} is not playing in this game", where=where, line_text=text))
+    elif given is not None and lookup("house", h.house).id != house:
+        out.append(IllegalOrder("E305", f"the header is for house {h.house}, but the check is for {house}",
+                                where=where, line_text=text))
+    if state.phase == "game_over":
+        out.append(IllegalOrder("E306", "the game is over; no turn is expected", where=where, line_text=text))
+    elif (h.round, h.step) != (state.round, state.phase):
+        out.append(IllegalOrder("E306", f"the header is for round {h.round} {h.step}; the game is at round "
+                                f"{state.round} {state.phase}", where=where, line_text=text,
+                                suggestion=f"write '{expected}'"))
+    return out
+
+
+def _where(tf: TurnFile, line: int, column: int = 1) -> C.Where:
+    return C.Where(tf.filename, line, column)
+
+
+# --- static checks: the state and the board only ----------------------------------------------
+
+
+@dataclass
+class _Static:
+    """Checks each command against the position; collects problems with their lines."""
+
+    tf: TurnFile
+    state: GameState
+    board: Board
+    house: str
+
+    def __post_init__(self) -> None:
+        self.problems: list[TurnFileError] = []
+        self.areas = sorted({a for a, s in self.state.areas.items() if any(u.house == self.house for u in s.units)})
+        self.placed: dict[str, int] = {}  # area -> line of its order in this file
+        self.tokens: Counter[str] = Counter()
+        self.specials = 0
+        self.orders = self._orders()
+
+    def _orders(self) -> dict[str, str]:
+        """The house's orders to check raids, marches and consolidations against."""
+        if self.state.phase == "planning":
+            return {c.area: c.token for c in self.tf.commands if isinstance(c, C.AssignOrder)}
+        return {a: s.order.token for a, s in self.state.areas.items() if s.order and s.order.house == self.house}
+
+    def fail(self, cmd: Command, code: str, reason: str) -> None:
+        where = cmd.where or C.Where(self.tf.filename, 0)
+        self.problems.append(IllegalOrder(code, reason, where=where, line_text=self.tf.texts.get(where.line, ""),
+                                          end_column=len(self.tf.texts.get(where.line, "")) + 1))
+
+    def check(self, cmd: Command) -> None:
+        check = _CHECKS.get(type(cmd))
+        if check is not None:
+            check(self, cmd)
+        when = getattr(cmd, "when", None)
+        if when is not None and when.opponent is not None:
+            self.player(cmd, when.opponent, "the opponent named")
+
+    def name(self, area: Optional[str]) -> str:
+        return display_name("area", area) if area else "none"
+
+    def player(self, cmd: Command, house: Optional[str], what: str) -> None:
+        if house is not None and house not in self.state.houses_in_play:
+            self.fail(cmd, "E412", f"{what}, {house}, is not playing in this game")
+        elif house == self.house and what != "a house in the tie-break":
+            self.fail(cmd, "E412", f"{what} cannot be your own house")
+
+    def missing(self) -> list[str]:
+        if self.state.phase != "planning" or not self.areas or self.state.orders_placed(self.house) or self._decided():
+            return []
+        return [f"orders: no order yet for {self.name(a)}" for a in self.areas if a not in self.placed]
+
+    def _decided(self) -> bool:
+        seg = self.state.segment
+        return bool(seg and any(k.endswith(f".orders.{self.house}") for k in seg.decisions))
+
+    def holder(self, track: str) -> str:
+        return self.state.tracks[track][0] if self.state.tracks.get(track) else ""
+
+
+def _assign(s: _Static, cmd: C.AssignOrder | C.LeaveUnordered) -> None:
+    if s.state.phase != "planning":
+        return s.fail(cmd, "E410", f"orders are placed in the Planning Phase; the game is in the {s.state.phase} phase (R114)")
+    if cmd.area not in s.areas:
+        st = s.state.area(cmd.area)
+        if st.units:
+            return s.fail(cmd, "E409", f"the units in {s.name(cmd.area)} are not yours; orders go only on your own units (R115)")
+        return s.fail(cmd, "E401", f"you have no units in {s.name(cmd.area)}; orders go only on areas with your units (R115)")
+    if cmd.area in s.placed:
+        return s.fail(cmd, "E402", f"a second order for {s.name(cmd.area)} (the first is on line {s.placed[cmd.area]}); "
+                      "an area takes exactly one order (R115)")
+    s.placed[cmd.area] = cmd.where.line if cmd.where else 0
+    if isinstance(cmd, C.LeaveUnordered):
+        if not _short(s):
+            s.fail(cmd, "E412", "only a house short of order tokens may leave an area without an order (R121, R122)")
+        return None
+    if any(r == cmd.token or r == order_kind(cmd.token) for r in s.state.restrictions):
+        return s.fail(cmd, "E406", f"no {cmd.token} order may be placed this round: a Westeros card forbids it (R120)")
+    s.tokens[cmd.token] += 1
+    if s.tokens[cmd.token] > ORDER_TOKENS[cmd.token]:
+        return s.fail(cmd, "E405", f"you own {ORDER_TOKENS[cmd.token]} '{cmd.token}' order(s) and this is one more (R112)")
+    if cmd.token in SPECIAL_TOKENS:
+        s.specials += 1
+        stars = s.state.stars(s.house, s.board)
+        if s.specials > stars:
+            s.fail(cmd, "E404", f"your King's Court position allows {stars} special order(s); this is special order "
+                   f"number {s.specials} (R119)")
+    return None
+
+
+def _short(s: _Static) -> bool:
+    bans = s.state.restrictions
+    ok = [t for t in ORDER_TOKENS if not any(r == t or r == order_kind(t) for r in bans)]
+    regular = sum(ORDER_TOKENS[t] for t in ok if t not in SPECIAL_TOKENS)
+    special = sum(ORDER_TOKENS[t] for t in ok if t in SPECIAL_TOKENS)
+    return regular + min(special, s.state.stars(s.house, s.board)) < len(s.areas)
+
+
+def _raven(s: _Static, cmd: C.Raven | C.RavenKeep) -> None:
+    if s.holder("kings_court") != s.house:
+        return s.fail(cmd, "E409", "only the holder of the Messenger Raven (first on the King's Court track) uses it (R125)")
+    if s.state.raven_used:
+        return s.fail(cmd, "E412", "the Messenger Raven has been used this round (R125)")
+    if isinstance(cmd, C.Raven) and cmd.action == "swap" and cmd.token:
+        if cmd.area not in s.orders:
+            return s.fail(cmd, "E411", f"you have no order in {s.name(cmd.area)} to swap (R125)")
+        if any(r == cmd.token or r == order_kind(cmd.token) for r in s.state.restrictions):
+            s.fail(cmd, "E406", f"no {cmd.token} order may be placed this round, by the raven either (R126)")
+    return None
+
+
+def _needs_order(s: _Static, cmd: Command, area: Optional[str], kind: str, rule: str) -> bool:
+    token = s.orders.get(area or "")
+    if token is None or order_kind(token) != kind:
+        s.fail(cmd, "E411", f"you have no {kind} order in {s.name(area)} ({rule})")
+        return False
+    return True
+
+
+def _raid(s: _Static, cmd: C.Raid) -> None:
+    if not _needs_order(s, cmd, cmd.origin, "raid", "R129"):
+        return
+    origin = s.board.area(cmd.origin)
+    for t in cmd.targets:
+        if t is None:
+            continue
+        if not s.board.adjacent(cmd.origin, t):
+            s.fail(cmd, "E412", f"{s.name(t)} is not next to {s.name(cmd.origin)}; a raid hits an adjacent area (R130)")
+        elif origin.is_land and not s.board.area(t).is_land:
+            s.fail(cmd, "E412", f"a raid from land cannot target the sea area {s.name(t)} (R132)")
+
+
+def _march(s: _Static, cmd: C.March) -> None:
+    if not _needs_order(s, cmd, cmd.origin, "march", "R141"):
+        return
+    have = Counter(u.type for u in s.state.area(cmd.origin).units if u.house == s.house)
+    sent: Counter[str] = Counter()
+    for mv in cmd.moves:
+        dest = s.board.area(mv.destination)
+        for spec in mv.units:
+            sent[spec.unit] += spec.count
+            if spec.unit == "ship" and (dest.is_land or not s.board.adjacent(cmd.origin, mv.destination)):
+                s.fail(cmd, "E412", f"ships move only to an adjacent sea area or port, not {dest.name} (R144, R145)")
+            elif spec.unit != "ship" and not dest.is_land:
+                s.fail(cmd, "E412", f"a {spec.unit.replace('_', ' ')} never enters a sea area or port like {dest.name} (R145)")
+    for unit, n in sent.items():
+        if n > have[unit]:
+            s.fail(cmd, "E413", f"{s.name(cmd.origin)} holds {have[unit]} of your {unit.replace('_', ' ')}s, not {n} (R142)")
+
+
+def _consolidate(s: _Static, cmd: C.Consolidate) -> None:
+    if _needs_order(s, cmd, cmd.area, "consolidate", "R161") and cmd.muster is not None:
+        if s.orders.get(cmd.area) != "consolidate*":
+            s.fail(cmd, "E411", "only a special consolidate power order can muster (R165)")
+        elif not s.board.area(cmd.area).has_castle:
+            s.fail(cmd, "E412", f"{s.name(cmd.area)} has no castle or stronghold to muster in (R165)")
+
+
+def _support(s: _Static, cmd: C.Support) -> None:
+    if cmd.origin is not None:
+        _needs_order(s, cmd, cmd.origin, "support", "R173")
+    if cmd.side not in (None, "attacker", "defender") and cmd.side not in s.state.houses_in_play:
+        s.fail(cmd, "E412", f"the house supported, {cmd.side}, is not playing in this game")
+
+
+def _play(s: _Static, cmd: C.PlayCard) -> None:
+    card = CARDS.house_cards[cmd.card]
+    if card.house != s.house:
+        return s.fail(cmd, "E409", f"{card.name} is a {card.house.title()} card, not one of yours (R192)")
+    if cmd.card not in s.state.houses[s.house].hand:
+        return s.fail(cmd, "E408", f"{card.name} is not in your hand: it is in your discard pile (R195)")
+    return None
+
+
+def _card_choice(s: _Static, cmd: C.CardChoice) -> None:
+    card = CARDS.house_cards[cmd.card]
+    if card.house != s.house:
+        s.fail(cmd, "E409", f"{card.name} is a {card.house.title()} card: only its player chooses for it (R193)")
+    elif cmd.card == "aeron_damphair" and cmd.house_card and cmd.house_card not in s.state.houses[s.house].hand:
+        s.fail(cmd, "E408", f"{display_name('house_card', cmd.house_card)} is not in your hand (R193)")
+
+
+def _bid(s: _Static, cmd: C.Bid) -> None:
+    power = s.state.houses[s.house].power
+    if cmd.amount > power:
+        rule = "R101" if cmd.track == "wildlings" else "R082"
+        s.fail(cmd, "E407", f"you bid {cmd.amount} but have {power} power available ({rule})")
+
+
+def _tie_break(s: _Static, cmd: C.TieBreak) -> None:
+    if s.holder("iron_throne") != s.house:
+        s.fail(cmd, "E409", "only the holder of the Iron Throne breaks ties (R084, R091)")
+    for h, n in Counter(cmd.order).items():
+        s.player(cmd, h, "a house in the tie-break")
+        if n > 1:
+            s.fail(cmd, "E412", f"{h} is named {n} times in the tie-break")
+
+
+def _westeros(s: _Static, cmd: C.WesterosChoice) -> None:
+    track, token, rule = DECIDERS[cmd.card]
+    if s.holder(track) != s.house:
+        s.fail(cmd, "E409", f"only the holder of {token} chooses for {display_name('westeros_card', cmd.card)} ({rule})")
+
+
+def _muster(s: _Static, cmd: C.Muster) -> None:
+    area = s.board.area(cmd.area)
+    if not area.has_castle or s.state.controller(cmd.area, s.board) != s.house:
+        s.fail(cmd, "E412", f"you muster only in castle or stronghold areas you control; {area.name} is not one (R067)")
+    for a in cmd.actions:
+        if a.to is not None and a.unit != "ship":
+            s.fail(cmd, "E412", "only ships are placed elsewhere; other units stay in the mustering area (R078)")
+        elif a.to is not None and a.to != area.port and not (s.board.area(a.to).is_sea and s.board.adjacent(cmd.area, a.to)):
+            s.fail(cmd, "E412", f"a ship mustered in {area.name} goes into its port or an adjacent sea, not "
+                   f"{s.name(a.to)} (R075)")
+
+
+def _reconcile(s: _Static, cmd: C.Reconcile) -> None:
+    wanted: Counter[tuple[str, str]] = Counter()
+    for r in cmd.removals:
+        wanted[(r.area, r.unit)] += r.count
+    for (area, unit), n in wanted.items():
+        have = sum(1 for u in s.state.area(area).units if u.house == s.house and u.type == unit)
+        if n > have:
+            s.fail(cmd, "E413", f"{s.name(area)} holds {have} of your {unit.replace('_', ' ')}s, not {n} (R060)")
+
+
+def _blade(s: _Static, cmd: C.UseBlade) -> None:
+    if cmd.use and s.state.phase in ("planning", "action") and s.holder("fiefdoms") != s.house:
+        s.fail(cmd, "E409", "only the holder of the Valyrian Steel Blade (first on the Fiefdoms track) uses it (R199)")
+
+
+def _port(s: _Static, cmd: C.PortShips) -> None:
+    if not s.board.area(cmd.port).is_port:
+        s.fail(cmd, "E412", f"{s.name(cmd.port)} is not a port (R246)")
+
+
+_CHECKS: dict[type, Callable[[_Static, Command], None]] = {  # type: ignore[dict-item]
+    C.AssignOrder: _assign, C.LeaveUnordered: _assign, C.Raven: _raven, C.RavenKeep: _raven, C.Raid: _raid,
+    C.March: _march, C.Consolidate: _consolidate, C.Support: _support, C.PlayCard: _play, C.CardChoice: _card_choice,
+    C.Bid: _bid, C.TieBreak: _tie_break, C.WesterosChoice: _westeros, C.Muster: _muster, C.Reconcile: _reconcile,
+    C.UseBlade: _blade, C.PortShips: _port,
+    C.RefuseSupport: lambda s, c: s.player(c, c.supporter, "the house whose support you refuse"),
+}
+
+
+# --- the engine on a copy --------------------------------------------------------------------
+
+
+def _engine(tf: TurnFile, state: GameState, board: Board, house: str,
+            flagged: set[int]) -> tuple[list[TurnFileError], list[str], Optional[Notice]]:
+    """Run the rules on a copy with the file's answers; report refusals and open decisions."""
+    try:
+        from .events import AnswerUnusable
+        from .rules import machine
+
+        entries = [machine.pool_entry(id=f"check/{house}/L{c.where.line if c.where else 0}/{i}", house=house,
+                                      round=state.round, command=c, text=format_command(c))
+                   for i, c in enumerate(tf.commands)]
+        step = machine.advance(state, entries, board=board)
+    except ImportError as e:
+        return [], [], Notice("W901", f"the rules engine is not available ({e}); only the static checks ran",
+                              C.Where(tf.filename, 0))
+    except Exception as e:  # noqa: BLE001 - a bug of the engine's must not hide the static checks
+        return [], [], Notice("W901", f"the rules engine could not run ({type(e).__name__}: {e}); only the static "
+                              "checks ran (please report this)", C.Where(tf.filename, 0))
+    texts = [(c, format_command(c)) for c in tf.commands]
+    problems: list[TurnFileError] = []
+    seen: set[tuple[int, str]] = set()
+    for ev in step.events:
+        if not isinstance(ev, AnswerUnusable) or ev.house != house:
+            continue
+        for cmd in _commands_in(ev.answer, texts):
+            line = cmd.where.line if cmd.where else 0
+            if line in flagged or (line, ev.reason) in seen:
+                continue
+            seen.add((line, ev.reason))
+            problems.append(IllegalOrder("E420", ev.reason, where=cmd.where or C.Where(tf.filename, 0),
+                                         line_text=tf.texts.get(line, "")))
+    missing = [f"{r.kind}: {r.prompt}" for r in step.requests if r.house == house]
+    return problems, missing, None
+
+
+def _commands_in(answer: str, texts: list[tuple[Command, str]]) -> list[Command]:
+    """The commands an event's answer text stands for (one line, or several joined by '; ')."""
+    exact = [c for c, t in texts if t == answer]
+    if exact:
+        return exact
+    padded = f"; {answer}; "
+    return [c for c, t in texts if f"; {t}; " in padded]
