@@ -57,7 +57,7 @@ class Outcome:
 class WildlingCardEffect:
     card: str
     resolve: Callable[[Context, Outcome], None]
-    needs_rank: bool = True  # False: the card ignores who bid most or least (no tie-break asked)
+    needs_rank: bool = True  # False: the card ignores who bid most or least (no tie-break, ruling 74)
 
 
 WILDLING_CARDS: dict[str, WildlingCardEffect] = {}
@@ -171,7 +171,8 @@ def _destroy(ctx: Context, house: HouseId, units: tuple[Located, ...], card: str
 
 
 def _destroy_penalty(ctx: Context, house: HouseId, card: str, role: str, n: int, areas: Optional[list[str]] = None) -> None:
-    """The house destroys ``n`` of its units (within ``areas`` if given, all in one of them)."""
+    """The house destroys ``n`` of its units (within ``areas`` if given, all in one of them);
+    a house with fewer loses all it has (ruling 71)."""
     st = ctx.state
     pool = [(a, u) for a, u in st.units_of(house) if areas is None or a in areas]
     n = min(n, len(pool))
@@ -271,7 +272,8 @@ def _crow_killers_reward(ctx: Context, house: HouseId, card: str) -> None:
 
 
 def _knights_to_footmen(ctx: Context, house: HouseId, card: str, role: str, limit: Optional[int]) -> None:
-    """Knights (all, or ``limit`` of them) become footmen while footmen last; the rest are destroyed."""
+    """Knights (all, or ``limit`` of them) become footmen while footmen last; the rest are
+    destroyed, in the order the house names them (ruling 69)."""
     st, board = ctx.state, ctx.board
     knights = [(a, u.type) for a, u in st.units_of(house) if u.type == "knight"]
     n = len(knights) if limit is None else min(limit, len(knights))

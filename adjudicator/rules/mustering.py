@@ -6,7 +6,7 @@ adjacent sea holding no enemy ship (the port is allowed even then, R076), never 
 port. The box and the supply limits bound everything; points left over are lost.
 
 The actions of one area are applied in the order given; each is checked against the board as the
-earlier ones left it, so a check and its application can never disagree. The same two functions
+earlier ones left it, so a check and its application can never disagree (ruling 72). The same two functions
 serve the Mustering card, A Throne of Blades, The Horde Descends and the special Consolidate Power
 order.
 

@@ -11,7 +11,8 @@ after round 10 (R035, R168); this phase starts with the cards:
 
 Orders banned by the cards are written to ``state.restrictions`` with the vocabulary
 ``march+1``, ``defense``, ``raid``, ``support``, ``consolidate``; the Planning Phase reads and
-clears them (R057). They are cleared here too, so that none outlives the planning it was for.
+clears them (R057). They are cleared here too, so that none outlives the planning it was for
+(ruling 75).
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def run(ctx: Context) -> None:
     """Resolve the Westeros phase, then hand over to the Planning Phase."""
     st = ctx.state
     if st.round > ctx.board.constants["rounds"]:
-        final_winner(ctx)  # only if the clean-up of round 10 did not end the game already
+        final_winner(ctx)  # only if the clean-up of round 10 did not end the game already (ruling 77)
     ctx.emit(PhaseStarted(round=st.round, phase="westeros"))
     st.restrictions = []
     drawn = [(deck, _draw(ctx, deck)) for deck in (1, 2, 3)]
@@ -231,7 +232,7 @@ def westeros_choice(ctx: Context, card: str) -> str:
     """Ask the holder of the card's dominance token to choose; returns the canonical option.
 
     The same choice sent by any other house is refused with the reason (the holder decides,
-    R044/R047/R056), once, when the holder's decision is taken.
+    R044/R047/R056), once, when the holder's decision is taken (ruling 73).
     """
     st = ctx.state
     track = DECIDER[card]

@@ -133,7 +133,7 @@ def test_R047_dark_wings_dark_words_bid():
     assert {r.kind for r in step.requests} == {"bid"} and len(step.requests) == 3
 
 
-def test_R047_dark_wings_dark_words_collect_counts_ports_like_game_of_thrones_ruling_62():
+def test_ruling_62_dark_wings_collect_counts_trading_ports_like_game_of_thrones():
     s = position(("last_days_of_summer", "dark_wings_dark_words", "storm_of_swords"))
     step = advance(s, [answer("lannister", WesterosChoice(card="dark_wings_dark_words", option="collect"))])
     assert power(step.state) == {"stark": 6, "lannister": 7, "baratheon": 7}

@@ -385,7 +385,7 @@ def test_mammoth_riders_a_wrong_number_of_units_is_refused():
     assert refusals(step) == ["name exactly 3 units, not 1 (R109)"]
 
 
-def test_mammoth_riders_a_house_with_too_few_units_loses_them_all_unasked():
+def test_ruling_71_a_house_with_too_few_units_loses_them_all_unasked():
     s = attack("mammoth_riders")
     s.area_mut("white_harbor").units = []
     s.area_mut("the_shivering_sea").units = []

@@ -270,3 +270,21 @@ def test_check_muster_for_the_special_consolidate_power_order():
     assert check_muster(s, BOARD, "lannister", "port_of_lannisport", (F,), 2) == \
         "Port of Lannisport has no castle or stronghold to muster in (R068)"
     assert check_muster(s, BOARD, "stark", "lannisport", (F,), 2) == "you do not control Lannisport (R067)"
+
+
+def test_ruling_72_a_ship_without_a_destination_goes_to_the_only_open_place():
+    s = bare()
+    put(s, "moat_cailin", "stark", "footman")
+    step = advance(s, [answer("baratheon", muster("dragonstone")), answer("lannister", muster("lannisport")),
+                       answer("stark", muster("moat_cailin", ship()))])
+    assert kinds(step.state, "the_narrow_sea") == ["ship"]
+    assert [e.placed for e in step.events if isinstance(e, UnitsMustered) and e.area == "moat_cailin"] == \
+        [(("ship", "the_narrow_sea"),)]
+
+
+def test_ruling_72_actions_apply_in_the_order_given():
+    s = bare()
+    # A footman mustered first may be upgraded at once: 2 points, as much as the knight itself.
+    assert check_muster(s, BOARD, "baratheon", "dragonstone", (F, UP_K), 2) is None
+    assert check_muster(s, BOARD, "baratheon", "dragonstone", (UP_K, F), 2) == \
+        "there is no footman of yours in Dragonstone to upgrade (R071)"

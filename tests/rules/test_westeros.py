@@ -113,7 +113,7 @@ def test_R041_two_attacks_in_one_phase_the_second_at_the_strength_left_by_the_fi
     assert step.state.wildling_threat == 4
 
 
-def test_R057_restrictions_of_an_earlier_round_are_cleared_before_the_new_cards():
+def test_R057_ruling_75_restrictions_of_an_earlier_round_are_cleared_before_the_new_cards():
     s = position(("last_days_of_summer", "game_of_thrones", "sea_of_storms"))
     s.restrictions = ["defense", "support"]
     assert play(s).state.restrictions == ["raid"]
@@ -139,7 +139,7 @@ def test_R044_a_choice_from_a_house_without_the_iron_throne_is_refused_and_chang
     assert step.state.houses["stark"].supply == s.houses["stark"].supply
 
 
-def test_a_choice_from_a_house_without_the_token_is_refused_once_even_after_the_holder_answers():
+def test_ruling_73_a_choice_from_a_house_without_the_token_is_refused_once_even_after_the_holder_answers():
     s = position(("a_throne_of_blades", "game_of_thrones", "storm_of_swords"))
     stray = answer("stark", WesterosChoice(card="a_throne_of_blades", option="supply"))
     first = play(s, stray)
@@ -223,7 +223,7 @@ def test_ruling_61_the_replacement_icon_reaching_12_makes_the_wildlings_attack_t
     assert [e.strength for e in step.events if isinstance(e, WildlingAttackBegins)] == [12, 8]
 
 
-def test_a_westeros_phase_after_round_10_ends_the_game_instead():
+def test_ruling_77_a_westeros_phase_after_round_10_ends_the_game_instead():
     s = position(QUIET)
     s.round = 11
     step = play(s)

@@ -1,4 +1,4 @@
-"""The wildling track and attack (R098-R111, rulings 66, 75, 78), through ``advance``.
+"""The wildling track and attack (R098-R111, rulings 65, 66, 74, 76), through ``advance``.
 
 The attacks come from the Wildlings Attack card in deck III; deck II's Last Days of Summer adds
 one icon first, so an attack's strength is the threat set here plus 2. Every house has 5 power.
@@ -206,12 +206,12 @@ def test_ruling_66_the_card_resolves_before_the_threat_moves():
     assert gained[0] < after[0] < names.index("WildlingCardBuried")
 
 
-def test_ruling_75_a_card_that_ignores_the_bidders_asks_no_tie_break():
+def test_ruling_74_a_card_that_ignores_the_bidders_asks_no_tie_break():
     step = advance(attack_at(10, "silence_at_the_wall"), bids(stark=0, lannister=0, baratheon=0))
     assert step.requests == [] and not [e for e in step.events if isinstance(e, TieBroken)]
 
 
-def test_ruling_78_at_strength_0_the_watch_wins_even_with_no_bids():
+def test_ruling_76_at_strength_0_the_watch_wins_even_with_no_bids():
     s = attack_at(2, "skinchanger_scout")
     s.wildling_threat = 0
     s.westeros_decks["2"].remove("game_of_thrones")
@@ -220,3 +220,11 @@ def test_ruling_78_at_strength_0_the_watch_wins_even_with_no_bids():
     resolved = next(e for e in step.events if isinstance(e, WildlingAttackResolved))
     assert (resolved.strength, resolved.total, resolved.nights_watch_won) == (0, 0, True)
     assert next(e for e in step.events if isinstance(e, WildlingCardRevealed)).highest == "baratheon"
+
+
+def test_ruling_65_the_first_tied_house_named_bid_more_the_last_bid_less():
+    order = answer("baratheon", TieBreak(order=("stark", "baratheon", "lannister")))
+    high = advance(attack_at(6, "skinchanger_scout"), [order, *bids(stark=3, lannister=3, baratheon=0)])
+    assert next(e for e in high.events if isinstance(e, WildlingCardRevealed)).highest == "stark"
+    low = advance(attack_at(10, "skinchanger_scout"), [order, *bids(stark=1, lannister=1, baratheon=2)])
+    assert next(e for e in low.events if isinstance(e, WildlingCardRevealed)).lowest == "lannister"
