@@ -140,3 +140,48 @@ def test_deadline_default_takes_power_with_the_first_order():
     put(s, "lannisport", "lannister", "footman", order="consolidate*")
     step = run(at_action(s), deadline=True)
     assert gains(step) == [("lannister", "lannisport", "power", 1)]
+
+
+def test_ruling_14_a_house_with_only_plain_orders_is_not_asked_which_goes_first():
+    s = game()
+    put(s, "stoney_sept", "lannister", "footman", order="consolidate")
+    put(s, "riverrun", "lannister", "footman", order="consolidate")
+    step = run(at_action(s))
+    assert [a for _, a, _, _ in gains(step)] == ["riverrun", "stoney_sept"]  # board order
+    assert len([e for e in step.events if type(e).__name__ == "OnlyOption" and e.house == "lannister"]) == 2
+
+
+def test_ruling_14_a_port_among_several_orders_is_asked():
+    s = game()
+    put(s, "stoney_sept", "lannister", "footman", order="consolidate")
+    put(s, "port_of_lannisport", "lannister", "ship", order="consolidate")
+    step = run(at_action(s))
+    assert [(r.kind, r.house) for r in step.requests] == [("consolidate", "lannister")]
+
+
+@pytest.mark.skipif(not HAS_MUSTERING, reason="the mustering rules (rules/mustering.py) are not in the tree yet")
+def test_ruling_13_a_port_consolidate_looks_at_its_sea_when_it_resolves():
+    s = game()
+    put(s, "lannisport", "lannister", "footman", order="consolidate*")
+    put(s, "port_of_pyke", "greyjoy", "ship", order="consolidate")
+    put(s, "pyke", "greyjoy", "footman")
+    # Lannister (earlier in turn order) musters a ship into Ironman's Bay before Greyjoy's port order resolves
+    step = run(at_action(s), entry("lannister", Consolidate(area="lannisport", muster=(MusterAction(unit="ship", to="the_golden_sound"),))))
+    assert gains(step)[-1] == ("greyjoy", "port_of_pyke", "power", 1)  # The Golden Sound is not Pyke's sea
+    s2 = game()
+    put(s2, "riverrun", "lannister", "footman", order="consolidate*")
+    put(s2, "port_of_pyke", "greyjoy", "ship", order="consolidate")
+    put(s2, "pyke", "greyjoy", "footman")
+    step = run(at_action(s2), entry("lannister", Consolidate(area="riverrun", muster=(MusterAction(unit="ship", to="ironmans_bay"),))))
+    assert "enemy ships are in Ironman's Bay (R164)" in gains(step)[-1][2]
+
+
+@pytest.mark.skipif(not HAS_MUSTERING, reason="the mustering rules (rules/mustering.py) are not in the tree yet")
+def test_ruling_17_a_special_consolidate_may_muster_a_ship_under_the_ship_rules():
+    s = game()
+    put(s, "lannisport", "lannister", "footman", order="consolidate*")
+    step = run(at_action(s), entry("lannister", Consolidate(area="lannisport", muster=(MusterAction(unit="ship", to="port_of_lannisport"),))))
+    assert units(step.state, "port_of_lannisport") == ["ship"]
+    put(s, "the_golden_sound", "greyjoy", "ship")
+    step = run(at_action(s), entry("lannister", Consolidate(area="lannisport", muster=(MusterAction(unit="ship", to="the_golden_sound"),))))
+    assert any("(R075)" in e.reason for e in unusable(step, "lannister"))

@@ -476,3 +476,23 @@ def test_deadline_default_resolves_the_first_march_in_board_order_without_moving
     step = run(s, deadline=True)
     assert [e.origin for e in of(step.events, MarchResolved)] == ["lannisport", "stoney_sept"]
     assert not of(step.events, UnitsMoved)
+
+
+def test_ruling_15_a_march_may_move_nothing_but_a_move_into_its_own_area_is_refused():
+    step = run(lannisport(), entry("lannister", march("lannisport", ("lannisport", "footman"))))
+    assert any("need no move (R143)" in r for r in reasons(step, "lannister"))
+    step = run(lannisport(), entry("lannister", march("lannisport")))
+    assert of(step.events, MarchResolved)[0].moved is False and token(step.state, "lannisport") is None
+
+
+def test_ruling_16_ships_may_not_enter_a_port_whose_land_area_nobody_controls():
+    s = game()
+    put(s, "the_golden_sound", "greyjoy", "ship", order="march+0")
+    put(s, "riverrun", "greyjoy", "footman")
+    s.area_mut("lannisport").garrison = 0
+    s.houses_in_play.remove("lannister")  # Lannisport is nobody's now
+    for track in s.tracks.values():
+        track.remove("lannister")
+    assert s.controller("lannisport", BOARD) is None
+    step = run(at_action(s), entry("greyjoy", march("the_golden_sound", ("port_of_lannisport", "ship"))))
+    assert any("(R145, R253)" in r for r in reasons(step, "greyjoy"))

@@ -320,3 +320,37 @@ def test_default_orders_respect_bans_and_stars():
     placed = [p.token for p in filler if isinstance(p, AssignOrder)]
     assert len(placed) == 8 and not any(t.startswith("defense") or t in SPECIAL_TOKENS for t in placed)
     assert sum(isinstance(p, LeaveUnordered) for p in filler) == 5
+
+
+def test_ruling_4_the_raven_is_used_after_the_reveal():
+    step = run(small(), *all_orders(raven=Raven(action="look")), entry("lannister", RavenKeep(choice="top")))
+    kinds = [type(e).__name__ for e in step.events]
+    assert kinds.index("OrdersRevealed") < kinds.index("WildlingCardSeen") < kinds.index("WildlingCardPlaced")
+
+
+def test_ruling_9_orders_are_read_line_by_line_and_a_refused_line_leaves_the_others_standing():
+    bad = AssignOrder(area="winterfell", token="march+2")  # no such token: refused, the earlier line stands
+    step = run(small(), *answers("stark", *STARK_OK, bad), *answers("lannister", *LANN_OK, RAVEN_PASS))
+    assert any("there is no order token 'march+2'" in e.reason and e.reason.endswith("(R112)")
+               for e in unusable(step, "stark"))
+    assert ("winterfell", "stark", "march+1") in of(step.events, OrdersRevealed)[0].orders
+
+
+def test_ruling_9_an_incomplete_set_waits_and_later_lines_complete_it():
+    step = run(small(), *answers("stark", STARK_OK[0]), *answers("lannister", *LANN_OK, RAVEN_PASS))
+    assert [r.house for r in step.requests] == ["stark"]
+    step = run(step.state, entry("stark", STARK_OK[1]))
+    assert set(of(step.events, OrdersRevealed)[0].orders) >= {("winterfell", "stark", "march+1"),
+                                                               ("the_shivering_sea", "stark", "raid")}
+
+
+def test_ruling_10_a_short_house_leaves_unnamed_areas_empty_once_every_token_is_placed():
+    s = _crowded()
+    tokens = ["march-1", "march+0", "support+0", "support+0", "raid", "raid", "consolidate", "consolidate"]
+    areas = ["winterfell", "the_shivering_sea", "castle_black", "karhold", "white_harbor", "moat_cailin", "seagard", "the_twins"]
+    step = run(s, *answers("lannister", *LANN_PLAIN, RAVEN_PASS),
+               *answers("stark", *(AssignOrder(area=a, token=t) for a, t in zip(areas, tokens)),
+                        LeaveUnordered(area="the_fingers")))
+    placed = [e for e in of(step.events, OrdersPlaced) if e.house == "stark"][0]
+    assert len(placed.areas) == 8 and len(placed.unordered) == 5
+    assert [e.house for e in of(step.events, OrdersPlaced)] == ["lannister", "stark"]  # turn order

@@ -246,3 +246,22 @@ def test_deadline_default_is_the_first_raid_in_board_order_with_no_effect():
     step = run(s, deadline=True)
     lann = [r for r in raids(step) if r[0] == "lannister"]
     assert lann == [("lannister", "lannisport", ""), ("lannister", "stoney_sept", "")]
+
+
+def test_ruling_12_a_special_raid_on_a_defense_order_keeps_the_raid_adjacency_rules():
+    s = game()
+    put(s, "lannisport", "lannister", "footman", order="raid*")
+    put(s, "the_golden_sound", "greyjoy", "ship", order="defense+1")
+    put(s, "searoad_marches", "tyrell", "footman", order="defense+1")
+    step = run(at_action(s), entry("lannister", Raid(origin="lannisport", targets=("the_golden_sound",))))
+    assert any("cannot raid the sea area The Golden Sound (R132)" in e.reason for e in unusable(step, "lannister"))
+    assert step.requests[0].context["targets"] == {"lannisport": ["searoad_marches"]}
+
+
+def test_ruling_14_equivalent_raid_choices_are_not_asked():
+    s = game()
+    put(s, "lannisport", "lannister", "footman", order="raid")
+    put(s, "stoney_sept", "lannister", "footman", order="raid*")
+    step = run(at_action(s))
+    assert raids(step) == [("lannister", "lannisport", ""), ("lannister", "stoney_sept", "")]
+    assert step.state.round == 2
