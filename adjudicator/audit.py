@@ -122,6 +122,7 @@ class Ledger:
     rejected: dict[str, bool] = field(default_factory=dict)  # input sha -> may be retried (early)
     rejected_at: dict[str, int] = field(default_factory=dict)  # input sha -> snapshot it was judged at
     deadlines: set[int] = field(default_factory=set)  # snapshot numbers a deadline was ordered at
+    open_deadline: int | None = None  # ordered by a run that did not finish: a re-run completes it
     snapshots: dict[int, dict[str, Any]] = field(default_factory=dict)  # logged snapshot lines
     moderator_accepts: set[str] = field(default_factory=set)  # sha256 of normalised unsealed texts
     revealed: str = ""
@@ -153,6 +154,9 @@ class Ledger:
             self.rejected_at[str(e["sha256"])] = int(e.get("at", 0))
         elif action == "deadline":
             self.deadlines.add(int(e["at"]))
+            self.open_deadline = int(e["at"])
+        elif action == "deadline-done":
+            self.open_deadline = None
         elif action == "snapshot":
             self.snapshots[int(e["number"])] = e
         elif action == "rollback":
@@ -161,6 +165,7 @@ class Ledger:
             self.set_aside.update({a.name: a for a in self.archived if a.name in gone})
             self.archived = [a for a in self.archived if a.name not in gone]
             self.deadlines = {d for d in self.deadlines if d < to}
+            self.open_deadline = None
             self.snapshots = {n: s for n, s in self.snapshots.items() if n <= to}
             later = {sha for sha, at in self.rejected_at.items() if at > to}  # judged against an undone step
             self.rejected = {k: v for k, v in self.rejected.items() if k not in later}

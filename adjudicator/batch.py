@@ -359,6 +359,7 @@ class Run:
         """
         if self.ledger.rollback is not None and not self.ledger.rollback_done:
             complete_rollback(self.folder, self.ledger)
+        self._sweep()
         numbers = self.folder.numbers()
         if not numbers:
             return self._first()
@@ -385,6 +386,13 @@ class Run:
         outcome = self.rederive(n)
         write_outputs(self.folder, outcome, text, ledger=self.ledger, templates_dir=self.templates_dir, timings=self.timings)
         return snap
+
+    def _sweep(self) -> None:
+        """Remove the temporary files of atomic writes a killed run left behind (we hold the lock)."""
+        for folder in (self.gd.root, self.folder.states, self.folder.archive, self.folder.reports):
+            pattern = "**/.*.tmp" if folder == self.folder.reports else ".*.tmp"
+            for tmp in folder.glob(pattern):
+                tmp.unlink(missing_ok=True)
 
     def _first(self) -> Snapshot:
         setup_path = self.folder.states / SETUP_NAME
@@ -556,9 +564,15 @@ class Run:
         todo = [Path(f) for f in files]
         if inbox and self.folder.inbox.is_dir():
             todo += sorted(p for p in self.folder.inbox.iterdir() if p.is_file() and not p.name.startswith("."))
-        if deadline and not snap.state.pending:
+        if deadline and self.ledger.open_deadline is not None:
+            deadline = False  # an interrupted run ordered it: this run completes that one, not a second
+        elif deadline and not snap.state.pending:
             result.notes.append("--deadline: nothing is pending, so no default was used")
             deadline = False
+        if deadline:  # logged before the files are taken: it fills what they leave open
+            log(self.gd.root, {"action": "deadline", "at": snap.number})
+            self.ledger.deadlines.add(snap.number)
+            self.ledger.open_deadline = snap.number
         while True:
             t0 = _clock()
             accepted, rejected, deferred = Intake(self.folder, self.ledger, snap.state).run(todo)
@@ -567,10 +581,6 @@ class Run:
                 self.reject(rej, snap)
             result.accepted += [a.name for a in accepted]
             result.rejected += rejected
-            if deadline and snap.number not in self.ledger.deadlines:
-                log(self.gd.root, {"action": "deadline", "at": snap.number})
-                self.ledger.deadlines.add(snap.number)
-            deadline = False  # a deadline fills the requests open when it was called, once
             unapplied = [a for a in self.ledger.archived if a.index > snap.applied_through]
             if not unapplied and snap.number not in self.ledger.deadlines:
                 break
@@ -582,13 +592,19 @@ class Run:
                 break
             todo = deferred  # files sealed for the step that just opened
         for path in deferred:
-            digest = sha256(path.read_bytes())
+            try:
+                digest = sha256(path.read_bytes())
+            except OSError:
+                continue  # gone since it was read: nothing to keep
             if digest not in self.ledger.rejected:
                 rej = Rejection(str(path), digest, ["sealed for a step that is not open yet"], retry=True)
                 self.reject(rej, snap)
                 result.rejected.append(rej)
             else:
                 result.deferred.append(str(path))
+        if self.ledger.open_deadline is not None:
+            log(self.gd.root, {"action": "deadline-done", "at": self.ledger.open_deadline})
+            self.ledger.open_deadline = None
         return result
 
     def apply(self, prev: Snapshot, unapplied: list[Archived]) -> Snapshot:

@@ -1,0 +1,175 @@
+"""Crash safety: a run killed at any point, then run again, ends exactly as an uninterrupted run.
+
+Two ways to kill: fault injection raising before each write the run makes (every write point,
+in turn), and a real ``SIGKILL`` of a subprocess at random moments (several seeds). After the
+re-run, every file of the game folder (states, state.toml, archive, reports, receipts, pending)
+is byte for byte that of the uninterrupted run, and the log accepts each submission once.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from adjudicator import batch, fileio, registry
+
+from test_batch import HOUSES, drop, make_game, run, sealed, tree, use_toy_game
+
+TESTS = Path(__file__).resolve().parent
+
+
+class Killed(BaseException):
+    """Stands for the process dying: not an Exception, so nothing in the run catches it."""
+
+
+def _template(root: Path) -> Path:
+    """A game after its first report, with an inbox that takes three steps to apply."""
+    make_game(root)
+    run(root)
+    drop(root, "stark.txt", sealed("stark", "bid wildlings 1\n"))
+    drop(root, "stark2.txt", sealed("stark", "bid wildlings 2\n", seq=2))
+    drop(root, "lannister.txt", sealed("lannister", "bid wildlings 2\nbid nonsense\n"))
+    drop(root, "greyjoy.txt", sealed("greyjoy", "bid wildlings 0\n"))
+    drop(root, "junk.txt", "no seal here\n")
+    # sealed for the action phase: kept until the deadline opens it, then applied in the same run
+    drop(root, "baratheon-action.txt", sealed("baratheon", "bid fiefdoms 1\n", step="action"))
+    return root
+
+
+def _accepts(root: Path) -> list[tuple[str, int, str]]:
+    return sorted((e["house"], e["seq"], e["file"]) for e in registry.read_log(root) if e.get("action") == "accept")
+
+
+def _comparable(root: Path) -> dict[str, bytes]:
+    return {k: v for k, v in tree(root).items() if not k.endswith(".tmp")}
+
+
+@pytest.fixture
+def template(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    use_toy_game(monkeypatch)
+    return _template(tmp_path / "template" / "toy")
+
+
+def _copy(template: Path, where: Path) -> Path:
+    shutil.copytree(template, where, symlinks=True)
+    return where
+
+
+def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_result(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    reference = _copy(template, tmp_path / "reference" / "toy")
+    run(reference, deadline=True)
+    expected, expected_accepts = _comparable(reference), _accepts(reference)
+    assert len(expected_accepts) == 5 and batch.status(reference)["snapshot"] == 2
+
+    real_write, real_append = fileio.atomic_write_bytes, fileio.append_line
+    k = 0
+    while True:
+        k += 1
+        root = _copy(template, tmp_path / f"k{k}" / "toy")
+        calls = 0
+
+        def counted(real):
+            def wrapper(*a, **kw):
+                nonlocal calls
+                calls += 1
+                if calls == k:
+                    raise Killed(f"killed before write {k}")
+                return real(*a, **kw)
+
+            return wrapper
+
+        monkeypatch.setattr(fileio, "atomic_write_bytes", counted(real_write))
+        monkeypatch.setattr(fileio, "append_line", counted(real_append))
+        try:
+            run(root, deadline=True)
+            finished = True
+        except Killed:
+            finished = False
+        monkeypatch.setattr(fileio, "atomic_write_bytes", real_write)
+        monkeypatch.setattr(fileio, "append_line", real_append)
+        if not finished:
+            run(root, deadline=True)  # the moderator runs the same command again
+        assert _comparable(root) == expected, f"differs after a kill before write {k}"
+        assert _accepts(root) == expected_accepts, f"a submission lost or applied twice (kill before write {k})"
+        shutil.rmtree(root.parent)
+        if finished:
+            break
+    assert k > 30, "the run was killed at every one of its writes"
+
+
+def test_two_kills_in_a_row_then_a_rerun_give_the_uninterrupted_result(template: Path, tmp_path: Path, monkeypatch):
+    reference = _copy(template, tmp_path / "reference" / "toy")
+    run(reference, deadline=True)
+    expected = _comparable(reference)
+    real_write = fileio.atomic_write_bytes
+    rng = random.Random(7)
+    for trial in range(4):
+        root = _copy(template, tmp_path / f"t{trial}" / "toy")
+        finished = False
+        for _ in range(2):
+            left = rng.randint(1, 25)
+
+            def dying(*a, **kw):
+                nonlocal left
+                left -= 1
+                if left == 0:
+                    raise Killed()
+                return real_write(*a, **kw)
+
+            monkeypatch.setattr(fileio, "atomic_write_bytes", dying)
+            try:
+                run(root, deadline=True)
+                finished = True
+                break
+            except Killed:
+                pass
+        monkeypatch.setattr(fileio, "atomic_write_bytes", real_write)
+        if not finished:
+            run(root, deadline=True)
+        assert _comparable(root) == expected, f"trial {trial}"
+
+
+RUNNER = """
+import sys
+sys.path.insert(0, {tests!r})
+from adjudicator import batch
+from adjudicator.rules import machine
+import test_batch
+machine._runners = test_batch.toy_runners
+sys.modules["adjudicator.turnfile"] = test_batch.TOY_TURNFILE
+print("ready", flush=True)
+sys.stdin.readline()
+batch.adjudicate({root!r}, deadline=True)
+"""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_sigkill_at_a_random_moment_then_a_rerun_gives_the_uninterrupted_result(template: Path, tmp_path: Path, seed: int):
+    reference = _copy(template, tmp_path / "reference" / "toy")
+    start = time.perf_counter()
+    run(reference, deadline=True)
+    took = time.perf_counter() - start
+    root = _copy(template, tmp_path / "killed" / "toy")
+    script = RUNNER.format(tests=str(TESTS), root=str(root))
+    proc = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=TESTS.parent)
+    assert proc.stdout is not None and proc.stdin is not None
+    assert proc.stdout.readline().strip() == b"ready"  # the imports are done: the run starts now
+    proc.stdin.write(b"go\n")
+    proc.stdin.flush()
+    time.sleep(random.Random(seed).uniform(0, took))
+    os.kill(proc.pid, signal.SIGKILL)
+    if proc.wait() == -signal.SIGKILL:  # killed before it finished: the moderator runs it again
+        run(root, deadline=True)
+    assert _comparable(root) == _comparable(reference)
+    assert _accepts(root) == _accepts(reference)
