@@ -77,9 +77,15 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: Optional[str] = 
     for cmd in tf.commands:
         static.check(cmd)
     problems += static.problems
-    notices, missing = list(tf.warnings), static.missing()
+    notices, missing = list(tf.warnings) + static.notices, static.missing()
     if engine:
-        eng_problems, eng_missing, note = _engine(tf, state, board, who, {p.where.line for p in static.problems})
+        # Lines refused here are not sent; orders only as a whole legal set (the engine takes them together).
+        flagged = {p.where.line for p in static.problems}
+        orders_ok = not static.missing() and not any(
+            isinstance(c, (C.AssignOrder, C.LeaveUnordered)) and c.where and c.where.line in flagged for c in tf.commands)
+        sent = [c for c in tf.commands if (c.where.line if c.where else 0) not in flagged
+                and (orders_ok or not isinstance(c, (C.AssignOrder, C.LeaveUnordered)))]
+        eng_problems, eng_missing, note = _engine(tf, sent, state, board, who)
         problems += eng_problems
         missing += [m for m in eng_missing if not (m.startswith("orders:") and static.missing())]
         notices += [note] if note else []
@@ -141,6 +147,9 @@ class _Static:
 
     def __post_init__(self) -> None:
         self.problems: list[TurnFileError] = []
+        self.notices: list[Notice] = []
+        # Ruling 9: the last line for an area is the one that counts; earlier ones are replaced.
+        self.final = {c.area: c for c in self.tf.commands if isinstance(c, (C.AssignOrder, C.LeaveUnordered))}
         self.areas = sorted({a for a, s in self.state.areas.items() if any(u.house == self.house for u in s.units)})
         self.placed: dict[str, int] = {}  # area -> line of its order in this file
         self.tokens: Counter[str] = Counter()
@@ -150,7 +159,7 @@ class _Static:
     def _orders(self) -> dict[str, str]:
         """The house's orders to check raids, marches and consolidations against."""
         if self.state.phase == "planning":
-            return {c.area: c.token for c in self.tf.commands if isinstance(c, C.AssignOrder)}
+            return {a: c.token for a, c in self.final.items() if isinstance(c, C.AssignOrder)}
         return {a: s.order.token for a, s in self.state.areas.items() if s.order and s.order.house == self.house}
 
     def fail(self, cmd: Command, code: str, reason: str) -> None:
@@ -196,10 +205,14 @@ def _assign(s: _Static, cmd: C.AssignOrder | C.LeaveUnordered) -> None:
         if st.units:
             return s.fail(cmd, "E409", f"the units in {s.name(cmd.area)} are not yours; orders go only on your own units (R115)")
         return s.fail(cmd, "E401", f"you have no units in {s.name(cmd.area)}; orders go only on areas with your units (R115)")
-    if cmd.area in s.placed:
-        return s.fail(cmd, "E402", f"a second order for {s.name(cmd.area)} (the first is on line {s.placed[cmd.area]}); "
-                      "an area takes exactly one order (R115)")
-    s.placed[cmd.area] = cmd.where.line if cmd.where else 0
+    line = cmd.where.line if cmd.where else 0
+    later = s.final.get(cmd.area)
+    if later is not None and later is not cmd:
+        s.notices.append(Notice("W205", f"replaced by the order for {s.name(cmd.area)} on line "
+                                f"{later.where.line if later.where else '?'} (ruling 9)",
+                                cmd.where or C.Where(s.tf.filename, 0), s.tf.texts.get(line, "")))
+        return None
+    s.placed[cmd.area] = line
     if isinstance(cmd, C.LeaveUnordered):
         if not _short(s):
             s.fail(cmd, "E412", "only a house short of order tokens may leave an area without an order (R121, R122)")
@@ -376,8 +389,8 @@ _CHECKS: dict[type, Callable[[_Static, Command], None]] = {  # type: ignore[dict
 # --- the engine on a copy --------------------------------------------------------------------
 
 
-def _engine(tf: TurnFile, state: GameState, board: Board, house: str,
-            flagged: set[int]) -> tuple[list[TurnFileError], list[str], Optional[Notice]]:
+def _engine(tf: TurnFile, sent: list[Command], state: GameState, board: Board,
+            house: str) -> tuple[list[TurnFileError], list[str], Optional[Notice]]:
     """Run the rules on a copy with the file's answers; report refusals and open decisions."""
     try:
         from .events import AnswerUnusable
@@ -385,7 +398,7 @@ def _engine(tf: TurnFile, state: GameState, board: Board, house: str,
 
         entries = [machine.pool_entry(id=f"check/{house}/L{c.where.line if c.where else 0}/{i}", house=house,
                                       round=state.round, command=c, text=format_command(c))
-                   for i, c in enumerate(tf.commands)]
+                   for i, c in enumerate(sent)]
         step = machine.advance(state, entries, board=board)
     except ImportError as e:
         return [], [], Notice("W901", f"the rules engine is not available ({e}); only the static checks ran",
@@ -393,7 +406,7 @@ def _engine(tf: TurnFile, state: GameState, board: Board, house: str,
     except Exception as e:  # noqa: BLE001 - a bug of the engine's must not hide the static checks
         return [], [], Notice("W901", f"the rules engine could not run ({type(e).__name__}: {e}); only the static "
                               "checks ran (please report this)", C.Where(tf.filename, 0))
-    texts = [(c, format_command(c)) for c in tf.commands]
+    texts = [(c, format_command(c)) for c in sent]
     problems: list[TurnFileError] = []
     seen: set[tuple[int, str]] = set()
     for ev in step.events:
@@ -401,7 +414,7 @@ def _engine(tf: TurnFile, state: GameState, board: Board, house: str,
             continue
         for cmd in _commands_in(ev.answer, texts):
             line = cmd.where.line if cmd.where else 0
-            if line in flagged or (line, ev.reason) in seen:
+            if (line, ev.reason) in seen:
                 continue
             seen.add((line, ev.reason))
             problems.append(IllegalOrder("E420", ev.reason, where=cmd.where or C.Where(tf.filename, 0),

@@ -21,14 +21,18 @@ stark.txt:3:1: error E101: unknown area 'Winterfel'
 
 from __future__ import annotations
 
+import difflib
 import quopri
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
+
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from .commands import Where
 from .header import is_header_line
+from .names import lookup
 
 MAX_FILE_BYTES = 1_000_000  # a turn is a few kilobytes; anything this big is a mistake
 MAX_LINE_CHARS = 1_000  # the longest real line (a march in four directions) is under 200
@@ -72,7 +76,6 @@ CODES: dict[str, str] = {
     "E307": "missing header",
     # legality against the game (maester check)
     "E401": "no units there",
-    "E402": "two orders for one area",
     "E404": "too many special orders",
     "E405": "order token already used",
     "E406": "order banned this round",
@@ -221,6 +224,55 @@ def join_expected(words: tuple[str, ...], limit: int = 8) -> str:
     if len(shown) == 1:
         return shown[0]
     return ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+# --- syntax errors in words ----------------------------------------------------------------
+
+# First words of the lines that do not start with a name (for "did you mean 'march'?").
+COMMAND_WORDS: tuple[str, ...] = (
+    "raven", "wildling", "raid", "march", "support", "refuse", "play", "use", "keep", "casualties",
+    "retreat", "bid", "tie-break", "muster", "consolidate", "supply", "if", "against",
+)
+
+
+def syntax_problem(e: UnexpectedInput, text: str, words: dict[str, str]) -> tuple[Any, ...]:
+    """A Lark syntax error as a problem tuple: the place, what was found, what was expected in words."""
+    start = len(text) - len(text.lstrip()) + 1
+    if isinstance(e, UnexpectedToken) and e.token.type == "$END":
+        expected = words_for_expected(e.expected, words)
+        err = ("E203", "the line ends too early; expected " + join_expected(expected), len(text) + 1, len(text) + 2, expected)
+    elif isinstance(e, UnexpectedCharacters):
+        expected = words_for_expected(e.allowed or (), words)
+        err = ("E202", f"unexpected character {text[e.column - 1]!r}; expected " + join_expected(expected),
+               e.column, e.column + 1, expected)
+    elif isinstance(e, UnexpectedToken):
+        tok = e.token
+        shown = f"word {str(tok)!r}" if tok.type == "WORD" else f"number {tok}" if tok.type == "INT" else repr(str(tok))
+        if tok.column == start:
+            expected = ("a command word (" + ", ".join(COMMAND_WORDS) + ")", "a name followed by ':'")
+        else:
+            expected = words_for_expected(e.expected, words)
+        err = ("E201", f"unexpected {shown}; expected " + join_expected(expected), tok.column, tok.end_column, expected)
+    else:
+        err = ("E201", "the line is not understood", start, start + 1, ())
+    code, message, col, end, expected = err
+    return (InvalidLine, code, message, col or start, end or (col or start) + 1, "", expected)
+
+
+def command_word_hint(text: str) -> Optional[tuple[Any, ...]]:
+    """'marhc from Winterfell: ...' -> unknown command word 'marhc'; did you mean 'march'?"""
+    first = text.split()[0].rstrip(":").lower() if text.split() else ""
+    if not first.isalpha() or first in COMMAND_WORDS or first in ("game", "tie"):
+        return None
+    if lookup("area", first).id or lookup("area", first).candidates or lookup("card", first).id or lookup("card", first).candidates:
+        return None
+    close = difflib.get_close_matches(first, COMMAND_WORDS, n=1, cutoff=0.75)
+    if not close:
+        return None
+    col = len(text) - len(text.lstrip()) + 1
+    return (InvalidLine, "E204", f"unknown command word {first!r}; did you mean {close[0]!r}?", col, col + len(first),
+            f"did you mean {close[0]!r}?", ())
+
 
 
 # --- reading the raw input -------------------------------------------------------------------

@@ -18,7 +18,6 @@ stark.txt:1:1: W101 area 'Winterfall' read as 'Winterfell'
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from importlib import resources
@@ -26,14 +25,14 @@ from pathlib import Path
 from typing import Any, NamedTuple, Optional, Sequence
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput
 from lark.lexer import PatternStr
 
 from . import commands as C
 from .commands import Command, Where
 from .diagnostics import (
     MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_PROBLEMS, AmbiguousName, IllegalOrder, InvalidLine, Notice, SourceLine,
-    TurnFileError, join_expected, read_source, words_for_expected,
+    TurnFileError, command_word_hint, read_source, syntax_problem,
 )
 from .header import Header, HeaderError, format_header, read_header
 from .names import (
@@ -47,11 +46,6 @@ __all__ = [
     "AmbiguousName", "IllegalOrder", "InvalidLine", "TurnFileError",
 ]
 
-# First words of the lines that do not start with a name (for "did you mean 'march'?").
-COMMAND_WORDS: tuple[str, ...] = (
-    "raven", "wildling", "raid", "march", "support", "refuse", "play", "use", "keep", "casualties",
-    "retreat", "bid", "tie-break", "muster", "consolidate", "supply", "if", "against",
-)
 _NAME_CODES = {"area": "E101", "house": "E102", "house_card": "E103", "westeros_card": "E104",
                "wildling_card": "E104", "card": "E104", "unit": "E106", "track": "E107"}
 _SIDES = {"attacker": "attacker", "defender": "defender", "nobody": None, "no one": None, "noone": None}
@@ -218,14 +212,8 @@ class _Lines(Transformer):
     def unit_spec(self, ch):
         return ("unit", ch[0] if len(ch) == 2 else None, ch[-1])
 
-    def unit_list(self, ch):
-        return ("units", ch)
-
     def located(self, ch):
         return ("loc", ch[0] if len(ch) == 3 else None, ch[-2], ch[-1])
-
-    def located_list(self, ch):
-        return ("locs", ch)
 
     def muster_new(self, ch):
         count = ch[0] if isinstance(ch[0], Token) else None
@@ -235,49 +223,11 @@ class _Lines(Transformer):
     def muster_upgrade(self, ch):
         return ("upgrade", ch[0] if len(ch) == 2 else None, ch[-1])
 
-    def muster_actions(self, ch):
-        return ("actions", ch)
-
-    def no_muster(self, ch):
-        return ("actions", [])
-
     def move(self, ch):
         return ("move", ch[0][1], ch[1])
 
-    def stay(self, ch):
-        return ("stay",)
-
-    def leave_power(self, ch):
-        return ("leave",)
-
-    def raid_targets(self, ch):
-        return ("targets", ch)
-
-    def retreat_areas(self, ch):
-        return ("areas", ch)
-
-    def no_retreat(self, ch):
-        return ("areas", [])
-
-    def support_scope(self, ch):
-        return ("scope", ch[0])
-
     def every_combat(self, ch):
         return ("scope", None)
-
-    def blade_words(self, ch):
-        return ("blade",)
-
-    def tie_context(self, ch):
-        return ("context", ch[0])
-
-    def cond_area(self, ch):
-        return ("area", ch[0])
-
-    cond_target = cond_area
-
-    def cond_opponent(self, ch):
-        return ("opponent", ch[0])
 
     def condition(self, ch):
         role_tok = ch[0] if isinstance(ch[0], Token) else None
@@ -286,38 +236,33 @@ class _Lines(Transformer):
         opponent = next((c[1] for c in _tagged(ch, "opponent")), None)
         return ("condition", role, area, opponent)
 
-    # the rest of a "NAME: ..." line
-    def rhs_order(self, ch):
-        return ("order", ch[0])
-
-    def rhs_ban(self, ch):
-        return ("ban", ch[0])
-
-    def rhs_no_order(self, ch):
-        return ("no_order",)
-
-    def rhs_no(self, ch):
-        return ("no",)
-
     def rhs_take_over(self, ch):
         return ("take_over", ch[0], ch[1])
-
-    def rhs_muster_option(self, ch):
-        return ("muster_option",)
 
     def rhs_muster(self, ch):
         return ("muster", ch[0], ch[1][1])
 
-    def rhs_option(self, ch):
-        return ("option", ch[0])
+    # Rules that only tag what they hold: ("units", [children]), ("scope", child), ("stay",) ...
+    def _tag(tag: str, keep: str = ""):  # noqa: N805 - builds the callbacks below
+        if keep == "all":
+            return lambda self, ch: (tag, ch)
+        if keep == "first":
+            return lambda self, ch: (tag, ch[0])
+        return lambda self, ch: (tag, []) if keep == "empty" else (tag,)
 
-    def _rhs(form):  # noqa: N805 - builds the one-argument rhs callbacks below
-        return lambda self, ch: (form, ch[0])
-
-    rhs_take_back, rhs_discard, rhs_swap = _rhs("take_back"), _rhs("discard"), _rhs("swap")
-    rhs_remove_order, rhs_retreat = _rhs("remove_order"), _rhs("retreat")
-    rhs_upgrade, rhs_downgrade, rhs_destroy = _rhs("upgrade"), _rhs("downgrade"), _rhs("destroy")
-    del _rhs
+    unit_list, located_list, muster_actions = _tag("units", "all"), _tag("locs", "all"), _tag("actions", "all")
+    raid_targets, retreat_areas = _tag("targets", "all"), _tag("areas", "all")
+    no_muster, no_retreat = _tag("actions", "empty"), _tag("areas", "empty")
+    stay, leave_power, blade_words = _tag("stay"), _tag("leave"), _tag("blade")
+    rhs_no_order, rhs_no, rhs_muster_option = _tag("no_order"), _tag("no"), _tag("muster_option")
+    support_scope, tie_context = _tag("scope", "first"), _tag("context", "first")
+    cond_area = cond_target = _tag("area", "first")
+    cond_opponent = _tag("opponent", "first")
+    rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
+    rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
+    rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
+    rhs_upgrade, rhs_downgrade, rhs_destroy = _tag("upgrade", "first"), _tag("downgrade", "first"), _tag("destroy", "first")
+    del _tag
 
     # whole lines
     def file(self, ch):
@@ -715,54 +660,15 @@ def _parse_line(parser: Lark, text: str) -> Built:
     try:
         built = parser.parse(text, start="line")
     except UnexpectedInput as e:
-        built = _syntax_error(e, text)
+        built = Built(None, [syntax_problem(e, text, _expected_words())], [])
     except Exception as e:  # noqa: BLE001 - a bug of ours must not stop the other lines
         return Built(None, [(InvalidLine, "E900", f"internal error while reading this line: {type(e).__name__}: {e} "
                              "(please report this)", 1, 2, "", ())], [])
     if built.errors:
-        hint = _command_word_hint(text)
+        hint = command_word_hint(text)
         if hint is not None:
             return Built(None, [hint], [])
     return built
-
-
-def _syntax_error(e: UnexpectedInput, text: str) -> Built:
-    start = len(text) - len(text.lstrip()) + 1
-    words = _expected_words()
-    if isinstance(e, UnexpectedToken) and e.token.type == "$END":
-        expected = words_for_expected(e.expected, words)
-        err = ("E203", "the line ends too early; expected " + join_expected(expected), len(text) + 1, len(text) + 2, expected)
-    elif isinstance(e, UnexpectedCharacters):
-        expected = words_for_expected(e.allowed or (), words)
-        err = ("E202", f"unexpected character {text[e.column - 1]!r}; expected " + join_expected(expected),
-               e.column, e.column + 1, expected)
-    elif isinstance(e, UnexpectedToken):
-        tok = e.token
-        shown = f"word {str(tok)!r}" if tok.type == "WORD" else f"number {tok}" if tok.type == "INT" else repr(str(tok))
-        if tok.column == start:
-            expected = ("a command word (" + ", ".join(COMMAND_WORDS) + ")", "a name followed by ':'")
-        else:
-            expected = words_for_expected(e.expected, words)
-        err = ("E201", f"unexpected {shown}; expected " + join_expected(expected), tok.column, tok.end_column, expected)
-    else:
-        err = ("E201", "the line is not understood", start, start + 1, ())
-    code, message, col, end, expected = err
-    return Built(None, [(InvalidLine, code, message, col or start, end or (col or start) + 1, "", expected)], [])
-
-
-def _command_word_hint(text: str) -> Optional[tuple[Any, ...]]:
-    """'marhc from Winterfell: ...' -> unknown command word 'marhc'; did you mean 'march'?"""
-    first = text.split()[0].rstrip(":").lower() if text.split() else ""
-    if not first.isalpha() or first in COMMAND_WORDS or first in ("game", "tie"):
-        return None
-    if lookup("area", first).id or lookup("area", first).candidates or lookup("card", first).id or lookup("card", first).candidates:
-        return None
-    close = difflib.get_close_matches(first, COMMAND_WORDS, n=1, cutoff=0.75)
-    if not close:
-        return None
-    col = len(text) - len(text.lstrip()) + 1
-    return (InvalidLine, "E204", f"unknown command word {first!r}; did you mean {close[0]!r}?", col, col + len(first),
-            f"did you mean {close[0]!r}?", ())
 
 
 # --- the canonical printer -----------------------------------------------------------------------
