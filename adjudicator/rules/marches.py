@@ -190,7 +190,8 @@ def destinations(state: GameState, board: Board, house: HouseId, origin: str) ->
     units = {u.type for u in state.area(origin).units if u.house == house and not u.routed}
     out: set[str] = set()
     if "ship" in units:
-        out |= {n for n in board.neighbours[origin] if not board.area(n).is_land}
+        out |= {n for n in board.neighbours[origin] if board.area(n).is_sea
+                or (board.area(n).is_port and state.controller(n, board) == house)}
     if units & LAND_UNITS:
         out |= {n for n in board.neighbours[origin] if board.area(n).is_land} | transport_reach(state, board, house, origin)
     return in_board_order(board, out - set(state.impassable))

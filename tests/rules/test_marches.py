@@ -496,3 +496,16 @@ def test_ruling_16_ships_may_not_enter_a_port_whose_land_area_nobody_controls():
     assert s.controller("lannisport", BOARD) is None
     step = run(at_action(s), entry("greyjoy", march("the_golden_sound", ("port_of_lannisport", "ship"))))
     assert any("(R145, R253)" in r for r in reasons(step, "greyjoy"))
+
+
+def test_the_march_request_lists_only_reachable_destinations():
+    s = game()
+    put(s, "the_golden_sound", "lannister", "ship", order="march+0")
+    put(s, "the_narrow_sea", "greyjoy", "ship", order="march+0")
+    put(s, "lannisport", "lannister", "footman")
+    put(s, "white_harbor", "stark", "footman")
+    step = run(at_action(s))
+    dests = step.requests[0].context["destinations"]["the_golden_sound"]
+    assert "port_of_lannisport" in dests and "lannisport" not in dests
+    step = run(step.state, entry("lannister", march("the_golden_sound")))
+    assert "port_of_white_harbor" not in step.requests[0].context["destinations"]["the_narrow_sea"]
