@@ -244,7 +244,7 @@ def _capture_port(ctx: Context, combat: Combat) -> None:
         return
     house = combat.attacker
     most = min(len(enemy), available_units(st, board, house, "ship"))
-    while most and not within_supply(st, board, house, {port: most - len(st.area(port).units)}):
+    while most and not within_supply(st, board, house, {port: most}):
         most -= 1
     count = most
     if most:

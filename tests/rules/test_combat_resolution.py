@@ -1,0 +1,391 @@
+"""Combat resolution: casualties, retreats and routing, clean-up, garrisons, neutral forces (R203-R237)."""
+
+from __future__ import annotations
+
+from adjudicator.commands import Casualties, PortShips, Retreat, Support, UnitSpec
+from adjudicator.events.combat import (
+    AttackerAdvanced,
+    CasualtiesDue,
+    CombatOrderRemoved,
+    CombatPowerTokenRemoved,
+    CombatResolved,
+    CombatStarted,
+    CombatStrengths,
+    GarrisonDefeated,
+    HouseCardsRevealed,
+    NeutralForceAttacked,
+    PortCaptured,
+    Retreated,
+)
+from adjudicator.rules.common import UnitsDestroyed
+from adjudicator.state import Order
+
+from .test_combat_harness import BOARD, Assault, battle, duel, everyone, play, position, say  # noqa: F401
+
+BLOCKED = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]'
+
+
+def _lost(b, house=None):
+    return [(e.area, e.units, e.cause) for e in b.of(UnitsDestroyed) if house is None or e.house == house]
+
+
+# --- casualties (R203-R206) ---------------------------------------------------------------------
+
+
+def test_R203_only_the_defeated_side_takes_casualties(battle):
+    state = duel("stark", "lannister", attack=("footman",), defend=("4 footmen",))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "eddard_stark"), play("lannister", "ser_jaime_lannister"))
+    assert b.done and b.results()[0].winner == "lannister"
+    assert [(d.house, d.swords, d.count) for d in b.of(CasualtiesDue)] == [("stark", 1, 1)]
+    assert b.units("kingswood", "lannister") == ["footman"] * 4, "Eddard's swords do nothing for a loser"
+    assert b.units("kings_landing") == []
+
+
+def test_R204_the_defeated_house_chooses_its_casualties(battle):
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("footman", "knight"), areas=BLOCKED)
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "catelyn_stark"))
+    assert b.asked() == [("casualties", "stark")]
+    assert b.requests()[0].context["units"] == {"footman": 1, "knight": 1}
+    b.run(say("stark", Casualties(units=(UnitSpec("knight"),))))
+    assert b.done and b.units("storms_end", "stark") == ["footman"]
+
+
+def test_R204_the_default_casualty_is_the_cheapest_unit(battle):
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("footman", "knight"), areas=BLOCKED)
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "catelyn_stark"))
+    b.run(deadline=True)
+    assert b.done and b.units("storms_end", "stark") == ["knight"]
+
+
+def test_R204_a_casualty_choice_of_the_wrong_size_is_refused(battle):
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("footman", "knight"), areas=BLOCKED)
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "catelyn_stark"),
+          say("stark", Casualties(units=(UnitSpec("knight"), UnitSpec("footman")))))
+    assert any("1 casualty must be chosen, not 2" in r for r in b.unusable("stark"))
+    assert b.asked() == [("casualties", "stark")] and b.units("kingswood", "stark") == ["footman", "knight"]
+
+
+def test_R205_routed_units_can_never_be_chosen_as_casualties(battle):
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("footman", "siege_engine", "knight"), areas=BLOCKED)
+    state.area_mut("kingswood").units[2].routed = True
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "catelyn_stark"),
+          say("stark", Casualties(units=(UnitSpec("knight"),))))
+    assert any("routed units" in r and "R205" in r for r in b.unusable("stark"))
+    assert b.asked() == [("casualties", "stark")]
+    assert b.units("kingswood", "stark") == ["footman", "knight", "siege_engine"], "nothing changed"
+
+
+def test_R205_supporting_units_are_never_casualties(battle):
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("footman", "siege_engine"),
+                 areas='the_boneway = ["tyrell footman"]\nthe_reach = { units = ["stark knight"], order = "support+0" }')
+    b = battle(state, everyone(state, "lannister"))
+    b.run(say("stark", Support(side="stark")), play("lannister", "ser_jaime_lannister"), play("stark", "catelyn_stark"))
+    b.run(say("stark", Casualties(units=(UnitSpec("knight"),))))
+    assert any("supporting units" in r and "R205" in r for r in b.unusable("stark"))
+    assert b.units("the_reach", "stark") == ["knight"]
+
+
+def test_R206_each_casualty_is_one_unit_whatever_its_strength(battle):
+    state = duel("lannister", "stark", attack=("3 knights",), defend=("3 knights",), areas=BLOCKED)
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "ser_gregor_clegane"), play("stark", "catelyn_stark"))
+    assert b.done and _lost(b, "stark") == [("kingswood", ("knight", "knight", "knight"), "casualties of the combat (R203)")]
+
+
+# --- retreats and routing (R207-R219) -----------------------------------------------------------
+
+
+def test_R207_the_losers_supporting_units_do_not_retreat(battle):
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("footman",),
+                 areas='the_boneway = ["tyrell footman"]\nthe_reach = { units = ["stark footman"], order = "support+0" }')
+    b = battle(state, everyone(state, "lannister"))
+    b.run(say("stark", Support(side="stark")), play("lannister", "the_hound"), play("stark", "catelyn_stark"),
+          say("stark", Retreat(areas=("storms_end",))))
+    assert b.done
+    assert b.units("the_reach", "stark", routed=False) == ["footman"]
+    assert b.units("storms_end", "stark", routed=True) == ["footman"]
+
+
+def test_R208_a_defeated_attacker_goes_back_where_it_marched_from_routed(battle):
+    state = duel("stark", "lannister", attack=("footman", "knight"), defend=("3 footmen",))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"))
+    assert b.done and b.results()[0].winner == "lannister"
+    assert b.units("kings_landing", "stark", routed=True) == ["footman", "knight"]
+    assert not b.of(Retreated), "an attacker has no retreat to choose"
+
+
+def test_R209_the_defeated_defender_is_asked_where_to_retreat(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"))
+    req = b.requests()[0]
+    assert (req.kind, req.house) == ("retreat", "lannister")
+    assert req.context["legal_areas"] == ["storms_end", "the_boneway", "the_reach"]
+    b.run(deadline=True)
+    assert b.of(Retreated)[0].to_area == "storms_end", "the default: the first legal area in a fixed order"
+
+
+def test_R210_a_retreat_into_enemy_units_is_refused(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",), areas='the_reach = ["tyrell footman"]')
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"), say("lannister", Retreat(areas=("the_reach",))))
+    assert any("holds units of Tyrell" in r and "R210" in r for r in b.unusable("lannister"))
+    assert b.asked() == [("retreat", "lannister")] and b.units("kingswood", "lannister") == ["footman"]
+    b.run(say("lannister", Retreat(areas=("the_reach", "the_boneway"))))  # a preference list: the first legal one
+    assert b.of(Retreated)[0].to_area == "the_boneway"
+
+
+def test_R210_a_retreat_into_a_friendly_area_is_legal(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",), areas='the_reach = ["lannister knight"]')
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"), say("lannister", Retreat(areas=("the_reach",))))
+    assert b.done and b.units("the_reach", "lannister") == ["footman", "knight"]
+
+
+def test_R211_all_retreating_units_go_to_the_same_area(battle):
+    state = duel("stark", "lannister", attack=("3 knights",), defend=("footman", "knight"))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"), say("lannister", Retreat(areas=("the_reach",))))
+    assert b.done and b.units("the_reach", "lannister", routed=True) == ["footman", "knight"]
+
+
+def test_R212_never_into_the_area_the_attackers_came_from(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"),
+          say("lannister", Retreat(areas=("kings_landing",))))
+    assert any("R212" in r for r in b.unusable("lannister"))
+
+
+def test_R213_a_retreat_over_supply_destroys_units_first_when_there_is_no_other_way(battle):
+    state = duel("lannister", "stark", attack=("3 knights",), defend=("2 footmen", "knight"),
+                 areas='the_reach = ["tyrell footman"]\nstorms_end = ["stark footman"]\nthe_boneway = ["stark footman"]')
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "the_hound"), play("stark", "catelyn_stark"), say("stark", Retreat(areas=("storms_end",))))
+    assert any("needs 1 unit(s) destroyed first" in r and "R213" in r for r in b.unusable("stark"))
+    assert b.requests()[0].context["destroy_first"] == {"storms_end": 1, "the_boneway": 1}
+    b.run(say("stark", Retreat(areas=("storms_end",), destroy=(UnitSpec("footman"),))))
+    assert b.done
+    assert _lost(b, "stark") == [("kingswood", ("footman",), "retreat over the supply limit (R213)")]
+    assert b.units("storms_end", "stark") == ["footman", "footman", "knight"]
+
+
+def test_R213_an_area_over_supply_is_no_retreat_while_another_area_fits(battle):
+    state = duel("lannister", "stark", attack=("3 knights",), defend=("2 footmen", "knight"),
+                 areas='storms_end = ["stark footman"]\nthe_boneway = ["stark footman"]')
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "the_hound"), play("stark", "catelyn_stark"),
+          say("stark", Retreat(areas=("storms_end",), destroy=(UnitSpec("footman"),))))
+    assert any("while another area would not" in r for r in b.unusable("stark"))
+    assert b.done and b.units("the_reach", "stark") == ["footman", "footman", "knight"], "the one legal area"
+
+
+def test_R214_with_no_legal_area_every_retreating_unit_is_destroyed(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman", "knight"),
+                 areas=BLOCKED + '\nstorms_end = ["tyrell footman"]')
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"))
+    assert b.done
+    assert _lost(b, "lannister") == [("kingswood", ("footman", "knight"), "no legal area to retreat to (R214)")]
+
+
+def test_R215_land_units_never_retreat_to_sea_and_ships_never_to_land(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"),
+          say("lannister", Retreat(areas=("blackwater_bay",))))
+    assert any("R215" in r for r in b.unusable("lannister"))
+    sea = duel("greyjoy", "lannister", attack=("2 ships",), defend=("ship",), area="the_golden_sound", origin="ironmans_bay")
+    b = battle(sea, everyone(sea, "greyjoy", area="the_golden_sound", origin="ironmans_bay"))
+    b.run(play("greyjoy", "theon_greyjoy"), play("lannister", "cersei_lannister"),
+          say("lannister", Retreat(areas=("riverrun",))))
+    assert any("ships never retreat to a land area (R215)" in r for r in b.unusable("lannister"))
+
+
+def test_R216_never_into_an_area_with_an_enemy_power_token(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",))
+    state.area_mut("storms_end").power_token = "baratheon"
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"), say("lannister", Retreat(areas=("storms_end",))))
+    assert any("Baratheon Power token (R216)" in r for r in b.unusable("lannister"))
+
+
+def test_R217_a_defeated_army_may_retreat_by_ship_transport(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",), areas='shipbreaker_bay = ["lannister ship"]')
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"),
+          say("lannister", Retreat(areas=("crackclaw_point",))))
+    assert b.done and b.units("crackclaw_point", "lannister", routed=True) == ["footman"]
+
+
+def test_R218_siege_engines_cannot_retreat(battle):
+    state = duel("stark", "lannister", attack=("knight", "siege_engine"), defend=("3 footmen", "siege_engine"),
+                 areas=BLOCKED)
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"))
+    assert b.done and b.results()[0].winner == "lannister"
+    assert ("kings_landing", ("siege_engine",), "siege engines cannot retreat (R218)") in _lost(b, "stark")
+    defender = duel("stark", "lannister", attack=("3 knights",), defend=("footman", "siege_engine"), areas=BLOCKED)
+    b = battle(defender, everyone(defender, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"))
+    assert ("kingswood", ("siege_engine",), "siege engines cannot retreat (R218)") in _lost(b, "lannister")
+
+
+def test_R219_retreated_units_are_routed_count_nothing_and_are_destroyed_if_they_must_retreat_again(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",), areas=BLOCKED + """
+storms_end = ["lannister footman"]""")
+    b = battle(state, everyone(state, "stark"), Assault("storms_end", "stark", "kingswood", ("knight", "knight")))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"))
+    assert b.units("storms_end", "lannister", routed=True) == ["footman"]
+    b.run(play("stark", "robb_stark"), play("lannister", "the_hound"))
+    second = b.of(CombatStrengths)[1]
+    assert second.defender_strength == (("units:footman", 1),)  # two footmen, the routed one counting 0
+    assert b.done
+    assert ("storms_end", ("footman",), "routed units cannot retreat (R219)") in _lost(b, "lannister")
+
+
+def test_R220_the_attackers_march_order_is_removed(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",), token="march+1", areas=BLOCKED)
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"))
+    assert b.state.area("kings_landing").order is None and b.state.area("kingswood").order is None
+    assert ("stark", "kings_landing", "march+1") in [(e.house, e.area, e.token) for e in b.of(CombatOrderRemoved)]
+
+
+def test_R221_a_victorious_attacker_removes_the_defenders_order_and_power_token(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",), defense="defense+1", areas=BLOCKED)
+    state.area_mut("kingswood").power_token = "lannister"
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "eddard_stark"), play("lannister", "cersei_lannister"))
+    assert b.done
+    here = b.state.area("kingswood")
+    assert here.order is None and here.power_token is None and b.units("kingswood") == ["knight", "knight"]
+    assert b.of(CombatPowerTokenRemoved)[0].house == "lannister"
+    assert b.state.controller("kingswood", BOARD) == "stark"
+    assert b.of(AttackerAdvanced)[0].units == ("knight", "knight")
+
+
+def test_R222_a_victorious_defender_keeps_its_tokens(battle):
+    state = duel("stark", "lannister", attack=("knight",), defend=("2 footmen",), defense="defense+1")
+    state.area_mut("kingswood").power_token = "lannister"
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"))
+    assert b.done and b.state.area("kingswood").order == Order("lannister", "defense+1")
+    assert b.state.area("kingswood").power_token == "lannister"
+
+
+def test_R223_the_combat_returns_its_result_to_the_march(battle):
+    state = duel("stark", "lannister", attack=("knight",), defend=("2 footmen",))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"))
+    assert [(r.attacker_won, r.winner) for r in b.results()] == [(False, "lannister")]
+
+
+def test_R224_R246_the_conqueror_may_replace_the_ships_in_the_port(battle):
+    state = duel("lannister", "stark", attack=("3 knights",), defend=("footman",), area="white_harbor", origin="moat_cailin",
+                 areas='port_of_white_harbor = ["2 stark ships"]\nwidows_watch = ["baratheon footman"]\n'
+                       'winterfell = ["baratheon footman"]')
+    b = battle(state, everyone(state, "lannister", area="white_harbor", origin="moat_cailin"))
+    b.run(play("lannister", "the_hound"), play("stark", "catelyn_stark"))
+    assert b.asked() == [("port_ships", "lannister")]
+    assert b.requests()[0].default == PortShips(port="port_of_white_harbor", count=2)
+    b.run(say("lannister", PortShips(port="port_of_white_harbor", count=3)))
+    assert any("0 to 2 ships" in r for r in b.unusable("lannister"))
+    b.run(say("lannister", PortShips(port="port_of_white_harbor", count=1)))
+    assert b.done and b.units("port_of_white_harbor") == ["ship"]
+    assert b.state.area("port_of_white_harbor").units[0].house == "lannister"
+    assert (b.of(PortCaptured)[0].replaced, b.of(PortCaptured)[0].removed) == (1, 2)
+
+
+# --- garrisons (R225-R230) -----------------------------------------------------------------------
+
+
+WINTERFELL = 'winterfell = { units = ["stark footman"], garrison = 2 }\n'
+
+
+def test_R226_the_garrison_adds_to_the_home_areas_defense(battle):
+    state = duel("lannister", "stark", attack=("3 knights",), defend=(), area="winterfell", origin="moat_cailin",
+                 areas=WINTERFELL)
+    b = battle(state, everyone(state, "lannister", area="winterfell", origin="moat_cailin"))
+    b.run()
+    assert b.of(CombatStrengths)[0].defender_strength == (("units:footman", 1), ("garrison", 2))
+
+
+def test_R225_R227_a_garrison_alone_still_fights_and_its_house_plays_a_card(battle):
+    state = duel("lannister", "stark", attack=("knight",), defend=(), area="winterfell", origin="moat_cailin",
+                 areas='winterfell = { garrison = 2 }')
+    b = battle(state, everyone(state, "lannister", area="winterfell", origin="moat_cailin"))
+    b.run()
+    assert b.of(CombatStarted)[0].garrison_only and sorted(b.asked()) == [("house_card", "lannister"), ("house_card", "stark")]
+    b.run(play("lannister", "ser_gregor_clegane"), play("stark", "catelyn_stark"))
+    assert b.done and b.results()[0].winner == "lannister"
+    assert [d.count for d in b.of(CasualtiesDue)] == [3] and not b.of(UnitsDestroyed), "a garrison is no unit"
+    assert b.state.area("winterfell").garrison == 0 and b.units("winterfell") == ["knight"]
+
+
+def test_R228_a_defeated_garrison_is_removed_whatever_the_icons(battle):
+    state = duel("lannister", "stark", attack=("3 knights",), defend=(), area="winterfell", origin="moat_cailin",
+                 areas=WINTERFELL + 'castle_black = ["tyrell footman"]\nkarhold = ["tyrell footman"]\n'
+                       'the_stony_shore = ["tyrell footman"]\nwhite_harbor = ["tyrell footman"]')
+    b = battle(state, everyone(state, "lannister", area="winterfell", origin="moat_cailin"))
+    b.run(play("lannister", "the_hound"), play("stark", "ser_rodrick_cassel"))
+    assert b.done and b.of(GarrisonDefeated)[0].house == "stark" and b.state.area("winterfell").garrison == 0
+
+
+def test_R228_a_victorious_garrison_stays(battle):
+    state = duel("lannister", "stark", attack=("knight",), defend=(), area="winterfell", origin="moat_cailin",
+                 areas=WINTERFELL)
+    b = battle(state, everyone(state, "lannister", area="winterfell", origin="moat_cailin"))
+    b.run(play("lannister", "cersei_lannister"), play("stark", "catelyn_stark"))
+    assert b.done and b.state.area("winterfell").garrison == 2
+
+
+def test_R229_a_garrison_never_helps_next_door(battle):
+    state = duel("lannister", "stark", attack=("knight",), defend=("footman",), area="castle_black", origin="karhold",
+                 areas='winterfell = { garrison = 2 }')
+    b = battle(state, everyone(state, "lannister", area="castle_black", origin="karhold"))
+    b.run()
+    assert b.of(CombatStrengths)[0].defender_strength == (("units:footman", 1),)
+
+
+# --- neutral forces and siege engines (R231-R237) --------------------------------------------
+
+
+def test_R233_equalling_the_neutral_force_destroys_it(battle):
+    state = duel("stark", "lannister", attack=("2 knights", "footman"), defend=(), area="kings_landing", origin="kingswood",
+                 areas='kings_landing = { neutral_force = 5 }')
+    b = battle(state, everyone(state, "stark", area="kings_landing", origin="kingswood"))
+    b.run()
+    assert b.done and b.of(NeutralForceAttacked)[0].destroyed and b.state.area("kings_landing").neutral_force is None
+    assert not b.of(HouseCardsRevealed)
+
+
+def test_R235_never_retreat_into_an_impassable_area(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",), houses=["stark", "lannister", "baratheon"])
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"), say("lannister", Retreat(areas=("storms_end",))))
+    assert any("R235" in r for r in b.unusable("lannister"))
+    assert b.done and b.units("the_reach", "lannister") == ["footman"], "the one legal area is taken without asking"
+
+
+def test_R236_a_siege_engine_attacking_a_castle_neutral_force_counts_four(battle):
+    state = duel("stark", "lannister", attack=("siege_engine", "footman"), defend=(), area="kings_landing",
+                 origin="kingswood", areas='kings_landing = { neutral_force = 5 }')
+    b = battle(state, everyone(state, "stark", area="kings_landing", origin="kingswood"))
+    b.run()
+    assert b.of(NeutralForceAttacked)[0].attacker_total == 5
+
+
+def test_R237_a_defeated_attacking_siege_engine_is_destroyed(battle):
+    state = duel("stark", "lannister", attack=("siege_engine",), defend=("3 footmen",), area="the_reach")
+    b = battle(state, everyone(state, "stark", area="the_reach"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"))
+    final = b.of(CombatResolved)[0]
+    assert (final.attacker_total, final.defender_total, final.winner) == (4, 5, "lannister")
+    assert b.done and _lost(b, "stark") == [("kings_landing", ("siege_engine",), "siege engines cannot retreat (R218)")]
