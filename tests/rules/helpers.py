@@ -103,6 +103,9 @@ class StandInCombat(Event):
     origin_units: tuple[str, ...]  # what was still in the origin when the combat began (R148)
     attacker_won: bool
 
+    def describe(self) -> str:
+        return f"(stand-in) {self.attacker} {'wins' if self.attacker_won else 'loses'} the combat in {self.area}."
+
 
 @dataclass
 class StandInAttack:

@@ -167,3 +167,24 @@ def test_R168_after_round_ten_the_end_of_game_rules_name_the_winner():
     step = run(s)
     won = of(step.events, GameWon)
     assert won and won[0].winner == "lannister" and step.state.winner == "lannister"
+
+
+def test_every_event_of_a_round_has_a_sentence_and_survives_report_json():
+    from adjudicator.events import from_dict
+
+    s = new_game(SIX, seed="events")
+    step = run(s, *ROUND_1_ORDERS, entry("lannister", Raven(action="swap", area="stoney_sept", token="march+0")),
+               entry("lannister", Raid(origin="the_golden_sound", targets=("ironmans_bay",))),
+               entry("baratheon", go("kingswood", "storms_end", "footman", leave_power=True)),
+               entry("lannister", go("stoney_sept", "harrenhal", "footman")),
+               entry("stark", go("winterfell", "moat_cailin", "footman", "knight")),
+               entry("greyjoy", go("greywater_watch", "moat_cailin", "footman")),
+               entry("greyjoy", combat_answer("moat_cailin", win=True)),
+               entry("baratheon", Consolidate(area="dragonstone")), entry("martell", Consolidate(area="sunspear")))
+    assert step.state.round == 2
+    names = {type(e).__name__ for e in step.events}
+    assert {"OrdersRevealed", "OrderSwapped", "RaidResolved", "UnitsMoved", "PowerTokenPlaced", "AttackDeclared",
+            "MarchResolved", "ConsolidateResolved", "OrdersRemoved", "RoundEnded"} <= names
+    for e in step.events:
+        assert e.describe() and not e.describe().startswith(type(e).__name__)
+        assert from_dict(e.to_dict()) == e
