@@ -354,3 +354,36 @@ def test_ruling_10_a_short_house_leaves_unnamed_areas_empty_once_every_token_is_
     placed = [e for e in of(step.events, OrdersPlaced) if e.house == "stark"][0]
     assert len(placed.areas) == 8 and len(placed.unordered) == 5
     assert [e.house for e in of(step.events, OrdersPlaced)] == ["lannister", "stark"]  # turn order
+
+
+def test_R113_each_token_has_its_kind_and_printed_number():
+    from adjudicator.commands import order_bonus, order_kind
+
+    table = {t: (order_kind(t), order_bonus(t)) for t in ORDER_TOKENS}
+    assert table == {
+        "march-1": ("march", -1), "march+0": ("march", 0), "march+1": ("march", 1),
+        "defense+1": ("defense", 1), "defense+2": ("defense", 2),
+        "support+0": ("support", 0), "support+1": ("support", 1),
+        "raid": ("raid", 0), "raid*": ("raid", 0), "consolidate": ("consolidate", 0), "consolidate*": ("consolidate", 0),
+    }
+
+
+def test_R095_with_four_players_the_overlay_sets_the_stars():
+    s = game(["stark", "lannister", "greyjoy", "baratheon"])  # King's Court: Lannister, Stark, Baratheon, Greyjoy
+    assert s.kings_court_overlay
+    assert [s.stars(h, BOARD) for h in s.tracks["kings_court"]] == [3, 2, 1, 0]
+    put(s, "dragonstone", "baratheon", "footman")
+    put(s, "kingswood", "baratheon", "footman")
+    step = run(s, *answers("baratheon", AssignOrder(area="dragonstone", token="consolidate*"),
+                           AssignOrder(area="kingswood", token="march+1")))
+    assert any("2 special orders but your King's Court position allows 1 (R119)" in e.reason
+               for e in unusable(step, "baratheon"))
+
+
+def test_R127_the_raven_swap_comes_after_the_reveal():
+    swap = Raven(action="swap", area="port_of_lannisport", token="raid")
+    step = run(raven_game(), *all_orders(raven=swap))
+    revealed = of(step.events, OrdersRevealed)[0].orders
+    assert ("port_of_lannisport", "lannister", "consolidate") in revealed  # revealed as placed, then swapped
+    kinds = [type(e).__name__ for e in step.events]
+    assert kinds.index("OrdersRevealed") < kinds.index("OrderSwapped")

@@ -188,3 +188,15 @@ def test_every_event_of_a_round_has_a_sentence_and_survives_report_json():
     for e in step.events:
         assert e.describe() and not e.describe().startswith(type(e).__name__)
         assert from_dict(e.to_dict()) == e
+
+
+def test_R128_raids_then_marches_then_consolidate_power_then_clean_up():
+    s = game()
+    put(s, "lannisport", "lannister", "footman", order="consolidate")
+    put(s, "stoney_sept", "lannister", "footman", order="march+0")
+    put(s, "riverrun", "lannister", "footman", order="raid")
+    put(s, "harrenhal", "lannister", "footman", order="defense+1")
+    step = run(at_action(s), entry("lannister", go("stoney_sept", "blackwater", "footman")))
+    kinds = [type(e).__name__ for e in step.events]
+    assert kinds.index("RaidResolved") < kinds.index("UnitsMoved") < kinds.index("ConsolidateResolved") \
+        < kinds.index("OrdersRemoved") < kinds.index("RoundEnded")
