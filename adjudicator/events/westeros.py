@@ -164,20 +164,25 @@ class WildlingAttackResolved(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WildlingCardRevealed(Event):
-    """The top wildling card is drawn; who is the highest or lowest bidder."""
+    """The top wildling card is drawn and shown to everyone (R106)."""
 
     card: str
     nights_watch_won: bool
-    highest: str = ""
-    lowest: str = ""
 
     def describe(self) -> str:
-        who = ""
-        if self.nights_watch_won and self.highest:
-            who = f"; {_house(self.highest)} is the highest bidder"
-        elif not self.nights_watch_won and self.lowest:
-            who = f"; {_house(self.lowest)} is the lowest bidder"
-        return f"Wildling card: {_wildling_name(self.card)}{who}."
+        part = "the reward" if self.nights_watch_won else "the penalties"
+        return f"Wildling card: {_wildling_name(self.card)}; {part} apply."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WildlingBidderNamed(Event):
+    """The highest bidder (a Night's Watch victory) or the lowest (a wildling victory)."""
+
+    house: str
+    role: str  # "highest" | "lowest"
+
+    def describe(self) -> str:
+        return f"{_house(self.house)} is the {self.role} bidder against the wildlings."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

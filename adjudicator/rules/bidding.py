@@ -19,7 +19,7 @@ the highest bidder against the wildlings; the last counts as the lowest.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Literal, Optional, cast
 
 from ..board import TRACKS, HouseId
 from ..commands import Bid, Command, TieBreak
@@ -27,6 +27,8 @@ from ..events.westeros import TRACK_NAMES, BidsRevealed, InfluenceTrackChanged, 
 from ..state import GameState
 from .common import lose_power
 from .machine import NOT_APPLICABLE, Ask, Context, Request, Verdict
+
+BidTrack = Literal["iron_throne", "fiefdoms", "kings_court", "wildlings"]
 
 # The rule that governs each kind of bid (for the reasons given when a bid is refused).
 _BID_RULE = {"iron_throne": "R082", "fiefdoms": "R082", "kings_court": "R082", "wildlings": "R101"}
@@ -87,16 +89,17 @@ def secret_bids(ctx: Context, track: str, houses: list[HouseId]) -> dict[HouseId
     """
     st = ctx.state
     asks = []
+    bid_track = cast(BidTrack, track)
     for house in houses:
         power = st.houses[house].power
         req = Request(
             key=ctx.key("bid", house), kind="bid", house=house,
             prompt=f"bid for the {TRACK_NAMES[track]}",
             context={"track": track, "available_power": power},
-            default=Bid(track=track, amount=0), secret=True,
+            default=Bid(track=bid_track, amount=0), secret=True,
         )
         check = (lambda h: lambda c: check_bid(st, h, track, c))(house)
-        asks.append(Ask(req, check, only=Bid(track=track, amount=0) if power == 0 else None))
+        asks.append(Ask(req, check, only=Bid(track=bid_track, amount=0) if power == 0 else None))
     cmds = ctx.ask_all(asks)
     bids = {h: c.amount for h, c in zip(houses, cmds)}
     ctx.emit(BidsRevealed(track=track, bids=tuple(bids.items())))

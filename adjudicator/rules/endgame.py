@@ -62,7 +62,8 @@ def final_winner(ctx: Context) -> None:
 
 def _reason(rows: list[tuple[HouseId, int, int, int, int, int]]) -> str:
     """Which criterion settled the win, and the ties before it (rows are sorted best first)."""
-    best, contenders, tied_on = rows[0], rows, []
+    best, contenders = rows[0], rows
+    tied_on: list[str] = []
     for name, i in _CRITERIA:
         level = [r for r in contenders if r[i] == best[i]]
         if len(level) == 1:

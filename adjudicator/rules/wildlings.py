@@ -21,6 +21,7 @@ from ..cards.wildlings import WILDLING_CARDS, Outcome
 from ..events.westeros import (
     WildlingAttackBegins,
     WildlingAttackResolved,
+    WildlingBidderNamed,
     WildlingCardBuried,
     WildlingCardRevealed,
     WildlingThreatMoved,
@@ -59,13 +60,15 @@ def attack(ctx: Context, strength: Optional[int] = None, excluded: frozenset[Hou
     won = total >= strength
     ctx.emit(WildlingAttackResolved(strength=strength, total=total, nights_watch_won=won))
     card = st.wildling_deck.pop(0)
+    ctx.emit(WildlingCardRevealed(card=card, nights_watch_won=won))  # seen before any tie is broken
     effect = WILDLING_CARDS[card]
     highest = lowest = None
     if effect.needs_rank and won:
         highest = _extreme(ctx, bids, highest=True)
+        ctx.emit(WildlingBidderNamed(house=highest, role="highest"))
     elif effect.needs_rank:
         lowest = _extreme(ctx, bids, highest=False)
-    ctx.emit(WildlingCardRevealed(card=card, nights_watch_won=won, highest=highest or "", lowest=lowest or ""))
+        ctx.emit(WildlingBidderNamed(house=lowest, role="lowest"))
     outcome = Outcome(
         card=card, strength=strength, nights_watch_won=won, bids=tuple(bids.items()),
         highest=highest, lowest=lowest, attack=lambda s, ex: attack(ctx, s, ex),

@@ -13,7 +13,7 @@ import pytest
 from adjudicator.board import Board
 from adjudicator.commands import Bid, Located, Muster, MusterAction, Reconcile, TieBreak, WildlingChoice
 from adjudicator.events import AnswerUnusable
-from adjudicator.events.westeros import SupplyTrackMoved, TieBroken, WildlingAttackBegins, WildlingCardRevealed
+from adjudicator.events.westeros import SupplyTrackMoved, TieBroken, WildlingAttackBegins, WildlingBidderNamed
 from adjudicator.rules import bidding, machine, westeros
 from adjudicator.rules.common import fits_supply
 from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
@@ -49,6 +49,11 @@ def westeros_phase(houses: list[str], cards: tuple[str, str, str], *, bare: bool
 
 def put(s: GameState, area: str, house: str, *units: str) -> None:
     s.area_mut(area).units.extend(Unit(house, u) for u in units)
+
+
+def named(events: list, role: str) -> str:
+    """The house a wildling attack named as its highest or lowest bidder."""
+    return next(e.house for e in events if isinstance(e, WildlingBidderNamed) and e.role == role)
 
 
 def answer(house: str, command: object) -> dict:
@@ -224,7 +229,7 @@ def test_E21_the_iron_throne_holder_names_the_lowest_of_two_tied_bidders():
                answer("baratheon", Bid(track="wildlings", amount=3)),
                answer("baratheon", TieBreak(order=("lannister", "stark"), context="wildlings"))]
     step = advance(s, answers)
-    assert next(e for e in step.events if isinstance(e, WildlingCardRevealed)).lowest == "stark"
+    assert named(step.events, "lowest") == "stark"
     assert step.state.houses["stark"].power == 0  # the severe penalty: all its power
     assert step.state.houses["lannister"].power == 2
 

@@ -18,6 +18,7 @@ from adjudicator.events.westeros import (
     TieBroken,
     WildlingAttackResolved,
     WildlingCardBuried,
+    WildlingBidderNamed,
     WildlingCardRevealed,
     WildlingThreatMoved,
 )
@@ -51,6 +52,11 @@ def attack_at(strength: int, card: str = "silence_at_the_wall") -> GameState:
     s.wildling_deck.remove(card)
     s.wildling_deck.insert(0, card)
     return s
+
+
+def named(events: list, role: str) -> str:
+    """The house a wildling attack named as its highest or lowest bidder."""
+    return next(e.house for e in events if isinstance(e, WildlingBidderNamed) and e.role == role)
 
 
 def answer(house: str, command: object) -> dict:
@@ -138,23 +144,22 @@ def test_R107_a_tie_for_lowest_bidder_is_broken_by_the_iron_throne_holder():
     step = advance(attack_at(10, "skinchanger_scout"), bids(stark=1, lannister=1, baratheon=2))
     assert [(r.kind, r.house, r.context) for r in step.requests] == \
         [("tie_break", "baratheon", {"tie": "wildlings", "tied": ["lannister", "stark"]})]
+    assert [e.card for e in step.events if isinstance(e, WildlingCardRevealed)] == ["skinchanger_scout"]  # seen first
     step = advance(step.state, [answer("baratheon", TieBreak(order=("stark", "lannister")))])
-    revealed = next(e for e in step.events if isinstance(e, WildlingCardRevealed))
-    assert revealed.lowest == "lannister" and step.state.houses["lannister"].power == 0
+    assert named(step.events, "lowest") == "lannister" and step.state.houses["lannister"].power == 0
 
 
 def test_R107_a_tie_for_highest_bidder_is_broken_by_the_iron_throne_holder():
     s = attack_at(6, "skinchanger_scout")
     step = advance(s, [*bids(stark=3, lannister=3, baratheon=0),
                        answer("baratheon", TieBreak(order=("lannister", "stark", "baratheon"), context="wildlings"))])
-    revealed = next(e for e in step.events if isinstance(e, WildlingCardRevealed))
-    assert revealed.highest == "lannister" and power(step.state) == {"stark": 2, "lannister": 5, "baratheon": 5}
+    assert named(step.events, "highest") == "lannister" and power(step.state) == {"stark": 2, "lannister": 5, "baratheon": 5}
     assert [e.house for e in step.events if isinstance(e, TieBroken)] == ["baratheon"]
 
 
 def test_R107_the_deadline_default_orders_a_wildling_tie_by_turn_order():
     step = advance(attack_at(10, "skinchanger_scout"), bids(stark=1, lannister=1, baratheon=2), deadline=True)
-    assert next(e for e in step.events if isinstance(e, WildlingCardRevealed)).lowest == "stark"
+    assert named(step.events, "lowest") == "stark"
 
 
 def test_R108_the_used_card_goes_to_the_bottom_of_the_deck():
@@ -219,12 +224,12 @@ def test_ruling_76_at_strength_0_the_watch_wins_even_with_no_bids():
     step = advance(s, bids(stark=0, lannister=0, baratheon=0), deadline=True)
     resolved = next(e for e in step.events if isinstance(e, WildlingAttackResolved))
     assert (resolved.strength, resolved.total, resolved.nights_watch_won) == (0, 0, True)
-    assert next(e for e in step.events if isinstance(e, WildlingCardRevealed)).highest == "baratheon"
+    assert named(step.events, "highest") == "baratheon"
 
 
 def test_ruling_65_the_first_tied_house_named_bid_more_the_last_bid_less():
     order = answer("baratheon", TieBreak(order=("stark", "baratheon", "lannister")))
     high = advance(attack_at(6, "skinchanger_scout"), [order, *bids(stark=3, lannister=3, baratheon=0)])
-    assert next(e for e in high.events if isinstance(e, WildlingCardRevealed)).highest == "stark"
+    assert named(high.events, "highest") == "stark"
     low = advance(attack_at(10, "skinchanger_scout"), [order, *bids(stark=1, lannister=1, baratheon=2)])
-    assert next(e for e in low.events if isinstance(e, WildlingCardRevealed)).lowest == "lannister"
+    assert named(low.events, "lowest") == "lannister"
