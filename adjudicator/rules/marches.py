@@ -87,30 +87,11 @@ def plan_march(state: GameState, board: Board, house: HouseId, cmd: March) -> tu
     here = state.area(cmd.origin)
     if not here.order or here.order.house != house or order_kind(here.order.token) != "march":
         return f"you have no march order in {_name(board, cmd.origin)} (never placed, or already resolved) (R141)", plan
-    free = {t: [u for u in here.units if u.house == house and u.type == t and not u.routed] for t in UNIT_TYPES}
-    wanted: dict[str, int] = {}
-    for move in cmd.moves:
-        if move.destination not in board.areas:
-            return f"there is no area {move.destination!r}", plan
-        if move.destination == cmd.origin:
-            return f"units that stay in {_name(board, cmd.origin)} need no move (R143)", plan
-        for spec in move.units:
-            if spec.unit not in UNIT_TYPES or spec.count < 1:
-                return f"'{spec.count} {spec.unit}' is not a number of units", plan
-            wanted[spec.unit] = wanted.get(spec.unit, 0) + spec.count
-    for unit, n in wanted.items():
-        if n > len(free[unit]):
-            mine = sum(1 for u in here.units if u.house == house and u.type == unit)
-            if mine >= n:
-                return "routed units cannot march (R152)", plan
-            return f"you have only {mine} {unit.replace('_', ' ')}(s) in {_name(board, cmd.origin)} (R142)", plan
-    for move in cmd.moves:
-        for spec in move.units:
-            plan.moves.setdefault(move.destination, []).extend(free[spec.unit].pop(0) for _ in range(spec.count))
+    why = _take_units(state, board, house, cmd, plan)
     for d, units in plan.moves.items():
-        why = _destination_problem(state, board, house, cmd.origin, d, units)
-        if why:
-            return why, plan
+        why = why or _destination_problem(state, board, house, cmd.origin, d, units)
+    if why:
+        return why, plan
     foes = [d for d in in_board_order(board, plan.moves) if hostile(state, board, house, d)]
     if len(foes) > 1:
         return (f"one march may enter only one area held by another house or a neutral force, not "
@@ -125,14 +106,38 @@ def plan_march(state: GameState, board: Board, house: HouseId, cmd: March) -> tu
     delta = {cmd.origin: -sum(len(u) for u in plan.moves.values())}
     for d, units in plan.moves.items():
         delta[d] = delta.get(d, 0) + len(units)
-    if not within_supply(state, board, house, delta):
+    if plan.moves and not within_supply(state, board, house, delta):
         return "the march would leave your armies beyond your supply limit (R153, ruling 6)", plan
     plan.vacates = not any(u.house == house for u in here.units if not _moving(plan, u))
     if cmd.leave_power:
-        why = _power_token_problem(state, board, house, cmd.origin, plan.vacates)
-        if why:
-            return why, plan
+        return _power_token_problem(state, board, house, cmd.origin, plan.vacates), plan
     return None, plan
+
+
+def _take_units(state: GameState, board: Board, house: HouseId, cmd: March, plan: MarchPlan) -> Optional[str]:
+    """Pick the units each move names from the march's area into ``plan.moves`` (R142, R143, R152)."""
+    here = state.area(cmd.origin)
+    free = {t: [u for u in here.units if u.house == house and u.type == t and not u.routed] for t in UNIT_TYPES}
+    wanted: dict[str, int] = {}
+    for move in cmd.moves:
+        if move.destination not in board.areas:
+            return f"there is no area {move.destination!r}"
+        if move.destination == cmd.origin:
+            return f"units that stay in {_name(board, cmd.origin)} need no move (R143)"
+        for spec in move.units:
+            if spec.unit not in UNIT_TYPES or spec.count < 1:
+                return f"'{spec.count} {spec.unit}' is not a number of units"
+            wanted[spec.unit] = wanted.get(spec.unit, 0) + spec.count
+    for unit, n in wanted.items():
+        if n > len(free[unit]):
+            mine = sum(1 for u in here.units if u.house == house and u.type == unit)
+            if mine >= n:
+                return "routed units cannot march (R152)"
+            return f"you have only {mine} {unit.replace('_', ' ')}(s) in {_name(board, cmd.origin)} (R142)"
+    for move in cmd.moves:
+        for spec in move.units:
+            plan.moves.setdefault(move.destination, []).extend(free[spec.unit].pop(0) for _ in range(spec.count))
+    return None
 
 
 def _moving(plan: MarchPlan, unit: Unit) -> bool:

@@ -509,3 +509,11 @@ def test_the_march_request_lists_only_reachable_destinations():
     assert "port_of_lannisport" in dests and "lannisport" not in dests
     step = run(step.state, entry("lannister", march("the_golden_sound")))
     assert "port_of_white_harbor" not in step.requests[0].context["destinations"]["the_narrow_sea"]
+
+
+def test_a_march_that_moves_nothing_is_legal_even_for_a_house_over_its_supply():
+    s = game()
+    s.houses["lannister"].supply = 0
+    put(s, "lannisport", "lannister", "footman", "footman", "footman", order="march+0")  # over the limit already
+    step = run(at_action(s), deadline=True)
+    assert of(step.events, MarchResolved)[0].moved is False and step.state.round == 2
