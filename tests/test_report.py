@@ -463,3 +463,43 @@ def test_resource_dir_finds_the_templates():
     assert (folder / "report.txt.j2").is_file() and (folder / "report.html.j2").is_file()
     with pytest.raises(ResourceMissing):
         resource_dir("no-such-folder")
+
+
+@pytest.mark.parametrize("houses", [
+    ("stark", "lannister", "baratheon"),
+    ("stark", "lannister", "greyjoy", "baratheon"),
+    ("stark", "lannister", "greyjoy", "tyrell", "baratheon"),
+    ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell"),
+])  # fmt: skip
+def test_every_player_count_renders_in_every_format(houses):
+    import xml.etree.ElementTree as ET
+
+    state = new_game(list(houses), seed="counts")
+    for viewer in (None, houses[-1]):
+        out = _all(state, [PhaseStarted(round=1, phase="planning")], viewer)
+        assert all(len(line) <= 80 for line in out["text"].splitlines())
+        svg = out["html"][out["html"].index("<svg"):out["html"].index("</svg>") + 6]
+        ET.fromstring(svg)  # the embedded map is well-formed XML
+        assert json.loads(out["json"])["state"]["houses_in_play"] == list(houses)
+
+
+def test_skeleton_writes_every_part_of_a_composite_default():
+    from adjudicator.commands import AssignOrder
+
+    orders = Request(key="r1.planning.1.orders.stark", kind="orders", house="stark", prompt="place your orders",
+                     secret=True, default=(AssignOrder(area="winterfell", token="defense+1"),
+                                           AssignOrder(area="white_harbor", token="consolidate")))  # fmt: skip
+    lines = skeleton(_game(), "stark", [orders]).splitlines()
+    assert lines[1] == "# orders: place your orders"
+    assert lines[2:] == [f"# {command_text(AssignOrder(area='winterfell', token='defense+1'))}",
+                         f"# {command_text(AssignOrder(area='white_harbor', token='consolidate'))}"]  # fmt: skip
+    public = render_report(_game(), [], requests=[orders])
+    assert "defense+1" not in public.split("NEEDED NEXT")[1].split("THE BOARD")[0]
+
+
+def test_resource_dir_prefers_the_folder_inside_an_installed_package(tmp_path, monkeypatch):
+    import adjudicator.resources as res
+
+    (tmp_path / "templates").mkdir()
+    monkeypatch.setattr(res.resources, "files", lambda package: tmp_path)
+    assert res.resource_dir("templates") == tmp_path / "templates"
