@@ -250,7 +250,7 @@ def _collect(part: Message, walk: _Walk, *, top: bool = False) -> None:
     raw = part.get_payload()
     size = len(raw) if isinstance(raw, (str, bytes)) else 0
     if size > MAX_PART_BYTES:
-        walk.notes.append(f"{where} is {size / 1e6:.1f} MB, over the {MAX_PART_BYTES // 2**20} MB limit: not read")
+        walk.notes.append(f"{where} is {size / 2**20:.1f} MB as sent, over the {MAX_PART_BYTES // 2**20} MB limit: not read")
         return
     name = str(_safe(part.get_filename) or "").lower()
     if part.get_content_type() in _ZIP_TYPES or name.endswith(".zip"):

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 from .. import __version__
 
-COMMAND_MODULES: tuple[str, ...] = ("game", "seals", "batch", "check")
+COMMAND_MODULES: tuple[str, ...] = ("game", "seals", "batch", "check", "mail")
 
 
 class UserError(Exception):

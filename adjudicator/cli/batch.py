@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from .. import audit, batch
 from ..gamedir import GameDirError
-from . import UserError
+from . import UserError, mail
 
 
 def register(subparsers: Any) -> None:
@@ -28,6 +28,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--templates", type=Path, metavar="DIR", help="report templates to use instead of the built-in ones")
     p.add_argument("--all", action="store_true", help="GAME_DIR holds many game folders: adjudicate each")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="with --all: N game folders at a time")
+    mail.add_mailbox_options(p, required=False)  # take the mail into each inbox first (maester ingest)
     p.set_defaults(handler=cmd_adjudicate)
 
     p = subparsers.add_parser("status", help="who owes what, and since when",
@@ -73,6 +74,10 @@ def _guard(fn: Callable[[], Any]) -> Any:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
+    took = 0
+    if args.maildir or args.mbox:
+        games = batch.game_folders(args.game_dir) if args.all and args.game_dir.is_dir() else [args.game_dir]
+        took = max((mail.ingest(g, args.maildir, args.mbox) for g in games), default=0)
     if args.all:
         if args.files:
             raise UserError("--all takes no FILE: each game takes its own inbox")
@@ -82,14 +87,14 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
                                        templates_dir=args.templates, progress=batch.progress_bar)  # fmt: skip
         for code, lines in results.values():
             print("\n".join(lines), file=sys.stdout if code < 2 else sys.stderr)
-        return max((code for code, _ in results.values()), default=0)
+        return max([took, *(code for code, _ in results.values())])
     for f in args.files:
         if not f.is_file():
             raise UserError(f"{f}: no such file")
     result = _guard(lambda: batch.adjudicate(args.game_dir, args.files, deadline=args.deadline,
                                              templates_dir=args.templates))  # fmt: skip
     print("\n".join(result.lines()))
-    return result.exit_status
+    return max(result.exit_status, took)
 
 
 def cmd_status(args: argparse.Namespace) -> int:

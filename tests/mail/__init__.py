@@ -1,0 +1,1 @@
+"""Mail fixtures for the mail tests, built by code (no binary blobs)."""
