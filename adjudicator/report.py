@@ -128,16 +128,16 @@ def report_view(
     mine = [r for r in requests if viewer is not None and r["house"] == viewer]
     view: dict[str, Any] = {
         "width": WIDTH,
-        "game_id": state.game_id,
+        "game_id": clean(state.game_id),
         "round": state.round,
         "phase": phase,
-        "title": f"game {state.game_id} · round {state.round} · {phase}",
+        "title": clean(f"game {state.game_id} · round {state.round} · {phase}"),
         "viewer": viewer,
         "viewer_name": viewer.title() if viewer else None,
         "winner": state.winner.title() if state.winner else None,
         "events": [event_view(e, private=not e.is_public()) for e in events],
         "waiting": [
-            {"house": r["house"], "house_name": r["house"].title(), "kind": r["kind"], "prompt": r["prompt"],
+            {"house": r["house"], "house_name": r["house"].title(), "kind": r["kind"], "prompt": clean(r["prompt"]),
              "secret": bool(r.get("secret"))}
             for r in sorted(requests, key=lambda r: (_turn_index(state, r["house"]), r["kind"], r.get("key", "")))
         ],
