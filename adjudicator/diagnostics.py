@@ -340,8 +340,10 @@ def read_source(data: str | bytes, filename: str = "<turn>") -> Source:
     text = _decode(data, src)
     if text is None:
         return src
-    if _QP.search(text):
-        text = quopri.decodestring(text.encode("utf-8", "surrogatepass")).decode("utf-8", "replace")
+    turn, armour, seal = text.partition(_ARMOUR_BEGIN)  # a seal's base64 ends in '=': not quoted-printable
+    if _QP.search(turn):
+        turn = quopri.decodestring(turn.encode("utf-8", "surrogatepass")).decode("utf-8", "replace")
+        text = turn + armour + seal
         src.notices.append(Notice("W202", "quoted-printable codes (=20, =3D, soft breaks) were decoded", Where(filename, 0)))
     raw = _unquote([clean_line(t) for t in _BREAKS.split(text)], src)
     pending: list[tuple[int, str]] = []
