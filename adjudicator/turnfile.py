@@ -604,6 +604,9 @@ def parse_turn_file(text: str | bytes, *, filename: str = "<turn>") -> TurnFile:
     problems: list[TurnFileError] = list(src.problems)
     notices: list[Notice] = list(src.notices)
     header, header_line = _header(src.headers, filename, problems)
+    if header_line is not None and src.lines and src.lines[0].number < header_line.number:
+        problems.append(InvalidLine("E303", "the header must come before every other line", line_text=header_line.text,
+                                    where=Where(filename, header_line.number), suggestion="move it to the top"))
     accepted: list[Command] = []
     for line, built in _parse_lines(src.lines):
         if len(problems) >= MAX_PROBLEMS:

@@ -265,6 +265,12 @@ def test_two_headers_the_second_is_refused() -> None:
     assert [(p.code, p.where.line) for p in tf.problems] == [("E302", 3)]
 
 
+def test_a_header_after_other_lines_is_a_problem() -> None:
+    tf = parse_turn_file("play eddard stark\n" + HEADER)
+    assert [(p.code, p.where.line) for p in tf.problems] == [("E303", 2)]
+    assert tf.header is not None and len(tf.commands) == 1
+
+
 def test_a_malformed_header_is_refused() -> None:
     tf = parse_turn_file("game demo · house stark · round x · planning\nplay eddard stark\n")
     assert [p.code for p in tf.problems] == ["E301"]

@@ -1,0 +1,64 @@
+"""docs/turn-files.md stays true: every example parses, the tables match the code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from adjudicator.commands import AssignOrder
+from adjudicator.diagnostics import CODES, WARNING_CODES
+from adjudicator.names import ORDER_TEXT
+from adjudicator.turnfile import parse_turn_file
+
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "turn-files.md"
+TEXT = GUIDE.read_text("utf-8")
+BLOCKS = [(m.group(1), m.group(2), TEXT[: m.start()].count("\n") + 2)
+          for m in re.finditer(r"```(turn(?:-error)?)\n(.*?)```", TEXT, re.S)]
+
+
+def test_the_guide_has_examples() -> None:
+    assert len([b for b in BLOCKS if b[0] == "turn"]) >= 20
+    assert any(b[0] == "turn-error" for b in BLOCKS)
+
+
+@pytest.mark.parametrize(("body", "line"), [(b, n) for kind, b, n in BLOCKS if kind == "turn"])
+def test_every_example_parses_without_a_problem(body: str, line: int) -> None:
+    tf = parse_turn_file(body, filename=f"turn-files.md:{line}")
+    assert not tf.problems, [p.render() for p in tf.problems]
+    assert [w.code for w in tf.warnings if w.code != "W301"] == []
+    assert len(tf.commands) == len([ln for ln in body.splitlines()
+                                     if ln.strip() and not ln.lstrip().startswith(("#", "game "))])
+
+
+@pytest.mark.parametrize(("body", "line"), [(b, n) for kind, b, n in BLOCKS if kind == "turn-error"])
+def test_every_error_example_is_refused_line_by_line(body: str, line: int) -> None:
+    tf = parse_turn_file(body)
+    lines = [i for i, ln in enumerate(body.splitlines(), 1) if ln.strip()]
+    assert sorted({p.where.line for p in tf.problems}) == lines
+    assert tf.commands == ()
+
+
+def test_the_code_tables_list_every_code_and_no_other() -> None:
+    documented = set(re.findall(r"^\| ([EW]\d{3}) ", TEXT, re.M))
+    assert documented == set(CODES) | set(WARNING_CODES)
+
+
+def _order_rows() -> list[tuple[str, list[str]]]:
+    rows = []
+    for m in re.finditer(r"^\| [^|]+\| `([^`]+)` +\|(.*)\|$", TEXT, re.M):
+        rows.append((m.group(1), re.findall(r"`([^`]+)`", m.group(2))))
+    return rows
+
+
+def test_R112_the_order_table_shows_every_token_in_canonical_form() -> None:
+    assert sorted(c for c, _ in _order_rows()) == sorted(ORDER_TEXT.values())
+
+
+@pytest.mark.parametrize(("canonical", "spellings"), _order_rows())
+def test_every_spelling_in_the_order_table_gives_its_token(canonical: str, spellings: list[str]) -> None:
+    token = next(t for t, text in ORDER_TEXT.items() if text == canonical)
+    for written in [canonical, *spellings]:
+        tf = parse_turn_file(f"Winterfell: {written}")
+        assert tf.commands == (AssignOrder(area="winterfell", token=token),), (written, [str(p) for p in tf.problems])
