@@ -25,6 +25,7 @@ from typing import Any, Iterable
 from .board import Board
 from .commands import SPECIAL_TOKENS, order_kind
 from .state import AreaState, GameState, Unit
+from .templating import environment
 
 Point = tuple[float, float]
 
@@ -286,8 +287,6 @@ def render_map(
 
     :raises KeyError: when ``highlight`` names an unknown area.
     """
-    from .templating import environment  # late: templating is shared with report rendering
-
     board = board or Board.classic()
     layout = MapLayout.classic()
     marked = set(highlight)
@@ -377,7 +376,7 @@ def _area_view(
         view["label_squeeze"] = _r(w - 10)
     if area.is_land:
         view["icons"] = _icons(area, x, y + 22)
-        view["badge"] = _badge(st, area_id, state, x + w - 4, y + 22)
+        view["badge"] = _badge(st, area_id, area.home_of, state, x + w - 4, y + 22)
     view.update(_row(st, x + 4, y + h - 22, right=x + w - 4))
     return view
 
@@ -423,18 +422,15 @@ def _icons(area: Any, x: float, y: float) -> list[dict[str, Any]]:
     return icons
 
 
-def _badge(st: AreaState, area_id: str, state: GameState, right: float, y: float) -> dict[str, Any] | None:
+def _badge(
+    st: AreaState, area_id: str, home_of: str | None, state: GameState, right: float, y: float
+) -> dict[str, Any] | None:
     """The garrison shield or the neutral-force token, drawn at the top right."""
     if st.garrison:
-        home = next((h for h, house in _houses().items() if house.home_area == area_id), "")
-        return {"symbol": "garrison", "house": home, "text": f"G{st.garrison}", "x": _r(right - 26), "y": _r(y)}
+        return {"symbol": "garrison", "house": home_of or "", "text": f"G{st.garrison}", "x": _r(right - 26), "y": _r(y)}
     if st.neutral_force is not None and area_id not in state.impassable:
         return {"symbol": "neutral", "house": "", "text": f"N{st.neutral_force}", "x": _r(right - 26), "y": _r(y)}
     return None
-
-
-def _houses() -> dict[str, Any]:
-    return Board.classic().houses
 
 
 def _chips(st: AreaState, x: float, y: float) -> list[dict[str, Any]]:
