@@ -67,7 +67,7 @@ def advance(ctx: Context, combat: Combat) -> None:
     for u in moving:
         origin.units.remove(u)
     st.area_mut(combat.area).units.extend(moving)
-    combat.advanced = True
+    combat.advanced = bool(moving)
     if moving:
         ctx.emit(AttackerAdvanced(house=combat.attacker, area=combat.area, units=units_text(combat.attacking)))
 
