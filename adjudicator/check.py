@@ -417,8 +417,9 @@ def _engine(tf: TurnFile, sent: list[Command], state: GameState, board: Board,
             if (line, ev.reason) in seen:
                 continue
             seen.add((line, ev.reason))
+            text = tf.texts.get(line, "")
             problems.append(IllegalOrder("E420", ev.reason, where=cmd.where or C.Where(tf.filename, 0),
-                                         line_text=tf.texts.get(line, "")))
+                                         line_text=text, end_column=len(text) + 1))
     missing = [f"{r.kind}: {r.prompt}" for r in step.requests if r.house == house]
     return problems, missing, None
 
