@@ -458,3 +458,16 @@ def test_skinchanger_scout_wildlings_lowest_loses_all_power_others_two():
     s.houses["stark"].power = 2  # 1 left after its bid: it loses what it has
     step = advance(s, bid(**WILDLINGS))
     assert {h: x.power for h, x in step.state.houses.items()} == {"stark": 0, "lannister": 0, "baratheon": 2}
+
+
+def test_a_king_beyond_the_wall_watch_a_house_first_everywhere_is_not_asked():
+    s = attack("a_king_beyond_the_wall")
+    s.tracks = {t: ["lannister", "stark", "baratheon"] for t in ("iron_throne", "fiefdoms", "kings_court")}
+    step = advance(s, bid(**WATCH))
+    assert step.requests == [] and any(isinstance(e, OnlyOption) and e.house == "lannister" for e in step.events)
+
+
+def test_the_horde_descends_watch_defaults_to_mustering_nothing():
+    s = attack("the_horde_descends")
+    step = advance(s, bid(**WATCH), deadline=True)
+    assert step.state.areas == s.areas
