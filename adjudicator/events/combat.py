@@ -85,7 +85,8 @@ def breakdown_text(parts: Breakdown) -> str:
     """``((\"units:knight\", 4), (\"march\", 1))`` -> ``'knights 4, March Order +1'``."""
     out = []
     for source, amount in parts:
-        signed = f"{amount:+d}" if source in ("march",) or source.startswith(("ability:", "defense", "blade")) else str(amount)
+        bonus = source == "march" or source.startswith(("ability:", "defense", "blade"))
+        signed = f"{amount:+d}" if bonus else str(amount)
         out.append(f"{source_text(source)} {signed}")
     return ", ".join(out) if out else "nothing"
 
@@ -127,7 +128,8 @@ class SupportDeclared(Event):
 
     def describe(self) -> str:
         if not self.side:
-            return f"{_house(self.supporter)} gives no support from {_name(self.area)} to the combat in {_name(self.combat_area)}."
+            return (f"{_house(self.supporter)} gives no support from {_name(self.area)} "
+                    f"to the combat in {_name(self.combat_area)}.")
         whom = "itself" if self.side == self.supporter else _house(self.side)
         return (f"{_house(self.supporter)} supports {whom} from {_name(self.area)} in {_name(self.combat_area)} "
                 f"(strength {self.strength}).")
@@ -179,7 +181,8 @@ class HouseCardsRevealed(Event):
         def played(house: str, card: str) -> str:
             return f"{_house(house)} plays {_card(card)}" if card else f"{_house(house)} has no House card"
 
-        return f"In {_name(self.area)}: {played(self.attacker, self.attacker_card)}; {played(self.defender, self.defender_card)}."
+        return (f"In {_name(self.area)}: {played(self.attacker, self.attacker_card)}; "
+                f"{played(self.defender, self.defender_card)}.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -295,7 +298,8 @@ class CasualtiesDue(Event):
                 "s" if self.fortifications != 1 else "")
         if self.prevented_by:
             return f"{_house(self.house)} takes no casualties ({why}): {_card(self.prevented_by)}."
-        return f"{_house(self.house)} must lose {self.count} unit{'s' if self.count != 1 else ''} in {_name(self.area)} ({why})."
+        units = f"{self.count} unit{'s' if self.count != 1 else ''}"
+        return f"{_house(self.house)} must lose {units} in {_name(self.area)} ({why})."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -308,7 +312,8 @@ class Retreated(Event):
     units: tuple[str, ...]
 
     def describe(self) -> str:
-        return f"{_house(self.house)} retreats {_units(self.units)} from {_name(self.from_area)} to {_name(self.to_area)}, routed."
+        return (f"{_house(self.house)} retreats {_units(self.units)} from {_name(self.from_area)} "
+                f"to {_name(self.to_area)}, routed.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

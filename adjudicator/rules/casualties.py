@@ -115,7 +115,8 @@ def pick_units(units: list[Unit], house: str, types: list[str]) -> list[Unit]:
     """The standing units of ``house`` matching ``types`` one for one (units of a type are alike)."""
     out: list[Unit] = []
     for t in types:
-        out.append(next(u for u in units if u.house == house and u.type == t and not u.routed and all(u is not x for x in out)))
+        free = [u for u in units if u.house == house and u.type == t and not u.routed]
+        out.append(next(u for u in free if all(u is not x for x in out)))
     return out
 
 

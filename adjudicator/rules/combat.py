@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards import tides
-from ..cards.registry import ROLES
+from ..cards.registry import ROLES, Role
 from ..commands import PortShips
 from ..events.combat import (
     CombatOrderRemoved,
@@ -99,8 +99,7 @@ def resolve_combat(ctx: Context, attack: Attack) -> CombatResult:
     retreat_and_advance(ctx, combat)  # resolution 3
     _clean_up(ctx, combat)  # resolution 4
     housecards.run_stage(ctx, combat, "after_combat")
-    winner = str(combat.house(combat.winner or "defender"))
-    return CombatResult(attacker_won=combat.winner == "attacker", winner=winner)
+    return CombatResult(attacker_won=combat.winner == "attacker", winner=str(combat.house(combat.winner or "defender")))
 
 
 # --- the start ---------------------------------------------------------------------------------
@@ -178,14 +177,16 @@ def _determine_victor(ctx: Context, combat: Combat) -> None:
     a = strength(ctx, combat, "attacker")
     d = strength(ctx, combat, "defender")
     tie = a.total == d.total
+    winner: Role
     if tie:
         fiefdoms = ctx.state.tracks["fiefdoms"]
-        combat.winner = min(ROLES, key=lambda r: fiefdoms.index(str(combat.house(r))))
+        winner = min(ROLES, key=lambda r: fiefdoms.index(str(combat.house(r))))
     else:
-        combat.winner = "attacker" if a.total > d.total else "defender"
+        winner = "attacker" if a.total > d.total else "defender"
+    combat.winner = winner
     sides = combat.sides
     ctx.emit(CombatResolved(
-        area=combat.area, attacker=combat.attacker, defender=str(combat.defender), winner=str(combat.house(combat.winner)),
+        area=combat.area, attacker=combat.attacker, defender=str(combat.defender), winner=str(combat.house(winner)),
         attacker_total=a.total, defender_total=d.total, attacker_strength=a.parts, defender_strength=d.parts,
         tie_broken=tie, attacker_card=sides["attacker"].card or "", defender_card=sides["defender"].card or "",
         attacker_tides=sides["attacker"].tides or "", defender_tides=sides["defender"].tides or ""))
@@ -230,7 +231,8 @@ def _remove_march_order(ctx: Context, combat: Combat) -> None:
     token = combat.attack.march_token
     if origin.order == Order(combat.attacker, token):
         ctx.state.area_mut(combat.origin).order = None
-        ctx.emit(CombatOrderRemoved(house=combat.attacker, area=combat.origin, token=token, cause="its combat is over (R220)"))
+        ctx.emit(CombatOrderRemoved(house=combat.attacker, area=combat.origin, token=token,
+                                    cause="its combat is over (R220)"))
 
 
 def _capture_port(ctx: Context, combat: Combat) -> None:

@@ -151,6 +151,7 @@ def decide_now(ctx: Context, ask: Ask, fallback: Command) -> Command:
     the one legal option.
     """
     cmd = ctx.ask(Ask(ask.request, ask.check, only=fallback))
+    assert isinstance(cmd, Command)
     last = ctx.events[-1] if ctx.events else None
     if isinstance(last, OnlyOption) and last.decision == ask.request.prompt and last.house == ask.request.house:
         ctx.events.pop()

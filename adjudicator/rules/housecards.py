@@ -79,7 +79,8 @@ def card_ask(ctx: Context, combat: Combat, role: Role, *, exclude: tuple[str, ..
     opponent = combat.house(other(role)) or "a neutral force"
     req = Request(
         key=ctx.key("house_card", house), kind="house_card", house=house,
-        prompt=f"choose a House card for the combat in {ctx.board.area(combat.area).name} ({role}, against {opponent.title()})",
+        prompt=(f"choose a House card for the combat in {ctx.board.area(combat.area).name} "
+                f"({role}, against {opponent.title()})"),
         context={"combat_area": combat.area, "role": role, "opponent": opponent, "hand": hand},
         options=tuple(PlayCard(card=c) for c in hand), default=PlayCard(card=weakest), secret=secret,
     )
@@ -91,7 +92,8 @@ def card_ask(ctx: Context, combat: Combat, role: Role, *, exclude: tuple[str, ..
             return None
         card = CARDS.house_cards.get(cmd.card)
         if cmd.card in exclude:
-            return f"{card.name if card else cmd.card} was sent back by Tyrion Lannister: choose a different card (Tyrion Lannister)"
+            name = card.name if card else cmd.card
+            return f"{name} was sent back by Tyrion Lannister: choose a different card (Tyrion Lannister)"
         if cmd.card in hs.discards:
             return f"{card.name if card else cmd.card} is in your discard pile, not in your hand (R195)"
         if card is not None:
@@ -119,7 +121,8 @@ def resolve_reveal(ctx: Context, combat: Combat) -> None:
     """The "cancel" texts, then the "immediately" texts, each in Iron Throne order (R194)."""
     for stage in REVEAL_STAGES:
         while True:
-            due = [r for r in iron_throne_roles(ctx.state, combat) if _due(combat, r, REVEAL_STAGES[: REVEAL_STAGES.index(stage) + 1])]
+            stages = REVEAL_STAGES[: REVEAL_STAGES.index(stage) + 1]
+            due = [r for r in iron_throne_roles(ctx.state, combat) if _due(combat, r, stages)]
             if not due:
                 break
             run_card(ctx, combat, due[0])
@@ -167,7 +170,7 @@ def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
         lose_power(ctx, me.house, effect.cost, me.card.replace("_", " "))
         hs.discards.append(me.card)
         _play(ctx, combat, me.role, effect.card)
-        ctx.emit(HouseCardChosen(house=me.house, card=effect.card, area=combat.area, cause=f"{CARDS.house_cards[me.card].name}"))
+        ctx.emit(HouseCardChosen(house=me.house, card=effect.card, area=combat.area, cause=CARDS.house_cards[me.card].name))
     elif isinstance(effect, DestroyFootman):
         _destroy_footman(ctx, combat, me, effect.side)
     elif isinstance(effect, RemoveOrder):
@@ -180,7 +183,8 @@ def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
         track = st.tracks[effect.track]
         track.remove(effect.house)
         track.append(effect.house)
-        ctx.emit(TrackMoved(house=effect.house, track=effect.track, order=tuple(track), cause=CARDS.house_cards[me.card].name))
+        ctx.emit(TrackMoved(house=effect.house, track=effect.track, order=tuple(track),
+                            cause=CARDS.house_cards[me.card].name))
     elif isinstance(effect, GainPower):
         gain_power(ctx, me.house, effect.amount, CARDS.house_cards[me.card].name)
     elif isinstance(effect, TakeBackDiscards):
@@ -313,7 +317,8 @@ def _blade_decision(ctx: Context, combat: Combat, role: Role, effect: str) -> bo
     what = "add +1 to your combat strength" if effect == "+1" else "discard your Tides of Battle card and draw another"
     req = Request(
         key=ctx.key("blade", house), kind="blade", house=house,
-        prompt=f"use the Valyrian Steel Blade in {ctx.board.area(combat.area).name} to {what}? ('use blade' or 'keep blade')",
+        prompt=(f"use the Valyrian Steel Blade in {ctx.board.area(combat.area).name} to {what}? "
+                "('use blade' or 'keep blade')"),
         context={"combat_area": combat.area, "effect": effect}, options=(UseBlade(use=True), UseBlade(use=False)),
         default=UseBlade(use=False),
     )

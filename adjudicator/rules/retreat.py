@@ -60,7 +60,8 @@ def advance(ctx: Context, combat: Combat) -> None:
     st = ctx.state
     if combat.held:
         if combat.attacking:
-            ctx.emit(AttackRepelled(house=combat.attacker, area=combat.origin, units=units_text(combat.attacking), routed=False))
+            ctx.emit(AttackRepelled(house=combat.attacker, area=combat.origin, units=units_text(combat.attacking),
+                                    routed=False))
         return
     moving = pick_units(st.area(combat.origin).units, combat.attacker, combat.attacking)
     origin = st.area_mut(combat.origin)
@@ -192,7 +193,9 @@ def _ask(ctx: Context, combat: Combat, legal: dict[str, int], units: list[Unit])
         return Retreat(areas=(area,), destroy=_spec(pool[: legal[area]]))
 
     options = tuple(option(a) for a in sorted(legal))
-    forced = f" ({ctx.board.area(str(combat.forced_retreat)).name}, chosen by Robb Stark)" if combat.forced_retreat in legal else ""
+    forced = ""
+    if combat.forced_retreat in legal:
+        forced = f" ({ctx.board.area(str(combat.forced_retreat)).name}, chosen by Robb Stark)"
     req = Request(
         key=ctx.key("retreat", house), kind="retreat", house=house,
         prompt=f"retreat from {ctx.board.area(combat.area).name}{forced}",

@@ -88,7 +88,9 @@ def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) ->
             return None
         role = _role(combat, cmd.side)
         if role is None:
-            return NOT_APPLICABLE if cmd.side in HOUSES else f"unknown side {cmd.side!r}: name a house, attacker, defender or none"
+            if cmd.side in HOUSES:
+                return NOT_APPLICABLE
+            return f"unknown side {cmd.side!r}: name a house, attacker, defender or none"
         if role == "defender" and combat.neutral:
             return "a neutral force never receives support; only the attacker may be supported (R232)"
         if combatant and role != combatant:
@@ -103,7 +105,7 @@ def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) ->
 
 def _role(combat: Combat, side: str) -> Optional[Role]:
     if side in ROLES:
-        return side  # type: ignore[return-value]
+        return "attacker" if side == "attacker" else "defender"
     return combat.role_of(side)
 
 
