@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import getpass
+import ssl
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, Callable
 
-from .. import mailbox
+from .. import keys, mailbox, outbox
 from ..gamedir import GameDirError
 from ..registry import RegistryError
 from . import UserError
@@ -24,6 +27,27 @@ def register(subparsers: Any) -> None:
     p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
     add_mailbox_options(p, required=True)
     p.set_defaults(handler=cmd_ingest)
+
+    p = subparsers.add_parser(
+        "outbox", help="write the latest reports as one mail per player (and a public copy); send them",
+        description="Write GAME_DIR/outbox/NNNN/<house>.eml and public.eml for the latest step (or --step): the "
+        "private report with what is asked and the turn-file skeleton first, an HTML alternative with the map, "
+        "and with --key the moderator's seal. With --send, send the mails not sent yet. Exit status: 0, 1 when "
+        "some mail could not be sent, 2 usage errors.",
+    )
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    p.add_argument("--step", type=int, metavar="NNNN", help="the step whose reports to mail (default: the latest)")
+    p.add_argument("--key", type=Path, metavar="MODERATOR_KEY", help="seal the reports with this private key")
+    p.add_argument("--passphrase-file", type=Path, metavar="F", help="read the key's passphrase from F")
+    p.add_argument("--from", dest="sender", metavar="ADDR",
+                   help="the sender's address (default: players.moderator.email in game.toml)")
+    p.add_argument("--public-to", metavar="ADDR", help="where the public copy goes (default: the sender)")
+    p.add_argument("--send", metavar="URL", help="send with smtp://HOST:PORT or smtps://HOST:PORT")
+    p.add_argument("--starttls", action="store_true", help="with smtp://: switch to TLS before logging in")
+    p.add_argument("--user", metavar="USER", help="log in to the mail server as USER")
+    p.add_argument("--password-file", type=Path, metavar="F", help="the password for --user, first line of F")
+    p.add_argument("--cafile", type=Path, metavar="F", help="trust the certificates in F (default: the system's)")
+    p.set_defaults(handler=cmd_outbox)
 
 
 def add_mailbox_options(p: argparse.ArgumentParser, *, required: bool) -> None:
@@ -53,3 +77,54 @@ def ingest(game_dir: Path, maildir: Path | None, mbox: Path | None) -> int:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     return ingest(args.game_dir, args.maildir, args.mbox)
+
+
+def _first_line(path: Path) -> str:
+    return path.read_text(encoding="utf-8").split("\n", 1)[0].rstrip("\r")
+
+
+def _load_key(path: Path, passphrase_file: Path | None) -> keys.KeyPair:
+    """The moderator's private key; a protected one needs its passphrase (a file, or typed at a terminal)."""
+    passphrase = _first_line(passphrase_file).encode() if passphrase_file else None
+    if passphrase is None and keys.is_encrypted(path.read_text(encoding="utf-8", errors="replace")):
+        if not sys.stdin.isatty():
+            raise UserError(f"{path} is protected by a passphrase; give --passphrase-file")
+        passphrase = getpass.getpass(f"passphrase for {path}: ").encode() or None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", keys.InsecureKeyFile)
+        pair = keys.read_private_key(path, passphrase)
+    for w in caught:
+        print(f"maester: warning: {w.message}", file=sys.stderr)
+    return pair
+
+
+def _server(args: argparse.Namespace) -> outbox.SmtpServer:
+    if args.password_file and not args.user:
+        raise UserError("--password-file goes with --user")
+    password = _first_line(args.password_file) if args.password_file else None
+    if args.user and password is None:
+        if not sys.stdin.isatty():
+            raise UserError("--user needs --password-file")
+        password = getpass.getpass(f"password for {args.user}: ")
+    context = ssl.create_default_context(cafile=str(args.cafile)) if args.cafile else None
+    return outbox.parse_smtp_url(args.send, starttls=args.starttls, user=args.user, password=password, context=context)
+
+
+def cmd_outbox(args: argparse.Namespace) -> int:
+    if (args.starttls or args.user or args.cafile) and not args.send:
+        raise UserError("--starttls, --user and --cafile go with --send URL")
+    try:
+        server = guard(lambda: _server(args)) if args.send else None  # before writing: a bad address changes nothing
+        key = _load_key(args.key, args.passphrase_file) if args.key else None
+    except keys.SealError as e:
+        raise UserError(f"{args.key}: {e}") from None
+    except (OSError, ssl.SSLError) as e:
+        raise UserError(f"{getattr(e, 'filename', None) or 'file'}: {getattr(e, 'strerror', None) or e}") from None
+    report = guard(lambda: outbox.write_outbox(args.game_dir, args.step, key=key, sender=args.sender,
+                                               public_to=args.public_to))  # fmt: skip
+    if server is not None:
+        sent = guard(lambda: outbox.send_outbox(args.game_dir, args.step, server=server))
+        report.sent, report.failed, report.notes = sent.sent, sent.failed, report.notes + [
+            n for n in sent.notes if n not in report.notes and "sent already" not in n]  # fmt: skip
+    print("\n".join(report.lines()))
+    return report.exit_status

@@ -23,12 +23,15 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from adjudicator import registry, seal
 from adjudicator.gamedir import create_game
-from adjudicator.keys import PublicKey
+from adjudicator.keys import KeyPair, PublicKey
 
 GAME = "mailgame"
 HOUSES = ["stark", "lannister", "baratheon"]
 KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 21] * 32)) for i, h in enumerate(HOUSES)}
 EMAILS = {h: f"{h}@players.example" for h in HOUSES}
+MODERATOR = KeyPair(Ed25519PrivateKey.from_private_bytes(bytes([77] * 32)),
+                    PublicKey.from_key(Ed25519PrivateKey.from_private_bytes(bytes([77] * 32))))
+MODERATOR_EMAIL = "moderator@maester.example"
 START = datetime(2026, 3, 1, 18, 0, tzinfo=timezone.utc)
 
 
@@ -37,6 +40,16 @@ def make_game(root: Path, *, game_id: str = GAME) -> Path:
     create_game(root, houses=HOUSES, game_id=game_id, seed="mail tests")
     for h in HOUSES:
         registry.register_key(root, h, PublicKey.from_key(KEYS[h]), email=EMAILS[h])
+    return root
+
+
+def make_reported_game(root: Path) -> Path:
+    """:func:`make_game`, the moderator's key and address registered, and step 0000's reports written."""
+    from adjudicator import batch
+
+    make_game(root)
+    registry.register_key(root, "moderator", MODERATOR.public, email=MODERATOR_EMAIL)
+    batch.adjudicate(root)
     return root
 
 

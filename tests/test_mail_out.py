@@ -1,0 +1,219 @@
+"""Mail out: one mail per player and a public copy, what is asked first, the map, the moderator's seal."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+import pytest
+
+from adjudicator import batch, seal
+from adjudicator.cli import main as cli_main
+from adjudicator.keys import KeyPair, PublicKey, write_key_pair
+from adjudicator.outbox import OutboxError, parse_smtp_url, verify_report, write_outbox
+from mail import shapes
+
+MOD = shapes.MODERATOR
+
+
+@pytest.fixture(scope="module")
+def reported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return shapes.make_reported_game(tmp_path_factory.mktemp("template") / shapes.GAME)
+
+
+@pytest.fixture
+def game(reported: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(reported, tmp_path / shapes.GAME))
+
+
+def read(path: Path) -> EmailMessage:
+    msg = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def parts(msg: EmailMessage) -> tuple[str, str, dict[str, bytes]]:
+    """The text body, the HTML body, and the attachments by name."""
+    text = msg.get_body(("plain",))
+    page = msg.get_body(("html",))
+    assert text is not None and page is not None
+    files = {str(p.get_filename()): p.get_content() for p in msg.iter_attachments()}
+    files = {k: v if isinstance(v, bytes) else v.encode() for k, v in files.items()}
+    return text.get_content().replace("\r\n", "\n"), page.get_content(), files  # as a mail program shows it
+
+
+def outbox(game: Path) -> Path:
+    return game / "outbox" / "0000"
+
+
+def test_one_mail_per_player_and_a_public_copy_to_the_registered_addresses(game: Path) -> None:
+    report = write_outbox(game, key=MOD)
+    assert sorted(report.written) == ["baratheon.eml", "lannister.eml", "public.eml", "stark.eml"]
+    for h in shapes.HOUSES:
+        msg = read(outbox(game) / f"{h}.eml")
+        assert msg["To"].addresses[0].addr_spec == shapes.EMAILS[h]
+        assert msg["From"].addresses[0].addr_spec == shapes.MODERATOR_EMAIL
+        assert msg["Subject"] == f"[{shapes.GAME}] round 1 planning, step 0000: House {h.title()}"
+        assert msg["Auto-Submitted"] == "auto-generated" and msg["X-Maester-Step"] == "0000-r1-planning"
+    public = read(outbox(game) / "public.eml")
+    assert public["To"].addresses[0].addr_spec == shapes.MODERATOR_EMAIL
+    assert public["Subject"].endswith("step 0000: public report")
+
+
+def test_the_text_puts_what_is_asked_and_the_skeleton_first_then_the_whole_report(game: Path) -> None:
+    write_outbox(game, key=MOD)
+    text, _, _ = parts(read(outbox(game) / "stark.eml"))
+    report = (game / "reports" / "0000-r1-planning" / "stark.txt").read_text()
+    asked, skeleton = text.index("ASKED OF YOU NOW\n   1. orders: assign"), text.index("YOUR TURN FILE")
+    assert asked < skeleton < text.index("PRIVATE report for House Stark")
+    assert f"\ngame {shapes.GAME} · house stark · round 1 · planning · seq 1\n# orders:" in text[skeleton:]
+    assert seal.normalise(report).rstrip("\n") in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_the_skeleton_takes_the_next_sequence_number(game: Path, tmp_path: Path) -> None:
+    sealed = shapes.turn("stark", 1, "# nothing yet")
+    (tmp_path / "t.txt").write_text(sealed)
+    result = batch.adjudicate(game, [tmp_path / "t.txt"])
+    assert result.accepted and result.steps == ["0001-r1-planning"]
+    write_outbox(game, key=MOD)
+    text, _, _ = parts(read(game / "outbox" / "0001" / "stark.eml"))
+    assert f"game {shapes.GAME} · house stark · round 1 · planning · seq 2\n" in text
+
+
+def test_the_html_alternative_has_the_map_with_what_is_asked_first(game: Path) -> None:
+    write_outbox(game, key=MOD)
+    _, page, _ = parts(read(outbox(game) / "lannister.eml"))
+    assert '<section id="asked">' in page and "<svg" in page
+    assert page.index('<section id="asked">') < page.index("<svg")
+    assert "house lannister · round 1 · planning · seq 1" in page
+
+
+def test_the_moderators_seal_verifies_over_the_text_and_the_attached_copy(game: Path) -> None:
+    write_outbox(game, key=MOD)
+    text, _, files = parts(read(outbox(game) / "baratheon.eml"))
+    attached, armour = files["report-0000-baratheon.txt"], files["report-0000-baratheon.txt.sig"].decode()
+    assert attached == text.encode()
+    assert verify_report(text, armour).key.fingerprint == MOD.public.fingerprint
+    assert verify_report(attached.decode(), armour).key.fingerprint == MOD.public.fingerprint
+    assert f"Sealed by the moderator's key\n  {MOD.public.fingerprint}.\n" in text
+    with pytest.raises(seal.BadSignature):
+        verify_report(text.replace("Baratheon", "Lannister", 1), armour)
+    with pytest.raises(seal.WrongNamespace):  # a report's seal is no turn's seal
+        seal.verify(text, armour)
+
+
+def test_a_turn_seal_cannot_pass_as_a_report_seal() -> None:
+    sealed = shapes.turn("stark", 1)
+    block = seal.split_sealed(sealed)[0]
+    with pytest.raises(seal.WrongNamespace):
+        verify_report(block.text, block.armour)
+
+
+def test_the_public_copy_carries_only_the_public_report(game: Path) -> None:
+    write_outbox(game, key=MOD, public_to="list@players.example")
+    public = read(outbox(game) / "public.eml")
+    text, page, files = parts(public)
+    assert public["To"].addresses[0].addr_spec == "list@players.example"
+    assert "Public report" in text and "PRIVATE" not in text and "YOUR HAND" not in text
+    assert "PRIVATE" not in page and "report-0000-public.txt.sig" in files
+
+
+def test_each_player_gets_only_their_own_private_report(game: Path) -> None:
+    write_outbox(game, key=MOD)
+    for h in shapes.HOUSES:
+        raw = (outbox(game) / f"{h}.eml").read_bytes()
+        text, page, _ = parts(read(outbox(game) / f"{h}.eml"))
+        others = [o for o in shapes.HOUSES if o != h]
+        assert f"PRIVATE report for House {h.title()}" in text
+        assert not any(f"for House {o.title()}" in text or f"house {o} ·" in text for o in others), raw[:200]
+
+
+def test_a_player_without_an_address_gets_no_mail_and_is_named(game: Path) -> None:
+    doc = (game / "game.toml").read_text().replace(f'email = "{shapes.EMAILS["lannister"]}"', "")
+    (game / "game.toml").write_text(doc)
+    report = write_outbox(game, key=MOD)
+    assert "lannister.eml" not in report.written
+    assert any(n.startswith("no mail for House Lannister: it has no address") for n in report.notes)
+
+
+def test_without_a_key_the_mails_are_not_sealed_and_it_is_said(game: Path) -> None:
+    report = write_outbox(game)
+    _, _, files = parts(read(outbox(game) / "stark.eml"))
+    assert files == {}
+    assert "not sealed: give --key MODERATOR_KEY so that players can check the reports" in report.notes
+
+
+def test_a_key_not_registered_as_the_moderators_is_noted(game: Path) -> None:
+    report = write_outbox(game, key=KeyPair(shapes.KEYS["stark"], PublicKey.from_key(shapes.KEYS["stark"])))
+    assert any("is not registered as the moderator's" in n for n in report.notes)
+
+
+def test_no_sender_address_and_no_reports_are_refused(game: Path, tmp_path: Path) -> None:
+    doc = (game / "game.toml").read_text().replace(f'email = "{shapes.MODERATOR_EMAIL}"', "")
+    (game / "game.toml").write_text(doc)
+    with pytest.raises(OutboxError, match="give the moderator's address with --from ADDR"):
+        write_outbox(game)
+    assert write_outbox(game, sender="me@example.org").written
+    fresh = shapes.make_game(tmp_path / "fresh")
+    with pytest.raises(OutboxError, match="holds no complete reports yet"):
+        write_outbox(fresh, sender="me@example.org")
+    with pytest.raises(OutboxError, match="step 0007 has no complete reports"):
+        write_outbox(game, 7, sender="me@example.org")
+
+
+def test_an_incomplete_report_folder_is_not_mailed(game: Path, tmp_path: Path) -> None:
+    (tmp_path / "t.txt").write_text(shapes.turn("stark", 1))
+    batch.adjudicate(game, [tmp_path / "t.txt"])
+    (game / "reports" / "0001-r1-planning" / "report.json").unlink()  # a run killed before its last write
+    assert write_outbox(game, key=MOD).step == "0000-r1-planning"
+
+
+def test_mails_sent_already_are_kept_and_the_others_written_afresh(game: Path) -> None:
+    write_outbox(game, key=MOD)
+    sent_bytes = (outbox(game) / "stark.eml").read_bytes()
+    (outbox(game) / "sent.json").write_text(json.dumps({"stark.eml": {"sent": "2026-03-01T18:00:00+00:00"}}))
+    report = write_outbox(game, key=MOD)
+    assert "stark.eml" not in report.written and "stark.eml was sent already: kept as it is" in report.notes
+    assert (outbox(game) / "stark.eml").read_bytes() == sent_bytes
+    assert "lannister.eml" in report.written
+    manifest = json.loads((outbox(game) / "manifest.json").read_text())
+    assert set(manifest["mails"]) == {"stark.eml", "lannister.eml", "baratheon.eml", "public.eml"}
+
+
+def test_mails_of_reports_changed_since_are_set_aside(game: Path) -> None:
+    write_outbox(game, key=MOD)
+    path = game / "reports" / "0000-r1-planning" / "stark.txt"
+    path.write_text(path.read_text() + "\nrebuilt\n")  # as a rollback and a new run would
+    report = write_outbox(game, key=MOD)
+    assert any("the old ones are in 0000.superseded-1/" in n for n in report.notes)
+    assert (game / "outbox" / "0000.superseded-1" / "stark.eml").is_file()
+    assert "rebuilt" in parts(read(outbox(game) / "stark.eml"))[0]
+
+
+def test_smtp_addresses() -> None:
+    assert (parse_smtp_url("smtp://mx.example.org").port, parse_smtp_url("smtp://[::1]:2525").host) == (25, "::1")
+    for url, why in [("http://x", "is not an smtp"), ("smtp://", "is not an smtp"), ("smtp://u:p@x", "not in the address"),
+                     ("smtp://x:99999", "is not an smtp")]:  # fmt: skip
+        with pytest.raises(OutboxError, match=why):
+            parse_smtp_url(url)
+    with pytest.raises(OutboxError, match="is TLS from the start"):
+        parse_smtp_url("smtps://x", starttls=True)
+    with pytest.raises(OutboxError, match="the password would travel in clear"):
+        parse_smtp_url("smtp://x", user="me", password="secret")
+
+
+def test_cli_outbox(game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    key = tmp_path / "mod"
+    write_key_pair(key, MOD)
+    assert cli_main(["outbox", str(game), "--send", "ftp://x", "--key", str(key)]) == 2
+    assert not (game / "outbox").exists()  # a bad address changes nothing
+    assert cli_main(["outbox", str(game), "--key", str(key)]) == 0
+    out = capsys.readouterr().out
+    assert "outbox of game mailgame, step 0000-r1-planning" in out and "wrote stark.eml" in out
+    assert cli_main(["outbox", str(game), "--key", str(tmp_path / "missing")]) == 2
+    assert cli_main(["outbox", str(game), "--user", "me"]) == 2
