@@ -21,14 +21,14 @@ cards, no Blade (R232). The attacking units are still in ``origin`` when it is c
 ... phase = "action"
 ... start = "empty"
 ... [areas]
-... yronwood = { units = ["baratheon knight", "baratheon footman"], order = "march+1" }
-... sunspear = { neutral_force = 3 }
+... kingswood = { units = ["2 baratheon knights", "baratheon footman"], order = "march+0" }
+... kings_landing = { neutral_force = 5 }
 ... ''')
 >>> ctx = Context(state, Board.classic(), Segment("action", {}), [], False)
->>> resolve_combat(ctx, Attack("sunspear", "baratheon", "yronwood", list(state.area("yronwood").units), "march+1"))
+>>> resolve_combat(ctx, Attack("kings_landing", "baratheon", "kingswood", list(state.area("kingswood").units), "march+0"))
 CombatResult(attacker_won=True, winner='baratheon')
->>> [u.type for u in state.area("sunspear").units], state.area("sunspear").neutral_force
-(['knight', 'footman'], None)
+>>> [u.type for u in state.area("kings_landing").units], state.area("kings_landing").neutral_force
+(['knight', 'knight', 'footman'], None)
 """
 
 from __future__ import annotations
