@@ -291,3 +291,34 @@ def check_icons(battle: Any, house: str, card: str, *, strength: int, swords: in
     due = b.of(CasualtiesDue)[0]
     assert (due.swords, due.fortifications, due.count) == (its_swords, forts, max(0, its_swords - forts))
     assert b.units("storms_end", house, routed=True) == ["footman"] * (3 - due.count)
+
+
+def test_every_combat_event_round_trips_and_describes_itself(battle):
+    from adjudicator.commands import CardChoice, RefuseSupport, Retreat, Support, UseBlade
+    from adjudicator.events import EVENT_TYPES, from_dict
+
+    state = duel("tyrell", "lannister", attack=("footman", "knight"), defend=("2 footmen",), token="march+1",
+                 fiefdoms=["tyrell", "lannister", "stark", "baratheon", "greyjoy", "martell"],
+                 areas='the_reach = { units = ["stark knight"], order = "support+0" }\n'
+                       'storms_end = { units = ["lannister footman"], order = "consolidate" }',
+                 options='[options]\ntides_of_battle = true\ntides_reshuffle_each_combat = false\n'
+                         '[decks]\ntides = ["one_sword", "skull"]\n')
+    state.area_mut("kingswood").power_token = "lannister"
+    b = battle(state, everyone(state, "tyrell"))
+    b.run(say("stark", Support(side="tyrell")), say("tyrell", RefuseSupport(supporter="stark")),
+          play("tyrell", "queen_of_thorns"), play("lannister", "ser_kevan_lannister"),
+          say("lannister", Retreat(areas=("the_boneway",))),
+          say("tyrell", CardChoice(card="queen_of_thorns", area="storms_end"), UseBlade(use=True)))
+    b.run(deadline=True)
+    assert b.done
+    kinds = {type(e).__name__ for e in b.events}
+    assert {"CombatStarted", "SupportDeclared", "SupportRefused", "CombatStrengths", "HouseCardsRevealed", "TidesDrawn",
+            "TidesRevealed", "BladeUsed", "CombatResolved", "CasualtiesDue", "Retreated", "AttackerAdvanced",
+            "CombatOrderRemoved", "CombatPowerTokenRemoved", "HouseCardsDiscarded"} <= kinds, kinds
+    for e in b.events:
+        assert EVENT_TYPES[type(e).__name__] is type(e)
+        assert from_dict(e.to_dict()) == e
+        if isinstance(e, HarnessFought):
+            continue
+        text = e.describe()
+        assert text and text.endswith(".") and text != type(e).__name__

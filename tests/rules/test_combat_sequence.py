@@ -102,3 +102,27 @@ def test_an_action_phase_with_three_combats_resolves_through_the_machine(phases)
     assert "mace_tyrell" in st.houses["tyrell"].hand
     assert not st.blade_used, "the Blade is refreshed at clean-up"
     assert all(not s.order for s in st.areas.values())
+
+
+def test_ser_loras_march_order_resolves_again_later_in_the_round(phases):
+    state = position("""
+houses = ["stark", "lannister", "baratheon", "tyrell", "greyjoy", "martell"]
+[areas]
+kings_landing = { units = ["2 tyrell knights"], order = "march+1" }
+kingswood = ["stark footman"]
+the_boneway = ["martell footman"]
+storms_end = ["martell footman"]
+""")
+    step = advance(state, [*say("tyrell", _march("kings_landing", "kingswood", "knight", "knight"),
+                                PlayCard(card="ser_loras_tyrell")),
+                           *say("stark", PlayCard(card="catelyn_stark"))], board=BOARD)
+    assert st_order(step.state, "kingswood") == ("tyrell", "march+1")
+    assert [(r.kind, r.house) for r in step.requests] == [("march", "tyrell")], "the moved order is Tyrell's to resolve"
+    step = advance(step.state, say("tyrell", _march("kingswood", "kings_landing", "knight", "knight")), board=BOARD)
+    assert sorted(u.type for u in step.state.area("kings_landing").units) == ["knight", "knight"]
+    assert step.state.area("kingswood").units == [] and st_order(step.state, "kingswood") is None
+
+
+def st_order(state, area):
+    order = state.area(area).order
+    return (order.house, order.token) if order else None
