@@ -1,0 +1,119 @@
+"""``maester simulate``: a whole game played by robots through every layer of the real product.
+
+Each step the robots read their open requests, write and seal turn files into the inbox, and the
+game folder is adjudicated by :func:`adjudicator.batch.adjudicate`, exactly as a moderator would.
+The invariants (:mod:`adjudicator.invariants`) are checked after every step.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from . import batch, registry
+from .board import Board
+from .fileio import atomic_write_text
+from .gamedir import GameDir, create_game
+from .invariants import check_invariants
+from .keys import PublicKey
+from .robots import Robot, robot_key
+from .rules.machine import Request
+from .state import GameState
+
+MAX_STEPS = 4000  # a ten-round game takes a few hundred; more means the game is stuck
+STALL_LIMIT = 3  # adjudications without progress before the moderator calls a deadline
+
+
+@dataclass
+class SimResult:
+    players: int
+    seed: int
+    winner: Optional[str]
+    round: int
+    steps: int
+    deadlines: int
+    problems: list[str] = field(default_factory=list)
+    folder: Optional[Path] = None
+
+    def final_line(self) -> str:
+        if self.winner:
+            return f"winner: {self.winner} in round {self.round} ({self.steps} steps, {self.deadlines} deadlines)"
+        return f"no winner: stopped in round {self.round} after {self.steps} steps"
+
+
+def simulate(
+    players: int,
+    seed: int,
+    *,
+    rounds: Optional[int] = None,
+    out: Optional[Path] = None,
+    tides_of_battle: bool = False,
+    chaos: float = 0.05,
+    on_step: Optional[Callable[[GameState], None]] = None,
+) -> SimResult:
+    """Play one game with robots; stop at the winner or after ``rounds`` rounds.
+
+    ``out`` keeps the game folder (it must not exist yet); otherwise a temporary one is removed.
+    Every broken invariant is collected in ``problems`` (the game stops at the first).
+    """
+    board = Board.classic()
+    houses = list(board.setups[players].houses)
+    tmp = None
+    if out is None:
+        tmp = Path(tempfile.mkdtemp(prefix="maester-sim-"))
+        root = tmp / f"sim-{players}p-{seed}"
+    else:
+        root = Path(out)
+    try:
+        return _play(root, houses, seed, rounds, tides_of_battle, chaos, board, on_step)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _play(root: Path, houses: list[str], seed: int, rounds: Optional[int], tides: bool, chaos: float,
+          board: Board, on_step: Optional[Callable[[GameState], None]]) -> SimResult:
+    gd = create_game(root, houses=houses, game_id=root.name, seed=f"sim-{seed}", tides_of_battle=tides)
+    rng = random.Random(seed)
+    robots = {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos) for h in houses}
+    for h, robot in robots.items():
+        registry.register_key(gd.root, h, PublicKey.from_key(robot.key, f"robot {h}"))
+    result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0,
+                       folder=None if root.parent.name.startswith("maester-sim-") else root)
+    batch.adjudicate(gd.root)  # the first step: the engine asks for round 1's orders
+    state = GameDir(gd.root).load_state()
+    stalled, last_keys = 0, None
+    while state.phase != "game_over" and result.steps < MAX_STEPS:
+        if rounds is not None and state.round > rounds:
+            break
+        requests = [Request.from_dict(p) for p in state.pending]
+        keys = sorted(r.key for r in requests)
+        stalled = stalled + 1 if keys == last_keys else 0
+        last_keys = keys
+        if stalled >= STALL_LIMIT:
+            batch.adjudicate(gd.root, deadline=True)
+            result.deadlines += 1
+            stalled = 0
+        else:
+            for house, robot in robots.items():
+                text = robot.turn_file(state, requests, board, gd.info().id)
+                if text is not None:
+                    atomic_write_text(gd.folder("inbox") / f"{house}-{robot.seq:04d}.txt", text)
+            batch.adjudicate(gd.root)
+        result.steps += 1
+        state = GameDir(gd.root).load_state()
+        if on_step:
+            on_step(state)
+        problems = check_invariants(state, board)
+        if problems:
+            result.problems = [f"step {result.steps}, round {state.round} {state.phase}: {p}" for p in problems]
+            break
+    if result.steps >= MAX_STEPS:
+        result.problems.append(f"no end after {MAX_STEPS} steps")
+    result.winner = state.winner
+    result.round = state.round
+    return result
