@@ -277,7 +277,7 @@ def test_R125_only_the_holder_is_asked_and_the_default_is_to_pass():
     assert of(step.events, RavenNotUsed)
 
 
-def test_R126_ruling_3_a_raven_swap_obeys_the_star_cap_and_the_westeros_bans():
+def test_ruling_3_a_raven_swap_obeys_the_star_cap_and_the_westeros_bans():
     s = raven_game()
     put(s, "searoad_marches", "lannister", "footman")
     put(s, "stoney_sept", "lannister", "footman")
