@@ -136,7 +136,7 @@ def test_R118_consolidate_power_may_be_placed_at_sea():
     assert ("the_shivering_sea", "stark", "consolidate") in of(step.events, OrdersRevealed)[0].orders
 
 
-def test_R119_special_orders_are_capped_by_kings_court_stars():
+def test_R094_R119_special_orders_are_capped_by_kings_court_stars():
     s = small()
     s.tracks["kings_court"] = ["lannister", "martell", "baratheon", "greyjoy", "stark", "tyrell"]  # stark: position 5
     step = run(s, *all_orders())
@@ -144,7 +144,7 @@ def test_R119_special_orders_are_capped_by_kings_court_stars():
     assert any("allows 0 (R119)" in e.reason for e in unusable(step, "stark"))
 
 
-def test_R120_orders_banned_by_a_westeros_card_are_refused_and_the_ban_ends_with_planning():
+def test_R057_R120_orders_banned_by_a_westeros_card_are_refused_and_the_ban_ends_with_planning():
     s = small()
     s.restrictions = ["march+1", "defense"]
     step = run(s, *all_orders())
