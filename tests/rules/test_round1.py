@@ -200,3 +200,42 @@ def test_R128_raids_then_marches_then_consolidate_power_then_clean_up():
     kinds = [type(e).__name__ for e in step.events]
     assert kinds.index("RaidResolved") < kinds.index("UnitsMoved") < kinds.index("ConsolidateResolved") \
         < kinds.index("OrdersRemoved") < kinds.index("RoundEnded")
+
+
+BAD_ANSWERS = [
+    ("stark", AssignOrder(area="atlantis", token="raid")),
+    ("stark", AssignOrder(area="winterfell", token="")),
+    ("lannister", Raid(origin="atlantis", targets=("winterfell",))),
+    ("lannister", Raid(origin="stoney_sept", targets=("atlantis",))),
+    ("lannister", March(origin="riverrun", moves=(Move(destination="atlantis", units=(UnitSpec("footman"),)),))),
+    ("lannister", March(origin="riverrun", moves=(Move(destination="seagard", units=(UnitSpec("dragon"),)),))),
+    ("lannister", March(origin="riverrun", moves=(Move(destination="seagard", units=(UnitSpec("footman", 0),)),))),
+    ("lannister", March(origin="riverrun", moves=(Move(destination="seagard", units=(UnitSpec("footman", -2),)),))),
+    ("lannister", Consolidate(area="atlantis")),
+]
+
+
+@pytest.mark.parametrize("house,command", BAD_ANSWERS)
+def test_bad_input_is_refused_with_a_reason_and_changes_nothing(house, command):
+    s = game()
+    put(s, "winterfell", "stark", "footman")
+    put(s, "stoney_sept", "lannister", "footman", order="raid")
+    put(s, "riverrun", "lannister", "footman", order="march+0")
+    put(s, "lannisport", "lannister", "footman", order="consolidate*")
+    put(s, "blackwater", "tyrell", "footman", order="support+0")
+    if isinstance(command, AssignOrder):
+        s.areas["stoney_sept"].order = s.areas["riverrun"].order = s.areas["lannisport"].order = None
+        s.areas["blackwater"].order = None
+    else:
+        s = at_action(s)
+        put(s, "winterfell", "stark", order="defense+1")
+        if isinstance(command, March):
+            s.areas["stoney_sept"].order = None
+        if isinstance(command, Consolidate):
+            s.areas["stoney_sept"].order = s.areas["riverrun"].order = None
+    before = run(s)
+    after = run(s, entry(house, command))
+    refused = [e for e in after.events if type(e).__name__ == "AnswerUnusable"]
+    assert refused and refused[0].house == house and refused[0].reason
+    assert [r.key for r in after.requests] == [r.key for r in before.requests]
+    assert after.state.areas == before.state.areas
