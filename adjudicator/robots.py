@@ -56,11 +56,11 @@ class Robot:
     seq: int = 0
     tried: dict[str, int] = field(default_factory=dict)  # request key -> attempts so far
 
-    def turn_file(self, state: GameState, requests: list[Request], board: Board, game_id: str) -> Optional[str]:
-        """The sealed turn file answering this robot's open requests, or None if it has none."""
+    def commands(self, state: GameState, requests: list[Request], board: Board) -> list[Command]:
+        """This robot's answers to its open requests (empty when it has none)."""
         mine = [r for r in requests if r.house == self.house]
         if not mine:
-            return None
+            return []
         commands: list[Command] = []
         for req in mine:
             n = self.tried.get(req.key, 0)
@@ -69,6 +69,13 @@ class Robot:
             cmd_list = [req.default] if n >= 2 and req.default is not None else self.answer(state, req, board)
             commands.extend(c for c in cmd_list if c is not None)
         commands.extend(self.mischief(state, board))
+        return commands
+
+    def turn_file(self, state: GameState, requests: list[Request], board: Board, game_id: str) -> Optional[str]:
+        """The sealed turn file answering this robot's open requests, or None if it has none."""
+        commands = self.commands(state, requests, board)
+        if not commands:
+            return None
         self.seq += 1
         header = Header(game_id, self.house, state.round, state.phase, self.seq)
         lines = [format_header(header)] + [format_command(c) for c in commands]

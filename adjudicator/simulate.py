@@ -21,7 +21,8 @@ from .gamedir import GameDir, create_game
 from .invariants import check_invariants
 from .keys import PublicKey
 from .robots import Robot, robot_key
-from .rules.machine import Request
+from .rules.machine import Request, advance, pool_entry
+from .setup import new_game
 from .state import GameState
 
 MAX_STEPS = 4000  # a ten-round game takes a few hundred; more means the game is stuck
@@ -53,14 +54,20 @@ def simulate(
     out: Optional[Path] = None,
     tides_of_battle: bool = False,
     chaos: float = 0.05,
+    text: bool = True,
     on_step: Optional[Callable[[GameState], None]] = None,
 ) -> SimResult:
     """Play one game with robots; stop at the winner or after ``rounds`` rounds.
 
+    With ``text`` (the default) every answer goes through the whole product: turn-file text,
+    seal, inbox, :func:`adjudicator.batch.adjudicate`, reports. Without it the robots' answers go
+    straight to the engine (:func:`adjudicator.rules.machine.advance`): the fast path for soaks.
     ``out`` keeps the game folder (it must not exist yet); otherwise a temporary one is removed.
     Every broken invariant is collected in ``problems`` (the game stops at the first).
     """
     board = Board.classic()
+    if not text:
+        return _play_engine(list(board.setups[players].houses), seed, rounds, tides_of_battle, chaos, board, on_step)
     houses = list(board.setups[players].houses)
     tmp = None
     if out is None:
@@ -106,6 +113,50 @@ def _play(root: Path, houses: list[str], seed: int, rounds: Optional[int], tides
             batch.adjudicate(gd.root)
         result.steps += 1
         state = GameDir(gd.root).load_state()
+        if on_step:
+            on_step(state)
+        problems = check_invariants(state, board)
+        if problems:
+            result.problems = [f"step {result.steps}, round {state.round} {state.phase}: {p}" for p in problems]
+            break
+    if result.steps >= MAX_STEPS:
+        result.problems.append(f"no end after {MAX_STEPS} steps")
+    result.winner = state.winner
+    result.round = state.round
+    return result
+
+
+def _play_engine(houses: list[str], seed: int, rounds: Optional[int], tides: bool, chaos: float, board: Board,
+                 on_step: Optional[Callable[[GameState], None]]) -> SimResult:
+    """The same game with no text, seals or reports: robots answer the engine directly."""
+    state = new_game(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}", tides_of_battle=tides, board=board)
+    rng = random.Random(seed)
+    robots = {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos) for h in houses}
+    result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0)
+    step = advance(state, board=board)
+    state, n = step.state, 0
+    stalled, last_keys = 0, None
+    while state.phase != "game_over" and result.steps < MAX_STEPS:
+        if rounds is not None and state.round > rounds:
+            break
+        requests = step.requests
+        keys = sorted(r.key for r in requests)
+        stalled = stalled + 1 if keys == last_keys else 0
+        last_keys = keys
+        answers = []
+        deadline = stalled >= STALL_LIMIT
+        if deadline:
+            result.deadlines += 1
+            stalled = 0
+        else:
+            for house, robot in robots.items():
+                for cmd in robot.commands(state, requests, board):
+                    n += 1
+                    answers.append(pool_entry(id=f"{house}/{state.round}.{state.phase}/a{n}", house=house,
+                                              round=state.round, command=cmd))
+        step = advance(state, answers, deadline=deadline, board=board)
+        state = step.state
+        result.steps += 1
         if on_step:
             on_step(state)
         problems = check_invariants(state, board)

@@ -180,6 +180,20 @@ class GameState:
     def copy(self) -> GameState:
         return copy.deepcopy(self)
 
+    def trial_copy(self) -> GameState:
+        """A cheap copy to try a change on: the board and the houses are copied, the rest shared.
+
+        Only for checks that move units, orders, tokens or power and then throw the copy away.
+        """
+        new = copy.copy(self)
+        new.areas = {
+            a: AreaState([Unit(u.house, u.type, u.routed) for u in s.units], s.order, s.power_token, s.garrison,
+                         s.neutral_force)
+            for a, s in self.areas.items()
+        }
+        new.houses = {h: HouseState(s.power, s.supply, list(s.hand), list(s.discards)) for h, s in self.houses.items()}
+        return new
+
     # --- invariants -------------------------------------------------------------------------
 
     def check(self, board: Board | None = None) -> list[str]:

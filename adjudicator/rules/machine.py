@@ -13,6 +13,7 @@ replay reaches the same point - and goes on. No I/O, no clock, no global randomn
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Optional
 
@@ -291,8 +292,9 @@ def advance(
     With ``deadline=True`` every open decision takes its documented default.
     """
     board = board or Board.classic()
-    live = state.copy()
-    live.answers.extend(dict(a) for a in answers)
+    # A shallow copy is enough: the loop below builds every position it changes afresh from data.
+    live = copy.copy(state)
+    live.answers = [*state.answers, *(dict(a) for a in answers)]
     runners = _runners()
     events: list[Event] = []
     while live.phase != "game_over":

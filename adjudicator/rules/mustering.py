@@ -69,7 +69,7 @@ def check_muster(
     spent = cost(actions)
     if spent > points:
         return f"mustering this in {a.name} costs {spent} points; it gives {points} (R068, R069)"
-    scratch = state.copy()
+    scratch = state.trial_copy()
     for action in actions:
         reason, _ = _apply(scratch, board, house, area, action)
         if reason:

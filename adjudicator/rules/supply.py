@@ -100,7 +100,7 @@ def check_reconcile(state: GameState, board: Board, house: HouseId, cmd: Command
     removed, reason = _take(state, house, cmd.removals)
     if reason:
         return reason
-    after = state.copy()
+    after = state.trial_copy()
     for area, units in removed.items():
         for u in units:
             after.area_mut(area).units.remove(u)
