@@ -32,7 +32,7 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import format_datetime, formataddr, getaddresses, make_msgid, parseaddr
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 from urllib.parse import urlsplit
 
 from cryptography.exceptions import InvalidSignature
@@ -155,8 +155,10 @@ def _skeleton(step: _Step, house: str, mine: list[dict[str, Any]], last_seq: int
     return skeleton(step.state, house, mine, last_seq=last_seq) if mine and step.state.phase in ASKING_STEPS else ""
 
 
-def letter_text(step: _Step, report_text: str, house: str | None, last_seq: int, attachment: str) -> str:
-    """The text body: what is asked and the skeleton first, then the report, then how to check the seal."""
+def letter_text(step: _Step, report_text: str, house: str | None, last_seq: int, attachment: str,
+                receipts: Sequence[str] = ()) -> str:  # fmt: skip
+    """The text body: what is asked and the skeleton first, then the report and the house's receipts,
+    then how to check the seal."""
     rule = "-" * WIDTH
     out = [f"MAESTER · {step.title}"]
     if house is None:
@@ -176,6 +178,10 @@ def letter_text(step: _Step, report_text: str, house: str | None, last_seq: int,
                     rule, skel.rstrip("\n"), rule]  # fmt: skip
         out.append("")
     out.append(report_text.rstrip("\n"))
+    if receipts:
+        out += ["", "=" * WIDTH, "RECEIPTS: what was made of your files applied in this step", "=" * WIDTH]
+        for r in receipts:
+            out += ["", r.rstrip("\n")]
     if step.key is not None:
         out += ["", rule, "Sealed by the moderator's key", f"  {step.key.public.fingerprint}.",
                 *_wrap(f"The attachment {attachment}.sig seals this text (namespace {REPORT_NAMESPACE}); "
@@ -342,7 +348,17 @@ def _letter(gd: GameDir, where: Path, st: _Step, house: str | None, to: list[str
         raise OutboxError(f"cannot read the report {where.name}/{stem}: {e}") from None
     last = registry.highest_accepted_seq(gd.root, house, state.round, state.phase) if house else 0
     attachment = f"report-{st.number:04d}-{stem}.txt"
-    return compose(st, house, to, letter_text(st, text, house, last, attachment), letter_html(page, st, house, last))
+    receipts = [p.read_text(encoding="utf-8", errors="replace") for p in _receipts(where, house)]
+    return compose(st, house, to, letter_text(st, text, house, last, attachment, receipts),
+                   letter_html(page, st, house, last))  # fmt: skip
+
+
+def _receipts(where: Path, house: str | None) -> list[Path]:
+    """The receipts of ``house``'s archived files applied in this step (``receipts/NNNNNN-<house>-….txt``)."""
+    folder = where / "receipts"
+    if house is None or not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob(f"[0-9][0-9][0-9][0-9][0-9][0-9]-{house}-*.txt") if p.is_file())
 
 
 def _note_key(report: OutboxReport, game: dict[str, Any], key: KeyPair | None) -> None:
@@ -445,6 +461,9 @@ def send_outbox(game_dir: str | Path, step: int | None = None, *, server: SmtpSe
             return report
         try:
             smtp = _connect(server)
+        except smtplib.SMTPAuthenticationError as e:
+            report.failed += [f"{p.name}: {server} refused the login of {server.user}: {_why(e)}" for p in todo]
+            return report
         except (smtplib.SMTPException, OSError) as e:
             report.failed += [f"{p.name}: cannot reach {server}: {_why(e)}" for p in todo]
             return report

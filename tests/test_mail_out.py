@@ -85,6 +85,18 @@ def test_the_skeleton_takes_the_next_sequence_number(game: Path, tmp_path: Path)
     assert f"game {shapes.GAME} · house stark · round 1 · planning · seq 2\n" in text
 
 
+def test_a_house_gets_the_receipts_of_its_files_applied_in_the_step(game: Path, tmp_path: Path) -> None:
+    (tmp_path / "t.txt").write_text(shapes.turn("stark", 1, "# nothing yet"))
+    batch.adjudicate(game, [tmp_path / "t.txt"])
+    write_outbox(game, key=MOD)
+    stark, _, _ = parts(read(game / "outbox" / "0001" / "stark.eml"))
+    receipt = (game / "reports" / "0001-r1-planning" / "receipts" / "000001-stark-r1-planning-seq1.txt.txt").read_text()
+    assert "RECEIPTS: what was made of your files applied in this step" in stark
+    assert receipt.rstrip("\n") in stark and stark.index("PRIVATE report") < stark.index("RECEIPTS")
+    lannister, _, _ = parts(read(game / "outbox" / "0001" / "lannister.eml"))
+    assert "RECEIPTS" not in lannister and "Receipt for" not in lannister
+
+
 def test_the_html_alternative_has_the_map_with_what_is_asked_first(game: Path) -> None:
     write_outbox(game, key=MOD)
     _, page, _ = parts(read(outbox(game) / "lannister.eml"))

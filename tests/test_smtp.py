@@ -179,6 +179,7 @@ def test_starttls_with_a_login(game: Path, recorder: Recorder, certificate: tupl
         wrong = parse_smtp_url(base, starttls=True, user="mod", password="wrong", context=client_context(certificate))
         failed = send_outbox(game, server=wrong)
         assert failed.exit_status == 1 and len(failed.failed) == 4 and recorder.received == []
+        assert failed.failed[0] == f"baratheon.eml: {wrong} refused the login of mod: 535 5.7.8 Authentication credentials invalid"
         assert not (game / "outbox" / "0000" / "sent.json").exists()
         right = parse_smtp_url(base, starttls=True, user="mod", password="correct horse",
                                context=client_context(certificate))  # fmt: skip
