@@ -54,7 +54,7 @@ def asha_greyjoy(view: CombatView, me: Me) -> Iterator[Effect]:
 @house_card("aeron_damphair", when="on_reveal_immediately")
 def aeron_damphair(view: CombatView, me: Me) -> Iterator[Effect]:
     """You may pay 2 power to discard Aeron and play another card from your hand instead."""
-    others = [c for c in view.hand(me.house) if c != me.card]
+    others = [c for c in view.playable(me.house) if c != me.card]
     if view.power(me.house) < AERON_COST or not others:
         yield Skip("needs 2 available power and another card in hand")
         return

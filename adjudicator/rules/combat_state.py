@@ -55,6 +55,7 @@ class Combat:
     neutral: int = 0  # the neutral force's strength, 0 when a house defends
     garrison_only: bool = False
     resolved: set[str] = field(default_factory=set)  # cards whose text has been resolved (once each)
+    cancelled: set[str] = field(default_factory=set)  # cards Tyrion Lannister sent back: not again this combat
     winner: Optional[Role] = None
     forced_retreat: Optional[str] = None  # Robb Stark's choice
     held: bool = False  # Arianne Martell: the attackers may not advance

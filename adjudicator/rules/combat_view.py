@@ -59,6 +59,10 @@ class View:
     def hand(self, house: str) -> Sequence[str]:
         return tuple(self._ctx.state.houses[house].hand)
 
+    def playable(self, house: str) -> Sequence[str]:
+        """The hand without the cards sent back by Tyrion Lannister in this combat (ruling 38)."""
+        return tuple(c for c in self._ctx.state.houses[house].hand if c not in self._combat.cancelled)
+
     def discards(self, house: str) -> Sequence[str]:
         return tuple(self._ctx.state.houses[house].discards)
 

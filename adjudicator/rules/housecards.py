@@ -217,6 +217,7 @@ def _cancel(ctx: Context, combat: Combat, me: Me, role: Role) -> None:
     house = str(side.house)
     hs = ctx.state.houses[house]
     cancelled = str(side.card)
+    combat.cancelled.add(cancelled)
     hs.hand = _hand_order(house, [*hs.hand, cancelled])
     side.card = None
     ctx.emit(CardAbility(house=me.house, card=me.card, area=combat.area,

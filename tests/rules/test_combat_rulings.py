@@ -262,3 +262,13 @@ def test_ruling_57_a_blade_answer_that_cannot_be_used_does_not_hold_up_the_comba
     b.run(say("lannister", UseBlade(use=True)), play("stark", "catelyn_stark"), play("lannister", "the_hound"))
     assert b.done and any("R199" in r for r in b.unusable("lannister"))
     assert not b.state.blade_used and not b.of(BladeUsed)
+
+
+def test_ruling_38_aeron_cannot_bring_back_the_card_tyrion_cancelled(battle):
+    state = duel("greyjoy", "lannister", attack=("2 knights",), defend=("footman",), areas=BLOCKED)
+    b = battle(state, everyone(state, "greyjoy"))
+    b.run(play("greyjoy", "euron_crows_eye"), play("lannister", "tyrion_lannister"),
+          say("lannister", CardChoice(card="tyrion_lannister", option="cancel")))
+    b.run(play("greyjoy", "aeron_damphair"), say("greyjoy", CardChoice(card="aeron_damphair", house_card="euron_crows_eye")))
+    assert any("not a choice" in r for r in b.unusable("greyjoy"))
+    assert "euron_crows_eye" not in b.requests()[0].context["choices"]
