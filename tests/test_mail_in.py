@@ -86,7 +86,7 @@ def test_every_shape_of_mbox_mail_reaches_the_inbox_exactly_once(game: Path, tmp
     assert batch.adjudicate(game).rejected == []
 
 
-def test_a_message_in_both_a_maildir_and_an_mbox_is_taken_once(game: Path, tmp_path: Path) -> None:
+def test_ruling_145_a_message_in_both_a_maildir_and_an_mbox_is_taken_once(game: Path, tmp_path: Path) -> None:
     raw = shapes.plain("stark", turn("stark", 1), 1)
     first = ingest_into_inbox(game, maildir=shapes.maildir(tmp_path / "Maildir", [raw]))
     second = ingest_into_inbox(game, mbox=shapes.mbox(tmp_path / "mbox", [raw]))
@@ -96,7 +96,7 @@ def test_a_message_in_both_a_maildir_and_an_mbox_is_taken_once(game: Path, tmp_p
     assert len(seen["messages"]) == 1 and len(seen["blocks"]) == 1
 
 
-def test_a_message_without_message_id_is_known_by_its_bytes(game: Path, tmp_path: Path) -> None:
+def test_ruling_145_a_message_without_message_id_is_known_by_its_bytes(game: Path, tmp_path: Path) -> None:
     raw = shapes.plain("stark", turn("stark", 1), 1, msgid=False)
     ingest_into_inbox(game, mbox=shapes.mbox(tmp_path / "a", [raw]))
     again = ingest_into_inbox(game, mbox=shapes.mbox(tmp_path / "b", [raw]))
@@ -104,7 +104,7 @@ def test_a_message_without_message_id_is_known_by_its_bytes(game: Path, tmp_path
     assert any(k.startswith("sha256:") for k in json.loads((game / "mail-seen.json").read_text())["messages"])
 
 
-def test_the_same_block_in_two_messages_is_one_submission(game: Path, tmp_path: Path) -> None:
+def test_ruling_145_the_same_block_in_two_messages_is_one_submission(game: Path, tmp_path: Path) -> None:
     sealed = turn("stark", 1, "# once")
     report = ingest_into_inbox(game, mbox=shapes.mbox(tmp_path / "mbox", [
         shapes.plain("stark", sealed, 1), shapes.attachment("stark", sealed, 2)]))  # fmt: skip
@@ -145,7 +145,7 @@ def test_three_sealed_blocks_in_one_message_are_all_taken(game: Path, tmp_path: 
     assert len(report.taken) == 3
 
 
-def test_forged_sender_is_reported_and_the_seal_decides(game: Path, tmp_path: Path) -> None:
+def test_ruling_140_the_seal_decides_not_the_sender_address(game: Path, tmp_path: Path) -> None:
     good = turn("stark", 1)
     bad = turn("stark", 2, key="lannister")  # sealed with Lannister's key, claiming Stark
     report = ingest_into_inbox(game, mbox=shapes.mbox(tmp_path / "mbox", [shapes.forged(good), shapes.forged(bad, 16)]))
@@ -167,7 +167,7 @@ def test_mail_without_a_sealed_block_is_listed_as_ignored(game: Path, tmp_path: 
     assert "no sealed block for this game" in report.lines()[2]
 
 
-def test_unsealed_turn_text_is_reported_not_taken(game: Path, tmp_path: Path) -> None:
+def test_ruling_141_unsealed_turn_text_is_reported_not_taken(game: Path, tmp_path: Path) -> None:
     raw = shapes.plain("stark", f"game {shapes.GAME} · house stark · round 1 · planning · seq 1\n# forgot to seal\n", 1,
                        after="")
     report = ingest_into_inbox(game, mbox=shapes.mbox(tmp_path / "mbox", [raw]))
@@ -175,14 +175,14 @@ def test_unsealed_turn_text_is_reported_not_taken(game: Path, tmp_path: Path) ->
     assert "not taken: the body, lines 3-4: a turn text with no seal" in "\n".join(report.lines())
 
 
-def test_blocks_for_another_game_are_left_alone(game: Path, tmp_path: Path) -> None:
+def test_ruling_147_blocks_for_another_game_are_left_alone(game: Path, tmp_path: Path) -> None:
     other = turn("stark", 1, game="othergame")
     report = ingest_into_inbox(game, mbox=shapes.mbox(tmp_path / "mbox", [shapes.plain("stark", other, 1)]))
     assert report.taken == [] and report.outcomes[0].status == "ignored"
     assert "left alone: sealed blocks for game othergame" in "\n".join(report.lines())
 
 
-def test_a_damaged_seal_still_reaches_the_inbox_and_is_rejected_with_its_reason(game: Path, tmp_path: Path) -> None:
+def test_ruling_142_a_damaged_seal_reaches_the_inbox_and_is_rejected_with_its_reason(game: Path, tmp_path: Path) -> None:
     sealed = turn("stark", 1, "# changed after sealing").replace("# changed", "# CHANGED")
     report = ingest_into_inbox(game, mbox=shapes.mbox(tmp_path / "mbox", [shapes.plain("stark", sealed, 1)]))
     assert "seal fails [bad-signature]" in "\n".join(report.lines())
@@ -190,16 +190,25 @@ def test_a_damaged_seal_still_reaches_the_inbox_and_is_rejected_with_its_reason(
     assert any("bad-signature" in r for rej in result.rejected for r in rej.reasons)
 
 
+def test_ruling_147_two_games_take_their_own_turns_from_one_mailbox(game: Path, tmp_path: Path) -> None:
+    other = shapes.make_game(tmp_path / "othergame", game_id="othergame")
+    mine, theirs = turn("stark", 1), turn("stark", 1, game="othergame")
+    box = shapes.maildir(tmp_path / "Maildir", [shapes.several("stark", [mine, theirs])])
+    assert len(ingest_into_inbox(game, maildir=box).taken) == 1
+    assert len(ingest_into_inbox(other, maildir=box).taken) == 1
+    assert set(inbox_files(game)) == {shapes.inbox_text(mine)} and set(inbox_files(other)) == {shapes.inbox_text(theirs)}
+
+
 # --- bad input -----------------------------------------------------------------------------------
 
 
-def test_zip_attachment_is_not_opened_and_is_reported(game: Path, tmp_path: Path) -> None:
+def test_ruling_144_a_zip_attachment_is_not_opened_and_is_reported(game: Path, tmp_path: Path) -> None:
     report = ingest_into_inbox(game, mbox=shapes.mbox(tmp_path / "mbox", [shapes.zipped("stark", turn("stark", 1))]))
     assert report.taken == []
     assert "note: attachment 'turn.zip' is a zip archive: not opened" in "\n".join(report.lines())
 
 
-def test_a_25_MB_attachment_is_skipped_and_reported_and_the_body_is_taken(game: Path, tmp_path: Path) -> None:
+def test_ruling_144_a_25_MB_attachment_is_skipped_and_reported_and_the_body_is_taken(game: Path, tmp_path: Path) -> None:
     body, inside = turn("stark", 1, "# in the body"), turn("stark", 2, "# in the big file")
     report = ingest_into_inbox(game, mbox=shapes.mbox(tmp_path / "mbox", [shapes.huge("stark", body, inside)]))
     assert set(inbox_files(game)) == {shapes.inbox_text(body)}
@@ -341,7 +350,7 @@ def test_html_text_breaks_lines_at_br_p_div_and_decodes_entities() -> None:
     assert html_to_text("<pre>game a\n  b</pre>after") == "game a\n  b\nafter\n"
 
 
-def test_alternatives_are_read_once_preferring_the_one_whose_seals_hold() -> None:
+def test_ruling_143_one_alternative_is_read_the_one_whose_seals_hold() -> None:
     from email.message import EmailMessage
 
     sealed = turn("stark", 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -105,7 +106,7 @@ def test_the_html_alternative_has_the_map_with_what_is_asked_first(game: Path) -
     assert "house lannister · round 1 · planning · seq 1" in page
 
 
-def test_the_moderators_seal_verifies_over_the_text_and_the_attached_copy(game: Path) -> None:
+def test_ruling_146_the_moderators_seal_verifies_over_the_text_and_the_attached_copy(game: Path) -> None:
     write_outbox(game, key=MOD)
     text, _, files = parts(read(outbox(game) / "baratheon.eml"))
     attached, armour = files["report-0000-baratheon.txt"], files["report-0000-baratheon.txt.sig"].decode()
@@ -119,11 +120,32 @@ def test_the_moderators_seal_verifies_over_the_text_and_the_attached_copy(game: 
         seal.verify(text, armour)
 
 
-def test_a_turn_seal_cannot_pass_as_a_report_seal() -> None:
+def test_ruling_146_a_turn_seal_cannot_pass_as_a_report_seal() -> None:
     sealed = shapes.turn("stark", 1)
     block = seal.split_sealed(sealed)[0]
     with pytest.raises(seal.WrongNamespace):
         verify_report(block.text, block.armour)
+
+
+@pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="OpenSSH's ssh-keygen is not installed")
+def test_the_documented_ssh_keygen_recipe_checks_the_seal(game: Path, tmp_path: Path) -> None:
+    write_outbox(game, key=MOD)
+    _, _, files = parts(read(outbox(game) / "stark.eml"))
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    (tmp_path / "moderator.allowed").write_text(f'moderator namespaces="maester-report" {MOD.public.line()}\n')
+
+    def check(text: Path) -> subprocess.CompletedProcess[bytes]:
+        with open(text, "rb") as f:
+            return subprocess.run(["ssh-keygen", "-Y", "verify", "-f", str(tmp_path / "moderator.allowed"), "-I",
+                                   "moderator", "-n", "maester-report", "-s",
+                                   str(tmp_path / "report-0000-stark.txt.sig")], stdin=f, capture_output=True)  # fmt: skip
+
+    good = check(tmp_path / "report-0000-stark.txt")
+    assert good.returncode == 0 and b'Good "maester-report" signature for moderator' in good.stdout + good.stderr
+    changed = tmp_path / "changed.txt"
+    changed.write_bytes((tmp_path / "report-0000-stark.txt").read_bytes().replace(b"Stark", b"Stork", 1))
+    assert check(changed).returncode != 0
 
 
 def test_the_public_copy_carries_only_the_public_report(game: Path) -> None:
