@@ -276,6 +276,7 @@ class Understood:
     lines: list[tuple[int, str]] = field(default_factory=list)  # (line, canonical text) per accepted line
     entries: list[dict[str, Any]] = field(default_factory=list)  # pool entries, one per accepted line
     problems: list[str] = field(default_factory=list)  # per-line problems, as the parser says them
+    warnings: list[str] = field(default_factory=list)  # lines read with a correction ("read as")
     ignored: list[str] = field(default_factory=list)  # text outside the sealed block
 
 
@@ -322,7 +323,8 @@ def understand(name: str, data: bytes) -> Understood:
         out.lines.append((line, canonical))
         out.entries.append(pool_entry(id=f"{prefix}seq{header.seq}/L{line}", house=header.house,
                                       round=header.round, command=cmd, text=canonical))  # fmt: skip
-    out.problems = [str(p) for p in parsed.errors]
+    out.problems = [p.render() for p in parsed.problems]
+    out.warnings = [w.render() for w in parsed.warnings]
     return out
 
 

@@ -206,9 +206,12 @@ def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str) -> str:
     ]
     out.append(f"Understood ({len(u.lines)} line{'s' if len(u.lines) != 1 else ''}):")
     out += [f"  line {line}: {text}" for line, text in u.lines] or ["  (nothing)"]
+    if u.warnings:
+        out += ["", "Read with a correction (check that this is what you meant):"]
+        out += ["  " + w.replace("\n", "\n  ") for w in u.warnings]
     if u.problems:
         out += ["", f"Not understood or not allowed ({len(u.problems)}); these lines were left out, the others stand:"]
-        out += [f"  {p}" for p in u.problems]
+        out += ["  " + p.replace("\n", "\n  ") for p in u.problems]
     unusable = _unusable_for(u, outcome)
     if unusable:
         out += ["", "Answers the engine could not use:"]

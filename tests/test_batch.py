@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
@@ -18,7 +17,7 @@ from typing import Any, Iterator
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from adjudicator import audit, batch, registry, seal
+from adjudicator import batch, registry, seal, turnfile
 from adjudicator.cli import main as cli_main
 from adjudicator.commands import Bid, Command, Where
 from adjudicator.events import Event
@@ -92,14 +91,23 @@ def toy_runners() -> dict[str, Any]:
 
 
 @dataclass
+class ToyProblem:
+    text: str
+
+    def render(self) -> str:
+        return self.text
+
+
+@dataclass
 class ToyTurnFile:
     commands: list[Command]
-    errors: list[str]
+    problems: list[ToyProblem]
+    warnings: tuple[ToyProblem, ...] = ()
 
 
 def toy_parse(text: str, filename: str = "", **_: Any) -> ToyTurnFile:
     cmds: list[Command] = []
-    errors: list[str] = []
+    errors: list[ToyProblem] = []
     for i, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if not s or s.startswith("#") or s.lower().startswith("game "):
@@ -108,7 +116,7 @@ def toy_parse(text: str, filename: str = "", **_: Any) -> ToyTurnFile:
         if m:
             cmds.append(Bid(track=m[1], amount=int(m[2]), where=Where(filename, i)))
         else:
-            errors.append(f"line {i}:1: not understood: {s!r}")
+            errors.append(ToyProblem(f"line {i}:1: not understood: {s!r}"))
     return ToyTurnFile(cmds, errors)
 
 
@@ -117,18 +125,11 @@ def toy_format(cmd: Command) -> str:
     return f"bid {cmd.track} {cmd.amount}"
 
 
-TOY_TURNFILE = types.ModuleType("adjudicator.turnfile")
-TOY_TURNFILE.parse_turn_file = toy_parse  # type: ignore[attr-defined]
-TOY_TURNFILE.format_command = toy_format  # type: ignore[attr-defined]
-
-
 def use_toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """The toy rules and parser in place of the real ones."""
     monkeypatch.setattr(machine, "_runners", toy_runners)
-    monkeypatch.setitem(sys.modules, "adjudicator.turnfile", TOY_TURNFILE)
-    import adjudicator
-
-    monkeypatch.setattr(adjudicator, "turnfile", TOY_TURNFILE, raising=False)
+    monkeypatch.setattr(turnfile, "parse_turn_file", toy_parse)
+    monkeypatch.setattr(turnfile, "format_command", toy_format)
 
 
 def make_game(root: Path, game_id: str = "toy") -> Path:

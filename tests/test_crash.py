@@ -52,6 +52,12 @@ def _comparable(root: Path) -> dict[str, bytes]:
     return {k: v for k, v in tree(root).items() if not k.endswith(".tmp")}
 
 
+@pytest.fixture(autouse=True)
+def _no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """fsync guards against a power cut, not a killed process: skipped here for speed, kept in the subprocess."""
+    monkeypatch.setattr(os, "fsync", lambda fd: None)
+
+
 @pytest.fixture
 def template(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     use_toy_game(monkeypatch)
@@ -142,11 +148,11 @@ def test_two_kills_in_a_row_then_a_rerun_give_the_uninterrupted_result(template:
 RUNNER = """
 import sys
 sys.path.insert(0, {tests!r})
-from adjudicator import batch
+from adjudicator import batch, turnfile
 from adjudicator.rules import machine
 import test_batch
 machine._runners = test_batch.toy_runners
-sys.modules["adjudicator.turnfile"] = test_batch.TOY_TURNFILE
+turnfile.parse_turn_file, turnfile.format_command = test_batch.toy_parse, test_batch.toy_format
 print("ready", flush=True)
 sys.stdin.readline()
 batch.adjudicate({root!r}, deadline=True)
