@@ -383,3 +383,50 @@ def test_cli_adjudicate_takes_the_mail_first(game: Path, tmp_path: Path, capsys:
 
 def test_module_name_does_not_shadow_the_standard_mailbox() -> None:
     assert mail_in.std_mailbox is std_mailbox and std_mailbox.__file__ != mail_in.__file__
+
+
+# --- the guide's example is real output ----------------------------------------------------------
+
+
+def guide_example(tmp_path: Path) -> str:
+    """The ingest of docs/moderating.md, section 4: two messages read before, then three new ones."""
+    from email.message import EmailMessage
+    from email.utils import format_datetime
+
+    from adjudicator import registry
+    from adjudicator.gamedir import create_game
+
+    root = tmp_path / "winter"
+    create_game(root, houses=shapes.HOUSES, seed="guide")
+    for h, addr in (("stark", "ned@example.org"), ("lannister", "tywin@example.org"), ("baratheon", "stannis@example.org")):
+        registry.register_key(root, h, PublicKey.from_key(shapes.KEYS[h]), email=addr)
+
+    def mail(msgid: str, sender: str, subject: str, minute: int, body: str, attached: str = "") -> bytes:
+        m = EmailMessage()
+        m["From"], m["Subject"], m["Message-ID"] = sender, subject, f"<{msgid}@example.org>"
+        m["Date"] = format_datetime(shapes.START.replace(minute=minute))
+        m.set_content(body)
+        if attached:
+            m.add_attachment(attached, filename="turn.txt")
+        return m.as_bytes()
+
+    box = shapes.maildir(tmp_path / "Maildir", [])
+    old = [mail("old1", "ned@example.org", "hello", 1, "Ready."), mail("old2", "tywin@example.org", "hi", 2, "Me too.")]
+    for i, raw in enumerate(old):
+        (box / "cur" / f"176381230{i}.M{i}P1.host:2,S").write_bytes(raw)
+    ingest_into_inbox(root, maildir=box)
+    new = [
+        mail("abc", "ned@example.org", "my turn", 0, "Here is my turn.\n\n" + turn("stark", 1, "# orders follow", game="winter")),
+        mail("def", "mallory@example.net", "orders", 15, "Attached.", turn("lannister", 1, game="winter")),
+        mail("ghi", "ned@example.org", "when do we play?", 20, "Tonight?"),
+    ]
+    for i, raw in enumerate(new):
+        (box / "new" / f"17638123{45 + i}.M{i + 1}P2.host").write_bytes(raw)
+    report = ingest_into_inbox(root, maildir=box)
+    return "\n".join(report.lines()).replace(str(box), "/home/gm/Mail/maester") + "\n"
+
+
+def test_the_guides_ingest_summary_is_real_output(tmp_path: Path) -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "moderating.md").read_text(encoding="utf-8")
+    shown = doc.split("**The summary.**", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    assert shown == guide_example(tmp_path)
