@@ -22,7 +22,7 @@ test: $(STAMP)
 	$(PY) -m pytest
 
 soak: $(STAMP)
-	$(PY) -m adjudicator.cli simulate --soak 1000
+	$(VENV)/bin/maester simulate --soak 1000
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py

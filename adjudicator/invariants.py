@@ -26,7 +26,10 @@ def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
         routed = [a for a, s in state.areas.items() if any(u.routed for u in s.units)]
         if routed:
             problems.append(f"routed units outside the action phase in {', '.join(sorted(routed))}")
-    if "reconcile" not in pending_kinds:
+    # Mid-combat the attackers still stand in the area they marched from (docs/engine.md), and a
+    # losing attacker sheds any excess there before it is routed (Q9); so supply is judged
+    # outside combats and reconciliations only.
+    if "reconcile" not in pending_kinds and not pending_kinds & _COMBAT_KINDS:
         for house in state.houses_in_play:
             if not within_supply(state, board, house):
                 problems.append(f"{house}'s armies exceed its supply level {state.houses[house].supply}")

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 from .. import __version__
 
-COMMAND_MODULES: tuple[str, ...] = ("game", "seals", "batch", "check", "mail")
+COMMAND_MODULES: tuple[str, ...] = ("game", "seals", "check", "batch", "mail", "simulate")
 
 
 class UserError(Exception):

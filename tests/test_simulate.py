@@ -1,0 +1,73 @@
+"""Robot games: whole games for every player count, through the engine and through the text path."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.board import Board
+from adjudicator.cli import main
+from adjudicator.invariants import check_invariants
+from adjudicator.simulate import simulate
+from adjudicator.setup import new_game
+from adjudicator.state import Unit
+
+
+@pytest.mark.parametrize("tides", [False, True], ids=["plain", "tides"])
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("seed", [11, 12])
+def test_engine_only_games_reach_a_winner_with_every_invariant_kept(players, seed, tides):
+    rounds_seen: set[int] = set()
+    r = simulate(players, seed, tides_of_battle=tides, text=False, on_step=lambda s: rounds_seen.add(s.round))
+    assert r.problems == []
+    assert r.winner in Board.classic().setups[players].houses
+    assert rounds_seen >= set(range(1, r.round + 1))
+
+
+@pytest.mark.parametrize("players,tides", [(3, False), (4, True), (5, False), (6, True)])
+def test_text_path_games_keep_every_invariant(players, tides):
+    r = simulate(players, 5, rounds=2, tides_of_battle=tides)
+    assert r.problems == []
+    assert r.round == 3 or r.winner is not None
+
+
+def _position(state):
+    d = state.to_dict()
+    for k in ("segment", "answers", "pending", "game_id"):
+        d.pop(k, None)
+    return d
+
+
+def test_text_path_and_engine_agree_move_for_move():
+    """Printing every answer as text, sealing, parsing and adjudicating changes nothing."""
+    finals = {}
+    for text in (True, False):
+        last = []
+        simulate(4, 21, rounds=2, text=text, on_step=last.append)
+        finals[text] = last[-1]
+    assert _position(finals[True]) == _position(finals[False])
+
+
+def test_simulate_command_names_the_winner(capsys):
+    assert main(["simulate", "--players", "3", "--seed", "2", "--engine-only"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith("winner: ")
+
+
+def test_simulate_keeps_the_game_folder_with_out(tmp_path, capsys):
+    out = tmp_path / "kept"
+    assert main(["simulate", "--players", "3", "--seed", "2", "--rounds", "1", "--out", str(out)]) == 0
+    assert (out / "game.toml").is_file() and any((out / "archive").iterdir())
+    assert main(["simulate", "--players", "3", "--out", str(out)]) == 2  # an existing folder is refused
+
+
+def test_invariants_catch_a_broken_position():
+    state = new_game(["stark", "lannister", "baratheon"], seed="x")
+    state.pending = [{"key": "k", "kind": "orders", "house": "stark", "prompt": "p"}]
+    assert check_invariants(state) == []
+    state.houses["stark"].hand.remove("eddard_stark")
+    state.areas["winterfell"].units[0].routed = True
+    state.areas["winterfell"].units.append(Unit("stark", "footman"))
+    state.houses["stark"].supply = 0  # supply 0 allows armies of 2 and 2, not this 3
+    problems = " | ".join(check_invariants(state))
+    assert "house cards" in problems and "routed" in problems and "supply" in problems
+    state.pending = []
+    assert any("stuck" in p for p in check_invariants(state))
