@@ -32,7 +32,7 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email import policy
 from email.message import Message
 from email.utils import parseaddr, parsedate_to_datetime
@@ -43,7 +43,7 @@ from typing import Any
 from . import fileio, registry
 from .gamedir import GameDir, GameDirError
 from .header import Header, HeaderError, read_header
-from .seal import NoSeal, SealError, SealedBlock, normalise, scan
+from .seal import NoSeal, SealedBlock, SealError, normalise, scan
 
 __all__ = [
     "MAX_PART_BYTES", "SEEN_FILE", "FoundBlock", "IngestReport", "MailError", "MailScan", "MessageOutcome",
@@ -88,7 +88,7 @@ def unflow(text: str, *, delsp: bool = False) -> str:
     for line in re.split(r"\r\n|\r|\n", text.removesuffix("\r\n").removesuffix("\n")):
         depth = len(line) - len(line.lstrip(">"))
         body = line[depth:]
-        body = body[1:] if body.startswith(" ") else body  # space-stuffing
+        body = body.removeprefix(" ")  # space-stuffing
         soft = body.endswith(" ") and body != "-- "
         if joined is not None and depth != depth_now:
             out.append(_quoted(depth_now, joined))
@@ -111,8 +111,7 @@ def _quoted(depth: int, text: str) -> str:
 class _HtmlText(HTMLParser):
     """The text a reader sees in an HTML mail: line breaks at ``<br>`` and at block elements."""
 
-    BLOCKS = frozenset("address article aside blockquote center dd div dl dt fieldset figure footer form h1 h2 h3 "
-                       "h4 h5 h6 header hr li main nav ol p pre section table tr ul".split())  # fmt: skip
+    BLOCKS = frozenset(["address", "article", "aside", "blockquote", "center", "dd", "div", "dl", "dt", "fieldset", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "tr", "ul"])  # fmt: skip
     HIDDEN = frozenset({"head", "script", "style", "title", "template"})
 
     def __init__(self) -> None:
@@ -237,8 +236,8 @@ class _Walk:
 
 def _collect(part: Message, walk: _Walk, *, top: bool = False) -> None:
     if part.is_multipart():
-        children = part.get_payload()
-        children = children if isinstance(children, list) else []
+        payload = part.get_payload()
+        children = [c for c in payload if isinstance(c, Message)] if isinstance(payload, list) else []
         if part.get_content_type() == "multipart/alternative":
             _alternatives(children, walk)
         else:
@@ -337,7 +336,7 @@ def _date(msg: Message) -> datetime | None:
     except (TypeError, ValueError, IndexError, OverflowError):
         return None
     if when is not None and when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     return when
 
 
@@ -545,7 +544,7 @@ def ingest_into_inbox(game_dir: str | Path, maildir: str | Path | None = None, m
     gd = GameDir.open(game_dir)
     game = registry.read_game(gd.root)
     source = f"Maildir {maildir}" if maildir is not None else f"mbox {mbox}"
-    intake = _Intake(gd, registry.game_id(game), game, now or datetime.now(timezone.utc))
+    intake = _Intake(gd, registry.game_id(game), game, now or datetime.now(UTC))
     report = IngestReport(intake.game_id, source)
     with gd.lock(timeout=10):
         intake.seen = _Seen.read(gd.root)
@@ -612,7 +611,7 @@ class _Intake:
         if earlier or existing:
             whence = f"from {earlier['message']}" if earlier else f"inbox/{existing[0].name}"
             return [f"already taken ({whence}): {claim} ({b.where})"]
-        name = f"{found.date.astimezone(timezone.utc):%Y%m%dT%H%M%SZ}" if found.date else "undated"
+        name = f"{found.date.astimezone(UTC):%Y%m%dT%H%M%SZ}" if found.date else "undated"
         name += f"-{b.sha256[:16]}.txt"
         meta = {"message_id": found.message_id, "from": found.sender, "subject": found.subject,
                 "date": found.date.isoformat() if found.date else "", "where": b.where, "sha256": b.sha256,

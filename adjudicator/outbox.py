@@ -25,18 +25,22 @@ import os
 import smtplib
 import ssl
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import format_datetime, formataddr, getaddresses, make_msgid, parseaddr
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
 
 from . import fileio, registry, seal
 from .audit import Folder
@@ -180,8 +184,8 @@ def letter_text(step: _Step, report_text: str, house: str | None, last_seq: int,
     out.append(report_text.rstrip("\n"))
     if receipts:
         out += ["", "=" * WIDTH, "RECEIPTS: what was made of your files applied in this step", "=" * WIDTH]
-        for r in receipts:
-            out += ["", r.rstrip("\n")]
+        for receipt in receipts:
+            out += ["", receipt.rstrip("\n")]
     if step.key is not None:
         out += ["", rule, "Sealed by the moderator's key", f"  {step.key.public.fingerprint}.",
                 *_wrap(f"The attachment {attachment}.sig seals this text (namespace {REPORT_NAMESPACE}); "
@@ -198,7 +202,7 @@ def letter_html(page: str, step: _Step, house: str | None, last_seq: int) -> str
     mine = _mine(step, house)
     skel = _skeleton(step, house, mine, last_seq)
     items = "".join(f"<li>{html.escape(_request_line(r))}</li>" for r in mine)
-    box = (f'<section id="asked"><h2>Asked of you now</h2>'
+    box = ('<section id="asked"><h2>Asked of you now</h2>'
            + (f"<ol>{items}</ol>" if items else "<p>Nothing: no decision of yours is waiting.</p>")
            + (f"<h3>Your turn file</h3><p>Fill in the lines you mean, seal it (maester sign) and mail it back.</p>"
               f"<pre>{html.escape(skel)}</pre>" if skel else "") + "</section>\n")  # fmt: skip
@@ -313,7 +317,7 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
         _set_aside_if_stale(folder, _report_sha256(where), report.notes)
         sent = _read_json(folder / SENT_FILE)
         st = _Step(registry.game_id(game), number, where.name, snap.state, parseaddr(sender)[1], key,
-                   now or datetime.now(timezone.utc))  # fmt: skip
+                   now or datetime.now(UTC))  # fmt: skip
         before = _read_json(folder / MANIFEST_FILE).get("mails", {})
         manifest: dict[str, Any] = {"report": where.name, "report_sha256": _report_sha256(where), "mails": {}}
         for house in [*snap.state.houses_in_play, None]:
@@ -499,7 +503,7 @@ def _send_one(smtp: smtplib.SMTP, path: Path, server: SmtpServer, sent: dict[str
     except (smtplib.SMTPException, OSError) as e:
         report.failed.append(f"{path.name}: {_why(e)}")
         return False
-    when = (now or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+    when = (now or datetime.now(UTC)).isoformat(timespec="seconds")
     sent[path.name] = {"sent": when, "server": str(server), "to": [a for a in to if a not in refused],
                        "refused": {a: _why(r) for a, r in refused.items()}, "sha256": hashlib.sha256(data).hexdigest()}  # fmt: skip
     report.sent.append(f"{path.name} to {', '.join(to)}" + (f" (refused: {', '.join(refused)})" if refused else ""))

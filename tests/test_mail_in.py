@@ -9,14 +9,20 @@ import mailbox as std_mailbox
 from pathlib import Path
 
 import pytest
+from mail import shapes
+from mail.shapes import turn
 
 from adjudicator import batch, seal
 from adjudicator import mailbox as mail_in
 from adjudicator.cli import main as cli_main
 from adjudicator.keys import PublicKey
-from adjudicator.mailbox import MailError, html_to_text, ingest_into_inbox, scan_message, unflow
-from mail import shapes
-from mail.shapes import turn
+from adjudicator.mailbox import (
+    MailError,
+    html_to_text,
+    ingest_into_inbox,
+    scan_message,
+    unflow,
+)
 
 
 def inbox_files(game: Path) -> dict[bytes, str]:
@@ -243,8 +249,8 @@ def test_a_latin1_message_is_decoded_by_its_charset(game: Path, tmp_path: Path) 
 
 
 @pytest.mark.parametrize("raw", [
-    b"", b"\x00\xff\xfe garbage \x80\x81\n\n\n", b"From: <<<@@@>>>\nDate: yesterday-ish\nSubject: =?utf-8?q?broken\n"
-    b"Content-Type: multipart/mixed; boundary=\"never\"\nContent-Transfer-Encoding: base64\n\n!!!not base64!!!\n",
+    b"", b"\x00\xff\xfe garbage \x80\x81\n\n\n", (b"From: <<<@@@>>>\nDate: yesterday-ish\nSubject: =?utf-8?q?broken\n"
+    b"Content-Type: multipart/mixed; boundary=\"never\"\nContent-Transfer-Encoding: base64\n\n!!!not base64!!!\n"),
     b"Content-Type: text/plain; charset=\"\nContent-Transfer-Encoding: quoted-printable\n\n=ZZ=\n=",
 ])  # fmt: skip
 def test_a_malformed_message_is_reported_without_a_traceback(game: Path, tmp_path: Path, raw: bytes) -> None:

@@ -23,14 +23,20 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.x509.oid import NameOID
+from mail import shapes
 
 from adjudicator.cli import main as cli_main
 from adjudicator.keys import write_key_pair
-from adjudicator.outbox import SmtpServer, parse_smtp_url, send_outbox, verify_report, write_outbox
-from mail import shapes
+from adjudicator.outbox import (
+    SmtpServer,
+    parse_smtp_url,
+    send_outbox,
+    verify_report,
+    write_outbox,
+)
 
 MOD = shapes.MODERATOR
 
@@ -79,7 +85,7 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A self-signed certificate for 127.0.0.1: (certificate file, key file)."""
     key = Ed25519PrivateKey.generate()
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "maester test server")])
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
             .serial_number(x509.random_serial_number()).not_valid_before(now - dt.timedelta(hours=1))
             .not_valid_after(now + dt.timedelta(days=1))

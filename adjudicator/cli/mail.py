@@ -7,8 +7,9 @@ import getpass
 import ssl
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, TypeVar
 
 from .. import keys, mailbox, outbox
 from ..gamedir import GameDirError
@@ -57,7 +58,10 @@ def add_mailbox_options(p: argparse.ArgumentParser, *, required: bool) -> None:
     box.add_argument("--mbox", type=Path, metavar="FILE", help="an mbox file")
 
 
-def guard(fn: Callable[[], Any]) -> Any:
+T = TypeVar("T")
+
+
+def guard(fn: Callable[[], T]) -> T:
     """Mailbox, registry and folder errors become one-line user errors (exit status 2)."""
     try:
         return fn()
@@ -72,7 +76,7 @@ def ingest(game_dir: Path, maildir: Path | None, mbox: Path | None) -> int:
     report = guard(lambda: mailbox.ingest_into_inbox(game_dir, maildir=maildir, mbox=mbox))
     print("\n".join(report.lines()))
     sys.stdout.flush()
-    return int(report.exit_status)
+    return report.exit_status
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -122,9 +126,10 @@ def cmd_outbox(args: argparse.Namespace) -> int:
         raise UserError(f"{getattr(e, 'filename', None) or 'file'}: {getattr(e, 'strerror', None) or e}") from None
     report = guard(lambda: outbox.write_outbox(args.game_dir, args.step, key=key, sender=args.sender,
                                                public_to=args.public_to))  # fmt: skip
+    lines, status = report.lines(), report.exit_status
     if server is not None:
         sent = guard(lambda: outbox.send_outbox(args.game_dir, args.step, server=server))
-        report.sent, report.failed, report.notes = sent.sent, sent.failed, report.notes + [
-            n for n in sent.notes if n not in report.notes and "sent already" not in n]  # fmt: skip
-    print("\n".join(report.lines()))
-    return report.exit_status
+        lines += [f"  sent {n}" for n in sent.sent] + [f"  NOT SENT {n}" for n in sent.failed]
+        status = sent.exit_status
+    print("\n".join(lines))
+    return status

@@ -13,10 +13,10 @@ import io
 import mailbox
 import re
 import zipfile
+from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -32,7 +32,7 @@ EMAILS = {h: f"{h}@players.example" for h in HOUSES}
 MODERATOR = KeyPair(Ed25519PrivateKey.from_private_bytes(bytes([77] * 32)),
                     PublicKey.from_key(Ed25519PrivateKey.from_private_bytes(bytes([77] * 32))))
 MODERATOR_EMAIL = "moderator@maester.example"
-START = datetime(2026, 3, 1, 18, 0, tzinfo=timezone.utc)
+START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 
 
 def make_game(root: Path, *, game_id: str = GAME) -> Path:
