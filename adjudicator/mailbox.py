@@ -175,7 +175,8 @@ def _where(part: Message, n: int, top: bool) -> str:
     name = _safe(part.get_filename)
     if name:
         return f"attachment {name!r}"
-    return "the body" if top else f"part {n} ({part.get_content_type()})"
+    first_text = n == 1 and part.get_content_maintype() == "text" and _safe(part.get_content_disposition) != "attachment"
+    return "the body" if top or first_text else f"part {n} ({part.get_content_type()})"
 
 
 def _safe(fn: Any, *args: Any) -> Any:
