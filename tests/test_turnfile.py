@@ -238,7 +238,7 @@ def test_every_combat_answer_takes_a_condition() -> None:
     assert one(prefix + "tyrion lannister: cancel") == C.CardChoice(card="tyrion_lannister", option="cancel", when=when)
 
 
-def test_a_condition_before_a_line_that_is_not_a_combat_answer_is_refused() -> None:
+def test_ruling_152_a_condition_before_a_line_that_is_not_a_combat_answer_is_refused() -> None:
     p = problem("if attacked in Winterfell: Winterfell: march +1")
     assert p.code == "E208" and isinstance(p, InvalidLine)
 
@@ -259,13 +259,13 @@ def test_a_file_without_header_is_read_with_a_warning() -> None:
     assert len(tf.commands) == 1
 
 
-def test_two_headers_the_second_is_refused() -> None:
+def test_ruling_154_two_headers_the_second_is_refused() -> None:
     tf = parse_turn_file(HEADER + "play eddard stark\n" + HEADER.replace("seq 1", "seq 2"))
     assert tf.header is not None and tf.header.seq == 1
     assert [(p.code, p.where.line) for p in tf.problems] == [("E302", 3)]
 
 
-def test_a_header_after_other_lines_is_a_problem() -> None:
+def test_ruling_154_a_header_after_other_lines_is_a_problem() -> None:
     tf = parse_turn_file("play eddard stark\n" + HEADER)
     assert [(p.code, p.where.line) for p in tf.problems] == [("E303", 2)]
     assert tf.header is not None and len(tf.commands) == 1
@@ -328,10 +328,19 @@ def test_close_misspelling_is_accepted_with_a_warning_in_the_receipt() -> None:
     assert "read as 'Winterfell'" in tf.receipt()
 
 
-def test_ruling_140_plain_march_is_ambiguous() -> None:
+def test_ruling_150_plain_march_is_ambiguous_other_plain_words_are_the_regular_token() -> None:
     p = problem("Winterfell: march")
     assert isinstance(p, AmbiguousName) and p.code == "E111"
     assert "march -1" in p.message and "march +0" in p.message
+    assert [one(f"Winterfell: {w}").token for w in ("defense", "support", "raid", "consolidate")] == [  # type: ignore[attr-defined]
+        "defense+1", "support+0", "raid", "consolidate"]
+
+
+def test_ruling_151_which_misspelt_names_are_read() -> None:
+    tf = parse_turn_file("Winterfel: march +1\nHarenhal: march +0\nKings: raid\nWintertown: raid\n")
+    assert [c.area for c in tf.commands] == ["winterfell", "harrenhal"]  # type: ignore[attr-defined]
+    assert [(w.where.line, w.code) for w in tf.warnings if w.code != "W301"] == [(2, "W101")]  # a prefix: no warning
+    assert [(p.where.line, p.code) for p in tf.problems] == [(3, "E110"), (4, "E101")]
 
 
 def test_unknown_order_suggests_orders() -> None:
@@ -475,14 +484,14 @@ def test_quoted_printable_leftovers_are_decoded() -> None:
     assert "W202" in [w.code for w in tf.warnings]
 
 
-def test_a_wholly_quoted_mail_is_read_and_nested_quoting_too() -> None:
+def test_ruling_153_a_wholly_quoted_mail_is_read_and_nested_quoting_too() -> None:
     tf = parse_turn_file("> " + HEADER + "> play eddard stark\n>\n> use blade\n")
     assert tf.header is not None and len(tf.commands) == 2 and not tf.problems
     assert "W201" in [w.code for w in tf.warnings]
     assert len(parse_turn_file("> > play eddard stark\n>> use blade\n").commands) == 2
 
 
-def test_quoted_lines_in_a_partly_quoted_mail_are_ignored_with_a_warning() -> None:
+def test_ruling_153_quoted_lines_in_a_partly_quoted_mail_are_ignored_with_a_warning() -> None:
     tf = parse_turn_file("play eddard stark\n> On Monday you wrote:\n> raid from nowhere\nuse blade\n")
     assert len(tf.commands) == 2 and not tf.problems
     assert [w.code for w in tf.warnings if w.code != "W301"] == ["W203"]
