@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator.commands import Casualties, PortShips, Retreat, Support, UnitSpec
+from adjudicator.commands import Casualties, PortShips, Retreat, Support, UnitSpec, UseBlade
 from adjudicator.events.combat import (
     AttackerAdvanced,
     CasualtiesDue,
@@ -389,3 +389,26 @@ def test_R237_a_defeated_attacking_siege_engine_is_destroyed(battle):
     final = b.of(CombatResolved)[0]
     assert (final.attacker_total, final.defender_total, final.winner) == (4, 5, "lannister")
     assert b.done and _lost(b, "stark") == [("kings_landing", ("siege_engine",), "siege engines cannot retreat (R218)")]
+
+
+def test_R170_R201_a_combat_runs_its_steps_in_the_rulebooks_order(battle):
+    fiefdoms = ["stark", "lannister", "baratheon", "tyrell", "greyjoy", "martell"]
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("2 footmen",), fiefdoms=fiefdoms,
+                 areas='the_reach = { units = ["tyrell knight"], order = "support+0" }')
+    b = battle(state, everyone(state, "stark"))
+    b.run(say("tyrell", Support(side="stark")), play("stark", "greatjon_umber"), play("lannister", "cersei_lannister"),
+          say("stark", UseBlade(use=True)), say("lannister", Retreat(areas=("storms_end",))))
+    assert b.done
+    steps = ["CombatStarted", "SupportDeclared", "CombatStrengths", "HouseCardsRevealed", "BladeUsed", "CombatResolved",
+             "CasualtiesDue", "Retreated", "AttackerAdvanced", "CombatOrderRemoved", "HouseCardsDiscarded"]
+    names = [type(e).__name__ for e in b.events]
+    assert [names.index(s) for s in steps] == sorted(names.index(s) for s in steps)
+
+
+def test_R231_units_may_march_on_a_neutral_force_to_destroy_it_and_take_the_area(battle):
+    state = duel("stark", "lannister", attack=("3 knights",), defend=(), area="kings_landing", origin="kingswood",
+                 areas='kings_landing = { neutral_force = 5 }')
+    b = battle(state, everyone(state, "stark", area="kings_landing", origin="kingswood"))
+    b.run()
+    assert b.done and b.results()[0].attacker_won and b.state.controller("kings_landing", BOARD) == "stark"
+    assert b.units("kingswood") == [] and b.units("kings_landing") == ["knight", "knight", "knight"]

@@ -87,7 +87,7 @@ def test_R272_the_house_hit_by_a_skull_picks_the_unit(battle):
     assert b.done and b.units("kingswood", "lannister") == ["footman"]
 
 
-def test_R273_garrisons_ignore_skulls(battle):
+def test_R230_R273_garrisons_ignore_skulls(battle):
     state = duel("lannister", "stark", attack=("knight",), defend=(), area="winterfell", origin="moat_cailin",
                  areas='winterfell = { garrison = 2 }', options=tides(["skull", "blank"]))
     b = battle(state, everyone(state, "lannister", area="winterfell", origin="moat_cailin"))
