@@ -286,7 +286,7 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
     where = folder.report_dir(snap)
     for u in outcome.understood:
         by = f"{registry.house_name(u.header.house)} ({u.fingerprint})"
-        fileio.atomic_write_text(where / "receipts" / f"{u.name}.txt", accepted_receipt(u, outcome, by))
+        fileio.atomic_write_text(where / "receipts" / u.name, accepted_receipt(u, outcome, by))
     fps = registry.fingerprints_in_force(folder.root)
     best = ledger.highest()
     seqs = {h: best.get((h, state.round, state.phase), 0) for h in state.houses_in_play}
@@ -563,7 +563,10 @@ class Run:
     def go(self, files: Iterable[Path], *, deadline: bool = False, inbox: bool = True) -> RunResult:
         """Take the files, apply them step by step, and write everything (see the module's doc)."""
         result = RunResult(self.gd.info().id, timings=self.timings)
+        fresh = not self.folder.numbers()
         snap = self.recover()
+        if fresh:
+            result.steps.append(snap.label())
         todo = [Path(f) for f in files]
         if inbox and self.folder.inbox.is_dir():
             todo += sorted(p for p in self.folder.inbox.iterdir() if p.is_file() and not p.name.startswith("."))
