@@ -280,7 +280,7 @@ class CombatResolved(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CasualtiesDue(Event):
-    """How many units the house hit must lose, and why (R203, R272)."""
+    """How many units the house hit must lose (at most what it has in the combat), and why (R203, R272)."""
 
     house: str
     area: str
@@ -298,6 +298,8 @@ class CasualtiesDue(Event):
                 "s" if self.fortifications != 1 else "")
         if self.prevented_by:
             return f"{_house(self.house)} takes no casualties ({why}): {_card(self.prevented_by)}."
+        if not self.count:
+            return f"{_house(self.house)} loses no units in {_name(self.area)} ({why})."
         units = f"{self.count} unit{'s' if self.count != 1 else ''}"
         return f"{_house(self.house)} must lose {units} in {_name(self.area)} ({why})."
 

@@ -52,9 +52,10 @@ def _lose(ctx: Context, combat: Combat, role: Role, count: int, due: CasualtiesD
         ctx.emit(CasualtiesDue(house=house, area=combat.area, count=0, swords=due.swords,
                                fortifications=due.fortifications, skulls=due.skulls, prevented_by=blocker))
         return
-    ctx.emit(due)
     pool = standing(ctx, combat, role)
-    count = min(count, len(pool))
+    count = min(count, len(pool))  # a house loses at most what stands in the combat
+    ctx.emit(CasualtiesDue(house=house, area=combat.area, count=count, swords=due.swords,
+                           fortifications=due.fortifications, skulls=due.skulls))
     if not count:
         return
     chosen = _ask(ctx, combat, role, count, pool, skull=bool(due.skulls))

@@ -325,7 +325,8 @@ def test_R225_R227_a_garrison_alone_still_fights_and_its_house_plays_a_card(batt
     assert b.of(CombatStarted)[0].garrison_only and sorted(b.asked()) == [("house_card", "lannister"), ("house_card", "stark")]
     b.run(play("lannister", "ser_gregor_clegane"), play("stark", "catelyn_stark"))
     assert b.done and b.results()[0].winner == "lannister"
-    assert [d.count for d in b.of(CasualtiesDue)] == [3] and not b.of(UnitsDestroyed), "a garrison is no unit"
+    due = b.of(CasualtiesDue)
+    assert [(d.swords, d.count) for d in due] == [(3, 0)] and not b.of(UnitsDestroyed), "a garrison is no unit"
     assert b.state.area("winterfell").garrison == 0 and b.units("winterfell") == ["knight"]
 
 
