@@ -52,7 +52,6 @@ from .machine import NOT_APPLICABLE, Ask, Context, Request
 from .strength import no_casualties
 
 REVEAL_STAGES = ("on_reveal_cancel", "on_reveal_immediately")
-CHEAP_FIRST = ("footman", "ship", "siege_engine", "knight")
 
 
 # --- choosing and revealing (R191, R192, R195) ---------------------------------------------------
