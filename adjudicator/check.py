@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any
 
 from . import commands as C
 from .board import Board
@@ -44,7 +45,7 @@ class CheckError(ValueError):
     """The check cannot start: no such game folder, an unreadable file, no house to check for."""
 
 
-def check_file(game_dir: str | Path, path: str | Path, *, house: Optional[str] = None) -> TurnFile:
+def check_file(game_dir: str | Path, path: str | Path, *, house: str | None = None) -> TurnFile:
     """Read a turn file and check it against the game in ``game_dir`` as it is now.
 
     :raises CheckError: for a folder that is not a game, or a file that cannot be read.
@@ -64,8 +65,8 @@ def check_file(game_dir: str | Path, path: str | Path, *, house: Optional[str] =
     return check_turn_file(parse_turn_file(data, filename=name), state, game_id=game_id, house=house)
 
 
-def check_turn_file(tf: TurnFile, state: GameState, *, game_id: Optional[str] = None, house: Optional[str] = None,
-                    board: Optional[Board] = None, engine: bool = True) -> TurnFile:
+def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = None, house: str | None = None,
+                    board: Board | None = None, engine: bool = True) -> TurnFile:
     """The parsed file with the game's problems added and what is still missing listed.
 
     :raises CheckError: when neither the header nor ``house`` names the house, or ``house`` is unknown.
@@ -93,7 +94,7 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: Optional[str] = 
     return replace(tf, problems=tuple(problems), warnings=tuple(notices), missing=tuple(missing))
 
 
-def _house(tf: TurnFile, house: Optional[str]) -> str:
+def _house(tf: TurnFile, house: str | None) -> str:
     if house is not None:
         m = lookup("house", house)
         if m.id is None:
@@ -105,13 +106,15 @@ def _house(tf: TurnFile, house: Optional[str]) -> str:
     return m.id or tf.header.house
 
 
-def _header_problems(tf: TurnFile, state: GameState, game_id: str, house: str, given: Optional[str]) -> list[TurnFileError]:
+def _header_problems(tf: TurnFile, state: GameState, game_id: str, house: str, given: str | None) -> list[TurnFileError]:
     h = tf.header
     expected = format_header(Header(game_id, house, state.round, state.phase, 1))
     if h is None:
         return [InvalidLine("E307", "the file has no header line", where=_where(tf, 0),
                             suggestion=f"begin the file with '{expected}'")]
-    where, text, out = _where(tf, tf.header_line.number if tf.header_line else 0), tf.header_line.text if tf.header_line else "", []
+    where = _where(tf, tf.header_line.number if tf.header_line else 0)
+    text = tf.header_line.text if tf.header_line else ""
+    out: list[TurnFileError] = []
     if h.game != game_id:
         out.append(IllegalOrder("E304", f"the header is for game {h.game!r}; this is game {game_id!r}", where=where,
                                 line_text=text, suggestion=f"write '{expected}'"))
@@ -175,10 +178,10 @@ class _Static:
         if when is not None and when.opponent is not None:
             self.player(cmd, when.opponent, "the opponent named")
 
-    def name(self, area: Optional[str]) -> str:
+    def name(self, area: str | None) -> str:
         return display_name("area", area) if area else "none"
 
-    def player(self, cmd: Command, house: Optional[str], what: str) -> None:
+    def player(self, cmd: Command, house: str | None, what: str) -> None:
         if house is not None and house not in self.state.houses_in_play:
             self.fail(cmd, "E412", f"{what}, {house}, is not playing in this game")
         elif house == self.house and what != "a house in the tie-break":
@@ -252,7 +255,7 @@ def _raven(s: _Static, cmd: C.Raven | C.RavenKeep) -> None:
     return None
 
 
-def _needs_order(s: _Static, cmd: Command, area: Optional[str], kind: str, rule: str) -> bool:
+def _needs_order(s: _Static, cmd: Command, area: str | None, kind: str, rule: str) -> bool:
     token = s.orders.get(area or "")
     if token is None or order_kind(token) != kind:
         s.fail(cmd, "E411", f"you have no {kind} order in {s.name(area)} ({rule})")
@@ -377,7 +380,7 @@ def _port(s: _Static, cmd: C.PortShips) -> None:
         s.fail(cmd, "E412", f"{s.name(cmd.port)} is not a port (R246)")
 
 
-_CHECKS: dict[type, Callable[[_Static, Command], None]] = {  # type: ignore[dict-item]
+_CHECKS: dict[type, Callable[[_Static, Any], None]] = {
     C.AssignOrder: _assign, C.LeaveUnordered: _assign, C.Raven: _raven, C.RavenKeep: _raven, C.Raid: _raid,
     C.March: _march, C.Consolidate: _consolidate, C.Support: _support, C.PlayCard: _play, C.CardChoice: _card_choice,
     C.Bid: _bid, C.TieBreak: _tie_break, C.WesterosChoice: _westeros, C.Muster: _muster, C.Reconcile: _reconcile,
@@ -390,7 +393,7 @@ _CHECKS: dict[type, Callable[[_Static, Command], None]] = {  # type: ignore[dict
 
 
 def _engine(tf: TurnFile, sent: list[Command], state: GameState, board: Board,
-            house: str) -> tuple[list[TurnFileError], list[str], Optional[Notice]]:
+            house: str) -> tuple[list[TurnFileError], list[str], Notice | None]:
     """Run the rules on a copy with the file's answers; report refusals and open decisions."""
     try:
         from .events import AnswerUnusable

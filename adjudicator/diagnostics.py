@@ -25,8 +25,9 @@ import difflib
 import quopri
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
@@ -259,7 +260,7 @@ def syntax_problem(e: UnexpectedInput, text: str, words: dict[str, str]) -> tupl
     return (InvalidLine, code, message, col or start, end or (col or start) + 1, "", expected)
 
 
-def command_word_hint(text: str) -> Optional[tuple[Any, ...]]:
+def command_word_hint(text: str) -> tuple[Any, ...] | None:
     """'marhc from Winterfell: ...' -> unknown command word 'marhc'; did you mean 'march'?"""
     first = text.split()[0].rstrip(":").lower() if text.split() else ""
     if not first.isalpha() or first in COMMAND_WORDS or first in ("game", "tie"):

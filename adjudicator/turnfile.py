@@ -18,11 +18,12 @@ stark.txt:1:1: W101 area 'Winterfall' read as 'Winterfell'
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -42,8 +43,8 @@ from .names import (
 )
 
 __all__ = [
-    "MAX_FILE_BYTES", "MAX_LINE_CHARS", "TurnFile", "format_command", "format_turn_file", "parse_turn_file",
-    "AmbiguousName", "IllegalOrder", "InvalidLine", "TurnFileError",
+    "MAX_FILE_BYTES", "MAX_LINE_CHARS", "AmbiguousName", "IllegalOrder", "InvalidLine", "TurnFile", "TurnFileError",
+    "format_command", "format_turn_file", "parse_turn_file",
 ]
 
 _NAME_CODES = {"area": "E101", "house": "E102", "house_card": "E103", "westeros_card": "E104",
@@ -95,7 +96,7 @@ class _Name(NamedTuple):
 
 class _Order(NamedTuple):
     kind: str
-    modifier: Optional[int]
+    modifier: int | None
     special: bool
     col: int
     end: int
@@ -105,7 +106,7 @@ class _Order(NamedTuple):
 class Built(NamedTuple):
     """One line, built: its command (``None`` when it has errors), errors and warnings."""
 
-    command: Optional[Command]
+    command: Command | None
     errors: list[tuple[Any, ...]]  # (class, code, message, column, end column, suggestion, expected)
     warnings: list[tuple[str, str, int]]  # (code, message, column)
 
@@ -140,7 +141,7 @@ class _Ctx:
             self.error(_NAME_CODES[kind], message, nm, suggestion=hint)
         return None
 
-    def count(self, tok: Optional[Token], low: int, high: int, what: str, default: int = 1) -> int:
+    def count(self, tok: Token | None, low: int, high: int, what: str, default: int = 1) -> int:
         if tok is None:
             return default
         value = int(tok)
@@ -175,81 +176,83 @@ def _tagged(ch: list[Any], tag: str) -> list[Any]:
 # --- the line builder: grammar rules -> commands -------------------------------------------------
 
 
-class _Lines(Transformer):
+def _tag(tag: str, keep: str = "") -> Callable[[Any, list[Any]], Any]:
+    """A callback for a rule that only tags what it holds: all children, the first, or none."""
+    if keep == "all":
+        return lambda self, ch: (tag, ch)
+    if keep == "first":
+        return lambda self, ch: (tag, ch[0])
+    return lambda self, ch: (tag, []) if keep == "empty" else (tag,)
+
+
+class _Lines(Transformer[Token, Any]):
     """Shapes each rule's children; the rules that end a line resolve names and build a command."""
 
     # names and small pieces
-    def words(self, ch):
+    def words(self, ch: list[Any]) -> Any:
         return [ch[0]] if len(ch) == 1 else ch[0] + [ch[1]]
 
     head_words = words
 
-    def name(self, ch):
+    def name(self, ch: list[Any]) -> Any:
         toks = ch[0]
         return _Name(" ".join(toks), toks[0].column, toks[-1].end_column)
 
     head_name = name
 
-    def no_one(self, ch):
+    def no_one(self, ch: list[Any]) -> Any:
         return _Name(_NO_ONE, ch[0].column, ch[0].end_column)
 
-    def order_word(self, ch):
+    def order_word(self, ch: list[Any]) -> Any:
         return ch
 
-    def modifier(self, ch):
+    def modifier(self, ch: list[Any]) -> Any:
         text = "".join(ch).replace(" ", "")
         return ("mod", int(text))
 
-    def order_token(self, ch):
+    def order_token(self, ch: list[Any]) -> Any:
         toks = [t for c in ch for t in (c if isinstance(c, list) else [c]) if isinstance(t, Token)]
         kind_words = " ".join(t.lower() for t in toks if t.type not in ("SPECIAL", "STAR"))
         mod = next((c[1] for c in ch if isinstance(c, tuple)), None)
         special = any(t.type in ("SPECIAL", "STAR") for t in toks)
-        col, end = toks[0].column, toks[-1].end_column
+        col, end = toks[0].column or 1, toks[-1].end_column or 1
         shown = " ".join(str(t) for t in toks if t.type != "STAR") + (f" {mod:+d}" if mod is not None else "")
         return _Order(ORDER_KINDS[kind_words], mod, special, col, end, shown + ("*" if toks[-1].type == "STAR" else ""))
 
-    def unit_spec(self, ch):
+    def unit_spec(self, ch: list[Any]) -> Any:
         return ("unit", ch[0] if len(ch) == 2 else None, ch[-1])
 
-    def located(self, ch):
+    def located(self, ch: list[Any]) -> Any:
         return ("loc", ch[0] if len(ch) == 3 else None, ch[-2], ch[-1])
 
-    def muster_new(self, ch):
+    def muster_new(self, ch: list[Any]) -> Any:
         count = ch[0] if isinstance(ch[0], Token) else None
         names = _only(ch, _Name)
         return ("new", count, names[0], names[1] if len(names) > 1 else None)
 
-    def muster_upgrade(self, ch):
+    def muster_upgrade(self, ch: list[Any]) -> Any:
         return ("upgrade", ch[0] if len(ch) == 2 else None, ch[-1])
 
-    def move(self, ch):
+    def move(self, ch: list[Any]) -> Any:
         return ("move", ch[0][1], ch[1])
 
-    def every_combat(self, ch):
+    def every_combat(self, ch: list[Any]) -> Any:
         return ("scope", None)
 
-    def condition(self, ch):
+    def condition(self, ch: list[Any]) -> Any:
         role_tok = ch[0] if isinstance(ch[0], Token) else None
         role = {"ATTACKED": "defender", "DEFENDING": "defender", "ATTACKING": "attacker"}.get(role_tok.type if role_tok else "")
         area = next((c[1] for c in _tagged(ch, "area")), None)
         opponent = next((c[1] for c in _tagged(ch, "opponent")), None)
         return ("condition", role, area, opponent)
 
-    def rhs_take_over(self, ch):
+    def rhs_take_over(self, ch: list[Any]) -> Any:
         return ("take_over", ch[0], ch[1])
 
-    def rhs_muster(self, ch):
+    def rhs_muster(self, ch: list[Any]) -> Any:
         return ("muster", ch[0], ch[1][1])
 
     # Rules that only tag what they hold: ("units", [children]), ("scope", child), ("stay",) ...
-    def _tag(tag: str, keep: str = ""):  # noqa: N805 - builds the callbacks below
-        if keep == "all":
-            return lambda self, ch: (tag, ch)
-        if keep == "first":
-            return lambda self, ch: (tag, ch[0])
-        return lambda self, ch: (tag, []) if keep == "empty" else (tag,)
-
     unit_list, located_list, muster_actions = _tag("units", "all"), _tag("locs", "all"), _tag("actions", "all")
     raid_targets, retreat_areas = _tag("targets", "all"), _tag("areas", "all")
     no_muster, no_retreat = _tag("actions", "empty"), _tag("areas", "empty")
@@ -262,36 +265,35 @@ class _Lines(Transformer):
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
     rhs_upgrade, rhs_downgrade, rhs_destroy = _tag("upgrade", "first"), _tag("downgrade", "first"), _tag("destroy", "first")
-    del _tag
 
     # whole lines
-    def file(self, ch):
+    def file(self, ch: list[Any]) -> Any:
         return ch
 
-    def head_line(self, ch):
+    def head_line(self, ch: list[Any]) -> Any:
         return _head_line(ch[0], ch[1])
 
-    def raven_swap(self, ch):
+    def raven_swap(self, ch: list[Any]) -> Any:
         c = _Ctx()
         area, token = c.name("area", ch[0]), c.order(ch[1])
         return c.done(C.Raven(action="swap", area=area, token=token))
 
-    def raven_look(self, ch):
+    def raven_look(self, ch: list[Any]) -> Any:
         return _Ctx().done(C.Raven(action="look"))
 
-    def raven_pass(self, ch):
+    def raven_pass(self, ch: list[Any]) -> Any:
         return _Ctx().done(C.Raven(action="pass"))
 
-    def wildling_card_line(self, ch):
+    def wildling_card_line(self, ch: list[Any]) -> Any:
         return _Ctx().done(C.RavenKeep(choice=str(ch[0]).lower()))  # type: ignore[arg-type]
 
-    def raid_colon(self, ch):
+    def raid_colon(self, ch: list[Any]) -> Any:
         return _raid(ch, colon=True)
 
-    def raid_onto(self, ch):
+    def raid_onto(self, ch: list[Any]) -> Any:
         return _raid(ch, colon=False)
 
-    def march_line(self, ch):
+    def march_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         names, parts = _only(ch, _Name), [p for p in ch if isinstance(p, tuple) and not isinstance(p, _Name)]
         origin = c.name("area", names[0])
@@ -300,68 +302,68 @@ class _Lines(Transformer):
             c.error("E201", "'stay' cannot go with moves: leave 'stay' out, units not named stay", names[0])
         return c.done(C.March(origin=origin, moves=moves, leave_power=any(p[0] == "leave" for p in parts)))
 
-    def support(self, ch):
+    def support(self, ch: list[Any]) -> Any:
         return _support(None, ch[1], ch[2:])
 
-    def support_from(self, ch):
+    def support_from(self, ch: list[Any]) -> Any:
         return _support(ch[1], ch[2], ch[3:])
 
-    def refuse_line(self, ch):
+    def refuse_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         return c.done(C.RefuseSupport(supporter=c.name("house", _only(ch, _Name)[0])))
 
-    def play_line(self, ch):
+    def play_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         return c.done(C.PlayCard(card=c.name("house_card", ch[0])))
 
-    def use_blade(self, ch):
+    def use_blade(self, ch: list[Any]) -> Any:
         return _Ctx().done(C.UseBlade(use=True))
 
-    def keep_blade(self, ch):
+    def keep_blade(self, ch: list[Any]) -> Any:
         return _Ctx().done(C.UseBlade(use=False))
 
-    def casualties_line(self, ch):
+    def casualties_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         return c.done(C.Casualties(units=_units(c, ch[0][1])))
 
-    def retreat_line(self, ch):
+    def retreat_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         areas = tuple(c.name("area", n) for n in ch[0][1] if n.text != _NO_ONE)
         destroy = _units(c, ch[1][1]) if len(ch) > 1 else ()
         return c.done(C.Retreat(areas=areas, destroy=destroy))
 
-    def bid_line(self, ch):
+    def bid_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         track = c.name("track", ch[0])
         return c.done(C.Bid(track=track, amount=c.count(ch[1], 0, 99, "a bid")))
 
-    def tie_break_line(self, ch):
+    def tie_break_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         context = next((c.name("track", t[1]) for t in _tagged(ch, "context")), None)
         order = tuple(c.name("house", n) for n in _only(ch, _Name))
         return c.done(C.TieBreak(order=order, context=context))
 
-    def muster_line(self, ch):
+    def muster_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         return c.done(C.Muster(area=c.name("area", ch[0]), actions=_muster(c, ch[1][1])))
 
-    def consolidate_power(self, ch):
+    def consolidate_power(self, ch: list[Any]) -> Any:
         c = _Ctx()
         return c.done(C.Consolidate(area=c.name("area", _only(ch, _Name)[0])))
 
-    def consolidate_muster(self, ch):
+    def consolidate_muster(self, ch: list[Any]) -> Any:
         c = _Ctx()
         area = c.name("area", _only(ch, _Name)[0])
         return c.done(C.Consolidate(area=area, muster=_muster(c, ch[-1][1])))
 
-    def supply_line(self, ch):
+    def supply_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         return c.done(C.Reconcile(removals=_located(c, ch[0][1])))
 
-    def supply_none(self, ch):
+    def supply_none(self, ch: list[Any]) -> Any:
         return _Ctx().done(C.Reconcile(removals=()))
 
-    def cond_line(self, ch):
+    def cond_line(self, ch: list[Any]) -> Any:
         return _conditional(ch[0], ch[1])
 
 
@@ -402,7 +404,7 @@ def _raid(ch: list[Any], colon: bool) -> Built:
     return c.done(C.Raid(origin=origin, targets=targets))
 
 
-def _support(origin: Optional[_Name], side: _Name, rest: list[Any]) -> Built:
+def _support(origin: _Name | None, side: _Name, rest: list[Any]) -> Built:
     c = _Ctx()
     key = normalise(side.text)
     if side.text == _NO_ONE or key in _SIDES:
@@ -427,7 +429,9 @@ def _conditional(cond: tuple[Any, ...], inner: Built) -> Built:
         c.error("E208", "a condition ('if attacked in ...:', 'against ...:') goes only before a combat answer: "
                 "play, use or keep blade, casualties, retreat, refuse support or a house card's choice",
                 _Name("", 1, 2))
-    return c.done(replace(cmd, when=when)) if cmd is not None and not c.errors else Built(None, c.errors, c.warnings)
+    if cmd is None or c.errors:
+        return Built(None, c.errors, c.warnings)
+    return c.done(replace(cast(Any, cmd), when=when))
 
 
 # --- "NAME: ..." lines ---------------------------------------------------------------------------
@@ -552,12 +556,12 @@ class TurnFile:
     """
 
     filename: str
-    header: Optional[Header]
+    header: Header | None
     commands: tuple[Command, ...]
     problems: tuple[TurnFileError, ...] = ()
     warnings: tuple[Notice, ...] = ()
     missing: tuple[str, ...] = ()
-    header_line: Optional[SourceLine] = None  # where the header was read, for messages
+    header_line: SourceLine | None = None  # where the header was read, for messages
     texts: dict[int, str] = field(default_factory=dict, compare=False, repr=False)  # line number -> text read
 
     @property
@@ -627,9 +631,9 @@ def parse_turn_file(text: str | bytes, *, filename: str = "<turn>") -> TurnFile:
     return TurnFile(filename, header, tuple(accepted), tuple(problems), tuple(notices), (), header_line, texts)
 
 
-def _header(lines: list[SourceLine], filename: str, problems: list[TurnFileError]) -> tuple[Optional[Header], Optional[SourceLine]]:
-    header: Optional[Header] = None
-    found: Optional[SourceLine] = None
+def _header(lines: list[SourceLine], filename: str, problems: list[TurnFileError]) -> tuple[Header | None, SourceLine | None]:
+    header: Header | None = None
+    found: SourceLine | None = None
     for i, line in enumerate(lines):
         where = Where(filename, line.number)
         try:
@@ -651,7 +655,7 @@ def _parse_lines(lines: list[SourceLine]) -> list[tuple[SourceLine, Built]]:
         return []
     parser = _parser()
     try:
-        built = parser.parse("\n".join(line.text for line in lines), start="file")
+        built: Any = parser.parse("\n".join(line.text for line in lines), start="file")
         if isinstance(built, list) and len(built) == len(lines):
             return [(line, b) for line, b in zip(lines, built)]
     except Exception:  # noqa: BLE001 - any failure: fall back to one line at a time, which explains it
@@ -660,24 +664,25 @@ def _parse_lines(lines: list[SourceLine]) -> list[tuple[SourceLine, Built]]:
 
 
 def _parse_line(parser: Lark, text: str) -> Built:
+    built: Any
     try:
         built = parser.parse(text, start="line")
     except UnexpectedInput as e:
         built = Built(None, [syntax_problem(e, text, _expected_words())], [])
     except Exception as e:  # noqa: BLE001 - a bug of ours must not stop the other lines
-        return Built(None, [(InvalidLine, "E900", f"internal error while reading this line: {type(e).__name__}: {e} "
-                             "(please report this)", 1, 2, "", ())], [])
+        message = f"internal error while reading this line: {type(e).__name__}: {e} (please report this)"
+        return Built(None, [(InvalidLine, "E900", message, 1, 2, "", ())], [])
     if built.errors:
         hint = command_word_hint(text)
         if hint is not None:
             return Built(None, [hint], [])
-    return built
+    return cast(Built, built)
 
 
 # --- the canonical printer -----------------------------------------------------------------------
 
 
-def format_turn_file(commands: Sequence[Command], header: Optional[Header] = None) -> str:
+def format_turn_file(commands: Sequence[Command], header: Header | None = None) -> str:
     """A whole turn file in canonical form: the header, then one command per line."""
     lines = ([format_header(header)] if header else []) + [format_command(c) for c in commands]
     return "\n".join(lines) + "\n"
@@ -691,14 +696,15 @@ def format_command(cmd: Command) -> str:
     'march from Winterfell: 2 footmen -> Castle Black; leave power'
     """
     when = getattr(cmd, "when", None)
-    return (_when(when) + ": " if when is not None else "") + _PRINTERS[type(cmd)](cmd)
+    text: str = _PRINTERS[type(cmd)](cmd)
+    return (_when(when) + ": " if when is not None else "") + text
 
 
-def _area(a: Optional[str]) -> str:
+def _area(a: str | None) -> str:
     return display_name("area", a) if a else "none"
 
 
-def _card(c: Optional[str]) -> str:
+def _card(c: str | None) -> str:
     return display_name("house_card", c or "")
 
 
@@ -736,7 +742,7 @@ def _card_choice_text(c: C.CardChoice) -> str:
         return ("swap to " if verb == "swap" else "discard ") + _card(c.house_card)
     if c.area:
         return {"upgrade": "upgrade footman in ", "retreat": "retreat to "}.get(verb, "remove order in ") + _area(c.area)
-    return "no" if c.option in (None, *DECLINE_WORDS) else c.option
+    return "no" if c.option is None or c.option in DECLINE_WORDS else c.option
 
 
 def _wildling_choice_text(c: C.WildlingChoice) -> str:

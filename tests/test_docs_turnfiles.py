@@ -15,7 +15,7 @@ from adjudicator.turnfile import parse_turn_file
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "turn-files.md"
 TEXT = GUIDE.read_text("utf-8")
 BLOCKS = [(m.group(1), m.group(2), TEXT[: m.start()].count("\n") + 2)
-          for m in re.finditer(r"```(turn(?:-error)?)\n(.*?)```", TEXT, re.S)]
+          for m in re.finditer(r"```(turn(?:-error)?)\n(.*?)```", TEXT, re.DOTALL)]
 
 
 def test_the_guide_has_examples() -> None:
@@ -41,13 +41,13 @@ def test_every_error_example_is_refused_line_by_line(body: str, line: int) -> No
 
 
 def test_the_code_tables_list_every_code_and_no_other() -> None:
-    documented = set(re.findall(r"^\| ([EW]\d{3}) ", TEXT, re.M))
+    documented = set(re.findall(r"^\| ([EW]\d{3}) ", TEXT, re.MULTILINE))
     assert documented == set(CODES) | set(WARNING_CODES)
 
 
 def _order_rows() -> list[tuple[str, list[str]]]:
     rows = []
-    for m in re.finditer(r"^\| [^|]+\| `([^`]+)` +\|(.*)\|$", TEXT, re.M):
+    for m in re.finditer(r"^\| [^|]+\| `([^`]+)` +\|(.*)\|$", TEXT, re.MULTILINE):
         rows.append((m.group(1), re.findall(r"`([^`]+)`", m.group(2))))
     return rows
 

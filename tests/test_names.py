@@ -8,7 +8,15 @@ from adjudicator.board import HOUSES, Board
 from adjudicator.cards import CARDS
 from adjudicator.commands import ORDER_TOKENS
 from adjudicator.names import (
-    CARD_CHOICES, FORM_EXAMPLES, ORDER_TEXT, TRACK_NAMES, UNIT_NAMES, display_name, edit_distance, lookup, normalise,
+    CARD_CHOICES,
+    FORM_EXAMPLES,
+    ORDER_TEXT,
+    TRACK_NAMES,
+    UNIT_NAMES,
+    display_name,
+    edit_distance,
+    lookup,
+    normalise,
     order_token,
 )
 

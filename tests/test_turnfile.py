@@ -8,10 +8,21 @@ import pytest
 
 from adjudicator import commands as C
 from adjudicator.diagnostics import (
-    CODES, MAX_FILE_BYTES, MAX_LINE_CHARS, AmbiguousName, IllegalOrder, InvalidLine, TurnFileError,
+    CODES,
+    MAX_FILE_BYTES,
+    MAX_LINE_CHARS,
+    AmbiguousName,
+    IllegalOrder,
+    InvalidLine,
+    TurnFileError,
 )
 from adjudicator.header import Header
-from adjudicator.turnfile import TurnFile, format_command, format_turn_file, parse_turn_file
+from adjudicator.turnfile import (
+    TurnFile,
+    format_command,
+    format_turn_file,
+    parse_turn_file,
+)
 
 HEADER = "game demo · house stark · round 1 · planning · seq 1\n"
 

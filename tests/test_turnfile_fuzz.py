@@ -20,7 +20,12 @@ from adjudicator.check import CheckError, check_turn_file
 from adjudicator.diagnostics import Notice, TurnFileError
 from adjudicator.names import CARD_CHOICES, INFLUENCE_TRACKS, TRACK_NAMES
 from adjudicator.setup import new_game
-from adjudicator.turnfile import TurnFile, format_command, format_turn_file, parse_turn_file
+from adjudicator.turnfile import (
+    TurnFile,
+    format_command,
+    format_turn_file,
+    parse_turn_file,
+)
 
 BOARD = Board.classic()
 SAMPLES = sorted((Path(__file__).resolve().parent.parent / "samples" / "turnfiles").glob("*.txt"))
@@ -73,7 +78,7 @@ def wildling_choices() -> st.SearchStrategy[C.WildlingChoice]:
         return st.builds(C.WildlingChoice, card=st.just(card), **kw)  # type: ignore[arg-type]
 
     some = _tuple(located, 1)
-    of_type = lambda unit: _tuple(st.builds(C.Located, area=areas, unit=st.just(unit), count=counts), 1)  # noqa: E731
+    of_type = lambda unit: _tuple(st.builds(C.Located, area=areas, unit=st.just(unit), count=counts), 1)
     return st.one_of(
         make("preemptive_raid", units=some), make("preemptive_raid", track=influence),
         make("crow_killers", units=of_type("footman")), make("crow_killers", units=of_type("knight")),
