@@ -399,8 +399,11 @@ def _decode(data: str | bytes, src: Source) -> str | None:
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
-                text = data.decode("latin-1")
-                src.notices.append(Notice("W206", "the file is not UTF-8; it was read as Latin-1", where))
+                try:  # Windows' own encoding first: its curly quotes and dashes are what players type
+                    text, codec = data.decode("cp1252"), "Windows-1252"
+                except UnicodeDecodeError:
+                    text, codec = data.decode("latin-1"), "Latin-1"
+                src.notices.append(Notice("W206", f"the file is not UTF-8; it was read as {codec}", where))
     else:
         text = data
     text = text.lstrip("\ufeff")

@@ -259,15 +259,15 @@ def display_name(kind: str, ident: str) -> str:
     printed names.
     """
     if kind == "unit":
-        return UNIT_NAMES[ident][0]
+        return UNIT_NAMES.get(ident, (ident.replace("_", " "),))[0]
     if kind == "track":
-        return TRACK_NAMES[ident]
+        return TRACK_NAMES.get(ident, ident.replace("_", " "))
     return namespace(kind).display.get(ident, ident)
 
 
 def unit_text(unit: str, count: int = 1) -> str:
     """``footman``, ``2 footmen``."""
-    singular, plural = UNIT_NAMES[unit]
+    singular, plural = UNIT_NAMES.get(unit, (unit.replace("_", " "), unit.replace("_", " ") + "s"))
     return singular if count == 1 else f"{count} {plural}"
 
 

@@ -410,6 +410,18 @@ def test_render_shows_the_line_and_a_caret_under_the_place() -> None:
     assert lines[2] == "         ^~~~~~~~~~~~~~~~~"
 
 
+def test_every_terminal_of_the_grammar_is_named() -> None:
+    from adjudicator.turnfile import _parser
+
+    names = [t.name for t in _parser().terminals]
+    assert names and not [n for n in names if n.startswith("__") or "ANON" in n]
+
+
+def test_the_printer_never_fails_on_an_id_it_does_not_know() -> None:
+    text = format_command(C.Casualties(units=(C.UnitSpec("dragon", 2),)))
+    assert text == "casualties: 2 dragons"
+
+
 def test_error_classes_share_one_base_and_are_value_errors() -> None:
     for cls in (InvalidLine, IllegalOrder, AmbiguousName):
         assert issubclass(cls, TurnFileError) and issubclass(cls, ValueError)
@@ -463,10 +475,13 @@ def test_byte_order_marks_and_utf16() -> None:
     assert one("play eddard stark\n".encode("utf-16")) == C.PlayCard(card="eddard_stark")  # type: ignore[arg-type]
 
 
-def test_latin1_bytes_are_read_with_a_warning() -> None:
-    tf = parse_turn_file("# café\nplay eddard stark\n".encode("latin-1"))
+def test_windows_1252_and_latin1_bytes_are_read_with_a_warning() -> None:
+    tf = parse_turn_file("bid king\u2019s court 1 # café\n".encode("cp1252"))  # a curly quote is byte 0x92
+    assert tf.commands == (C.Bid(track="kings_court", amount=1),)
+    assert [w.message for w in tf.warnings if w.code == "W206"] == ["the file is not UTF-8; it was read as Windows-1252"]
+    tf = parse_turn_file(b"# \x81\xe9\nplay eddard stark\n")  # 0x81 is not Windows-1252
     assert tf.commands == (C.PlayCard(card="eddard_stark"),)
-    assert "W206" in [w.code for w in tf.warnings]
+    assert [w.message for w in tf.warnings if w.code == "W206"] == ["the file is not UTF-8; it was read as Latin-1"]
 
 
 def test_crlf_lone_cr_and_tabs() -> None:
