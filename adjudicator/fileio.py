@@ -1,13 +1,51 @@
 """Atomic file writes: a temp file in the same folder, fsync, then rename.
 
 A run killed at any moment leaves either the old file or the new one, never half of either.
+Durability (fsync of the file and its folder) is the default. A process that writes only
+disposable folders, such as a simulated game or a benchmark, may give it up with :func:`relaxed`:
+the writes stay atomic, only the wait for the disk goes.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
+
+_relaxed_depth = 0  # how many relaxed() blocks are open in this process
+
+
+@contextmanager
+def relaxed() -> Iterator[None]:
+    """Skip every fsync in this process while the block runs (blocks may nest).
+
+    For folders that are thrown away (``maester simulate``, benchmarks): a power cut may then lose
+    recent writes, but a killed process still leaves whole files, since the rename stays.
+
+    >>> with relaxed():
+    ...     durable()
+    False
+    >>> durable()
+    True
+    """
+    global _relaxed_depth
+    _relaxed_depth += 1
+    try:
+        yield
+    finally:
+        _relaxed_depth -= 1
+
+
+def durable() -> bool:
+    """True when writes wait for the disk (outside every :func:`relaxed` block)."""
+    return _relaxed_depth == 0
+
+
+def _sync(fd: int) -> None:
+    if _relaxed_depth == 0:
+        os.fsync(fd)
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
@@ -19,7 +57,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fsync(f.fileno())
+            _sync(f.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
@@ -33,6 +71,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
 
 
 def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None:
+    """Write ``text`` as UTF-8 to ``path`` atomically (see :func:`atomic_write_bytes`)."""
     atomic_write_bytes(path, text.encode("utf-8"), mode=mode)
 
 
@@ -42,10 +81,13 @@ def append_line(path: Path, line: str) -> None:
     with open(path, "a", encoding="utf-8") as f:
         f.write(line.rstrip("\n") + "\n")
         f.flush()
-        os.fsync(f.fileno())
+        _sync(f.fileno())
 
 
 def _fsync_dir(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (skipped when relaxed or where folders cannot be opened)."""
+    if _relaxed_depth:
+        return
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:

@@ -2,7 +2,8 @@
 
 Each step the robots read their open requests, write and seal turn files into the inbox, and the
 game folder is adjudicated by :func:`adjudicator.batch.adjudicate`, exactly as a moderator would.
-The invariants (:mod:`adjudicator.invariants`) are checked after every step.
+The invariants (:mod:`adjudicator.invariants`) are checked after every step. A simulated game
+folder is disposable, so its writes skip fsync (:func:`adjudicator.fileio.relaxed`); they stay atomic.
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from . import batch, registry
+from . import batch, fileio, registry
 from .board import Board
-from .fileio import atomic_write_text
 from .gamedir import GameDir, create_game
 from .invariants import check_invariants
 from .keys import PublicKey
@@ -63,7 +63,9 @@ def simulate(
     seal, inbox, :func:`adjudicator.batch.adjudicate`, reports. Without it the robots' answers go
     straight to the engine (:func:`adjudicator.rules.machine.advance`): the fast path for soaks.
     ``out`` keeps the game folder (it must not exist yet); otherwise a temporary one is removed.
-    Every broken invariant is collected in ``problems`` (the game stops at the first).
+    The text path writes without fsync (:func:`adjudicator.fileio.relaxed`): the folder is a
+    simulation's, not a real game's. Every broken invariant is collected in ``problems`` (the game
+    stops at the first).
     """
     board = Board.classic()
     if not text:
@@ -76,7 +78,8 @@ def simulate(
     else:
         root = Path(out)
     try:
-        return _play(root, houses, seed, rounds, tides_of_battle, chaos, board, on_step)
+        with fileio.relaxed():
+            return _play(root, houses, seed, rounds, tides_of_battle, chaos, board, on_step)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -109,7 +112,7 @@ def _play(root: Path, houses: list[str], seed: int, rounds: Optional[int], tides
             for house, robot in robots.items():
                 text = robot.turn_file(state, requests, board, gd.info().id)
                 if text is not None:
-                    atomic_write_text(gd.folder("inbox") / f"{house}-{robot.seq:04d}.txt", text)
+                    fileio.atomic_write_text(gd.folder("inbox") / f"{house}-{robot.seq:04d}.txt", text)
             batch.adjudicate(gd.root)
         result.steps += 1
         state = GameDir(gd.root).load_state()
