@@ -416,10 +416,11 @@ def record_defaults(state: GameState, requests: list[Request]) -> list[str]:
             continue
         parts = r.default if isinstance(r.default, tuple) else None
         text = "; ".join(format_command(c) for c in parts) if parts is not None else format_command(r.default)
-        seen_by = r.house if r.secret else PUBLIC  # a secret decision's default stays as secret
-        mark = DefaultUsed(house=r.house, decision=r.prompt, answer=text, visible_to=seen_by)
+        marks = [DefaultUsed(house=r.house, decision=r.prompt, answer=text, visible_to=r.house if r.secret else PUBLIC)]
+        if r.secret:  # everyone learns that the house missed the deadline; only it learns the answer yet
+            marks.append(DefaultUsed(house=r.house, decision=r.prompt, answer="its documented default (secret)"))
         value = {"parts": [to_dict(c) for c in parts]} if parts is not None else {"value": to_dict(r.default)}
-        state.segment.decisions[r.key] = {**value, "events": [mark.to_dict()]}
+        state.segment.decisions[r.key] = {**value, "events": [m.to_dict() for m in marks]}
         filled.append(r.key)
     return filled
 

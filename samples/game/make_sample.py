@@ -1,0 +1,80 @@
+"""Rebuild the sample game: seal the plain turn files, replay them, approve the reports.
+
+    python samples/game/make_sample.py              # seal turns/ into sealed/ with the demo keys
+    python samples/game/make_sample.py --play DIR   # also replay the sample into DIR, to look at it
+    python samples/game/make_sample.py --approve    # also replace expected/ with the replayed reports
+
+Run it after a change to the turn-file language or to the reports; read the differences
+(``git diff samples/game``) before committing them: ``expected/`` is what
+``tests/test_sample_game.py`` compares with. The keys in ``keys/`` are for this sample only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+
+from adjudicator import seal  # noqa: E402
+from adjudicator.demo import play_sample, sample_plan  # noqa: E402
+from adjudicator.keys import read_private_key  # noqa: E402
+
+# What expected/ keeps of each report folder: the text reports and the receipts.
+KEPT = ("*.txt", "receipts/*.txt")
+
+
+def seal_all(sample: Path = HERE) -> int:
+    """Seal every ``turns/RUN/HOUSE.txt`` with that house's demo key into ``sealed/RUN/HOUSE.txt``."""
+    game, runs = sample_plan(sample)
+    keys = {h: read_private_key(sample / "keys" / f"DEMO-ONLY-{h}").private for h in game["houses"]}
+    shutil.rmtree(sample / "sealed", ignore_errors=True)
+    count = 0
+    for run in runs:
+        for plain in sorted((sample / "turns" / run.files).glob("*.txt")):
+            house = plain.stem.split("-")[0]
+            out = sample / "sealed" / run.files / plain.name
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(seal.sign(plain.read_text(encoding="utf-8"), keys[house]), encoding="utf-8")
+            count += 1
+    return count
+
+
+def approve(game_dir: Path, sample: Path = HERE) -> int:
+    """Replace ``expected/`` with the text reports, receipts and ``pending`` of a replayed sample."""
+    expected = sample / "expected"
+    shutil.rmtree(expected, ignore_errors=True)
+    count = 0
+    for folder in sorted(p for p in (game_dir / "reports").iterdir() if p.name[:4].isdigit()):
+        for pattern in KEPT:
+            for f in sorted(folder.glob(pattern)):
+                out = expected / f.relative_to(game_dir / "reports")
+                out.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(f, out)
+                count += 1
+    shutil.copyfile(game_dir / "pending", expected / "pending")
+    return count + 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--play", type=Path, metavar="DIR", help="replay the sample into DIR (a new folder)")
+    parser.add_argument("--approve", action="store_true", help="replace expected/ with the replayed reports")
+    args = parser.parse_args()
+    print(f"sealed {seal_all()} turn files into {HERE / 'sealed'}")
+    if args.play or args.approve:
+        root = args.play or Path(tempfile.mkdtemp(prefix="maester-sample-")) / "sample"
+        for r in play_sample(root):
+            print("\n".join(r.lines()))
+        print(f"replayed into {root}")
+        if args.approve:
+            print(f"approved {approve(root)} files into {HERE / 'expected'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

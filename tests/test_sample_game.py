@@ -1,0 +1,100 @@
+"""The sample game (samples/game): replayed from scratch with the real rules, parser and reports.
+
+The approved text reports and receipts in ``samples/game/expected/`` are compared byte for byte;
+after a deliberate change, rebuild them with ``python samples/game/make_sample.py --approve`` and
+read the difference before committing it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from adjudicator import audit, batch, seal
+from adjudicator.demo import main as demo_main, play_sample, sample_dir, sample_plan
+from adjudicator.keys import read_private_key
+
+SAMPLE = sample_dir()
+EXPECTED = SAMPLE / "expected"
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[batch.RunResult]]:
+    root = tmp_path_factory.mktemp("sample") / "sample"
+    return root, play_sample(root)
+
+
+def _events(root: Path) -> list[dict]:
+    out = []
+    for f in sorted((root / "reports").glob("[0-9]*/report.json")):
+        out += json.loads(f.read_text())["events"]
+    return out
+
+
+def test_sample_reports_and_receipts_match_the_approved_copies(played):
+    root, _ = played
+    expected = sorted(p.relative_to(EXPECTED) for p in EXPECTED.rglob("*") if p.is_file() and p.name != "pending")
+    produced = sorted(p.relative_to(root / "reports") for pattern in ("[0-9]*/*.txt", "[0-9]*/receipts/*.txt")
+                      for p in (root / "reports").glob(pattern))  # fmt: skip
+    assert produced == expected, "a report or receipt appeared or vanished: re-approve after checking"
+    for rel in expected:
+        assert (root / "reports" / rel).read_text() == (EXPECTED / rel).read_text(), f"{rel} differs"
+    assert (root / "pending").read_text() == (EXPECTED / "pending").read_text()
+
+
+def test_sample_is_two_rounds_of_four_houses_with_combat_westeros_and_a_deadline(played):
+    root, results = played
+    game, runs = sample_plan()
+    assert len(game["houses"]) == 4
+    steps = [s for r in results for s in r.steps]
+    assert any("-r2-westeros" in s for s in steps) and steps[-1].startswith("0007-r3")
+    assert any(r.deadline for r in runs)
+    kinds = [e["type"] for e in _events(root)]
+    assert kinds.count("CombatResolved") == 2, "Moat Cailin in round 1, Searoad Marches in round 2"
+    assert {"WesterosCardRevealed", "BidsRevealed", "DefaultUsed", "RaidResolved"} <= set(kinds)
+    assert all(r.exit_status == 0 for r in results), "every sample file is accepted"
+
+
+def test_sample_replays_byte_for_byte(played):
+    root, _ = played
+    check = audit.replay(root)
+    assert check.ok, check.lines()
+
+
+def test_sample_sealed_files_are_the_plain_turns_sealed_with_the_demo_keys():
+    game, runs = sample_plan()
+    keys = {h: read_private_key(SAMPLE / "keys" / f"DEMO-ONLY-{h}").private for h in game["houses"]}
+    count = 0
+    for run in runs:
+        for plain in sorted((SAMPLE / "turns" / run.files).glob("*.txt")):
+            sealed = SAMPLE / "sealed" / run.files / plain.name
+            assert sealed.read_text() == seal.sign(plain.read_text(), keys[plain.stem]), (
+                f"{sealed} is stale: run python samples/game/make_sample.py"
+            )
+            count += 1
+    assert count == len(list((SAMPLE / "sealed").rglob("*.txt")))
+
+
+def test_sample_keys_are_marked_demo_only():
+    game, _ = sample_plan()
+    for house in game["houses"]:
+        pub = (SAMPLE / "keys" / f"DEMO-ONLY-{house}.pub").read_text()
+        assert "DEMO ONLY" in pub and "never use for a real game" in pub
+
+
+def test_sample_run_again_changes_nothing(played):
+    root, _ = played
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name not in ("log", ".lock")}
+    result = batch.adjudicate(root)
+    assert result.accepted == [] and result.steps == []
+    assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name not in ("log", ".lock")} == before
+
+
+def test_demo_replays_the_sample_and_prints_where_the_html_report_is(capsys: pytest.CaptureFixture[str]):
+    assert demo_main([]) == 0
+    out = capsys.readouterr().out
+    html = Path(out.split("The latest public report: ")[1].splitlines()[0])
+    assert html.name == "public.html" and html.is_file()
+    assert "<html" in html.read_text()
