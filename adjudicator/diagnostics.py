@@ -236,6 +236,30 @@ COMMAND_WORDS: tuple[str, ...] = (
 )
 
 
+# The form of each kind of line, shown with a syntax error in it (docs/turn-files.md has them all).
+LINE_FORMS: dict[str, str] = {
+    "raven": "raven: swap AREA to ORDER | raven: look | raven: pass",
+    "wildling": "wildling card: top | wildling card: bottom",
+    "raid": "raid from AREA onto AREA else none | raid from AREA: none",
+    "march": "march from AREA: UNITS -> AREA; UNITS -> AREA; leave power | march from AREA: stay",
+    "support": "support HOUSE (or attacker, defender, none) in AREA | support from AREA: HOUSE",
+    "refuse": "refuse support from HOUSE",
+    "play": "play CARD",
+    "use": "use blade",
+    "keep": "keep blade",
+    "casualties": "casualties: UNITS",
+    "retreat": "retreat to AREA else AREA; destroy UNITS",
+    "bid": "bid TRACK NUMBER",
+    "tie-break": "tie-break TRACK: HOUSE, HOUSE, ...",
+    "muster": "muster in AREA: UNIT, ship to AREA, upgrade footman to knight | muster in AREA: none",
+    "consolidate": "consolidate in AREA | consolidate in AREA: muster UNITS",
+    "supply": "supply: destroy UNIT in AREA, UNIT in AREA",
+    "if": "if attacked in AREA: ANSWER | if attacking AREA: ANSWER | if fighting in AREA: ANSWER",
+    "against": "against HOUSE: ANSWER",
+}
+HEAD_FORM = "AREA: ORDER | CARD: CHOICE"
+
+
 def syntax_problem(e: UnexpectedInput, text: str, words: dict[str, str]) -> tuple[Any, ...]:
     """A Lark syntax error as a problem tuple: the place, what was found, what was expected in words."""
     start = len(text) - len(text.lstrip()) + 1
@@ -257,7 +281,9 @@ def syntax_problem(e: UnexpectedInput, text: str, words: dict[str, str]) -> tupl
     else:
         err = ("E201", "the line is not understood", start, start + 1, ())
     code, message, col, end, expected = err
-    return (InvalidLine, code, message, col or start, end or (col or start) + 1, "", expected)
+    first = text.split()[0].lower().rstrip(":") if text.split() else ""
+    hint = "the line reads: " + LINE_FORMS.get("tie-break" if first in ("tie", "tiebreak") else first, HEAD_FORM)
+    return (InvalidLine, code, message, col or start, end or (col or start) + 1, hint, expected)
 
 
 def command_word_hint(text: str) -> tuple[Any, ...] | None:
