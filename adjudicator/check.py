@@ -69,11 +69,13 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = Non
                     board: Board | None = None, engine: bool = True) -> TurnFile:
     """The parsed file with the game's problems added and what is still missing listed.
 
-    :raises CheckError: when neither the header nor ``house`` names the house, or ``house`` is unknown.
+    :raises CheckError: when neither the header nor ``house`` names the house, or ``house`` is not in the game.
     """
     board = board or Board.classic()
-    who = _house(tf, house)
+    who = _house(tf, house, state)
     problems: list[TurnFileError] = list(tf.problems) + _header_problems(tf, state, game_id or state.game_id, who, house)
+    if who not in state.houses_in_play:  # the header names a house not in the game: nothing else can be judged
+        return replace(tf, problems=tuple(sorted(problems, key=lambda p: (p.where.line, p.where.column))))
     static = _Static(tf, state, board, who)
     for cmd in tf.commands:
         static.check(cmd)
@@ -94,11 +96,13 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = Non
     return replace(tf, problems=tuple(problems), warnings=tuple(notices), missing=tuple(missing))
 
 
-def _house(tf: TurnFile, house: str | None) -> str:
+def _house(tf: TurnFile, house: str | None, state: GameState) -> str:
     if house is not None:
         m = lookup("house", house)
         if m.id is None:
             raise CheckError(f"unknown house {house!r}")
+        if m.id not in state.houses_in_play:
+            raise CheckError(f"house {m.id} is not playing in this game ({', '.join(state.houses_in_play)} are)")
         return m.id
     if tf.header is None:
         raise CheckError("the file has no header naming its house: give --house")

@@ -268,6 +268,15 @@ def test_no_house_to_check_for_is_a_usage_error() -> None:
         check_turn_file(parse_turn_file(STARK_ORDERS), fresh())
     with pytest.raises(CheckError):
         check_turn_file(parse_turn_file(STARK_ORDERS), fresh(), house="dothraki")
+    state_3p = new_game(["stark", "lannister", "baratheon"], seed="x", game_id="sample")
+    with pytest.raises(CheckError, match="not playing"):
+        check_turn_file(parse_turn_file(STARK_ORDERS), state_3p, house="greyjoy")
+
+
+def test_a_header_for_a_house_not_in_the_game_stops_the_check_there() -> None:
+    state_3p = new_game(["stark", "lannister", "baratheon"], seed="x", game_id="sample")
+    tf = check_turn_file(parse_turn_file(header("greyjoy") + "bid iron throne 1\nplay eddard stark\n"), state_3p)
+    assert [p.code for p in tf.problems] == ["E305"] and not tf.ok
 
 
 # --- the engine ----------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from adjudicator.board import HOUSES, UNIT_TYPES, Board
 from adjudicator.cards import CARDS
 from adjudicator.check import CheckError, check_turn_file
 from adjudicator.diagnostics import Notice, TurnFileError
+from adjudicator.header import Header
 from adjudicator.names import CARD_CHOICES, INFLUENCE_TRACKS, TRACK_NAMES
 from adjudicator.setup import new_game
 from adjudicator.turnfile import (
@@ -206,5 +207,30 @@ def test_check_on_any_input_raises_nothing_of_its_own_and_changes_no_game(text: 
         result = check_turn_file(tf, STATE, game_id="x", house="stark", engine=engine)
     except CheckError:  # pragma: no cover - a house is always given here
         raise AssertionError("check refused a file although the house was given") from None
+    assert all(isinstance(p, TurnFileError) for p in result.problems)
+    assert STATE.to_toml() == STATE_TEXT
+
+
+HEADERS = st.builds("game {} · house {} · round {} · {} · seq {}\n".format, st.sampled_from(["x", "y"]),
+                    st.sampled_from(["stark", "greyjoy", "dothraki", "Tyrell"]), st.integers(0, 12),
+                    st.sampled_from(["planning", "action", "westeros"]), st.integers(0, 3))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(HEADERS, mutated_samples(), st.none() | st.sampled_from(["stark", "martell", "dothraki"]))
+def test_check_with_any_header_or_house_raises_only_its_usage_error(head: str, text: str, house: str | None) -> None:
+    try:
+        result = check_turn_file(parse_turn_file(head + text), STATE, game_id="x", house=house, engine=False)
+    except CheckError:
+        return
+    assert all(isinstance(p, TurnFileError) for p in result.problems)
+    assert STATE.to_toml() == STATE_TEXT
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(commands, max_size=8), houses, st.booleans())
+def test_check_on_any_well_formed_commands_changes_no_game(cmds: list[C.Command], house: str, engine: bool) -> None:
+    text = format_turn_file(cmds, Header("x", house, STATE.round, STATE.phase, 1))
+    result = check_turn_file(parse_turn_file(text), STATE, house=house, engine=engine)
     assert all(isinstance(p, TurnFileError) for p in result.problems)
     assert STATE.to_toml() == STATE_TEXT
