@@ -80,7 +80,8 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = Non
     for cmd in tf.commands:
         static.check(cmd)
     problems += static.problems
-    notices, missing = list(tf.warnings) + static.notices, static.missing()
+    notices = [w for w in tf.warnings if w.code != "W301"] + static.notices  # E307 says it for a check
+    missing = static.missing()
     if engine:
         # Lines refused here are not sent; orders only as a whole legal set (the engine takes them together).
         flagged = {p.where.line for p in static.problems}

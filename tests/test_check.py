@@ -259,7 +259,7 @@ def test_header_for_another_game_house_or_step() -> None:
 
 def test_a_missing_header_is_a_problem_that_shows_the_expected_one() -> None:
     tf = check_turn_file(parse_turn_file(STARK_ORDERS), fresh(), house="stark", engine=False)
-    assert [p.code for p in tf.problems] == ["E307"]
+    assert [p.code for p in tf.problems] == ["E307"] and tf.warnings == ()
     assert "game sample · house stark · round 1 · planning · seq 1" in tf.problems[0].suggestion
 
 

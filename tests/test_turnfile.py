@@ -388,6 +388,7 @@ def test_syntax_errors_say_what_was_expected_in_words() -> None:
     assert p.message == "unexpected '->'; expected ':'"
     p = problem("raid from Bay of Ice onto")
     assert p.expected == ("'nobody'", "'none'", "'nothing'", "a name")
+    assert p.suggestion == "the line reads: raid from AREA onto AREA else none | raid from AREA: none"
 
 
 def test_no_message_ever_shows_a_grammar_internal_name() -> None:
