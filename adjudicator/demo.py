@@ -101,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     latest = sorted(p for p in (root / "reports").iterdir() if p.name[:4].isdigit())[-1]
     print(f"Replayed the sample game: {len(results)} batch runs, {sum(len(r.accepted) for r in results)} sealed files.")
     print((root / "pending").read_text(encoding="utf-8"), end="")
-    print(f"\nThe game folder is {root}")
+    print(f"\nThe demo game is in {root}")
     print(f"The latest public report: {latest / 'public.html'}")
     print(f"Try: maester status {root}   maester replay {root}")
     return 0

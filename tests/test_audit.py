@@ -68,7 +68,7 @@ def test_cli_replay_exit_status_1_names_the_first_difference(played: Path, capsy
     assert "replay FAILED" in err and "states/0001.toml" in err and "000001-greyjoy" in err
 
 
-def test_corrupt_state_file_is_refused_and_repair_rebuilds_it(played: Path):
+def test_ruling_98_corrupt_state_file_is_refused_and_repair_rebuilds_it(played: Path):
     good = (played / "state.toml").read_bytes()
     (played / "state.toml").write_text("garbage")
     with pytest.raises(batch.CorruptFolder, match="replay --repair"):
@@ -114,7 +114,7 @@ def test_rollback_sets_later_snapshots_and_reports_aside_and_logs_it(played: Pat
     assert audit.replay(played).ok
 
 
-def test_after_a_rollback_the_late_answer_counts_and_the_deadline_is_not_redone(played: Path):
+def test_ruling_93_after_a_rollback_the_late_answer_counts_and_the_deadline_is_not_redone(played: Path):
     audit.rollback(played, to=1, reason="Baratheon's mail was in the spam folder")
     drop(played, "baratheon-late.txt", sealed("baratheon", "bid wildlings 3\n"))
     result = run(played)
@@ -175,7 +175,7 @@ def test_reveal_publishes_the_seed_and_replay_checks_the_shuffles(played: Path):
     assert check.ok and any("fresh shuffle" in n for n in check.notes)
 
 
-def test_reveal_before_the_end_is_refused_without_force(played: Path):
+def test_ruling_99_reveal_before_the_end_is_refused_without_force(played: Path):
     with pytest.raises(batch.BatchError, match="the game is not over"):
         audit.reveal(played)
     assert "seed_revealed" not in tomllib.loads((played / "game.toml").read_text())["game"]

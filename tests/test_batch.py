@@ -260,7 +260,7 @@ def test_file_that_is_not_utf8_is_rejected(toy: Path):
     assert "[bad-encoding]" in result.rejected[0].reasons[0]
 
 
-def test_running_twice_on_the_same_inbox_changes_nothing(toy: Path):
+def test_ruling_96_running_twice_on_the_same_inbox_changes_nothing(toy: Path):
     planning_bids(toy, {"stark": 1, "lannister": 2})
     drop(toy, "bad.txt", "not a turn at all\n")
     first = run(toy)
@@ -272,7 +272,7 @@ def test_running_twice_on_the_same_inbox_changes_nothing(toy: Path):
     assert (toy / "log").read_text() == log_lines
 
 
-def test_later_seq_replaces_the_houses_unused_answers_in_either_order(toy: Path, tmp_path: Path, monkeypatch):
+def test_ruling_92_later_seq_replaces_the_earlier_in_either_order_of_arrival(toy: Path, tmp_path: Path, monkeypatch):
     results = []
     for order in ((1, 2), (2, 1)):
         root = make_game(tmp_path / f"g{order[0]}")
@@ -285,7 +285,7 @@ def test_later_seq_replaces_the_houses_unused_answers_in_either_order(toy: Path,
     assert results[0].houses["stark"].power == results[1].houses["stark"].power == 4
 
 
-def test_later_seq_in_a_later_run_replaces_earlier_answers(toy: Path):
+def test_ruling_94_later_seq_in_a_later_run_replaces_unused_answers(toy: Path):
     drop(toy, "s1.txt", sealed("stark", "bid wildlings 4\n", seq=1))
     run(toy)
     drop(toy, "s2.txt", sealed("stark", "bid wildlings 2\n", seq=2))
@@ -322,7 +322,7 @@ def test_answer_the_engine_cannot_use_is_named_in_the_receipt(toy: Path):
     assert "more than the 5 power available (R082)" in receipt
 
 
-def test_file_sealed_for_the_next_step_is_kept_and_applied_when_it_opens(toy: Path):
+def test_ruling_90_file_sealed_for_the_next_step_is_kept_and_applied_when_it_opens(toy: Path):
     order = ["baratheon", "lannister", "stark", "greyjoy"]  # the four-player Iron Throne order
     drop(toy, "early.txt", sealed(order[0], "bid fiefdoms 2\n", step="action"))
     first = run(toy)
@@ -351,7 +351,7 @@ def test_unsealed_file_without_the_moderators_word_is_rejected(toy: Path):
     assert "[no-seal]" in result.rejected[0].reasons[0]
 
 
-def test_mail_with_two_sealed_turns_archives_each_on_its_own(toy: Path):
+def test_ruling_95_mail_with_two_sealed_turns_archives_each_on_its_own(toy: Path):
     text = sealed("stark", "bid wildlings 1\n") + "\n-- \nand Lannister's:\n" + sealed("lannister", "bid wildlings 2\n")
     drop(toy, "both.eml", text)
     result = run(toy)
@@ -363,7 +363,7 @@ def test_mail_with_two_sealed_turns_archives_each_on_its_own(toy: Path):
 # --- the deadline ------------------------------------------------------------------------------
 
 
-def test_deadline_fills_only_the_open_requests_and_the_game_goes_on(toy: Path):
+def test_ruling_91_deadline_fills_only_the_open_requests_and_the_game_goes_on(toy: Path):
     planning_bids(toy, {"stark": 2})
     run(toy)
     result = run(toy, deadline=True)
@@ -378,7 +378,7 @@ def test_deadline_fills_only_the_open_requests_and_the_game_goes_on(toy: Path):
     assert "default" in greyjoy.lower()
 
 
-def test_deadline_does_not_fill_requests_that_open_in_the_same_run(toy: Path):
+def test_ruling_91_deadline_does_not_fill_requests_that_open_in_the_same_run(toy: Path):
     run(toy)
     planning_bids(toy)
     run(toy, deadline=True)
@@ -413,7 +413,7 @@ def test_status_says_what_each_house_owes_and_since_when(toy: Path):
     assert [r["since"] for r in view["houses"]["lannister"]] == [0], "asked since the first report"
 
 
-def test_status_refuses_a_damaged_state_file(toy: Path):
+def test_ruling_98_status_refuses_a_damaged_state_file(toy: Path):
     run(toy)
     (toy / "state.toml").write_text("round = 'nonsense'\n")
     with pytest.raises(batch.CorruptFolder, match="replay --repair"):
@@ -477,3 +477,53 @@ def test_adjudicate_all_runs_every_game_folder_in_two_processes(tmp_path: Path, 
     assert sorted(Path(k).name for k in results) == ["g0", "g1", "g2"]
     assert all(code == 0 for code, _ in results.values())
     assert all((tmp_path / "games" / f"g{i}" / "states" / "0000.toml").is_file() for i in range(3))
+
+
+def test_ruling_94_answers_already_used_stand_when_a_later_file_comes(toy: Path):
+    planning_bids(toy, {h: 0 for h in HOUSES})
+    run(toy)  # the action phase asks Baratheon, Lannister, Stark, Greyjoy in turn
+    drop(toy, "stark-a1.txt", sealed("stark", "bid fiefdoms 1\n", step="action"))
+    for h in ("baratheon", "lannister"):
+        drop(toy, f"{h}-a1.txt", sealed(h, "bid fiefdoms 0\n", step="action"))
+    run(toy)
+    assert state_of(toy).pending[0]["house"] == "greyjoy" and state_of(toy).houses["stark"].power == 4
+    drop(toy, "stark-a2.txt", sealed("stark", "bid fiefdoms 3\n", step="action", seq=2))
+    drop(toy, "greyjoy-a1.txt", sealed("greyjoy", "bid fiefdoms 0\n", step="action"))
+    result = run(toy)
+    assert result.exit_status == 0 and state_of(toy).round == 2
+    assert state_of(toy).houses["stark"].power == 4, "the decision taken with seq 1 stands"
+    stark = (toy / "reports" / result.steps[-1] / "stark.txt").read_text()
+    assert "bid fiefdoms 3" in stark and "not needed" in stark
+
+
+def test_ruling_96_a_refused_file_sent_again_unchanged_gives_nothing_new(toy: Path):
+    bad = sealed("stark", "bid wildlings 1\n", key=STRANGER)
+    drop(toy, "first.txt", bad)
+    assert run(toy).exit_status == 1
+    drop(toy, "again.txt", bad)
+    result = run(toy)
+    assert result.rejected == [] and result.exit_status == 0
+    assert len(list((toy / "reports" / "0000-r1-planning" / "receipts").iterdir())) == 1
+
+
+def test_ruling_97_a_deadline_of_an_interrupted_run_is_completed_without_the_option(toy: Path, monkeypatch):
+    from adjudicator import fileio
+
+    planning_bids(toy, {"stark": 2})
+    run(toy)
+    real = fileio.atomic_write_bytes
+
+    def killed(path, *a, **kw):
+        if Path(path).parent.name == "states":
+            raise KeyboardInterrupt("killed")
+        return real(path, *a, **kw)
+
+    monkeypatch.setattr(fileio, "atomic_write_bytes", killed)
+    with pytest.raises(KeyboardInterrupt):
+        run(toy, deadline=True)
+    monkeypatch.setattr(fileio, "atomic_write_bytes", real)
+    run(toy)  # without --deadline: the logged deadline is carried out all the same
+    assert state_of(toy).phase == "action"
+    run(toy, deadline=True)  # a new command: a second deadline, for the requests open now
+    deadlines = [e["at"] for e in registry.read_log(toy) if e.get("action") == "deadline"]
+    assert deadlines == [1, 2]
