@@ -11,9 +11,8 @@ import tomli_w
 
 from adjudicator import audit, batch, registry
 from adjudicator.cli import main as cli_main
-from adjudicator.gamedir import GameDir
 
-from test_batch import HOUSES, drop, make_game, planning_bids, run, sealed, state_of, tree, use_toy_game
+from test_batch import drop, make_game, planning_bids, run, sealed, state_of, tree, use_toy_game
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ import pytest
 
 from adjudicator import batch, fileio, registry
 
-from test_batch import HOUSES, drop, make_game, run, sealed, tree, use_toy_game
+from test_batch import drop, make_game, run, sealed, tree, use_toy_game
 
 TESTS = Path(__file__).resolve().parent
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from .. import audit, batch
 from ..gamedir import GameDirError
@@ -63,7 +63,10 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=cmd_reveal)
 
 
-def _guard(fn: Callable[[], Any]) -> Any:
+T = TypeVar("T")
+
+
+def _guard(fn: Callable[[], T]) -> T:
     """Folder and file-system errors become one-line user errors (exit status 2)."""
     try:
         return fn()
