@@ -5,6 +5,10 @@ The picture is a pure function of the state (``render_map(state) -> str``), draw
 ``map.svg.j2`` template: each area's shape is defined once in ``<defs>``, borders are short lines
 joining adjacent shapes, and a ``<desc>`` carries the same facts as text.
 
+Drawing is fast because little changes from one map to the next: the template's macros draw the
+shapes, borders and legend once per game, and each area again only when its holder or contents
+changed; the reports of a step (one map per house) then cost little more than one.
+
 >>> from adjudicator.setup import new_game
 >>> svg = render_map(new_game(["stark", "lannister", "baratheon"], seed="doc"))
 >>> svg.startswith("<svg") and 'id="shape-winterfell"' in svg
@@ -16,11 +20,14 @@ from __future__ import annotations
 import math
 import tomllib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
+
+import jinja2
+from markupsafe import Markup
 
 from .board import Board
 from .commands import SPECIAL_TOKENS, order_kind
@@ -263,13 +270,165 @@ def describe_area(state: GameState, board: Board, area_id: str) -> str | None:
 def board_summary(state: GameState, board: Board | None = None) -> list[str]:
     """:func:`describe_area` for every area with something to say, by name; impassable ones last, together."""
     board = board or Board.classic()
-    by_name = sorted(board.areas.values(), key=lambda a: a.name)
-    lines = [describe_area(state, board, a.id) for a in by_name if a.id not in state.impassable]
-    closed = [a.name for a in by_name if a.id in state.impassable]
-    return [line for line in lines if line] + ([f"Impassable in this game: {', '.join(closed)}"] if closed else [])
+    facts = _facts(board)
+    return _summary(state, facts, _area_keys(state, facts))
+
+
+def _summary(state: GameState, facts: _BoardFacts, keys: dict[str, AreaKey]) -> list[str]:
+    lines = []
+    for area_id in facts.by_name:
+        if area_id not in state.impassable:
+            line = facts.descriptions.get(keys[area_id], lambda: describe_area(state, facts.board, area_id))
+            if line:
+                lines.append(line)
+    closed = [facts.board.area(a).name for a in facts.by_name if a in state.impassable]
+    return lines + ([f"Impassable in this game: {', '.join(closed)}"] if closed else [])
+
+
+# --- remembering what does not change -----------------------------------------------------------
+
+# Everything an area's marks and description depend on, besides the board: its id, holder, whether
+# it is impassable, whether it is drawn blocked, and its contents (every field of its AreaState).
+AreaKey = tuple[Any, ...]
+# The AreaState fields that _area_key reads: a test keeps this in step with the class.
+KEYED_AREA_FIELDS = ("units", "order", "power_token", "garrison", "neutral_force")
+
+
+class _Memo:
+    """Values by key, computed on first use; forgets everything when full (simple and enough here)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.values: dict[Any, Any] = {}
+
+    def get(self, key: Any, make: Callable[[], Any]) -> Any:
+        value = self.values.get(key, _MISSING)
+        if value is _MISSING:
+            if len(self.values) >= self.size:
+                self.values.clear()
+            value = self.values[key] = make()
+        return value
+
+
+_MISSING = object()
+
+
+@dataclass
+class _BoardFacts:
+    """What never changes for one board: where each area's marks go, the drawing and reading orders."""
+
+    board: Board
+    layout: MapLayout
+    places: dict[str, dict[str, Any]]  # area -> the fixed part of its view
+    drawing_order: list[str]  # seas, then lands, then ports
+    by_name: list[str]
+    descriptions: _Memo = field(default_factory=lambda: _Memo(8192))  # AreaKey -> describe_area()
+
+
+_FACTS: dict[int, _BoardFacts] = {}  # by id(board); each entry holds its board, so the id stays its own
+
+
+def _facts(board: Board) -> _BoardFacts:
+    facts = _FACTS.get(id(board))
+    if facts is None or facts.board is not board:
+        if len(_FACTS) >= 16:
+            _FACTS.clear()
+        layout = MapLayout.classic()
+        order = sorted(board.areas.values(), key=lambda a: ({"sea": 0, "land": 1, "port": 2}[a.kind], a.id))
+        facts = _FACTS[id(board)] = _BoardFacts(
+            board, layout, {a.id: _place(layout.shapes[a.id], a) for a in order}, [a.id for a in order],
+            [a.id for a in sorted(board.areas.values(), key=lambda a: a.name)],
+        )  # fmt: skip
+    return facts
+
+
+def _area_keys(state: GameState, facts: _BoardFacts) -> dict[str, AreaKey]:
+    board = facts.board
+    unusable = _unusable(state, board)
+    keys = {}
+    for area_id in facts.drawing_order:
+        st = state.areas.get(area_id)
+        contents = None if st is None else (
+            tuple((u.house, u.type, u.routed) for u in st.units),
+            (st.order.house, st.order.token) if st.order else None,
+            st.power_token, st.garrison, st.neutral_force,
+        )  # fmt: skip
+        holder = state.controller(area_id, board) if facts.places[area_id]["kind"] == "land" else None
+        closed = area_id in state.impassable
+        keys[area_id] = (area_id, holder, closed, closed or area_id in unusable, contents)
+    return keys
+
+
+def _unusable(state: GameState, board: Board) -> tuple[str, ...]:
+    return board.setups[len(state.houses_in_play)].unusable_ports if state.houses_in_play else ()
+
+
+class _Painter:
+    """One map template's macros over one board, and the parts already drawn with them."""
+
+    def __init__(self, template: jinja2.Template, facts: _BoardFacts) -> None:
+        self.template = template  # held: the painter is found by the ids of its template and board
+        self.facts = facts
+        self.macros: Any = template.module  # without `parts` the document draws nothing: only the macros load
+        self.layers = _Memo(64)  # (impassable, houses) -> shapes, borders and legend
+        self.areas = _Memo(8192)  # (AreaKey, highlighted) -> an area's fill and contents
+
+    def layer(self, state: GameState) -> dict[str, Any]:
+        """The parts fixed for a game: area shapes, border lines, the legend."""
+        key = (tuple(sorted(state.impassable)), tuple(state.houses_in_play))
+        return self.layers.get(key, lambda: self._draw_layer(state))  # type: ignore[no-any-return]
+
+    def _draw_layer(self, state: GameState) -> dict[str, Any]:
+        facts, m = self.facts, self.macros
+        layout, board = facts.layout, facts.board
+        height = layout.height + layout.legend_height
+        borders = [
+            {"a": a, "b": b, "x1": _r(p[0]), "y1": _r(p[1]), "x2": _r(q[0]), "y2": _r(q[1]),
+             "kind": "-".join(sorted({board.area(a).kind, board.area(b).kind})),
+             "blocked": a in state.impassable or b in state.impassable}
+            for a, b, p, q in border_lines(layout, board)
+        ]  # fmt: skip
+        houses = [{"house": h, "name": h.title()} for h in state.houses_in_play]
+        return {
+            "shapes": m.shapes([facts.places[a] for a in facts.drawing_order], layout.width, height),
+            "borders": m.border_lines(borders),
+            "legend": m.legend(houses, COLOURS, layout.width, height, layout.height, layout.height + 8),
+        }
+
+    def area(self, state: GameState, key: AreaKey, highlight: bool) -> tuple[Markup, Markup]:
+        """An area's fill and contents, drawn again only when something in them changed."""
+        return self.areas.get((key, highlight), lambda: self._draw_area(state, key, highlight))  # type: ignore[no-any-return]
+
+    def _draw_area(self, state: GameState, key: AreaKey, highlight: bool) -> tuple[Markup, Markup]:
+        area_id, holder, _, blocked, _ = key
+        summary = self.facts.descriptions.get(key, lambda: describe_area(state, self.facts.board, area_id))
+        view = _area_view(state, self.facts, area_id, holder=holder, blocked=blocked, highlight=highlight,
+                          summary=summary)  # fmt: skip
+        return self.macros.area_fill(view), self.macros.area_contents(view, COLOURS)
+
+
+_PAINTERS: dict[tuple[int, int], _Painter] = {}  # by (id(template), id(board)); each holds both
+
+
+def _painter(template: jinja2.Template, board: Board) -> _Painter:
+    painter = _PAINTERS.get((id(template), id(board)))
+    facts = _facts(board)
+    if painter is None or painter.template is not template or painter.facts is not facts:
+        if len(_PAINTERS) >= 16:
+            _PAINTERS.clear()
+        painter = _PAINTERS[(id(template), id(board))] = _Painter(template, facts)
+    return painter
+
+
+def clear_caches() -> None:
+    """Forget every part drawn so far (the next map is drawn from scratch; for tests and benchmarks)."""
+    _PAINTERS.clear()
+    _FACTS.clear()
 
 
 # --- the picture ------------------------------------------------------------------------------
+
+COLOURS = {h: {"main": c[0], "tint": c[1], "text": c[2]} for h, c in HOUSE_COLOURS.items()}
 
 
 def render_map(
@@ -283,46 +442,39 @@ def render_map(
     """The board as an SVG document (a string), ready to embed in HTML or save as ``.svg``.
 
     ``highlight`` names areas to mark (the embattled ones); ``viewer`` only names the reader in
-    the title: the board holds no secrets, the state's public facts are all it draws.
+    the title: the board holds no secrets, the state's public facts are all it draws. Parts that
+    did not change since an earlier map in this process (most areas, from one step to the next)
+    are reused as drawn, so the result is the same as drawing everything afresh.
 
     :raises KeyError: when ``highlight`` names an unknown area.
     """
     board = board or Board.classic()
-    layout = MapLayout.classic()
     marked = set(highlight)
     for area_id in marked:
         board.area(area_id)
-    view = map_view(state, board, layout, viewer=viewer, highlight=marked)
-    return environment(templates_dir).get_template("map.svg.j2").render(**view)
+    template = environment(templates_dir).get_template("map.svg.j2")
+    return template.render(**map_view(state, _painter(template, board), viewer=viewer, highlight=marked))
 
 
-def map_view(
-    state: GameState, board: Board, layout: MapLayout, *, viewer: str | None, highlight: set[str]
-) -> dict[str, Any]:
-    """Everything the SVG template draws, as plain values (coordinates already computed)."""
-    unusable = set(board.setups[len(state.houses_in_play)].unusable_ports) if state.houses_in_play else set()
-    areas = [
-        _area_view(state, board, layout.shapes[a.id], a.id, highlight, unusable)
-        for a in sorted(board.areas.values(), key=lambda a: ({"sea": 0, "land": 1, "port": 2}[a.kind], a.id))
-    ]
-    borders = [
-        {"a": a, "b": b, "x1": _r(p[0]), "y1": _r(p[1]), "x2": _r(q[0]), "y2": _r(q[1]),
-         "kind": "-".join(sorted({board.area(a).kind, board.area(b).kind})),
-         "blocked": a in state.impassable or b in state.impassable}
-        for a, b, p, q in border_lines(layout, board)
-    ]
+def map_view(state: GameState, painter: _Painter, *, viewer: str | None, highlight: set[str]) -> dict[str, Any]:
+    """What the SVG template's document receives: the title, the text summary and the drawn parts."""
+    facts = painter.facts
+    keys = _area_keys(state, facts)
+    drawn = {a: painter.area(state, keys[a], a in highlight) for a in facts.drawing_order}
+    seas = [a for a in facts.drawing_order if facts.places[a]["kind"] == "sea"]
+    others = [a for a in facts.drawing_order if facts.places[a]["kind"] != "sea"]
     title = f"{state.game_id} · round {state.round} · {state.phase}"
+    layout = facts.layout
     return {
         "width": layout.width,
         "height": layout.height + layout.legend_height,
-        "map_height": layout.height,
         "title": title + (f" · seen by {viewer.title()}" if viewer else ""),
-        "desc": "\n".join(board_summary(state, board)) or "The board is empty.",
-        "areas": areas,
-        "borders": borders,
-        "colours": {h: {"main": c[0], "tint": c[1], "text": c[2]} for h, c in HOUSE_COLOURS.items()},
-        "legend_houses": [{"house": h, "name": h.title()} for h in state.houses_in_play],
-        "legend_y": layout.height + 8,
+        "desc": "\n".join(_summary(state, facts, keys)) or "The board is empty.",
+        "parts": painter.layer(state) | {
+            "sea_fills": [drawn[a][0] for a in seas],
+            "land_fills": [drawn[a][0] for a in others],
+            "contents": [drawn[a][1] for a in facts.drawing_order],
+        },
     }
 
 
@@ -330,54 +482,64 @@ def _r(v: float) -> float:
     return round(v, 1)
 
 
-def _area_view(
-    state: GameState, board: Board, shape: Shape, area_id: str, highlight: set[str], unusable: set[str]
-) -> dict[str, Any]:
-    area = board.area(area_id)
-    st = state.area(area_id)
-    holder = state.controller(area_id, board) if area.is_land else None
-    blocked = area_id in state.impassable or area_id in unusable
-    fill, stroke = _colours(area.kind, holder, blocked)
+def _place(shape: Shape, area: Any) -> dict[str, Any]:
+    """The fixed part of an area's view: its shape, label, icons and where its row of marks goes."""
     label = "port" if area.is_port else area.name
     size = 9.5 if area.is_port else (13.0 if len(label) <= 14 else 12.0 if len(label) <= 17 else 11.0)
-    view: dict[str, Any] = {
-        "id": area_id,
+    place: dict[str, Any] = {
+        "id": area.id,
         "name": area.name,
         "kind": area.kind,
-        "holder": holder,
-        "blocked": blocked,
-        "highlight": area_id in highlight,
+        "home_of": area.home_of,
         "box": [_r(v) for v in shape.box] if shape.box else None,
         "points": " ".join(f"{_r(px)},{_r(py)}" for px, py in shape.outline),
-        "summary": describe_area(state, board, area_id) or area.name,
-        "fill": fill,
-        "stroke": stroke,
         "label": label,
         "label_size": size,
         "label_colour": "#24507a" if area.is_sea else "#222222",
         "label_rotate": shape.label_rotate,
         "label_squeeze": None,
         "icons": [],
-        "badge": None,
+        "badge_at": None,  # right end and top of the garrison or neutral-force badge
     }
     if shape.box is None:  # a large sea: the label where the map says, the units in its slot
         assert shape.slot is not None
-        view.update(label_x=_r(shape.label[0]), label_y=_r(shape.label[1]))
-        view.update(_row(st, shape.slot[0], shape.slot[1], right=None))
-        return view
+        place.update(label_x=_r(shape.label[0]), label_y=_r(shape.label[1]), row=(shape.slot[0], shape.slot[1], None))
+        return place
     x, y, w, h = shape.box
     if area.is_port:  # "port", then the ships and their order on the same line
-        view.update(label_x=_r(x + 5), label_y=_r(y + 12))
-        view.update(_row(st, x + 30, y + 9, right=x + w - 4))
-        return view
-    view.update(label_x=_r(x + w / 2), label_y=_r(y + 14))
+        place.update(label_x=_r(x + 5), label_y=_r(y + 12), row=(x + 30, y + 9, x + w - 4))
+        return place
+    place.update(label_x=_r(x + w / 2), label_y=_r(y + 14), row=(x + 4, y + h - 22, x + w - 4))
     # Squeeze a name only when it would not fit its box (about 0.6 em per bold character).
     if len(label) * size * 0.6 > w - 10:
-        view["label_squeeze"] = _r(w - 10)
+        place["label_squeeze"] = _r(w - 10)
     if area.is_land:
-        view["icons"] = _icons(area, x, y + 22)
-        view["badge"] = _badge(st, area_id, area.home_of, state, x + w - 4, y + 22)
-    view.update(_row(st, x + 4, y + h - 22, right=x + w - 4))
+        place["icons"] = _icons(area, x, y + 22)
+        place["badge_at"] = (x + w - 4, y + 22)
+    return place
+
+
+def _area_view(
+    state: GameState, facts: _BoardFacts, area_id: str, *, holder: str | None, blocked: bool, highlight: bool,
+    summary: str | None,
+) -> dict[str, Any]:  # fmt: skip
+    """Everything the area macros draw for one area: its fixed place and what lies in it now."""
+    place = facts.places[area_id]
+    st = state.area(area_id)
+    fill, stroke = _colours(place["kind"], holder, blocked)
+    view = place | {
+        "holder": holder,
+        "blocked": blocked,
+        "highlight": highlight,
+        "summary": summary or place["name"],
+        "fill": fill,
+        "stroke": stroke,
+        "badge": None,
+    }
+    if place["badge_at"] is not None:
+        view["badge"] = _badge(st, area_id, place["home_of"], state, *place["badge_at"])
+    x, y, right = place["row"]
+    view.update(_row(st, x, y, right=right))
     return view
 
 

@@ -189,3 +189,55 @@ def test_text_in_the_map_is_escaped():
 
 def test_the_map_is_deterministic():
     assert render_map(_six(), highlight=["winterfell"]) == render_map(_six(), highlight=["winterfell"])
+
+
+# --- parts drawn once and reused ------------------------------------------------------------------
+
+
+def test_the_reuse_key_covers_every_field_of_an_area_unit_and_order():
+    from dataclasses import fields
+
+    from adjudicator.state import AreaState
+    from adjudicator.svgmap import KEYED_AREA_FIELDS
+
+    assert tuple(f.name for f in fields(AreaState)) == KEYED_AREA_FIELDS
+    assert tuple(f.name for f in fields(Unit)) == ("house", "type", "routed")
+    assert tuple(f.name for f in fields(Order)) == ("house", "token")
+
+
+def test_reused_parts_give_the_same_map_as_drawing_everything_afresh():
+    from adjudicator.simulate import simulate
+    from adjudicator.svgmap import clear_caches
+
+    states = []
+    simulate(4, 3, rounds=4, text=False, on_step=lambda s: states.append(s.copy()))
+    warm = [render_map(s, viewer=s.houses_in_play[0], highlight=["the_twins"] if i % 3 else []) for i, s in enumerate(states)]
+    fresh = []
+    for i, s in enumerate(states):
+        clear_caches()
+        fresh.append(render_map(s, viewer=s.houses_in_play[0], highlight=["the_twins"] if i % 3 else []))
+    assert len(states) > 20 and len(set(warm)) > 20
+    assert warm == fresh
+
+
+def test_a_state_changed_in_place_is_drawn_as_it_is_now():
+    state = _six()
+    before = render_map(state)
+    state.area_mut("winterfell").garrison = 0
+    state.area_mut("winterfell").units.append(Unit("stark", "siege_engine"))
+    after = _tree(state)
+    assert "G2" not in _texts(_area_group(after, "winterfell")) and "1E" in _texts(_area_group(after, "winterfell"))
+    state.area_mut("winterfell").garrison = 2
+    state.area_mut("winterfell").units.pop()
+    assert render_map(state) == before
+
+
+def test_a_moderators_map_template_is_used_and_kept_apart_from_the_builtin_one(tmp_path):
+    from adjudicator.resources import resource_dir
+
+    own = (resource_dir("templates") / "map.svg.j2").read_text(encoding="utf-8").replace("#f7f4ec", "#000001")
+    (tmp_path / "map.svg.j2").write_text(own, encoding="utf-8")
+    builtin = render_map(_six())
+    theirs = render_map(_six(), templates_dir=tmp_path)
+    assert 'fill="#000001"' in theirs and 'fill="#000001"' not in builtin
+    assert theirs.replace("#000001", "#f7f4ec") == builtin == render_map(_six())
