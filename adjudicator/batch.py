@@ -104,7 +104,8 @@ class Intake:
         good: list[_Candidate] = []
         rejected: dict[str, Rejection] = {}
         deferred: list[Path] = []
-        accepted_shas = self.ledger.accepted_shas()
+        taken = self.ledger.accepted_shas()  # grows with the blocks taken in this run
+        seen: set[str] = set()
         for path in paths:
             try:
                 data = path.read_bytes()
@@ -112,9 +113,10 @@ class Intake:
                 rejected[str(path)] = Rejection(str(path), "", [f"cannot read the file: {e.strerror}"])
                 continue
             digest = sha256(data)
-            if digest in accepted_shas or self.ledger.rejected.get(digest) is False:
-                continue  # processed by an earlier run: nothing changes (idempotent)
-            reasons, early = self._check_file(path, data, digest, good, accepted_shas)
+            if digest in taken or digest in seen or self.ledger.rejected.get(digest) is False:
+                continue  # processed by an earlier run, or a copy of a file of this run (idempotent)
+            seen.add(digest)
+            reasons, early = self._check_file(path, data, digest, good, taken)
             if reasons:
                 rejected[str(path)] = Rejection(str(path), digest, reasons)
             elif early:
@@ -133,7 +135,7 @@ class Intake:
         return accepted, list(rejected.values()), deferred
 
     def _check_file(self, path: Path, data: bytes, digest: str, good: list[_Candidate],
-                    accepted_shas: set[str]) -> tuple[list[str], bool]:  # fmt: skip
+                    taken: set[str]) -> tuple[list[str], bool]:  # fmt: skip
         try:
             text = decode(data)
         except SealError as e:
@@ -151,10 +153,11 @@ class Intake:
         for v in report.verdicts:
             where = f"lines {v.first_line}-{v.last_line}"
             part = data if len(report.verdicts) == 1 else "".join(lines[v.first_line - 1 : v.last_line]).encode("utf-8")
-            if sha256(part) in accepted_shas:
+            if sha256(part) in taken:
                 continue  # the same turn again (a resent or quoted copy)
             if v.ok and v.header is not None:
                 good.append(_Candidate(str(path), digest, part, v.header, where))
+                taken.add(sha256(part))
             elif isinstance(v.error, WrongStep) and v.header is not None and self._is_early(v.header):
                 early = True
             else:

@@ -294,6 +294,14 @@ def test_ruling_94_later_seq_in_a_later_run_replaces_unused_answers(toy: Path):
     assert [a["id"] for a in state_of(toy).answers] == []
 
 
+def test_the_same_file_given_twice_in_one_run_is_taken_once(toy: Path):
+    path = drop(toy, "stark.txt", sealed("stark", "bid wildlings 1\n"))
+    copy = toy.parent / "copy.txt"
+    copy.write_bytes(path.read_bytes())
+    result = run(toy, copy, path)
+    assert result.accepted == ["000001-stark-r1-planning-seq1.txt"] and result.rejected == []
+
+
 def test_seq_not_higher_than_an_accepted_one_is_refused(toy: Path):
     drop(toy, "a.txt", sealed("stark", "bid wildlings 1\n", seq=2))
     run(toy)
@@ -459,6 +467,38 @@ def test_cli_refuses_an_unwritable_game_folder(toy: Path, capsys: pytest.Capture
     assert "cannot read and write" in capsys.readouterr().err
 
 
+def test_cli_a_disk_error_in_the_middle_of_a_run_is_one_clear_line_and_the_next_run_finishes(
+    toy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    from adjudicator import fileio
+
+    run(toy)
+    planning_bids(toy)
+    real = fileio.atomic_write_bytes
+
+    def disk_full(path, *a, **kw):
+        if Path(path).name == "0001.toml":
+            raise OSError(28, "No space left on device", str(path))
+        return real(path, *a, **kw)
+
+    monkeypatch.setattr(fileio, "atomic_write_bytes", disk_full)
+    assert cli_main(["adjudicate", str(toy)]) == 2
+    err = capsys.readouterr().err
+    assert "No space left on device" in err and "0001.toml" in err and "Traceback" not in err
+    monkeypatch.setattr(fileio, "atomic_write_bytes", real)
+    assert cli_main(["adjudicate", str(toy)]) == 0
+    assert state_of(toy).phase == "action", "the archived files were applied by the next run"
+
+
+def test_cli_a_file_where_the_game_folder_should_be_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    (tmp_path / "notagame").write_text("hello")
+    assert cli_main(["adjudicate", str(tmp_path / "notagame")]) == 2
+    assert cli_main(["status", str(tmp_path / "notagame")]) == 2
+    assert cli_main(["replay", str(tmp_path / "notagame")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("is not a game folder") == 3 and "Traceback" not in err
+
+
 def test_cli_status_prints_text_and_json(toy: Path, capsys: pytest.CaptureFixture[str]):
     run(toy)
     capsys.readouterr()
@@ -472,7 +512,7 @@ def test_adjudicate_all_runs_every_game_folder_in_two_processes(tmp_path: Path, 
     use_toy_game(monkeypatch)
     for i in range(3):
         make_game(tmp_path / "games" / f"g{i}", game_id=f"g{i}")
-    results = batch.adjudicate_all(tmp_path / "games", jobs=1)
+    results = batch.adjudicate_all(tmp_path / "games", jobs=2)
     assert sorted(Path(k).name for k in results) == ["g0", "g1", "g2"]
     assert all(code == 0 for code, _ in results.values())
     assert all((tmp_path / "games" / f"g{i}" / "states" / "0000.toml").is_file() for i in range(3))
