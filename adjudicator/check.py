@@ -48,21 +48,53 @@ class CheckError(ValueError):
 def check_file(game_dir: str | Path, path: str | Path, *, house: str | None = None) -> TurnFile:
     """Read a turn file and check it against the game in ``game_dir`` as it is now.
 
+    ``game_dir`` may also be a published public state (a step's ``report.json``, attached to every
+    report mail): a player's offline check. The rules engine needs the moderator's full state, so
+    only the checks that the public state allows run then.
+
     :raises CheckError: for a folder that is not a game, or a file that cannot be read.
     """
     from .gamedir import GameDir, GameDirError
 
+    if Path(game_dir).is_file():
+        state = published_state(game_dir)
+        data = _read(path)
+        tf = check_turn_file(parse_turn_file(data, filename=_name(path)), state, game_id=state.game_id, house=house,
+                             engine=False)  # fmt: skip
+        note = Notice("W902", "checked against the published state: the rules engine's own checks run when the "
+                      "moderator adjudicates", C.Where(tf.filename, 0))  # fmt: skip
+        return replace(tf, warnings=(*tf.warnings, note))
     try:
         gd = GameDir.open(game_dir)
         game_id, state = gd.info().id, gd.load_state()
     except GameDirError as e:
         raise CheckError(str(e)) from None
+    return check_turn_file(parse_turn_file(_read(path), filename=_name(path)), state, game_id=game_id, house=house)
+
+
+def published_state(path: str | Path) -> GameState:
+    """The game state in a published ``report.json`` (its public twin).
+
+    :raises CheckError: for a file that is not a Maester report.
+    """
+    import json
+
     try:
-        data = sys.stdin.buffer.read() if str(path) == "-" else Path(path).read_bytes()
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return GameState.from_dict(data["state"])
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
+        raise CheckError(f"{path} is not a game folder nor a published report.json ({type(e).__name__}: {e})") from None
+
+
+def _read(path: str | Path) -> bytes:
+    try:
+        return sys.stdin.buffer.read() if str(path) == "-" else Path(path).read_bytes()
     except OSError as e:
         raise CheckError(f"cannot read {path}: {e.strerror}") from None
-    name = "<stdin>" if str(path) == "-" else Path(path).name
-    return check_turn_file(parse_turn_file(data, filename=name), state, game_id=game_id, house=house)
+
+
+def _name(path: str | Path) -> str:
+    return "<stdin>" if str(path) == "-" else Path(path).name
 
 
 def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = None, house: str | None = None,

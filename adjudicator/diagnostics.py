@@ -102,6 +102,7 @@ WARNING_CODES: dict[str, str] = {
     "W206": "not UTF-8",
     "W301": "no header",
     "W901": "engine unavailable",
+    "W902": "checked against a published state",
 }
 
 

@@ -213,8 +213,10 @@ def letter_html(page: str, step: _Step, house: str | None, last_seq: int) -> str
     return box + page
 
 
-def compose(step: _Step, house: str | None, to: list[str], text: str, page: str) -> EmailMessage:
-    """One mail: the text, the HTML alternative, and with a key the sealed text and its seal attached."""
+def compose(step: _Step, house: str | None, to: list[str], text: str, page: str,
+            public_json: bytes | None = None) -> EmailMessage:  # fmt: skip
+    """One mail: the text, the HTML alternative, the public game state (so that a player can run
+    ``maester check`` offline), and with a key the sealed text and its seal attached."""
     who = f"House {house.title()}" if house else "everyone"
     m = EmailMessage(policy=policy.default)
     m["From"] = formataddr((f"Maester ({step.game_id})", step.sender))
@@ -231,6 +233,9 @@ def compose(step: _Step, house: str | None, to: list[str], text: str, page: str)
     m["X-Maester-House"] = house or "public"
     m.set_content(text, cte="quoted-printable")
     m.add_alternative(page, subtype="html", cte="quoted-printable")
+    if public_json is not None:
+        m.add_attachment(public_json, maintype="application", subtype="json",
+                         filename=f"{step.game_id}-{step.number:04d}.json")  # fmt: skip
     if step.key is not None:
         name = f"report-{step.number:04d}-{house or 'public'}.txt"
         m.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain", filename=name,
@@ -353,8 +358,12 @@ def _letter(gd: GameDir, where: Path, st: _Step, house: str | None, to: list[str
     last = registry.highest_accepted_seq(gd.root, house, state.round, state.phase) if house else 0
     attachment = f"report-{st.number:04d}-{stem}.txt"
     receipts = [p.read_text(encoding="utf-8", errors="replace") for p in _receipts(where, house)]
+    try:
+        public_json: bytes | None = (where / REPORT_DONE).read_bytes()  # the public twin: no secrets
+    except OSError:
+        public_json = None
     return compose(st, house, to, letter_text(st, text, house, last, attachment, receipts),
-                   letter_html(page, st, house, last))  # fmt: skip
+                   letter_html(page, st, house, last), public_json)  # fmt: skip
 
 
 def _receipts(where: Path, house: str | None) -> list[Path]:

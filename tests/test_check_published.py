@@ -1,0 +1,64 @@
+"""A player checks a turn file offline against the public state attached to a report mail."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from adjudicator import batch
+from adjudicator.check import published_state
+from adjudicator.cli import main
+from adjudicator.gamedir import create_game
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "turnfiles"
+
+
+def _published(tmp_path: Path) -> Path:
+    houses = ["stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell"]
+    gd = create_game(tmp_path / "r1", houses=houses, game_id="r1", seed="pub")
+    batch.adjudicate(gd.root)
+    reports = sorted((gd.root / "reports").iterdir())
+    return reports[-1] / "report.json"
+
+
+def test_the_public_twin_reads_back_as_a_state_without_secrets(tmp_path):
+    path = _published(tmp_path)
+    state = published_state(path)
+    assert state.round == 1 and state.phase == "planning"
+    assert state.rng_seed == "" and state.segment is None and state.answers == []
+    assert "pub" not in json.dumps(json.loads(path.read_text())["state"]["rng"])
+
+
+def test_player_check_against_a_published_state(tmp_path, capsys):
+    path = _published(tmp_path)
+    turn = tmp_path / "stark.txt"
+    turn.write_text((SAMPLES / "planning-r1-stark.txt").read_text().replace("game sample ", "game r1 ", 1))
+    assert main(["check", str(path), str(turn)]) == 0, capsys.readouterr().out
+    assert "W902" in capsys.readouterr().out
+    turn.write_text(turn.read_text() + "Winterfell: raid\nThe Eyrie: march+0\n")
+    assert main(["check", str(path), str(turn)]) == 1
+
+
+def test_a_file_that_is_not_a_report_is_a_usage_error(tmp_path, capsys):
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json")
+    turn = tmp_path / "t.txt"
+    turn.write_text("game x · house stark · round 1 · planning · seq 1\n")
+    assert main(["check", str(junk), str(turn)]) == 2
+    assert "not a game folder nor a published report.json" in capsys.readouterr().err
+
+
+def test_every_report_mail_carries_the_public_state(tmp_path):
+    from email import message_from_bytes, policy
+
+    from adjudicator import outbox, registry
+    from adjudicator.keys import generate
+
+    path = _published(tmp_path)
+    root = path.parents[2]
+    registry.register_key(root, "stark", generate("s").public, email="stark@example.org")
+    outbox.write_outbox(root, sender="moderator@example.org")
+    mail = next((root / "outbox").rglob("stark.eml"))
+    msg = message_from_bytes(mail.read_bytes(), policy=policy.default)
+    attached = [p for p in msg.iter_attachments() if p.get_content_type() == "application/json"]
+    assert len(attached) == 1 and attached[0].get_content() == path.read_bytes()
