@@ -134,7 +134,10 @@ class Ledger:
     def read(cls, root: Path) -> Ledger:
         led = cls()
         for e in registry.read_log(root):
-            led._take(e)
+            try:
+                led._take(e)
+            except (KeyError, TypeError, ValueError):
+                continue  # a line some other tool wrote differently: not ours to judge
         led.archived.sort(key=lambda a: a.index)
         return led
 

@@ -92,12 +92,16 @@ class Intake:
     """Checks input files against the open step and archives the accepted ones."""
 
     def __init__(self, folder: Folder, ledger: Ledger, state: GameState) -> None:
-        game = registry.read_game(folder.root)
+        """:raises BatchError: when game.toml lacks what the seal checks need."""
         self.folder, self.ledger, self.state = folder, ledger, state
-        self.checker = registry.Checker(
-            registry.game_id(game), registry.houses(game), registry.key_entries(game),
-            (state.round, state.phase), ledger.highest(),
-        )  # fmt: skip
+        try:
+            game = registry.read_game(folder.root)
+            self.checker = registry.Checker(
+                registry.game_id(game), registry.houses(game), registry.key_entries(game),
+                (state.round, state.phase), ledger.highest(),
+            )  # fmt: skip
+        except registry.RegistryError as e:
+            raise BatchError(str(e)) from None
 
     def run(self, paths: list[Path]) -> tuple[list[Archived], list[Rejection], list[Path]]:
         """Accepted (archived and logged), rejected (not yet logged), deferred (sealed for a later step)."""
@@ -695,9 +699,7 @@ def _one(job: tuple[str, bool, str | None]) -> tuple[str, int, list[str]]:
     try:
         r = adjudicate(root, deadline=deadline, templates_dir=templates)
         return root, r.exit_status, r.lines()
-    except GameDirError as e:
-        return root, 2, [f"game {root}: {e}"]
-    except OSError as e:
+    except (GameDirError, registry.RegistryError, OSError) as e:
         return root, 2, [f"game {root}: {e}"]
 
 

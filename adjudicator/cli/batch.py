@@ -10,6 +10,7 @@ from typing import Any, Callable, TypeVar
 
 from .. import audit, batch
 from ..gamedir import GameDirError
+from ..registry import RegistryError
 from . import UserError, mail
 
 
@@ -70,7 +71,7 @@ def _guard(fn: Callable[[], T]) -> T:
     """Folder and file-system errors become one-line user errors (exit status 2)."""
     try:
         return fn()
-    except GameDirError as e:
+    except (GameDirError, RegistryError) as e:
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(f"{e.filename or 'the game folder'}: {e.strerror}") from None
