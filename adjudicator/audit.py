@@ -443,6 +443,9 @@ def pending_view(snap: Snapshot, game_id: str = "") -> dict[str, Any]:
 
 def pending_text(view: dict[str, Any]) -> str:
     """The view of :func:`pending_view` as lines for a person."""
+    if view["snapshot"] < 0:
+        return (f"Game {view['game']}: round {view['round']}, {view['step']}; no step resolved yet: "
+                "'maester adjudicate' writes the first report and asks the first questions\n")  # fmt: skip
     out = [f"Game {view['game']}: round {view['round']}, {view['step']} (step {view['snapshot']:04d})"]
     if view["winner"]:
         out.append(f"The game is over: {registry.house_name(view['winner'])} won.")
@@ -456,6 +459,7 @@ def pending_text(view: dict[str, Any]) -> str:
 
 
 def write_pending(folder: Folder, snap: Snapshot) -> None:
+    """``pending`` and ``pending.json`` for a snapshot (derived: rewritten whenever it changes)."""
     view = pending_view(snap)
     fileio.atomic_write_text(folder.root / PENDING_FILE, pending_text(view))
     fileio.atomic_write_text(folder.root / PENDING_JSON, json.dumps(view, indent=1, sort_keys=True) + "\n")

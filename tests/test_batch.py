@@ -420,6 +420,11 @@ def test_status_says_what_each_house_owes_and_since_when(toy: Path):
     assert [r["since"] for r in view["houses"]["lannister"]] == [0], "asked since the first report"
 
 
+def test_status_of_a_game_never_adjudicated_says_so(toy: Path, capsys: pytest.CaptureFixture[str]):
+    assert cli_main(["status", str(toy)]) == 0
+    assert "no step resolved yet" in capsys.readouterr().out
+
+
 def test_ruling_98_status_refuses_a_damaged_state_file(toy: Path):
     run(toy)
     (toy / "state.toml").write_text("round = 'nonsense'\n")
