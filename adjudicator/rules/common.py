@@ -206,7 +206,8 @@ def check_victory(ctx: Context) -> None:
     """
     st, board = ctx.state, ctx.board
     need = board.constants["castles_needed_to_win"]
-    winners = [h for h in st.turn_order() if st.castles(h, board) >= need]
+    held = Counter(st.controller(a.id, board) for a in board.land_areas() if a.has_castle)  # castles(h) for all h at once
+    winners = [h for h in st.turn_order() if held[h] >= need]
     if winners:
         win = winners[0]
         st.winner = win
