@@ -153,6 +153,7 @@ from adjudicator.rules import machine
 import test_batch
 machine._runners = test_batch.toy_runners
 turnfile.parse_turn_file, turnfile.format_command = test_batch.toy_parse, test_batch.toy_format
+batch.adjudicate({warm!r}, deadline=True)  # templates and caches loaded: the timed run is a warm one
 print("ready", flush=True)
 sys.stdin.readline()
 batch.adjudicate({root!r}, deadline=True)
@@ -166,7 +167,8 @@ def test_sigkill_at_a_random_moment_then_a_rerun_gives_the_uninterrupted_result(
     run(reference, deadline=True)
     took = time.perf_counter() - start
     root = _copy(template, tmp_path / "killed" / "toy")
-    script = RUNNER.format(tests=str(TESTS), root=str(root))
+    warm = _copy(template, tmp_path / "warm" / "toy")
+    script = RUNNER.format(tests=str(TESTS), root=str(root), warm=str(warm))
     proc = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=TESTS.parent)
     assert proc.stdout is not None and proc.stdin is not None
