@@ -507,7 +507,8 @@ def rollback(root: str | Path, *, to: int, reason: str) -> str:
         log(gd.root, entry)
         ledger._take(entry)
         complete_rollback(folder, ledger)
-    files_note = f"; {len(files)} archived file(s) no longer count and may be sent again" if files else ""
+    files_note = (f"; {len(files)} archived file(s) no longer count: sent again, or still in the inbox, they are "
+                  "taken again at the next run" if files else "")  # fmt: skip
     return (f"rolled back to snapshot {to:04d} (round {target.state.round}, {target.state.phase}); snapshots "
             f"{', '.join(f'{n:04d}' for n in later)} and their reports moved to rolled-back-{k}/{files_note}")  # fmt: skip
 

@@ -698,7 +698,7 @@ def _one(job: tuple[str, bool, str | None]) -> tuple[str, int, list[str]]:
     root, deadline, templates = job
     try:
         r = adjudicate(root, deadline=deadline, templates_dir=templates)
-        return root, r.exit_status, r.lines()
+        return root, r.exit_status, [f"{root} (game {r.game}):", *r.lines()[1:]]
     except (GameDirError, registry.RegistryError, OSError) as e:
         return root, 2, [f"game {root}: {e}"]
 
