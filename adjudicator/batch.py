@@ -599,6 +599,10 @@ class Run:
                 break
             new = self.apply(snap, unapplied)
             result.steps.append(new.label())
+            if new.deadline:
+                result.notes.append(f"deadline: {len(new.defaults)} request(s) took their default")
+                still = [r for r in new.requests() if new.since.get(r.key, new.number) <= snap.number]
+                result.notes += [f"deadline: {r.house} still owes '{r.prompt}': it has no default" for r in still]
             moved = (new.state.round, new.state.phase) != (snap.state.round, snap.state.phase)
             snap = new
             if not (moved and deferred):
