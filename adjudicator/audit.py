@@ -93,6 +93,11 @@ class Snapshot:
 
 
 def sha256(data: bytes) -> str:
+    """The SHA-256 of some bytes, in hex: how the record names files and snapshots.
+
+    >>> sha256(b"")[:16]
+    'e3b0c44298fc1c14'
+    """
     return hashlib.sha256(data).hexdigest()
 
 
@@ -332,13 +337,21 @@ def understand(name: str, data: bytes) -> Understood:
 
 
 def archive_index(name: str) -> int:
-    """``000012-stark-r2-action-seq1.txt`` -> 12."""
+    """The number an archived file's name starts with (0 for any other name).
+
+    >>> archive_index("000012-stark-r2-action-seq1.txt")
+    12
+    """
     m = _ARCHIVE_NAME.match(name)
     return int(m[1]) if m else 0
 
 
 def entry_prefix(header: Header) -> str:
-    """``stark/3.planning/``: the pool ids of one house's answers for one step start so."""
+    """How the pool ids of one house's answers for one step start.
+
+    >>> entry_prefix(Header("demo", "stark", 3, "planning", 2))
+    'stark/3.planning/'
+    """
     return f"{header.house}/{header.round}.{header.step}/"
 
 
@@ -367,6 +380,12 @@ def derive(
     board: Board | None = None,
 ) -> Outcome:
     """Apply submissions (in archive order) and, at a deadline, the defaults; advance the engine.
+
+    >>> from adjudicator.setup import new_game
+    >>> first = derive(None, new_game(["stark", "lannister", "baratheon"], seed="doc"), 0, [],
+    ...                deadline=False, previous_sha256="")
+    >>> first.snapshot.label(), sorted({r.kind for r in first.requests})
+    ('0000-r1-planning', ['orders'])
 
     A later file of a house for a step replaces that house's unused answers of earlier files of
     that step. At a deadline, the requests that were open before and are still open after the

@@ -332,7 +332,11 @@ class RunResult:
 
     @property
     def exit_status(self) -> int:
-        """0 when all went well, 1 when some file was rejected."""
+        """0 when all went well, 1 when some file was rejected (a file kept for later is not).
+
+        >>> RunResult("demo", rejected=[Rejection("late.txt", "ab12", ["not open yet"], retry=True)]).exit_status
+        0
+        """
         return 1 if any(not r.retry for r in self.rejected) else 0
 
     def lines(self) -> list[str]:
