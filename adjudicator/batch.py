@@ -60,6 +60,7 @@ from .seal import NoSeal, SealError, WrongStep, decode, normalise
 from .state import GameState
 
 REPORT_DONE = "report.json"  # written last in a report folder: its presence marks it complete
+MAX_INPUT_BYTES = 5_000_000  # a turn is a few kilobytes; a mail with attachments stays far below this
 
 
 # --- intake: seals first, then the headers in a fixed order -----------------------------------
@@ -112,9 +113,14 @@ class Intake:
         seen: set[str] = set()
         for path in paths:
             try:
-                data = path.read_bytes()
+                size = path.stat().st_size
+                data = path.read_bytes() if size <= MAX_INPUT_BYTES else b""
             except OSError as e:
                 rejected[str(path)] = Rejection(str(path), "", [f"cannot read the file: {e.strerror}"])
+                continue
+            if size > MAX_INPUT_BYTES:
+                why = f"the file has {size:,} bytes: too large to hold turns (the limit is {MAX_INPUT_BYTES:,})"
+                rejected[str(path)] = Rejection(str(path), "", [why])
                 continue
             digest = sha256(data)
             if digest in taken or digest in seen or self.ledger.rejected.get(digest) is False:

@@ -253,6 +253,14 @@ def test_unreadable_file_is_reported_with_exit_status_1(toy: Path, tmp_path: Pat
     assert result.exit_status == 1 and "cannot read the file" in result.rejected[0].reasons[0]
 
 
+def test_huge_file_is_refused_unread(toy: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(batch, "MAX_INPUT_BYTES", 1000)
+    drop(toy, "huge.txt", sealed("stark", "bid wildlings 1\n" + "# padding\n" * 200))
+    result = run(toy)
+    assert result.exit_status == 1 and "too large to hold turns" in result.rejected[0].reasons[0]
+    assert not any((toy / "archive").iterdir())
+
+
 def test_file_that_is_not_utf8_is_rejected(toy: Path):
     (toy / "inbox" / "bin.txt").write_bytes(b"\xff\xfe\x00garbage")
     result = run(toy)
