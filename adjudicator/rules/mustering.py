@@ -22,12 +22,13 @@ True
 
 from __future__ import annotations
 
+import copy
 from typing import Optional
 
 from ..board import Board, HouseId
 from ..commands import Command, Muster, MusterAction
 from ..events.westeros import UnitsMustered
-from ..state import GameState, Unit
+from ..state import AreaState, GameState, Unit
 from .common import available_units, enemy_ships, within_supply
 from .machine import NOT_APPLICABLE, Ask, Context, Request, Verdict
 
@@ -69,12 +70,29 @@ def check_muster(
     spent = cost(actions)
     if spent > points:
         return f"mustering this in {a.name} costs {spent} points; it gives {points} (R068, R069)"
-    scratch = state.trial_copy()
+    scratch = _scratch(state, board, area)
     for action in actions:
         reason, _ = _apply(scratch, board, house, area, action)
         if reason:
             return reason
     return None
+
+
+def _scratch(state: GameState, board: Board, area: str) -> GameState:
+    """A copy to try a muster in ``area`` on: only the areas it can change are copied.
+
+    Mustering there changes only the area itself, its port and the seas next to it (R070, R075);
+    copying those few instead of the whole board keeps the many legality checks cheap.
+    """
+    scratch = copy.copy(state)
+    scratch.areas = dict(state.areas)
+    port = board.area(area).port
+    for touched in (area, *([port] if port else []), *board.neighbours[area]):
+        st = state.areas.get(touched)
+        if st is not None:
+            scratch.areas[touched] = AreaState([Unit(u.house, u.type, u.routed) for u in st.units], st.order,
+                                               st.power_token, st.garrison, st.neutral_force)  # fmt: skip
+    return scratch
 
 
 def _apply(state: GameState, board: Board, house: HouseId, area: str, action: MusterAction) -> tuple[Optional[str], str]:
