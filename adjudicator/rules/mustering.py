@@ -187,9 +187,12 @@ def ask_muster(ctx: Context, house: HouseId, area: str, points: int, *, others: 
     area where the house cannot muster at all is refused with the reason, not left unread.
     """
     st, board = ctx.state, ctx.board
-    singles = legal_single_actions(st, board, house, area, points)
+    key = ctx.key("muster", house)
+    # A decision taken earlier in this phase is replayed as recorded: its options are not needed again.
+    replayed = key in ctx.segment.decisions
+    singles = [] if replayed else legal_single_actions(st, board, house, area, points)
     req = Request(
-        key=ctx.key("muster", house), kind="muster", house=house,
+        key=key, kind="muster", house=house,
         prompt=f"muster in {board.area(area).name} ({points} point{'s' if points != 1 else ''})",
         context={
             "area": area, "points": points,
@@ -210,7 +213,7 @@ def ask_muster(ctx: Context, house: HouseId, area: str, points: int, *, others: 
             return check_muster(st, board, house, c.area, (), 0) or NOT_APPLICABLE
         return check_muster(st, board, house, area, c.actions, points)
 
-    cmd = ctx.ask(Ask(req, check, only=Muster(area=area) if not singles else None))
+    cmd = ctx.ask(Ask(req, check, only=Muster(area=area) if not singles and not replayed else None))
     assert isinstance(cmd, Muster)
     return cmd
 
