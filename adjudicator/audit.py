@@ -200,7 +200,8 @@ class Ledger:
 
 
 def log(root: Path, entry: dict[str, Any]) -> None:
-    """Append one moderator-tool line to the game's log (fsync'd)."""
+    """Append one line to the game's log (flushed to disk), stamped with the time unless it has one."""
+    entry = {"time": _now(), **entry}
     fileio.append_line(root / registry.LOG_FILE, json.dumps(entry, ensure_ascii=False, sort_keys=True))
 
 
@@ -522,7 +523,7 @@ def rollback(root: str | Path, *, to: int, reason: str) -> str:
         later = [n for n in numbers if n > to]
         files = [a.name for a in ledger.archived if a.index > target.applied_through]
         entry = {"action": "rollback", "to": to, "reason": reason.strip(), "folder": f"rolled-back-{k}",
-                 "set_aside_snapshots": later, "set_aside_files": files, "time": _now()}  # fmt: skip
+                 "set_aside_snapshots": later, "set_aside_files": files}  # fmt: skip
         log(gd.root, entry)
         ledger._take(entry)
         complete_rollback(folder, ledger)
@@ -574,7 +575,7 @@ def reveal(root: str | Path, *, force: bool = False) -> str:
         table = gd.read_game()["game"]
         if table.get("seed_revealed") != seed:
             gd.write_table("game", {**table, "seed_revealed": seed})
-            log(gd.root, {"action": "reveal", "seed": seed, "commitment": info.seed_commitment, "time": _now()})
+            log(gd.root, {"action": "reveal", "seed": seed, "commitment": info.seed_commitment})
     return f"seed revealed: {seed} (commitment {info.seed_commitment}); 'maester replay {root}' now checks every shuffle"
 
 
