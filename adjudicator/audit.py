@@ -575,6 +575,7 @@ def reveal(root: str | Path, *, force: bool = False) -> str:
         table = gd.read_game()["game"]
         if table.get("seed_revealed") != seed:
             gd.write_table("game", {**table, "seed_revealed": seed})
+        if Ledger.read(gd.root).revealed != seed:  # also after a run killed between the two writes
             log(gd.root, {"action": "reveal", "seed": seed, "commitment": info.seed_commitment})
     return f"seed revealed: {seed} (commitment {info.seed_commitment}); 'maester replay {root}' now checks every shuffle"
 

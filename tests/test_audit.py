@@ -181,6 +181,12 @@ def test_ruling_99_reveal_before_the_end_is_refused_without_force(played: Path):
     assert "toy-seed" in audit.reveal(played, force=True)
 
 
+def test_reveal_twice_logs_once(played: Path):
+    audit.reveal(played, force=True)
+    audit.reveal(played, force=True)
+    assert len([e for e in registry.read_log(played) if e.get("action") == "reveal"]) == 1
+
+
 def test_reveal_refuses_a_seed_that_does_not_match_the_commitment(played: Path):
     (played / "secret" / "seed").write_text("another-seed\n")
     with pytest.raises(batch.BatchError, match="does not match the published commitment"):
