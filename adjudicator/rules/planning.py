@@ -44,8 +44,21 @@ def in_board_order(board: Board, areas: Iterable[str]) -> list[str]:
     >>> in_board_order(Board.classic(), ["winterfell", "castle_black"])
     ['castle_black', 'winterfell']
     """
-    index = {a: i for i, a in enumerate(board.areas)}
+    index = _board_index(board)
     return sorted(areas, key=lambda a: index.get(a, len(index)))
+
+
+_BOARD_INDEX: dict[int, tuple[Board, dict[str, int]]] = {}  # by id(board); each entry holds its board
+
+
+def _board_index(board: Board) -> dict[str, int]:
+    """Each area's place in the board's list, worked out once per board (the engine asks thousands of times)."""
+    hit = _BOARD_INDEX.get(id(board))
+    if hit is None or hit[0] is not board:
+        if len(_BOARD_INDEX) >= 16:
+            _BOARD_INDEX.clear()
+        hit = _BOARD_INDEX[id(board)] = (board, {a: i for i, a in enumerate(board.areas)})
+    return hit[1]
 
 
 def areas_needing_orders(state: GameState, board: Board, house: HouseId) -> list[str]:
