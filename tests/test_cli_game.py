@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 import tomllib
 from datetime import datetime, timezone
@@ -12,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import demo, rng
+from adjudicator import rng
 from adjudicator.cli import main
 from adjudicator.gamedir import GameDir, GameDirError, GameLocked, create_game
 from adjudicator.position import load_position
@@ -358,12 +357,3 @@ def test_info_refuses_a_game_toml_without_game_table(tmp_path):
         GameDir.open(tmp_path).info()
 
 
-def test_demo_creates_and_shows_a_game(capsys):
-    assert demo.main([]) == 0
-    out = capsys.readouterr().out
-    assert "Game demo: round 1, planning phase" in out
-    where = Path(out.split("The demo game is in ")[1].splitlines()[0])
-    try:
-        assert GameDir.open(where).info().houses == demo.DEMO_HOUSES
-    finally:
-        shutil.rmtree(where.parent)
