@@ -47,18 +47,30 @@ def repel(ctx: Context, combat: Combat) -> None:
     back = pick_units(st.area(combat.origin).units, house, combat.attacking)
     for u in back:
         u.routed = True
-    if not within_supply(st, ctx.board, house):  # cannot happen in play: the army was there before (Q9)
-        excess = sorted(back, key=lambda u: CHEAP_FIRST.index(u.type))
-        while excess and not within_supply(st, ctx.board, house):
-            destroy_units(ctx, combat.origin, [excess.pop(0)], "over supply after the retreat (R213, Q9)")
+    shed_excess(ctx, combat, back, "over supply after the retreat (R213, Q9)")
     if combat.attacking:
         ctx.emit(AttackRepelled(house=house, area=combat.origin, units=units_text(combat.attacking)))
+
+
+def shed_excess(ctx: Context, combat: Combat, units: list[Unit], cause: str) -> None:
+    """Destroy returning attackers, cheapest first, until their house fits its supply (R238, Q9, ruling 58).
+
+    The march was checked with the attackers in the embattled area (ruling 6); back in the area
+    they marched from they may swell an army the supply track does not allow.
+    """
+    excess = sorted(units, key=lambda u: CHEAP_FIRST.index(u.type))
+    while excess and not within_supply(ctx.state, ctx.board, combat.attacker):
+        unit = excess.pop(0)
+        destroy_units(ctx, combat.origin, [unit], cause)
+        combat.attacking.remove(unit.type)
 
 
 def advance(ctx: Context, combat: Combat) -> None:
     """The surviving attackers enter the embattled area (R221), unless held back (Arianne Martell)."""
     st = ctx.state
     if combat.held:
+        held = pick_units(st.area(combat.origin).units, combat.attacker, combat.attacking)
+        shed_excess(ctx, combat, held, "over supply back in the area they marched from (R238, ruling 58)")
         if combat.attacking:
             ctx.emit(AttackRepelled(house=combat.attacker, area=combat.origin, units=units_text(combat.attacking),
                                     routed=False))

@@ -18,11 +18,14 @@ from adjudicator.events.combat import (
     PortCaptured,
     SupportDeclared,
 )
-from adjudicator.rules.common import UnitsDestroyed
+from adjudicator.board import Board
+from adjudicator.rules.common import UnitsDestroyed, within_supply
 
 from .helpers import at_action, entry, game, of, phases, put, run  # noqa: F401
-from .test_combat_harness import battle, duel, everyone, play, say  # noqa: F401
+from .test_combat_harness import Assault, battle, duel, everyone, play, say  # noqa: F401
 from .test_combat_tides import tides
+
+BOARD = Board.classic()
 
 
 def _names(b) -> list[str]:
@@ -199,3 +202,37 @@ def test_R273_a_skull_against_a_garrisoned_home_takes_a_unit_never_the_garrison(
     assert [(d.house, d.count) for d in b.of(CasualtiesDue) if d.skulls] == [("stark", 1)]
     assert [(e.house, e.units) for e in b.of(UnitsDestroyed)] == [("stark", ("footman",))]
     assert b.state.area("winterfell").garrison == 2
+
+
+# Winterfell held three footmen and Karhold one; Stark's supply is 1 (armies of 3 and 2). The march sent
+# one footman to Karhold and one against Castle Black: counted in Castle Black (ruling 6) it fits.
+# Back in Winterfell the attacker makes three armies of 2.
+BACK_HOME = """
+karhold = ["stark footman", "stark footman"]
+white_harbor = ["stark footman", "stark footman"]
+"""
+
+
+def test_ruling_58_attackers_held_back_by_arianne_martell_shed_what_their_supply_cannot_hold(battle):
+    """Regression: the attackers Arianne Martell kept out stood again in Winterfell over supply."""
+    state = duel("stark", "martell", attack=("2 footmen",), defend=("footman",), area="castle_black",
+                 origin="winterfell", areas=BACK_HOME)
+    state.houses["stark"].supply = 1
+    b = battle(state, Assault("castle_black", "stark", "winterfell", ("footman",)))
+    b.run(play("stark", "eddard_stark"), play("martell", "arianne_martell"))
+    assert b.done and b.results()[0].attacker_won and b.units("castle_black", "stark") == []
+    assert [(e.house, e.area, e.units, e.cause) for e in b.of(UnitsDestroyed) if e.house == "stark"] == [
+        ("stark", "winterfell", ("footman",), "over supply back in the area they marched from (R238, ruling 58)")]
+    assert b.units("winterfell", "stark") == ["footman"] and within_supply(b.state, BOARD, "stark")
+
+
+def test_ruling_58_a_repelled_attacker_sheds_what_its_supply_cannot_hold(battle):
+    state = duel("stark", "martell", attack=("2 footmen",), defend=("3 footmen",), area="castle_black",
+                 origin="winterfell", areas=BACK_HOME)
+    state.houses["stark"].supply = 1
+    b = battle(state, Assault("castle_black", "stark", "winterfell", ("footman",)))
+    b.run(play("stark", "catelyn_stark"), play("martell", "areo_hotah"))
+    assert b.done and not b.results()[0].attacker_won
+    assert [(e.area, e.units, e.cause) for e in b.of(UnitsDestroyed) if e.house == "stark"] == [
+        ("winterfell", ("footman",), "over supply after the retreat (R213, Q9)")]
+    assert b.units("winterfell", "stark") == ["footman"] and within_supply(b.state, BOARD, "stark")
