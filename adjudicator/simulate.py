@@ -157,7 +157,7 @@ def _play_engine(houses: list[str], seed: int, rounds: Optional[int], tides: boo
                     n += 1
                     answers.append(pool_entry(id=f"{house}/{state.round}.{state.phase}/a{n}", house=house,
                                               round=state.round, command=cmd))
-        step = advance(state, answers, deadline=deadline, board=board)
+        step = advance(state, answers, deadline=frozenset(keys) if deadline else False, board=board)
         state = step.state
         result.steps += 1
         if on_step:

@@ -128,3 +128,10 @@ def test_state_round_trips_through_toml_mid_phase(toy):
     assert again == s1.state
     s2 = advance(again, [entry(2, "stark", Bid(track="fiefdoms", amount=1))])
     assert s2.state.houses["stark"].power == 2
+
+
+def test_deadline_for_named_requests_defaults_only_those(toy):
+    first = advance(toy)
+    step = advance(first.state, deadline=frozenset(r.key for r in first.requests))
+    assert [e.decision for e in step.events if type(e).__name__ == "DefaultUsed"] == ["bid for iron_throne"]
+    assert [r.prompt for r in step.requests] == ["bid for fiefdoms"], "a decision that comes up later is asked"

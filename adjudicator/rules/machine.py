@@ -155,7 +155,8 @@ class Step:
 class Context:
     """What a phase sees while it runs: the position it changes and the way to ask."""
 
-    def __init__(self, state: GameState, board: Board, segment: Segment, pool: list[PoolEntry], deadline: bool):
+    def __init__(self, state: GameState, board: Board, segment: Segment, pool: list[PoolEntry],
+                 deadline: bool | frozenset[str]):
         self.state = state
         self.board = board
         self.segment = segment
@@ -171,6 +172,10 @@ class Context:
         self.events.extend(events)
 
     # --- decisions -------------------------------------------------------------------------
+
+    def _past_deadline(self, request: Request) -> bool:
+        """``deadline=True``: every decision; a set of keys: only those requests (the open ones)."""
+        return self.deadline is True or (isinstance(self.deadline, frozenset) and request.key in self.deadline)
 
     def key(self, kind: str, house: str) -> str:
         """The next decision key; deterministic because the phase code is."""
@@ -210,7 +215,7 @@ class Context:
             elif a.only is not None:
                 ev = OnlyOption(house=a.request.house, decision=a.request.prompt, answer=_text(a.only), visible_to=a.request.house)
                 pending.append((a, a.only, [*evs, ev], entries))
-            elif self.deadline and a.request.default is not None:
+            elif self._past_deadline(a.request) and a.request.default is not None:
                 # A secret decision's default stays as secret as the answer it replaces.
                 seen_by = a.request.house if a.request.secret else PUBLIC
                 ev = DefaultUsed(house=a.request.house, decision=a.request.prompt, answer=_text(a.request.default), visible_to=seen_by)
@@ -283,13 +288,15 @@ def advance(
     state: GameState,
     answers: Iterable[dict[str, Any]] = (),
     *,
-    deadline: bool = False,
+    deadline: bool | frozenset[str] = False,
     board: Optional[Board] = None,
 ) -> Step:
     """Resolve as far as the answers allow. Pure: ``state`` is not changed.
 
     ``answers`` are pool entries (see :func:`pool_entry`), appended to the standing pool.
-    With ``deadline=True`` every open decision takes its documented default.
+    With ``deadline=True`` every decision without an answer takes its documented default, up to
+    the end of the game; with a set of request keys only those requests do (a moderator's deadline
+    for the requests open now), and decisions that come up afterwards are asked as usual.
     """
     board = board or Board.classic()
     # A shallow copy is enough: the loop below builds every position it changes afresh from data.
