@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any, Iterable, Literal
 
@@ -158,13 +158,18 @@ class Board:
         return b in self.neighbours[a]
 
     def land_areas(self) -> Iterable[Area]:
-        return (a for a in self.areas.values() if a.is_land)
+        return self._by_kind["land"]
 
     def sea_areas(self) -> Iterable[Area]:
-        return (a for a in self.areas.values() if a.is_sea)
+        return self._by_kind["sea"]
 
     def ports(self) -> Iterable[Area]:
-        return (a for a in self.areas.values() if a.is_port)
+        return self._by_kind["port"]
+
+    @cached_property
+    def _by_kind(self) -> dict[str, tuple[Area, ...]]:
+        """The areas of each kind in board order, sorted out once (the engine asks thousands of times a game)."""
+        return {kind: tuple(a for a in self.areas.values() if a.kind == kind) for kind in ("land", "sea", "port")}
 
     def home_area(self, house: HouseId) -> AreaId:
         return self.houses[house].home_area
