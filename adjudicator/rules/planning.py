@@ -26,7 +26,7 @@ from ..events.action import (
     WildlingCardSeen,
 )
 from ..state import GameState, Order
-from .machine import NOT_APPLICABLE, Ask, Composed, Context, PoolEntry, Request, Verdict
+from .machine import NOT_APPLICABLE, Ask, Composed, Context, NeedAnswers, PoolEntry, Request, Verdict
 
 # The deadline filler takes tokens in this order (D13): passive ones first, specials last.
 FILLER_ORDER: tuple[str, ...] = (
@@ -308,7 +308,7 @@ def messenger_raven(ctx: Context) -> None:
                  "special_orders_allowed": st.stars(holder, board), "banned": list(st.restrictions)},
         options=options, default=Raven(action="pass"),
     )
-    cmd = ctx.ask(Ask(req, lambda c: raven_problem(st, board, holder, c)))
+    cmd = _holders_decision(ctx, Ask(req, lambda c: raven_problem(st, board, holder, c)), ("raven", "raven_wildling"))
     assert isinstance(cmd, Raven)
     if cmd.action == "pass":
         ctx.emit(RavenNotUsed(house=holder))
@@ -327,8 +327,33 @@ def messenger_raven(ctx: Context) -> None:
         prompt="leave the wildling card you saw on top of the deck, or place it at the bottom",
         options=(RavenKeep(choice="top"), RavenKeep(choice="bottom")), default=RavenKeep(choice="top"),
     )
-    keep = ctx.ask(Ask(keep_req, lambda c: None if isinstance(c, RavenKeep) else NOT_APPLICABLE))
+    keep = _holders_decision(ctx, Ask(keep_req, lambda c: None if isinstance(c, RavenKeep) else NOT_APPLICABLE),
+                             ("raven_wildling",))
     assert isinstance(keep, RavenKeep)
     if keep.choice == "bottom":
         st.wildling_deck.append(st.wildling_deck.pop(0))
     ctx.emit(WildlingCardPlaced(house=holder, where=keep.choice))
+
+
+def _holders_decision(ctx: Context, ask: Ask, kinds: tuple[str, ...]) -> Command:
+    """Take the raven holder's decision; the same kinds of answer from any other house are refused.
+
+    The refusals are shown while the decision waits and recorded with it once taken, so that a
+    replay tells the same story; the refused answers are then used up.
+    """
+    holder = ask.request.house
+    strays = [e for h in ctx.state.houses_in_play if h != holder for k in kinds for e in ctx.entries(h, k)]
+    reason = f"only the holder of the Messenger Raven ({holder}) uses it (R096, R125)"
+    refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason) for e in strays]
+    fresh = ask.request.key not in ctx.segment.decisions
+    try:
+        cmd = ctx.ask(ask)
+    except NeedAnswers:
+        ctx.transient.extend(refusals)
+        raise
+    if fresh and refusals:
+        ctx.emit(*refusals)
+        ctx.segment.decisions[ask.request.key]["events"].extend(e.to_dict() for e in refusals)
+        ctx.segment.used.extend(e.id for e in strays)
+    assert isinstance(cmd, Command)
+    return cmd

@@ -344,3 +344,24 @@ def test_R258_areas_the_board_does_not_join_are_not_adjacent_for_raids_or_marche
     assert reasons(step, "lannister") == [
         "The Twins is not adjacent to Harrenhal and no chain of your ships links them (R144, R157, R159)"]
     assert "the_twins" not in step.requests[0].context["destinations"]["harrenhal"]
+
+
+@pytest.mark.usefixtures("phases", "combat")
+def test_R096_a_raven_answer_from_a_house_without_the_raven_is_refused_with_the_reason():
+    s = game()
+    s.phase = "planning"
+    put(s, "winterfell", "stark", "footman")
+    holder = s.holder("kings_court")
+    assert holder == "lannister"
+    step = run(s, entry("stark", AssignOrder(area="winterfell", token="march+0")),
+               entry("stark", Raven(action="swap", area="winterfell", token="defense+1")),
+               entry("stark", RavenKeep(choice="bottom")))
+    assert [(r.kind, r.house) for r in step.requests] == [("raven", "lannister")]
+    assert sorted(e.reason for e in unusable(step, "stark")) == [
+        "only the holder of the Messenger Raven (lannister) uses it (R096, R125)"] * 2
+    deck = list(step.state.wildling_deck)
+    step = run(step.state, entry("lannister", Raven(action="pass")))
+    assert step.state.area("winterfell").order.token == "march+0" and step.state.wildling_deck == deck
+    assert sorted(e.reason for e in unusable(step, "stark")) == [
+        "only the holder of the Messenger Raven (lannister) uses it (R096, R125)"] * 2, "the same story on replay"
+    assert not [e for e in step.events if type(e).__name__ == "AnswersExpired"]
