@@ -63,6 +63,7 @@ def test_sample_replays_byte_for_byte(played):
     assert check.ok, check.lines()
 
 
+@pytest.mark.filterwarnings("ignore::adjudicator.keys.InsecureKeyFile")  # git keeps no file modes
 def test_sample_sealed_files_are_the_plain_turns_sealed_with_the_demo_keys():
     game, runs = sample_plan()
     keys = {h: read_private_key(SAMPLE / "keys" / f"DEMO-ONLY-{h}").private for h in game["houses"]}
