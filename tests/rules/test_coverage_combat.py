@@ -236,3 +236,22 @@ def test_ruling_58_a_repelled_attacker_sheds_what_its_supply_cannot_hold(battle)
     assert [(e.area, e.units, e.cause) for e in b.of(UnitsDestroyed) if e.house == "stark"] == [
         ("winterfell", ("footman",), "over supply after the retreat (R213, Q9)")]
     assert b.units("winterfell", "stark") == ["footman"] and within_supply(b.state, BOARD, "stark")
+
+
+# --- R274: the Tides of Battle deck ----------------------------------------------------------------------------
+
+
+def test_R274_the_24_tides_of_battle_cards_are_the_documented_makeup():
+    """The rulebook gives only the count (000:40); the makeup is a data gap, so no rule can be
+    checked. What is checked: the card data holds the makeup of the project's card reference -
+    8 blank, 4 with 1 and a sword, 4 with 1 and a fortification, 4 with 2, 2 with 3, 2 skulls."""
+    from collections import Counter
+
+    from adjudicator.cards import CARDS
+
+    deck = CARDS.tides_deck()
+    assert len(deck) == 24
+    makeup = Counter((CARDS.tides[c].value, CARDS.tides[c].swords, CARDS.tides[c].fortifications, CARDS.tides[c].skull)
+                     for c in deck)
+    assert makeup == {(0, 0, 0, False): 8, (1, 1, 0, False): 4, (1, 0, 1, False): 4, (2, 0, 0, False): 4,
+                      (3, 0, 0, False): 2, (0, 0, 0, True): 2}
