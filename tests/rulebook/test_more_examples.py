@@ -5,18 +5,21 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from rules.test_combat_harness import Assault, battle, play, position, say  # noqa: F401
 
 from adjudicator.commands import Located, Reconcile, Retreat
 from adjudicator.events import AnswerUnusable
-from adjudicator.events.combat import CombatOrderRemoved, CombatResolved, CombatStrengths
+from adjudicator.events.combat import (
+    CombatOrderRemoved,
+    CombatResolved,
+    CombatStrengths,
+)
 from adjudicator.rules import machine, westeros
 from adjudicator.rules.common import UnitsDestroyed
 from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
 from adjudicator.setup import new_game
 from adjudicator.state import GameState, Order, Unit
-
 from rulebook.test_westeros_examples import e07
-from rules.test_combat_harness import Assault, battle, play, position, say  # noqa: F401
 
 _ids = itertools.count()
 

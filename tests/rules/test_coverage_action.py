@@ -19,7 +19,6 @@ from adjudicator.commands import (
     Move,
     Muster,
     MusterAction,
-    PortShips,
     Raid,
     Raven,
     RavenKeep,
@@ -34,7 +33,6 @@ from adjudicator.rules import machine, westeros
 from adjudicator.rules.common import PowerChanged
 from adjudicator.rules.machine import Context, NeedAnswers, advance, pool_entry
 from adjudicator.setup import new_game
-from adjudicator.state import GameState
 
 from .helpers import (  # noqa: F401
     BOARD,

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.commands import March, Move, PlayCard, PortShips, RefuseSupport, Support, UnitSpec, UseBlade
+from adjudicator.board import Board
+from adjudicator.commands import (
+    March,
+    Move,
+    PlayCard,
+    PortShips,
+    RefuseSupport,
+    Support,
+    UnitSpec,
+    UseBlade,
+)
 from adjudicator.events.combat import (
     BladeUsed,
     CasualtiesDue,
@@ -18,7 +28,6 @@ from adjudicator.events.combat import (
     PortCaptured,
     SupportDeclared,
 )
-from adjudicator.board import Board
 from adjudicator.rules.common import UnitsDestroyed, within_supply
 
 from .helpers import at_action, entry, game, of, phases, put, run  # noqa: F401

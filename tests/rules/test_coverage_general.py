@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from adjudicator.board import DOMINANCE_TOKENS, HOUSES, TRACKS, Board
+from adjudicator.board import DOMINANCE_TOKENS, HOUSES, TRACKS
 from adjudicator.cards import CARDS
 from adjudicator.commands import (
     ORDER_TOKENS,
@@ -30,16 +30,28 @@ from adjudicator.commands import (
     UnitSpec,
     UseBlade,
 )
-from adjudicator.events import AnswerUnusable, PhaseStarted, visible
-from adjudicator.events.action import AttackDeclared, RaidResolved, RoundEnded, UnitsMoved
+from adjudicator.events import AnswerUnusable, PhaseStarted
+from adjudicator.events.action import (
+    AttackDeclared,
+    RaidResolved,
+    RoundEnded,
+    UnitsMoved,
+)
 from adjudicator.events.combat import CombatStarted, SupportDeclared
 from adjudicator.events.westeros import FinalStandings, UnitsMustered
-from adjudicator.rules import machine, planning, westeros
-from adjudicator.rules.common import ControlChanged, GameWon, PowerChanged, UnitsDestroyed, available_units, gain_power
+from adjudicator.rules import machine, westeros
+from adjudicator.rules.common import (
+    ControlChanged,
+    GameWon,
+    PowerChanged,
+    UnitsDestroyed,
+    available_units,
+    gain_power,
+)
 from adjudicator.rules.machine import Context, NeedAnswers, advance, pool_entry
 from adjudicator.rules.planning import unused_tokens
 from adjudicator.setup import new_game
-from adjudicator.state import GameState, Order, Segment, Unit
+from adjudicator.state import GameState, Order, Segment
 
 from .helpers import (  # noqa: F401
     BOARD,

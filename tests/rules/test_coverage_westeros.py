@@ -15,10 +15,24 @@ import pytest
 from adjudicator.board import Board
 from adjudicator.cards import CARDS
 from adjudicator.cards.wildlings import WILDLING_CARDS
-from adjudicator.commands import Bid, Located, March, Move, PlayCard, Reconcile, TieBreak, UnitSpec
+from adjudicator.commands import (
+    Bid,
+    Located,
+    March,
+    Move,
+    PlayCard,
+    Reconcile,
+    TieBreak,
+    UnitSpec,
+)
 from adjudicator.events import AnswerUnusable
 from adjudicator.events.action import PowerTokenPlaced
-from adjudicator.events.westeros import InfluenceTrackChanged, TieBroken, WildlingAttackBegins, WildlingAttackResolved
+from adjudicator.events.westeros import (
+    InfluenceTrackChanged,
+    TieBroken,
+    WildlingAttackBegins,
+    WildlingAttackResolved,
+)
 from adjudicator.rules import machine, westeros
 from adjudicator.rules.common import ControlChanged, UnitsDestroyed
 from adjudicator.rules.machine import Context, NeedAnswers, advance, pool_entry
@@ -84,9 +98,9 @@ def test_R091_a_tie_on_the_fiefdoms_track_is_broken_by_the_iron_throne_holder_no
 
 
 @pytest.mark.parametrize("threat, losing, winning", [
-    (2, dict(baratheon=1, lannister=0, stark=0), dict(baratheon=1, lannister=1, stark=0)),
-    (6, dict(baratheon=2, lannister=2, stark=1), dict(baratheon=2, lannister=2, stark=2)),
-    (10, dict(baratheon=5, lannister=4, stark=0), dict(baratheon=5, lannister=4, stark=1)),
+    (2, {"baratheon": 1, "lannister": 0, "stark": 0}, {"baratheon": 1, "lannister": 1, "stark": 0}),
+    (6, {"baratheon": 2, "lannister": 2, "stark": 1}, {"baratheon": 2, "lannister": 2, "stark": 2}),
+    (10, {"baratheon": 5, "lannister": 4, "stark": 0}, {"baratheon": 5, "lannister": 4, "stark": 1}),
 ])
 def test_R100_the_wildlings_attack_with_the_number_printed_where_the_token_stands(westeros_only, threat, losing, winning):
     cards = ("supply", "game_of_thrones", "wildlings_attack")  # no wildling icon: the token stays put

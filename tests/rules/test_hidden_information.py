@@ -9,7 +9,8 @@ Every test reads the events as a house or the public would, through
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterable, Optional
+from collections.abc import Iterable
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,6 @@ from adjudicator.commands import (
     ORDER_TOKENS,
     AssignOrder,
     Bid,
-    PlayCard,
     Raid,
     Raven,
     RavenKeep,
@@ -25,8 +25,17 @@ from adjudicator.commands import (
     UseBlade,
 )
 from adjudicator.events import Event, visible
-from adjudicator.events.action import OrdersRevealed, WildlingCardPlaced, WildlingCardSeen
-from adjudicator.events.combat import HouseCardsRevealed, SupportDeclared, TidesDrawn, TidesRevealed
+from adjudicator.events.action import (
+    OrdersRevealed,
+    WildlingCardPlaced,
+    WildlingCardSeen,
+)
+from adjudicator.events.combat import (
+    HouseCardsRevealed,
+    SupportDeclared,
+    TidesDrawn,
+    TidesRevealed,
+)
 from adjudicator.events.westeros import BidsRevealed
 from adjudicator.rules import machine, westeros
 from adjudicator.rules.common import PowerChanged
