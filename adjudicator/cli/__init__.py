@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Callable, Sequence
+from typing import Callable, Sequence, TypeVar
 
 from .. import __version__
 
@@ -19,6 +19,22 @@ COMMAND_MODULES: tuple[str, ...] = ("game", "seals", "check", "batch", "mail", "
 
 class UserError(Exception):
     """A mistake of the user's: printed as one line, exit status 2."""
+
+
+T = TypeVar("T")
+
+
+def guard(fn: Callable[[], T]) -> T:
+    """Folder, registry and file-system errors become one-line user errors (exit status 2)."""
+    from ..gamedir import GameDirError
+    from ..registry import RegistryError
+
+    try:
+        return fn()
+    except (GameDirError, RegistryError) as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(f"{e.filename or 'the game folder'}: {e.strerror}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -6,12 +6,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any
 
 from .. import audit, batch
-from ..gamedir import GameDirError
-from ..registry import RegistryError
-from . import UserError, mail
+from . import UserError, guard, mail
 
 
 def register(subparsers: Any) -> None:
@@ -64,19 +62,6 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=cmd_reveal)
 
 
-T = TypeVar("T")
-
-
-def _guard(fn: Callable[[], T]) -> T:
-    """Folder and file-system errors become one-line user errors (exit status 2)."""
-    try:
-        return fn()
-    except (GameDirError, RegistryError) as e:
-        raise UserError(str(e)) from None
-    except OSError as e:
-        raise UserError(f"{e.filename or 'the game folder'}: {e.strerror}") from None
-
-
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     took = 0
     if args.maildir or args.mbox:
@@ -95,29 +80,29 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     for f in args.files:
         if not f.is_file():
             raise UserError(f"{f}: no such file")
-    result = _guard(lambda: batch.adjudicate(args.game_dir, args.files, deadline=args.deadline,
+    result = guard(lambda: batch.adjudicate(args.game_dir, args.files, deadline=args.deadline,
                                              templates_dir=args.templates))  # fmt: skip
     print("\n".join(result.lines()))
     return max(result.exit_status, took)
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    view = _guard(lambda: batch.status(args.game_dir))
+    view = guard(lambda: batch.status(args.game_dir))
     sys.stdout.write(json.dumps(view, indent=1, sort_keys=True) + "\n" if args.json else audit.pending_text(view))
     return 0
 
 
 def cmd_rollback(args: argparse.Namespace) -> int:
-    print(_guard(lambda: audit.rollback(args.game_dir, to=args.to, reason=args.reason)))
+    print(guard(lambda: audit.rollback(args.game_dir, to=args.to, reason=args.reason)))
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    check = _guard(lambda: batch.repair(args.game_dir) if args.repair else audit.replay(args.game_dir))
+    check = guard(lambda: batch.repair(args.game_dir) if args.repair else audit.replay(args.game_dir))
     print("\n".join(check.lines()), file=sys.stdout if check.ok else sys.stderr)
     return 0 if check.ok else 1
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:
-    print(_guard(lambda: audit.reveal(args.game_dir, force=args.force)))
+    print(guard(lambda: audit.reveal(args.game_dir, force=args.force)))
     return 0

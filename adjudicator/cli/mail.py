@@ -7,14 +7,11 @@ import getpass
 import ssl
 import sys
 import warnings
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from .. import keys, mailbox, outbox
-from ..gamedir import GameDirError
-from ..registry import RegistryError
-from . import UserError
+from . import UserError, guard
 
 
 def register(subparsers: Any) -> None:
@@ -56,19 +53,6 @@ def add_mailbox_options(p: argparse.ArgumentParser, *, required: bool) -> None:
     box = p.add_mutually_exclusive_group(required=required)
     box.add_argument("--maildir", type=Path, metavar="DIR", help="a Maildir (its new/ and cur/ are read; tmp/ never)")
     box.add_argument("--mbox", type=Path, metavar="FILE", help="an mbox file")
-
-
-T = TypeVar("T")
-
-
-def guard(fn: Callable[[], T]) -> T:
-    """Mailbox, registry and folder errors become one-line user errors (exit status 2)."""
-    try:
-        return fn()
-    except (GameDirError, RegistryError) as e:
-        raise UserError(str(e)) from None
-    except OSError as e:
-        raise UserError(f"{e.filename or 'the game folder'}: {e.strerror}") from None
 
 
 def ingest(game_dir: Path, maildir: Path | None, mbox: Path | None) -> int:
