@@ -96,6 +96,7 @@ def _play(root: Path, houses: list[str], seed: int, rounds: Optional[int], tides
                        folder=None if root.parent.name.startswith("maester-sim-") else root)
     batch.adjudicate(gd.root)  # the first step: the engine asks for round 1's orders
     state = GameDir(gd.root).load_state()
+    game_id = gd.info().id
     stalled, last_keys = 0, None
     while state.phase != "game_over" and result.steps < MAX_STEPS:
         if rounds is not None and state.round > rounds:
@@ -110,7 +111,7 @@ def _play(root: Path, houses: list[str], seed: int, rounds: Optional[int], tides
             stalled = 0
         else:
             for house, robot in robots.items():
-                text = robot.turn_file(state, requests, board, gd.info().id)
+                text = robot.turn_file(state, requests, board, game_id)
                 if text is not None:
                     fileio.atomic_write_text(gd.folder("inbox") / f"{house}-{robot.seq:04d}.txt", text)
             batch.adjudicate(gd.root)
