@@ -284,3 +284,45 @@ def test_R267_the_order_of_the_decks_is_never_published(westeros_only):
     assert deck_one_after and not any(c in strings(seen) for c in set(deck_one_after) - drawn)
     assert not any(c in strings(seen) for c in set(s.wildling_deck))
     assert not any(c in strings(seen) for d in "23" for c in set(hidden[d]) - drawn)
+
+
+# --- the same, over whole games played by robots ---------------------------------------------------------------
+
+PRIVATE_KINDS = ("WildlingCardSeen", "TidesDrawn", "AnswerUsed", "AnswerUnusable", "AnswersExpired")
+SECRET_DECISIONS = ("orders", "bid", "house_card")
+
+
+@pytest.mark.parametrize("players, seed, tides_of_battle", [(3, 7, True), (6, 11, False)])
+def test_R263_R267_no_private_event_reaches_the_public_in_a_robot_game(players, seed, tides_of_battle):
+    """Robots play a whole game; every step's public events are read as an outsider would."""
+    import random
+
+    from adjudicator.board import Board
+    from adjudicator.robots import Robot, robot_key
+
+    board = Board.classic()
+    houses = list(board.setups[players].houses)
+    state = new_game(houses, seed=f"hidden-{seed}", tides_of_battle=tides_of_battle, board=board)
+    rng = random.Random(seed)
+    robots = {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random())) for h in houses}
+    step = advance(state, board=board)
+    seen: set[str] = set()
+    stalled, last = 0, None
+    for n in range(4000):
+        if step.state.phase == "game_over":
+            break
+        for e in visible(step.events, None):
+            kind = type(e).__name__
+            seen.add(kind)
+            assert kind not in PRIVATE_KINDS, (n, e)
+            if kind in ("DefaultUsed", "OnlyOption"):
+                assert not any(k in e.decision for k in ("assign one order", "assign your orders", "bid for",
+                                                         "choose a House card")), (n, e)
+        entries = [pool_entry(id=f"{h}/{n}/{i}", house=h, round=step.state.round, command=c)
+                   for h, robot in robots.items() for i, c in enumerate(robot.commands(step.state, step.requests, board))]
+        keys = sorted(r.key for r in step.requests)
+        stalled, last = (stalled + 1 if keys == last else 0), keys
+        step = advance(step.state, entries, deadline=stalled >= 3, board=board)  # a deadline only when stuck
+    assert step.state.phase == "game_over"
+    assert {"OrdersRevealed", "HouseCardsRevealed", "BidsRevealed"} <= seen, sorted(seen)
+    assert ("TidesRevealed" in seen) == tides_of_battle
