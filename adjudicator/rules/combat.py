@@ -55,7 +55,7 @@ from .casualties import take_casualties
 from .combat_state import NEUTRAL, Combat, Side
 from .common import ControlChanged, after_control_change, available_units, destroy_units, within_supply
 from .machine import Ask, Context, Request
-from .retreat import retreat_and_advance
+from .retreat import retreat_and_advance, stay_home
 from .strength import strength
 
 
@@ -163,6 +163,8 @@ def _against_neutral_force(ctx: Context, combat: Combat) -> CombatResult:
         st.area_mut(combat.area).neutral_force = None
         combat.winner = "attacker"
         retreat_and_advance(ctx, combat)
+    else:
+        stay_home(ctx, combat)
     _remove_march_order(ctx, combat)
     _control_events(ctx, combat)
     after_control_change(ctx)

@@ -65,12 +65,17 @@ def shed_excess(ctx: Context, combat: Combat, units: list[Unit], cause: str) -> 
         combat.attacking.remove(unit.type)
 
 
+def stay_home(ctx: Context, combat: Combat) -> None:
+    """Attackers that did not get in stand in the area they marched from, within supply (ruling 58)."""
+    home = pick_units(ctx.state.area(combat.origin).units, combat.attacker, combat.attacking)
+    shed_excess(ctx, combat, home, "over supply back in the area they marched from (R238, ruling 58)")
+
+
 def advance(ctx: Context, combat: Combat) -> None:
     """The surviving attackers enter the embattled area (R221), unless held back (Arianne Martell)."""
     st = ctx.state
     if combat.held:
-        held = pick_units(st.area(combat.origin).units, combat.attacker, combat.attacking)
-        shed_excess(ctx, combat, held, "over supply back in the area they marched from (R238, ruling 58)")
+        stay_home(ctx, combat)
         if combat.attacking:
             ctx.emit(AttackRepelled(house=combat.attacker, area=combat.origin, units=units_text(combat.attacking),
                                     routed=False))

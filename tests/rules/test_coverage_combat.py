@@ -247,6 +247,26 @@ def test_ruling_58_a_repelled_attacker_sheds_what_its_supply_cannot_hold(battle)
     assert b.units("winterfell", "stark") == ["footman"] and within_supply(b.state, BOARD, "stark")
 
 
+def test_ruling_58_a_march_short_of_a_neutral_forces_strength_sheds_what_its_supply_cannot_hold(battle):
+    """Regression: Kingswood held a knight and two footmen; the march sent the knight against King's
+    Landing (5) and a footman to Storm's End, counting on its own support +1 (5 in all). Stark then
+    declared no support: the knight fell short and stood again in Kingswood, three armies of 2."""
+    state = duel("stark", "lannister", attack=("knight", "footman"), defend=(), area="kings_landing",
+                 origin="kingswood", areas="""
+kings_landing = { neutral_force = 5 }
+storms_end = ["stark footman", "stark footman"]
+the_reach = { units = ["stark knight"], order = "support+1" }
+blackwater = ["stark footman", "stark footman"]
+""")
+    state.houses["stark"].supply = 1
+    b = battle(state, Assault("kings_landing", "stark", "kingswood", ("knight",)))
+    b.run(say("stark", Support(side="none")))
+    assert b.done and not b.results()[0].attacker_won
+    assert [(e.area, e.units, e.cause) for e in b.of(UnitsDestroyed) if e.house == "stark"] == [
+        ("kingswood", ("knight",), "over supply back in the area they marched from (R238, ruling 58)")]
+    assert b.units("kingswood", "stark") == ["footman"] and within_supply(b.state, BOARD, "stark")
+
+
 # --- R274: the Tides of Battle deck ----------------------------------------------------------------------------
 
 
