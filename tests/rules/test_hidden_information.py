@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from adjudicator.cards import CARDS
 from adjudicator.commands import (
     ORDER_TOKENS,
     AssignOrder,
@@ -318,6 +319,9 @@ def test_R263_R267_no_private_event_reaches_the_public_in_a_robot_game(players, 
             if kind in ("DefaultUsed", "OnlyOption"):
                 assert not any(k in e.decision for k in ("assign one order", "assign your orders", "bid for",
                                                          "choose a House card")), (n, e)
+        for r in step.requests:  # prompts are public (ruling 132): no card still face down in them
+            named = [c.name for c in CARDS.wildling_cards.values() if c.name in r.prompt]
+            assert not named or r.kind == "wildling_choice", (n, r.prompt)
         entries = [pool_entry(id=f"{h}/{n}/{i}", house=h, round=step.state.round, command=c)
                    for h, robot in robots.items() for i, c in enumerate(robot.commands(step.state, step.requests, board))]
         keys = sorted(r.key for r in step.requests)
