@@ -346,8 +346,8 @@ def test_R018_each_player_count_places_its_tokens_and_the_rest_stay_in_the_box()
     assert set(placed[6]) < set(placed[5]) < set(placed[4]), "a token for 4-6 players is also placed with 4 or 5"
     for n in (5, 6):
         assert all(placed[4][a] == v for a, v in placed[n].items()), "one side of a token, one strength"
-    assert len(placed[4]) + len(BOARD.setups[3].impassable_areas) + len(BOARD.setups[3].neutral_forces) - len(
-        set(placed[4]) & (set(BOARD.setups[3].impassable_areas) | set(BOARD.setups[3].neutral_forces))) <= 14
+    three = set(BOARD.setups[3].impassable_areas) | set(BOARD.setups[3].neutral_forces)
+    assert len(three) == 14 and set(placed[4]) <= three, "every range side is the back of one of the 14 '3' sides"
     for n in (3, 4, 5, 6):
         s = new_game(list(BOARD.setups[n].houses), seed="r018")
         on_board = {a: st.neutral_force for a, st in s.areas.items() if st.neutral_force is not None}
