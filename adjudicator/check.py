@@ -197,10 +197,14 @@ class _Static:
         self.orders = self._orders()
 
     def _orders(self) -> dict[str, str]:
-        """The house's orders to check raids, marches and consolidations against."""
-        if self.state.phase == "planning":
+        """The house's orders to check raids, marches, consolidations and the raven against.
+
+        Those on the board (after the reveal), else those this file places in the Planning Phase.
+        """
+        placed = {a: s.order.token for a, s in self.state.areas.items() if s.order and s.order.house == self.house}
+        if self.state.phase == "planning" and not placed:
             return {a: c.token for a, c in self.final.items() if isinstance(c, C.AssignOrder)}
-        return {a: s.order.token for a, s in self.state.areas.items() if s.order and s.order.house == self.house}
+        return placed
 
     def fail(self, cmd: Command, code: str, reason: str) -> None:
         where = cmd.where or C.Where(self.tf.filename, 0)
