@@ -142,10 +142,15 @@ def why_not_area(ctx: Context, combat: Combat, dest: str) -> Optional[str]:
 
 
 def _to_destroy(ctx: Context, combat: Combat, dest: str, n: int) -> int:
-    """How many retreating units must be destroyed first to fit the supply limit there (R213)."""
+    """How many retreating units must be destroyed first to fit the supply limit there (R213).
+
+    None of the defender's units stay in the embattled area: those that cannot retreat (routed
+    units, siege engines) are destroyed, so they are counted as gone even before they are.
+    """
     house = str(combat.defender)
+    here = sum(1 for u in ctx.state.area(combat.area).units if u.house == house)
     for k in range(n + 1):
-        if within_supply(ctx.state, ctx.board, house, {combat.area: -n, dest: n - k}):
+        if within_supply(ctx.state, ctx.board, house, {combat.area: -here, dest: n - k}):
             return k
     return n
 
