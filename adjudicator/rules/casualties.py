@@ -21,6 +21,7 @@ from .machine import NOT_APPLICABLE, Ask, Context, Request
 from .strength import icons, no_casualties
 
 CHEAP_FIRST = ("footman", "ship", "siege_engine", "knight")  # the default: cheapest units first (D26)
+DOOMED_FIRST = ("siege_engine", "footman", "ship", "knight")  # a defeated army's siege engines are lost anyway (R218)
 
 
 def take_casualties(ctx: Context, combat: Combat) -> None:
@@ -72,7 +73,7 @@ def _ask(ctx: Context, combat: Combat, role: Role, count: int, pool: list[str], 
     """Which units go: the house's answer, or at once when only one choice is possible (R204)."""
     house = str(combat.house(role))
     have = Counter(pool)
-    default = _cheapest(pool, count)
+    default = _cheapest(pool, count, doomed=role != combat.winner)
     obvious = count == len(pool) or len(have) == 1
     req = Request(
         key=ctx.key("casualties", house), kind="casualties", house=house,
@@ -121,8 +122,11 @@ def pick_units(units: list[Unit], house: str, types: list[str]) -> list[Unit]:
     return out
 
 
-def _cheapest(pool: list[str], count: int) -> list[str]:
-    return sorted(pool, key=CHEAP_FIRST.index)[:count]
+def _cheapest(pool: list[str], count: int, *, doomed: bool = False) -> list[str]:
+    """The default casualties: the cheapest units, but first the siege engines of a defeated army,
+    which cannot retreat and would be destroyed anyway (R218, ruling 48)."""
+    order = DOOMED_FIRST if doomed else CHEAP_FIRST
+    return sorted(pool, key=order.index)[:count]
 
 
 def _spec(units: list[str]) -> Casualties:

@@ -48,3 +48,51 @@ def test_R213_routed_units_left_behind_do_not_count_against_the_supply_of_a_retr
     assert b.done
     assert b.of(Retreated)[0].to_area == "the_reach"
     assert b.units("the_reach", "lannister") == ["footman", "footman"]
+
+
+# --- casualties (R203-R206) --------------------------------------------------------------------------
+
+
+def test_R218_the_defeated_sides_default_casualty_is_a_siege_engine_it_would_lose_anyway(battle):
+    """Wrong before: the deadline default took the cheapest unit (a footman) from a defeated army
+    whose siege engine is destroyed anyway because it cannot retreat (R218). Stark lost a footman
+    and the siege engine; taking the siege engine as the casualty costs one unit, not two.
+    """
+    state = duel("lannister", "stark", attack=("3 knights",), defend=("footman", "siege_engine", "knight"),
+                 area="harrenhal", origin="riverrun")
+    b = battle(state, everyone(state, "lannister", area="harrenhal", origin="riverrun"))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "catelyn_stark"))
+    assert b.asked() == [("casualties", "stark")]
+    assert b.requests()[0].default == Casualties(units=(UnitSpec("siege_engine", 1),))
+    b.run(deadline=True)
+    b.run(deadline=True)
+    assert b.done
+    lost = [(e.units, e.cause) for e in b.of(UnitsDestroyed)]
+    assert lost == [(("siege_engine",), "casualties of the combat (R203)")]
+    assert b.units("blackwater", "stark") == ["footman", "knight"]
+
+
+def test_R218_a_defeated_attackers_default_casualty_is_its_siege_engine(battle):
+    """Wrong before, as for a defender: a defeated attacker's siege engines are destroyed on the way
+    back (ruling 48), so the default casualty is one of them, not a footman."""
+    state = duel("baratheon", "lannister", attack=("footman", "siege_engine"), defend=("3 knights",),
+                 area="harrenhal", origin="blackwater")
+    b = battle(state, everyone(state, "baratheon", area="harrenhal", origin="blackwater"))
+    b.run(play("baratheon", "patchface"), play("lannister", "ser_jaime_lannister"))
+    assert b.requests()[0].default == Casualties(units=(UnitSpec("siege_engine", 1),))
+    b.run(deadline=True)
+    b.run(deadline=True)
+    assert b.units("blackwater", "baratheon") == ["footman"]
+
+
+def test_R272_a_skull_on_the_victor_still_defaults_to_its_cheapest_unit(battle):
+    """Checked: the victor keeps its siege engines, so a skull it takes defaults to a footman."""
+    state = duel("lannister", "stark", attack=("footman", "siege_engine", "knight"), defend=("footman",),
+                 area="harrenhal", origin="riverrun",
+                 options='[options]\ntides_of_battle = true\ntides_reshuffle_each_combat = false\n'
+                         '[decks]\ntides = ["two", "skull"]\n')
+    b = battle(state, everyone(state, "lannister", area="harrenhal", origin="riverrun"))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "catelyn_stark"))
+    assert b.of(CombatResolved)[0].winner == "lannister"
+    assert b.asked() == [("casualties", "lannister")]
+    assert b.requests()[0].default == Casualties(units=(UnitSpec("footman", 1),))
