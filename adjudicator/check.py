@@ -69,7 +69,22 @@ def check_file(game_dir: str | Path, path: str | Path, *, house: str | None = No
         game_id, state = gd.info().id, gd.load_state()
     except GameDirError as e:
         raise CheckError(str(e)) from None
-    return check_turn_file(parse_turn_file(_read(path), filename=_name(path)), state, game_id=game_id, house=house)
+    tf = parse_turn_file(_read(path), filename=_name(path))
+    last = _last_seq(gd.root, tf, house, state)
+    return check_turn_file(tf, state, game_id=game_id, house=house, last_seq=last)
+
+
+def _last_seq(root: Path, tf: TurnFile, house: str | None, state: GameState) -> int | None:
+    """The highest ``seq`` accepted from the file's house for the open step (``None``: unknown)."""
+    from .registry import RegistryError, highest_accepted_seq
+
+    who = lookup("house", house or (tf.header.house if tf.header else "")).id
+    if who is None:
+        return None
+    try:
+        return highest_accepted_seq(root, who, state.round, state.phase)
+    except (RegistryError, OSError, ValueError):
+        return None
 
 
 def published_state(path: str | Path) -> GameState:
@@ -98,14 +113,18 @@ def _name(path: str | Path) -> str:
 
 
 def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = None, house: str | None = None,
-                    board: Board | None = None, engine: bool = True) -> TurnFile:
+                    board: Board | None = None, engine: bool = True, last_seq: int | None = None) -> TurnFile:
     """The parsed file with the game's problems added and what is still missing listed.
+
+    ``last_seq`` is the highest sequence number already accepted from the house for the open
+    step, when known (a game folder's log): a file must carry a higher one.
 
     :raises CheckError: when neither the header nor ``house`` names the house, or ``house`` is not in the game.
     """
     board = board or Board.classic()
     who = _house(tf, house, state)
     problems: list[TurnFileError] = list(tf.problems) + _header_problems(tf, state, game_id or state.game_id, who, house)
+    problems += _seq_problems(tf, state, who, last_seq)
     if who not in state.houses_in_play:  # the header names a house not in the game: nothing else can be judged
         return replace(tf, problems=tuple(sorted(problems, key=lambda p: (p.where.line, p.where.column))))
     static = _Static(tf, state, board, who)
@@ -113,6 +132,11 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = Non
         static.check(cmd)
     problems += static.problems
     notices = [w for w in tf.warnings if w.code != "W301"] + static.notices  # E307 says it for a check
+    replaced = _replaced(tf, state, who)
+    if replaced:
+        notices.append(Notice("W207", f"this file replaces your earlier answers for round {state.round} "
+                              f"{state.phase} that are not used yet: {'; '.join(replaced)}; repeat here every one "
+                              "you still mean (ruling 94)", _where(tf, 0)))  # fmt: skip
     missing = static.missing()
     if engine:
         # Lines refused here are not sent; orders only as a whole legal set (the engine takes them together).
@@ -169,8 +193,64 @@ def _header_problems(tf: TurnFile, state: GameState, game_id: str, house: str, g
     return out
 
 
+def _seq_problems(tf: TurnFile, state: GameState, house: str, last_seq: int | None) -> list[TurnFileError]:
+    h = tf.header
+    if h is None or last_seq is None or h.seq > last_seq or (h.round, h.step) != (state.round, state.phase):
+        return []
+    where = _where(tf, tf.header_line.number if tf.header_line else 0)
+    fixed = format_header(replace(h, seq=last_seq + 1))
+    return [IllegalOrder("E308", f"seq {h.seq} is not higher than seq {last_seq}, the last file accepted from you "
+                         f"for round {state.round} {state.phase}; the seal check would refuse it as a replay",
+                         where=where, line_text=tf.header_line.text if tf.header_line else "",
+                         suggestion=f"write '{fixed}'")]  # fmt: skip
+
+
 def _where(tf: TurnFile, line: int, column: int = 1) -> C.Where:
     return C.Where(tf.filename, line, column)
+
+
+# --- the house's answers waiting in the game ---------------------------------------------------
+
+
+def _used_ids(state: GameState) -> set[str]:
+    return set(state.segment.used) if state.segment else set()
+
+
+def _step_prefix(tf: TurnFile, state: GameState, house: str) -> str | None:
+    """How the pool ids of the house's answers for the file's step start (ruling 94), or ``None``."""
+    h = tf.header
+    if h is None or (h.round, h.step) != (state.round, state.phase):
+        return None
+    return f"{house}/{h.round}.{h.step}/"
+
+
+def _earlier(entry: dict[str, Any], prefix: str, seq: int) -> bool:
+    rest = entry["id"][len(prefix):] if entry["id"].startswith(prefix) else ""
+    return rest.startswith("seq") and rest[3:].split("/", 1)[0].isdigit() and int(rest[3:].split("/", 1)[0]) < seq
+
+
+def _replaced(tf: TurnFile, state: GameState, house: str) -> list[str]:
+    """The texts of the house's unused answers that this file replaces once accepted (ruling 94)."""
+    prefix = _step_prefix(tf, state, house)
+    if prefix is None or tf.header is None:
+        return []
+    used = _used_ids(state)
+    return [a.get("text", "") for a in state.answers
+            if a["id"] not in used and _earlier(a, prefix, tf.header.seq)]  # fmt: skip
+
+
+def _trial(tf: TurnFile, state: GameState, house: str) -> GameState:
+    """The state the engine tries the file on: only this house's own answers are kept (the others'
+    are secret), less those the file replaces, as the run will do (ruling 94)."""
+    import copy
+
+    prefix = _step_prefix(tf, state, house)
+    seq = tf.header.seq if tf.header else 0
+    used = _used_ids(state)
+    trial = copy.copy(state)
+    trial.answers = [a for a in state.answers if a["house"] == house
+                     and not (prefix and a["id"] not in used and _earlier(a, prefix, seq))]  # fmt: skip
+    return trial
 
 
 # --- static checks: the state and the board only ----------------------------------------------
@@ -443,7 +523,7 @@ def _engine(tf: TurnFile, sent: list[Command], state: GameState, board: Board,
         entries = [machine.pool_entry(id=f"check/{house}/L{c.where.line if c.where else 0}/{i}", house=house,
                                       round=state.round, command=c, text=format_command(c))
                    for i, c in enumerate(sent)]
-        step = machine.advance(state, entries, board=board)
+        step = machine.advance(_trial(tf, state, house), entries, board=board)
     except ImportError as e:
         return [], [], Notice("W901", f"the rules engine is not available ({e}); only the static checks ran",
                               C.Where(tf.filename, 0))
@@ -464,7 +544,9 @@ def _engine(tf: TurnFile, sent: list[Command], state: GameState, board: Board,
             text = tf.texts.get(line, "")
             problems.append(IllegalOrder("E420", ev.reason, where=cmd.where or C.Where(tf.filename, 0),
                                          line_text=text, end_column=len(text) + 1))
-    missing = [f"{r.kind}: {r.prompt}" for r in step.requests if r.house == house]
+    # Past the open step, what is asked would tell of cards not drawn yet (R267): this file is done.
+    same_step = (step.state.round, step.state.phase) == (state.round, state.phase)
+    missing = [f"{r.kind}: {r.prompt}" for r in step.requests if r.house == house and same_step]
     return problems, missing, None
 
 

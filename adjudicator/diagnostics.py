@@ -75,6 +75,7 @@ CODES: dict[str, str] = {
     "E305": "header for another house",
     "E306": "header for another step",
     "E307": "missing header",
+    "E308": "sequence number already used",
     # legality against the game (maester check)
     "E401": "no units there",
     "E404": "too many special orders",
@@ -100,6 +101,7 @@ WARNING_CODES: dict[str, str] = {
     "W204": "text after the turn ignored",
     "W205": "line replaced by a later one",
     "W206": "not UTF-8",
+    "W207": "earlier answers replaced",
     "W301": "no header",
     "W901": "engine unavailable",
     "W902": "checked against a published state",

@@ -52,3 +52,87 @@ def test_R125_raven_swap_checked_against_the_revealed_orders() -> None:
     state = revealed(fresh(), LANNISTER_ORDERS)
     assert codes(check("raven: swap Stoney Sept to defense +1\n", state, "lannister")) == []
     assert codes(check("raven: swap Kingswood to defense +1\n", state, "lannister")) == [(2, "E411")]
+
+
+def submit(state: GameState, house: str, seq: int, body: str) -> GameState:
+    """The state after the run takes one file of ``house`` (pool ids as the run makes them)."""
+    from adjudicator.rules import machine
+    from adjudicator.turnfile import format_command
+
+    tf = parse_turn_file(header(house, state, seq) + body)
+    assert not tf.problems, [str(p) for p in tf.problems]
+    prefix = f"{house}/{state.round}.{state.phase}/"
+    used = set(state.segment.used) if state.segment else set()
+    base = state.copy()
+    base.answers = [a for a in base.answers if not a["id"].startswith(prefix) or a["id"] in used]
+    entries = [machine.pool_entry(id=f"{prefix}seq{seq}/L{c.where.line}", house=house, round=state.round, command=c,
+                                  text=format_command(c)) for c in tf.commands if c.where]
+    return machine.advance(base, entries, board=BOARD).state
+
+
+STARK_ORDERS = "Winterfell: march +1\nWhite Harbor: defense +1\nThe Shivering Sea: support +0\n"
+
+
+def test_ruling_94_check_warns_of_the_earlier_answers_a_new_seq_replaces() -> None:
+    """A seq 2 file silently dropped the unused answers of seq 1 (standing support, orders waiting
+    for the other houses), and ``maester check`` said nothing: it even counted them as still held."""
+    state = submit(fresh(), "stark", 1, STARK_ORDERS + "support stark in every combat\n")
+    tf = check_turn_file(parse_turn_file(header("stark", state, 2) + "support stark in Winterfell\n"), state)
+    w207 = [w for w in tf.warnings if w.code == "W207"]
+    assert len(w207) == 1
+    assert "Winterfell: march +1" in w207[0].message and "support stark in every combat" in w207[0].message
+    assert any(m.startswith("orders:") for m in tf.missing), tf.missing
+
+
+def test_ruling_94_no_warning_when_nothing_earlier_is_held() -> None:
+    """The replacement warning names only answers really held: none for a first file."""
+    tf = check(STARK_ORDERS, fresh(), "stark", engine=True)
+    assert [w.code for w in tf.warnings] == []
+
+
+def test_E308_check_refuses_a_seq_already_accepted() -> None:
+    """A file with a sequence number already used passed ``maester check`` and was then refused by
+    the seal check as a replay, a mail round trip later."""
+    state = fresh()
+    tf = check_turn_file(parse_turn_file(header("stark", state, 2) + STARK_ORDERS), state, last_seq=2)
+    assert codes(tf) == [(1, "E308")]
+    assert "seq 3" in tf.problems[0].suggestion
+    ok = check_turn_file(parse_turn_file(header("stark", state, 3) + STARK_ORDERS), state, last_seq=2)
+    assert codes(ok) == []
+
+
+def sea_battle() -> GameState:
+    """Round 1 action: Greyjoy's ship has marched from Ironman's Bay into The Golden Sound, and
+    Greyjoy's house card and Blade answer for that combat wait, unseen, in the pool."""
+    state = fresh()
+    for house, body in [("lannister", "Lannisport: defense +1\nStoney Sept: consolidate\nThe Golden Sound: defense +1\n"
+                                      "Port of Lannisport: consolidate\n"),
+                        ("greyjoy", "Pyke: defense +1\nGreywater Watch: defense +1\nIronman's Bay: march +0\n"
+                                    "Port of Pyke: consolidate\n"),
+                        ("baratheon", "Dragonstone: defense +1\nKingswood: defense +1\nShipbreaker Bay: consolidate\n"),
+                        ("stark", "Winterfell: defense +1\nWhite Harbor: defense +1\nThe Shivering Sea: consolidate\n")]:
+        state = submit(state, house, 1, body)
+    state = submit(state, "lannister", 2, "raven: pass\n")
+    state = submit(state, "greyjoy", 1 if state.phase == "action" else 2,
+                   "march from Ironman's Bay: ship -> The Golden Sound\nplay euron crow's eye\nkeep blade\n")
+    assert [(r["house"], r["kind"]) for r in state.pending] == [("lannister", "house_card")], state.pending
+    return state
+
+
+def test_R267_check_does_not_use_other_houses_waiting_answers() -> None:
+    """The check ran the engine with every house's waiting answers, so its "still missing" list
+    told Lannister it must retreat (it would lose the combat) before Greyjoy's secret card was
+    revealed: the check now tries a file with its own house's answers only."""
+    state = sea_battle()
+    tf = check("play the hound\n", state, "lannister", engine=True)
+    assert codes(tf) == [] and tf.missing == ()
+
+
+def test_ruling_94_check_tries_the_file_without_the_answers_it_replaces() -> None:
+    """The check ran the engine with the house's earlier answers still in force, so it promised a
+    complete turn that the run (which drops them, ruling 94) would find incomplete."""
+    state = sea_battle()
+    tf = check_turn_file(parse_turn_file(header("greyjoy", state, 2) + "keep blade\n"), state)
+    assert [w.code for w in tf.warnings] == ["W207"]
+    assert "play Euron Crow's Eye" in tf.warnings[0].message
+    assert [m.split(":")[0] for m in tf.missing] == ["house_card"]
