@@ -35,6 +35,8 @@ def renly_baratheon(view: CombatView, me: Me) -> Iterator[Effect]:
         return
     areas = sorted({f.area for f in view.fighters()
                     if f.house == me.house and f.type == "footman" and f.side == me.role and not f.routed})
+    if me.attacking and view.origin in areas:
+        areas.insert(0, view.area)  # attacking footmen are named by the area they fight in, or came from
     if not areas or view.knights_available(me.house) < 1:
         yield Skip("no footman to upgrade, or no knight left in the supply")
         return

@@ -250,7 +250,13 @@ def _destroy_footman(ctx: Context, combat: Combat, me: Me, role: Role) -> None:
 
 
 def _upgrade(ctx: Context, combat: Combat, me: Me, area: str) -> None:
-    """Renly: one of the house's footmen in the combat there becomes a knight from its supply."""
+    """Renly: one of the house's footmen in the combat there becomes a knight from its supply.
+
+    An attacker's footmen stand in the area they marched from until they advance: the embattled
+    area names them as well.
+    """
+    if me.role == "attacker" and area == combat.area:
+        area = combat.origin
     units = ctx.state.area_mut(area).units
     unit = next(u for u in units if u.house == me.house and u.type == "footman" and not u.routed)
     unit.type = "knight"

@@ -1,0 +1,33 @@
+"""Review of the 42 House cards against their printed texts (``data/cards.toml``) and R191-R198.
+
+One test per trap checked, whether the code was right or not; where it was wrong the docstring says
+what was wrong. Combats are fought through the real step machine by the harness of
+``tests/rules/test_combat_harness.py``: unless told otherwise a house that does not fight heads every
+track, then the attacker, then the defender. ``BLOCKED`` puts a third house in The Boneway and The
+Reach, so a defeated Kingswood army retreats to Storm's End unasked.
+"""
+
+from __future__ import annotations
+
+from adjudicator.commands import CardChoice
+
+from rules.test_combat_harness import battle, duel, everyone, play, say  # noqa: F401
+
+BLOCKED = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]'
+
+
+# --- Baratheon --------------------------------------------------------------------------------------
+
+
+def test_renly_baratheon_an_attacker_names_the_embattled_area_for_its_attacking_footman(battle):
+    """Wrong before: an attacker's footmen were offered only under the area they marched from, so
+    ``renly baratheon: upgrade footman in Kingswood`` (the turn-file guide's own example, written
+    by a house that attacked the Kingswood) was refused. The area of the combat now names them too.
+    """
+    state = duel("baratheon", "lannister", attack=("2 footmen", "knight"), defend=("footman",), areas=BLOCKED)
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "renly_baratheon"), play("lannister", "cersei_lannister"),
+          say("baratheon", CardChoice(card="renly_baratheon", area="kingswood")))
+    assert b.done, b.unusable()
+    assert b.units("kingswood", "baratheon") == ["footman", "knight", "knight"]
+    assert b.units("kings_landing") == []
