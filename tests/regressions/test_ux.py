@@ -136,3 +136,21 @@ def test_ruling_94_check_tries_the_file_without_the_answers_it_replaces() -> Non
     assert [w.code for w in tf.warnings] == ["W207"]
     assert "play Euron Crow's Eye" in tf.warnings[0].message
     assert [m.split(":")[0] for m in tf.missing] == ["house_card"]
+
+
+def test_R267_check_lists_nothing_past_the_open_step() -> None:
+    """A file that finished the round made the check list the next round's requests as "still
+    missing" from it: decisions that come from Westeros cards not drawn yet (R267)."""
+    state = fresh()
+    for house, body in [("lannister", "Lannisport: defense +1\nStoney Sept: consolidate\nThe Golden Sound: defense +1\n"
+                                      "Port of Lannisport: consolidate\n"),
+                        ("greyjoy", "Pyke: defense +1\nGreywater Watch: defense +1\nIronman's Bay: raid\n"
+                                    "Port of Pyke: consolidate\n"),
+                        ("baratheon", "Dragonstone: defense +1\nKingswood: defense +1\nShipbreaker Bay: consolidate\n"),
+                        ("stark", "Winterfell: defense +1\nWhite Harbor: defense +1\nThe Shivering Sea: consolidate\n")]:
+        state = submit(state, house, 1, body)
+    state = submit(state, "lannister", 2, "raven: pass\n")
+    assert [(r["house"], r["kind"]) for r in state.pending] == [("lannister", "consolidate")]
+    assert (state.round, state.phase) == (1, "action")
+    tf = check("consolidate in Stoney Sept\n", state, "lannister", engine=True)
+    assert codes(tf) == [] and tf.missing == ()
