@@ -241,12 +241,16 @@ def run(ctx: Context) -> None:
     needs = {h: areas_needing_orders(st, board, h) for h in st.turn_order()}
     houses = [h for h in st.turn_order() if needs[h]]
     if any(is_short(st, board, h, needs[h]) for h in houses):
-        # R122: everyone assigns in turn order; where each house placed is seen by the next.
+        # R122: everyone assigns in turn order; where each house placed is seen by the next, what
+        # it placed is not: the tokens go on the board only at the reveal (R124).
+        placed = []
         for h in houses:
             parts = ctx.ask(_orders_ask(ctx, h, needs[h], is_short(st, board, h, needs[h])))
-            _place(st, h, parts)
+            placed.append((h, parts))
             ctx.emit(OrdersPlaced(house=h, areas=tuple(p.area for p in parts if isinstance(p, AssignOrder)),
                                   unordered=tuple(p.area for p in parts if isinstance(p, LeaveUnordered))))
+        for h, parts in placed:
+            _place(st, h, parts)
     else:
         asks = [_orders_ask(ctx, h, needs[h], False) for h in houses]
         for h, parts in zip(houses, ctx.ask_all(asks)):
