@@ -30,7 +30,7 @@ from .cards import CARDS
 from .commands import ORDER_TOKENS, SPECIAL_TOKENS, Command, order_kind
 from .diagnostics import IllegalOrder, InvalidLine, Notice, TurnFileError
 from .header import Header, format_header
-from .names import display_name, lookup
+from .names import ORDER_TEXT, display_name, lookup
 from .state import GameState
 from .turnfile import TurnFile, format_command, parse_turn_file
 
@@ -141,13 +141,12 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = Non
     if engine:
         # Lines refused here are not sent; orders only as a whole legal set (the engine takes them together).
         flagged = {p.where.line for p in static.problems}
-        orders_ok = not static.missing() and not any(
-            isinstance(c, (C.AssignOrder, C.LeaveUnordered)) and c.where and c.where.line in flagged for c in tf.commands)
+        orders_ok = not missing  # a refused line for an area not the house's does not hold up the rest
         sent = [c for c in tf.commands if (c.where.line if c.where else 0) not in flagged
                 and (orders_ok or not isinstance(c, (C.AssignOrder, C.LeaveUnordered)))]
         eng_problems, eng_missing, note = _engine(tf, sent, state, board, who)
         problems += eng_problems
-        missing += [m for m in eng_missing if not (m.startswith("orders:") and static.missing())]
+        missing += [m for m in eng_missing if not (m.startswith("orders:") and not orders_ok)]
         notices += [note] if note else []
     problems.sort(key=lambda p: (p.where.line, p.where.column))
     return replace(tf, problems=tuple(problems), warnings=tuple(notices), missing=tuple(missing))
@@ -273,7 +272,7 @@ class _Static:
         self.areas = sorted({a for a, s in self.state.areas.items() if any(u.house == self.house for u in s.units)})
         self.placed: dict[str, int] = {}  # area -> line of its order in this file
         self.tokens: Counter[str] = Counter()
-        self.specials = 0
+        self.specials: list[str] = []  # 'Winterfell: march +1 (line 3)' for each special order accepted
         self.orders = self._orders()
 
     def _orders(self) -> dict[str, str]:
@@ -286,10 +285,10 @@ class _Static:
             return {a: c.token for a, c in self.final.items() if isinstance(c, C.AssignOrder)}
         return placed
 
-    def fail(self, cmd: Command, code: str, reason: str) -> None:
+    def fail(self, cmd: Command, code: str, reason: str, suggestion: str = "") -> None:
         where = cmd.where or C.Where(self.tf.filename, 0)
         self.problems.append(IllegalOrder(code, reason, where=where, line_text=self.tf.texts.get(where.line, ""),
-                                          end_column=len(self.tf.texts.get(where.line, "")) + 1))
+                                          end_column=len(self.tf.texts.get(where.line, "")) + 1, suggestion=suggestion))
 
     def check(self, cmd: Command) -> None:
         check = _CHECKS.get(type(cmd))
@@ -311,7 +310,10 @@ class _Static:
     def missing(self) -> list[str]:
         if self.state.phase != "planning" or not self.areas or self.state.orders_placed(self.house) or self._decided():
             return []
-        return [f"orders: no order yet for {self.name(a)}" for a in self.areas if a not in self.placed]
+        refused = {p.where.line for p in self.problems}
+        return [f"orders: no order yet for {self.name(a)}" if a not in self.placed else
+                f"orders: no order for {self.name(a)} until the one on line {self.placed[a]} is mended"
+                for a in self.areas if a not in self.placed or self.placed[a] in refused]  # fmt: skip
 
     def _decided(self) -> bool:
         seg = self.state.segment
@@ -347,12 +349,20 @@ def _assign(s: _Static, cmd: C.AssignOrder | C.LeaveUnordered) -> None:
     if s.tokens[cmd.token] > ORDER_TOKENS[cmd.token]:
         return s.fail(cmd, "E405", f"you own {ORDER_TOKENS[cmd.token]} '{cmd.token}' order(s) and this is one more (R112)")
     if cmd.token in SPECIAL_TOKENS:
-        s.specials += 1
         stars = s.state.stars(s.house, s.board)
-        if s.specials > stars:
-            s.fail(cmd, "E404", f"your King's Court position allows {stars} special order(s); this is special order "
-                   f"number {s.specials} (R119)")
+        if len(s.specials) >= stars:
+            regular = ORDER_TEXT[_REGULAR[order_kind(cmd.token)]]
+            if not stars:
+                why = "your place on the King's Court track allows no special orders (R119)"
+            else:
+                why = (f"your place on the King's Court track allows {stars} special order{'s' if stars > 1 else ''}, "
+                       f"and {', '.join(s.specials)} already {'use them' if stars > 1 else 'uses it'} (R119)")
+            return s.fail(cmd, "E404", why, f"use the regular order here ({s.name(cmd.area)}: {regular})")
+        s.specials.append(f"{s.name(cmd.area)}: {ORDER_TEXT[cmd.token]} (line {line})")
     return None
+
+
+_REGULAR = {"march": "march+0", "defense": "defense+1", "support": "support+0", "raid": "raid", "consolidate": "consolidate"}
 
 
 def _short(s: _Static) -> bool:

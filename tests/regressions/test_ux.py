@@ -154,3 +154,33 @@ def test_R267_check_lists_nothing_past_the_open_step() -> None:
     assert (state.round, state.phase) == (1, "action")
     tf = check("consolidate in Stoney Sept\n", state, "lannister", engine=True)
     assert codes(tf) == [] and tf.missing == ()
+
+
+def test_R115_a_refused_extra_order_line_does_not_hide_a_complete_set() -> None:
+    """An order for an area without units (E401) made the check report the whole set of orders as
+    still missing, though every area of the house had its order and the run would take them."""
+    tf = check(STARK_ORDERS + "Karhold: raid\n", fresh(), "stark", engine=True)
+    assert codes(tf) == [(5, "E401")]
+    assert tf.missing == ()
+
+
+def test_R119_a_refused_order_leaves_its_area_missing_by_name() -> None:
+    """With a refused third special order, "still missing" said only "assign one order to every
+    area with your units", not which area still lacked a usable order."""
+    tf = check("Winterfell: march +1\nWhite Harbor: defense +2\nThe Shivering Sea: support +1\n", fresh(), "stark",
+               engine=True)
+    assert codes(tf) == [(4, "E404")]
+    assert tf.missing == ("orders: no order for The Shivering Sea until the one on line 4 is mended",)
+
+
+def test_R119_too_many_special_orders_names_the_ones_already_placed() -> None:
+    """E404 said "allows 2 special order(s); this is special order number 3" (or "allows 0 special
+    order(s)"), without naming the specials already placed or the regular order to use instead."""
+    tf = check("Winterfell: march +1\nWhite Harbor: defense +2\nThe Shivering Sea: support +1\n", fresh(), "stark")
+    (p,) = tf.problems
+    assert p.message == ("your place on the King's Court track allows 2 special orders, and Winterfell: march +1 "
+                         "(line 2), White Harbor: defense +2 (line 3) already use them (R119)")
+    assert p.suggestion == "use the regular order here (The Shivering Sea: support +0)"
+    (p,) = check("Pyke: march +1\n", fresh(), "greyjoy").problems
+    assert p.message == "your place on the King's Court track allows no special orders (R119)"
+    assert p.suggestion == "use the regular order here (Pyke: march +0)"
