@@ -71,7 +71,8 @@ def _name(area: str) -> str:
 
 def _units_text(units: Iterable[str]) -> str:
     c = Counter(units)
-    return ", ".join(f"{n} {u.replace('_', ' ')}{'s' if n > 1 else ''}" for u, n in sorted(c.items()))
+    plural = {"footman": "footmen"}
+    return ", ".join(f"{n} {plural.get(u, u + 's') if n > 1 else u}".replace("_", " ") for u, n in sorted(c.items()))
 
 
 # --- supply (R058-R066, R238) ----------------------------------------------------------------

@@ -166,7 +166,7 @@ def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
     elif isinstance(effect, CancelCard):
         _cancel(ctx, combat, me, effect.side)
     elif isinstance(effect, SwapCard):
-        lose_power(ctx, me.house, effect.cost, me.card.replace("_", " "))
+        lose_power(ctx, me.house, effect.cost, CARDS.house_cards[me.card].name)
         hs.discards.append(me.card)
         _play(ctx, combat, me.role, effect.card)
         ctx.emit(HouseCardChosen(house=me.house, card=effect.card, area=combat.area, cause=CARDS.house_cards[me.card].name))

@@ -96,3 +96,13 @@ def test_R272_a_skull_on_the_victor_still_defaults_to_its_cheapest_unit(battle):
     assert b.of(CombatResolved)[0].winner == "lannister"
     assert b.asked() == [("casualties", "lannister")]
     assert b.requests()[0].default == Casualties(units=(UnitSpec("footman", 1),))
+
+
+def test_R219_the_report_of_routed_units_destroyed_speaks_of_footmen(battle):
+    """Wrong before: two footmen destroyed were reported as "2 footmans"."""
+    state = duel("stark", "lannister", attack=("2 knights",), defend=(),
+                 areas='kingswood = ["lannister footman", "2 lannister footmen routed"]')
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "eddard_stark"), play("lannister", "the_hound"), say("lannister", Retreat(areas=("the_reach",))))
+    routed = [e for e in b.of(UnitsDestroyed) if "R219" in e.cause]
+    assert [e.describe() for e in routed] == ["Lannister loses 2 footmen in Kingswood (routed units cannot retreat (R219))."]

@@ -31,3 +31,21 @@ def test_renly_baratheon_an_attacker_names_the_embattled_area_for_its_attacking_
     assert b.done, b.unusable()
     assert b.units("kingswood", "baratheon") == ["footman", "knight", "knight"]
     assert b.units("kings_landing") == []
+
+
+# --- Greyjoy ----------------------------------------------------------------------------------------
+
+
+def test_aeron_damphair_reports_the_power_paid_under_the_cards_name(battle):
+    """Wrong before: the 2 power Aeron costs were reported as paid for "aeron damphair"."""
+    from adjudicator.rules.common import PowerChanged
+
+    state = duel("greyjoy", "lannister", attack=("2 footmen", "knight"), defend=("footman",), power={"greyjoy": 5},
+                 areas=BLOCKED)
+    b = battle(state, everyone(state, "greyjoy"))
+    b.run(play("greyjoy", "aeron_damphair"), play("lannister", "cersei_lannister"),
+          say("greyjoy", CardChoice(card="aeron_damphair", house_card="balon_greyjoy")))
+    assert b.done
+    paid = b.of(PowerChanged)
+    assert [(p.house, p.amount, p.cause) for p in paid] == [("greyjoy", -2, "Aeron Damphair")]
+    assert b.state.houses["greyjoy"].power == 3
