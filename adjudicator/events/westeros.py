@@ -170,8 +170,8 @@ class WildlingCardRevealed(Event):
     nights_watch_won: bool
 
     def describe(self) -> str:
-        part = "the reward" if self.nights_watch_won else "the penalties"
-        return f"Wildling card: {_wildling_name(self.card)}; {part} apply."
+        part = "the Night's Watch reward applies" if self.nights_watch_won else "the wildling penalties apply"
+        return f"Wildling card: {_wildling_name(self.card)}; {part}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
