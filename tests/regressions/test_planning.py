@@ -91,6 +91,24 @@ def test_R122_R124_orders_assigned_in_turn_order_stay_face_down_until_the_reveal
     assert step.state.phase == "action"
 
 
+ELEVEN = ["castle_black", "karhold", "the_stony_shore", "white_harbor", "widows_watch", "moat_cailin",
+          "greywater_watch", "flints_finger", "seagard", "the_twins", "the_fingers"]
+
+
+def test_R095_R122_with_the_overlay_the_fourth_place_has_no_star_and_eleven_areas_are_too_many():
+    """Four houses: Greyjoy, fourth at court, has 10 tokens for 11 areas and is short; Stark, second, is not (R095, R122)."""
+    s = game(["stark", "lannister", "greyjoy", "baratheon"])  # King's Court: Lannister, Stark, Baratheon, Greyjoy
+    for area in ELEVEN:
+        put(s, area, "greyjoy", "footman")
+    put(s, "winterfell", "stark", "footman")
+    step = run(s)
+    # Iron Throne: Baratheon, Lannister, Stark, Greyjoy; only Stark and Greyjoy have units
+    assert [(r.house, r.context["short"], r.context["orders_to_place"]) for r in step.requests] == [("stark", False, 1)]
+    step = run(step.state, entry("stark", AssignOrder(area="winterfell", token="march+1")))
+    assert [(r.house, r.context["short"], r.context["orders_to_place"]) for r in step.requests] == [("greyjoy", True, 10)]
+    assert [e.house for e in of(step.events, OrdersPlaced)] == ["stark"]
+
+
 # --- the Messenger Raven (R125, R126, ruling 3) -------------------------------------------------
 
 
