@@ -109,17 +109,20 @@ def secret_bids(ctx: Context, track: str, houses: list[HouseId]) -> dict[HouseId
     return bids
 
 
-def break_tie(ctx: Context, context: str, tied: list[HouseId], default: list[HouseId]) -> list[HouseId]:
+def break_tie(ctx: Context, context: str, tied: list[HouseId], default: list[HouseId], *,
+              prompt: Optional[str] = None) -> list[HouseId]:
     """The Iron Throne holder's order of the tied houses, higher bidder first (R084, R107).
 
     ``default`` (the deadline default) is an order of every house; the answer is read from a
     standing :class:`TieBreak` order when the holder has given one for this context or for all.
+    ``prompt`` says what the order decides, when it is not a place on a track.
     """
     st = ctx.state
     holder = st.holder("iron_throne")
     req = Request(
         key=ctx.key("tie_break", holder), kind="tie_break", house=holder,
-        prompt=f"order the houses tied in the bidding for the {TRACK_NAMES[context]}",
+        prompt=prompt or f"order the houses tied in the bidding for the {TRACK_NAMES[context]}: "
+                         "the first named takes the better place",
         context={"tie": context, "tied": list(tied)},
         default=TieBreak(order=tuple(default), context=context),
     )

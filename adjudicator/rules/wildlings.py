@@ -85,7 +85,11 @@ def _extreme(ctx: Context, bids: dict[HouseId, int], *, highest: bool) -> HouseI
     tied = [h for h in ctx.state.turn_order() if bids.get(h) == target]
     if len(tied) == 1:
         return tied[0]
-    order = break_tie(ctx, "wildlings", tied, ctx.state.turn_order())
+    says = ("order the houses tied for the highest bid against the wildlings: the first named is the "
+            "highest bidder and takes the reward") if highest else (
+            "order the houses tied for the lowest bid against the wildlings: the last named is the "
+            "lowest bidder and takes the severe penalty")
+    order = break_tie(ctx, "wildlings", tied, ctx.state.turn_order(), prompt=says)
     return order[0] if highest else order[-1]
 
 

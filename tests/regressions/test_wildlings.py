@@ -75,3 +75,27 @@ def test_R106_the_revealed_card_says_which_side_of_it_applies_in_plain_words():
             == "Wildling card: Mammoth Riders; the Night's Watch reward applies.")
     assert (WildlingCardRevealed(card="mammoth_riders", nights_watch_won=False).describe()
             == "Wildling card: Mammoth Riders; the wildling penalties apply.")
+
+
+def test_R107_a_tie_for_lowest_bidder_asks_the_holder_in_words_that_say_the_last_named_is_lowest():
+    """Was wrong: the Iron Throne holder was asked to "order the houses tied in the bidding for the
+    Night's Watch", without being told that the tie is for the lowest bid or which end of the
+    order takes the severe penalty, so the answer could not be written with confidence."""
+    step = advance(attack_at(6, "skinchanger_scout"), bids(stark=1, lannister=1, baratheon=3))
+    (req,) = step.requests
+    assert (req.kind, req.house, req.context["tied"]) == ("tie_break", "baratheon", ["lannister", "stark"])
+    assert "lowest" in req.prompt and "the last named is the lowest bidder" in req.prompt
+    step = advance(step.state, [answer("baratheon", TieBreak(order=("lannister", "stark"), context="wildlings"))])
+    assert [e.house for e in of(step.events, WildlingBidderNamed)] == ["stark"]
+
+
+def test_R107_a_tie_for_highest_bidder_asks_the_holder_in_words_that_say_the_first_named_is_highest():
+    """Was wrong: as for the lowest bidder, the prompt did not say the tie was for the highest
+    bid, nor that the first house named takes the Night's Watch reward."""
+    step = advance(attack_at(6, "skinchanger_scout"), bids(stark=3, lannister=3, baratheon=0))
+    (req,) = step.requests
+    assert req.kind == "tie_break" and req.context["tied"] == ["lannister", "stark"]
+    assert "highest" in req.prompt and "the first named is the highest bidder" in req.prompt
+    step = advance(step.state, [answer("baratheon", TieBreak(order=("stark", "lannister"), context="wildlings"))])
+    assert [e.house for e in of(step.events, WildlingBidderNamed)] == ["stark"]
+    assert step.state.houses["stark"].power == 5  # its 3 came back (Skinchanger Scout)
