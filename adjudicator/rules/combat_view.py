@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
+from ..board import Board
 from ..cards import CARDS
 from ..cards.registry import Fighter, Me, Role
 from ..commands import CardChoice, Command
@@ -109,8 +110,8 @@ class View:
                 return NOT_APPLICABLE
             if _pick(cmd, options) is not None:
                 return None
-            listed = "; ".join(_choice_text(o) for o in options)
-            return f"'{_choice_text(cmd)}' is not a choice {name} allows here; the choices are: {listed} (R193)"
+            listed = "; ".join(_choice_words(o, ctx.board) for o in options)
+            return f"'{_choice_words(cmd, ctx.board)}' is not a choice {name} allows here; the choices are: {listed} (R193)"
 
         only = options[0] if len(options) == 1 else None
         cmd = ctx.ask(Ask(req, check, only=only))
@@ -137,4 +138,13 @@ def _pick(cmd: CardChoice, options: Sequence[CardChoice]) -> Optional[CardChoice
 
 def _choice_text(c: CardChoice) -> str:
     bits = [b for b in (c.option, c.area, c.house_card, c.track) if b]
+    return " ".join(bits) if bits else "no"
+
+
+def _choice_words(c: CardChoice, board: Board) -> str:
+    """A choice as a player writes it: areas, cards and tracks by their names."""
+    area = board.area(c.area).name if c.area in board.areas else c.area
+    card = CARDS.house_cards[c.house_card].name if c.house_card in CARDS.house_cards else c.house_card
+    track = c.track.replace("_", " ") if c.track else None
+    bits = [b for b in (c.option, area, card, track) if b]
     return " ".join(bits) if bits else "no"

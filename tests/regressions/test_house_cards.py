@@ -49,3 +49,15 @@ def test_aeron_damphair_reports_the_power_paid_under_the_cards_name(battle):
     paid = b.of(PowerChanged)
     assert [(p.house, p.amount, p.cause) for p in paid] == [("greyjoy", -2, "Aeron Damphair")]
     assert b.state.houses["greyjoy"].power == 3
+
+
+def test_renly_baratheon_a_refused_choice_lists_the_choices_by_their_names(battle):
+    """Wrong before: a refused card choice listed the legal ones by their ids ("kings_landing"),
+    which is not how a player writes an area; now they read as the board names them."""
+    state = duel("baratheon", "lannister", attack=("2 footmen", "knight"), defend=("footman",), areas=BLOCKED)
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "renly_baratheon"), play("lannister", "cersei_lannister"),
+          say("baratheon", CardChoice(card="renly_baratheon", area="the_reach")))
+    assert b.unusable("baratheon") == [
+        "'The Reach' is not a choice Renly Baratheon allows here; the choices are: "
+        "Kingswood; King's Landing; no (R193)"]
