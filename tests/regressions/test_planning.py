@@ -13,7 +13,7 @@ import pytest
 from adjudicator.commands import AssignOrder, Raven
 from adjudicator.events.action import OrdersPlaced, OrdersRevealed, OrderSwapped
 from adjudicator.report import public_state
-from adjudicator.svgmap import board_summary
+from adjudicator.svgmap import board_summary, render_map
 
 from rules.helpers import BOARD, answers, entry, game, of, phases, put, run, unusable  # noqa: F401
 
@@ -83,6 +83,8 @@ def test_R122_R124_orders_assigned_in_turn_order_stay_face_down_until_the_reveal
     shown = public_state(step.state, viewer="stark")["areas"]
     assert "order" not in shown["lannisport"] and "order" not in shown["port_of_lannisport"]
     assert not [line for line in board_summary(step.state, BOARD) if "support+1" in line or "raid*" in line]
+    svg = render_map(step.state, viewer="stark", board=BOARD)
+    assert "support+1" not in svg and "raid*" not in svg
     tokens = ["march-1", "march+0", "support+0", "support+0", "raid", "raid", "consolidate", "consolidate"]
     step = run(step.state, *answers("stark", *(AssignOrder(area=a, token=t) for a, t in zip(STARK_AREAS, tokens))),
                entry("lannister", RAVEN_PASS))
