@@ -30,12 +30,13 @@ from .cards import CARDS
 from .commands import ORDER_TOKENS, SPECIAL_TOKENS, Command, order_kind
 from .diagnostics import IllegalOrder, InvalidLine, Notice, TurnFileError
 from .header import Header, format_header
-from .names import ORDER_TEXT, display_name, lookup
+from .names import INFLUENCE_TRACKS, ORDER_TEXT, display_name, lookup
 from .state import GameState
 from .turnfile import TurnFile, format_command, parse_turn_file
 
 __all__ = ["CheckError", "check_file", "check_turn_file"]
 
+TRACK_TITLES = {"iron_throne": "the Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court"}
 DECIDERS = {"a_throne_of_blades": ("iron_throne", "the Iron Throne", "R044"),
             "dark_wings_dark_words": ("kings_court", "the Messenger Raven", "R047"),
             "put_to_the_sword": ("fiefdoms", "the Valyrian Steel Blade", "R056")}
@@ -130,6 +131,8 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = Non
     static = _Static(tf, state, board, who)
     for cmd in tf.commands:
         static.check(cmd)
+    static.check_bids()
+    static.notices += _shadowed(tf)
     problems += static.problems
     notices = [w for w in tf.warnings if w.code != "W301"] + static.notices  # E307 says it for a check
     replaced = _replaced(tf, state, who)
@@ -208,6 +211,80 @@ def _where(tf: TurnFile, line: int, column: int = 1) -> C.Where:
     return C.Where(tf.filename, line, column)
 
 
+# --- lines that can never be used ---------------------------------------------------------------
+
+
+# Decisions asked once in a step: of two lines for one, the earlier is never used.
+_ONCE: dict[type, Callable[[Any], tuple[Any, ...]]] = {
+    C.Raven: lambda c: (), C.RavenKeep: lambda c: (), C.Bid: lambda c: (c.track,),
+    C.WesterosChoice: lambda c: (c.card,), C.Raid: lambda c: (c.origin,), C.March: lambda c: (c.origin,),
+    C.Muster: lambda c: (c.area,), C.Reconcile: lambda c: (), C.PortShips: lambda c: (c.port,),
+}  # fmt: skip
+# One-shot combat answers: the latest fitting line is used in the first fitting combat.
+_PER_COMBAT: dict[type, Callable[[Any], tuple[Any, ...]]] = {
+    C.PlayCard: lambda c: (), C.UseBlade: lambda c: (), C.Casualties: lambda c: (), C.Retreat: lambda c: (),
+    C.CardChoice: lambda c: (c.card,),
+}  # fmt: skip
+
+
+def _covers(later: Any, earlier: Any, names: tuple[str, ...]) -> bool:
+    """Whether every case the earlier condition fits is one the later condition fits too."""
+    if later is None:
+        return True
+    if earlier is None:
+        return False
+    return all(getattr(later, f) in (None, getattr(earlier, f)) for f in names)
+
+
+def _hides(late: Command, early: Command) -> bool:
+    """Whether the later line is always chosen over the earlier one where the earlier one fits."""
+    if type(late) is not type(early):
+        return False
+    if isinstance(late, C.TieBreak) and isinstance(early, C.TieBreak):
+        return late.context in (None, early.context)
+    if isinstance(late, C.Support) and isinstance(early, C.Support):
+        # A house named fits only its combats, and a side that would support the supporter's own
+        # opponent is refused there, so the earlier line is used: only these pairs really hide.
+        sides = ("attacker", "defender")
+        return _covers(late, early, ("origin", "combat_area")) and (
+            late.side in (None, "none", early.side) or (late.side in sides and early.side in sides))
+    for table in (_ONCE, _PER_COMBAT):
+        key = table.get(type(late))
+        if key is not None:
+            return key(late) == key(early) and (table is _ONCE or _covers(getattr(late, "when", None),
+                                                                          getattr(early, "when", None), _WHEN))
+    return False
+
+
+_WHEN = ("role", "area", "opponent")
+
+
+def _scope(cmd: Command) -> tuple[Any, ...]:
+    if isinstance(cmd, C.Support):
+        return cmd.origin, cmd.combat_area
+    return (cmd.context,) if isinstance(cmd, C.TieBreak) else ()
+
+
+def _shadowed(tf: TurnFile) -> list[Notice]:
+    """Lines that a later line of the file overrides: the newest fitting answer is used (ruling 155)."""
+    out = []
+    cmds = [c for c in tf.commands if c.where is not None]
+    for i, early in enumerate(cmds):
+        late = next((c for c in cmds[i + 1:] if _hides(c, early)), None)
+        if late is None or early.where is None or late.where is None:
+            continue
+        n = late.where.line
+        if type(early) in _PER_COMBAT:
+            code, why = "W208", (f"line {n} fits every combat this line fits and is used first; this line waits for "
+                                 "a later such combat: put the general line before the particular one")
+        elif _scope(late) != _scope(early):
+            code, why = "W205", f"line {n} fits every case this line fits and counts instead; put the general line first"
+        else:
+            code, why = "W205", f"replaced by line {n}, which answers the same decision"
+        out.append(Notice(code, f"{why} (ruling 155)", early.where, tf.texts.get(early.where.line, "")))
+    return out
+
+
 # --- the house's answers waiting in the game ---------------------------------------------------
 
 
@@ -272,6 +349,7 @@ class _Static:
         self.areas = sorted({a for a, s in self.state.areas.items() if any(u.house == self.house for u in s.units)})
         self.placed: dict[str, int] = {}  # area -> line of its order in this file
         self.tokens: Counter[str] = Counter()
+        self.bids: dict[str, C.Bid] = {}  # track -> the bid that counts
         self.specials: list[str] = []  # 'Winterfell: march +1 (line 3)' for each special order accepted
         self.orders = self._orders()
 
@@ -321,6 +399,23 @@ class _Static:
 
     def holder(self, track: str) -> str:
         return self.state.tracks[track][0] if self.state.tracks.get(track) else ""
+
+    def check_bids(self) -> None:
+        """Every bid is paid, won or lost (R086): a track's bid must fit what the bids before it leave."""
+        asked = [r.get("context", {}).get("track") for r in self.state.pending if r.get("kind") == "bid"]
+        first = min((INFLUENCE_TRACKS.index(t) for t in asked if t in INFLUENCE_TRACKS), default=0)
+        left, paid = self.state.houses[self.house].power, []
+        for track in INFLUENCE_TRACKS[first:]:
+            bid = self.bids.get(track)
+            if bid is None:
+                continue
+            if bid.amount > left:
+                self.fail(bid, "E407", f"after your {' and '.join(paid)} you have {left} power left for "
+                          f"{TRACK_TITLES[track]}: every bid is paid, won or lost (R082, R086)",
+                          f"bid at most {left} here")  # fmt: skip
+                continue
+            left -= bid.amount
+            paid.append(f"bid of {bid.amount} for {TRACK_TITLES[track]}")
 
 
 def _assign(s: _Static, cmd: C.AssignOrder | C.LeaveUnordered) -> None:
@@ -420,9 +515,22 @@ def _march(s: _Static, cmd: C.March) -> None:
                 s.fail(cmd, "E412", f"ships move only to an adjacent sea area or port, not {dest.name} (R144, R145)")
             elif spec.unit != "ship" and not dest.is_land:
                 s.fail(cmd, "E412", f"a {spec.unit.replace('_', ' ')} never enters a sea area or port like {dest.name} (R145)")
+    for mv in cmd.moves:
+        if any(u.unit != "ship" for u in mv.units) and s.board.area(mv.destination).is_land \
+                and not s.board.adjacent(cmd.origin, mv.destination) and not _transport(s, cmd.origin, mv.destination):
+            s.notices.append(Notice("W401", f"{s.name(mv.destination)} is not next to {s.name(cmd.origin)} and no chain "
+                                    "of your ships links them now: the march is refused when it resolves unless your "
+                                    "ships make that chain first (R144, R157)", cmd.where or _where(s.tf, 0),
+                                    s.tf.texts.get(cmd.where.line if cmd.where else 0, "")))  # fmt: skip
     for unit, n in sent.items():
         if n > have[unit]:
             s.fail(cmd, "E413", f"{s.name(cmd.origin)} holds {have[unit]} of your {unit.replace('_', ' ')}s, not {n} (R142)")
+
+
+def _transport(s: _Static, origin: str, destination: str) -> bool:
+    from .rules.common import transport_reach
+
+    return destination in transport_reach(s.state, s.board, s.house, origin)
 
 
 def _consolidate(s: _Static, cmd: C.Consolidate) -> None:
@@ -462,6 +570,8 @@ def _bid(s: _Static, cmd: C.Bid) -> None:
     if cmd.amount > power:
         rule = "R101" if cmd.track == "wildlings" else "R082"
         s.fail(cmd, "E407", f"you bid {cmd.amount} but have {power} power available ({rule})")
+    elif cmd.track != "wildlings":
+        s.bids[cmd.track] = cmd  # the last bid for a track is the one that counts
 
 
 def _tie_break(s: _Static, cmd: C.TieBreak) -> None:
@@ -506,6 +616,12 @@ def _blade(s: _Static, cmd: C.UseBlade) -> None:
         s.fail(cmd, "E409", "only the holder of the Valyrian Steel Blade (first on the Fiefdoms track) uses it (R199)")
 
 
+def _retreat(s: _Static, cmd: C.Retreat) -> None:
+    if cmd.when is not None and cmd.when.role == "attacker":
+        s.fail(cmd, "E412", "a defeated attacker always retreats to the area it marched from (R208); only a defender "
+               "chooses where to retreat (R209)")
+
+
 def _port(s: _Static, cmd: C.PortShips) -> None:
     if not s.board.area(cmd.port).is_port:
         s.fail(cmd, "E412", f"{s.name(cmd.port)} is not a port (R246)")
@@ -515,7 +631,7 @@ _CHECKS: dict[type, Callable[[_Static, Any], None]] = {
     C.AssignOrder: _assign, C.LeaveUnordered: _assign, C.Raven: _raven, C.RavenKeep: _raven, C.Raid: _raid,
     C.March: _march, C.Consolidate: _consolidate, C.Support: _support, C.PlayCard: _play, C.CardChoice: _card_choice,
     C.Bid: _bid, C.TieBreak: _tie_break, C.WesterosChoice: _westeros, C.Muster: _muster, C.Reconcile: _reconcile,
-    C.UseBlade: _blade, C.PortShips: _port,
+    C.UseBlade: _blade, C.PortShips: _port, C.Retreat: _retreat,
     C.RefuseSupport: lambda s, c: s.player(c, c.supporter, "the house whose support you refuse"),
 }
 

@@ -102,7 +102,9 @@ WARNING_CODES: dict[str, str] = {
     "W205": "line replaced by a later one",
     "W206": "not UTF-8",
     "W207": "earlier answers replaced",
+    "W208": "a later line is used first",
     "W301": "no header",
+    "W401": "may be refused when it resolves",
     "W901": "engine unavailable",
     "W902": "checked against a published state",
 }

@@ -184,3 +184,76 @@ def test_R119_too_many_special_orders_names_the_ones_already_placed() -> None:
     (p,) = check("Pyke: march +1\n", fresh(), "greyjoy").problems
     assert p.message == "your place on the King's Court track allows no special orders (R119)"
     assert p.suggestion == "use the regular order here (Pyke: march +0)"
+
+
+def warnings_of(tf: TurnFile) -> list[tuple[int, str]]:
+    return [(w.where.line, w.code) for w in tf.warnings]
+
+
+def test_ruling_155_an_answer_given_twice_warns_that_the_earlier_line_is_never_used() -> None:
+    """Two lines for one decision (two raven lines, two bids for one track) were both "accepted",
+    though only the later one is ever used."""
+    state = revealed(fresh(), LANNISTER_ORDERS)
+    tf = check("raven: swap Stoney Sept to defense +1\nraven: look\n", state, "lannister")
+    assert warnings_of(tf) == [(2, "W205")]
+    assert "replaced by line 3" in tf.warnings[0].message
+    tf = check("bid iron throne 2\nbid fiefdoms 1\nbid iron throne 1\n", fresh(), "stark")
+    assert warnings_of(tf) == [(2, "W205")]
+
+
+def test_ruling_155_a_general_combat_line_after_a_particular_one_is_used_first() -> None:
+    """``if attacked in White Harbor: play catelyn`` followed by ``if attacked: play eddard`` plays
+    Eddard when White Harbor is attacked: the latest fitting line is used first. Nothing said so."""
+    tf = check("if attacked in White Harbor: play catelyn stark\nif attacked: play eddard stark\n"
+               "if attacked in Winterfell: play robb stark\n", fresh(), "stark")
+    assert warnings_of(tf) == [(2, "W208")]
+    assert "line 3 fits every combat this line fits" in tf.warnings[0].message
+    tf = check("if attacked: play eddard stark\nif attacked in White Harbor: play catelyn stark\n", fresh(), "stark")
+    assert warnings_of(tf) == []
+
+
+def test_ruling_155_support_lines_hide_each_other_only_where_both_fit() -> None:
+    """A later ``support lannister`` does not hide ``support stark`` (it fits only Lannister's
+    combats); a later ``support none`` hides every earlier support line of the same scope or narrower."""
+    tf = check("support stark\nsupport lannister\n", fresh(), "stark")
+    assert warnings_of(tf) == []
+    # Where the supporter fights, "defender" is refused if it means its opponent: "stark" is used.
+    tf = check("support stark in The Reach\nsupport defender in every combat\n", fresh(), "stark")
+    assert warnings_of(tf) == []
+    tf = check("support attacker in The Reach\nsupport defender in every combat\n", fresh(), "stark")
+    assert warnings_of(tf) == [(2, "W205")]
+    tf = check("support stark in Winterfell\nsupport none\n", fresh(), "stark")
+    assert warnings_of(tf) == [(2, "W205")]
+    assert "counts instead" in tf.warnings[0].message
+
+
+def test_R208_a_retreat_for_an_attack_is_refused() -> None:
+    """``if attacking Riverrun: retreat to Pyke`` was accepted, though a defeated attacker always
+    goes back where it came from (R208); it silently expired at the end of the round."""
+    tf = check("if attacking Riverrun: retreat to Pyke\nif attacked in Pyke: retreat to Greywater Watch\n",
+               fresh(), "greyjoy")
+    assert codes(tf) == [(2, "E412")]
+    assert "R208" in tf.problems[0].message
+
+
+def test_R086_bids_are_checked_against_the_power_the_earlier_tracks_leave() -> None:
+    """Bids of 3, 3 and 1 with 5 power each passed the check, though every bid is paid (R086) and
+    the Fiefdoms bid would be refused when its track came."""
+    tf = check("bid king's court 2\nbid iron throne 3\nbid fiefdoms 3\n", fresh(), "stark")
+    assert codes(tf) == [(4, "E407")]
+    assert tf.problems[0].message == ("after your bid of 3 for the Iron Throne you have 2 power left for Fiefdoms: "
+                                      "every bid is paid, won or lost (R082, R086)")
+    tf = check("bid king's court 1\nbid iron throne 3\nbid fiefdoms 2\n", fresh(), "stark")
+    assert codes(tf) == [(2, "E407")]
+    assert "after your bid of 3 for the Iron Throne and bid of 2 for Fiefdoms you have 0" in tf.problems[0].message
+    assert codes(check("bid iron throne 3\nbid fiefdoms 2\nbid king's court 0\n", fresh(), "stark")) == []
+
+
+def test_R157_a_land_march_out_of_reach_is_flagged() -> None:
+    """``march from Dragonstone: knight -> King's Landing`` passed the check; the run refused it
+    as not adjacent a round trip later. Ships may still open the way, so it is a warning."""
+    state = revealed(fresh(), {"dragonstone": ("baratheon", "march+1")})
+    tf = check("march from Dragonstone: knight -> King's Landing\nmarch from Dragonstone: knight -> Kingswood\n",
+               state, "baratheon")
+    assert (2, "W401") in warnings_of(tf)
+    assert not any(w.code == "W401" and w.where.line == 3 for w in tf.warnings)
