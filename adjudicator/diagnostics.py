@@ -350,16 +350,18 @@ class Source:
 
 
 def clean_line(text: str) -> str:
-    """NFKC, look-alike dashes, arrows, quotes and stars mapped, tabs to spaces, trailing space cut.
+    """NFKC, look-alike dashes, arrows, quotes and stars mapped, double quotes dropped, tabs to spaces.
 
     >>> clean_line("Winterfell:\u00a0march\u2009+1\t")
     'Winterfell: march +1'
     >>> clean_line("march from KL: footman \u2192 Blackwater")
     'march from KL: footman -> Blackwater'
+    >>> clean_line('raid from "Golden Sound" onto \u201cIronman\u2019s Bay\u201d')
+    "raid from Golden Sound onto Ironman's Bay"
     """
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
-    return text.translate(_LOOKALIKES).replace("=>", "->").rstrip()
+    return text.translate(_LOOKALIKES).replace("=>", "->").replace('"', "").rstrip()
 
 
 def read_source(data: str | bytes, filename: str = "<turn>") -> Source:

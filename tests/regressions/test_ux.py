@@ -257,3 +257,22 @@ def test_R157_a_land_march_out_of_reach_is_flagged() -> None:
                state, "baratheon")
     assert (2, "W401") in warnings_of(tf)
     assert not any(w.code == "W401" and w.where.line == 3 for w in tf.warnings)
+
+
+def test_a_name_in_double_quotes_is_read() -> None:
+    """``raid from golden sound onto "Ironman's Bay"`` (or with curly quotes, as a phone types
+    them) was refused with "unexpected character '\\"'"; names never hold double quotes."""
+    tf = parse_turn_file('raid from golden sound onto \u201cIronman\u2019s Bay\u201d else none\n"Winterfell": march +1\n')
+    assert not tf.problems, [str(p) for p in tf.problems]
+    from adjudicator.turnfile import format_command
+
+    assert [format_command(c) for c in tf.commands] == [
+        "raid from The Golden Sound onto Ironman's Bay else none", "Winterfell: march +1"]
+
+
+def test_R129_raid_with_a_colon_and_onto_is_read() -> None:
+    """``raid from Ironman's Bay: onto Port of Lannisport else none`` mixes the two forms of a raid
+    line and was refused as the unknown area 'onto Port of Lannisport'."""
+    tf = parse_turn_file("raid from Ironmans bay: onto The Golden Sound else none\n")
+    assert not tf.problems, [str(p) for p in tf.problems]
+    assert tf.commands == parse_turn_file("raid from Ironman's Bay onto The Golden Sound else none\n").commands
