@@ -99,3 +99,52 @@ def test_R107_a_tie_for_highest_bidder_asks_the_holder_in_words_that_say_the_fir
     step = advance(step.state, [answer("baratheon", TieBreak(order=("stark", "lannister"), context="wildlings"))])
     assert [e.house for e in of(step.events, WildlingBidderNamed)] == ["stark"]
     assert step.state.houses["stark"].power == 5  # its 3 came back (Skinchanger Scout)
+
+
+# --- every card, both outcomes ------------------------------------------------------------------
+
+WATCH = dict(stark=0, lannister=4, baratheon=0)  # 4 against 4: the Night's Watch holds
+WILDLINGS = dict(stark=1, lannister=0, baratheon=1)  # 2 against 4: the wildlings win
+
+
+@pytest.mark.parametrize("won", [True, False], ids=["watch", "wildlings"])
+@pytest.mark.parametrize("card", sorted(CARDS.wildling_cards))
+def test_R104_R108_every_card_at_its_deadline_defaults_leaves_a_sound_game_and_goes_to_the_bottom(card, won):
+    """The trap: each card's choices, defaults and threat move, for both outcomes, in one sweep."""
+    from adjudicator.invariants import check_invariants
+
+    s = attack_at(4, card)
+    step = advance(s, bids(**(WATCH if won else WILDLINGS)), deadline=True)
+    assert step.state.phase == "planning" and step.requests == []
+    # The planning phase is a stand-in that asks nothing: the only invariant it breaks is "stuck".
+    assert [p for p in check_invariants(step.state) if not p.startswith("the game is stuck")] == []
+    assert step.state.wildling_deck[-1] == card and len(step.state.wildling_deck) == 9
+    assert [e.nights_watch_won for e in of(step.events, WildlingCardRevealed)][:1] == [won]
+    if card != "preemptive_raid" or not won:  # Preemptive Raid's reward is a second attack
+        # a watch victory resets to 0; a wildling victory at 4 moves back two spaces, to 0 as well
+        assert [(e.old, e.new) for e in of(step.events, WildlingThreatMoved)][-1] == (4, 0)
+
+
+def test_R106_the_highest_bidder_of_a_wildling_victory_takes_the_lesser_penalty():
+    """The trap: "everyone else" includes the house that bid most."""
+    step = advance(attack_at(6, "skinchanger_scout"), bids(stark=3, lannister=0, baratheon=1))
+    assert [e.house for e in of(step.events, WildlingBidderNamed)] == ["lannister"]
+    losses = [(e.house, e.amount) for e in of(step.events, PowerChanged) if e.cause == "Skinchanger Scout"]
+    assert losses == [("lannister", -5), ("baratheon", -2), ("stark", -2)]  # lowest first, then turn order
+
+
+def test_R104_a_wildling_victory_near_the_bottom_moves_the_threat_back_to_0_not_below():
+    step = advance(attack_at(4, "silence_at_the_wall"), bids(stark=0, lannister=0, baratheon=0))
+    assert [(e.old, e.new) for e in of(step.events, WildlingThreatMoved)][-1] == (4, 0)
+    step = advance(attack_at(8, "silence_at_the_wall"), bids(stark=0, lannister=0, baratheon=0))
+    assert [(e.old, e.new) for e in of(step.events, WildlingThreatMoved)][-1] == (8, 4)
+
+
+def test_R108_the_card_is_buried_after_the_threat_moves_and_the_next_attack_draws_the_next_card():
+    s = attack_at(4, "silence_at_the_wall")
+    top_after = s.wildling_deck[1]
+    step = advance(s, bids(stark=0, lannister=0, baratheon=0))
+    kinds = [type(e).__name__ for e in step.events]
+    assert kinds.index("WildlingThreatMoved", kinds.index("WildlingCardRevealed")) < kinds.index("WildlingCardBuried")
+    assert step.state.wildling_deck[0] == top_after and step.state.wildling_deck[-1] == "silence_at_the_wall"
+    assert [e.card for e in of(step.events, WildlingCardBuried)] == ["silence_at_the_wall"]
