@@ -138,7 +138,7 @@ class TurnFileError(ValueError):
         self.suggestion = suggestion
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.code} {self.message}"
+        return f"{place(self.where)}: {self.code} {self.message}"
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {self.message!r}, where={self.where})"
@@ -184,17 +184,26 @@ class Notice:
     line_text: str = ""
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.code} {self.message}"
+        return f"{place(self.where)}: {self.code} {self.message}"
 
     def render(self) -> str:
         return render(self.where, self.code, self.message, self.line_text, None, "", "warning")
+
+
+def place(where: Where) -> str:
+    """``stark.txt:4:13``; just ``stark.txt`` for what concerns the whole file (line 0).
+
+    >>> place(Where("stark.txt", 0)), place(Where("stark.txt", 4, 13))
+    ('stark.txt', 'stark.txt:4:13')
+    """
+    return where.file if where.line <= 0 else str(where)
 
 
 def render(
     where: Where, code: str, message: str, line_text: str, end_column: int | None, suggestion: str, severity: str
 ) -> str:
     """``file:line:col: error CODE: message``, the line, a caret, and a hint."""
-    out = [f"{where}: {severity} {code}: {message}"]
+    out = [f"{place(where)}: {severity} {code}: {message}"]
     if line_text:
         shown = line_text.replace("\t", " ")
         col = max(1, min(where.column, len(shown) + 1))

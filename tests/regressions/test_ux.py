@@ -276,3 +276,13 @@ def test_R129_raid_with_a_colon_and_onto_is_read() -> None:
     tf = parse_turn_file("raid from Ironmans bay: onto The Golden Sound else none\n")
     assert not tf.problems, [str(p) for p in tf.problems]
     assert tf.commands == parse_turn_file("raid from Ironman's Bay onto The Golden Sound else none\n").commands
+
+
+def test_a_problem_of_the_whole_file_names_no_line() -> None:
+    """Problems and warnings about the whole file were shown at "stark.txt:0:1", a place that
+    does not exist in any editor."""
+    tf = parse_turn_file("> Winterfell: march +1\n", filename="stark.txt")
+    assert tf.warnings[0].render() == ("stark.txt: warning W201: the whole turn was quoted ('> '); the quoting "
+                                       "was removed")
+    tf = check_turn_file(parse_turn_file("Winterfell: march +1\n", filename="stark.txt"), fresh(), house="stark")
+    assert str(tf.problems[0]).startswith("stark.txt: E307 ")
