@@ -106,3 +106,126 @@ def test_R219_the_report_of_routed_units_destroyed_speaks_of_footmen(battle):
     b.run(play("stark", "eddard_stark"), play("lannister", "the_hound"), say("lannister", Retreat(areas=("the_reach",))))
     routed = [e for e in b.of(UnitsDestroyed) if "R219" in e.cause]
     assert [e.describe() for e in routed] == ["Lannister loses 2 footmen in Kingswood (routed units cannot retreat (R219))."]
+
+
+# --- the Blade, ties and strength (R199-R202) -------------------------------------------------------
+
+
+def test_R199_the_blade_is_offered_only_after_the_cards_immediate_texts(battle):
+    """Checked: step 4 comes after the texts: Mace Tyrell has already destroyed a footman when
+    the Blade's holder is asked, so it decides on the strength as it now stands."""
+    fiefdoms = ["tyrell", "lannister", "stark", "baratheon", "greyjoy", "martell"]
+    state = duel("tyrell", "lannister", attack=("knight",), defend=("2 footmen",), fiefdoms=fiefdoms)
+    b = battle(state, everyone(state, "tyrell"))
+    b.run(play("tyrell", "mace_tyrell"), play("lannister", "cersei_lannister"))
+    assert b.asked() == [("blade", "tyrell")]
+    assert [e.units for e in b.of(UnitsDestroyed)] == [("footman",)]
+
+
+def test_R200_R202_a_strength_below_zero_counts_zero_and_ties_go_to_the_fiefdoms_track(battle):
+    """Checked: a siege engine (0 here) with a March -1 counts 0, not -1, against a routed footman
+    (0): a tie, which the attacker wins, being higher on the Fiefdoms track."""
+    state = duel("baratheon", "stark", attack=("siege_engine",), defend=(), token="march-1",
+                 areas='kingswood = ["stark footman routed"]')
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "patchface"), play("stark", "catelyn_stark"), say("baratheon", CardChoice(card="patchface", option="no")))
+    assert b.done
+    final = b.of(CombatResolved)[0]
+    assert (final.attacker_total, final.defender_total, final.tie_broken, final.winner) == (0, 0, True, "baratheon")
+
+
+def test_R232_the_blade_is_never_offered_against_a_neutral_force(battle):
+    """Checked: the Blade's holder attacking a neutral force is not asked, and the Blade stays unused."""
+    fiefdoms = ["baratheon", "stark", "lannister", "tyrell", "greyjoy", "martell"]
+    state = duel("baratheon", "stark", attack=("2 knights", "footman"), defend=(), area="kings_landing",
+                 origin="kingswood", fiefdoms=fiefdoms, areas="kings_landing = { neutral_force = 5 }")
+    b = battle(state, everyone(state, "baratheon", area="kings_landing", origin="kingswood"))
+    b.run()
+    assert b.done and b.results()[0].attacker_won and not b.state.blade_used
+
+
+# --- retreats by sea, ports, transport (R208, R212, R214, R217, Q5) ----------------------------------
+
+
+def test_Q5_defeated_ships_retreat_into_their_own_port(battle):
+    """Checked: the only legal retreat of Stark's ships in the Bay of Ice is Winterfell's port."""
+    state = duel("greyjoy", "stark", attack=("3 ships",), defend=("2 ships",), area="bay_of_ice", origin="sunset_sea",
+                 areas='port_of_winterfell = ["stark ship"]\nwinterfell = ["stark footman"]')
+    b = battle(state, everyone(state, "greyjoy", area="bay_of_ice", origin="sunset_sea"))
+    b.run(play("greyjoy", "euron_crows_eye"), play("stark", "catelyn_stark"))
+    assert b.done
+    assert [(r.to_area, r.units) for r in b.of(Retreated)] == [("port_of_winterfell", ("ship",))]
+    assert b.units("port_of_winterfell", "stark", routed=True) == ["ship"]
+
+
+def test_Q5_ships_never_retreat_into_a_port_that_would_hold_more_than_three(battle):
+    """Checked: two ships cannot join two in the port (R250); with no other area they are lost (R214)."""
+    state = duel("greyjoy", "stark", attack=("3 ships",), defend=("2 ships",), area="bay_of_ice", origin="sunset_sea",
+                 areas='port_of_winterfell = ["2 stark ships"]\nwinterfell = ["stark footman"]')
+    state.houses["stark"].supply = 2
+    b = battle(state, everyone(state, "greyjoy", area="bay_of_ice", origin="sunset_sea"))
+    b.run(play("greyjoy", "victarion_greyjoy"), play("stark", "catelyn_stark"))
+    assert b.done and not b.of(Retreated)
+    assert [(e.units, e.cause) for e in b.of(UnitsDestroyed)] == [(("ship", "ship"), "no legal area to retreat to (R214)")]
+
+
+def test_R208_a_defeated_attacker_from_a_port_stays_in_the_port_routed(battle):
+    """Checked: ships that attacked out of a port go back into it, routed; casualties come from them."""
+    state = duel("stark", "greyjoy", attack=("2 ships",), defend=("3 ships",), area="bay_of_ice",
+                 origin="port_of_winterfell", areas='winterfell = ["stark footman"]')
+    b = battle(state, everyone(state, "stark", area="bay_of_ice", origin="port_of_winterfell"))
+    b.run(play("stark", "catelyn_stark"), play("greyjoy", "euron_crows_eye"))
+    assert b.done and b.of(AttackRepelled)[0].area == "port_of_winterfell"
+    assert b.units("port_of_winterfell", "stark", routed=True) == ["ship"]
+
+
+KINGSWOOD_SHUT = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]\nstorms_end = ["tyrell footman"]\n'
+
+
+def test_R217_a_routed_ship_still_carries_a_retreat(battle):
+    """Checked: routed ships transport (R158): Lannister's only way out of the Kingswood is by sea,
+    over Shipbreaker Bay to Crackclaw Point (Dragonstone, Baratheon's home, is closed to it, Q6)."""
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",),
+                 areas=KINGSWOOD_SHUT + 'shipbreaker_bay = ["lannister ship routed"]')
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"))
+    assert b.done
+    assert [(r.to_area, r.units) for r in b.of(Retreated)] == [("crackclaw_point", ("footman",))]
+
+
+def test_R212_a_retreat_by_ship_never_reaches_the_area_the_attackers_came_from(battle):
+    """Checked: King's Landing, reachable over Blackwater Bay, is still the attackers' origin."""
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",),
+                 areas=KINGSWOOD_SHUT + 'shipbreaker_bay = ["lannister ship"]\nblackwater_bay = ["lannister ship"]')
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"),
+          say("lannister", Retreat(areas=("kings_landing",))))
+    assert b.unusable("lannister") == ["King's Landing is the area the attackers marched from (R212)"]
+    assert b.done and [r.to_area for r in b.of(Retreated)] == ["crackclaw_point"]
+
+
+# --- support from ports, port capture (R185, R246) ---------------------------------------------------
+
+
+def test_R185_port_ships_may_support_another_house_in_their_own_sea(battle):
+    """Checked: Greyjoy's ships in Pyke's port support Lannister's attack in Ironman's Bay."""
+    state = duel("lannister", "stark", attack=("ship",), defend=("ship",), area="ironmans_bay", origin="the_golden_sound",
+                 areas='port_of_pyke = { units = ["2 greyjoy ships"], order = "support+0" }\npyke = ["greyjoy footman"]')
+    b = battle(state, everyone(state, "lannister", area="ironmans_bay", origin="the_golden_sound"))
+    b.run(say("greyjoy", Support(side="lannister")), play("lannister", "cersei_lannister"), play("stark", "catelyn_stark"))
+    final = b.of(CombatResolved)[0]
+    assert ("support:greyjoy:port_of_pyke", 2) in final.attacker_strength and final.attacker_total == 3
+
+
+def test_R246_a_conqueror_with_no_ship_left_removes_the_enemy_ships_unasked(battle):
+    """Checked: with its six ships on the board, Lannister places none; Stark's ships are removed."""
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("footman",), area="white_harbor", origin="moat_cailin",
+                 areas='port_of_white_harbor = ["2 stark ships"]\nwidows_watch = ["baratheon footman"]\n'
+                       'winterfell = ["baratheon footman"]\nsunset_sea = ["3 lannister ships"]\n'
+                       'the_golden_sound = ["3 lannister ships"]')
+    state.houses["lannister"].supply = 6
+    b = battle(state, everyone(state, "lannister", area="white_harbor", origin="moat_cailin"))
+    b.run(play("lannister", "the_hound"), play("stark", "catelyn_stark"))
+    assert b.done
+    captured = b.of(PortCaptured)[0]
+    assert (captured.replaced, captured.removed) == (0, 2) and b.units("port_of_white_harbor") == []
