@@ -470,6 +470,8 @@ def skinchanger_scout(ctx: Context, out: Outcome) -> None:
         gain_power(ctx, out.highest, out.bid(out.highest), cause)
         return
     assert out.lowest
-    lose_power(ctx, out.lowest, st.houses[out.lowest].power, cause)
-    for house in out.everyone_else(st):
-        lose_power(ctx, house, 2, cause)
+    for house, amount in ((out.lowest, st.houses[out.lowest].power), *((h, 2) for h in out.everyone_else(st))):
+        if st.houses[house].power:
+            lose_power(ctx, house, amount, cause)
+        else:  # said in words: a loss of nothing would read as a gain of 0
+            ctx.emit(WildlingEffect(house=house, card=out.card, effect="has no power to discard"))

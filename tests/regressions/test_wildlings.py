@@ -148,3 +148,19 @@ def test_R108_the_card_is_buried_after_the_threat_moves_and_the_next_attack_draw
     assert kinds.index("WildlingThreatMoved", kinds.index("WildlingCardRevealed")) < kinds.index("WildlingCardBuried")
     assert step.state.wildling_deck[0] == top_after and step.state.wildling_deck[-1] == "silence_at_the_wall"
     assert [e.card for e in of(step.events, WildlingCardBuried)] == ["silence_at_the_wall"]
+
+
+def test_skinchanger_scout_a_house_without_power_is_not_reported_as_gaining_power():
+    """Was wrong: a house with no power left to discard was reported as "Stark gains 0 power
+    (Skinchanger Scout)", for the severe and the lesser penalty alike."""
+    s = attack_at(6, "skinchanger_scout")
+    s.houses["stark"].power = 0
+    s.houses["lannister"].power = 0
+    step = advance(s, bids(lannister=0, baratheon=3))  # Stark bids 0 unasked; Lannister bid least
+    step = advance(step.state, [answer("baratheon", TieBreak(order=("stark", "lannister"), context="wildlings"))])
+    text = [e.describe() for e in step.events if getattr(e, "house", None) in ("stark", "lannister")]
+    assert not [t for t in text if " gains " in t]
+    assert "Skinchanger Scout: Lannister has no power to discard." in text
+    assert "Skinchanger Scout: Stark has no power to discard." in text
+    assert [(e.house, e.amount) for e in of(step.events, PowerChanged) if e.cause == "Skinchanger Scout"] == [
+        ("baratheon", -2)]
