@@ -279,3 +279,17 @@ def test_R248_control_changes_are_reported_for_every_area_a_march_touches():
     assert changes == [("harrenhal", "lannister", ""), ("riverrun", "", "lannister"), ("stoney_sept", "tyrell", "lannister")]
     assert of(step.events, MarchResolved)[0].moved and len(of(step.events, UnitsMoved)) == 2
     assert not of(step.events, AttackDeclared)
+
+
+def test_ruling_7_the_home_area_of_a_house_not_in_play_is_held_only_while_occupied():
+    """Four houses: Highgarden has no garrison and no shield in play; it is entered freely and lost when left (R247, ruling 7)."""
+    s = game(["stark", "lannister", "greyjoy", "baratheon"])
+    assert s.area("highgarden").garrison == 0 and s.controller("highgarden", BOARD) is None
+    put(s, "searoad_marches", "lannister", "footman", order="march-1")
+    step = run(at_action(s), entry("lannister", march("searoad_marches", ("highgarden", "footman"))))
+    assert not of(step.events, StandInCombat) and step.state.controller("highgarden", BOARD) == "lannister"
+    s = game(["stark", "lannister", "greyjoy", "baratheon"])
+    put(s, "highgarden", "lannister", "footman", order="march-1")
+    step = run(at_action(s), entry("lannister", march("highgarden", ("searoad_marches", "footman"))))
+    assert step.state.controller("highgarden", BOARD) is None
+    assert [(e.old, e.new) for e in of(step.events, ControlChanged) if e.area == "highgarden"] == [("lannister", "")]
