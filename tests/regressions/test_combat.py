@@ -147,8 +147,8 @@ def test_R232_the_blade_is_never_offered_against_a_neutral_force(battle):
 # --- retreats by sea, ports, transport (R208, R212, R214, R217, Q5) ----------------------------------
 
 
-def test_Q5_defeated_ships_retreat_into_their_own_port(battle):
-    """Checked: the only legal retreat of Stark's ships in the Bay of Ice is Winterfell's port."""
+def test_ruling_55_defeated_ships_retreat_into_their_own_port(battle):
+    """Checked (Q5): the only legal retreat of Stark's ships in the Bay of Ice is Winterfell's port."""
     state = duel("greyjoy", "stark", attack=("3 ships",), defend=("2 ships",), area="bay_of_ice", origin="sunset_sea",
                  areas='port_of_winterfell = ["stark ship"]\nwinterfell = ["stark footman"]')
     b = battle(state, everyone(state, "greyjoy", area="bay_of_ice", origin="sunset_sea"))
@@ -158,8 +158,8 @@ def test_Q5_defeated_ships_retreat_into_their_own_port(battle):
     assert b.units("port_of_winterfell", "stark", routed=True) == ["ship"]
 
 
-def test_Q5_ships_never_retreat_into_a_port_that_would_hold_more_than_three(battle):
-    """Checked: two ships cannot join two in the port (R250); with no other area they are lost (R214)."""
+def test_ruling_55_ships_never_retreat_into_a_port_that_would_hold_more_than_three(battle):
+    """Checked (Q5): two ships cannot join two in the port (R250); with no other area they are lost (R214)."""
     state = duel("greyjoy", "stark", attack=("3 ships",), defend=("2 ships",), area="bay_of_ice", origin="sunset_sea",
                  areas='port_of_winterfell = ["2 stark ships"]\nwinterfell = ["stark footman"]')
     state.houses["stark"].supply = 2
@@ -229,3 +229,17 @@ def test_R246_a_conqueror_with_no_ship_left_removes_the_enemy_ships_unasked(batt
     assert b.done
     captured = b.of(PortCaptured)[0]
     assert (captured.replaced, captured.removed) == (0, 2) and b.units("port_of_white_harbor") == []
+
+
+def test_ruling_56_no_retreat_into_an_enemy_home_area_or_a_neutral_force(battle):
+    """Checked (Q6, Q15): from the Searoad Marches, Highgarden (Tyrell's empty home) and Stoney Sept
+    (a neutral force) are no retreat; Blackwater and, over the Golden Sound, Riverrun are."""
+    state = duel("stark", "greyjoy", attack=("2 knights",), defend=("footman",), area="searoad_marches",
+                 origin="the_reach", areas='stoney_sept = { neutral_force = 3 }\nthe_golden_sound = ["greyjoy ship"]')
+    b = battle(state, everyone(state, "stark", area="searoad_marches", origin="the_reach"))
+    b.run(play("stark", "catelyn_stark"), play("greyjoy", "dagmar_cleftjaw"),
+          say("greyjoy", Retreat(areas=("highgarden",))))
+    b.run(say("greyjoy", Retreat(areas=("stoney_sept",))))
+    assert set(b.unusable("greyjoy")) == {"Highgarden is the home area of Tyrell, who controls it (Q6)",
+                                          "Stoney Sept holds a neutral force (Q15)"}
+    assert b.requests()[0].context["legal_areas"] == ["blackwater", "riverrun"]

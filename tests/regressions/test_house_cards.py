@@ -107,6 +107,17 @@ def test_balon_greyjoy_leaves_the_opponents_swords(battle):
     assert [(d.swords, d.count) for d in b.of(CasualtiesDue)] == [(2, 2)]
 
 
+def test_ruling_59_balon_greyjoy_leaves_stannis_the_strength_his_text_adds(battle):
+    """Checked: Balon zeroes the printed 4 of Stannis Baratheon; Stannis's own +1 still counts."""
+    order = ["greyjoy", "baratheon", "stark", "lannister", "tyrell", "martell"]
+    state = duel("greyjoy", "baratheon", attack=("knight",), defend=("footman",), iron_throne=order)
+    b = battle(state, everyone(state, "greyjoy"))
+    b.run(play("greyjoy", "balon_greyjoy"), play("baratheon", "stannis_baratheon"))
+    final = b.of(CombatResolved)[0]
+    assert dict(final.defender_strength) == {"units:footman": 1, "card:stannis_baratheon": 0,
+                                             "ability:stannis_baratheon": 1}
+
+
 def test_theon_greyjoy_attacking_a_castle_gains_nothing(battle):
     """Checked: the +1 and the sword are for a defender of a castle or stronghold only."""
     state = duel("greyjoy", "lannister", attack=("knight",), defend=("footman",), area="the_reach", origin="kingswood")
