@@ -328,7 +328,8 @@ class FinalStandings(Event):
 
     def describe(self) -> str:
         rows = "; ".join(
-            f"{_house(h)} {c} castles ({s} strongholds), supply {sup}, power {p}, Iron Throne {it}"
+            f"{_house(h)} {c} area{'s' if c != 1 else ''} with a castle or stronghold "
+            f"({s} stronghold{'s' if s != 1 else ''}), supply {sup}, power {p}, place {it} on the Iron Throne track"
             for h, c, s, sup, p, it in self.standings
         )
         return f"Final standings: {rows}."

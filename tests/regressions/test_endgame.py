@@ -118,3 +118,12 @@ def test_R260_the_final_standings_list_every_house_with_its_criteria():
     step = advance(s)
     (final,) = [e for e in step.events if isinstance(e, FinalStandings)]
     assert final.standings == (("stark", 2, 1, 2, 3, 3), ("baratheon", 1, 1, 2, 3, 1), ("lannister", 1, 1, 2, 3, 2))
+
+
+def test_R260_the_final_standings_read_in_plain_words_singular_and_plural():
+    """Was wrong: the standings read "Lannister 1 castles (1 strongholds) ... Iron Throne 2"."""
+    final = FinalStandings(standings=(("greyjoy", 4, 3, 3, 3, 4), ("lannister", 1, 1, 2, 0, 2)))
+    assert final.describe() == (
+        "Final standings: Greyjoy 4 areas with a castle or stronghold (3 strongholds), supply 3, power 3, "
+        "place 4 on the Iron Throne track; Lannister 1 area with a castle or stronghold (1 stronghold), "
+        "supply 2, power 0, place 2 on the Iron Throne track.")
