@@ -26,8 +26,9 @@ from markupsafe import Markup
 from .board import DOMINANCE_TOKENS, HOUSES, TRACKS, Board
 from .cards import CARDS
 from .commands import Command, from_dict as command_from_dict, to_dict as to_command_dict
-from .events import Event, from_dict as event_from_dict, visible
+from .events import AnswerUsed, DefaultUsed, Event, OnlyOption, from_dict as event_from_dict, visible
 from .header import Header, format_header
+from .names import ORDER_TEXT, display_name
 from .state import GameState
 from .svgmap import HOUSE_COLOURS, board_summary, render_map
 from .templating import environment
@@ -259,8 +260,24 @@ def event_view(e: Event, *, private: bool = False) -> dict[str, Any]:
         table_rows = [{"label": _source_text(e, str(k)), "amount": v} for k, v in rows]
         total = getattr(e, f"{side}_total", None) if side != f.name else None
         tables.append({"title": title, "rows": table_rows, "total": total})
-    return {"type": type(e).__name__, "text": clean(e.describe()), "private": private, "tables": tables,
+    return {"type": type(e).__name__, "text": clean(sentence(e)), "private": private, "tables": tables,
             "table_lines": table_lines(tables)}  # fmt: skip
+
+
+def sentence(e: Event) -> str:
+    """The event's sentence; the step machine's own records are worded here for the reader.
+
+    >>> sentence(AnswerUsed(house="stark", decision="resolve one of your raid orders",
+    ...                     answer="raid from Winterfell: none"))
+    'Your answer "raid from Winterfell: none" was taken for: resolve one of your raid orders.'
+    """
+    if isinstance(e, AnswerUsed) and e.visible_to == e.house:
+        return f'Your answer "{e.answer}" was taken for: {e.decision}.'
+    if isinstance(e, OnlyOption):
+        return f"{e.house.title()} had one legal answer, taken without asking: {e.answer}."
+    if isinstance(e, DefaultUsed):
+        return f"{e.house.title()} did not answer by the deadline: {e.decision}. Default taken: {e.answer}."
+    return e.describe()
 
 
 def table_lines(tables: list[dict[str, Any]], *, indent: int = 6, width: int = WIDTH) -> list[str]:
@@ -340,11 +357,33 @@ def _default_text(r: dict[str, Any]) -> list[str]:
 
 
 def _context_text(v: Any) -> str:
+    """A request's context in the words of the game: printed names, order tokens as written, yes/no.
+
+    >>> _context_text({"the_shivering_sea": "support+1", "winterfell": ["march+0", True]})
+    'The Shivering Sea: support +1; Winterfell: march +0, yes'
+    """
     if isinstance(v, dict):
-        return "; ".join(f"{k}: {_context_text(x)}" for k, x in sorted(v.items()))
+        return "; ".join(f"{_word(str(k))}: {_context_text(x)}" for k, x in sorted(v.items()))
     if isinstance(v, (list, tuple)):
         return ", ".join(_context_text(x) for x in v) or "none"
-    return clean(str(v))
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return clean(_word(v) if isinstance(v, str) else str(v))
+
+
+def _word(ident: str) -> str:
+    """An id as a player reads it: ``kings_landing`` -> ``King's Landing``, ``march+1`` -> ``march +1``."""
+    if ident in ORDER_TEXT:
+        return ORDER_TEXT[ident]
+    if ident in HOUSES:
+        return ident.title()
+    if ident in TRACK_NAMES:
+        return TRACK_NAMES[ident]
+    for kind in ("area", "house_card", "westeros_card", "wildling_card", "unit"):
+        name = display_name(kind, ident)
+        if name != ident:
+            return name
+    return ident.replace("_", " ")
 
 
 def command_text(cmd: Command) -> str:

@@ -161,7 +161,7 @@ def test_private_report_lists_every_legal_option_and_the_default():
     assert f"- {RAID_KARHOLD}\n" in text
     assert f"- {RAID_NONE}\n" in text
     assert f"Default at the deadline:\n        {RAID_NONE}\n" in text
-    assert "raid orders: winterfell" in text
+    assert "raid orders: Winterfell" in text
     assert "MARKER-OPTION" not in text  # Lannister's options stay Lannister's
 
 

@@ -266,12 +266,12 @@ def _parts(dicts: Optional[list[dict[str, Any]]]) -> Optional[tuple[Command, ...
 
 
 def _text(cmd: Answer) -> str:
-    """A short text for an answer inside an event (the report prints the canonical form)."""
+    """An answer inside an event, as the turn-file line a player would write for it."""
+    from ..turnfile import format_command  # the canonical printer; the parser's grammar loads lazily
+
     if isinstance(cmd, tuple):
         return "; ".join(_text(c) for c in cmd)
-    d = to_dict(cmd)
-    d.pop("type")
-    return f"{type(cmd).__name__}({', '.join(f'{k}={v}' for k, v in d.items())})"
+    return format_command(cmd)
 
 
 PhaseRunner = Callable[[Context], None]

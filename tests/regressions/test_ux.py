@@ -286,3 +286,35 @@ def test_a_problem_of_the_whole_file_names_no_line() -> None:
                                        "was removed")
     tf = check_turn_file(parse_turn_file("Winterfell: march +1\n", filename="stark.txt"), fresh(), house="stark")
     assert str(tf.problems[0]).startswith("stark.txt: E307 ")
+
+
+def test_a_private_report_says_which_answer_was_taken_in_words() -> None:
+    """Reports said "Lannister: assign one order to every area with your units: Lannisport: ...",
+    which reads like an instruction; a decision taken unasked showed a program's notation,
+    "Consolidate(area=port_of_pyke)"; a deadline said "did not answer order the houses tied..."."""
+    from adjudicator.commands import Consolidate
+    from adjudicator.events import AnswerUsed, DefaultUsed
+    from adjudicator.report import render_report
+    from adjudicator.rules.machine import _text
+
+    assert _text(Consolidate(area="port_of_pyke")) == "consolidate in Port of Pyke"
+    events = [AnswerUsed(house="stark", decision="resolve one of your raid orders", answer="raid from Winterfell: none",
+                         visible_to="stark"),
+              DefaultUsed(house="lannister", decision="order the houses tied in the bidding for the Fiefdoms track",
+                          answer="tie-break fiefdoms: lannister, stark")]
+    text = " ".join(render_report(fresh(), events, viewer="stark").split())
+    assert 'Your answer "raid from Winterfell: none" was taken for: resolve one of your raid orders.' in text
+    assert ("Lannister did not answer by the deadline: order the houses tied in the bidding for the Fiefdoms "
+            "track. Default taken: tie-break fiefdoms: lannister, stark.") in text
+
+
+def test_a_request_context_is_shown_in_printed_names() -> None:
+    """"YOUR DECISIONS" showed ids ("areas: white_harbor, winterfell", "orders: lannisport:
+    march+1", "short: False") where the player needs the names he writes in his file."""
+    from adjudicator.report import render_report
+    from adjudicator.rules import machine
+
+    text = render_report(machine.advance(fresh()).state, [], viewer="stark")
+    assert "areas: White Harbor, Winterfell, The Shivering Sea" in text
+    assert "short: no" in text
+    assert "white_harbor" not in text and "False" not in text
