@@ -153,16 +153,37 @@ def report_view(
                          for h in state.houses_in_play if (fingerprints or {}).get(h)],  # fmt: skip
         "seed_commitment": seed_commitment(state),
         "seed": state.rng_seed if state.phase == "game_over" else None,
-        "hand": [], "discards": [], "my_requests": [], "skeleton": None,
+        "hand": [], "discards": [], "my_requests": [], "skeleton": None, "held": [], "held_step": "",
     }
     if viewer is not None:
         hs = state.houses[viewer]
         view["hand"] = [_card_view(c) for c in hs.hand]
         view["discards"] = [_card_view(c) for c in hs.discards]
         view["my_requests"] = [_my_request(r) for r in mine]
-        if mine and state.phase in ("westeros", "planning", "action"):
+        view["held"] = held_answers(state, viewer)
+        view["held_step"] = f"round {state.round} {state.phase}"
+        if (mine or any(h["this_step"] for h in view["held"])) and state.phase in ("westeros", "planning", "action"):
             view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0))
     return view
+
+
+def held_answers(state: GameState, house: str) -> list[dict[str, Any]]:
+    """The house's answers the game holds, not used yet: each with its text and the file it came from.
+
+    ``this_step`` marks those of the open step, which a file with a higher ``seq`` replaces (ruling 94).
+    """
+    used = set(state.segment.used) if state.segment else set()
+    out = []
+    for a in state.answers:
+        if a.get("house") != house or a.get("id") in used:
+            continue
+        parts = str(a.get("id", "")).split("/")  # house/R.step/seqN/Lk, as the batch run names them
+        step = parts[1].split(".", 1) if len(parts) == 4 else []
+        source = (f"{parts[2].replace('seq', 'seq ')}, line {parts[3].lstrip('L')}, of round {step[0]} {step[1]}"
+                  if len(step) == 2 else "")  # fmt: skip
+        out.append({"text": clean(a.get("text", "")), "source": source,
+                    "this_step": step == [str(state.round), state.phase]})
+    return out
 
 
 def seed_commitment(state: GameState) -> str:
@@ -428,6 +449,10 @@ def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq:
     <BLANKLINE>
     """
     lines = [format_header(Header(state.game_id, house, state.round, state.phase, last_seq + 1))]
+    kept = [h["text"] for h in held_answers(state, house) if h["this_step"]]
+    if kept:
+        lines += ["# Your answers not used yet, repeated: this file replaces those you sent for",
+                  f"# round {state.round} {state.phase} (ruling 94). Delete the lines you no longer mean.", *kept]
     for r in (_request_dict(r) for r in requests):
         if r["house"] != house:
             continue

@@ -318,3 +318,25 @@ def test_a_request_context_is_shown_in_printed_names() -> None:
     assert "areas: White Harbor, Winterfell, The Shivering Sea" in text
     assert "short: no" in text
     assert "white_harbor" not in text and "False" not in text
+
+
+def test_ruling_94_a_private_report_shows_the_answers_waiting_and_the_skeleton_repeats_them() -> None:
+    """A player who sent standing instructions never saw what the game held for him, and the
+    turn-file skeleton for his next file (seq 2) left them out, so sending it as he was invited
+    to silently dropped them (Lannister lost its "support lannister in every combat" that way)."""
+    from adjudicator.report import render_report
+
+    state = submit(fresh(), "stark", 1, STARK_ORDERS + "support stark in every combat\n")
+    text = render_report(state, [], viewer="stark", last_seqs={"stark": 1})
+    waiting = text.split("YOUR ANSWERS WAITING")[1].split("YOUR TURN FILE")[0]
+    assert ("  - support stark in every combat\n      from seq 1, line 5, of round 1 planning; your next file "
+            "replaces it\n") in waiting
+    # The orders wait too: until every house has sent its own, a new file would replace them.
+    assert "  - Winterfell: march +1\n      from seq 1, line 2, of round 1 planning" in waiting
+    assert max(len(line) for line in text.splitlines()) <= 80
+    skeleton = text.split("seal and send\n")[1].split("-" * 78 + "\n")[1]
+    assert skeleton.startswith("game winter · house stark · round 1 · planning · seq 2\n")
+    sent_again = parse_turn_file(skeleton)
+    assert sent_again.commands == parse_turn_file(STARK_ORDERS + "support stark in every combat\n").commands
+    for viewer in (None, "lannister"):
+        assert "support stark" not in render_report(state, [], viewer=viewer)
