@@ -363,13 +363,25 @@ def _unusable(state: GameState, board: Board) -> tuple[str, ...]:
     return board.setups[len(state.houses_in_play)].unusable_ports if state.houses_in_play else ()
 
 
+MAP_MACROS = ("shapes", "border_lines", "area_fill", "area_contents", "legend")  # what map.svg.j2 must define
+
+
 class _Painter:
     """One map template's macros over one board, and the parts already drawn with them."""
 
     def __init__(self, template: jinja2.Template, facts: _BoardFacts) -> None:
         self.template = template  # held: the painter is found by the ids of its template and board
         self.facts = facts
-        self.macros: Any = template.module  # without `parts` the document draws nothing: only the macros load
+        try:
+            self.macros: Any = template.module  # without `parts` the document draws nothing: only the macros load
+        except jinja2.UndefinedError:  # a template that draws its document unconditionally, without macros
+            self.macros = None
+        missing = [m for m in MAP_MACROS if not callable(getattr(self.macros, m, None))]
+        if missing:
+            raise jinja2.TemplateError(
+                f"{template.filename or template.name}: a map template must define the macros {', '.join(MAP_MACROS)} "
+                f"(missing: {', '.join(missing)}); start from the package's templates/map.svg.j2"
+            )
         self.layers = _Memo(64)  # (impassable, houses) -> shapes, borders and legend
         self.areas = _Memo(8192)  # (AreaKey, highlighted) -> an area's fill and contents
 
@@ -447,6 +459,7 @@ def render_map(
     are reused as drawn, so the result is the same as drawing everything afresh.
 
     :raises KeyError: when ``highlight`` names an unknown area.
+    :raises jinja2.TemplateError: when a moderator's ``map.svg.j2`` lacks one of :data:`MAP_MACROS`.
     """
     board = board or Board.classic()
     marked = set(highlight)

@@ -241,3 +241,11 @@ def test_a_moderators_map_template_is_used_and_kept_apart_from_the_builtin_one(t
     theirs = render_map(_six(), templates_dir=tmp_path)
     assert 'fill="#000001"' in theirs and 'fill="#000001"' not in builtin
     assert theirs.replace("#000001", "#f7f4ec") == builtin == render_map(_six())
+
+
+def test_a_map_template_without_the_macros_is_refused_with_what_it_lacks(tmp_path):
+    import jinja2
+
+    (tmp_path / "map.svg.j2").write_text("<svg>{{ title }}</svg>\n", encoding="utf-8")
+    with pytest.raises(jinja2.TemplateError, match="missing: shapes, border_lines, area_fill, area_contents, legend"):
+        render_map(_six(), templates_dir=tmp_path)
