@@ -45,6 +45,7 @@ from .audit import (
     Check,
     complete_rollback,
     derive,
+    entry_prefix,
     log,
     mend_log,
     pending_view,
@@ -206,8 +207,10 @@ class Intake:
 # --- receipts ---------------------------------------------------------------------------------
 
 
-def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str) -> str:
-    """What a house's accepted file was understood to say, and what could not be used."""
+def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str, replaced: list[str] | None = None) -> str:
+    """What a house's accepted file was understood to say, what could not be used, what it replaced
+    (``replaced``: the texts of the house's earlier answers it dropped, ruling 94) and what is still
+    asked of the house."""
     h = u.header
     snap = outcome.snapshot
     out = [
@@ -232,9 +235,35 @@ def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str) -> str:
     if outcome.idle.get(u.name):
         out += ["", f"{registry.house_name(h.house)} had nothing pending when this file was applied: its "
                     "answers stand as instructions for later in the round; those not needed expire at its end."]
+    if replaced:
+        out += ["", f"Replaced by this file (ruling 94): your earlier answers for round {h.round} {h.step} not used "
+                    "yet; send them again if you still mean them:"]
+        out += [f"  {t}" for t in replaced]
     if u.ignored:
         out += ["", "Outside the seal (not read):"] + [f"  {g}" for g in u.ignored]
+    asked = [r for r in outcome.requests if r.house == h.house]
+    out += ["", "Asked of you now:" if asked else "Nothing is asked of you now."]
+    out += [f"  - {r.kind}: {r.prompt}" for r in asked]
     return "\n".join(out) + "\n"
+
+
+def replaced_answers(prev: GameState | None, understood: list[Understood]) -> dict[str, list[str]]:
+    """Per archived file, the texts of its house's earlier answers for the same step that it dropped.
+
+    The same replacement as :func:`adjudicator.audit.derive` makes (ruling 94), told to the player.
+    """
+    pool = list(prev.answers) if prev is not None else []
+    used = set(prev.segment.used) if prev is not None and prev.segment else set()
+    new: list[dict[str, Any]] = []
+    out: dict[str, list[str]] = {}
+    for u in understood:
+        prefix = entry_prefix(u.header)
+        gone = [a for a in pool if a["id"].startswith(prefix) and a["id"] not in used]
+        gone += [a for a in new if a["id"].startswith(prefix)]
+        pool = [a for a in pool if not a["id"].startswith(prefix) or a["id"] in used]
+        new = [a for a in new if not a["id"].startswith(prefix)] + list(u.entries)
+        out[u.name] = [str(a.get("text", "")) for a in gone]
+    return out
 
 
 def _unusable_for(u: Understood, outcome: Outcome) -> list[AnswerUnusable]:
@@ -259,7 +288,33 @@ def rejected_receipt(rej: Rejection, snap: Snapshot) -> str:
                 f"It was checked against round {st.round}, {st.phase} (step {snap.number:04d})."]  # fmt: skip
     out = [f"Receipt for {Path(rej.source).name} (sha256 {rej.sha256[:16]})", *head, "", "Reasons:"]
     out += [f"  {r}" for r in rej.reasons]
+    todo = [] if rej.retry else list(dict.fromkeys(WHAT_TO_DO[c] for r in rej.reasons
+                                                   for c in re.findall(r"\[([a-z-]+)\]", r) if c in WHAT_TO_DO))
+    if todo:
+        out += ["", "What to do:"] + [f"  - {t}" for t in todo]
     return "\n".join(out) + "\n"
+
+
+# What a player does about each reason a seal check gives (the codes of docs/seals.md).
+WHAT_TO_DO: dict[str, str] = {
+    "bad-signature": "the text changed after it was sealed (a mail program may have rewrapped a line): seal the "
+                     "file again and send it unchanged, best as an attachment",
+    "unknown-key": "seal with the key registered for your house, or ask the moderator to register this one",
+    "revoked-key": "this key is revoked: seal with your house's key in force (the report lists them)",
+    "wrong-house": "seal with your own house's key, and name your house in the header",
+    "wrong-game": "write this game's id in the header, seal the file again and send it",
+    "wrong-step": "write the header for the step the game is at (seq 1 for your first file of a step), seal the "
+                  "file again and send it",
+    "replayed": "give the file a seq higher than your last accepted one for that step, seal it again and send it",
+    "wrong-namespace": "seal turn files with 'maester sign' (or ssh-keygen -Y sign -n maester-turn)",
+    "unsupported-key": "make an Ed25519 key ('maester keygen') and have it registered",
+    "armour-truncated": "the seal was cut short on the way: send the sealed file as an attachment",
+    "armour-doubled": "send one seal per turn: seal the plain text once, not a sealed file again",
+    "bad-armour": "the seal was damaged on the way: send the sealed file as an attachment",
+    "bad-header": "begin the turn with 'game ID · house H · round N · STEP · seq N', seal it again and send it",
+    "no-seal": "seal the file ('maester sign --key KEY FILE') and send the .sealed file",
+    "bad-encoding": "save the file as UTF-8 text, seal it again and send it",
+}  # fmt: skip
 
 
 def _receipt_name(rej: Rejection) -> str:
@@ -297,9 +352,10 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
     state, events, requests = snap.state, outcome.events, outcome.requests
     fileio.atomic_write_text(folder.gd.state_file, text)
     where = folder.report_dir(snap)
+    replaced = replaced_answers(_previous_state(folder, snap), outcome.understood) if outcome.understood else {}
     for u in outcome.understood:
         by = f"{registry.house_name(u.header.house)} ({u.fingerprint})"
-        fileio.atomic_write_text(where / "receipts" / u.name, accepted_receipt(u, outcome, by))
+        fileio.atomic_write_text(where / "receipts" / u.name, accepted_receipt(u, outcome, by, replaced.get(u.name)))
     fps = registry.fingerprints_in_force(folder.root)
     best = ledger.highest()
     seqs = {h: best.get((h, state.round, state.phase), 0) for h in state.houses_in_play}
@@ -319,6 +375,16 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
     fileio.atomic_write_text(where / REPORT_DONE, done)
     timings.render += t2 - t1
     timings.write += (t1 - t0) + (_clock() - t2)
+
+
+def _previous_state(folder: Folder, snap: Snapshot) -> GameState | None:
+    """The state the step started from (for the receipts); ``None`` when it cannot be read."""
+    if snap.number <= 0:
+        return None
+    try:
+        return folder.read_snapshot(snap.number - 1).state
+    except (GameDirError, OSError):
+        return None
 
 
 # --- the run ----------------------------------------------------------------------------------
@@ -367,6 +433,7 @@ class Run:
         self.gd, self.folder = gd, Folder(gd)
         self.templates_dir, self.board = templates_dir, board or Board.classic()
         self.timings = Timings()
+        self.outcome: Outcome | None = None  # of the latest step applied by this run
         mend_log(gd.root)
         self.ledger = Ledger.read(gd.root)
 
@@ -609,6 +676,7 @@ class Run:
                 break
             new = self.apply(snap, unapplied)
             result.steps.append(new.label())
+            result.notes += _flagged(self.outcome)
             if new.deadline:
                 result.notes.append(f"deadline: {len(new.defaults)} request(s) took their default")
                 still = [r for r in new.requests() if new.since.get(r.key, new.number) <= snap.number]
@@ -643,7 +711,20 @@ class Run:
                          previous_sha256=sha256(prev_text.encode()), board=self.board)  # fmt: skip
         self.timings.engine += _clock() - t0
         self.commit(outcome)
+        self.outcome = outcome
         return outcome.snapshot
+
+
+def _flagged(outcome: Outcome | None) -> list[str]:
+    """For the moderator: the files of a step with lines left out or answers refused."""
+    out = []
+    for u in outcome.understood if outcome else []:
+        bad, unusable = len(u.problems), len(_unusable_for(u, outcome))  # type: ignore[arg-type]
+        parts = [f"{bad} line{'s' if bad != 1 else ''} left out"] if bad else []
+        parts += [f"{unusable} answer{'s' if unusable != 1 else ''} refused by the rules"] if unusable else []
+        if parts:
+            out.append(f"archive/{u.name}: {', '.join(parts)} (its receipt tells the player why)")
+    return out
 
 
 def check_writable(root: Path) -> None:

@@ -340,3 +340,86 @@ def test_ruling_94_a_private_report_shows_the_answers_waiting_and_the_skeleton_r
     assert sent_again.commands == parse_turn_file(STARK_ORDERS + "support stark in every combat\n").commands
     for viewer in (None, "lannister"):
         assert "support stark" not in render_report(state, [], viewer=viewer)
+
+
+# --- the batch run: receipts and the moderator's summary ---------------------------------------
+
+
+def game_folder(tmp_path):  # type: ignore[no-untyped-def]
+    """A four-house game folder, every house's key registered, step 0000 written."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from adjudicator import batch, registry
+    from adjudicator.gamedir import create_game
+    from adjudicator.keys import PublicKey
+
+    root = tmp_path / "winter"
+    create_game(root, houses=FOUR, game_id="winter", seed="ux-tests")
+    keys = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 1] * 32)) for i, h in enumerate(FOUR)}
+    for h, k in keys.items():
+        registry.register_key(root, h, PublicKey.from_key(k, h))
+    batch.adjudicate(root)
+    return root, keys
+
+
+def send(root, keys, house: str, seq: int, body: str, *, step: str = "planning", rnd: int = 1):  # type: ignore[no-untyped-def]
+    from adjudicator import batch, seal
+
+    text = f"game winter · house {house} · round {rnd} · {step} · seq {seq}\n{body}"
+    path = root / "inbox" / f"{house}-{rnd}-{step}-{seq}.txt"
+    path.write_text(seal.sign(text, keys[house]), encoding="utf-8")
+    return batch.adjudicate(root)
+
+
+def receipt(root, house: str, seq: int) -> str:  # type: ignore[no-untyped-def]
+    (path,) = root.glob(f"reports/*/receipts/*-{house}-r*-seq{seq}.txt")
+    return path.read_text(encoding="utf-8")
+
+
+def test_ruling_94_a_receipt_names_what_a_later_file_replaced_and_what_is_still_asked(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Lannister's raven-only seq 2 silently dropped its seq 1 standing support (and orders still
+    waiting for the other houses); the receipt said nothing of it, nor what was still asked."""
+    root, keys = game_folder(tmp_path)
+    orders = ("Lannisport: defense +1\nStoney Sept: support +0\nThe Golden Sound: raid\nPort of Lannisport: "
+              "consolidate\n")
+    send(root, keys, "lannister", 1, orders + "support lannister in every combat\n")
+    first = receipt(root, "lannister", 1)
+    assert "Replaced by this file" not in first
+    assert first.endswith("Nothing is asked of you now.\n")
+    send(root, keys, "lannister", 2, "raven: pass\n")
+    second = receipt(root, "lannister", 2)
+    replaced = second.split("Replaced by this file")[1]
+    assert "  support lannister in every combat\n" in replaced and "  Lannisport: defense +1\n" in replaced
+    assert second.endswith("Asked of you now:\n  - orders: assign one order to every area with your units\n")
+
+
+def test_the_moderator_is_told_which_accepted_files_had_lines_left_out(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``maester adjudicate`` said only "accepted archive/..." for a file whose lines were refused,
+    so the moderator could not tell which players needed a word."""
+    root, keys = game_folder(tmp_path)
+    result = send(root, keys, "stark", 1, STARK_ORDERS + "marhc from Winterfell: knight -> Karhold\n")
+    assert result.notes == ["archive/000001-stark-r1-planning-seq1.txt: 1 line left out (its receipt tells the "
+                            "player why)"]
+    result = send(root, keys, "lannister", 1, "Lannisport: defense +2\nStoney Sept: support +1\nThe Golden Sound: "
+                  "raid*\nPort of Lannisport: consolidate*\nPyke: raid\n")  # 4 specials for 3 stars; no units in Pyke
+    assert result.notes == ["archive/000002-lannister-r1-planning-seq1.txt: 2 answers refused by the rules (its "
+                            "receipt tells the player why)"]
+
+
+def test_a_rejected_receipt_says_what_to_do(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A receipt for a file refused as sealed for a past step gave the reason but not the way out."""
+    root, keys = game_folder(tmp_path)
+    for house, body in [("lannister", "Lannisport: defense +1\nStoney Sept: support +0\nThe Golden Sound: raid\n"
+                                      "Port of Lannisport: consolidate\nraven: pass\n"),
+                        ("greyjoy", "Pyke: defense +1\nGreywater Watch: defense +1\nIronman's Bay: support +0\n"
+                                    "Port of Pyke: consolidate\n"),
+                        ("baratheon", "Dragonstone: defense +1\nKingswood: defense +1\nShipbreaker Bay: support +0\n"),
+                        ("stark", STARK_ORDERS)]:
+        send(root, keys, house, 1, body)
+    result = send(root, keys, "stark", 2, "support stark in every combat\n")  # the planning step is over
+    assert result.rejected and not result.rejected[0].retry
+    (path,) = root.glob("reports/*/receipts/rejected-*.txt")
+    text = path.read_text(encoding="utf-8")
+    assert "[wrong-step]" in text
+    assert text.endswith("What to do:\n  - write the header for the step the game is at (seq 1 for your first file "
+                         "of a step), seal the file again and send it\n")
