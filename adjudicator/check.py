@@ -99,7 +99,9 @@ def published_state(path: str | Path) -> GameState:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         return GameState.from_dict(data["state"])
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
-        raise CheckError(f"{path} is not a game folder nor a published report.json ({type(e).__name__}: {e})") from None
+        why = f" (it is not a Maester report: {type(e).__name__}: {e})" if str(path).endswith(".json") else ""
+        raise CheckError(f"{path} is neither a game folder nor a published report.json{why}; give the game "
+                         "folder, or the report.json attached to your last report mail") from None
 
 
 def _read(path: str | Path) -> bytes:

@@ -163,7 +163,10 @@ def _load_key(path: Path, passphrase_file: Path | None) -> keys.KeyPair:
 def cmd_sign(args: argparse.Namespace) -> int:
     text = seal.decode(_read_bytes(args.file))
     pair = _load_key(args.key, args.passphrase_file)
-    sealed = seal.sign(text, pair.private)
+    try:
+        sealed = seal.sign(text, pair.private)
+    except seal.BadHeader as e:
+        raise UserError(f"{e}{_header_hint(seal.normalise(text))}") from None
     out = args.out or ("-" if args.file == "-" else args.file + ".sealed")
     _write_text(out, sealed)
     block = seal.split_sealed(sealed)[0].open()
@@ -171,6 +174,20 @@ def cmd_sign(args: argparse.Namespace) -> int:
     summary = f"sealed {h.game}, house {h.house}, round {h.round} {h.step}, seq {h.seq} with {block.key.fingerprint}"
     print(summary + ("" if out == "-" else f" -> {out}"), file=sys.stderr if out == "-" else sys.stdout)
     return 0
+
+
+def _header_hint(text: str) -> str:
+    """What to do when a text to seal does not start with its header line."""
+    from ..header import is_header_line
+
+    lines = text.split("\n")
+    first = lines[0].lstrip()
+    if first.startswith(">"):
+        return "; remove the mail quoting ('> ') first"
+    at = next((i for i, line in enumerate(lines) if is_header_line(line)), None)
+    if at is not None:
+        return f"; the header is line {at + 1}: move the lines before it below it, or delete them"
+    return "; the turn-file skeleton of your last report has the header to copy"
 
 
 @_user_errors

@@ -423,3 +423,38 @@ def test_a_rejected_receipt_says_what_to_do(tmp_path) -> None:  # type: ignore[n
     assert "[wrong-step]" in text
     assert text.endswith("What to do:\n  - write the header for the step the game is at (seq 1 for your first file "
                          "of a step), seal the file again and send it\n")
+
+
+# --- command-line messages ------------------------------------------------------------------------
+
+
+def test_sign_says_how_to_mend_a_text_that_does_not_start_with_its_header(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``maester sign`` refused a file starting with a comment (which ``maester check`` accepts) or
+    with mail quoting, saying only that the header must come first."""
+    from adjudicator.cli import main
+    from adjudicator.keys import generate, write_key_pair
+
+    key = tmp_path / "key"
+    write_key_pair(key, generate("stark"), None)
+    turn = tmp_path / "turn.txt"
+    turn.write_text("# my orders\ngame winter · house stark · round 1 · planning · seq 1\nWinterfell: march +1\n")
+    assert main(["sign", "--key", str(key), str(turn)]) == 2
+    assert "; the header is line 2: move the lines before it below it, or delete them" in capsys.readouterr().err
+    turn.write_text("> game winter · house stark · round 1 · planning · seq 1\n> Winterfell: march +1\n")
+    assert main(["sign", "--key", str(key), str(turn)]) == 2
+    assert "; remove the mail quoting ('> ') first" in capsys.readouterr().err
+
+
+def test_check_against_a_report_text_says_what_to_give(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``maester check stark.txt turn.txt`` (a report instead of its report.json) answered with a
+    JSON decoder's message: "JSONDecodeError: Expecting value: line 1 column 1"."""
+    from adjudicator.cli import main
+
+    report = tmp_path / "stark.txt"
+    report.write_text("MAESTER · game winter\n")
+    turn = tmp_path / "turn.txt"
+    turn.write_text("game winter · house stark · round 1 · planning · seq 1\n")
+    assert main(["check", str(report), str(turn)]) == 2
+    err = capsys.readouterr().err
+    assert "is neither a game folder nor a published report.json; give the game folder, or the report.json" in err
+    assert "JSONDecodeError" not in err
