@@ -134,7 +134,7 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = Non
     for cmd in tf.commands:
         static.check(cmd)
     static.check_bids()
-    static.notices += _shadowed(tf)
+    static.notices += _shadowed(tf, refused={p.where.line for p in static.problems})
     problems += static.problems
     notices = [w for w in tf.warnings if w.code != "W301"] + static.notices  # E307 says it for a check
     replaced = _replaced(tf, state, who)
@@ -267,12 +267,15 @@ def _scope(cmd: Command) -> tuple[Any, ...]:
     return (cmd.context,) if isinstance(cmd, C.TieBreak) else ()
 
 
-def _shadowed(tf: TurnFile) -> list[Notice]:
-    """Lines that a later line of the file overrides: the newest fitting answer is used (ruling 155)."""
+def _shadowed(tf: TurnFile, refused: set[int] = frozenset()) -> list[Notice]:  # type: ignore[assignment]
+    """Lines that a later line of the file overrides: the newest fitting answer is used (ruling 155).
+
+    A later line that is ``refused`` hides nothing: the engine refuses it too and takes the earlier one.
+    """
     out = []
     cmds = [c for c in tf.commands if c.where is not None]
     for i, early in enumerate(cmds):
-        late = next((c for c in cmds[i + 1:] if _hides(c, early)), None)
+        late = next((c for c in cmds[i + 1:] if _hides(c, early) and c.where and c.where.line not in refused), None)
         if late is None or early.where is None or late.where is None:
             continue
         n = late.where.line

@@ -458,3 +458,13 @@ def test_check_against_a_report_text_says_what_to_give(tmp_path, capsys) -> None
     err = capsys.readouterr().err
     assert "is neither a game folder nor a published report.json; give the game folder, or the report.json" in err
     assert "JSONDecodeError" not in err
+
+
+def test_ruling_155_a_refused_later_line_hides_nothing() -> None:
+    """``raid from X onto Y`` then a second raid from X onto a non-adjacent area: the check said the
+    first was replaced, but the engine refuses the second and uses the first."""
+    state = revealed(fresh(), {"the_shivering_sea": ("stark", "raid")})
+    tf = check("raid from The Shivering Sea onto Castle Black else none\nraid from The Shivering Sea onto Bay of Ice\n",
+               state, "stark")
+    assert codes(tf) == [(3, "E412")]
+    assert warnings_of(tf) == []
