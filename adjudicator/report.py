@@ -26,7 +26,8 @@ from markupsafe import Markup
 from .board import DOMINANCE_TOKENS, HOUSES, TRACKS, Board
 from .cards import CARDS
 from .commands import Command, from_dict as command_from_dict, to_dict as to_command_dict
-from .events import AnswerUsed, DefaultUsed, Event, OnlyOption, from_dict as event_from_dict, visible
+from .events import AnswerUnusable, AnswerUsed, DefaultUsed, Event, OnlyOption, visible
+from .events import from_dict as event_from_dict
 from .header import Header, format_header
 from .names import ORDER_TEXT, display_name
 from .state import GameState
@@ -160,18 +161,21 @@ def report_view(
         view["hand"] = [_card_view(c) for c in hs.hand]
         view["discards"] = [_card_view(c) for c in hs.discards]
         view["my_requests"] = [_my_request(r) for r in mine]
-        view["held"] = held_answers(state, viewer)
+        refused = {e.answer for e in events if isinstance(e, AnswerUnusable) and e.house == viewer}
+        view["held"] = held_answers(state, viewer, refused=refused)
         view["held_step"] = f"round {state.round} {state.phase}"
         if (mine or any(h["this_step"] for h in view["held"])) and state.phase in ("westeros", "planning", "action"):
-            view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0))
+            view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0), refused=refused)
     return view
 
 
-def held_answers(state: GameState, house: str) -> list[dict[str, Any]]:
+def held_answers(state: GameState, house: str, *, refused: Iterable[str] = ()) -> list[dict[str, Any]]:
     """The house's answers the game holds, not used yet: each with its text and the file it came from.
 
-    ``this_step`` marks those of the open step, which a file with a higher ``seq`` replaces (ruling 94).
+    ``this_step`` marks those of the open step, which a file with a higher ``seq`` replaces (ruling
+    94); ``refused`` those whose text is among ``refused`` (the answers this step's events refused).
     """
+    refused = set(refused)
     used = set(state.segment.used) if state.segment else set()
     out = []
     for a in state.answers:
@@ -182,7 +186,9 @@ def held_answers(state: GameState, house: str) -> list[dict[str, Any]]:
         source = (f"{parts[2].replace('seq', 'seq ')}, line {parts[3].lstrip('L')}, of round {step[0]} {step[1]}"
                   if len(step) == 2 else "")  # fmt: skip
         out.append({"text": clean(a.get("text", "")), "source": source,
-                    "this_step": step == [str(state.round), state.phase]})
+                    "this_step": step == [str(state.round), state.phase],
+                    # an event may name several lines of one composite answer, joined by "; "
+                    "refused": any(f"; {a.get('text')}; " in f"; {r}; " for r in refused)})
     return out
 
 
@@ -435,7 +441,8 @@ def _plain_value(v: Any) -> str:
     return str(v) if v != "" else "none"
 
 
-def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq: int = 0) -> str:
+def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq: int = 0,
+             refused: Iterable[str] = ()) -> str:
     """A turn file ready to fill in: the header, then per open request its prompt and a template line.
 
     Template lines are commented out; a player uncomments (or rewrites) the ones he means.
@@ -449,10 +456,13 @@ def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq:
     <BLANKLINE>
     """
     lines = [format_header(Header(state.game_id, house, state.round, state.phase, last_seq + 1))]
-    kept = [h["text"] for h in held_answers(state, house) if h["this_step"]]
+    kept = [h for h in held_answers(state, house, refused=refused) if h["this_step"]]
     if kept:
         lines += ["# Your answers not used yet, repeated: this file replaces those you sent for",
-                  f"# round {state.round} {state.phase} (ruling 94). Delete the lines you no longer mean.", *kept]
+                  f"# round {state.round} {state.phase} (ruling 94). Delete the lines you no longer mean."]
+        for h in kept:
+            lines += ["# refused in this step (see your report): mend or delete the next line"] if h["refused"] else []
+            lines.append(h["text"])
     for r in (_request_dict(r) for r in requests):
         if r["house"] != house:
             continue

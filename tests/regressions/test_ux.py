@@ -468,3 +468,23 @@ def test_ruling_155_a_refused_later_line_hides_nothing() -> None:
                state, "stark")
     assert codes(tf) == [(3, "E412")]
     assert warnings_of(tf) == []
+
+
+def test_a_refused_answer_waiting_is_marked_and_the_skeleton_says_to_mend_it() -> None:
+    """A refused answer stays in the pool (it may fit a later decision), and the waiting list showed
+    it like any other; the skeleton repeated it with no word that it had been refused."""
+    from adjudicator.report import render_report
+    from adjudicator.rules import machine
+
+    state = fresh()
+    entries = []
+    for i, c in enumerate(parse_turn_file("Winterfell: march +1\nWhite Harbor: defense +2\n"
+                                          "The Shivering Sea: support +1\n").commands):
+        entries.append(machine.pool_entry(id=f"stark/1.planning/seq1/L{i + 2}", house="stark", round=1, command=c,
+                                          text=__import__("adjudicator.turnfile").turnfile.format_command(c)))
+    step = machine.advance(state, entries, board=BOARD)
+    text = render_report(step.state, step.events, viewer="stark", last_seqs={"stark": 1})
+    waiting = text.split("YOUR ANSWERS WAITING")[1].split("YOUR TURN FILE")[0]
+    assert waiting.count("refused in this step (see above)") == 3
+    skeleton = text.split("seal and send\n")[1]
+    assert "# refused in this step (see your report): mend or delete the next line\nWinterfell: march +1\n" in skeleton
