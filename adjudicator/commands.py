@@ -11,7 +11,7 @@ Every command names areas, houses, cards and unit types by their canonical snake
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field
-from typing import Literal, Optional
+from typing import Any, Literal, Optional
 
 AreaId = str
 HouseId = str
@@ -388,7 +388,7 @@ def from_dict(d: dict[str, object]) -> Command:
 
 
 def _build(d: dict[str, object]) -> object:
-    cls = _BY_NAME.get(str(d["type"])) or _NESTED[str(d["type"])]
+    cls: Any = _BY_NAME.get(str(d["type"])) or _NESTED[str(d["type"])]
     kwargs = {k: _unplain(v) for k, v in d.items() if k != "type"}
     for name, f in cls.__dataclass_fields__.items():
         # TOML has no null: a required field left out was None (``support none``).

@@ -66,8 +66,7 @@ class Robot:
             n = self.tried.get(req.key, 0)
             self.tried[req.key] = n + 1
             # After a refused answer, fall back to the request's default, which is always legal.
-            cmd_list = [req.default] if n >= 2 and req.default is not None else self.answer(state, req, board)
-            commands.extend(c for c in cmd_list if c is not None)
+            commands.extend(_default(req) if n >= 2 else self.answer(state, req, board))
         commands.extend(self.mischief(state, board))
         return commands
 
@@ -89,7 +88,7 @@ class Robot:
             return compose(self, state, req, board)
         if req.options:
             return [self.rng.choice(req.options)]
-        return [req.default] if req.default is not None else []
+        return _default(req)
 
     def mischief(self, state: GameState, board: Board) -> list[Command]:
         """Now and then an illegal answer, or a standing instruction for later in the round."""
@@ -103,6 +102,13 @@ class Robot:
             return [Bid(track="wildlings", amount=power + 1 + self.rng.randrange(3))]  # above available power
         land = [a.id for a in board.land_areas()]
         return [Raid(origin=self.rng.choice(land), targets=(None,))]  # most likely no raid order there
+
+
+def _default(req: Request) -> list[Command]:
+    """The request's documented default as answers (a composite default is several lines)."""
+    if req.default is None:
+        return []
+    return list(req.default) if isinstance(req.default, tuple) else [req.default]
 
 
 def _orders(robot: Robot, state: GameState, req: Request, board: Board) -> list[Command]:
@@ -136,7 +142,7 @@ def _march(robot: Robot, state: GameState, req: Request, board: Board) -> list[C
     ctx = req.context
     origins = sorted(dict(ctx.get("march_orders", {})))
     if not origins:
-        return [req.default] if req.default else []
+        return _default(req)
     origin = robot.rng.choice(origins)
     units: list[str] = list(dict(ctx.get("units", {})).get(origin, []))
     dests: list[str] = list(dict(ctx.get("destinations", {})).get(origin, []))

@@ -105,7 +105,7 @@ def within_supply(state: GameState, board: Board, house: HouseId, delta: dict[st
 def supply_count(state: GameState, board: Board, house: HouseId) -> int:
     """Barrels in the land areas the house controls, at most 6 (R058)."""
     total = sum(a.supply for a in board.land_areas() if state.controller(a.id, board) == house)
-    return min(total, board.constants["supply_track_max"])
+    return min(total, int(board.constants["supply_track_max"]))
 
 
 # --- power (R008, R009, Q11) -----------------------------------------------------------------
@@ -114,7 +114,7 @@ def supply_count(state: GameState, board: Board, house: HouseId) -> int:
 def gain_power(ctx: Context, house: HouseId, amount: int, cause: str) -> int:
     """Take power from the pool; a house has 20 tokens in all, so it may get fewer (Q11)."""
     st = ctx.state
-    room = ctx.board.constants["power_tokens_max_per_house"] - st.houses[house].power - st.power_on_board(house)
+    room = int(ctx.board.constants["power_tokens_max_per_house"]) - st.houses[house].power - st.power_on_board(house)
     got = max(0, min(amount, room))
     st.houses[house].power += got
     if got or amount:

@@ -69,7 +69,9 @@ def consolidate_problem(state: GameState, board: Board, house: HouseId, cmd: Com
         return why
     mustering = _mustering()
     assert mustering is not None
-    return mustering.check_muster(state, board, house, cmd.area, cmd.muster, board.area(cmd.area).muster_points)
+    verdict: Optional[str] = mustering.check_muster(state, board, house, cmd.area, cmd.muster,
+                                                    board.area(cmd.area).muster_points)
+    return verdict
 
 
 def resolve_consolidations(ctx: Context) -> None:

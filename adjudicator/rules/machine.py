@@ -14,8 +14,9 @@ replay reaches the same point - and goes on. No I/O, no clock, no global randomn
 from __future__ import annotations
 
 import copy
+import enum
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Final, Iterable, Optional, Union
 
 from ..board import Board
 from ..commands import Command, from_dict, to_dict
@@ -34,8 +35,14 @@ from ..state import GameState, Segment
 # Answers of these kinds stay in force after use ("support stark in every combat").
 STANDING_KINDS = frozenset({"support", "tie_break", "refuse_support"})
 
-NOT_APPLICABLE = object()  # a check's verdict: this answer is not meant for this decision
-Verdict = Optional[str]  # None: legal; a string: why not (ending with the rule number)
+class _NotApplicable(enum.Enum):
+    TOKEN = "not applicable"
+
+
+NOT_APPLICABLE: Final = _NotApplicable.TOKEN  # a check's verdict: this answer is not meant for this decision
+# A check's verdict: None when legal; a string saying why not (ending with the rule number);
+# or NOT_APPLICABLE.
+Verdict = Union[str, None, _NotApplicable]
 # What a decision takes: one command, or for a composite decision (orders) the tuple of its parts.
 Answer = Command | tuple[Command, ...]
 
@@ -213,8 +220,9 @@ class Context:
             if found is not None:
                 pending.append((a, found, evs, entries))
             elif a.only is not None:
-                ev = OnlyOption(house=a.request.house, decision=a.request.prompt, answer=_text(a.only), visible_to=a.request.house)
-                pending.append((a, a.only, [*evs, ev], entries))
+                only = OnlyOption(house=a.request.house, decision=a.request.prompt, answer=_text(a.only),
+                                  visible_to=a.request.house)
+                pending.append((a, a.only, [*evs, only], entries))
             elif self._past_deadline(a.request) and a.request.default is not None:
                 # A secret decision's default stays as secret as the answer it replaces.
                 seen_by = a.request.house if a.request.secret else PUBLIC

@@ -16,7 +16,7 @@ from typing import Iterable, Optional
 
 from ..board import Board, HouseId
 from ..commands import ORDER_TOKENS, SPECIAL_TOKENS, AssignOrder, Command, LeaveUnordered, Raven, RavenKeep, order_kind
-from ..events import AnswerUnusable, AnswerUsed, PhaseStarted
+from ..events import AnswerUnusable, AnswerUsed, Event, PhaseStarted
 from ..events.action import (
     OrdersPlaced,
     OrdersRevealed,
@@ -158,7 +158,7 @@ def order_set_problem(state: GameState, board: Board, house: HouseId, areas: lis
 def compose_orders(state: GameState, board: Board, house: HouseId, areas: list[str], short: bool,
                    decision: str, entries: list[PoolEntry]) -> Composed:
     """One house's orders from its answer lines: the newest line per area wins (D13, D14)."""
-    events: list = []
+    events: list[Event] = []
     chosen: dict[str, PoolEntry] = {}
     for e in entries:
         why = order_line_problem(state, board, house, areas, short, e.command)
