@@ -267,13 +267,12 @@ def replaced_answers(prev: GameState | None, understood: list[Understood]) -> di
 
 
 def _unusable_for(u: Understood, outcome: Outcome) -> list[AnswerUnusable]:
-    """The ``AnswerUnusable`` events of the file's house; with several files of that house, those naming its lines."""
+    """The ``AnswerUnusable`` events of the file's house that name its lines (an event names one
+    line, or several of one composite answer joined by "; "); older files' answers tried again are
+    the private report's business."""
     mine = [e for e in outcome.events if isinstance(e, AnswerUnusable) and e.house == u.header.house]
-    same_house = [x for x in outcome.understood if x.header.house == u.header.house]
-    if len(same_house) <= 1:
-        return mine
     texts = {t for _, t in u.lines}
-    return [e for e in mine if any(t in e.answer for t in texts)]
+    return [e for e in mine if any(f"; {t}; " in f"; {e.answer}; " for t in texts)]
 
 
 def rejected_receipt(rej: Rejection, snap: Snapshot) -> str:

@@ -527,6 +527,10 @@ def _march(s: _Static, cmd: C.March) -> None:
                                     "of your ships links them now: the march is refused when it resolves unless your "
                                     "ships make that chain first (R144, R157)", cmd.where or _where(s.tf, 0),
                                     s.tf.texts.get(cmd.where.line if cmd.where else 0, "")))  # fmt: skip
+    if cmd.leave_power and s.state.houses[s.house].power == 0:
+        s.notices.append(Notice("W401", "you have no available power now to leave a token: the march is refused "
+                                "when it resolves unless you gain power first (R244)", cmd.where or _where(s.tf, 0),
+                                s.tf.texts.get(cmd.where.line if cmd.where else 0, "")))  # fmt: skip
     for unit, n in sent.items():
         if n > have[unit]:
             s.fail(cmd, "E413", f"{s.name(cmd.origin)} holds {have[unit]} of your {unit.replace('_', ' ')}s, not {n} (R142)")

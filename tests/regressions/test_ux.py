@@ -488,3 +488,34 @@ def test_a_refused_answer_waiting_is_marked_and_the_skeleton_says_to_mend_it() -
     assert waiting.count("refused in this step (see above)") == 3
     skeleton = text.split("seal and send\n")[1]
     assert "# refused in this step (see your report): mend or delete the next line\nWinterfell: march +1\n" in skeleton
+
+
+def test_R244_leave_power_without_power_is_flagged() -> None:
+    """``march ...; leave power`` from a house with no power passed the check, and the run refused
+    the whole march (R244) a mail round trip later."""
+    state = revealed(fresh(), {"dragonstone": ("baratheon", "march+1")})
+    state.houses["baratheon"].power = 0
+    tf = check("march from Dragonstone: knight -> Kingswood; leave power\n", state, "baratheon")
+    assert warnings_of(tf) == [(2, "W401")] and "R244" in tf.warnings[0].message
+    state.houses["baratheon"].power = 1
+    assert warnings_of(check("march from Dragonstone: knight -> Kingswood; leave power\n", state, "baratheon")) == []
+
+
+def test_a_receipt_lists_only_the_refusals_of_its_own_lines(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A file's receipt listed, among "answers the engine could not use", an older file's answer
+    tried again in the same step, as if this file had sent it."""
+    from adjudicator.batch import _unusable_for
+    from adjudicator.audit import Outcome, Snapshot, Understood
+    from adjudicator.events import AnswerUnusable
+    from adjudicator.header import Header
+
+    u = Understood("000025-baratheon-r2-action-seq1.txt", Header("winter", "baratheon", 2, "action", 1), True,
+                   lines=[(2, "march from Crackclaw Point: knight, footman -> Kingswood")])
+    events = [AnswerUnusable(house="baratheon", answer="march from Crackclaw Point: knight, footman -> Kingswood",
+                             reason="no"),
+              AnswerUnusable(house="baratheon", answer="march from Crackclaw Point: knight, footman -> King's Landing",
+                             reason="too weak"),
+              AnswerUnusable(house="baratheon", answer="Dragonstone: march +1; march from Crackclaw Point: knight, "
+                             "footman -> Kingswood", reason="both")]
+    outcome = Outcome(Snapshot(1, fresh()), events, [], [u], {})
+    assert [e.reason for e in _unusable_for(u, outcome)] == ["no", "both"]
