@@ -236,8 +236,8 @@ def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str, replaced: 
         out += ["", f"{registry.house_name(h.house)} had nothing pending when this file was applied: its "
                     "answers stand as instructions for later in the round; those not needed expire at its end."]
     if replaced:
-        out += ["", f"Replaced by this file (ruling 94): your earlier answers for round {h.round} {h.step} not used "
-                    "yet; send them again if you still mean them:"]
+        out += ["", f"Replaced by this file: your earlier answers for round {h.round} {h.step}, not used yet",
+                "(ruling 94); send them again if you still mean them:"]
         out += [f"  {t}" for t in replaced]
     if u.ignored:
         out += ["", "Outside the seal (not read):"] + [f"  {g}" for g in u.ignored]
