@@ -388,9 +388,11 @@ def _context_text(v: Any) -> str:
 
     >>> _context_text({"the_shivering_sea": "support+1", "winterfell": ["march+0", True]})
     'The Shivering Sea: support +1; Winterfell: march +0, yes'
+    >>> _context_text({})
+    'none'
     """
     if isinstance(v, dict):
-        return "; ".join(f"{_word(str(k))}: {_context_text(x)}" for k, x in sorted(v.items()))
+        return "; ".join(f"{_word(str(k))}: {_context_text(x)}" for k, x in sorted(v.items())) or "none"
     if isinstance(v, (list, tuple)):
         return ", ".join(_context_text(x) for x in v) or "none"
     if isinstance(v, bool):
