@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import textwrap
 from dataclasses import fields
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -468,7 +469,8 @@ def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq:
     for r in (_request_dict(r) for r in requests):
         if r["house"] != house:
             continue
-        lines.append(f"# {r['kind']}: {clean(r['prompt'])}")
+        lines += textwrap.wrap(f"# {r['kind']}: {clean(r['prompt'])}", WIDTH, subsequent_indent="#   ",
+                               break_long_words=False, break_on_hyphens=False)
         template = _default_text(r) or [command_text(command_from_dict(o)) for o in r.get("options", [])[:1]]
         lines += [f"# {t}" for t in (template or [KIND_TEMPLATES.get(r["kind"], r["kind"] + " ...")])]
     return "\n".join(lines) + "\n"

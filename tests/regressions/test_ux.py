@@ -519,3 +519,17 @@ def test_a_receipt_lists_only_the_refusals_of_its_own_lines(tmp_path) -> None:  
                              "footman -> Kingswood", reason="both")]
     outcome = Outcome(Snapshot(1, fresh()), events, [], [u], {})
     assert [e.reason for e in _unusable_for(u, outcome)] == ["no", "both"]
+
+
+def test_the_skeleton_fits_in_80_columns() -> None:
+    """The skeleton's comment lines ran to 117 columns ("# support: support from Stoney Sept in the
+    combat in Riverrun (...): attacker, defender or none"), past what a mail client shows."""
+    from adjudicator.report import skeleton
+
+    req = {"key": "k", "kind": "support", "house": "lannister", "options": [],
+           "prompt": "support from Stoney Sept in the combat in Riverrun (Greyjoy attacks Lannister): attacker, "
+                     "defender or none"}
+    text = skeleton(fresh(), "lannister", [req])
+    assert max(len(line) for line in text.splitlines()) <= 78
+    assert text.splitlines()[1:3] == ["# support: support from Stoney Sept in the combat in Riverrun (Greyjoy attacks",
+                                      "#   Lannister): attacker, defender or none"]
