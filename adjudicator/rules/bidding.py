@@ -19,14 +19,15 @@ the highest bidder against the wildlings; the last counts as the lowest.
 
 from __future__ import annotations
 
-from typing import Literal, Optional, cast
+from typing import Callable, Literal, Optional, cast
 
 from ..board import TRACKS, HouseId
 from ..commands import Bid, Command, TieBreak
+from ..events import AnswerUnusable
 from ..events.westeros import TRACK_NAMES, BidsRevealed, InfluenceTrackChanged, TieBroken
 from ..state import GameState
 from .common import lose_power
-from .machine import NOT_APPLICABLE, Ask, Context, Request, Verdict
+from .machine import NOT_APPLICABLE, Ask, Context, NeedAnswers, PoolEntry, Request, Verdict
 
 BidTrack = Literal["iron_throne", "fiefdoms", "kings_court", "wildlings"]
 
@@ -89,6 +90,7 @@ def secret_bids(ctx: Context, track: str, houses: list[HouseId]) -> dict[HouseId
     """
     st = ctx.state
     asks = []
+    skipped: dict[HouseId, list[PoolEntry]] = {}
     bid_track = cast(BidTrack, track)
     for house in houses:
         power = st.houses[house].power
@@ -99,14 +101,45 @@ def secret_bids(ctx: Context, track: str, houses: list[HouseId]) -> dict[HouseId
             default=Bid(track=bid_track, amount=0), secret=True,
         )
         check = (lambda h: lambda c: check_bid(st, h, track, c))(house)
+        if track == "wildlings":
+            check, skipped[house] = _in_written_order(ctx, house, check)
         asks.append(Ask(req, check, only=Bid(track=bid_track, amount=0) if power == 0 else None))
-    cmds = ctx.ask_all(asks)
+    # Bids written before the one read, which the house cannot pay, are refused with the reason
+    # and used up with the decision; recorded with it, so that a replay tells the same story.
+    fresh = [a.request for a in asks if a.request.key not in ctx.segment.decisions and skipped.get(a.request.house)]
+    refusals = {r.key: [AnswerUnusable(house=r.house, answer=e.text, reason=str(check_bid(st, r.house, track, e.command)),
+                                       visible_to=r.house) for e in skipped[r.house]] for r in fresh}  # fmt: skip
+    try:
+        cmds = ctx.ask_all(asks)
+    except NeedAnswers:
+        ctx.transient.extend(e for r in fresh for e in refusals[r.key])
+        raise
+    for r in fresh:
+        ctx.emit(*refusals[r.key])
+        ctx.segment.decisions[r.key]["events"].extend(e.to_dict() for e in refusals[r.key])
+        ctx.segment.used.extend(e.id for e in skipped[r.house])
     bids = {h: c.amount for h, c in zip(houses, cmds)}
     ctx.emit(BidsRevealed(track=track, bids=tuple(bids.items())))
     for house, amount in bids.items():
         if amount:
             lose_power(ctx, house, amount, f"bid for the {TRACK_NAMES[track]}")
     return bids
+
+
+def _in_written_order(ctx: Context, house: HouseId, check: Callable[[Command], Verdict | object]
+                      ) -> tuple[Callable[[Command], Verdict | object], list[PoolEntry]]:
+    """Read a house's wildling bids in the order written (ruling 78).
+
+    Two attacks may come in one phase (R041) and ask the same question: the first bid the house
+    can pay answers this attack, the later ones are left for the next. Returns the check that
+    accepts only that bid, and the bids written before it (which the house cannot pay).
+    """
+    mine = [e for e in ctx.entries(house, "bid") if isinstance(e.command, Bid) and e.command.track == "wildlings"]
+    first = next((i for i, e in enumerate(mine) if check(e.command) is None), None)
+    if first is None:
+        return check, []
+    chosen = mine[first].command
+    return (lambda c: None if c == chosen else NOT_APPLICABLE), mine[:first]
 
 
 def break_tie(ctx: Context, context: str, tied: list[HouseId], default: list[HouseId], *,

@@ -164,3 +164,40 @@ def test_skinchanger_scout_a_house_without_power_is_not_reported_as_gaining_powe
     assert "Skinchanger Scout: Stark has no power to discard." in text
     assert [(e.house, e.amount) for e in of(step.events, PowerChanged) if e.cause == "Skinchanger Scout"] == [
         ("baratheon", -2)]
+
+
+def test_ruling_78_two_wildling_bids_sent_together_answer_the_two_attacks_in_the_order_written():
+    """Was wrong: with two attacks in one phase (the threat reaching 12, then the Wildlings Attack
+    card, R041), a house that wrote "bid wildlings 3" then "bid wildlings 1" had its bids swapped:
+    the newest line answered the first attack and the older one the second."""
+    s = attack_at(10, "silence_at_the_wall", deck_one="last_days_of_summer")  # 8 + 2 icons: 12 at once
+    s.wildling_deck.remove("rattleshirts_raiders")
+    s.wildling_deck.insert(1, "rattleshirts_raiders")
+    step = advance(s, [answer("stark", Bid(track="wildlings", amount=3)), answer("stark", Bid(track="wildlings", amount=1)),
+                       *bids(lannister=0, baratheon=0), *bids(lannister=0, baratheon=0)])
+    assert [e.strength for e in step.events if type(e).__name__ == "WildlingAttackBegins"] == [12, 8]
+    assert [dict(e.bids)["stark"] for e in step.events if type(e).__name__ == "BidsRevealed"] == [3, 1]
+
+
+def test_ruling_78_a_bid_the_house_cannot_pay_is_refused_and_the_next_one_is_read():
+    s = attack_at(6, "silence_at_the_wall")
+    step = advance(s, [answer("stark", Bid(track="wildlings", amount=9)), answer("stark", Bid(track="wildlings", amount=2)),
+                       *bids(lannister=0, baratheon=0)])
+    assert [e.reason for e in step.events if type(e).__name__ == "AnswerUnusable"] == [
+        "a bid of 9 is more than your 5 available power (R101)"]
+    assert [dict(e.bids)["stark"] for e in step.events if type(e).__name__ == "BidsRevealed"] == [2]
+
+
+def test_ruling_78_the_refusal_is_shown_while_waiting_and_told_once_when_the_bids_are_taken():
+    s = attack_at(6, "rattleshirts_raiders")
+    step = advance(s, [answer("stark", Bid(track="wildlings", amount=9)), answer("stark", Bid(track="wildlings", amount=2))])
+    reasons = [e.reason for e in step.events if type(e).__name__ == "AnswerUnusable"]
+    assert reasons == ["a bid of 9 is more than your 5 available power (R101)"]  # while the others think
+    assert sorted(r.house for r in step.requests) == ["baratheon", "lannister"]
+    step = advance(step.state, bids(lannister=0, baratheon=1))  # 3 against 6: the wildlings win
+    reasons = [e.reason for e in step.events if type(e).__name__ == "AnswerUnusable"]
+    assert reasons == ["a bid of 9 is more than your 5 available power (R101)"]
+    assert [dict(e.bids) for e in step.events if type(e).__name__ == "BidsRevealed"] == [
+        {"baratheon": 1, "lannister": 0, "stark": 2}]
+    assert all(e.visible_to == "stark" for e in step.events if type(e).__name__ == "AnswerUnusable")
+    assert step.state.answers == []  # both of Stark's bids are used up
