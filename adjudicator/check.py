@@ -29,7 +29,7 @@ from .board import Board
 from .cards import CARDS
 from .commands import ORDER_TOKENS, SPECIAL_TOKENS, Command, order_kind
 from .diagnostics import IllegalOrder, InvalidLine, Notice, TurnFileError
-from .header import Header, format_header
+from .header import STEPS, Header, format_header
 from .names import INFLUENCE_TRACKS, ORDER_TEXT, display_name, lookup
 from .state import GameState
 from .turnfile import TurnFile, format_command, parse_turn_file
@@ -130,13 +130,20 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = Non
     problems += _seq_problems(tf, state, who, last_seq)
     if who not in state.houses_in_play:  # the header names a house not in the game: nothing else can be judged
         return replace(tf, problems=tuple(sorted(problems, key=lambda p: (p.where.line, p.where.column))))
-    static = _Static(tf, state, board, who)
+    early = _early(tf, state)
+    if early is not None:  # ruling 90: the run keeps it for its step; judge it as of that step, statically
+        state, engine = early, False
+    static = _Static(tf, state, board, who, early=early is not None)
     for cmd in tf.commands:
         static.check(cmd)
     static.check_bids()
     static.notices += _shadowed(tf, refused={p.where.line for p in static.problems})
     problems += static.problems
     notices = [w for w in tf.warnings if w.code != "W301"] + static.notices  # E307 says it for a check
+    if early is not None:
+        notices.append(Notice("W302", f"this file is for round {state.round} {state.phase}, a step not open yet: the "
+                              "run keeps it and applies it when that step opens (ruling 90); it is checked against "
+                              "the board as it is now, and the rules engine's checks come then", _where(tf, 0)))
     replaced = _replaced(tf, state, who)
     if replaced:
         notices.append(Notice("W207", f"this file replaces your earlier answers for round {state.round} "
@@ -190,10 +197,35 @@ def _header_problems(tf: TurnFile, state: GameState, game_id: str, house: str, g
                                 where=where, line_text=text))
     if state.phase == "game_over":
         out.append(IllegalOrder("E306", "the game is over; no turn is expected", where=where, line_text=text))
-    elif (h.round, h.step) != (state.round, state.phase):
+    elif (h.round, h.step) != (state.round, state.phase) and _early(tf, state) is None:
         out.append(IllegalOrder("E306", f"the header is for round {h.round} {h.step}; the game is at round "
                                 f"{state.round} {state.phase}", where=where, line_text=text,
                                 suggestion=f"write '{expected}'"))
+    return out
+
+
+def _early(tf: TurnFile, state: GameState) -> GameState | None:
+    """For a file sealed for a later step of the game (ruling 90): the state with that step open."""
+    import copy
+
+    h = tf.header
+    if h is None or state.phase not in STEPS or h.step not in STEPS or h.round > state.round + 1:
+        return None
+    if (h.round, STEPS.index(h.step)) <= (state.round, STEPS.index(state.phase)):
+        return None
+    later = copy.copy(state)
+    later.round, later.phase = h.round, h.step
+    if h.step == "planning":  # the orders of the step before are gone by then
+        later.areas = {a: replace_order(st) for a, st in state.areas.items()}
+    return later
+
+
+def replace_order(st: Any) -> Any:
+    """An area's state without its order token."""
+    import copy
+
+    out = copy.copy(st)
+    out.order = None
     return out
 
 
@@ -345,6 +377,7 @@ class _Static:
     state: GameState
     board: Board
     house: str
+    early: bool = False  # the file is for a step not open yet (ruling 90)
 
     def __post_init__(self) -> None:
         self.problems: list[TurnFileError] = []
@@ -361,12 +394,19 @@ class _Static:
     def _orders(self) -> dict[str, str]:
         """The house's orders to check raids, marches, consolidations and the raven against.
 
-        Those on the board (after the reveal), else those this file places in the Planning Phase.
+        Those on the board (after the reveal), else those this file places, else those the house
+        has sent and the game holds until the reveal (for a file sealed ahead, ruling 90).
         """
         placed = {a: s.order.token for a, s in self.state.areas.items() if s.order and s.order.house == self.house}
-        if self.state.phase == "planning" and not placed:
-            return {a: c.token for a, c in self.final.items() if isinstance(c, C.AssignOrder)}
-        return placed
+        if placed or self.state.phase not in ("planning", "action"):
+            return placed
+        mine = {a: c.token for a, c in self.final.items() if isinstance(c, C.AssignOrder)}
+        if mine or self.state.phase == "planning":
+            return mine
+        used = _used_ids(self.state)
+        held = [C.from_dict(a["command"]) for a in self.state.answers
+                if a["house"] == self.house and a["id"] not in used and a["command"].get("type") == "AssignOrder"]
+        return {c.area: c.token for c in held if isinstance(c, C.AssignOrder)}
 
     def fail(self, cmd: Command, code: str, reason: str, suggestion: str = "") -> None:
         where = cmd.where or C.Where(self.tf.filename, 0)
@@ -487,6 +527,8 @@ def _raven(s: _Static, cmd: C.Raven | C.RavenKeep) -> None:
 
 
 def _needs_order(s: _Static, cmd: Command, area: str | None, kind: str, rule: str) -> bool:
+    if not s.orders and s.early:
+        return True  # sealed ahead with no orders known yet: they are judged when the step opens
     token = s.orders.get(area or "")
     if token is None or order_kind(token) != kind:
         s.fail(cmd, "E411", f"you have no {kind} order in {s.name(area)} ({rule})")

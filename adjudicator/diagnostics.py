@@ -104,6 +104,7 @@ WARNING_CODES: dict[str, str] = {
     "W207": "earlier answers replaced",
     "W208": "a later line is used first",
     "W301": "no header",
+    "W302": "for a step not open yet",
     "W401": "may be refused when it resolves",
     "W901": "engine unavailable",
     "W902": "checked against a published state",

@@ -533,3 +533,27 @@ def test_the_skeleton_fits_in_80_columns() -> None:
     assert max(len(line) for line in text.splitlines()) <= 78
     assert text.splitlines()[1:3] == ["# support: support from Stoney Sept in the combat in Riverrun (Greyjoy attacks",
                                       "#   Lannister): attacker, defender or none"]
+
+
+def test_ruling_90_check_accepts_a_file_for_the_next_step_and_says_it_waits() -> None:
+    """A file sealed for the action phase during the planning phase, which the run keeps and applies
+    when its step opens (ruling 90), was refused by the check (E306) as for the wrong step."""
+    ahead = "game winter · house stark · round 1 · action · seq 1\nmarch from Winterfell: knight -> Karhold\n"
+    tf = check_turn_file(parse_turn_file(ahead + "if attacked: play eddard stark\n"), fresh(), engine=True)
+    assert codes(tf) == []  # no orders known yet: the march is judged when the step opens
+    assert [w.code for w in tf.warnings] == ["W302"]
+    # With the house's orders sent (and held until the reveal), the march is checked against them.
+    state = submit(fresh(), "stark", 1, "Winterfell: defense +1\nWhite Harbor: march +0\nThe Shivering Sea: support +0\n")
+    assert codes(check_turn_file(parse_turn_file(ahead), state)) == [(2, "E411")]
+    state = submit(fresh(), "stark", 1, STARK_ORDERS)
+    assert codes(check_turn_file(parse_turn_file(ahead), state)) == []
+    # A planning file sent during the action phase of the round before is judged without the old orders.
+    state = revealed(fresh(), {"winterfell": ("stark", "march+1")})
+    state.phase = "action"
+    tf = check_turn_file(parse_turn_file("game winter · house stark · round 2 · planning · seq 1\n" + STARK_ORDERS),
+                         state)
+    assert codes(tf) == [] and [w.code for w in tf.warnings] == ["W302"]
+    # A past step is still refused.
+    state.round = 3
+    assert (1, "E306") in codes(check_turn_file(parse_turn_file(
+        "game winter · house stark · round 2 · planning · seq 1\n" + STARK_ORDERS), state))
