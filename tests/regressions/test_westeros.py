@@ -12,7 +12,7 @@ import itertools
 import pytest
 
 from adjudicator.board import Board
-from adjudicator.commands import Bid, WildlingChoice
+from adjudicator.commands import Bid, WesterosChoice, WildlingChoice
 from adjudicator.events.westeros import (
     WesterosCardResolved,
     WesterosCardRevealed,
@@ -21,7 +21,7 @@ from adjudicator.events.westeros import (
     WildlingAttackResolved,
 )
 from adjudicator.rules import machine, westeros
-from adjudicator.rules.common import GameWon
+from adjudicator.rules.common import GameWon, PowerChanged
 from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
 from adjudicator.setup import new_game
 from adjudicator.state import GameState, Unit
@@ -125,3 +125,22 @@ def test_R262_a_lesser_wildling_penalty_that_returns_a_home_area_wins_before_the
     assert [e.reason for e in of(step.events, GameWon)] == ["7 castles and strongholds"]
     assert of(step.events, WesterosCardResolved) == []  # the game ended in step 3
     assert step.requests == []
+
+
+def test_R047_dark_wings_collect_is_game_of_thrones_chosen_by_the_raven_holder():
+    """The trap (ruling 62): option (b) pays crowns and trading ports, as Game of Thrones does;
+    a port whose sea holds an enemy ship pays nothing."""
+    s = position(("supply", "dark_wings_dark_words", "web_of_lies"))
+    for st in s.areas.values():
+        st.units.clear()
+    s.tidy()
+    s.area_mut("winterfell").units = [Unit("stark", "footman")]  # 1 crown
+    s.area_mut("white_harbor").units = [Unit("stark", "footman")]  # no crown
+    s.area_mut("port_of_winterfell").units = [Unit("stark", "ship")]
+    s.area_mut("port_of_white_harbor").units = [Unit("stark", "ship")]
+    s.area_mut("bay_of_ice").units = [Unit("lannister", "ship")]  # Winterfell's port does not trade
+    step = advance(s, [answer("stark", WesterosChoice(card="dark_wings_dark_words", option="collect"))])
+    assert [r.house for r in step.requests] == ["lannister"]  # the Raven's holder, not Stark
+    step = advance(step.state, [answer("lannister", WesterosChoice(card="dark_wings_dark_words", option="collect"))])
+    gains = {e.house: e.amount for e in of(step.events, PowerChanged) if e.cause == "Dark Wings, Dark Words"}
+    assert gains["stark"] == 2  # Winterfell's crown and White Harbor's port
