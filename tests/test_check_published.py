@@ -45,7 +45,7 @@ def test_a_file_that_is_not_a_report_is_a_usage_error(tmp_path, capsys):
     turn = tmp_path / "t.txt"
     turn.write_text("game x · house stark · round 1 · planning · seq 1\n")
     assert main(["check", str(junk), str(turn)]) == 2
-    assert "not a game folder nor a published report.json" in capsys.readouterr().err
+    assert "is neither a game folder nor a published report.json" in capsys.readouterr().err
 
 
 def test_every_report_mail_carries_the_public_state(tmp_path):
