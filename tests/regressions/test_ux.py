@@ -557,3 +557,16 @@ def test_ruling_90_check_accepts_a_file_for_the_next_step_and_says_it_waits() ->
     state.round = 3
     assert (1, "E306") in codes(check_turn_file(parse_turn_file(
         "game winter · house stark · round 2 · planning · seq 1\n" + STARK_ORDERS), state))
+
+
+def test_R123_revealed_orders_are_listed_by_house_as_written() -> None:
+    """The reveal listed every order in board order ("Dragonstone: Baratheon march+1; Greywater
+    Watch: Greyjoy defense+1; ..."): a player had to hunt through the whole list for one house's
+    orders, written as ids rather than as in a turn file."""
+    from adjudicator.events.action import OrdersRevealed
+    from adjudicator.report import render_report
+
+    e = OrdersRevealed(orders=(("dragonstone", "baratheon", "march+1"), ("pyke", "greyjoy", "defense+1"),
+                               ("kingswood", "baratheon", "march-1")))
+    text = " ".join(render_report(fresh(), [e]).split())
+    assert ("Orders revealed. Greyjoy: Pyke defense +1. Baratheon: Dragonstone march +1, Kingswood march -1.") in text
