@@ -482,7 +482,15 @@ def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq:
                                break_long_words=False, break_on_hyphens=False)
         template = _default_text(r) or [command_text(command_from_dict(o)) for o in r.get("options", [])[:1]]
         lines += [f"# {t}" for t in (template or [KIND_TEMPLATES.get(r["kind"], r["kind"] + " ...")])]
+        track = (r.get("context") or {}).get("track")
+        if r["kind"] == "bid" and track in _BID_ORDER[:-1]:  # the later tracks' bids may go in the same file
+            later = _BID_ORDER[_BID_ORDER.index(track) + 1:]
+            lines += ["# (you may send your bids for the later tracks now too)"]
+            lines += [f"# bid {TRACK_NAMES[t].lower()} 0" for t in later]
     return "\n".join(lines) + "\n"
+
+
+_BID_ORDER = ("iron_throne", "fiefdoms", "kings_court")  # the Clash of Kings bids, one track after another (R081)
 
 
 KIND_TEMPLATES: dict[str, str] = {

@@ -570,3 +570,18 @@ def test_R123_revealed_orders_are_listed_by_house_as_written() -> None:
                                ("kingswood", "baratheon", "march-1")))
     text = " ".join(render_report(fresh(), [e]).split())
     assert ("Orders revealed. Greyjoy: Pyke defense +1. Baratheon: Dragonstone march +1, Kingswood march -1.") in text
+
+
+def test_R081_the_bid_skeleton_offers_the_later_tracks_too() -> None:
+    """The skeleton for the Iron Throne bid held only that bid, so a player who filled it in and
+    sent it was asked again, a mail round trip later, for Fiefdoms, then for King's Court."""
+    from adjudicator.report import skeleton
+
+    req = {"key": "k", "kind": "bid", "house": "stark", "prompt": "bid for the Iron Throne track",
+           "context": {"track": "iron_throne", "available_power": 5},
+           "default": {"type": "Bid", "track": "iron_throne", "amount": 0}}
+    lines = skeleton(fresh(), "stark", [req]).splitlines()
+    assert lines[-3:] == ["# (you may send your bids for the later tracks now too)", "# bid fiefdoms 0",
+                          "# bid king's court 0"]
+    assert [str(c) for c in parse_turn_file("\n".join(x.lstrip("# ") for x in lines[-2:])).commands] == [
+        "Bid(track='fiefdoms', amount=0)", "Bid(track='kings_court', amount=0)"]
