@@ -449,7 +449,7 @@ class _Static:
         """Every bid is paid, won or lost (R086): a track's bid must fit what the bids before it leave."""
         asked = [r.get("context", {}).get("track") for r in self.state.pending if r.get("kind") == "bid"]
         first = min((INFLUENCE_TRACKS.index(t) for t in asked if t in INFLUENCE_TRACKS), default=0)
-        left, paid = self.state.houses[self.house].power, []
+        left, paid = self.state.houses[self.house].power, list[str]()
         for track in INFLUENCE_TRACKS[first:]:
             bid = self.bids.get(track)
             if bid is None:
