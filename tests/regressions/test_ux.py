@@ -585,3 +585,12 @@ def test_R081_the_bid_skeleton_offers_the_later_tracks_too() -> None:
                           "# bid king's court 0"]
     assert [str(c) for c in parse_turn_file("\n".join(x.lstrip("# ") for x in lines[-2:])).commands] == [
         "Bid(track='fiefdoms', amount=0)", "Bid(track='kings_court', amount=0)"]
+
+
+def test_support_naming_an_area_says_which_two_lines_were_meant() -> None:
+    """``support Winterfell`` was refused as "an area, where a house is expected", with no word of
+    the two lines a player means by it: the support order's area, or the combat's."""
+    (p,) = parse_turn_file("support Winterfell\n").problems
+    assert p.code == "E209"
+    assert p.suggestion == ("name the support order's area: 'support from Winterfell: HOUSE', or the combat's: "
+                            "'support HOUSE in Winterfell'")
