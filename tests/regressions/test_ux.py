@@ -119,7 +119,7 @@ def sea_battle() -> GameState:
     return state
 
 
-def test_R267_check_does_not_use_other_houses_waiting_answers() -> None:
+def test_ruling_156_check_does_not_use_other_houses_waiting_answers() -> None:
     """The check ran the engine with every house's waiting answers, so its "still missing" list
     told Lannister it must retreat (it would lose the combat) before Greyjoy's secret card was
     revealed: the check now tries a file with its own house's answers only."""
@@ -138,7 +138,7 @@ def test_ruling_94_check_tries_the_file_without_the_answers_it_replaces() -> Non
     assert [m.split(":")[0] for m in tf.missing] == ["house_card"]
 
 
-def test_R267_check_lists_nothing_past_the_open_step() -> None:
+def test_ruling_156_check_lists_nothing_past_the_open_step() -> None:
     """A file that finished the round made the check list the next round's requests as "still
     missing" from it: decisions that come from Westeros cards not drawn yet (R267)."""
     state = fresh()
@@ -320,7 +320,7 @@ def test_a_request_context_is_shown_in_printed_names() -> None:
     assert "white_harbor" not in text and "False" not in text
 
 
-def test_ruling_94_a_private_report_shows_the_answers_waiting_and_the_skeleton_repeats_them() -> None:
+def test_ruling_157_a_private_report_shows_the_answers_waiting_and_the_skeleton_repeats_them() -> None:
     """A player who sent standing instructions never saw what the game held for him, and the
     turn-file skeleton for his next file (seq 2) left them out, so sending it as he was invited
     to silently dropped them (Lannister lost its "support lannister in every combat" that way)."""
@@ -535,7 +535,7 @@ def test_the_skeleton_fits_in_80_columns() -> None:
                                       "#   Lannister): attacker, defender or none"]
 
 
-def test_ruling_90_check_accepts_a_file_for_the_next_step_and_says_it_waits() -> None:
+def test_ruling_158_check_accepts_a_file_for_the_next_step_and_says_it_waits() -> None:
     """A file sealed for the action phase during the planning phase, which the run keeps and applies
     when its step opens (ruling 90), was refused by the check (E306) as for the wrong step."""
     ahead = "game winter · house stark · round 1 · action · seq 1\nmarch from Winterfell: knight -> Karhold\n"
