@@ -125,6 +125,8 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = Non
     :raises CheckError: when neither the header nor ``house`` names the house, or ``house`` is not in the game.
     """
     board = board or Board.classic()
+    if house is None and tf.header is None and any(p.code == "E301" for p in tf.problems):
+        return replace(tf, warnings=tuple(w for w in tf.warnings if w.code != "W301"))  # mend the header first
     who = _house(tf, house, state)
     problems: list[TurnFileError] = list(tf.problems) + _header_problems(tf, state, game_id or state.game_id, who, house)
     problems += _seq_problems(tf, state, who, last_seq)

@@ -317,6 +317,64 @@ def command_word_hint(text: str) -> tuple[Any, ...] | None:
 
 
 
+# --- the header ---------------------------------------------------------------------------------
+
+_HEADER_KEYS = ("game", "house", "round", "step", "seq")
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten".split())}  # fmt: skip
+_HEADER_PARTS = re.compile(r"\s*[·|,]\s*")
+_HEADER_COLON = re.compile(r"^\s*game\s*:", re.IGNORECASE)
+
+
+def looks_like_header(line: str) -> bool:
+    """A header as players mistype it: ``Game: winter · House: Stark · ...`` (keywords with colons)."""
+    return bool(_HEADER_COLON.match(line)) and "house" in line.lower()
+
+
+def header_hint(line: str) -> str:
+    """What is wrong with a malformed header line and, when it can be told, the line to write.
+
+    >>> header_hint("Game: winter · House: Stark · Round: three · Westeros Phase · Seq: 2")
+    "write 'game winter · house stark · round 3 · westeros · seq 2'"
+    >>> header_hint("game winter · house stark · round 3 · westeros")
+    "the header has no 'seq N' (your file's number for this step: 1, then 2...); it reads 'game ID · house H · round N · STEP · seq N'"
+    """
+    from .header import STEPS, HeaderError, format_header, read_header
+
+    parts = [p for p in _HEADER_PARTS.split(line.strip()) if p]
+    mended = []
+    for part in parts:
+        words = part.replace(":", " ").split()
+        if not words:
+            continue
+        key = words[0].lower()
+        if key == "sequence":
+            key = "seq"
+        if key in ("round", "seq") and len(words) > 1:
+            words[1] = _NUMBER_WORDS.get(words[1].lower(), words[1])
+        if key not in _HEADER_KEYS and key in STEPS:  # "Westeros Phase", "planning step"
+            words = [key]
+        mended.append(" ".join([key, *words[1:]] if key in _HEADER_KEYS else words))
+    try:
+        fixed = read_header(" · ".join(mended))
+    except HeaderError:
+        pass
+    else:
+        return f"write '{format_header(fixed)}'"
+    given = {m.split()[0] for m in mended if m.split()}
+    missing = [k for k in ("game", "house", "round", "seq") if k not in given]
+    form = "it reads 'game ID · house H · round N · STEP · seq N'"
+    if len(parts) == 1 and len(line.split()) > 2:
+        return f"separate the five parts with '·', '|' or ','; {form}"
+    if missing == ["seq"]:
+        return f"the header has no 'seq N' (your file's number for this step: 1, then 2...); {form}"
+    if missing:
+        return f"the header has no {', '.join(repr(k + ' ...') for k in missing)}; {form}"
+    if not any(m.lower() in STEPS for m in mended):
+        return f"the step is one of {', '.join(STEPS)}; {form}"
+    return form
+
+
 # --- reading the raw input -------------------------------------------------------------------
 
 # Characters that look like the ones the language uses, and what they stand for.
@@ -412,7 +470,7 @@ def read_source(data: str | bytes, filename: str = "<turn>") -> Source:
         body = line.split("#", 1)[0].rstrip()
         if not body.strip():
             continue
-        if is_header_line(body):
+        if is_header_line(body) or looks_like_header(body):
             src.headers.append(SourceLine(number, body))
             continue
         if pending and _joins(pending[-1][1], line):

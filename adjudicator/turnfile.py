@@ -33,7 +33,7 @@ from . import commands as C
 from .commands import Command, Where
 from .diagnostics import (
     MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_PROBLEMS, AmbiguousName, IllegalOrder, InvalidLine, Notice, SourceLine,
-    TurnFileError, command_word_hint, read_source, syntax_problem,
+    TurnFileError, command_word_hint, header_hint, read_source, syntax_problem,
 )
 from .header import Header, HeaderError, format_header, read_header
 from .names import (
@@ -644,7 +644,8 @@ def _header(lines: list[SourceLine], filename: str, problems: list[TurnFileError
         try:
             h = read_header(line.text)
         except HeaderError as e:
-            problems.append(InvalidLine("E301", str(e), where=where, line_text=line.text))
+            problems.append(InvalidLine("E301", str(e), where=where, line_text=line.text,
+                                        suggestion=header_hint(line.text)))
             continue
         if header is not None or i:
             problems.append(InvalidLine("E302", "a second header line; a turn file has one", where=where,

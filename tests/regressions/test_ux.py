@@ -594,3 +594,36 @@ def test_support_naming_an_area_says_which_two_lines_were_meant() -> None:
     assert p.code == "E209"
     assert p.suggestion == ("name the support order's area: 'support from Winterfell: HOUSE', or the combat's: "
                             "'support HOUSE in Winterfell'")
+
+
+def test_a_malformed_header_says_what_is_wrong_and_the_line_to_write() -> None:
+    """E301 said only "not a valid header ...; expected 'game GAME-ID · house HOUSE · ...'" for
+    headers as players type them; ``Game: winter · House: Stark · ...`` was not even seen as a
+    header, and came out as "unexpected character '·'" on an order line."""
+    cases = {
+        "Game: winter · House: Stark · Round: 3 · Westeros · Seq: 4": "write 'game winter · house stark · round 3 · "
+                                                                      "westeros · seq 4'",
+        "game winter · house stark · round three · westeros phase · seq 4": "write 'game winter · house stark · round "
+                                                                            "3 · westeros · seq 4'",
+        "game winter · house stark · round 3 · westeros": "the header has no 'seq N'",
+        "game winter house stark round 3 westeros seq 4": "separate the five parts with '·', '|' or ','",
+        "game winter · house stark · round 3 · muster · seq 1": "the step is one of westeros, planning, action",
+    }
+    for line, hint in cases.items():
+        tf = parse_turn_file(line + "\nbid iron throne 0\n")
+        assert [p.code for p in tf.problems] == ["E301"], (line, [str(p) for p in tf.problems])
+        assert tf.problems[0].suggestion.startswith(hint), (line, tf.problems[0].suggestion)
+
+
+def test_check_shows_a_malformed_header_instead_of_asking_for_house(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``maester check`` on a file whose header was mistyped stopped with "the file has no header
+    naming its house: give --house", hiding what was wrong with the header."""
+    from adjudicator.cli import main
+    from adjudicator.gamedir import create_game
+
+    create_game(tmp_path / "winter", houses=FOUR, game_id="winter", seed="ux-tests")
+    turn = tmp_path / "turn.txt"
+    turn.write_text("game winter · house stark · round 1 · planning\nWinterfell: march +1\n")
+    assert main(["check", str(tmp_path / "winter"), str(turn)]) == 1
+    out = capsys.readouterr().out
+    assert "error E301" in out and "hint: the header has no 'seq N'" in out
