@@ -22,7 +22,7 @@ def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
     pending_kinds = {p.get("kind") for p in state.pending}
     if state.phase != "game_over" and not state.pending:
         problems.append(f"the game is stuck: round {state.round} {state.phase} with no open request")
-    if state.phase != "action":
+    if state.phase not in ("action", "game_over"):  # a game won mid-action ends before the clean-up
         routed = [a for a, s in state.areas.items() if any(u.routed for u in s.units)]
         if routed:
             problems.append(f"routed units outside the action phase in {', '.join(sorted(routed))}")

@@ -37,8 +37,13 @@ class PowerChanged(Event):
     amount: int
     cause: str
     power: int  # available power afterwards
+    asked: int = 0  # what the rule called for: +n to gain, -n to discard
 
     def describe(self) -> str:
+        if self.amount == 0 and self.asked < 0:
+            return f"{self.house.title()} has no power to discard ({self.cause})."
+        if self.amount == 0 and self.asked > 0:
+            return f"{self.house.title()} has all 20 power tokens out and gains none ({self.cause})."
         verb = "gains" if self.amount >= 0 else "loses"
         return f"{self.house.title()} {verb} {abs(self.amount)} power ({self.cause}); now {self.power}."
 
@@ -118,7 +123,7 @@ def gain_power(ctx: Context, house: HouseId, amount: int, cause: str) -> int:
     got = max(0, min(amount, room))
     st.houses[house].power += got
     if got or amount:
-        ctx.emit(PowerChanged(house=house, amount=got, cause=cause, power=st.houses[house].power))
+        ctx.emit(PowerChanged(house=house, amount=got, cause=cause, power=st.houses[house].power, asked=amount))
     return got
 
 
@@ -127,7 +132,7 @@ def lose_power(ctx: Context, house: HouseId, amount: int, cause: str) -> int:
     st = ctx.state
     lost = max(0, min(amount, st.houses[house].power))
     st.houses[house].power -= lost
-    ctx.emit(PowerChanged(house=house, amount=-lost, cause=cause, power=st.houses[house].power))
+    ctx.emit(PowerChanged(house=house, amount=-lost, cause=cause, power=st.houses[house].power, asked=-amount))
     return lost
 
 

@@ -455,3 +455,28 @@ def test_R036_a_home_area_returning_to_its_house_can_give_it_the_seventh_castle(
     assert ("lannisport", "stark", "lannister") in [(e.area, e.old, e.new) for e in of(step.events, ControlChanged)]
     assert step.state.winner == "lannister" and step.state.phase == "game_over"
     assert of(step.events, GameWon)[0].winner == "lannister"
+
+
+def test_R131_pillage_of_a_house_without_power_says_it_has_none_to_discard():
+    """A raid pillaging a house with no power must not read "gains 0 power"."""
+    from adjudicator.rules.common import PowerChanged
+
+    lost = PowerChanged(house="stark", amount=0, cause="pillaged", power=0, asked=-1)
+    assert lost.describe() == "Stark has no power to discard (pillaged)."
+    capped = PowerChanged(house="stark", amount=0, cause="pillage", power=20, asked=1)
+    assert "gains none" in capped.describe()
+    assert PowerChanged(house="stark", amount=-1, cause="pillaged", power=2, asked=-1).describe() == \
+        "Stark loses 1 power (pillaged); now 2."
+
+
+def test_invariants_allow_routed_units_when_the_game_ended_mid_action():
+    """Seven castles won during a march end the game before the clean-up stands routed units up."""
+    from adjudicator.invariants import check_invariants
+    from adjudicator.setup import new_game
+
+    state = new_game(["stark", "lannister", "baratheon"], seed="routed")
+    state.areas["winterfell"].units[0].routed = True
+    state.phase, state.winner = "game_over", "stark"
+    assert not any("routed" in p for p in check_invariants(state))
+    state.phase = "planning"
+    assert any("routed" in p for p in check_invariants(state))
