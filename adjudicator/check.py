@@ -128,7 +128,8 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = Non
     if house is None and tf.header is None and any(p.code == "E301" for p in tf.problems):
         return replace(tf, warnings=tuple(w for w in tf.warnings if w.code != "W301"))  # mend the header first
     who = _house(tf, house, state)
-    problems: list[TurnFileError] = list(tf.problems) + _header_problems(tf, state, game_id or state.game_id, who, house)
+    problems: list[TurnFileError] = list(tf.problems) + _header_problems(tf, state, game_id or state.game_id, who, house,
+                                                                         last_seq)
     problems += _seq_problems(tf, state, who, last_seq)
     if who not in state.houses_in_play:  # the header names a house not in the game: nothing else can be judged
         return replace(tf, problems=tuple(sorted(problems, key=lambda p: (p.where.line, p.where.column))))
@@ -180,9 +181,12 @@ def _house(tf: TurnFile, house: str | None, state: GameState) -> str:
     return m.id or tf.header.house
 
 
-def _header_problems(tf: TurnFile, state: GameState, game_id: str, house: str, given: str | None) -> list[TurnFileError]:
+def _header_problems(tf: TurnFile, state: GameState, game_id: str, house: str, given: str | None,
+                     last_seq: int | None = None) -> list[TurnFileError]:
     h = tf.header
-    expected = format_header(Header(game_id, house, state.round, state.phase, 1))
+    same_step = h is not None and (h.round, h.step) == (state.round, state.phase)
+    seq = h.seq if h is not None and same_step else (last_seq or 0) + 1
+    expected = format_header(Header(game_id, house, state.round, state.phase, seq))
     if h is None:
         return [InvalidLine("E307", "the file has no header line", where=_where(tf, 0),
                             suggestion=f"begin the file with '{expected}'")]

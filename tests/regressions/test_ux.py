@@ -627,3 +627,17 @@ def test_check_shows_a_malformed_header_instead_of_asking_for_house(tmp_path, ca
     assert main(["check", str(tmp_path / "winter"), str(turn)]) == 1
     out = capsys.readouterr().out
     assert "error E301" in out and "hint: the header has no 'seq N'" in out
+
+
+def test_a_header_for_another_game_keeps_its_seq_in_the_suggestion() -> None:
+    """The suggested header for a file naming the wrong game always said 'seq 1', though the file's
+    own seq 3 was right; for a past step it ignored the files already accepted."""
+    state = fresh()
+    tf = check_turn_file(parse_turn_file("game Winter · house stark · round 1 · planning · seq 3\n" + STARK_ORDERS),
+                         state)
+    assert [p.suggestion for p in tf.problems if p.code == "E304"] == [
+        "write 'game winter · house stark · round 1 · planning · seq 3'"]
+    state.round = 2
+    tf = check_turn_file(parse_turn_file("game winter · house stark · round 1 · planning · seq 3\n"), state, last_seq=2)
+    assert [p.suggestion for p in tf.problems if p.code == "E306"] == [
+        "write 'game winter · house stark · round 2 · planning · seq 3'"]
