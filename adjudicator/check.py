@@ -313,6 +313,8 @@ def _shadowed(tf: TurnFile, refused: set[int] = frozenset()) -> list[Notice]:  #
     out = []
     cmds = [c for c in tf.commands if c.where is not None]
     for i, early in enumerate(cmds):
+        if early.where is not None and early.where.line in refused:
+            continue  # refused itself: its problem says enough
         late = next((c for c in cmds[i + 1:] if _hides(c, early) and c.where and c.where.line not in refused), None)
         if late is None or early.where is None or late.where is None:
             continue

@@ -468,6 +468,9 @@ def test_ruling_155_a_refused_later_line_hides_nothing() -> None:
                state, "stark")
     assert codes(tf) == [(3, "E412")]
     assert warnings_of(tf) == []
+    # Nor is a refused line said to be hidden by a later one: its problem says enough.
+    tf = check("play tywin lannister\nplay eddard stark\n", fresh(), "stark")
+    assert codes(tf) == [(2, "E409")] and warnings_of(tf) == []
 
 
 def test_a_refused_answer_waiting_is_marked_and_the_skeleton_says_to_mend_it() -> None:
