@@ -110,7 +110,7 @@ class Intake:
         good: list[_Candidate] = []
         rejected: dict[str, Rejection] = {}
         deferred: list[Path] = []
-        taken = self.ledger.accepted_shas()  # grows with the blocks taken in this run
+        taken: set[str] = set()  # the blocks taken in this run (the ledger knows those of earlier runs)
         seen: set[str] = set()
         for path in paths:
             try:
@@ -124,7 +124,8 @@ class Intake:
                 rejected[str(path)] = Rejection(str(path), "", [why])
                 continue
             digest = sha256(data)
-            if digest in taken or digest in seen or self.ledger.rejected.get(digest) is False:
+            done_before = self.ledger.is_accepted(digest) or self.ledger.rejected.get(digest) is False
+            if done_before or digest in taken or digest in seen:
                 continue  # processed by an earlier run, or a copy of a file of this run (idempotent)
             seen.add(digest)
             reasons, early = self._check_file(path, data, digest, good, taken)
@@ -164,11 +165,12 @@ class Intake:
         for v in report.verdicts:
             where = f"lines {v.first_line}-{v.last_line}"
             part = data if len(report.verdicts) == 1 else "".join(lines[v.first_line - 1 : v.last_line]).encode("utf-8")
-            if sha256(part) in taken:
+            part_sha = sha256(part)
+            if self.ledger.is_accepted(part_sha) or part_sha in taken:
                 continue  # the same turn again (a resent or quoted copy)
             if v.ok and v.header is not None:
                 good.append(_Candidate(str(path), digest, part, v.header, where))
-                taken.add(sha256(part))
+                taken.add(part_sha)
             elif isinstance(v.error, WrongStep) and v.header is not None and self._is_early(v.header):
                 early = True
             else:
@@ -198,8 +200,7 @@ class Intake:
         fileio.atomic_write_bytes(self.folder.archive / name, c.data)
         registry.record_acceptance(self.folder.root, h, digest, f"archive/{name}")
         a = Archived(index, name, h.house, h.round, h.step, h.seq, digest)
-        self.ledger.archived.append(a)
-        self.ledger.last_index = index
+        self.ledger.add(a)
         self.checker.highest[(h.house, h.round, h.step)] = h.seq
         return a
 
@@ -544,7 +545,7 @@ class Run:
             data = path.read_bytes()
         except OSError as e:
             raise CorruptFolder(f"cannot read archive/{name}: {e.strerror}") from None
-        known = {a.name: a for a in [*self.ledger.archived, *self.ledger.set_aside.values()]}.get(name)
+        known = self.ledger.find(name)
         if known is None or known.sha256 != sha256(data):
             raise CorruptFolder(f"archive/{name} is not what was accepted (its SHA-256 differs from the log's); "
                                 f"see 'maester replay {self.gd.root}'")  # fmt: skip
@@ -670,7 +671,7 @@ class Run:
                 self.reject(rej, snap)
             result.accepted += [a.name for a in accepted]
             result.rejected += rejected
-            unapplied = [a for a in self.ledger.archived if a.index > snap.applied_through]
+            unapplied = self.ledger.after(snap.applied_through)
             if not unapplied and snap.number not in self.ledger.deadlines:
                 break
             new = self.apply(snap, unapplied)
