@@ -254,11 +254,12 @@ def _where(tf: TurnFile, line: int, column: int = 1) -> C.Where:
 # --- lines that can never be used ---------------------------------------------------------------
 
 
-# Decisions asked once in a step: of two lines for one, the earlier is never used.
+# Decisions asked once in a step: of two lines for one, the earlier is never used. (Mustering,
+# supply and wildling bids may come twice in a Westeros phase, so they are not here.)
 _ONCE: dict[type, Callable[[Any], tuple[Any, ...]]] = {
-    C.Raven: lambda c: (), C.RavenKeep: lambda c: (), C.Bid: lambda c: (c.track,),
-    C.WesterosChoice: lambda c: (c.card,), C.Raid: lambda c: (c.origin,), C.March: lambda c: (c.origin,),
-    C.Muster: lambda c: (c.area,), C.Reconcile: lambda c: (), C.PortShips: lambda c: (c.port,),
+    C.Raven: lambda c: (), C.RavenKeep: lambda c: (), C.WesterosChoice: lambda c: (c.card,),
+    C.Bid: lambda c: (c.track,) if c.track != "wildlings" else (id(c),),
+    C.Raid: lambda c: (c.origin,), C.March: lambda c: (c.origin,), C.PortShips: lambda c: (c.port,),
 }  # fmt: skip
 # One-shot combat answers: the latest fitting line is used in the first fitting combat.
 _PER_COMBAT: dict[type, Callable[[Any], tuple[Any, ...]]] = {

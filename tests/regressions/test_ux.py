@@ -644,3 +644,11 @@ def test_a_header_for_another_game_keeps_its_seq_in_the_suggestion() -> None:
     tf = check_turn_file(parse_turn_file("game winter · house stark · round 1 · planning · seq 3\n"), state, last_seq=2)
     assert [p.suggestion for p in tf.problems if p.code == "E306"] == [
         "write 'game winter · house stark · round 2 · planning · seq 3'"]
+
+
+def test_ruling_155_answers_that_may_be_asked_twice_in_a_step_are_not_called_hidden() -> None:
+    """Two mustering lines for one area, two supply lines or two wildling bids may all be used in
+    one Westeros phase (a wildling card after Mustering or Supply; a second wildling attack)."""
+    tf = check("muster in Winterfell: footman\nmuster in Winterfell: knight\nbid wildlings 1\nbid wildlings 0\n"
+               "supply: destroy footman in Winterfell\nsupply: destroy ship in The Shivering Sea\n", fresh(), "stark")
+    assert warnings_of(tf) == []
