@@ -409,10 +409,10 @@ def _support(origin: _Name | None, side: _Name, rest: list[Any]) -> Built:
     key = normalise(side.text)
     if side.text == _NO_ONE or key in _SIDES:
         who = _SIDES.get(key)
-    elif origin is None and (area := lookup("area", side.text)).id is not None and not lookup("house", side.text).id:
+    elif origin is None and (spot := lookup("area", side.text)).id is not None and not lookup("house", side.text).id:
         c.error("E209", f"{side.text!r} is an area, where the side supported is expected", side,
-                suggestion=f"name the support order's area: 'support from {area.display}: HOUSE', or the combat's: "
-                           f"'support HOUSE in {area.display}'")  # fmt: skip
+                suggestion=f"name the support order's area: 'support from {spot.display}: HOUSE', or the combat's: "
+                           f"'support HOUSE in {spot.display}'")  # fmt: skip
         who = None
     else:
         who = c.name("house", side)
