@@ -321,7 +321,7 @@ def command_word_hint(text: str) -> tuple[Any, ...] | None:
 
 _HEADER_KEYS = ("game", "house", "round", "step", "seq")
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten".split())}  # fmt: skip
+    ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"))}  # fmt: skip
 _HEADER_PARTS = re.compile(r"\s*[·|,]\s*")
 _HEADER_COLON = re.compile(r"^\s*game\s*:", re.IGNORECASE)
 

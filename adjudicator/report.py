@@ -28,8 +28,8 @@ from .board import DOMINANCE_TOKENS, HOUSES, TRACKS, Board
 from .cards import CARDS
 from .commands import Command, from_dict as command_from_dict, to_dict as to_command_dict
 from .events import AnswerUnusable, AnswerUsed, DefaultUsed, Event, OnlyOption, visible
-from .events.action import OrdersRevealed
 from .events import from_dict as event_from_dict
+from .events.action import OrdersRevealed
 from .header import Header, format_header
 from .names import ORDER_TEXT, display_name
 from .state import GameState

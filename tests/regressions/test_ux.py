@@ -105,10 +105,10 @@ def sea_battle() -> GameState:
     """Round 1 action: Greyjoy's ship has marched from Ironman's Bay into The Golden Sound, and
     Greyjoy's house card and Blade answer for that combat wait, unseen, in the pool."""
     state = fresh()
-    for house, body in [("lannister", "Lannisport: defense +1\nStoney Sept: consolidate\nThe Golden Sound: defense +1\n"
-                                      "Port of Lannisport: consolidate\n"),
-                        ("greyjoy", "Pyke: defense +1\nGreywater Watch: defense +1\nIronman's Bay: march +0\n"
-                                    "Port of Pyke: consolidate\n"),
+    for house, body in [("lannister", ("Lannisport: defense +1\nStoney Sept: consolidate\nThe Golden Sound: defense +1\n"
+                                      "Port of Lannisport: consolidate\n")),
+                        ("greyjoy", ("Pyke: defense +1\nGreywater Watch: defense +1\nIronman's Bay: march +0\n"
+                                    "Port of Pyke: consolidate\n")),
                         ("baratheon", "Dragonstone: defense +1\nKingswood: defense +1\nShipbreaker Bay: consolidate\n"),
                         ("stark", "Winterfell: defense +1\nWhite Harbor: defense +1\nThe Shivering Sea: consolidate\n")]:
         state = submit(state, house, 1, body)
@@ -142,10 +142,10 @@ def test_ruling_156_check_lists_nothing_past_the_open_step() -> None:
     """A file that finished the round made the check list the next round's requests as "still
     missing" from it: decisions that come from Westeros cards not drawn yet (R267)."""
     state = fresh()
-    for house, body in [("lannister", "Lannisport: defense +1\nStoney Sept: consolidate\nThe Golden Sound: defense +1\n"
-                                      "Port of Lannisport: consolidate\n"),
-                        ("greyjoy", "Pyke: defense +1\nGreywater Watch: defense +1\nIronman's Bay: raid\n"
-                                    "Port of Pyke: consolidate\n"),
+    for house, body in [("lannister", ("Lannisport: defense +1\nStoney Sept: consolidate\nThe Golden Sound: defense +1\n"
+                                      "Port of Lannisport: consolidate\n")),
+                        ("greyjoy", ("Pyke: defense +1\nGreywater Watch: defense +1\nIronman's Bay: raid\n"
+                                    "Port of Pyke: consolidate\n")),
                         ("baratheon", "Dragonstone: defense +1\nKingswood: defense +1\nShipbreaker Bay: consolidate\n"),
                         ("stark", "Winterfell: defense +1\nWhite Harbor: defense +1\nThe Shivering Sea: consolidate\n")]:
         state = submit(state, house, 1, body)
@@ -398,21 +398,21 @@ def test_the_moderator_is_told_which_accepted_files_had_lines_left_out(tmp_path)
     so the moderator could not tell which players needed a word."""
     root, keys = game_folder(tmp_path)
     result = send(root, keys, "stark", 1, STARK_ORDERS + "marhc from Winterfell: knight -> Karhold\n")
-    assert result.notes == ["archive/000001-stark-r1-planning-seq1.txt: 1 line left out (its receipt tells the "
-                            "player why)"]
+    assert result.notes == [("archive/000001-stark-r1-planning-seq1.txt: 1 line left out (its receipt tells the "
+                            "player why)")]
     result = send(root, keys, "lannister", 1, "Lannisport: defense +2\nStoney Sept: support +1\nThe Golden Sound: "
                   "raid*\nPort of Lannisport: consolidate*\nPyke: raid\n")  # 4 specials for 3 stars; no units in Pyke
-    assert result.notes == ["archive/000002-lannister-r1-planning-seq1.txt: 2 answers refused by the rules (its "
-                            "receipt tells the player why)"]
+    assert result.notes == [("archive/000002-lannister-r1-planning-seq1.txt: 2 answers refused by the rules (its "
+                            "receipt tells the player why)")]
 
 
 def test_a_rejected_receipt_says_what_to_do(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """A receipt for a file refused as sealed for a past step gave the reason but not the way out."""
     root, keys = game_folder(tmp_path)
-    for house, body in [("lannister", "Lannisport: defense +1\nStoney Sept: support +0\nThe Golden Sound: raid\n"
-                                      "Port of Lannisport: consolidate\nraven: pass\n"),
-                        ("greyjoy", "Pyke: defense +1\nGreywater Watch: defense +1\nIronman's Bay: support +0\n"
-                                    "Port of Pyke: consolidate\n"),
+    for house, body in [("lannister", ("Lannisport: defense +1\nStoney Sept: support +0\nThe Golden Sound: raid\n"
+                                      "Port of Lannisport: consolidate\nraven: pass\n")),
+                        ("greyjoy", ("Pyke: defense +1\nGreywater Watch: defense +1\nIronman's Bay: support +0\n"
+                                    "Port of Pyke: consolidate\n")),
                         ("baratheon", "Dragonstone: defense +1\nKingswood: defense +1\nShipbreaker Bay: support +0\n"),
                         ("stark", STARK_ORDERS)]:
         send(root, keys, house, 1, body)
@@ -507,8 +507,8 @@ def test_R244_leave_power_without_power_is_flagged() -> None:
 def test_a_receipt_lists_only_the_refusals_of_its_own_lines(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """A file's receipt listed, among "answers the engine could not use", an older file's answer
     tried again in the same step, as if this file had sent it."""
-    from adjudicator.batch import _unusable_for
     from adjudicator.audit import Outcome, Snapshot, Understood
+    from adjudicator.batch import _unusable_for
     from adjudicator.events import AnswerUnusable
     from adjudicator.header import Header
 
