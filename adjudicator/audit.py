@@ -663,6 +663,8 @@ def complete_rollback(folder: Folder, ledger: Ledger) -> None:
         os.replace(folder.snapshot_path(n), folder.states / dest / folder.snapshot_path(n).name)
     for d in sorted(folder.reports.glob("[0-9][0-9][0-9][0-9]-*")):
         if int(d.name[:4]) > to:
+            for tmp in d.glob("**/.*.tmp"):  # a killed run's: no later run sweeps a folder set aside
+                tmp.unlink(missing_ok=True)
             (folder.reports / dest).mkdir(parents=True, exist_ok=True)
             os.replace(d, folder.reports / dest / d.name)
     text = folder.snapshot_path(to).read_text(encoding="utf-8")

@@ -453,6 +453,7 @@ class Run:
         n = numbers[-1]
         text = self._snapshot_text(n)
         snap = Snapshot.from_toml(text, where=str(self.folder.snapshot_path(n)))
+        _sweep(self.folder.report_dir(snap), "**/")
         logged = self.ledger.snapshots.get(n)
         if logged is None or logged.get("sha256") != sha256(text.encode()):
             self._log_snapshot(snap, text)
@@ -474,12 +475,19 @@ class Run:
         write_outputs(self.folder, outcome, text, ledger=self.ledger, templates_dir=self.templates_dir, timings=self.timings)
         return snap
 
-    def _sweep(self) -> None:
-        """Remove the temporary files of atomic writes a killed run left behind (we hold the lock)."""
-        for folder in (self.gd.root, self.folder.states, self.folder.archive, self.folder.reports):
-            pattern = "**/.*.tmp" if folder == self.folder.reports else ".*.tmp"
-            for tmp in folder.glob(pattern):
-                tmp.unlink(missing_ok=True)
+    def _sweep(self, *, every_report: bool = False) -> None:
+        """Remove the temporary files of atomic writes a killed run left behind (we hold the lock).
+
+        A run writes in the game folder, ``states/``, ``archive/`` and the report folder of the
+        latest snapshot only: a step's snapshot is written before its reports, and a receipt goes
+        to the folder of the step it was judged at, the latest. So a killed run's temporary file is
+        in one of these, and :meth:`recover` sweeps that report folder once it knows the latest
+        snapshot; only a repair, which may rewrite any step's reports, sweeps them all.
+        """
+        for folder in (self.gd.root, self.folder.states, self.folder.archive):
+            _sweep(folder, "")
+        if every_report:
+            _sweep(self.folder.reports, "**/")
 
     def _first(self) -> Snapshot:
         setup_path = self.folder.states / SETUP_NAME
@@ -592,6 +600,7 @@ class Run:
         chk = Check()
         if self.ledger.rollback is not None and not self.ledger.rollback_done:
             complete_rollback(self.folder, self.ledger)
+        self._sweep(every_report=True)
         try:
             setup_text = self.folder.setup_text()
         except (OSError, UnicodeDecodeError) as e:
@@ -713,6 +722,12 @@ class Run:
         self.commit(outcome)
         self.outcome = outcome
         return outcome.snapshot
+
+
+def _sweep(folder: Path, depth: str) -> None:
+    """Delete the temporary files of atomic writes in ``folder`` (``depth="**/"``: and below it)."""
+    for tmp in folder.glob(f"{depth}.*.tmp"):
+        tmp.unlink(missing_ok=True)
 
 
 def _flagged(outcome: Outcome | None) -> list[str]:
