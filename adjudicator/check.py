@@ -578,6 +578,8 @@ def _march(s: _Static, cmd: C.March) -> None:
                                     "of your ships links them now: the march is refused when it resolves unless your "
                                     "ships make that chain first (R144, R157)", cmd.where or _where(s.tf, 0),
                                     s.tf.texts.get(cmd.where.line if cmd.where else 0, "")))  # fmt: skip
+    for mv in cmd.moves:
+        _against_neutral(s, cmd, mv)
     if cmd.leave_power and s.state.houses[s.house].power == 0:
         s.notices.append(Notice("W401", "you have no available power now to leave a token: the march is refused "
                                 "when it resolves unless you gain power first (R244)", cmd.where or _where(s.tf, 0),
@@ -585,6 +587,32 @@ def _march(s: _Static, cmd: C.March) -> None:
     for unit, n in sent.items():
         if n > have[unit]:
             s.fail(cmd, "E413", f"{s.name(cmd.origin)} holds {have[unit]} of your {unit.replace('_', ' ')}s, not {n} (R142)")
+
+
+def _against_neutral(s: _Static, cmd: C.March, mv: C.Move) -> None:
+    """Ruling 5: a march into a neutral force needs the strength the marcher can count on."""
+    force = s.state.area(mv.destination).neutral_force
+    token = s.orders.get(cmd.origin)
+    if not force or token is None or mv.destination in s.state.impassable:
+        return
+    import copy
+
+    from .rules.marches import sure_strength
+    from .state import Order, Unit
+
+    trial = copy.copy(s.state)  # the orders as the march will find them: this file's, if it places them
+    trial.areas = dict(s.state.areas)
+    for area, tok in s.orders.items():
+        trial.areas[area] = copy.copy(s.state.area(area))
+        trial.areas[area].order = Order(s.house, tok)
+    units = [Unit(s.house, spec.unit) for spec in mv.units for _ in range(spec.count)]
+    strength = sure_strength(trial, s.board, s.house, mv.destination, units, token)
+    if strength < force:
+        s.notices.append(Notice("W401", f"your strength against the neutral force in {s.name(mv.destination)} would "
+                                f"be {strength}, less than its {force}: counting your marching units, the march order "
+                                "and your own support orders next to it; the march is refused when it resolves "
+                                "unless these grow first (R231, ruling 5)", cmd.where or _where(s.tf, 0),
+                                s.tf.texts.get(cmd.where.line if cmd.where else 0, "")))  # fmt: skip
 
 
 def _transport(s: _Static, origin: str, destination: str) -> bool:

@@ -652,3 +652,18 @@ def test_ruling_155_answers_that_may_be_asked_twice_in_a_step_are_not_called_hid
     tf = check("muster in Winterfell: footman\nmuster in Winterfell: knight\nbid wildlings 1\nbid wildlings 0\n"
                "supply: destroy footman in Winterfell\nsupply: destroy ship in The Shivering Sea\n", fresh(), "stark")
     assert warnings_of(tf) == []
+
+
+def test_ruling_5_a_march_too_weak_for_a_neutral_force_is_flagged() -> None:
+    """``march from Crackclaw Point: knight, footman -> King's Landing`` (2 + 1 + 1 against 5) passed
+    the check in the planning file; the run refused it when the march came, a round trip later."""
+    state = fresh()
+    state.areas["crackclaw_point"] = state.areas.pop("dragonstone").__class__(units=list(state.area("dragonstone").units))
+    weak = "Crackclaw Point: march +1\nKingswood: defense +1\nShipbreaker Bay: support +0\n"
+    tf = check(weak + "march from Crackclaw Point: knight, footman -> King's Landing\n", state, "baratheon")
+    assert [(w.where.line, w.code) for w in tf.warnings if w.code == "W401"] == [(5, "W401")]
+    assert "would be 4, less than its 5" in tf.warnings[-1].message
+    # With a support order next to King's Landing (Kingswood), the march can count on 4 + 1 + 0.
+    strong = "Crackclaw Point: march +1\nKingswood: support +0\nShipbreaker Bay: defense +1\n"
+    tf = check(strong + "march from Crackclaw Point: knight, footman -> King's Landing\n", state, "baratheon")
+    assert not [w for w in tf.warnings if w.code == "W401"]
