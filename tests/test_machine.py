@@ -135,3 +135,10 @@ def test_deadline_for_named_requests_defaults_only_those(toy):
     step = advance(first.state, deadline=frozenset(r.key for r in first.requests))
     assert [e.decision for e in step.events if type(e).__name__ == "DefaultUsed"] == ["bid for iron_throne"]
     assert [r.prompt for r in step.requests] == ["bid for fiefdoms"], "a decision that comes up later is asked"
+
+
+def test_expired_answers_are_counted_in_good_english():
+    from adjudicator.events import AnswersExpired
+
+    assert AnswersExpired(house="stark", answers=("bid fiefdoms 1",)).describe().startswith("1 of your answers was not")
+    assert AnswersExpired(house="stark", answers=("a", "b")).describe().startswith("2 of your answers were not")

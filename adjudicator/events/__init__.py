@@ -152,7 +152,9 @@ class AnswersExpired(Event):
         _private_to_house(self)
 
     def describe(self) -> str:
-        return f"{len(self.answers)} of your answers were not needed: " + "; ".join(self.answers) + "."
+        n = len(self.answers)
+        head = "1 of your answers was" if n == 1 else f"{n} of your answers were"
+        return f"{head} not needed: " + "; ".join(self.answers) + "."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -139,8 +139,8 @@ def order_set_problem(state: GameState, board: Board, house: HouseId, areas: lis
     stars = state.stars(house, board)
     specials = sum(1 for t in tokens if t in SPECIAL_TOKENS)
     if specials > stars:
-        return (f"you placed {specials} special orders but your King's Court position allows "
-                f"{stars} (R119)")
+        return (f"you placed {specials} special order{'s' if specials != 1 else ''} but your King's Court "
+                f"position allows {stars} (R119)")
     missing = [a for a in areas if a not in parts]
     if not short:
         if missing:
@@ -286,8 +286,8 @@ def raven_problem(state: GameState, board: Board, house: HouseId, cmd: Command) 
         return f"no {cmd.token} order may be placed this round, by the raven either (R126, ruling 3)"
     specials = sum(1 for t in placed if t in SPECIAL_TOKENS) - (order.token in SPECIAL_TOKENS) + (cmd.token in SPECIAL_TOKENS)
     if specials > state.stars(house, board):
-        return (f"the swap would give you {specials} special orders but your King's Court position allows "
-                f"{state.stars(house, board)} (R119, R126, ruling 3)")
+        return (f"the swap would give you {specials} special order{'s' if specials != 1 else ''} but your "
+                f"King's Court position allows {state.stars(house, board)} (R119, R126, ruling 3)")
     return None
 
 
