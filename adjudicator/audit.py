@@ -11,6 +11,8 @@ every state byte for byte. See ``docs/game-folder.md``.
 from __future__ import annotations
 
 import bisect
+import copy
+import dataclasses
 import hashlib
 import json
 import os
@@ -488,6 +490,7 @@ class Outcome:
     requests: list[Request]
     understood: list[Understood]
     idle: dict[str, bool]  # per archive name: its house had nothing pending when it was applied
+    start: GameState | None = None  # the state of the snapshot before (None for the first)
 
 
 def derive(
@@ -512,7 +515,8 @@ def derive(
     that step. At a deadline, the requests that were open before and are still open after the
     files take their defaults; decisions that arise from them are asked as usual (ruling 91).
     """
-    state = base.copy()
+    # Shallow copies: the engine changes no state it is given, and only the answers pool is replaced here.
+    state = copy.copy(base)
     owing = {r.house for r in (prev.requests() if prev else [])}
     used = set(state.segment.used) if state.segment else set()
     new: list[dict[str, Any]] = []
@@ -529,8 +533,10 @@ def derive(
     was_open = {p["key"] for p in prev.state.pending} if prev else set()
     overdue = [r for r in step.requests if r.key in was_open and r.default is not None] if deadline else []
     if overdue:
-        state = step.state.copy()
-        filled = record_defaults(state, overdue)
+        state = copy.copy(step.state)
+        assert step.state.segment is not None, "open requests belong to a half-resolved phase"
+        state.segment = dataclasses.replace(step.state.segment, decisions=dict(step.state.segment.decisions))
+        filled = record_defaults(state, overdue)  # writes only into the decisions copied just above
         step = machine.advance(state, [], board=board)
         events.extend(step.events)
     since_before = prev.since if prev else {}
@@ -540,7 +546,7 @@ def derive(
         number=number, state=step.state, applied=[u.name for u in understood], applied_through=applied_through,
         deadline=deadline, defaults=filled, since=since, previous_sha256=previous_sha256,
     )  # fmt: skip
-    return Outcome(snap, events, step.requests, understood, idle)
+    return Outcome(snap, events, step.requests, understood, idle, start=base if prev is not None else None)
 
 
 def record_defaults(state: GameState, requests: list[Request]) -> list[str]:

@@ -352,7 +352,7 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
     state, events, requests = snap.state, outcome.events, outcome.requests
     fileio.atomic_write_text(folder.gd.state_file, text)
     where = folder.report_dir(snap)
-    replaced = replaced_answers(_previous_state(folder, snap), outcome.understood) if outcome.understood else {}
+    replaced = replaced_answers(outcome.start, outcome.understood) if outcome.understood else {}
     for u in outcome.understood:
         by = f"{registry.house_name(u.header.house)} ({u.fingerprint})"
         fileio.atomic_write_text(where / "receipts" / u.name, accepted_receipt(u, outcome, by, replaced.get(u.name)))
@@ -377,14 +377,34 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
     timings.write += (t1 - t0) + (_clock() - t2)
 
 
-def _previous_state(folder: Folder, snap: Snapshot) -> GameState | None:
-    """The state the step started from (for the receipts); ``None`` when it cannot be read."""
-    if snap.number <= 0:
-        return None
-    try:
-        return folder.read_snapshot(snap.number - 1).state
-    except (GameDirError, OSError):
-        return None
+# --- snapshots this process wrote or read --------------------------------------------------------
+
+_KNOWN: dict[str, Snapshot] = {}  # a snapshot's text -> the snapshot; the latest few of this process
+_KNOWN_KEPT = 16
+
+
+def _remember(snap: Snapshot, text: str) -> None:
+    """Keep a snapshot with its text, so that the next run in this process need not parse it again."""
+    _KNOWN.pop(text, None)
+    while len(_KNOWN) >= _KNOWN_KEPT:
+        _KNOWN.pop(next(iter(_KNOWN)))
+    _KNOWN[text] = snap
+
+
+def snapshot_of(text: str, *, where: str) -> Snapshot:
+    """The snapshot a text holds: the one this process wrote or read with that very text, else parsed.
+
+    A snapshot is never changed once made (the engine copies what it changes), and one derived in
+    memory gives the same next steps as its text read back, as ``maester replay`` checks for every
+    step; so a run goes on from the snapshot the previous run of this process left.
+
+    :raises CorruptFolder: when the text is not a snapshot.
+    """
+    snap = _KNOWN.get(text)
+    if snap is None:
+        snap = Snapshot.from_toml(text, where=where)
+        _remember(snap, text)
+    return snap
 
 
 # --- the run ----------------------------------------------------------------------------------
@@ -401,6 +421,7 @@ class RunResult:
     steps: list[str] = field(default_factory=list)  # report folders written
     notes: list[str] = field(default_factory=list)
     timings: Timings = field(default_factory=Timings)
+    state: GameState | None = None  # the state written to state.toml: the latest snapshot's (do not change it)
 
     @property
     def exit_status(self) -> int:
@@ -452,7 +473,7 @@ class Run:
             return self._first()
         n = numbers[-1]
         text = self._snapshot_text(n)
-        snap = Snapshot.from_toml(text, where=str(self.folder.snapshot_path(n)))
+        snap = snapshot_of(text, where=str(self.folder.snapshot_path(n)))
         _sweep(self.folder.report_dir(snap), "**/")
         logged = self.ledger.snapshots.get(n)
         if logged is None or logged.get("sha256") != sha256(text.encode()):
@@ -571,6 +592,7 @@ class Run:
         """Write the snapshot (the commit point), log it, then its outputs."""
         text = outcome.snapshot.to_toml()
         fileio.atomic_write_text(self.folder.snapshot_path(outcome.snapshot.number), text)
+        _remember(outcome.snapshot, text)
         self._log_snapshot(outcome.snapshot, text)
         write_outputs(self.folder, outcome, text, ledger=self.ledger, templates_dir=self.templates_dir, timings=self.timings)
 
@@ -709,6 +731,7 @@ class Run:
         if self.ledger.open_deadline is not None:
             log(self.gd.root, {"action": "deadline-done", "at": self.ledger.open_deadline})
             self.ledger.open_deadline = None
+        result.state = snap.state
         return result
 
     def apply(self, prev: Snapshot, unapplied: list[Archived]) -> Snapshot:

@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 from . import batch, fileio, registry
 from .board import Board
-from .gamedir import GameDir, create_game
+from .gamedir import create_game
 from .invariants import check_invariants
 from .keys import PublicKey
 from .robots import Robot, robot_key
@@ -94,8 +94,7 @@ def _play(root: Path, houses: list[str], seed: int, rounds: Optional[int], tides
         registry.register_key(gd.root, h, PublicKey.from_key(robot.key, f"robot {h}"))
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0,
                        folder=None if root.parent.name.startswith("maester-sim-") else root)
-    batch.adjudicate(gd.root)  # the first step: the engine asks for round 1's orders
-    state = GameDir(gd.root).load_state()
+    state = _written(batch.adjudicate(gd.root))  # the first step: the engine asks for round 1's orders
     game_id = gd.info().id
     stalled, last_keys = 0, None
     while state.phase != "game_over" and result.steps < MAX_STEPS:
@@ -106,7 +105,7 @@ def _play(root: Path, houses: list[str], seed: int, rounds: Optional[int], tides
         stalled = stalled + 1 if keys == last_keys else 0
         last_keys = keys
         if stalled >= STALL_LIMIT:
-            batch.adjudicate(gd.root, deadline=True)
+            run = batch.adjudicate(gd.root, deadline=True)
             result.deadlines += 1
             stalled = 0
         else:
@@ -114,9 +113,9 @@ def _play(root: Path, houses: list[str], seed: int, rounds: Optional[int], tides
                 text = robot.turn_file(state, requests, board, game_id)
                 if text is not None:
                     fileio.atomic_write_text(gd.folder("inbox") / f"{house}-{robot.seq:04d}.txt", text)
-            batch.adjudicate(gd.root)
+            run = batch.adjudicate(gd.root)
         result.steps += 1
-        state = GameDir(gd.root).load_state()
+        state = _written(run)
         if on_step:
             on_step(state)
         problems = check_invariants(state, board)
@@ -128,6 +127,12 @@ def _play(root: Path, houses: list[str], seed: int, rounds: Optional[int], tides
     result.winner = state.winner
     result.round = state.round
     return result
+
+
+def _written(run: batch.RunResult) -> GameState:
+    """The state a run wrote to ``state.toml``, as the run holds it (not read back from the file)."""
+    assert run.state is not None, "a run that returns has written a state"
+    return run.state
 
 
 def _play_engine(houses: list[str], seed: int, rounds: Optional[int], tides: bool, chaos: float, board: Board,

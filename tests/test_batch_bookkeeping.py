@@ -62,3 +62,93 @@ def test_a_rollback_sweeps_the_report_folders_it_sets_aside(toy: Path):
     rollback(toy, to=0, reason="a test")
     assert not left.exists() and not list((toy / "reports").glob("**/.*.tmp"))
 
+
+
+# --- what a run reuses within a process -------------------------------------------------------
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    """Every file of a game folder but those that carry the clock (the log's times, game.toml, the lock)."""
+    import json
+
+    out = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and p.name not in (".lock", "game.toml"):
+            data = p.read_bytes()
+            if p.name == "log":
+                data = json.dumps([{k: v for k, v in json.loads(line).items() if k != "time"}
+                                   for line in data.decode().splitlines()]).encode()  # fmt: skip
+            out[str(p.relative_to(root))] = data
+    return out
+
+
+def test_runs_that_reuse_what_the_last_run_left_write_what_runs_reading_everything_back_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A robot game played twice: once as one process plays it, reusing the last run's snapshot,
+    ledger and state; once as if each run were a new process, reading all of them back from the
+    files. Every file of the two folders is the same, byte for byte."""
+    from adjudicator import audit, simulate
+    from adjudicator.gamedir import GameDir
+
+    first = simulate.simulate(3, 7, rounds=1, out=tmp_path / "reused" / "g")
+    real = batch.adjudicate
+
+    def as_a_new_process(root, *args, **kwargs):
+        batch._KNOWN.clear()
+        audit._LEDGERS.clear()
+        result = real(root, *args, **kwargs)
+        result.state = GameDir.open(root).load_state()
+        return result
+
+    monkeypatch.setattr(batch, "adjudicate", as_a_new_process)
+    second = simulate.simulate(3, 7, rounds=1, out=tmp_path / "read-back" / "g")
+    assert first.final_line() == second.final_line() and first.steps > 5
+    assert _files(tmp_path / "reused" / "g") == _files(tmp_path / "read-back" / "g")
+
+
+def test_a_run_gives_the_state_it_wrote(toy: Path):
+    from adjudicator.gamedir import GameDir
+    from adjudicator.state import GameState
+
+    result = run(toy)
+    assert result.state is not None
+    assert result.state == GameState.from_toml((toy / "state.toml").read_text()) == GameDir.open(toy).load_state()
+
+
+def test_a_snapshot_text_seen_before_gives_that_snapshot_and_any_other_is_parsed(toy: Path):
+    from adjudicator.audit import Snapshot
+
+    text = (toy / "state.toml").read_text()
+    batch._KNOWN.clear()
+    parsed = batch.snapshot_of(text, where="state.toml")
+    assert parsed == Snapshot.from_toml(text, where="state.toml")
+    assert batch.snapshot_of(text, where="state.toml") is parsed
+    with pytest.raises(batch.CorruptFolder, match="not a readable snapshot"):
+        batch.snapshot_of(text.replace("[snapshot]", "[nothing]"), where="state.toml")
+
+
+def test_derive_changes_neither_the_snapshot_it_starts_from_nor_its_state():
+    """derive copies only what it replaces (the answers pool, the decisions a deadline fills)."""
+    from adjudicator.audit import derive, understand
+    from adjudicator.setup import new_game
+    from adjudicator.turnfile import format_command
+
+    first = derive(None, new_game(["stark", "lannister", "baratheon"], seed="doc"), 0, [], deadline=False,
+                   previous_sha256="")  # fmt: skip
+    stark = next(r for r in first.requests if r.house == "stark")
+    orders = "\n".join(format_command(c) for c in stark.default)  # type: ignore[union-attr]
+
+    def turn(seq: int, index: int):
+        text = f"game doc · house stark · round 1 · planning · seq {seq}\n{orders}\n"
+        return understand(f"{index:06d}-stark-r1-planning-seq{seq}.txt", text.encode())
+
+    one = derive(first.snapshot, first.snapshot.state, 1, [turn(1, 1)], deadline=False, previous_sha256="a")
+    before = one.snapshot.to_toml()
+    two = derive(one.snapshot, one.snapshot.state, 2, [turn(2, 2)], deadline=False, previous_sha256="b")
+    assert [a["id"] for a in two.snapshot.state.answers][0].startswith("stark/1.planning/seq2/")
+    assert one.snapshot.to_toml() == before, "seq 2 replaced seq 1's answers in a copy"
+    three = derive(two.snapshot, two.snapshot.state, 3, [], deadline=True, previous_sha256="c")
+    assert three.snapshot.defaults and two.snapshot.state.segment is not None
+    assert not set(three.snapshot.defaults) & set(two.snapshot.state.segment.decisions)
+    assert three.start is two.snapshot.state and first.start is None
