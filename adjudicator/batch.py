@@ -345,7 +345,7 @@ def _clock() -> float:
 def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger, templates_dir: Path | None,
                   timings: Timings) -> None:  # fmt: skip
     """``state.toml``, the step's report folder, ``pending``; ``report.json`` last, marking it complete."""
-    from .report import render_report
+    from .report import render_reports
 
     t0 = _clock()
     snap = outcome.snapshot
@@ -361,13 +361,14 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
     seqs = {h: best.get((h, state.round, state.phase), 0) for h in state.houses_in_play}
     t1 = _clock()
 
-    def render(viewer: str | None, fmt: str) -> str:
-        return render_report(state, events, viewer=viewer, fmt=fmt, requests=requests, fingerprints=fps,
-                             templates_dir=templates_dir, last_seqs=seqs)  # fmt: skip
+    def render(viewers: list[str | None], formats: list[str]) -> dict[tuple[str | None, str], str]:
+        return render_reports(state, events, viewers=viewers, formats=formats, requests=requests, fingerprints=fps,
+                              templates_dir=templates_dir, last_seqs=seqs)  # fmt: skip
 
-    pages = {f"{viewer or 'public'}.{ext}": render(viewer, fmt)
-             for viewer in [None, *state.houses_in_play] for fmt, ext in (("text", "txt"), ("html", "html"))}  # fmt: skip
-    done = render(None, "json")
+    ext = {"text": "txt", "html": "html"}
+    pages = {f"{viewer or 'public'}.{ext[fmt]}": page
+             for (viewer, fmt), page in render([None, *state.houses_in_play], ["text", "html"]).items()}  # fmt: skip
+    done = render([None], ["json"])[(None, "json")]
     t2 = _clock()
     for name, page in pages.items():
         fileio.atomic_write_text(where / name, page)

@@ -5,6 +5,7 @@ board, the tracks, and the open requests by house, kind and prompt. ``viewer="st
 private report: the same, plus Stark's own events, its hand with the card texts, its open
 requests with every legal option, and a turn-file skeleton ready to fill in. Secrets are
 filtered out before any template sees the data (:func:`report_view`, :func:`public_state`).
+:func:`render_reports` gives every report of a step at once, the public part worked out once.
 
 >>> from adjudicator.setup import new_game
 >>> text = render_report(new_game(["stark", "lannister", "baratheon"], seed="doc"), [])
@@ -69,24 +70,67 @@ def render_report(
 
     :raises ReportError: for an unknown ``fmt`` or a ``viewer`` not in the game.
     """
-    if fmt not in FORMATS:
-        raise ReportError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
-    if viewer is not None and viewer not in state.houses_in_play:
-        raise ReportError(f"house {viewer!r} is not in this game ({', '.join(state.houses_in_play)})")
+    return render_reports(state, events, viewers=[viewer], formats=[fmt], requests=requests, fingerprints=fingerprints,
+                          templates_dir=templates_dir, last_seqs=last_seqs, board=board)[(viewer, fmt)]  # fmt: skip
+
+
+def render_reports(
+    state: GameState,
+    events: Iterable[Event | Mapping[str, Any]],
+    *,
+    viewers: Iterable[str | None],
+    formats: Iterable[str] = ("text", "html"),
+    requests: Iterable[Any] = (),
+    fingerprints: Mapping[str, list[str]] | None = None,
+    templates_dir: str | Path | None = None,
+    last_seqs: Mapping[str, int] | None = None,
+    board: Board | None = None,
+) -> dict[tuple[str | None, str], str]:
+    """Every report of one step, by ``(viewer, format)``: each is what :func:`render_report` gives.
+
+    The part of the view every reader sees (:func:`public_view`) and each event's view are worked
+    out once for all the reports, and each viewer's view once for both its formats.
+
+    :raises ReportError: for an unknown format or a viewer not in the game.
+    """
+    viewers, formats = list(viewers), list(formats)
+    for fmt in formats:
+        if fmt not in FORMATS:
+            raise ReportError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    for viewer in viewers:
+        if viewer is not None and viewer not in state.houses_in_play:
+            raise ReportError(f"house {viewer!r} is not in this game ({', '.join(state.houses_in_play)})")
     board = board or Board.classic()
-    evs = visible([_event(e) for e in events], viewer)
+    every = [_event(e) for e in events]
     reqs = [_request_dict(r) for r in (requests or state.pending)]
-    if fmt == "json":
-        return json_report(state, evs, viewer=viewer, requests=reqs, fingerprints=fingerprints)
-    view = report_view(state, evs, viewer=viewer, requests=reqs, fingerprints=fingerprints,
-                       last_seqs=last_seqs, board=board)  # fmt: skip
-    env = environment(templates_dir)
-    if fmt == "html":
-        svg = render_map(state, viewer=viewer, highlight=embattled_areas(evs), board=board, templates_dir=templates_dir)
-        # The map is already escaped by its own template; its XML declaration-free root embeds as is.
-        colours = {h: c[0] for h, c in HOUSE_COLOURS.items()}
-        return env.get_template("report.html.j2").render(**view, map_svg=Markup(svg), colours=colours)
-    return env.get_template("report.txt.j2").render(**view)
+    shared: dict[str, Any] | None = None
+    event_views: dict[int, dict[str, Any]] = {}  # by id() of the events in `every`, alive throughout
+    out: dict[tuple[str | None, str], str] = {}
+    for viewer in viewers:
+        evs = visible(every, viewer)
+        view: dict[str, Any] | None = None
+        for fmt in formats:
+            if fmt == "json":
+                out[(viewer, fmt)] = json_report(state, evs, viewer=viewer, requests=reqs, fingerprints=fingerprints)
+                continue
+            if shared is None:
+                shared = public_view(state, requests=reqs, fingerprints=fingerprints, board=board)
+            if view is None:
+                view = report_view(state, evs, viewer=viewer, requests=reqs, fingerprints=fingerprints,
+                                   last_seqs=last_seqs, board=board, shared=shared, event_views=event_views)  # fmt: skip
+            env = environment(templates_dir)
+            if fmt == "html":
+                svg = render_map(state, viewer=viewer, highlight=embattled_areas(evs), board=board,
+                                 templates_dir=templates_dir)  # fmt: skip
+                # The map is already escaped by its own template; its XML declaration-free root embeds as is.
+                out[(viewer, fmt)] = env.get_template("report.html.j2").render(**view, map_svg=Markup(svg),
+                                                                               colours=_COLOURS)  # fmt: skip
+            else:
+                out[(viewer, fmt)] = env.get_template("report.txt.j2").render(**view)
+    return out
+
+
+_COLOURS = {h: c[0] for h, c in HOUSE_COLOURS.items()}  # each house's main colour, for the HTML report
 
 
 # --- inputs -------------------------------------------------------------------------------------
@@ -122,24 +166,66 @@ def report_view(
     fingerprints: Mapping[str, list[str]] | None,
     last_seqs: Mapping[str, int] | None = None,
     board: Board | None = None,
+    shared: Mapping[str, Any] | None = None,
+    event_views: dict[int, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Everything the text and HTML templates show, as plain values, secrets already removed.
 
     ``events`` must already be filtered for the viewer (:func:`adjudicator.events.visible`).
+    ``shared`` is :func:`public_view` of the same state, requests and fingerprints, when the caller
+    has it already from another reader's report of the step; ``event_views`` keeps each event's
+    view by ``id()`` for the next reader (the events must outlive it).
     """
     board = board or Board.classic()
-    phase = PHASE_NAMES.get(state.phase, state.phase)
     mine = [r for r in requests if viewer is not None and r["house"] == viewer]
+    if event_views is None:
+        event_views = {}
     view: dict[str, Any] = {
+        **(shared if shared is not None else public_view(state, requests=requests, fingerprints=fingerprints,
+                                                         board=board)),  # fmt: skip
+        "viewer": viewer,
+        "viewer_name": viewer.title() if viewer else None,
+        "events": [_event_view_once(e, event_views) for e in events],
+        "hand": [], "discards": [], "my_requests": [], "skeleton": None, "held": [], "held_step": "",
+    }
+    if viewer is not None:
+        hs = state.houses[viewer]
+        view["hand"] = [_card_view(c) for c in hs.hand]
+        view["discards"] = [_card_view(c) for c in hs.discards]
+        view["my_requests"] = [_my_request(r) for r in mine]
+        refused = {e.answer for e in events if isinstance(e, AnswerUnusable) and e.house == viewer}
+        view["held"] = held_answers(state, viewer, refused=refused)
+        view["held_step"] = f"round {state.round} {state.phase}"
+        if (mine or any(h["this_step"] for h in view["held"])) and state.phase in ("westeros", "planning", "action"):
+            view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0), refused=refused)
+    return view
+
+
+def _event_view_once(e: Event, views: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """An event's view, worked out for the first reader of the step and kept for the others."""
+    view = views.get(id(e))
+    if view is None:
+        view = views[id(e)] = event_view(e, private=not e.is_public())
+    return view
+
+
+def public_view(
+    state: GameState,
+    *,
+    requests: list[dict[str, Any]],
+    fingerprints: Mapping[str, list[str]] | None,
+    board: Board | None = None,
+) -> dict[str, Any]:
+    """The part of :func:`report_view` every reader of a step sees: the same in all its reports."""
+    board = board or Board.classic()
+    phase = PHASE_NAMES.get(state.phase, state.phase)
+    return {
         "width": WIDTH,
         "game_id": clean(state.game_id),
         "round": state.round,
         "phase": phase,
         "title": clean(f"game {state.game_id} · round {state.round} · {phase}"),
-        "viewer": viewer,
-        "viewer_name": viewer.title() if viewer else None,
         "winner": state.winner.title() if state.winner else None,
-        "events": [event_view(e, private=not e.is_public()) for e in events],
         "waiting": [
             {"house": r["house"], "house_name": r["house"].title(), "kind": r["kind"], "prompt": clean(r["prompt"]),
              "secret": bool(r.get("secret"))}
@@ -156,19 +242,7 @@ def report_view(
                          for h in state.houses_in_play if (fingerprints or {}).get(h)],  # fmt: skip
         "seed_commitment": seed_commitment(state),
         "seed": state.rng_seed if state.phase == "game_over" else None,
-        "hand": [], "discards": [], "my_requests": [], "skeleton": None, "held": [], "held_step": "",
     }
-    if viewer is not None:
-        hs = state.houses[viewer]
-        view["hand"] = [_card_view(c) for c in hs.hand]
-        view["discards"] = [_card_view(c) for c in hs.discards]
-        view["my_requests"] = [_my_request(r) for r in mine]
-        refused = {e.answer for e in events if isinstance(e, AnswerUnusable) and e.house == viewer}
-        view["held"] = held_answers(state, viewer, refused=refused)
-        view["held_step"] = f"round {state.round} {state.phase}"
-        if (mine or any(h["this_step"] for h in view["held"])) and state.phase in ("westeros", "planning", "action"):
-            view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0), refused=refused)
-    return view
 
 
 def held_answers(state: GameState, house: str, *, refused: Iterable[str] = ()) -> list[dict[str, Any]]:

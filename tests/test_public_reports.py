@@ -1,6 +1,6 @@
 """Every public report of a robot game is a function of public facts only.
 
-The batch run renders each step's public report from the full state and every event. Rendering
+The batch run renders each step's public reports from the full state and every event. Rendering
 it again from a copy stripped of everything secret - the answers pool, the half-resolved phase,
 the order of every deck, the private events, the options offered to each house - must give the
 same bytes, in text, HTML and JSON. So no hidden card, early bid, raven's look or pool answer can
@@ -29,22 +29,24 @@ def _public_only(state, events, requests):
 
 @pytest.mark.parametrize("players,seed,tides", [(4, 31, False), (6, 32, True)])
 def test_public_reports_of_a_robot_game_depend_on_public_facts_only(monkeypatch, players, seed, tides):
-    real = report.render_report
+    real = report.render_reports
     checked = {"text": 0, "html": 0, "json": 0}
     private_events = 0
 
     def spy(state, events, **kw):
         nonlocal private_events
         out = real(state, events, **kw)
-        if kw.get("viewer") is None:
+        for (viewer, fmt), page in out.items():
+            if viewer is not None:
+                continue
             st, evs, reqs = _public_only(state, events, kw.get("requests"))
             private_events += len(events) - len(evs)
-            again = real(st, evs, **{**kw, "requests": reqs})
-            assert again == out, f"the public {kw['fmt']} report of round {state.round} {state.phase} shows a secret"
-            checked[kw["fmt"]] += 1
+            again = real(st, evs, **{**kw, "viewers": [None], "formats": [fmt], "requests": reqs})[(None, fmt)]
+            assert again == page, f"the public {fmt} report of round {state.round} {state.phase} shows a secret"
+            checked[fmt] += 1
         return out
 
-    monkeypatch.setattr(report, "render_report", spy)
+    monkeypatch.setattr(report, "render_reports", spy)
     result = simulate(players, seed, rounds=2, tides_of_battle=tides, chaos=0.2)
     assert result.problems == []
     assert min(checked.values()) >= 10, checked
