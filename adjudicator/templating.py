@@ -12,7 +12,7 @@ text is untrusted); a misspelt variable is an error, never a blank (``StrictUnde
 from __future__ import annotations
 
 import textwrap
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import jinja2
@@ -31,9 +31,25 @@ def _autoescape(name: str | None) -> bool:
 
 
 def wrap(text: str, width: int = 78, indent: str = "", first: str = "") -> str:
-    """Wrap a paragraph to ``width`` columns; ``first`` starts line 1, ``indent`` the others."""
+    """Wrap a paragraph to ``width`` columns; ``first`` starts line 1, ``indent`` the others.
+
+    The same paragraphs come back in every report of a step and from step to step (the board, the
+    houses' cards), so each wrapping is remembered: a pure function of its four arguments.
+    """
+    try:
+        return _wrapped(text, width, indent, first)
+    except TypeError:  # an argument that cannot be a key (a list...): wrapped as it comes
+        return _wrap(str(text), width, indent, first)
+
+
+@lru_cache(maxsize=16384, typed=True)
+def _wrapped(text: str, width: int, indent: str, first: str) -> str:
+    return _wrap(str(text), width, indent, first)
+
+
+def _wrap(text: str, width: int, indent: str, first: str) -> str:
     lines = textwrap.wrap(
-        str(text), width=width, initial_indent=first, subsequent_indent=indent,
+        text, width=width, initial_indent=first, subsequent_indent=indent,
         break_long_words=True, break_on_hyphens=False,
     )
     return "\n".join(lines) if lines else first.rstrip()

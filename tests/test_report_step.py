@@ -1,14 +1,15 @@
 """Every report of a step at once: the same bytes as one report at a time, the shared part built once.
 
 :func:`adjudicator.report.render_reports` builds the part every reader sees once per step and
-each viewer's view once for both formats, which must not change a byte of any report.
+each viewer's view once for both formats; :func:`adjudicator.templating.wrap` remembers what it
+wrapped. Neither may change a byte of any report.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from adjudicator import report
+from adjudicator import report, templating
 from adjudicator.events import PUBLIC, AnswerUnusable, PhaseStarted
 from adjudicator.report import ReportError, render_report, render_reports
 from adjudicator.rules.common import PowerChanged
@@ -74,3 +75,20 @@ def test_an_unknown_format_or_viewer_is_refused_before_anything_is_rendered():
     with pytest.raises(ReportError, match="house 'tyrell' is not in this game"):
         render_reports(state, events, viewers=[None, "tyrell"], formats=["text"])
 
+
+@pytest.mark.parametrize(
+    "args",
+    [("one two three four", 10, "  "), ("", 20, "  ", "  - "), ("x" * 30, 10), (12345, 3), ("a b", 78, "", "   ")],
+)
+def test_wrap_gives_what_textwrap_gives_the_first_time_and_every_time_after(args):
+    expected = templating._wrap(str(args[0]), *(list(args[1:]) + [78, "", ""][len(args) - 1 :]))
+    assert templating.wrap(*args) == expected
+    assert templating.wrap(*args) == expected
+
+
+def test_wrap_remembers_a_paragraph_it_wrapped_and_takes_a_value_it_cannot_remember():
+    templating._wrapped.cache_clear()
+    templating.wrap("the same paragraph, again and again", 20, "  ")
+    templating.wrap("the same paragraph, again and again", 20, "  ")
+    assert templating._wrapped.cache_info().hits == 1
+    assert templating.wrap(["a", "list"], 78) == "['a', 'list']"
