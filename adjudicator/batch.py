@@ -24,7 +24,6 @@ import json
 import os
 import re
 import sys
-import tomllib
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +85,41 @@ class _Candidate:
     where: str  # "lines 3-14" in the input file
 
 
+# The SHA-256 of each input file this process read, by path, with the file's identity then (device,
+# inode, size, change times): the inbox keeps its files, and one judged before is not read again.
+_DIGESTS: dict[str, tuple[tuple[int, ...], str]] = {}
+_DIGESTS_KEPT = 100_000
+
+
+def _identity(st: os.stat_result) -> tuple[int, ...]:
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
+def _digest_seen(path: Path, st: os.stat_result) -> str | None:
+    """The SHA-256 this process read from ``path`` before, if the file is unchanged since."""
+    known = _DIGESTS.get(str(path))
+    return known[1] if known is not None and known[0] == _identity(st) else None
+
+
+def _see_digest(path: Path, st: os.stat_result, digest: str) -> None:
+    if len(_DIGESTS) >= _DIGESTS_KEPT:
+        _DIGESTS.clear()
+    _DIGESTS[str(path)] = (_identity(st), digest)
+
+
+def _inbox_files(inbox: Path) -> list[Path]:
+    """The files in the inbox, sorted; those whose name starts with a dot are skipped."""
+    with os.scandir(inbox) as entries:
+        return sorted(Path(e.path) for e in entries if not e.name.startswith(".") and _is_file(e))
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
 def _step_index(rnd: int, step: str) -> tuple[int, int]:
     return rnd, (STEPS.index(step) if step in STEPS else len(STEPS))
 
@@ -114,7 +148,10 @@ class Intake:
         seen: set[str] = set()
         for path in paths:
             try:
-                size = path.stat().st_size
+                st = path.stat()
+                if self._judged(_digest_seen(path, st)):
+                    continue  # judged by an earlier run of this process and not changed since: not read again
+                size = st.st_size
                 data = path.read_bytes() if size <= MAX_INPUT_BYTES else b""
             except OSError as e:
                 rejected[str(path)] = Rejection(str(path), "", [f"cannot read the file: {e.strerror}"])
@@ -124,8 +161,8 @@ class Intake:
                 rejected[str(path)] = Rejection(str(path), "", [why])
                 continue
             digest = sha256(data)
-            done_before = self.ledger.is_accepted(digest) or self.ledger.rejected.get(digest) is False
-            if done_before or digest in taken or digest in seen:
+            _see_digest(path, st, digest)
+            if self._judged(digest) or digest in taken or digest in seen:
                 continue  # processed by an earlier run, or a copy of a file of this run (idempotent)
             seen.add(digest)
             reasons, early = self._check_file(path, data, digest, good, taken)
@@ -145,6 +182,10 @@ class Intake:
             accepted.append(self._archive(c))
         deferred = [p for p in deferred if str(p) not in rejected]
         return accepted, list(rejected.values()), deferred
+
+    def _judged(self, digest: str | None) -> bool:
+        """Whether a file with this SHA-256 was accepted, or refused for good, by an earlier run (ruling 96)."""
+        return digest is not None and (self.ledger.is_accepted(digest) or self.ledger.rejected.get(digest) is False)
 
     def _check_file(self, path: Path, data: bytes, digest: str, good: list[_Candidate],
                     taken: set[str]) -> tuple[list[str], bool]:  # fmt: skip
@@ -515,11 +556,11 @@ class Run:
         setup_path = self.folder.states / SETUP_NAME
         if not setup_path.exists():
             try:
+                self.gd.load_state()  # says what is wrong, key by key
                 text = self.gd.state_file.read_text(encoding="utf-8")
-                GameState.from_toml(text)
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as e:
-                raise CorruptFolder(f"{self.gd.state_file} cannot be read ({type(e).__name__}: {e}); "
-                                    "no step was resolved yet, so create the game again with 'maester new'") from None  # fmt: skip
+            except (GameDirError, OSError, UnicodeDecodeError) as e:
+                raise CorruptFolder(f"{e}; no step was resolved yet: mend it, or create the game again with "
+                                    "'maester new'") from None  # fmt: skip
             fileio.atomic_write_text(setup_path, text)
         setup_text = self.folder.setup_text()
         if not self.ledger.setup_sha256:
@@ -685,7 +726,7 @@ class Run:
             result.steps.append(snap.label())
         todo = [Path(f) for f in files]
         if inbox and self.folder.inbox.is_dir():
-            todo += sorted(p for p in self.folder.inbox.iterdir() if p.is_file() and not p.name.startswith("."))
+            todo += _inbox_files(self.folder.inbox)
         if deadline and self.ledger.open_deadline is not None:
             deadline = False  # an interrupted run ordered it: this run completes that one, not a second
         elif deadline and not snap.state.pending:

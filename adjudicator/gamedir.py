@@ -44,7 +44,7 @@ from . import __version__, fileio, rng
 from .board import Board
 from .position import read_position
 from .setup import check_houses, new_game
-from .state import GameState
+from .state import GameState, StateError
 
 GAME_FILE = "game.toml"
 STATE_FILE = "state.toml"
@@ -194,7 +194,15 @@ class GameDir:
             return GameState.from_toml(self.state_file.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise GameDirError(f"{self.root} has no {STATE_FILE}") from None
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError, KeyError, TypeError, ValueError) as e:
+        except OSError as e:
+            raise GameDirError(f"cannot read {self.state_file}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise GameDirError(f"{self.state_file} cannot be read: it is not UTF-8 text (damaged?)") from None
+        except tomllib.TOMLDecodeError as e:
+            raise GameDirError(f"{self.state_file} cannot be read: it is not valid TOML ({e})") from None
+        except StateError as e:
+            raise GameDirError(f"{self.state_file} cannot be read: {e}") from None
+        except (KeyError, TypeError, ValueError) as e:
             raise GameDirError(f"{self.state_file} cannot be read: {type(e).__name__}: {e}") from None
 
     def save_state(self, state: GameState) -> None:

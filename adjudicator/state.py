@@ -16,17 +16,28 @@ from __future__ import annotations
 import copy
 import tomllib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import tomli_w
 
-from .board import DOMINANCE_TOKENS, TRACKS, AreaId, Board, HouseId
+from .board import DOMINANCE_TOKENS, HOUSES, TRACKS, UNIT_TYPES, AreaId, Board, HouseId
 from .cards.data import CARDS
 from .commands import ORDER_TOKENS, SPECIAL_TOKENS
 
 SCHEMA_VERSION = 1
 PHASES = ("westeros", "planning", "action", "game_over")
 PLURALS = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines"}
+
+
+class StateError(ValueError):
+    """A saved state that cannot be read: names the key at fault and what it should hold."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class MissingKey(StateError, KeyError):
+    """A saved state without a key it must have."""
 
 
 @dataclass(slots=True)
@@ -303,9 +314,20 @@ class GameState:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> GameState:
-        version = d.get("schema_version", SCHEMA_VERSION)
+    def from_dict(cls, d: dict[str, Any], *, validate: bool = True) -> GameState:
+        """The state of a :meth:`to_dict` form, checked key by key first (a file may be damaged or hand-edited).
+
+        ``validate=False`` is for the engine's own dicts, made by :meth:`to_dict` in this process.
+
+        :raises StateError: naming the first key that is missing, of the wrong type, or names what
+            the game does not know (a house, an area, a card, a phase).
+        """
+        version = d.get("schema_version", SCHEMA_VERSION) if isinstance(d, dict) else None
+        if not _is_int(version) or version < 1:
+            raise StateError(f"schema_version: expected a whole number 1 or more, got {version!r}")
         d = migrate(d, version)
+        if validate:
+            validate_dict(d)
         decks = d.get("decks", {})
         seg = d.get("segment")
         return cls(
@@ -353,7 +375,8 @@ class GameState:
         """Read a state written by :meth:`to_toml`.
 
         :raises tomllib.TOMLDecodeError: for text that is not TOML.
-        :raises KeyError: for a missing required key.
+        :raises MissingKey: (a ``KeyError`` and a :class:`StateError`) for a missing required key.
+        :raises StateError: for a key of the wrong type, or naming what the game does not know.
         """
         return cls.from_dict(tomllib.loads(text))
 
@@ -374,12 +397,234 @@ def _card_problems(house: HouseId, hs: HouseState) -> list[str]:
 def migrate(d: dict[str, Any], version: int) -> dict[str, Any]:
     """Bring an older saved state up to :data:`SCHEMA_VERSION`, one version at a time.
 
-    :raises ValueError: for a state written by a newer Maester.
+    :raises StateError: for a state written by a newer Maester.
     """
     if version > SCHEMA_VERSION:
-        raise ValueError(f"state schema_version {version} is newer than this Maester ({SCHEMA_VERSION})")
+        raise StateError(f"schema_version {version} is newer than this Maester reads ({SCHEMA_VERSION}): "
+                         "upgrade Maester to go on with this game")
     # Version 1 is the first; future migrations go here as `if version == 1: ...; version = 2`.
     return d
+
+
+
+# --- checking a saved state before it is used -------------------------------------------------
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _show(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class _Shape:
+    """Typed reads of one state dict; the first fault raises :class:`StateError` with its key."""
+
+    def fail(self, key: str, message: str) -> NoReturn:
+        raise StateError(f"{key}: {message}")
+
+    def get(self, d: dict[str, Any], key: str, path: str, kind: type, default: Any, *, required: bool = False) -> Any:
+        if key not in d:
+            if required:
+                raise MissingKey(f"{path}{key}: missing")
+            return default
+        v = d[key]
+        if (kind is int and not _is_int(v)) or not isinstance(v, kind):
+            self.fail(path + key, f"expected {_KIND_NAMES[kind]}, got {_show(v)}")
+        return v
+
+    def number(self, d: dict[str, Any], key: str, path: str, low: int, high: int | None = None, *,
+               required: bool = False) -> None:  # fmt: skip
+        v = self.get(d, key, path, int, low, required=required)
+        if v < low or (high is not None and v > high):
+            self.fail(path + key, f"expected a whole number from {low}" + (f" to {high}" if high is not None else
+                                                                            " up") + f", got {v}")  # fmt: skip
+
+    def names(self, d: dict[str, Any], key: str, path: str, known: Any, what: str) -> list[str]:
+        values = self.get(d, key, path, list, [])
+        for v in values:
+            if not isinstance(v, str) or v not in known:
+                self.fail(path + key, f"{_show(v)} is not {what}")
+        return list(values)
+
+    def table(self, d: dict[str, Any], key: str, path: str) -> dict[str, Any]:
+        return dict(self.get(d, key, path, dict, {}))
+
+
+_KIND_NAMES = {int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "a table"}
+
+
+def validate_dict(d: Any) -> None:
+    """Check a state dict (as :meth:`GameState.to_dict` writes it) before it is read.
+
+    Unknown keys are left alone (a public report adds some); every key the state reads must have
+    its type, and every house, area, unit, order and card it names must exist.
+
+    >>> validate_dict({"round": 1, "phase": "lunch", "houses_in_play": [], "tracks": {}, "houses": {}})
+    Traceback (most recent call last):
+    ...
+    adjudicator.state.StateError: phase: 'lunch' is not a phase (westeros, planning, action, game_over)
+
+    :raises StateError: naming the first key at fault.
+    """
+    board = Board.classic()
+    sh = _Shape()
+    if not isinstance(d, dict):
+        sh.fail("state", f"expected a table, got {_show(d)}")
+    sh.get(d, "game_id", "", str, "")
+    sh.number(d, "round", "", 1, board.constants["rounds"], required=True)
+    phase = sh.get(d, "phase", "", str, "", required=True)
+    if phase not in PHASES:
+        sh.fail("phase", f"{_show(phase)} is not a phase ({', '.join(PHASES)})")
+    if "houses_in_play" not in d:
+        raise MissingKey("houses_in_play: missing")
+    in_play = sh.names(d, "houses_in_play", "", HOUSES, f"a house ({', '.join(HOUSES)})")
+    if not in_play or len(set(in_play)) != len(in_play):
+        sh.fail("houses_in_play", "expected each house in play once")
+    tracks = sh.get(d, "tracks", "", dict, {}, required=True)
+    for t in TRACKS:
+        order = sh.names(tracks, t, "tracks.", in_play, "a house in play")
+        if sorted(order) != sorted(in_play):
+            sh.fail(f"tracks.{t}", f"expected each house in play once: {', '.join(in_play)}")
+    houses = sh.get(d, "houses", "", dict, {}, required=True)
+    for h in in_play:
+        if h not in houses:
+            raise MissingKey(f"houses.{h}: missing")
+    for h, hs in houses.items():
+        path = f"houses.{h}."
+        if h not in in_play:
+            sh.fail(f"houses.{h}", "not a house in play")
+        if not isinstance(hs, dict):
+            sh.fail(f"houses.{h}", f"expected a table, got {_show(hs)}")
+        sh.number(hs, "power", path, 0, board.constants["power_tokens_max_per_house"])
+        sh.number(hs, "supply", path, 0, board.constants["supply_track_max"])
+        own = _own_cards(h)
+        sh.names(hs, "hand", path, own, f"a house card of {h}")
+        sh.names(hs, "discards", path, own, f"a house card of {h}")
+    _validate_areas(sh, d, in_play, board)
+    sh.names(d, "impassable", "", board.areas, "an area")
+    threat = sh.get(d, "wildling_threat", "", int, 2)
+    if threat not in board.constants["wildling_track"]:
+        sh.fail("wildling_threat", f"expected a space of the wildling track (0, 2 ... 12), got {threat}")
+    for flag in ("blade_used", "raven_used", "kings_court_overlay"):
+        sh.get(d, flag, "", bool, False)
+    sh.names(d, "restrictions", "", _ANY_TEXT, "text")
+    _validate_decks(sh, sh.table(d, "decks", ""))
+    sh.table(d, "options", "")
+    rng = sh.table(d, "rng", "")
+    sh.get(rng, "seed", "rng.", str, "")
+    sh.number(rng, "counter", "rng.", 0)
+    winner = sh.get(d, "winner", "", str, None)
+    if winner is not None and winner not in in_play:
+        sh.fail("winner", f"{_show(winner)} is not a house in play")
+    _validate_engine(sh, d)
+
+
+class _AnyText:
+    def __contains__(self, v: object) -> bool:
+        return isinstance(v, str)
+
+
+_ANY_TEXT = _AnyText()
+
+
+_AREA_KEYS_INT = ("garrison", "neutral_force")
+
+
+def _area_ok(a: Any, in_play: list[str]) -> bool:
+    """The common case at speed (the engine reads a state per phase): no message needed."""
+    if not isinstance(a, dict):
+        return False
+    units = a.get("units", [])
+    if not isinstance(units, list) or not all(
+        isinstance(u, dict) and u.get("house") in in_play and u.get("type") in UNIT_TYPES
+        and isinstance(u.get("routed", False), bool) for u in units
+    ):  # fmt: skip
+        return False
+    order = a.get("order")
+    if order is not None and not (isinstance(order, dict) and order.get("house") in in_play
+                                  and order.get("token") in ORDER_TOKENS):  # fmt: skip
+        return False
+    if a.get("power_token", in_play[0]) not in in_play:
+        return False
+    return all(_is_int(v := a.get(k, 0)) and v >= 0 for k in _AREA_KEYS_INT)
+
+
+def _validate_areas(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Board) -> None:
+    for area_id, a in sh.table(d, "areas", "").items():
+        if area_id in board.areas and _area_ok(a, in_play):
+            continue
+        path = f"areas.{area_id}."
+        if area_id not in board.areas:
+            sh.fail(f"areas.{area_id}", "not an area of the board")
+        if not isinstance(a, dict):
+            sh.fail(f"areas.{area_id}", f"expected a table, got {_show(a)}")
+        for i, u in enumerate(sh.get(a, "units", path, list, [])):
+            if not isinstance(u, dict):
+                sh.fail(f"{path}units", f"expected a table per unit, got {_show(u)}")
+            sh.names({"house": [u.get("house")]}, "house", f"{path}units.{i + 1}.", in_play, "a house in play")
+            sh.names({"type": [u.get("type")]}, "type", f"{path}units.{i + 1}.", UNIT_TYPES,
+                     f"a unit type ({', '.join(UNIT_TYPES)})")  # fmt: skip
+            sh.get(u, "routed", f"{path}units.{i + 1}.", bool, False)
+        order = sh.get(a, "order", path, dict, None)
+        if order is not None:
+            sh.names({"house": [order.get("house")]}, "house", f"{path}order.", in_play, "a house in play")
+            sh.names({"token": [order.get("token")]}, "token", f"{path}order.", ORDER_TOKENS, "an order token")
+        token = sh.get(a, "power_token", path, str, None)
+        if token is not None and token not in in_play:
+            sh.fail(f"{path}power_token", f"{_show(token)} is not a house in play")
+        sh.number(a, "garrison", path, 0)
+        sh.number(a, "neutral_force", path, 0)
+
+
+_DECKS: dict[str, set[str]] = {}
+_HANDS: dict[str, set[str]] = {}
+
+
+def _own_cards(house: str) -> set[str]:
+    """The seven house cards of a house (built once per house)."""
+    if house not in _HANDS:
+        _HANDS[house] = set(CARDS.hand_of(house))
+    return _HANDS[house]
+
+
+def _box(deck: str) -> set[str]:
+    """The card ids a deck may hold (built once)."""
+    if not _DECKS:
+        _DECKS.update({n: set(CARDS.westeros_deck(int(n))) for n in ("1", "2", "3")})
+        _DECKS["wildling"] = set(CARDS.wildling_cards)
+        _DECKS["tides"] = set(CARDS.tides_deck())
+    return _DECKS[deck]
+
+
+def _validate_decks(sh: _Shape, decks: dict[str, Any]) -> None:
+    for part in ("westeros", "westeros_discards"):
+        for n, cards in sh.table(decks, part, "decks.").items():
+            if n not in ("1", "2", "3"):
+                sh.fail(f"decks.{part}.{n}", "not a Westeros deck (1, 2 or 3)")
+            sh.names({n: cards}, n, f"decks.{part}.", _box(n), f"a card of Westeros deck {n}")
+    sh.names(decks, "wildling", "decks.", _box("wildling"), "a wildling card")
+    sh.names(decks, "tides", "decks.", _box("tides"), "a Tides of Battle card")
+    sh.names(decks, "tides_discards", "decks.", _box("tides"), "a Tides of Battle card")
+
+
+def _validate_engine(sh: _Shape, d: dict[str, Any]) -> None:
+    """The engine's own parts, as far as reading them needs: their contents are the engine's business."""
+    for key in ("pending", "answers"):
+        for i, entry in enumerate(sh.get(d, key, "", list, [])):
+            if not isinstance(entry, dict):
+                sh.fail(f"{key}.{i + 1}", f"expected a table, got {_show(entry)}")
+    seg = sh.get(d, "segment", "", dict, None)
+    if seg is not None:
+        sh.get(seg, "name", "segment.", str, "", required=True)
+        sh.get(seg, "start", "segment.", dict, {}, required=True)
+        for key, value in sh.table(seg, "decisions", "segment.").items():
+            if not isinstance(value, dict):
+                sh.fail(f"segment.decisions.{key}", f"expected a table, got {_show(value)}")
+        sh.names(seg, "used", "segment.", _ANY_TEXT, "text")
+        sh.number(seg, "events_seen", "segment.", 0)
 
 
 def _house_dict(s: HouseState) -> dict[str, Any]:

@@ -152,3 +152,31 @@ def test_derive_changes_neither_the_snapshot_it_starts_from_nor_its_state():
     assert three.snapshot.defaults and two.snapshot.state.segment is not None
     assert not set(three.snapshot.defaults) & set(two.snapshot.state.segment.decisions)
     assert three.start is two.snapshot.state and first.start is None
+
+
+def test_an_inbox_file_judged_by_an_earlier_run_of_the_process_is_not_read_again(toy: Path, monkeypatch):
+    """Ruling 96: a file once accepted or refused is not read again; a changed file is read afresh."""
+    from test_batch import drop, sealed
+
+    reads: list[str] = []
+    real = Path.read_bytes
+
+    def counted(self: Path) -> bytes:
+        reads.append(self.name)
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", counted)
+    drop(toy, "late.txt", sealed("stark", "bid wildlings 9\n", seq=1))  # the bids are done: refused for good
+    drop(toy, "junk.txt", "no seal here\n")
+    first = run(toy)
+    assert sorted(r.source.rsplit("/", 1)[-1] for r in first.rejected) == ["junk.txt", "late.txt"]
+    assert reads.count("late.txt") == 1 and reads.count("junk.txt") == 1
+    again = run(toy)
+    assert again.rejected == [] and again.accepted == []
+    assert reads.count("late.txt") == 1 and reads.count("junk.txt") == 1, "judged already: not read again"
+    drop(toy, "junk.txt", "no seal here either\n")  # a new text under the same name
+    third = run(toy)
+    assert [r.source.rsplit("/", 1)[-1] for r in third.rejected] == ["junk.txt"] and reads.count("junk.txt") == 2
+    batch._DIGESTS.clear()  # as a new process: every file is read, and known by its SHA-256
+    fourth = run(toy)
+    assert fourth.rejected == [] and reads.count("late.txt") == 2

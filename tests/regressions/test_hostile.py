@@ -1,0 +1,130 @@
+"""Bad input never hurts: every command against damaged files, folders, keys and mail.
+
+Each case runs a ``maester`` command the way a user would (``cli.main``) against a copy of a real
+game folder with one thing broken, and checks three promises: the exit status (2 for usage and
+folder errors, 1 for rejected content), one clear line on standard error (never an internal error
+or a traceback), and a folder left byte for byte as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from adjudicator import registry, seal
+from adjudicator.cli import main
+from adjudicator.gamedir import create_game
+from adjudicator.keys import PublicKey
+
+HOUSES = ["stark", "lannister", "baratheon"]
+KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 41] * 32)) for i, h in enumerate(HOUSES)}
+STARK_ORDERS = "White Harbor: defense +1\nWinterfell: defense +1\nThe Shivering Sea: consolidate\n"
+
+
+def sealed(house: str, body: str, *, seq: int = 1, rnd: int = 1, step: str = "planning") -> str:
+    """A turn of game ``hostile`` sealed with the house's key."""
+    return seal.sign(f"game hostile · house {house} · round {rnd} · {step} · seq {seq}\n{body}", KEYS[house])
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def tree(root: Path) -> dict[str, str]:
+    """Every path under ``root`` with the SHA-256 of its bytes ("dir" for a folder); the lock file left out."""
+    if not root.exists():
+        return {}
+    out = {}
+    for p in sorted(root.rglob("*")):
+        rel = str(p.relative_to(root))
+        if p.name == ".lock":
+            continue
+        out[rel] = "dir" if p.is_dir() else hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+def one_clear_line(err: str) -> str:
+    """The single ``maester: error:`` line of a refusal; fails on an internal error or a traceback."""
+    assert "internal error" not in err and "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("maester: error: "), err
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """``fresh``: a new game never adjudicated; ``played``: keys registered, one turn applied (step 0001)."""
+    base = tmp_path_factory.mktemp("templates")
+    fresh = create_game(base / "fresh" / "hostile", houses=HOUSES, seed="hostile-seed").root
+    played = create_game(base / "played" / "hostile", houses=HOUSES, seed="hostile-seed").root
+    for h, k in KEYS.items():
+        registry.register_key(played, h, PublicKey.from_key(k, h))
+    assert main(["adjudicate", str(played)]) == 0
+    (played / "inbox" / "stark.txt").write_text(sealed("stark", STARK_ORDERS))
+    assert main(["adjudicate", str(played)]) == 0
+    return {"fresh": fresh, "played": played}
+
+
+@pytest.fixture
+def game(templates: dict[str, Path], tmp_path: Path) -> Callable[[str], Path]:
+    """A copy of a template game folder, to damage."""
+
+    def copy(which: str = "played") -> Path:
+        dest = tmp_path / which / "hostile"
+        shutil.copytree(templates[which], dest)
+        return dest
+
+    return copy
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+# --- state.toml: damaged or edited by hand ----------------------------------------------------
+
+STATE_DAMAGE = [
+    ("empty", None, "", "round: missing"),
+    ("not TOML", None, "round = [\n", "not valid TOML"),
+    ("binary", None, b"\x00\xff\xfe garbage", "not UTF-8"),
+    ("round as text", "round = 1", 'round = "one"', "round: expected a whole number, got 'one'"),
+    ("negative round", "round = 1", "round = -4", "round: expected a whole number from 1 to 10, got -4"),
+    ("unknown phase", 'phase = "planning"', 'phase = "lunch"', "phase: 'lunch' is not a phase"),
+    ("unknown house", '"stark"', '"starkk"', "houses_in_play: 'starkk' is not a house"),
+    ("newer schema", "schema_version = 1", "schema_version = 2", "schema_version 2 is newer than this Maester"),
+    ("negative power", "power = 5", "power = -3", "houses.stark.power: expected a whole number from 0 to 20, got -3"),
+    ("power as text", "power = 5", 'power = "five"', "houses.stark.power: expected a whole number, got 'five'"),
+    ("tracks not a table", "[tracks]", "tracks = 5\n[nothing]", "tracks: expected a table, got 5"),
+    ("unknown area", "[areas.winterfell", "[areas.winterfel", "areas.winterfel: not an area of the board"),
+    ("unknown unit", 'type = "footman"', 'type = "dragon"', "type: 'dragon' is not a unit type"),
+    ("unit of a house not in play", 'house = "stark"', 'house = "martell"', "house: 'martell' is not a house in play"),
+    ("unknown card", '"eddard_stark"', '"ned"', "houses.stark.hand: 'ned' is not a house card of stark"),
+    ("junk request", "pending = [", "pending = [5, ", "pending.1: expected a table, got 5"),
+]
+
+
+@pytest.mark.parametrize("command", ["show", "status", "adjudicate"])
+@pytest.mark.parametrize("name,old,new,message", STATE_DAMAGE, ids=[d[0] for d in STATE_DAMAGE])
+def test_a_hand_edited_state_toml_is_refused_naming_the_key(game, capsys, command, name, old, new, message):
+    """Each of these once reached the user as 'internal error' (a KeyError, AttributeError or
+    TypeError deep in show, status or the engine), or was read as if nothing were wrong."""
+    root = game("fresh")
+    path = root / "state.toml"
+    if old is None:
+        path.write_bytes(new) if isinstance(new, bytes) else path.write_text(new)
+    else:
+        edit(path, old, new)
+    before = tree(root)
+    code, out, err = run(capsys, command, root)
+    assert code == 2 and out == ""
+    assert message in one_clear_line(err) and "state.toml" in err
+    assert tree(root) == before
