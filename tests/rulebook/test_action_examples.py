@@ -60,7 +60,7 @@ def test_E11_position_one_has_three_specials_position_five_none():
                                           zip(("lannisport", "stoney_sept", "riverrun", "harrenhal"), specials))),
                *answers("tyrell", AssignOrder(area="highgarden", token="consolidate*")))
     assert any("4 special orders but your King's Court position allows 3 (R119)" in r for r in reasons(step, "lannister"))
-    assert any("1 special orders but your King's Court position allows 0 (R119)" in r for r in reasons(step, "tyrell"))
+    assert any("1 special order but your King's Court position allows 0 (R119)" in r for r in reasons(step, "tyrell"))
     assert {r.house for r in step.requests} == {"lannister", "tyrell"}
 
 
