@@ -107,10 +107,21 @@ def _see_digest(path: Path, st: os.stat_result, digest: str) -> None:
     _DIGESTS[str(path)] = (_identity(st), digest)
 
 
-def _inbox_files(inbox: Path) -> list[Path]:
-    """The files in the inbox, sorted; those whose name starts with a dot are skipped."""
+def _inbox_files(inbox: Path, judged: Callable[[str | None], bool]) -> list[Path]:
+    """The inbox files to read, sorted by name: not those whose name starts with a dot, nor those an
+    earlier run of this process read and ``judged`` (by their SHA-256) if they did not change since."""
+    names = []
     with os.scandir(inbox) as entries:
-        return sorted(Path(e.path) for e in entries if not e.name.startswith(".") and _is_file(e))
+        for e in entries:
+            if e.name.startswith(".") or not _is_file(e):
+                continue
+            try:
+                if judged(_digest_seen(Path(e.path), e.stat())):
+                    continue
+            except OSError:
+                pass  # read, and reported, with the others
+            names.append(e.name)
+    return [inbox / name for name in sorted(names)]
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:
@@ -185,7 +196,12 @@ class Intake:
 
     def _judged(self, digest: str | None) -> bool:
         """Whether a file with this SHA-256 was accepted, or refused for good, by an earlier run (ruling 96)."""
-        return digest is not None and (self.ledger.is_accepted(digest) or self.ledger.rejected.get(digest) is False)
+        return self.judged_by(self.ledger)(digest)
+
+    @staticmethod
+    def judged_by(ledger: Ledger) -> Callable[[str | None], bool]:
+        """The question :meth:`_judged` asks, of a ledger."""
+        return lambda digest: digest is not None and (ledger.is_accepted(digest) or ledger.rejected.get(digest) is False)
 
     def _check_file(self, path: Path, data: bytes, digest: str, good: list[_Candidate],
                     taken: set[str]) -> tuple[list[str], bool]:  # fmt: skip
@@ -726,7 +742,7 @@ class Run:
             result.steps.append(snap.label())
         todo = [Path(f) for f in files]
         if inbox and self.folder.inbox.is_dir():
-            todo += _inbox_files(self.folder.inbox)
+            todo += _inbox_files(self.folder.inbox, Intake.judged_by(self.ledger))
         if deadline and self.ledger.open_deadline is not None:
             deadline = False  # an interrupted run ordered it: this run completes that one, not a second
         elif deadline and not snap.state.pending:
