@@ -41,7 +41,7 @@ from typing import Any
 import tomli_w
 
 from . import __version__, fileio, rng
-from .board import Board
+from .board import HOUSES, Board
 from .position import read_position
 from .setup import check_houses, new_game
 from .state import GameState, StateError
@@ -97,6 +97,9 @@ class GameInfo:
             isinstance(h, str) for h in info.houses
         ):
             raise GameDirError(f"{where}: [game] id and houses must be text")
+        unknown = [h for h in info.houses if h not in HOUSES]
+        if unknown:
+            raise GameDirError(f"{where}: [game] houses names {unknown[0]!r}, not a house ({', '.join(HOUSES)})")
         return info
 
 
@@ -148,6 +151,10 @@ class GameDir:
         """
         gd = cls(Path(root))
         if not gd.game_file.is_file():
+            if gd.root.exists() and not gd.root.is_dir():
+                raise GameDirError(f"{root} is not a game folder: it is a file")
+            if gd.game_file.exists():
+                raise GameDirError(f"{root} is not a game folder: its {GAME_FILE} is not a file")
             raise GameDirError(f"{root} is not a game folder: it has no {GAME_FILE} (create one with 'maester new')")
         return gd
 

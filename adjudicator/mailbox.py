@@ -563,8 +563,7 @@ class _Intake:
     def __init__(self, gd: GameDir, game_id: str, game: dict[str, Any], now: datetime) -> None:
         self.gd, self.game_id, self.now = gd, game_id, now
         self.inbox = gd.root / "inbox"
-        players = game.get("players", {})
-        self.emails = {h: str(p.get("email", "")).lower() for h, p in players.items() if isinstance(p, dict)}
+        self.emails = {h: str(p.get("email", "")).lower() for h, p in registry.players(game).items()}
         self.key_house = {e.fingerprint: e.house for e in registry.key_entries(game) if not e.revoked}
         self.seen = _Seen(gd.root / SEEN_FILE)
         self.written: list[str] = []

@@ -308,7 +308,8 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
     """
     gd = GameDir.open(game_dir)
     game = registry.read_game(gd.root)
-    players = {h: p for h, p in game.get("players", {}).items() if isinstance(p, dict)}
+    game_id = registry.game_id(game)  # a damaged game.toml is named before anything else
+    players = registry.players(game)
     sender = sender or str(players.get(registry.MODERATOR, {}).get("email", ""))
     if "@" not in parseaddr(sender)[1]:
         raise OutboxError("give the moderator's address with --from ADDR "
@@ -318,10 +319,10 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
         number = int(where.name[:4])
         snap = Folder(gd).read_snapshot(number)
         folder = gd.root / OUTBOX / f"{number:04d}"
-        report = OutboxReport(registry.game_id(game), where.name, folder)
+        report = OutboxReport(game_id, where.name, folder)
         _set_aside_if_stale(folder, _report_sha256(where), report.notes)
         sent = _read_json(folder / SENT_FILE)
-        st = _Step(registry.game_id(game), number, where.name, snap.state, parseaddr(sender)[1], key,
+        st = _Step(game_id, number, where.name, snap.state, parseaddr(sender)[1], key,
                    now or datetime.now(UTC))  # fmt: skip
         before = _read_json(folder / MANIFEST_FILE).get("mails", {})
         manifest: dict[str, Any] = {"report": where.name, "report_sha256": _report_sha256(where), "mails": {}}

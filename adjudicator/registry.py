@@ -46,6 +46,7 @@ from typing import Any
 import tomli_w
 
 from . import fileio
+from .board import HOUSES
 from .gamedir import GameDir, GameDirError
 from .header import Header, HeaderError, find_header
 from .keys import PublicKey, parse_public_key
@@ -111,26 +112,49 @@ def read_game(game_dir: Path) -> dict[str, Any]:
             return tomllib.load(f)
     except FileNotFoundError:
         raise RegistryError(f"{game_dir} is not a game folder: it has no {GAME_FILE}") from None
+    except UnicodeDecodeError:
+        raise RegistryError(f"{path} is not valid TOML: it is not UTF-8 text (damaged?)") from None
     except tomllib.TOMLDecodeError as e:
         raise RegistryError(f"{path} is not valid TOML: {e}") from None
     except OSError as e:
         raise RegistryError(f"cannot read {path}: {e.strerror}") from None
 
 
+def _game_table(game: dict[str, Any]) -> dict[str, Any]:
+    table = game.get("game", {})
+    if not isinstance(table, dict):
+        raise RegistryError(f"{GAME_FILE}: 'game' must be the [game] table, not {type(table).__name__}")
+    return table
+
+
 def game_id(game: dict[str, Any]) -> str:
     """:raises RegistryError: when ``[game] id`` is missing."""
-    gid = game.get("game", {}).get("id")
+    gid = _game_table(game).get("id")
     if not isinstance(gid, str) or not gid:
-        raise RegistryError(f"{GAME_FILE} has no [game] id")
+        raise RegistryError(f"{GAME_FILE} has no [game] id (text)")
     return gid
 
 
 def houses(game: dict[str, Any]) -> list[str]:
     """The houses playing, lower case. :raises RegistryError: when ``[game] houses`` is missing."""
-    hs = game.get("game", {}).get("houses")
-    if not isinstance(hs, list) or not hs:
-        raise RegistryError(f"{GAME_FILE} lists no houses ([game] houses)")
-    return [str(h).lower() for h in hs]
+    hs = _game_table(game).get("houses")
+    if not isinstance(hs, list) or not hs or not all(isinstance(h, str) for h in hs):
+        raise RegistryError(f"{GAME_FILE} lists no houses ([game] houses, a list of names)")
+    for h in hs:
+        if h.lower() not in HOUSES:
+            raise RegistryError(f"{GAME_FILE}: [game] houses names {h!r}, not a house ({', '.join(HOUSES)})")
+    return [h.lower() for h in hs]
+
+
+def players(game: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """``[players.<house>]`` tables (``email``), by house; entries that are not tables are left out.
+
+    :raises RegistryError: when ``players`` is not a table.
+    """
+    table = game.get("players", {})
+    if not isinstance(table, dict):
+        raise RegistryError(f"{GAME_FILE}: 'players' must be a table ([players.<house>] email = \"...\")")
+    return {h: p for h, p in table.items() if isinstance(p, dict)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +258,8 @@ def _register(game_dir: Path, house: str, key: PublicKey, email: str | None, rep
     if email is not None:
         if "@" not in email or any(c.isspace() for c in email):
             raise RegistryError(f"{email!r} is not a mail address")
-        game.setdefault("players", {}).setdefault(house, {})["email"] = email
+        mail = players(game)
+        game["players"] = game.get("players", {}) | {house: mail.get(house, {}) | {"email": email}}
     _write_keys(game_dir, game, entries)
     line: dict[str, Any] = {"action": "register-key", "house": house, "fingerprint": key.fingerprint}
     if replaces is not None:
@@ -299,8 +324,10 @@ def current_step(game_dir: Path) -> tuple[int, str]:
             state = tomllib.load(f)
     except FileNotFoundError:
         return 1, "planning"
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise RegistryError(f"cannot read {path}: {e}") from None
+    except OSError as e:
+        raise RegistryError(f"cannot read {path}: {e.strerror}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise RegistryError(f"cannot read {path}: it is not valid TOML ({e})") from None
     rnd, phase = state.get("round"), state.get("phase")
     if not isinstance(rnd, int) or not isinstance(phase, str):
         raise RegistryError(f"{path} lacks a top-level round (integer) and phase (text)")

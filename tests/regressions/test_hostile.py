@@ -128,3 +128,66 @@ def test_a_hand_edited_state_toml_is_refused_naming_the_key(game, capsys, comman
     assert code == 2 and out == ""
     assert message in one_clear_line(err) and "state.toml" in err
     assert tree(root) == before
+
+
+# --- game.toml: damaged or edited by hand -----------------------------------------------------
+
+GAME_DAMAGE = {
+    "binary": lambda text: b"\x00\xff\xfe garbage",
+    "game not a table": lambda text: 'game = "x"\n',
+    "unknown house": lambda text: text.replace('"stark"', '"starkk"', 1),
+    "players not a table": lambda text: 'players = "x"\n' + text,
+}
+GAME_COMMANDS = {
+    "verify": ("verify", "{root}", "{turn}"),
+    "register": ("register", "{root}", "--house", "baratheon", "--key", "{pub}", "--email", "b@example.org"),
+    "replay": ("replay", "{root}"),
+    "outbox": ("outbox", "{root}"),
+    "ingest": ("ingest", "{root}", "--maildir", "{maildir}"),
+}
+# (damage, command, what the one line says): every command that reads the damaged part
+GAME_CASES = [
+    *((d, c, m) for d, m in (("binary", "not UTF-8"), ("game not a table", "'game' must be the [game] table"))
+      for c in sorted(GAME_COMMANDS)),
+    *(("unknown house", c, "[game] houses names 'starkk', not a house") for c in ("verify", "register")),
+    *(("players not a table", c, "'players' must be a table") for c in ("outbox", "ingest", "register")),
+]
+
+
+def _args(template: tuple[str, ...], root: Path, tmp_path: Path) -> list[str]:
+    turn = tmp_path / "turn.txt"
+    turn.write_text(sealed("stark", STARK_ORDERS, seq=2))
+    pub = tmp_path / "new.pub"
+    pub.write_text(PublicKey.from_key(Ed25519PrivateKey.from_private_bytes(bytes([7] * 32)), "x").line() + "\n")
+    for sub in ("cur", "new", "tmp"):
+        (tmp_path / "Maildir" / sub).mkdir(parents=True, exist_ok=True)
+    names = {"root": root, "turn": turn, "pub": pub, "maildir": tmp_path / "Maildir"}
+    return [a.format(**names) for a in template]
+
+
+@pytest.mark.parametrize("damage,command,message", GAME_CASES, ids=[f"{d}-{c}" for d, c, _ in GAME_CASES])
+def test_a_hand_edited_game_toml_is_refused_with_one_line(game, capsys, tmp_path, damage, command, message):
+    """A binary game.toml, a 'game' or 'players' key that is not a table, reached the user as an
+    internal error (UnicodeDecodeError, AttributeError) from verify, register, replay, outbox and
+    ingest; a house name the game does not know was taken as it was, and every turn of that house
+    was then refused as 'not playing'."""
+    root = game()
+    path = root / "game.toml"
+    damaged = GAME_DAMAGE[damage](path.read_text())
+    path.write_bytes(damaged) if isinstance(damaged, bytes) else path.write_text(damaged)
+    before = tree(root)
+    code, _, err = run(capsys, *_args(GAME_COMMANDS[command], root, tmp_path))
+    assert code == 2
+    assert message in one_clear_line(err) and "game.toml" in err
+    assert tree(root) == before
+
+
+def test_a_game_toml_that_is_a_folder_is_named_as_such(game, capsys):
+    """Said 'it has no game.toml' when it has one, a folder."""
+    root = game()
+    (root / "game.toml").unlink()
+    (root / "game.toml").mkdir()
+    before = tree(root)
+    code, _, err = run(capsys, "status", root)
+    assert code == 2 and "its game.toml is not a file" in one_clear_line(err)
+    assert tree(root) == before
