@@ -104,13 +104,30 @@ class GameInfo:
 
 
 def check_game_id(game_id: str) -> str:
-    """The id, when made of letters, digits and ``-_.`` (it goes into every sealed header).
+    """The id, when made of lower-case letters, digits and ``-_.`` (it goes into every sealed header).
+
+    Capitals are refused, not folded (ruling 190): the id must match every header letter for
+    letter, and by default it is the folder's name, which is case-sensitive on most systems.
+
+    >>> check_game_id("winter-2026")
+    'winter-2026'
+    >>> check_game_id("Winter")
+    Traceback (most recent call last):
+    ...
+    adjudicator.gamedir.GameDirError: invalid game id 'Winter': it has capital letters; use 'winter' instead (with --game-id, or as the folder's name): every sealed header repeats the id letter for letter, and folder names are case-sensitive on most systems (ruling 190)
 
     :raises GameDirError: for any other id.
     """
     if not GAME_ID_RE.match(game_id):
         raise GameDirError(
-            f"invalid game id {game_id!r}: use letters, digits, '-', '_' and '.', starting with a letter or digit"
+            f"invalid game id {game_id!r}: use lower-case letters, digits, '-', '_' and '.', "
+            "starting with a letter or digit"
+        )
+    if game_id != game_id.lower():
+        raise GameDirError(
+            f"invalid game id {game_id!r}: it has capital letters; use {game_id.lower()!r} instead (with --game-id, "
+            "or as the folder's name): every sealed header repeats the id letter for letter, and folder names are "
+            "case-sensitive on most systems (ruling 190)"
         )
     return game_id
 

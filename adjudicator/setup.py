@@ -7,9 +7,15 @@
 Traceback (most recent call last):
 ...
 adjudicator.setup.SetupError: a game has 3 to 6 houses, not 2
+>>> check_houses(["stark", "lanister", "baratheon"], Board.classic())
+Traceback (most recent call last):
+...
+adjudicator.setup.SetupError: unknown house 'lanister'; did you mean 'lannister'? The houses are stark, lannister, greyjoy, tyrell, baratheon and martell
 """
 
 from __future__ import annotations
+
+import difflib
 
 from .board import HOUSES, Board, HouseId
 from .cards import CARDS
@@ -29,7 +35,9 @@ def check_houses(houses: list[str], board: Board) -> list[HouseId]:
     wanted = [h.strip().lower() for h in houses if h.strip()]
     for h in wanted:
         if h not in HOUSES:
-            raise SetupError(f"unknown house {h!r}; the houses are {', '.join(HOUSES)}")
+            close = difflib.get_close_matches(h.removeprefix("house ").strip(), HOUSES, n=1, cutoff=0.6)
+            guess = f"; did you mean {close[0]!r}? The houses are" if close else "; the houses are"
+            raise SetupError(f"unknown house {h!r}{guess} {_and(HOUSES)}")
     repeated = sorted({h for h in wanted if wanted.count(h) > 1})
     if repeated:
         raise SetupError(f"house {repeated[0]!r} is named twice")
@@ -41,9 +49,14 @@ def check_houses(houses: list[str], board: Board) -> list[HouseId]:
         if h not in eligible:
             raise SetupError(
                 f"{h} cannot play in a {n}-player game; a {n}-player game is played by "
-                f"{', '.join(eligible)} (rulebook p. 28)"
+                f"{_and(eligible)} (rulebook p. 28)"
             )
     return [h for h in HOUSES if h in wanted]
+
+
+def _and(words: tuple[str, ...] | list[str]) -> str:
+    """``'stark, lannister and baratheon'``."""
+    return f"{', '.join(words[:-1])} and {words[-1]}" if len(words) > 1 else "".join(words)
 
 
 def new_game(

@@ -20,8 +20,9 @@ import json
 from typing import Any
 
 from .board import DOMINANCE_TOKENS, TRACKS, Board
-from .position import unit_texts
-from .state import GameState
+from .events import card_name, house_name, order_name, plural, units_text
+from .events.westeros import banned_orders
+from .state import AreaState, GameState
 
 JSON_SCHEMA_VERSION = 1
 PENDING_KEYS = ("key", "kind", "house", "prompt", "secret")
@@ -121,34 +122,40 @@ def summary(state: GameState, board: Board | None = None) -> str:
         out.append(f"{TRACK_NAMES[track] + ':':<14}{places}   [{TOKEN_NAMES[token]}{used}]")
     out.append(f"{'Wildlings:':<14}threat {state.wildling_threat}")
     if state.restrictions:
-        out.append(f"{'Restricted:':<14}no {', no '.join(state.restrictions)} orders this round")
+        out.append(f"{'Restricted:':<14}{banned_orders(state.restrictions)} this round")
     out += ["", f"{'House':<11}{'Power':>6}{'Board':>6}{'Supply':>7}{'Castles':>8}  Hand / discards"]
     for h in state.houses_in_play:
         hs = state.houses[h]
-        cards = f"{len(hs.hand)} / {', '.join(hs.discards) or '-'}"
+        cards = f"{len(hs.hand)} / {', '.join(card_name(c) for c in hs.discards) or '-'}"
         out.append(f"{name[h]:<11}{hs.power:>6}{state.power_on_board(h):>6}{hs.supply:>7}"
                    f"{state.castles(h, board):>8}  {cards}")
     out += ["", "Board:"]
+    width = max(len(a.name) for a in board.areas.values()) + 2  # the longest name still leaves a space
     for area_id, st in sorted(state.areas.items(), key=lambda kv: board.area(kv[0]).name):
         if st.is_empty():
             continue
-        out.append(f"  {board.area(area_id).name + ':':<24}{_area_text(st)}")
+        out.append(f"  {board.area(area_id).name + ':':<{width}}{_area_text(st)}")
     if state.impassable:
         out.append(f"  Impassable: {', '.join(board.area(a).name for a in state.impassable)}")
-    out += ["", f"Waiting for: {len(state.pending)} answer(s)" if state.pending else "Waiting for: nothing"]
+    out += ["", f"Waiting for: {plural(len(state.pending), 'answer')}" if state.pending else "Waiting for: nothing"]
     for p in state.pending:
-        out.append(f"  {p.get('house', '?')}: {p.get('kind', '?')}: {p.get('prompt', '')}".rstrip(": "))
+        out.append(f"  {house_name(str(p.get('house', '?')))}: {p.get('kind', '?')}: {p.get('prompt', '')}".rstrip(": "))
     return "\n".join(out) + "\n"
 
 
-def _area_text(st: Any) -> str:
+def _area_text(st: AreaState) -> str:
+    """``'Stark: 1 footman and 1 knight; March +1 order; garrison 2'``: one area, in words."""
     parts = []
-    if st.units:
-        parts.append(", ".join(unit_texts(st.units)))
+    for house in dict.fromkeys(u.house for u in st.units):  # each house once, in the order its units stand
+        ready = [u.type for u in st.units if u.house == house and not u.routed]
+        routed = [u.type for u in st.units if u.house == house and u.routed]
+        text = ", ".join(filter(None, [units_text(ready) if ready else "", f"{units_text(routed)} routed" if routed else ""]))
+        parts.append(f"{house_name(house)}: {text}")
     if st.order:
-        parts.append(f"order {st.order.token}")
+        mine = all(u.house == st.order.house for u in st.units)
+        parts.append(order_name(st.order.token) + ("" if mine else f" of {house_name(st.order.house)}"))
     if st.power_token:
-        parts.append(f"{st.power_token} power token")
+        parts.append(f"{house_name(st.power_token)} power token")
     if st.garrison:
         parts.append(f"garrison {st.garrison}")
     if st.neutral_force:

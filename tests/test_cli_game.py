@@ -236,8 +236,8 @@ def test_show_prints_a_readable_summary(game, capsys):
     assert "Fiefdoms:     1. Greyjoy  2. Stark  3. Baratheon  4. Lannister   [Valyrian Steel Blade]" in lines
     assert "Wildlings:    threat 2" in lines
     assert "Stark           5     0      1       2  7 / -" in lines
-    assert "  Winterfell:             stark footman, stark knight; garrison 2" in lines
-    assert "  The Eyrie:              neutral force 6" in lines
+    assert "  Winterfell:                Stark: 1 footman and 1 knight; garrison 2" in lines
+    assert "  The Eyrie:                 neutral force 6" in lines
     assert "Waiting for: nothing" in lines
 
 

@@ -61,8 +61,11 @@ def test_R001_two_houses_are_refused_with_the_count():
 
 
 def test_R020_unknown_house_is_refused_with_the_list():
-    with pytest.raises(SetupError, match="unknown house 'starks'; the houses are stark, lannister"):
+    with pytest.raises(SetupError, match=r"unknown house 'starks'; did you mean 'stark'\? The houses are stark, lannister"):
         check_houses(["starks", "lannister", "baratheon"], BOARD)
+    with pytest.raises(SetupError, match="unknown house 'arryn'; the houses are stark, lannister, greyjoy, tyrell, "
+                                         "baratheon and martell$"):
+        check_houses(["arryn", "lannister", "baratheon"], BOARD)
 
 
 def test_R020_a_house_named_twice_is_refused():

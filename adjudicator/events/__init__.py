@@ -13,6 +13,8 @@ True
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -74,6 +76,147 @@ def from_dict(d: dict[str, Any]) -> Event:
 def visible(events: list[Event], viewer: str | None) -> list[Event]:
     """The events a viewer may see: public ones, plus a house's own (``viewer=None``: public only)."""
     return [e for e in events if e.visible_to == PUBLIC or (viewer is not None and e.visible_to == viewer)]
+
+
+# --- words for sentences: every id a player could read becomes its printed name ---------------
+
+ORDER_NAMES = {
+    "march-1": "March -1", "march+0": "March +0", "march+1": "March +1",
+    "defense+1": "Defense +1", "defense+2": "Defense +2",
+    "support+0": "Support +0", "support+1": "Support +1",
+    "raid": "Raid", "raid*": "special Raid", "consolidate": "Consolidate Power",
+    "consolidate*": "special Consolidate Power",
+}
+ORDER_KIND_NAMES = {"march": "March", "defense": "Defense", "support": "Support", "raid": "Raid",
+                    "consolidate": "Consolidate Power"}
+UNIT_WORDS = {"footman": ("footman", "footmen"), "knight": ("knight", "knights"), "ship": ("ship", "ships"),
+              "siege_engine": ("siege engine", "siege engines")}
+TRACK_WORDS = {"iron_throne": "Iron Throne track", "fiefdoms": "Fiefdoms track",
+               "kings_court": "King's Court track", "wildlings": "Night's Watch"}
+# Tides of Battle cards have no printed names: what is on them, as an object ("draws a 3").
+TIDES_WORDS = {"blank": "a blank card", "one_sword": "a 1 with a sword", "one_fortification": "a 1 with a fortification",
+               "two": "a 2", "three": "a 3", "skull": "a skull"}
+
+
+def area_name(area: str) -> str:
+    """An area's printed name: ``'white_harbor'`` -> ``'White Harbor'``.
+
+    >>> area_name("kings_landing"), area_name("nowhere_known")
+    ("King's Landing", 'Nowhere Known')
+    """
+    from ..board import Board
+
+    areas = Board.classic().areas
+    return areas[area].name if area in areas else _titled(area)
+
+
+def house_name(house: str) -> str:
+    """A house as a sentence names it; no house at all is the neutral force.
+
+    >>> house_name("stark"), house_name(""), house_name("neutral force")
+    ('Stark', 'the neutral force', 'the neutral force')
+    """
+    return house.title() if house and house != "neutral force" else "the neutral force"
+
+
+def card_name(card: str) -> str:
+    """A House, Westeros or wildling card's printed name: ``'eddard_stark'`` -> ``'Eddard Stark'``.
+
+    >>> card_name("eddard_stark"), card_name("a_throne_of_blades"), card_name("crow_killers")
+    ('Eddard Stark', 'A Throne of Blades', 'Crow Killers')
+    """
+    from ..cards.data import CARDS
+
+    if card in CARDS.house_cards:
+        return CARDS.house_cards[card].name
+    if card in CARDS.wildling_cards:
+        return CARDS.wildling_cards[card].name
+    return next((c.name for c in CARDS.westeros if c.id == card), _titled(card))
+
+
+def tides_name(card: str) -> str:
+    """What a Tides of Battle card shows, as an object: ``'three'`` -> ``'a 3'``."""
+    return TIDES_WORDS.get(card, _titled(card))
+
+
+def order_name(token: str, *, noun: bool = True) -> str:
+    """An order token in words: ``'march+1'`` -> ``'March +1 order'``, ``'raid*'`` -> ``'special Raid order'``.
+
+    >>> order_name("defense+2"), order_name("consolidate*"), order_name("support+0", noun=False)
+    ('Defense +2 order', 'special Consolidate Power order', 'Support +0')
+    """
+    name = ORDER_NAMES.get(token) or ORDER_KIND_NAMES.get(token) or _titled(token)
+    return f"{name} order" if noun else name
+
+
+def units_text(units: Iterable[str]) -> str:
+    """Counted units in plain English: ``('knight', 'footman', 'knight')`` -> ``'1 footman and 2 knights'``.
+
+    >>> units_text(["siege_engine"]), units_text([])
+    ('1 siege engine', 'no units')
+    """
+    counts: dict[str, int] = {}
+    for u in units:
+        counts[u] = counts.get(u, 0) + 1
+    words = [plural(n, *UNIT_WORDS.get(u, (u.replace("_", " "), u.replace("_", " ") + "s")))
+             for u, n in sorted(counts.items())]
+    return listing(words) if words else "no units"
+
+
+def plural(n: int, singular: str, many: str | None = None) -> str:
+    """``plural(1, 'special order')`` -> ``'1 special order'``; ``plural(2, 'footman', 'footmen')`` -> ``'2 footmen'``.
+
+    >>> plural(1, "ship"), plural(0, "ship"), plural(3, "House card")
+    ('1 ship', '0 ships', '3 House cards')
+    """
+    return f"{n} {singular if n == 1 else (many or singular + 's')}"
+
+
+def listing(items: Iterable[str], conjunction: str = "and") -> str:
+    """``['a', 'b', 'c']`` -> ``'a, b and c'``.
+
+    >>> listing(["Stark"]), listing(["Stark", "Tyrell"]), listing(["a", "b", "c"], "or")
+    ('Stark', 'Stark and Tyrell', 'a, b or c')
+    """
+    words = list(items)
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
+
+
+def track_name(track: str) -> str:
+    """``'kings_court'`` -> ``"King's Court track"``; ``'wildlings'`` -> ``"Night's Watch"``."""
+    return TRACK_WORDS.get(track, _titled(track))
+
+
+def aside(text: str) -> str:
+    """A cause in brackets after a sentence, never brackets inside brackets.
+
+    A rule number the cause already carries in brackets joins it after a comma instead.
+
+    >>> aside("casualties of the combat (R203)"), aside("Winter is Coming"), aside("")
+    (' (casualties of the combat, R203)', ' (Winter is Coming)', '')
+    """
+    if not text:
+        return ""
+    return f" ({flat(text)})"
+
+
+def flat(text: str) -> str:
+    """Text with its bracketed parts turned into comma clauses, ready to go inside brackets.
+
+    >>> flat("no effect (declined)")
+    'no effect, declined'
+    """
+    return _BRACKETED.sub(r", \1", text).replace("(", "").replace(")", "")
+
+
+_BRACKETED = re.compile(r"\s*\(([^()]*)\)")
+
+
+def _titled(ident: str) -> str:
+    """An id that has no printed name, at least without underscores."""
+    return ident.replace("_", " ").title()
 
 
 def _private_to_house(event: Any) -> None:
@@ -164,6 +307,8 @@ class PhaseStarted(Event):
 
     def describe(self) -> str:
         return f"Round {self.round}: the {self.phase.title()} Phase begins."
-from . import action  # noqa: E402,F401
-from . import westeros  # noqa: E402,F401
-from . import combat  # noqa: E402,F401
+from . import (
+    action,  # noqa: F401
+    combat,  # noqa: F401
+    westeros,  # noqa: F401
+)

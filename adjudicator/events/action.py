@@ -3,33 +3,42 @@ clean-up.
 
 Everything here is public except what the Messenger Raven holder sees on the wildling deck.
 
->>> e = OrdersRevealed(orders=(("winterfell", "stark", "march+1"),))
+>>> e = OrdersRevealed(orders=(("winterfell", "stark", "march+1"), ("pyke", "greyjoy", "raid*")))
 >>> e.describe()
-'Orders revealed: Winterfell: Stark march+1.'
+'Orders revealed. Stark: March +1 in Winterfell. Greyjoy: special Raid in Pyke.'
 >>> WildlingCardSeen(house="stark", card="crow_killers").visible_to
 'stark'
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
-from ..board import Board
-from . import Event, _private_to_house
+from ..board import HOUSES
+from . import (
+    Event,
+    _private_to_house,
+    card_name,
+    house_name,
+    listing,
+    order_name,
+    plural,
+)
+from . import area_name as _name
+from . import units_text as _units
 
 
-def _name(area: str) -> str:
-    """An area's printed name, for sentences."""
-    areas = Board.classic().areas
-    return areas[area].name if area in areas else area
+def orders_by_house(orders: Iterable[tuple[str, str, str]]) -> str:
+    """``(area, house, token)`` triples as ``'Stark: March +1 in Winterfell, Raid in Karhold. Greyjoy: ...'``.
 
-
-def _units(units: Iterable[str]) -> str:
-    counts: dict[str, int] = {}
-    for u in units:
-        counts[u] = counts.get(u, 0) + 1
-    return ", ".join(f"{n} {u.replace('_', ' ')}{'s' if n > 1 else ''}" for u, n in sorted(counts.items()))
+    Houses in the board's order, each house's orders as given: a player looks for his own line.
+    """
+    orders = list(orders)
+    houses = sorted({h for _, h, _ in orders}, key=lambda h: HOUSES.index(h) if h in HOUSES else len(HOUSES))
+    return " ".join(
+        f"{house_name(h)}: " + ", ".join(f"{order_name(t, noun=False)} in {_name(a)}" for a, who, t in orders if who == h) + "."
+        for h in houses)
 
 
 # --- planning -------------------------------------------------------------------------------
@@ -44,9 +53,9 @@ class OrdersPlaced(Event):
     unordered: tuple[str, ...] = ()
 
     def describe(self) -> str:
-        text = f"{self.house.title()} places orders face down in {', '.join(_name(a) for a in self.areas) or 'no area'}"
+        text = f"{house_name(self.house)} places orders face down in {listing(_name(a) for a in self.areas) or 'no area'}"
         if self.unordered:
-            text += f" and leaves {', '.join(_name(a) for a in self.unordered)} without an order"
+            text += f" and leaves {listing(_name(a) for a in self.unordered)} without an order"
         return text + "."
 
 
@@ -57,8 +66,7 @@ class OrdersRevealed(Event):
     orders: tuple[tuple[str, str, str], ...]
 
     def describe(self) -> str:
-        listed = "; ".join(f"{_name(a)}: {h.title()} {t}" for a, h, t in self.orders)
-        return f"Orders revealed: {listed or 'none'}."
+        return f"Orders revealed. {orders_by_house(self.orders)}" if self.orders else "No orders are revealed."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -71,7 +79,8 @@ class OrderSwapped(Event):
     new: str
 
     def describe(self) -> str:
-        return f"{self.house.title()} uses the Messenger Raven to replace its {self.old} order in {_name(self.area)} with {self.new}."
+        return (f"{house_name(self.house)} uses the Messenger Raven to replace its {order_name(self.old)} in "
+                f"{_name(self.area)} with a {order_name(self.new)}.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -85,7 +94,7 @@ class WildlingCardSeen(Event):
         _private_to_house(self)
 
     def describe(self) -> str:
-        return f"The top wildling card is {self.card.replace('_', ' ').title()}."
+        return f"The top wildling card is {card_name(self.card)}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -97,7 +106,7 @@ class WildlingCardPlaced(Event):
 
     def describe(self) -> str:
         place = "returns it to the top" if self.where == "top" else "places it at the bottom of the deck"
-        return f"{self.house.title()} uses the Messenger Raven to look at the top wildling card and {place}."
+        return f"{house_name(self.house)} uses the Messenger Raven to look at the top wildling card and {place}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,7 +114,7 @@ class RavenNotUsed(Event):
     house: str
 
     def describe(self) -> str:
-        return f"{self.house.title()} does not use the Messenger Raven."
+        return f"{house_name(self.house)} does not use the Messenger Raven."
 
 
 # --- raids ----------------------------------------------------------------------------------
@@ -123,10 +132,10 @@ class RaidResolved(Event):
     target_token: str = ""
 
     def describe(self) -> str:
+        mine = f"{house_name(self.house)}'s {order_name(self.token)} in {_name(self.origin)}"
         if not self.target:
-            return f"{self.house.title()}'s {self.token} order in {_name(self.origin)} is removed with no effect."
-        return (f"{self.house.title()} raids from {_name(self.origin)} and removes {self.target_house.title()}'s "
-                f"{self.target_token} order in {_name(self.target)}.")
+            return f"{mine} is removed with no effect."
+        return f"{mine} removes {house_name(self.target_house)}'s {order_name(self.target_token)} in {_name(self.target)}."
 
 
 # --- marches --------------------------------------------------------------------------------
@@ -142,7 +151,7 @@ class UnitsMoved(Event):
     units: tuple[str, ...]
 
     def describe(self) -> str:
-        return f"{self.house.title()} marches {_units(self.units)} from {_name(self.origin)} to {_name(self.destination)}."
+        return f"{house_name(self.house)} marches {_units(self.units)} from {_name(self.origin)} to {_name(self.destination)}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -157,9 +166,9 @@ class AttackDeclared(Event):
     defender: str  # a house, or "neutral force"
 
     def describe(self) -> str:
-        foe = self.defender if self.defender == "neutral force" else self.defender.title()
-        return (f"{self.house.title()} attacks {foe} in {_name(self.area)} with {_units(self.units)} "
-                f"from {_name(self.origin)} ({self.token}).")
+        # The march's side only: the combat's first event (CombatStarted) names who defends.
+        return (f"{house_name(self.house)}'s {order_name(self.token)} in {_name(self.origin)} sends "
+                f"{_units(self.units)} to attack {_name(self.area)}.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -172,8 +181,8 @@ class MarchResolved(Event):
     moved: bool
 
     def describe(self) -> str:
-        how = "resolved" if self.moved else "resolved without moving any unit"
-        return f"{self.house.title()}'s {self.token} order in {_name(self.origin)} is {how}."
+        how = "resolved" if self.moved else "removed without moving any unit"
+        return f"{house_name(self.house)}'s {order_name(self.token)} in {_name(self.origin)} is {how}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -184,7 +193,7 @@ class PowerTokenPlaced(Event):
     area: str
 
     def describe(self) -> str:
-        return f"{self.house.title()} leaves a power token in {_name(self.area)}."
+        return f"{house_name(self.house)} leaves a power token in {_name(self.area)}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -196,7 +205,8 @@ class PowerTokenDiscarded(Event):
     by: str
 
     def describe(self) -> str:
-        return f"{self.by.title()} enters {_name(self.area)}; {self.house.title()}'s power token there returns to the pool."
+        return (f"{house_name(self.by)} enters {_name(self.area)}; {house_name(self.house)}'s power token there "
+                "returns to the Power Pool.")
 
 
 # --- consolidate power ----------------------------------------------------------------------
@@ -213,12 +223,13 @@ class ConsolidateResolved(Event):
     gained: int = 0
 
     def describe(self) -> str:
-        where = _name(self.area)
+        # The power itself is told once, by the PowerChanged event emitted just before this one.
+        order = f"{house_name(self.house)}'s {order_name(self.token)} in {_name(self.area)}"
         if self.result == "power":
-            return f"{self.house.title()} consolidates power in {where}: +{self.gained}."
+            return f"{order} is resolved."
         if self.result == "muster":
-            return f"{self.house.title()} uses its special consolidate power order in {where} to muster."
-        return f"{self.house.title()}'s {self.token} order in {where} is removed with {self.result}."
+            return f"{order} is resolved by mustering instead of taking power."
+        return f"{order} is removed with {self.result}."
 
 
 # --- clean-up -------------------------------------------------------------------------------
@@ -231,8 +242,7 @@ class OrdersRemoved(Event):
     orders: tuple[tuple[str, str, str], ...]
 
     def describe(self) -> str:
-        listed = "; ".join(f"{_name(a)}: {h.title()} {t}" for a, h, t in self.orders)
-        return f"Clean-up removes the remaining orders: {listed}."
+        return f"Clean-up removes the remaining orders. {orders_by_house(self.orders)}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -242,8 +252,8 @@ class UnitsRallied(Event):
     units: tuple[tuple[str, str, int], ...]
 
     def describe(self) -> str:
-        listed = "; ".join(f"{h.title()} {n} in {_name(a)}" for a, h, n in self.units)
-        return f"Routed units stand up: {listed}."
+        listed = "; ".join(f"{plural(n, house_name(h) + ' unit')} in {_name(a)}" for a, h, n in self.units)
+        return f"Routed units stand up again: {listed}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

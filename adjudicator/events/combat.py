@@ -20,53 +20,56 @@ exactly why a combat went the way it did. The sources form a small vocabulary:
 ...     attacker_strength=(("units:footman", 1), ("units:knight", 2), ("card:alester_florent", 1)),
 ...     defender_strength=(("units:footman", 2), ("card:ser_jaime_lannister", 2)))
 >>> e.describe()
-'Combat in Kingswood: Tyrell 4 against Lannister 4; Lannister wins the tie on the Fiefdoms track.'
+'Final strength in Kingswood: Tyrell 4 against Lannister 4; Lannister wins the tie on the Fiefdoms track.'
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
-from . import Event
+from . import (
+    UNIT_WORDS,
+    Event,
+    aside,
+    flat,
+    house_name,
+    listing,
+    order_name,
+    plural,
+    tides_name,
+    track_name,
+)
+from . import area_name as _name
+from . import card_name as _card
+from . import units_text as _units
 
 Breakdown = tuple[tuple[str, int], ...]
 
 
-def _name(area: str) -> str:
-    from ..board import Board
-
-    board = Board.classic()
-    return board.area(area).name if area in board.areas else area
-
-
 def _house(house: str) -> str:
-    return house.title() if house else "the neutral force"
+    return house_name(house)
 
 
-def _card(card: str) -> str:
-    from ..cards import CARDS
-
-    c = CARDS.house_cards.get(card)
-    return c.name if c else card.replace("_", " ").title()
+def _their(house: str) -> str:
+    """``"Stark's"``, or ``"the neutral force's"``."""
+    return f"{house_name(house)}'s"
 
 
-_PLURAL = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines"}
+_NO_EFFECT = re.compile(r"^no effect(?: \((.*)\)|: (.*))$")
 
 
-def _units(units: Iterable[str]) -> str:
-    counts: dict[str, int] = {}
-    for u in units:
-        counts[u] = counts.get(u, 0) + 1
-    words = [f"{n} {_PLURAL[u] if n > 1 else u.replace('_', ' ')}" for u, n in sorted(counts.items())]
-    return ", ".join(words) if words else "no units"
+def _verb(units: Iterable[str], one: str, many: str) -> str:
+    """The verb that agrees with a list of units: one unit ``stays``, two ``stay``."""
+    return one if len(tuple(units)) == 1 else many
 
 
 def source_text(source: str) -> str:
     """A strength source in words: ``'support:lannister:stoney_sept'`` -> ``'support of Lannister from Stoney Sept'``."""
     kind, _, rest = source.partition(":")
     if kind == "units":
-        return _PLURAL.get(rest, rest)
+        return UNIT_WORDS[rest][1] if rest in UNIT_WORDS else rest.replace("_", " ")
     if kind == "support":
         house, _, area = rest.partition(":")
         return f"support of {house.title()} from {_name(area)}"
@@ -75,20 +78,10 @@ def source_text(source: str) -> str:
     if kind == "ability":
         return f"{_card(rest)}'s ability"
     if kind == "tides":
-        return f"Tides of Battle ({rest.replace('_', ' ')})"
-    return {"march": "March Order", "defense": "Defense Order", "garrison": "Garrison", "blade": "Valyrian Steel Blade"}.get(
+        return f"Tides of Battle: {tides_name(rest).removeprefix('a ')}"
+    return {"march": "March order", "defense": "Defense order", "garrison": "Garrison", "blade": "Valyrian Steel Blade"}.get(
         kind, source
     )
-
-
-def breakdown_text(parts: Breakdown) -> str:
-    """``((\"units:knight\", 4), (\"march\", 1))`` -> ``'knights 4, March Order +1'``."""
-    out = []
-    for source, amount in parts:
-        bonus = source == "march" or source.startswith(("ability:", "defense", "blade"))
-        signed = f"{amount:+d}" if bonus else str(amount)
-        out.append(f"{source_text(source)} {signed}")
-    return ", ".join(out) if out else "nothing"
 
 
 # --- the course of a combat ---------------------------------------------------------------------
@@ -107,13 +100,13 @@ class CombatStarted(Event):
     garrison_only: bool = False
 
     def describe(self) -> str:
+        # Who attacks from where with what is the AttackDeclared event's, just before: this one says who defends.
+        where = _name(self.area)
         if self.neutral_force:
-            target = f"the neutral force ({self.neutral_force}) in {_name(self.area)}"
-        elif self.garrison_only:
-            target = f"the Garrison of {_house(self.defender)} in {_name(self.area)}"
-        else:
-            target = f"{_house(self.defender)} in {_name(self.area)}"
-        return f"{_house(self.attacker)} attacks {target} from {_name(self.origin)} with {_units(self.units)}."
+            return f"Combat in {where}: {_house(self.attacker)} against the neutral force of strength {self.neutral_force}."
+        if self.garrison_only:
+            return f"Combat in {where}: {_house(self.attacker)} against {_their(self.defender)} Garrison alone."
+        return f"Combat in {where}: {_house(self.attacker)} against {_house(self.defender)}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -131,8 +124,8 @@ class SupportDeclared(Event):
             return (f"{_house(self.supporter)} gives no support from {_name(self.area)} "
                     f"to the combat in {_name(self.combat_area)}.")
         whom = "itself" if self.side == self.supporter else _house(self.side)
-        return (f"{_house(self.supporter)} supports {whom} from {_name(self.area)} in {_name(self.combat_area)} "
-                f"(strength {self.strength}).")
+        return (f"{_house(self.supporter)} supports {whom} in {_name(self.combat_area)} from {_name(self.area)}, "
+                f"with strength {self.strength}.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -162,9 +155,9 @@ class CombatStrengths(Event):
     defender_total: int
 
     def describe(self) -> str:
-        return (f"{self.stage.title()} strength in {_name(self.area)}: {_house(self.attacker)} {self.attacker_total} "
-                f"({breakdown_text(self.attacker_strength)}) against {_house(self.defender)} {self.defender_total} "
-                f"({breakdown_text(self.defender_strength)}).")
+        # Every source of strength is in the report's table under this line (the breakdown fields).
+        return (f"{self.stage.capitalize()} strength in {_name(self.area)}: {_house(self.attacker)} {self.attacker_total} "
+                f"against {_house(self.defender)} {self.defender_total}.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -196,8 +189,8 @@ class HouseCardChosen(Event):
 
     def describe(self) -> str:
         if not self.card:
-            return f"{_house(self.house)} has no other House card and fights without one ({self.cause})."
-        return f"{_house(self.house)} now plays {_card(self.card)} ({self.cause})."
+            return f"{_house(self.house)} has no other House card and fights without one{aside(self.cause)}."
+        return f"{_house(self.house)} now plays {_card(self.card)}{aside(self.cause)}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -210,7 +203,11 @@ class CardAbility(Event):
     effect: str
 
     def describe(self) -> str:
-        return f"{_card(self.card)} ({_house(self.house)}): {self.effect}."
+        card = f"{_their(self.house)} {_card(self.card)}"
+        why = _NO_EFFECT.match(self.effect)
+        if why:  # "no effect (declined)" or "no effect: ...": the reason after a colon, not in brackets
+            return f"{card} has no effect: {flat(why.group(1) or why.group(2))}."
+        return f"{card}: {flat(self.effect)}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -222,8 +219,8 @@ class TidesDrawn(Event):
     redraw: bool = False
 
     def describe(self) -> str:
-        again = " as the Blade's redraw" if self.redraw else ""
-        return f"You draw the Tides of Battle card {self.card.replace('_', ' ')}{again}."
+        again = " for the Valyrian Steel Blade's redraw" if self.redraw else ""
+        return f"You draw {tides_name(self.card)} from the Tides of Battle deck{again}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -237,8 +234,8 @@ class TidesRevealed(Event):
     defender_card: str
 
     def describe(self) -> str:
-        return (f"Tides of Battle in {_name(self.area)}: {_house(self.attacker)} {self.attacker_card.replace('_', ' ')}, "
-                f"{_house(self.defender)} {self.defender_card.replace('_', ' ')}.")
+        return (f"Tides of Battle in {_name(self.area)}: {_house(self.attacker)} draws {tides_name(self.attacker_card)}, "
+                f"{_house(self.defender)} {tides_name(self.defender_card)}.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -273,8 +270,9 @@ class CombatResolved(Event):
     defender_tides: str = ""
 
     def describe(self) -> str:
+        # "Final" pairs with the initial strength line; the report's tables give every source.
         tie = "wins the tie on the Fiefdoms track" if self.tie_broken else "wins"
-        return (f"Combat in {_name(self.area)}: {_house(self.attacker)} {self.attacker_total} against "
+        return (f"Final strength in {_name(self.area)}: {_house(self.attacker)} {self.attacker_total} against "
                 f"{_house(self.defender)} {self.defender_total}; {_house(self.winner)} {tie}.")
 
 
@@ -292,16 +290,14 @@ class CasualtiesDue(Event):
 
     def describe(self) -> str:
         if self.skulls:
-            why = f"{self.skulls} skull"
+            why = "a Tides of Battle skull" if self.skulls == 1 else f"{self.skulls} Tides of Battle skulls"
         else:
-            why = f"{self.swords} sword{'s' if self.swords != 1 else ''} against {self.fortifications} fortification" + (
-                "s" if self.fortifications != 1 else "")
+            why = f"{plural(self.swords, 'sword')} against {plural(self.fortifications, 'fortification')}"
         if self.prevented_by:
-            return f"{_house(self.house)} takes no casualties ({why}): {_card(self.prevented_by)}."
+            return f"{_house(self.house)} takes no casualties in {_name(self.area)} ({why}): {_card(self.prevented_by)} spares them."
         if not self.count:
             return f"{_house(self.house)} loses no units in {_name(self.area)} ({why})."
-        units = f"{self.count} unit{'s' if self.count != 1 else ''}"
-        return f"{_house(self.house)} must lose {units} in {_name(self.area)} ({why})."
+        return f"{_house(self.house)} must lose {plural(self.count, 'unit')} in {_name(self.area)} ({why})."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -315,7 +311,7 @@ class Retreated(Event):
 
     def describe(self) -> str:
         return (f"{_house(self.house)} retreats {_units(self.units)} from {_name(self.from_area)} "
-                f"to {_name(self.to_area)}, routed.")
+                f"to {_name(self.to_area)}; {_verb(self.units, 'it is', 'they are')} routed.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -329,7 +325,8 @@ class AttackRepelled(Event):
 
     def describe(self) -> str:
         state = ", routed" if self.routed else ""
-        return f"{_house(self.house)}'s attackers ({_units(self.units)}) stay in {_name(self.area)}{state}."
+        return (f"{_their(self.house)} attack is repelled: {_units(self.units)} {_verb(self.units, 'stays', 'stay')} "
+                f"in {_name(self.area)}{state}.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -352,7 +349,7 @@ class GarrisonDefeated(Event):
     area: str
 
     def describe(self) -> str:
-        return f"The Garrison of {_house(self.house)} in {_name(self.area)} is defeated and removed from the game."
+        return f"{_their(self.house)} Garrison in {_name(self.area)} is defeated and removed from the game."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -367,9 +364,10 @@ class NeutralForceAttacked(Event):
     destroyed: bool
 
     def describe(self) -> str:
-        result = "destroys it and takes the area" if self.destroyed else "falls short; the attack fails"
-        return (f"{_house(self.house)} brings {self.attacker_total} ({breakdown_text(self.attacker_strength)}) against the "
-                f"neutral force ({self.strength}) in {_name(self.area)} and {result}.")
+        # Every source of the attacker's strength is in the report's table under this line.
+        result = "destroys it and takes the area" if self.destroyed else "falls short: the attack fails"
+        return (f"{_house(self.house)} brings strength {self.attacker_total} against the neutral force of strength "
+                f"{self.strength} in {_name(self.area)} and {result}.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -382,7 +380,7 @@ class CombatOrderRemoved(Event):
     cause: str
 
     def describe(self) -> str:
-        return f"{_house(self.house)}'s {self.token} order in {_name(self.area)} is removed ({self.cause})."
+        return f"{_their(self.house)} {order_name(self.token)} in {_name(self.area)} is removed{aside(self.cause)}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -393,7 +391,7 @@ class CombatPowerTokenRemoved(Event):
     area: str
 
     def describe(self) -> str:
-        return f"{_house(self.house)}'s Power token in {_name(self.area)} returns to the Power Pool."
+        return f"{_their(self.house)} power token in {_name(self.area)} returns to the Power Pool."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -404,7 +402,10 @@ class HouseCardsDiscarded(Event):
     cards: tuple[str, ...]
 
     def describe(self) -> str:
-        return "Discarded: " + ", ".join(_card(c) for c in self.cards) + "."
+        if not self.cards:
+            return "No House card is discarded."
+        verb = "is" if len(self.cards) == 1 else "are"
+        return f"{listing(_card(c) for c in self.cards)} {verb} discarded."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -416,7 +417,8 @@ class HandReturned(Event):
     cause: str
 
     def describe(self) -> str:
-        return f"{_house(self.house)} takes back {len(self.cards)} House cards ({self.cause})."
+        return (f"{_house(self.house)} takes back {plural(len(self.cards), 'House card')} into its hand"
+                f"{aside(self.cause)}: {listing(_card(c) for c in self.cards)}.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -430,8 +432,8 @@ class PortCaptured(Event):
     removed: int
 
     def describe(self) -> str:
-        return (f"{_house(self.house)} takes {_name(self.port)}: {self.removed} {_house(self.old_house)} ship(s) removed, "
-                f"{self.replaced} {_house(self.house)} ship(s) placed.")
+        return (f"{_house(self.house)} takes {_name(self.port)}: {plural(self.removed, _house(self.old_house) + ' ship')} "
+                f"removed, {plural(self.replaced, _house(self.house) + ' ship')} placed.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -444,6 +446,5 @@ class TrackMoved(Event):
     cause: str
 
     def describe(self) -> str:
-        track = self.track.replace("_", " ").title()
-        return f"{_house(self.house)} drops to the bottom of the {track} track ({self.cause}): now " + ", ".join(
-            h.title() for h in self.order) + "."
+        return (f"{_house(self.house)} drops to the bottom of the {track_name(self.track)}{aside(self.cause)}; "
+                f"the track is now {', '.join(_house(h) for h in self.order)}.")

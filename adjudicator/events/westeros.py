@@ -5,7 +5,7 @@ their reveal (those are in the step machine's ``AnswerUsed`` events, seen by the
 
 >>> e = BidsRevealed(track="fiefdoms", bids=(("lannister", 4), ("stark", 3)))
 >>> e.describe()
-'Bids for the Fiefdoms track: Lannister 4, Stark 3.'
+'The bids for the Fiefdoms track are revealed.'
 >>> from adjudicator.events import from_dict
 >>> from_dict(e.to_dict()) == e
 True
@@ -13,49 +13,43 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
-from ..board import Board
-from ..cards.data import CARDS
-from . import Event
+from . import (
+    TRACK_WORDS,
+    UNIT_WORDS,
+    Event,
+    aside,
+    flat,
+    house_name,
+    listing,
+    order_name,
+)
+from . import area_name as _area
+from . import card_name as _house_card_name
+from . import card_name as _westeros_name
+from . import card_name as _wildling_name
+from . import track_name as _track
+from . import units_text as _units
 
-TRACK_NAMES = {
-    "iron_throne": "Iron Throne track",
-    "fiefdoms": "Fiefdoms track",
-    "kings_court": "King's Court track",
-    "wildlings": "Night's Watch",
-}
+TRACK_NAMES = TRACK_WORDS
 DECK_NAMES = {1: "I", 2: "II", 3: "III"}
+# How the holder of a dominance token chose a Westeros card to resolve (rules/westeros.py CHOICES).
+CHOICE_WORDS = {"muster": "Mustering", "supply": "Supply", "bid": "Clash of Kings", "collect": "Game of Thrones"}
 
 
 def _house(h: str) -> str:
-    return h.title()
+    return house_name(h)
 
 
-def _area(area: str) -> str:
-    board = Board.classic()
-    return board.area(area).name if area in board.areas else area
+def banned_orders(tokens: Iterable[str]) -> str:
+    """Restricted order kinds in words: ``('defense', 'march+1')`` -> ``'no Defense or March +1 orders'``.
 
-
-def _westeros_name(card: str) -> str:
-    return next((c.name for c in CARDS.westeros if c.id == card), card)
-
-
-def _wildling_name(card: str) -> str:
-    c = CARDS.wildling_cards.get(card)
-    return c.name if c else card
-
-
-def _house_card_name(card: str) -> str:
-    c = CARDS.house_cards.get(card)
-    return c.name if c else card
-
-
-def _units(units: Iterable[str]) -> str:
-    counts = Counter(units)
-    return ", ".join(f"{n} {u.replace('_', ' ')}{'s' if n > 1 else ''}" for u, n in sorted(counts.items()))
+    >>> banned_orders(["march+1"])
+    'no March +1 orders'
+    """
+    return "no " + listing([order_name(t, noun=False) for t in tokens], "or") + " orders"
 
 
 # --- the Westeros cards ---------------------------------------------------------------------
@@ -105,7 +99,13 @@ class WesterosChoiceMade(Event):
     option: str
 
     def describe(self) -> str:
-        return f"{_house(self.house)} chooses for {_westeros_name(self.card)}: {self.option}."
+        card = _westeros_name(self.card)
+        if self.option == "nothing":
+            return f"{_house(self.house)} chooses that {card} has no effect."
+        if self.option in CHOICE_WORDS:
+            return f"{_house(self.house)} resolves {card} as {CHOICE_WORDS[self.option]}."
+        # A restriction ("no march+1"): the OrdersRestricted event right after it names the orders.
+        return f"{_house(self.house)} chooses which orders {card} forbids."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -116,10 +116,7 @@ class OrdersRestricted(Event):
     tokens: tuple[str, ...]
 
     def describe(self) -> str:
-        names = {"march+1": "March +1 (special)", "defense": "Defense", "raid": "Raid",
-                 "consolidate": "Consolidate Power", "support": "Support"}
-        banned = ", ".join(names.get(t, t) for t in self.tokens)
-        return f"{_westeros_name(self.card)}: no {banned} orders may be placed in the coming Planning Phase."
+        return f"{_westeros_name(self.card)}: {banned_orders(self.tokens)} may be placed in the coming Planning Phase."
 
 
 # --- wildlings ------------------------------------------------------------------------------
@@ -134,7 +131,9 @@ class WildlingThreatMoved(Event):
     cause: str
 
     def describe(self) -> str:
-        return f"The wildling threat moves from {self.old} to {self.new} ({self.cause})."
+        if self.old == self.new:
+            return f"The wildling threat stays at {self.new}{aside(self.cause)}."
+        return f"The wildling threat moves from {self.old} to {self.new}{aside(self.cause)}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -145,8 +144,9 @@ class WildlingAttackBegins(Event):
     houses: tuple[str, ...]
 
     def describe(self) -> str:
+        verb = "bids" if len(self.houses) == 1 else "bid"
         return (f"The wildlings attack with strength {self.strength}; "
-                f"{', '.join(_house(h) for h in self.houses)} bid for the Night's Watch.")
+                f"{listing(_house(h) for h in self.houses) or 'no house'} {verb} for the Night's Watch.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -232,9 +232,13 @@ class HouseCardsMoved(Event):
     cause: str
 
     def describe(self) -> str:
-        names = ", ".join(_house_card_name(c) for c in self.cards) or "no cards"
-        where = "takes back into hand" if self.to == "hand" else "discards"
-        return f"{_house(self.house)} {where} {names} ({self.cause})."
+        names = listing(_house_card_name(c) for c in self.cards)
+        if not names:
+            what = "to take back into its hand" if self.to == "hand" else "to discard"
+            return f"{_house(self.house)} has no House cards {what}{aside(self.cause)}."
+        if self.to == "hand":
+            return f"{_house(self.house)} takes {names} back into its hand{aside(self.cause)}."
+        return f"{_house(self.house)} discards {names}{aside(self.cause)}."
 
 
 # --- bidding and the influence tracks -------------------------------------------------------
@@ -248,8 +252,8 @@ class BidsRevealed(Event):
     bids: tuple[tuple[str, int], ...]
 
     def describe(self) -> str:
-        text = ", ".join(f"{_house(h)} {n}" for h, n in self.bids)
-        return f"Bids for the {TRACK_NAMES.get(self.track, self.track)}: {text}."
+        # Each bid is in the report's table under this line (the ``bids`` field).
+        return f"The bids for the {_track(self.track)} are revealed." if self.bids else f"No one bids for the {_track(self.track)}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -261,8 +265,8 @@ class TieBroken(Event):
     order: tuple[str, ...]
 
     def describe(self) -> str:
-        what = TRACK_NAMES.get(self.context, self.context)
-        return f"{_house(self.house)} breaks the tie ({what}): {', '.join(_house(h) for h in self.order)}."
+        return (f"{_house(self.house)} breaks the tie for the {_track(self.context)}: "
+                f"{', '.join(_house(h) for h in self.order)}, in that order.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -277,8 +281,8 @@ class InfluenceTrackChanged(Event):
         token = {"iron_throne": "the Iron Throne", "fiefdoms": "the Valyrian Steel Blade",
                  "kings_court": "the Messenger Raven"}.get(self.track, "")
         holder = f"; {_house(self.order[0])} holds {token}" if self.order and token else ""
-        return (f"{TRACK_NAMES.get(self.track, self.track)} ({self.cause}): "
-                f"{', '.join(_house(h) for h in self.order)}{holder}.")
+        when = "After the bidding, the" if self.cause == "bidding" else f"{flat(self.cause)}: the"
+        return f"{when} {_track(self.track)} is now {', '.join(_house(h) for h in self.order)}{holder}."
 
 
 # --- supply and mustering -------------------------------------------------------------------
@@ -295,8 +299,8 @@ class SupplyTrackMoved(Event):
 
     def describe(self) -> str:
         if self.old == self.new:
-            return f"{_house(self.house)} stays at {self.new} on the Supply track ({self.cause})."
-        return f"{_house(self.house)} moves from {self.old} to {self.new} on the Supply track ({self.cause})."
+            return f"{_house(self.house)} stays at {self.new} on the Supply track{aside(self.cause)}."
+        return f"{_house(self.house)} moves from {self.old} to {self.new} on the Supply track{aside(self.cause)}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -309,11 +313,15 @@ class UnitsMustered(Event):
     upgraded: tuple[str, ...] = ()  # the units footmen became
 
     def describe(self) -> str:
-        parts = [f"{u.replace('_', ' ')} in {_area(where)}" for u, where in self.placed]
-        parts += [f"a footman upgraded to a {u.replace('_', ' ')}" for u in self.upgraded]
+        parts = [f"a {_unit(u)}" + ("" if where == self.area else f" in {_area(where)}") for u, where in self.placed]
+        parts += [f"a footman upgraded to a {_unit(u)}" for u in self.upgraded]
         if not parts:
             return f"{_house(self.house)} musters nothing in {_area(self.area)}."
-        return f"{_house(self.house)} musters in {_area(self.area)}: {'; '.join(parts)}."
+        return f"{_house(self.house)} musters in {_area(self.area)}: {listing(parts)}."
+
+
+def _unit(unit: str) -> str:
+    return UNIT_WORDS.get(unit, (unit.replace("_", " "),))[0]
 
 
 # --- the end of the game --------------------------------------------------------------------

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable
 
 from ..board import Board, HouseId
-from ..events import Event
+from ..events import Event, area_name, aside, house_name, units_text
 from ..state import GameState, Unit
 from .machine import Context, GameOver
 
@@ -28,7 +27,7 @@ class UnitsDestroyed(Event):
     cause: str
 
     def describe(self) -> str:
-        return f"{self.house.title()} loses {_units_text(self.units)} in {_name(self.area)} ({self.cause})."
+        return f"{house_name(self.house)} loses {units_text(self.units)} in {area_name(self.area)}{aside(self.cause)}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,12 +39,13 @@ class PowerChanged(Event):
     asked: int = 0  # what the rule called for: +n to gain, -n to discard
 
     def describe(self) -> str:
+        who, why = house_name(self.house), aside(self.cause)
         if self.amount == 0 and self.asked < 0:
-            return f"{self.house.title()} has no power to discard ({self.cause})."
+            return f"{who} has no power to discard{why}."
         if self.amount == 0 and self.asked > 0:
-            return f"{self.house.title()} has all 20 power tokens out and gains none ({self.cause})."
+            return f"{who} has all 20 power tokens out and gains none{why}."
         verb = "gains" if self.amount >= 0 else "loses"
-        return f"{self.house.title()} {verb} {abs(self.amount)} power ({self.cause}); now {self.power}."
+        return f"{who} {verb} {abs(self.amount)} power{why}; now {self.power}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -55,9 +55,9 @@ class ControlChanged(Event):
     new: str
 
     def describe(self) -> str:
-        old = self.old.title() if self.old else "no one"
-        new = self.new.title() if self.new else "no one"
-        return f"{_name(self.area)} passes from {old} to {new}."
+        old = house_name(self.old) if self.old else "no one"
+        new = house_name(self.new) if self.new else "no one"
+        return f"{area_name(self.area)} passes from {old} to {new}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,17 +67,7 @@ class GameWon(Event):
     reason: str
 
     def describe(self) -> str:
-        return f"House {self.winner.title()} wins the game in round {self.round}: {self.reason}."
-
-
-def _name(area: str) -> str:
-    return Board.classic().area(area).name if area in Board.classic().areas else area
-
-
-def _units_text(units: Iterable[str]) -> str:
-    c = Counter(units)
-    plural = {"footman": "footmen"}
-    return ", ".join(f"{n} {plural.get(u, u + 's') if n > 1 else u}".replace("_", " ") for u, n in sorted(c.items()))
+        return f"House {house_name(self.winner)} wins the game in round {self.round}: {self.reason}."
 
 
 # --- supply (R058-R066, R238) ----------------------------------------------------------------

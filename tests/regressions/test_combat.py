@@ -105,7 +105,7 @@ def test_R219_the_report_of_routed_units_destroyed_speaks_of_footmen(battle):
     b = battle(state, everyone(state, "stark"))
     b.run(play("stark", "eddard_stark"), play("lannister", "the_hound"), say("lannister", Retreat(areas=("the_reach",))))
     routed = [e for e in b.of(UnitsDestroyed) if "R219" in e.cause]
-    assert [e.describe() for e in routed] == ["Lannister loses 2 footmen in Kingswood (routed units cannot retreat (R219))."]
+    assert [e.describe() for e in routed] == ["Lannister loses 2 footmen in Kingswood (routed units cannot retreat, R219)."]
 
 
 # --- the Blade, ties and strength (R199-R202) -------------------------------------------------------
