@@ -39,6 +39,7 @@ SETUP_NAME = "setup.toml"
 PENDING_FILE = "pending"
 PENDING_JSON = "pending.json"
 _ARCHIVE_NAME = re.compile(r"^(\d{6})-")
+_DIGITS = frozenset("0123456789")
 
 class BatchError(GameDirError):
     """The game folder cannot be adjudicated as it is (exit status 2), with what to do about it."""
@@ -364,10 +365,13 @@ class Folder:
         return self.states / f"{number:04d}.toml"
 
     def numbers(self) -> list[int]:
-        """The snapshot numbers in force (rolled-back ones live in sub-folders)."""
-        if not self.states.is_dir():
+        """The snapshot numbers in force (rolled-back ones live in sub-folders): the names ``NNNN.toml``."""
+        try:
+            with os.scandir(self.states) as entries:
+                names = [e.name for e in entries]
+        except (FileNotFoundError, NotADirectoryError):
             return []
-        return sorted(int(p.stem) for p in self.states.glob("[0-9][0-9][0-9][0-9].toml"))
+        return sorted(int(n[:4]) for n in names if len(n) == 9 and n.endswith(".toml") and _DIGITS.issuperset(n[:4]))
 
     def read_snapshot(self, number: int) -> Snapshot:
         """:raises CorruptFolder: when the snapshot cannot be read."""

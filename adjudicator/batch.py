@@ -95,7 +95,7 @@ def _identity(st: os.stat_result) -> tuple[int, ...]:
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
-def _digest_seen(path: Path, st: os.stat_result) -> str | None:
+def _digest_seen(path: Path | str, st: os.stat_result) -> str | None:
     """The SHA-256 this process read from ``path`` before, if the file is unchanged since."""
     known = _DIGESTS.get(str(path))
     return known[1] if known is not None and known[0] == _identity(st) else None
@@ -116,7 +116,7 @@ def _inbox_files(inbox: Path, judged: Callable[[str | None], bool]) -> list[Path
             if e.name.startswith(".") or not _is_file(e):
                 continue
             try:
-                if judged(_digest_seen(Path(e.path), e.stat())):
+                if judged(_digest_seen(e.path, e.stat())):
                     continue
             except OSError:
                 pass  # read, and reported, with the others
@@ -513,6 +513,7 @@ class Run:
         self.templates_dir, self.board = templates_dir, board or Board.classic()
         self.timings = Timings()
         self.outcome: Outcome | None = None  # of the latest step applied by this run
+        self.first_written = False  # this run resolved the game's first step (snapshot 0000)
         mend_log(gd.root)
         self.ledger = Ledger.read(gd.root)
 
@@ -585,6 +586,7 @@ class Run:
         setup = GameState.from_toml(setup_text)
         outcome = derive(None, setup, 0, [], deadline=False, previous_sha256=sha256(setup_text.encode()), board=self.board)
         self.commit(outcome)
+        self.first_written = True
         return outcome.snapshot
 
     def _snapshot_text(self, n: int) -> str:
@@ -736,9 +738,8 @@ class Run:
     def go(self, files: Iterable[Path], *, deadline: bool = False, inbox: bool = True) -> RunResult:
         """Take the files, apply them step by step, and write everything (see the module's doc)."""
         result = RunResult(self.gd.info().id, timings=self.timings)
-        fresh = not self.folder.numbers()
         snap = self.recover()
-        if fresh:
+        if self.first_written:
             result.steps.append(snap.label())
         todo = [Path(f) for f in files]
         if inbox and self.folder.inbox.is_dir():
@@ -807,8 +808,17 @@ class Run:
 
 def _sweep(folder: Path, depth: str) -> None:
     """Delete the temporary files of atomic writes in ``folder`` (``depth="**/"``: and below it)."""
-    for tmp in folder.glob(f"{depth}.*.tmp"):
-        tmp.unlink(missing_ok=True)
+    if depth:
+        for tmp in folder.glob(f"{depth}.*.tmp"):
+            tmp.unlink(missing_ok=True)
+        return
+    try:
+        with os.scandir(folder) as entries:  # as glob(".*.tmp") finds them, without a pattern per name
+            found = [e.path for e in entries if e.name.startswith(".") and e.name[1:].endswith(".tmp")]
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    for tmp in found:
+        Path(tmp).unlink(missing_ok=True)
 
 
 def _flagged(outcome: Outcome | None) -> list[str]:
