@@ -374,6 +374,15 @@ WHAT_TO_DO: dict[str, str] = {
 }  # fmt: skip
 
 
+def shown(name: str) -> str:
+    """A file name as text fit to write anywhere: bytes of the name that are not UTF-8 become U+FFFD.
+
+    >>> shown("caf\\udce9.txt")
+    'caf\ufffd.txt'
+    """
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def _receipt_name(rej: Rejection) -> str:
     stem = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(rej.source).stem)[:60] or "file"
     return f"rejected-{stem}-{rej.sha256[:8]}.txt"
@@ -495,9 +504,9 @@ class RunResult:
         out += [f"  accepted archive/{n}" for n in self.accepted]
         for r in self.rejected:
             what = "kept for later" if r.retry else "rejected"
-            out.append(f"  {what} {r.source}:")
+            out.append(f"  {what} {shown(r.source)}:")
             out += [f"    {x}" for x in r.reasons]
-        out += [f"  kept for a later step: {d}" for d in self.deferred]
+        out += [f"  kept for a later step: {shown(d)}" for d in self.deferred]
         out += [f"  wrote reports/{s}/" for s in self.steps]
         out += [f"  {n}" for n in self.notes]
         if len(out) == 1:
@@ -666,6 +675,7 @@ class Run:
         """The receipt first, then the log line: a killed run writes the same receipt again."""
         if not rej.sha256:
             return  # an unreadable input: reported, nothing to keep
+        rej = Rejection(shown(rej.source), rej.sha256, rej.reasons, rej.retry)
         where = self.folder.report_dir(snap) / "receipts" / _receipt_name(rej)
         fileio.atomic_write_text(where, rejected_receipt(rej, snap))
         log(self.gd.root, {"action": "reject", "sha256": rej.sha256, "file": str(rej.source), "retry": rej.retry,

@@ -164,7 +164,7 @@ class GameDir:
     def open(cls, root: str | Path) -> GameDir:
         """An existing game folder.
 
-        :raises GameDirError: when ``root`` has no ``game.toml``.
+        :raises GameDirError: when ``root`` has no ``game.toml``, or one of its working folders is a file.
         """
         gd = cls(Path(root))
         if not gd.game_file.is_file():
@@ -173,6 +173,9 @@ class GameDir:
             if gd.game_file.exists():
                 raise GameDirError(f"{root} is not a game folder: its {GAME_FILE} is not a file")
             raise GameDirError(f"{root} is not a game folder: it has no {GAME_FILE} (create one with 'maester new')")
+        for name in FOLDERS:
+            if (path := gd.root / name).exists() and not path.is_dir():
+                raise GameDirError(f"{path} is not a folder: move it away; the game keeps its {name} there")
         return gd
 
     # --- game.toml ----------------------------------------------------------------------------

@@ -50,7 +50,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _print_anything() -> None:
+    """Print a file name that is not UTF-8 with escapes, rather than stop the command half done."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _print_anything()
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)

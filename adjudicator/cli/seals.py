@@ -91,11 +91,15 @@ def _read_bytes(name: str) -> bytes:
 
 
 def _write_text(name: str, text: str) -> None:
+    path = Path(name)
     if name == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
-    else:
-        fileio.atomic_write_text(Path(name), text)
+    elif path.exists() and not path.is_file():  # /dev/null, a pipe: written to, never replaced by a file
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:  # a symbolic link is followed: its target gets the text, the link stays
+        fileio.atomic_write_text(path.resolve() if path.is_symlink() else path, text)
 
 
 def _passphrase(path: Path | None) -> bytes | None:

@@ -191,3 +191,89 @@ def test_a_game_toml_that_is_a_folder_is_named_as_such(game, capsys):
     code, _, err = run(capsys, "status", root)
     assert code == 2 and "its game.toml is not a file" in one_clear_line(err)
     assert tree(root) == before
+
+
+# --- the folder: its parts of the wrong kind, names that are not UTF-8 --------------------------
+
+
+@pytest.mark.parametrize("part", ["inbox", "archive", "reports", "states"])
+@pytest.mark.parametrize("command", ["adjudicate", "status", "rollback", "replay"])
+def test_a_working_folder_that_is_a_file_is_named(game, capsys, part, command):
+    """'states' as a file read as 'no step resolved yet' (status) or 'there is no snapshot 0000'
+    (rollback); 'reports' as a file let rollback move the snapshots; 'inbox' as a file was
+    'cannot read and write ...: check its permissions'."""
+    root = game()
+    shutil.rmtree(root / part)
+    (root / part).write_text("not a folder\n")
+    before = tree(root)
+    extra = ["--to", "0", "--reason", "undo"] if command == "rollback" else []
+    code, out, err = run(capsys, command, root, *extra)
+    assert code == 2 and out == ""
+    assert f"{part} is not a folder" in one_clear_line(err)
+    assert tree(root) == before
+
+
+def test_an_inbox_file_whose_name_is_not_utf8_is_refused_with_a_receipt(game, capsys):
+    """A file named with bytes that are not UTF-8 (b'caf\\xe9') stopped the run with an internal
+    error (UnicodeEncodeError) while writing its receipt; the name is now shown with U+FFFD."""
+    root = game()
+    name = bytes(root / "inbox") + b"/caf\xe9.txt"
+    with open(name, "wb") as f:
+        f.write(sealed("stark", STARK_ORDERS, seq=2).replace("defense +1", "defense +2", 1).encode())
+    code, out, err = run(capsys, "adjudicate", root)
+    assert code == 1 and err == ""
+    assert "rejected " in out and "caf\ufffd.txt" in out and "[bad-signature]" in out
+    receipts = list((root / "reports").glob("*/receipts/rejected-caf_-*.txt"))
+    assert len(receipts) == 1 and "Receipt for caf\ufffd.txt" in receipts[0].read_text()
+    code, out, _ = run(capsys, "adjudicate", root)
+    assert code == 0 and "nothing new" in out, "refused once, not read again (ruling 96)"
+
+
+def test_a_turn_file_name_that_is_not_utf8_is_printed_with_escapes(game, capsys, tmp_path):
+    """verify printed the file's name and stopped with an internal error (UnicodeEncodeError)."""
+    root = game()
+    path = bytes(tmp_path) + b"/turn\xff.txt"
+    with open(path, "wb") as f:
+        f.write(sealed("stark", STARK_ORDERS, seq=2).encode())
+    code, out, err = run(capsys, "verify", root, path.decode("utf-8", "surrogateescape"))
+    assert code == 0 and err == ""
+    assert "turn\\udcff.txt: block 1" in out and "valid: sealed by House Stark" in out
+
+
+# --- where a command writes: --out ---------------------------------------------------------------
+
+
+def test_sign_out_to_a_symbolic_link_writes_its_target_and_keeps_the_link(capsys, tmp_path):
+    """The atomic write replaced the link itself with a file (with --out /dev/null, run as root,
+    it replaced the device node)."""
+    key = tmp_path / "stark"
+    assert main(["keygen", "--out", str(key)]) == 0
+    turn = tmp_path / "turn.txt"
+    turn.write_text("game hostile · house stark · round 1 · planning · seq 1\nWinterfell: defense +1\n")
+    target = tmp_path / "sealed" / "turn.sealed"
+    target.parent.mkdir()
+    link = tmp_path / "link.sealed"
+    link.symlink_to(target)
+    capsys.readouterr()
+    code, _, err = run(capsys, "sign", "--key", key, turn, "--out", link)
+    assert code == 0, err
+    assert link.is_symlink() and "-----BEGIN SSH SIGNATURE-----" in target.read_text()
+
+
+def test_normalise_out_to_a_pipe_writes_into_the_pipe(capsys, tmp_path):
+    """A named pipe (or /dev/null) given as --out was replaced by a regular file."""
+    import os
+    import threading
+
+    turn = tmp_path / "turn.txt"
+    turn.write_text("game hostile · house stark · round 1 · planning · seq 1   \r\nWinterfell: defense +1\r\n")
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()))
+    reader.start()
+    code, _, err = run(capsys, "normalise", turn, "--out", pipe)
+    reader.join(timeout=10)
+    assert code == 0, err
+    assert got == [b"game hostile \xc2\xb7 house stark \xc2\xb7 round 1 \xc2\xb7 planning \xc2\xb7 seq 1\nWinterfell: defense +1\n"]
+    assert pipe.is_fifo()
