@@ -1,7 +1,9 @@
 """Events: typed, frozen records of everything that happened, each knowing who may see it.
 
 Rules code yields events; reports render them (``describe()``) and filter them by
-``visible_to`` before any template sees them. Event classes are grouped by phase in the modules
+``visible_to`` before any template sees them. The small word helpers below (``area_name``,
+``order_name``, ``units_text``, ``plural``, ``aside``...) are what every ``describe()`` uses, so that
+no id reaches a player. Event classes are grouped by phase in the modules
 beside this one; every class registers itself by name so that ``report.json`` round-trips.
 
 >>> e = AnswerUnusable(house="stark", answer="raid from Winterfell", reason="no raid order there")
@@ -257,7 +259,7 @@ class AnswerUsed(Event):
         _private_to_house(self)
 
     def describe(self) -> str:
-        return f"{self.house.title()}: {self.decision}: {self.answer}."
+        return f'Your answer "{self.answer}" was taken for: {self.decision}.'  # only its house sees it
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -269,7 +271,7 @@ class OnlyOption(Event):
     answer: str
 
     def describe(self) -> str:
-        return f"{self.house.title()} had one legal choice for {self.decision}: {self.answer}."
+        return f'{house_name(self.house)} had one legal answer to "{self.decision}", taken without asking: {self.answer}.'
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -281,7 +283,7 @@ class DefaultUsed(Event):
     answer: str
 
     def describe(self) -> str:
-        return f"{self.house.title()} did not answer {self.decision} by the deadline; default used: {self.answer}."
+        return f"{house_name(self.house)} did not answer by the deadline: {self.decision}. Default taken: {self.answer}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -365,9 +365,9 @@ class NeutralForceAttacked(Event):
 
     def describe(self) -> str:
         # Every source of the attacker's strength is in the report's table under this line.
-        result = "destroys it and takes the area" if self.destroyed else "falls short: the attack fails"
+        result = "the neutral force is destroyed and the area taken" if self.destroyed else "the attack falls short and fails"
         return (f"{_house(self.house)} brings strength {self.attacker_total} against the neutral force of strength "
-                f"{self.strength} in {_name(self.area)} and {result}.")
+                f"{self.strength} in {_name(self.area)}: {result}.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

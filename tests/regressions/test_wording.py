@@ -482,3 +482,27 @@ def test_ruling_190_a_game_id_with_capitals_is_refused_with_the_lower_case_id(tm
     gd = gamedir.create_game(tmp_path / "Winter-2026", houses=["stark", "lannister", "baratheon"], seed="x",
                              game_id="winter-2026")
     assert gd.info().id == "winter-2026"
+
+
+def test_the_step_machine_records_read_as_sentences():
+    """Was wrong: "Stark: resolve one of your raid orders: raid from Winterfell: none.", "Greyjoy did not
+    answer assign one order to every area ... by the deadline; default used: ...", "had one legal choice for
+    resolve one of your march orders"."""
+    used = AnswerUsed(house="stark", decision="resolve one of your raid orders", answer="raid from Winterfell: none")
+    assert used.describe() == 'Your answer "raid from Winterfell: none" was taken for: resolve one of your raid orders.'
+    assert used.visible_to == "stark"  # an answer is its house's business: "your" is always right
+    assert (DefaultUsed(house="greyjoy", decision="choose a House card", answer="play Balon Greyjoy").describe()
+            == "Greyjoy did not answer by the deadline: choose a House card. Default taken: play Balon Greyjoy.")
+    assert (OnlyOption(house="stark", decision="resolve one of your march orders", answer="march from Winterfell")
+            .describe() == 'Stark had one legal answer to "resolve one of your march orders", taken without asking: '
+                           "march from Winterfell.")
+
+
+def test_a_neutral_force_attack_reads_without_a_chain_of_ands():
+    """Was wrong: "Baratheon brings 6 (knights 4, March Order +1, footmen 1) against the neutral force (5) in
+    King's Landing and destroys it and takes the area."."""
+    e = NeutralForceAttacked(area="kings_landing", house="baratheon", strength=5, attacker_total=6,
+                             attacker_strength=(("units:knight", 4), ("march", 1), ("units:footman", 1)), destroyed=True)
+    assert e.describe() == ("Baratheon brings strength 6 against the neutral force of strength 5 in King's Landing: "
+                            "the neutral force is destroyed and the area taken.")
+    assert [r["label"] for r in event_view(e)["tables"][0]["rows"]] == ["knights", "March order", "footmen"]
