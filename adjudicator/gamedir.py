@@ -312,6 +312,8 @@ def create_game(
     gid = check_game_id(game_id if game_id is not None else root.resolve().name)
     if root.exists() and not root.is_dir():
         raise GameDirError(f"{root} exists and is not a folder")
+    if (parent := next(p for p in root.absolute().parents if p.exists())) and not parent.is_dir():
+        raise GameDirError(f"cannot create {root}: {parent} is a file, not a folder")
     if root.exists() and not is_empty_folder(root) and not force:
         raise GameDirError(f"{root} exists and is not empty (use --force to reuse it)")
     if root.exists() and GameDir(root).game_file.exists():

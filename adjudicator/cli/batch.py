@@ -62,7 +62,44 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=cmd_reveal)
 
 
+def check_templates(folder: Path) -> None:
+    """Render a first step's reports with the moderator's templates, before any game is touched.
+
+    :raises UserError: for a folder that is not one, or a template that cannot be read or fails.
+    """
+    import jinja2
+
+    from ..audit import derive
+    from ..report import render_reports
+    from ..setup import new_game
+
+    if not folder.is_dir():
+        raise UserError(f"--templates {folder}: {'not a folder' if folder.exists() else 'no such folder'}")
+    first = derive(None, new_game(["stark", "lannister", "baratheon"], seed="templates"), 0, [], deadline=False,
+                   previous_sha256="")  # fmt: skip
+    try:
+        render_reports(first.snapshot.state, first.events, viewers=[None, "stark"], requests=first.requests,
+                       templates_dir=folder)  # fmt: skip
+    except (jinja2.TemplateError, UnicodeDecodeError, OSError) as e:
+        raise UserError(f"--templates {folder}: {template_fault(e)}") from None
+
+
+def template_fault(e: Exception) -> str:
+    """One line on a template that failed: its file and line where known."""
+    import jinja2
+
+    if isinstance(e, jinja2.TemplateSyntaxError):
+        return f"{e.filename or e.name}:{e.lineno}: {e.message}"
+    if isinstance(e, UnicodeDecodeError):
+        return "a template is not UTF-8 text"
+    return f"{type(e).__name__}: {e}"
+
+
 def cmd_adjudicate(args: argparse.Namespace) -> int:
+    if args.jobs < 1:
+        raise UserError(f"--jobs must be 1 or more, not {args.jobs}")
+    if args.templates is not None:
+        check_templates(args.templates)
     took = 0
     if args.maildir or args.mbox:
         games = batch.game_folders(args.game_dir) if args.all and args.game_dir.is_dir() else [args.game_dir]
@@ -79,9 +116,15 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
         return max([took, *(code for code, _ in results.values())])
     for f in args.files:
         if not f.is_file():
-            raise UserError(f"{f}: no such file")
-    result = guard(lambda: batch.adjudicate(args.game_dir, args.files, deadline=args.deadline,
-                                             templates_dir=args.templates))  # fmt: skip
+            raise UserError(f"{f}: {'not a file' if f.exists() else 'no such file'}")
+    import jinja2
+
+    try:
+        result = guard(lambda: batch.adjudicate(args.game_dir, args.files, deadline=args.deadline,
+                                                 templates_dir=args.templates))  # fmt: skip
+    except (jinja2.TemplateError, UnicodeDecodeError) as e:  # a template that fails on this step's events only
+        raise UserError(f"--templates {args.templates}: {template_fault(e)}; the step is saved: mend the "
+                        "templates and run again to write its reports") from None
     print("\n".join(result.lines()))
     return max(result.exit_status, took)
 
@@ -93,6 +136,8 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_rollback(args: argparse.Namespace) -> int:
+    if args.to < 0:
+        raise UserError(f"--to takes a snapshot number (0 or more), not {args.to}; 'maester status' shows the latest")
     print(guard(lambda: audit.rollback(args.game_dir, to=args.to, reason=args.reason)))
     return 0
 

@@ -22,7 +22,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
     p.add_argument("--houses", metavar="H,H,...", help="the houses playing, e.g. stark,lannister,baratheon")
-    p.add_argument("--game-id", metavar="ID", help="the game's id (default: the folder's name); letters, digits, -_.")
+    p.add_argument("--game-id", metavar="ID", help="the game's id (default: the folder's name); lower-case letters, digits, -_.")
     p.add_argument("--seed", metavar="SEED", help="the secret seed of every shuffle (default: a fresh random one)")
     p.add_argument("--tides-of-battle", action="store_true", help="play with the Tides of Battle cards")
     p.add_argument("--position", type=Path, metavar="FILE", help="start from this position file (docs/positions.md)")
@@ -50,6 +50,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         info = gd.info()
     except (gamedir.GameDirError, SetupError, PositionError) as e:
         raise UserError(str(e)) from None
+    except OSError as e:  # a parent that is a file, a folder we may not write
+        raise UserError(f"{e.filename or args.game_dir}: {e.strerror}") from None
     print(f"created game {info.id!r} in {gd.root} for {', '.join(info.houses)}")
     print(f"seed commitment: {info.seed_commitment} (the seed itself is in {gd.seed_file}; keep it secret)")
     return 0

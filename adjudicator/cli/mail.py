@@ -67,13 +67,13 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return ingest(args.game_dir, args.maildir, args.mbox)
 
 
-def _first_line(path: Path) -> str:
-    return path.read_text(encoding="utf-8").split("\n", 1)[0].rstrip("\r")
+def _first_line(path: Path) -> bytes:
+    return path.read_bytes().split(b"\n", 1)[0].rstrip(b"\r")
 
 
 def _load_key(path: Path, passphrase_file: Path | None) -> keys.KeyPair:
     """The moderator's private key; a protected one needs its passphrase (a file, or typed at a terminal)."""
-    passphrase = _first_line(passphrase_file).encode() if passphrase_file else None
+    passphrase = _first_line(passphrase_file) if passphrase_file else None
     if passphrase is None and keys.is_encrypted(path.read_text(encoding="utf-8", errors="replace")):
         if not sys.stdin.isatty():
             raise UserError(f"{path} is protected by a passphrase; give --passphrase-file")
@@ -89,12 +89,18 @@ def _load_key(path: Path, passphrase_file: Path | None) -> keys.KeyPair:
 def _server(args: argparse.Namespace) -> outbox.SmtpServer:
     if args.password_file and not args.user:
         raise UserError("--password-file goes with --user")
-    password = _first_line(args.password_file) if args.password_file else None
+    try:
+        password = _first_line(args.password_file).decode("utf-8") if args.password_file else None
+    except UnicodeDecodeError:
+        raise UserError(f"--password-file {args.password_file}: the password is not UTF-8 text") from None
     if args.user and password is None:
         if not sys.stdin.isatty():
             raise UserError("--user needs --password-file")
         password = getpass.getpass(f"password for {args.user}: ")
-    context = ssl.create_default_context(cafile=str(args.cafile)) if args.cafile else None
+    try:
+        context = ssl.create_default_context(cafile=str(args.cafile)) if args.cafile else None
+    except OSError as e:  # ssl.SSLError included: a file of no certificates
+        raise UserError(f"--cafile {args.cafile}: {e.strerror or e}") from None
     return outbox.parse_smtp_url(args.send, starttls=args.starttls, user=args.user, password=password, context=context)
 
 

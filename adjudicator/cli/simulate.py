@@ -27,6 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def run(args: argparse.Namespace) -> int:
     from ..simulate import simulate
 
+    if args.soak < 0:
+        raise UserError(f"--soak takes a number of games (1 or more), not {args.soak}")
     if args.soak:
         return soak(args.soak, args.seed)
     if args.out is not None and args.out.exists():

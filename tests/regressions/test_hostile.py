@@ -277,3 +277,87 @@ def test_normalise_out_to_a_pipe_writes_into_the_pipe(capsys, tmp_path):
     assert code == 0, err
     assert got == [b"game hostile \xc2\xb7 house stark \xc2\xb7 round 1 \xc2\xb7 planning \xc2\xb7 seq 1\nWinterfell: defense +1\n"]
     assert pipe.is_fifo()
+
+
+# --- arguments: garbled, or naming the wrong kind of thing ----------------------------------------
+
+
+@pytest.mark.parametrize("content,message", [
+    ("{% if %}\n", "report.txt.j2:1: Expected an expression"),
+    ("{{ nosuchvar.x }}\n", "'nosuchvar' is undefined"),
+    (b"\xff\xfe", "a template is not UTF-8 text"),
+], ids=["syntax", "undefined", "binary"])
+def test_adjudicate_templates_that_fail_are_refused_before_the_run(game, capsys, tmp_path, content, message):
+    """A moderator's broken report template stopped the run with an internal error after the step
+    was saved (state.toml and the snapshot written, no reports)."""
+    root = game()
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    target = folder / "report.txt.j2"
+    target.write_bytes(content) if isinstance(content, bytes) else target.write_text(content)
+    before = tree(root)
+    code, out, err = run(capsys, "adjudicate", root, "--deadline", "--templates", folder)
+    assert code == 2 and out == ""
+    assert f"--templates {folder}: " in one_clear_line(err) and message in err
+    assert tree(root) == before
+
+
+@pytest.mark.parametrize("make,message", [
+    (lambda p: None, "no such folder"),
+    (lambda p: p.write_text("a file\n"), "not a folder"),
+], ids=["missing", "a file"])
+def test_adjudicate_templates_that_are_no_folder_are_refused(game, capsys, tmp_path, make, message):
+    """A --templates folder that does not exist was silently ignored: the built-in templates were
+    used while the moderator believed his own were."""
+    root = game()
+    folder = tmp_path / "mine"
+    make(folder)
+    before = tree(root)
+    code, _, err = run(capsys, "adjudicate", root, "--deadline", "--templates", folder)
+    assert code == 2 and message in one_clear_line(err)
+    assert tree(root) == before
+
+
+@pytest.mark.parametrize("args,message", [
+    (("adjudicate", "{root}", "--jobs", "0"), "--jobs must be 1 or more, not 0"),
+    (("adjudicate", "{root}", "{tmp}"), ": not a file"),
+    (("rollback", "{root}", "--to", "-1", "--reason", "undo"), "--to takes a snapshot number (0 or more), not -1"),
+    (("simulate", "--soak", "-2"), "--soak takes a number of games (1 or more), not -2"),
+    (("new", "{file}/game", "--houses", "stark,lannister,baratheon"), "is a file, not a folder"),
+], ids=["jobs 0", "a folder as FILE", "rollback to -1", "negative soak", "new under a file"])
+def test_garbled_arguments_get_one_line(game, capsys, tmp_path, args, message):
+    """--jobs 0 and --soak -2 were taken (the soak printed '-2 games played'); a folder given as a
+    turn file was 'no such file'; rollback --to -1 spoke of 'snapshot -001'; a new game under a
+    file was an internal error (FileExistsError)."""
+    root = game()
+    afile = tmp_path / "afile"
+    afile.write_text("x\n")
+    before = tree(root)
+    code, out, err = run(capsys, *(a.format(root=root, tmp=tmp_path, file=afile) for a in args))
+    assert code == 2 and out == ""
+    assert message in one_clear_line(err)
+    assert tree(root) == before and afile.read_text() == "x\n"
+
+
+@pytest.mark.parametrize("option", ["--passphrase-file", "--password-file", "--cafile"])
+def test_outbox_secret_files_that_cannot_be_used_are_named(game, capsys, tmp_path, option):
+    """A passphrase or password file that is not UTF-8 was an internal error (UnicodeDecodeError);
+    a --cafile that does not exist or holds no certificate was blamed on 'the game folder'."""
+    root = game()
+    key = tmp_path / "moderator"
+    (tmp_path / "passphrase").write_text("open sesame\n")
+    assert main(["keygen", "--out", str(key), "--passphrase-file", str(tmp_path / "passphrase"), "--rounds", "1"]) == 0
+    junk = tmp_path / "junk"
+    junk.write_bytes(b"\xff\xfe\x00junk")
+    extra = {
+        "--passphrase-file": ["--key", key, "--passphrase-file", junk],
+        "--password-file": ["--send", "smtps://127.0.0.1:1", "--user", "u", "--password-file", junk],
+        "--cafile": ["--send", "smtps://127.0.0.1:1", "--cafile", junk],
+    }[option]
+    capsys.readouterr()
+    before = tree(root)
+    code, out, err = run(capsys, "outbox", root, "--from", "moderator@example.org", *extra)
+    assert code == 2 and out == ""
+    line = one_clear_line(err)
+    assert "the game folder" not in line and ("junk" in line or str(key) in line)
+    assert tree(root) == before
