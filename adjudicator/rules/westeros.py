@@ -243,7 +243,7 @@ def westeros_choice(ctx: Context, card: str) -> str:
         options=tuple(WesterosChoice(card=card, option=o) for o in CHOICES[card]),
         default=WesterosChoice(card=card, option="nothing"),
     )
-    reason = f"only the holder of {TOKEN_NAMES[track]} ({holder}) chooses for {_card_name(card)} ({RULE[card]})"
+    reason = f"only the holder of {TOKEN_NAMES[track]} ({holder.title()}) chooses for {_card_name(card)} ({RULE[card]})"
     strays = [e for h in st.houses_in_play if h != holder for e in ctx.entries(h, "westeros_choice")
               if isinstance(e.command, WesterosChoice) and e.command.card == card]
     refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason, visible_to=e.house) for e in strays]
