@@ -827,8 +827,8 @@ def _sweep(folder: Path, depth: str) -> None:
             found = [e.path for e in entries if e.name.startswith(".") and e.name[1:].endswith(".tmp")]
     except (FileNotFoundError, NotADirectoryError):
         return
-    for tmp in found:
-        Path(tmp).unlink(missing_ok=True)
+    for name in found:
+        Path(name).unlink(missing_ok=True)
 
 
 def _flagged(outcome: Outcome | None) -> list[str]:

@@ -182,7 +182,7 @@ def report_view(
         event_views = {}
     view: dict[str, Any] = {
         **(shared if shared is not None else public_view(state, requests=requests, fingerprints=fingerprints,
-                                                         board=board)),  # fmt: skip
+                                                         board=board)),
         "viewer": viewer,
         "viewer_name": viewer.title() if viewer else None,
         "events": [_event_view_once(e, event_views) for e in events],

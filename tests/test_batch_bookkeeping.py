@@ -9,10 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_batch import make_game, planning_bids, run, use_toy_game
 
 from adjudicator import batch
-
-from test_batch import make_game, planning_bids, run, use_toy_game
 
 
 @pytest.fixture
@@ -146,7 +145,7 @@ def test_derive_changes_neither_the_snapshot_it_starts_from_nor_its_state():
     one = derive(first.snapshot, first.snapshot.state, 1, [turn(1, 1)], deadline=False, previous_sha256="a")
     before = one.snapshot.to_toml()
     two = derive(one.snapshot, one.snapshot.state, 2, [turn(2, 2)], deadline=False, previous_sha256="b")
-    assert [a["id"] for a in two.snapshot.state.answers][0].startswith("stark/1.planning/seq2/")
+    assert two.snapshot.state.answers[0]["id"].startswith("stark/1.planning/seq2/")
     assert one.snapshot.to_toml() == before, "seq 2 replaced seq 1's answers in a copy"
     three = derive(two.snapshot, two.snapshot.state, 3, [], deadline=True, previous_sha256="c")
     assert three.snapshot.defaults and two.snapshot.state.segment is not None

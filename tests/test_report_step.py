@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 
 from adjudicator import report, templating
+from adjudicator.commands import Raid
 from adjudicator.events import PUBLIC, AnswerUnusable, PhaseStarted
 from adjudicator.report import ReportError, render_report, render_reports
 from adjudicator.rules.common import PowerChanged
 from adjudicator.rules.machine import Request
-from adjudicator.commands import Raid
 from adjudicator.setup import new_game
 from adjudicator.simulate import simulate
 from adjudicator.state import Order
