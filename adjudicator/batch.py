@@ -488,7 +488,7 @@ class RunResult:
     steps: list[str] = field(default_factory=list)  # report folders written
     notes: list[str] = field(default_factory=list)
     timings: Timings = field(default_factory=Timings)
-    state: GameState | None = None  # the state written to state.toml: the latest snapshot's (do not change it)
+    state: GameState | None = None  # the state written to state.toml: a copy of the latest snapshot's, the caller's own
 
     @property
     def exit_status(self) -> int:
@@ -800,7 +800,7 @@ class Run:
         if self.ledger.open_deadline is not None:
             log(self.gd.root, {"action": "deadline-done", "at": self.ledger.open_deadline})
             self.ledger.open_deadline = None
-        result.state = snap.state
+        result.state = snap.state.copy()  # the snapshot itself stays as written: the next run may go on from it
         return result
 
     def apply(self, prev: Snapshot, unapplied: list[Archived]) -> Snapshot:

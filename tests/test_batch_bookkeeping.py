@@ -179,3 +179,18 @@ def test_an_inbox_file_judged_by_an_earlier_run_of_the_process_is_not_read_again
     batch._DIGESTS.clear()  # as a new process: every file is read, and known by its SHA-256
     fourth = run(toy)
     assert fourth.rejected == [] and reads.count("late.txt") == 2
+
+
+def test_changing_the_state_a_run_gives_changes_nothing_the_next_run_does(tmp_path: Path, monkeypatch):
+    """The next run in the process goes on from the snapshot the last one wrote: the caller gets a copy."""
+    use_toy_game(monkeypatch)
+    roots = [make_game(tmp_path / name / "toy") for name in ("left-alone", "meddled")]
+    for root in roots:
+        first = run(root)
+        assert first.state is not None
+        if root.parent.name == "meddled":
+            first.state.houses["stark"].power = 99
+            first.state.answers.append({"id": "stark/1.planning/seq9/L1", "house": "stark", "text": "bid wildlings 9"})
+        planning_bids(root)
+        run(root)
+    assert _files(roots[0]) == _files(roots[1])
