@@ -195,7 +195,7 @@ class Ledger:
 
     def _take_lines(self, data: bytes) -> None:
         # Lines split as str.splitlines splits them, as every reader of the log does.
-        for line in data.decode("utf-8").splitlines():
+        for line in data.decode("utf-8", errors="replace").splitlines():  # a damaged line fails as JSON
             try:
                 e = json.loads(line)
             except ValueError:
@@ -227,9 +227,13 @@ class Ledger:
         elif action == "deadline-done":
             self.open_deadline = None
         elif action == "snapshot":
+            if not isinstance(e.get("applied"), list):
+                raise TypeError("a snapshot line lists the archived files it applied")
             self.snapshots[int(e["number"])] = e
         elif action == "rollback":
             to = int(e["to"])
+            if not re.fullmatch(r"rolled-back-\d+", str(e["folder"])):
+                raise ValueError("a rollback sets its files aside in states/rolled-back-K/ only")
             gone = set(e.get("set_aside_files", []))
             self.set_aside.update({a.name: a for a in self.archived if a.name in gone})
             self._set_archived([a for a in self.archived if a.name not in gone])
@@ -326,6 +330,23 @@ def log(root: Path, entry: dict[str, Any]) -> None:
     """Append one line to the game's log (flushed to disk), stamped with the time unless it has one."""
     entry = {"time": _now(), **entry}
     fileio.append_line(root / registry.LOG_FILE, json.dumps(entry, ensure_ascii=False, sort_keys=True))
+
+
+def log_lost(root: Path, ledger: Ledger, numbers: list[int]) -> str | None:
+    """What the log fails to record of a folder with snapshots ``numbers`` (ruling 170), or ``None``.
+
+    The log must record the setup and every snapshot but the latest (a run killed between the
+    snapshot and its log line leaves the latest unrecorded). A log lost or cut short fails this:
+    a run on it would number new archived files from 1 again, over the turns archived before.
+    """
+    if not numbers:
+        return None
+    unrecorded = [f"snapshot {m:04d}" for m in numbers[:-1] if m not in ledger.snapshots]
+    if ledger.setup_sha256 and not unrecorded:
+        return None
+    what = unrecorded[0] if unrecorded else "the setup"
+    return (f"{Path(root) / registry.LOG_FILE} does not record {what}: the log was lost or cut short; restore it "
+            "from a backup (nothing was changed, and nothing will be until it is back: it holds every acceptance)")
 
 
 def mend_log(root: Path) -> None:
@@ -642,6 +663,8 @@ def rollback(root: str | Path, *, to: int, reason: str) -> str:
         if ledger.rollback is not None and not ledger.rollback_done:
             complete_rollback(folder, ledger)
         numbers = folder.numbers()
+        if (lost := log_lost(gd.root, ledger, numbers)) is not None:
+            raise CorruptFolder(lost)
         if to not in numbers:
             have = f"0000-{numbers[-1]:04d}" if numbers else "none yet"
             raise BatchError(f"there is no snapshot {to:04d} (the snapshots are {have})")
@@ -791,6 +814,14 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
     prev: Snapshot | None = None
     base, prev_text = GameState.from_toml(setup_text), setup_text
     numbers = folder.numbers()
+    if (lost := log_lost(gd.root, ledger, numbers)) is not None:
+        chk.problems.append(lost)
+        return chk
+    gone = sorted(set(ledger.snapshots) - set(numbers))
+    if gone:
+        chk.problems.append(f"states/{gone[0]:04d}.toml is missing, and the log records it (rebuild it with "
+                            f"'maester replay --repair {root}')")  # fmt: skip
+        return chk
     for n in numbers:
         path = folder.snapshot_path(n)
         try:

@@ -46,6 +46,7 @@ from .audit import (
     derive,
     entry_prefix,
     log,
+    log_lost,
     mend_log,
     pending_view,
     sha256,
@@ -544,25 +545,40 @@ class Run:
         snap = snapshot_of(text, where=str(self.folder.snapshot_path(n)))
         _sweep(self.folder.report_dir(snap), "**/")
         logged = self.ledger.snapshots.get(n)
-        if logged is None or logged.get("sha256") != sha256(text.encode()):
-            self._log_snapshot(snap, text)
+        self._check_log(numbers, logged, text)
         try:
             current = self.gd.state_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             current = None
         done = self.folder.report_dir(snap) / REPORT_DONE
-        if current == text and done.is_file() and self._pending_number() == n:
-            return snap
-        before = self._snapshot_text(n - 1) if n > 0 else self.folder.setup_text()
-        if current not in (text, before):
+        finished = current == text and done.is_file() and self._pending_number() == n
+        if not finished and current not in (text, self._snapshot_text(n - 1) if n > 0 else self.folder.setup_text()):
             raise CorruptFolder(
                 f"{self.gd.state_file} does not match the latest snapshot states/{n:04d}.toml (damaged or edited); "
                 f"check the game with 'maester replay {self.gd.root}' and rebuild it with "
                 f"'maester replay --repair {self.gd.root}'"
             )
+        if logged is None:  # written by a run killed before its log line: checked above, logged now
+            self._log_snapshot(snap, text)
+        if finished:
+            return snap
         outcome = self.rederive(n)
         write_outputs(self.folder, outcome, text, ledger=self.ledger, templates_dir=self.templates_dir, timings=self.timings)
         return snap
+
+    def _check_log(self, numbers: list[int], logged: dict[str, Any] | None, text: str) -> None:
+        """The log must record the setup, every snapshot but the latest, and the latest as it is (ruling 170).
+
+        :raises CorruptFolder: for a log lost or cut short (a run would number new archived files
+            from 1 again, overwriting the turns archived before) or a snapshot changed since.
+        """
+        n = numbers[-1]
+        if logged is not None and logged.get("sha256") != sha256(text.encode()):
+            raise CorruptFolder(f"states/{n:04d}.toml is not the snapshot the log records (damaged or edited); check "
+                                f"the game with 'maester replay {self.gd.root}' and rebuild it with "
+                                f"'maester replay --repair {self.gd.root}'")  # fmt: skip
+        if (lost := log_lost(self.gd.root, self.ledger, numbers)) is not None:
+            raise CorruptFolder(lost)
 
     def _sweep(self, *, every_report: bool = False) -> None:
         """Remove the temporary files of atomic writes a killed run left behind (we hold the lock).

@@ -245,6 +245,8 @@ class GameDir:
             return self.seed_file.read_text(encoding="utf-8").strip()
         except OSError as e:
             raise GameDirError(f"cannot read {self.seed_file}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise GameDirError(f"{self.seed_file} is not UTF-8 text: it is damaged") from None
 
     # --- the lock -----------------------------------------------------------------------------
 

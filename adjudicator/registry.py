@@ -337,7 +337,7 @@ def current_step(game_dir: Path) -> tuple[int, str]:
 def read_log(game_dir: Path) -> list[dict[str, Any]]:
     """Every entry of the game's log; a line that is not a JSON object (a cut write) is skipped."""
     try:
-        text = (Path(game_dir) / LOG_FILE).read_text(encoding="utf-8")
+        text = (Path(game_dir) / LOG_FILE).read_text(encoding="utf-8", errors="replace")  # a damaged line fails as JSON
     except FileNotFoundError:
         return []
     out = []

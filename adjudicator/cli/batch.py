@@ -122,7 +122,9 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     try:
         result = guard(lambda: batch.adjudicate(args.game_dir, args.files, deadline=args.deadline,
                                                  templates_dir=args.templates))  # fmt: skip
-    except (jinja2.TemplateError, UnicodeDecodeError) as e:  # a template that fails on this step's events only
+    except jinja2.TemplateError as e:  # a moderator's template that fails on this step's events only
+        if args.templates is None:
+            raise
         raise UserError(f"--templates {args.templates}: {template_fault(e)}; the step is saved: mend the "
                         "templates and run again to write its reports") from None
     print("\n".join(result.lines()))

@@ -361,3 +361,103 @@ def test_outbox_secret_files_that_cannot_be_used_are_named(game, capsys, tmp_pat
     line = one_clear_line(err)
     assert "the game folder" not in line and ("junk" in line or str(key) in line)
     assert tree(root) == before
+
+
+# --- the log, the snapshots, the seed: lost, cut, edited ------------------------------------------
+
+LOG_DAMAGE = {
+    "missing": lambda log: log.unlink(),
+    "empty": lambda log: log.write_bytes(b""),
+    "binary": lambda log: log.write_bytes(b"\x00\xff\xfe\n\xff\n"),
+    "cut to its last line": lambda log: log.write_text(log.read_text().splitlines()[-1] + "\n"),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(LOG_DAMAGE))
+@pytest.mark.parametrize("command", ["adjudicate", "rollback"])
+def test_ruling_170_a_lost_log_stops_every_run_that_writes(game, capsys, damage, command):
+    """With its log lost the run took the inbox's turn again as archive/000001, over the turn
+    archived before, and rollback went ahead; a binary log was an internal error."""
+    root = game()
+    (root / "inbox" / "stark.txt").write_text(sealed("stark", STARK_ORDERS))  # still in the inbox, as after a run
+    LOG_DAMAGE[damage](root / "log")
+    before = tree(root)
+    extra = ["--to", "0", "--reason", "undo"] if command == "rollback" else []
+    code, out, err = run(capsys, command, root, *extra)
+    assert code == 2 and out == ""
+    assert "the log was lost or cut short; restore it from a backup" in one_clear_line(err)
+    assert tree(root) == before
+
+
+@pytest.mark.parametrize("damage", sorted(LOG_DAMAGE))
+def test_ruling_170_replay_fails_on_a_lost_log(game, capsys, damage):
+    """Replay said 'every snapshot follows from the archive, byte for byte' with no log at all."""
+    root = game()
+    LOG_DAMAGE[damage](root / "log")
+    before = tree(root)
+    code, _, err = run(capsys, "replay", root)
+    assert code == 1 and "internal error" not in err
+    assert "does not record" in err and "the log was lost or cut short" in err
+    assert tree(root) == before
+
+
+def test_ruling_170_a_rollback_line_into_another_folder_is_skipped(game, capsys):
+    """A log line '{"action": "rollback", "folder": "../../x"}' made repair and rollback move
+    states/0001.toml out of the game folder (and fail with a KeyError without 'folder')."""
+    root = game()
+    with open(root / "log", "a") as f:
+        f.write('{"action": "rollback", "to": 0, "folder": "../../outside"}\n{"action": "rollback", "to": 0}\n')
+    code, out, err = run(capsys, "replay", root, "--repair")
+    assert code == 0 and "internal error" not in err, err
+    assert (root / "states" / "0001.toml").is_file() and not (root.parent.parent / "outside").exists()
+
+
+def test_ruling_170_a_snapshot_line_without_its_files_is_skipped(game, capsys):
+    """A snapshot line whose 'applied' is not a list stopped replay with an internal error (TypeError)."""
+    root = game()
+    with open(root / "log", "a") as f:
+        f.write('{"action": "snapshot", "number": 1, "applied": 5}\n')
+    code, out, err = run(capsys, "replay", root)
+    assert code == 0 and "internal error" not in err, err
+
+
+def test_ruling_170_a_snapshot_edited_by_hand_is_refused(game, capsys):
+    """A snapshot edited with state.toml edited to match was taken, and logged anew as if a run
+    had been killed before its log line (ruling 98 refuses the state.toml alone)."""
+    root = game()
+    for name in ("states/0001.toml", "state.toml"):
+        edit(root / name, "power = 5", "power = 9")
+    before = tree(root)
+    code, _, err = run(capsys, "adjudicate", root)
+    assert code == 2 and "states/0001.toml is not the snapshot the log records" in one_clear_line(err)
+    assert tree(root) == before
+
+
+def test_a_refused_run_does_not_log_a_stray_snapshot(game, capsys):
+    """A run refused for a snapshot with no log line (states/0005.toml copied in) had logged it first."""
+    root = game()
+    shutil.copy(root / "states" / "0001.toml", root / "states" / "0005.toml")
+    before = tree(root)
+    code, _, err = run(capsys, "adjudicate", root)
+    assert code == 2 and "states/0004.toml" in one_clear_line(err)
+    assert tree(root) == before
+
+
+def test_replay_names_a_missing_snapshot_the_log_records(game, capsys):
+    """With states/0001.toml gone, replay blamed state.toml ('not the latest snapshot 0000')."""
+    root = game()
+    (root / "states" / "0001.toml").unlink()
+    code, _, err = run(capsys, "replay", root)
+    assert code == 1 and "states/0001.toml is missing, and the log records it" in err
+    code, out, err = run(capsys, "replay", root, "--repair")
+    assert code == 0 and "rebuilt states/0001.toml" in out
+
+
+def test_reveal_with_a_binary_seed_file_is_refused(game, capsys):
+    """A secret/seed that is not UTF-8 was an internal error (UnicodeDecodeError)."""
+    root = game()
+    (root / "secret" / "seed").write_bytes(b"\xff\xfe")
+    before = tree(root)
+    code, _, err = run(capsys, "reveal", root, "--force")
+    assert code == 2 and "secret/seed is not UTF-8 text" in one_clear_line(err)
+    assert tree(root) == before
