@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -44,7 +43,6 @@ from .audit import (
     Check,
     complete_rollback,
     derive,
-    entry_prefix,
     log,
     log_lost,
     mend_log,
@@ -54,339 +52,13 @@ from .audit import (
     write_pending,
 )
 from .board import Board
-from .events import AnswerUnusable
 from .gamedir import GameDir, GameDirError
-from .header import STEPS, Header, HeaderError, find_header
-from .seal import NoSeal, SealError, WrongStep, decode, normalise
+from .intake import Intake, Rejection, inbox_files
+from .seal import SealError
+from .receipts import accepted_receipt, receipt_name, rejected_receipt, replaced_answers, shown, unusable_for
 from .state import GameState
 
 REPORT_DONE = "report.json"  # written last in a report folder: its presence marks it complete
-MAX_INPUT_BYTES = 5_000_000  # a turn is a few kilobytes; a mail with attachments stays far below this
-
-
-# --- intake: seals first, then the headers in a fixed order -----------------------------------
-
-
-@dataclass
-class Rejection:
-    """An input file (or part of one) that was not accepted, with every reason."""
-
-    source: str
-    sha256: str
-    reasons: list[str]
-    retry: bool = False  # sealed for a step not open yet: tried again when it opens
-
-
-@dataclass
-class _Candidate:
-    source: str
-    file_sha: str
-    data: bytes  # what is archived: the whole file, or the block's own lines in a file of several
-    header: Header
-    where: str  # "lines 3-14" in the input file
-
-
-# The SHA-256 of each input file this process read, by path, with the file's identity then (device,
-# inode, size, change times): the inbox keeps its files, and one judged before is not read again.
-_DIGESTS: dict[str, tuple[tuple[int, ...], str]] = {}
-_DIGESTS_KEPT = 100_000
-
-
-def _identity(st: os.stat_result) -> tuple[int, ...]:
-    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
-
-
-def _digest_seen(path: Path | str, st: os.stat_result) -> str | None:
-    """The SHA-256 this process read from ``path`` before, if the file is unchanged since."""
-    known = _DIGESTS.get(str(path))
-    return known[1] if known is not None and known[0] == _identity(st) else None
-
-
-def _see_digest(path: Path, st: os.stat_result, digest: str) -> None:
-    if len(_DIGESTS) >= _DIGESTS_KEPT:
-        _DIGESTS.clear()
-    _DIGESTS[str(path)] = (_identity(st), digest)
-
-
-def _inbox_files(inbox: Path, judged: Callable[[str | None], bool]) -> list[Path]:
-    """The inbox files to read, sorted by name: not those whose name starts with a dot, nor those an
-    earlier run of this process read and ``judged`` (by their SHA-256) if they did not change since."""
-    names = []
-    with os.scandir(inbox) as entries:
-        for e in entries:
-            if e.name.startswith(".") or not _is_file(e):
-                continue
-            try:
-                if judged(_digest_seen(e.path, e.stat())):
-                    continue
-            except OSError:
-                pass  # read, and reported, with the others
-            names.append(e.name)
-    return [inbox / name for name in sorted(names)]
-
-
-def _is_file(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_file()
-    except OSError:
-        return False
-
-
-def _step_index(rnd: int, step: str) -> tuple[int, int]:
-    return rnd, (STEPS.index(step) if step in STEPS else len(STEPS))
-
-
-class Intake:
-    """Checks input files against the open step and archives the accepted ones."""
-
-    def __init__(self, folder: Folder, ledger: Ledger, state: GameState) -> None:
-        """:raises BatchError: when game.toml lacks what the seal checks need."""
-        self.folder, self.ledger, self.state = folder, ledger, state
-        try:
-            game = registry.read_game(folder.root)
-            self.checker = registry.Checker(
-                registry.game_id(game), registry.houses(game), registry.key_entries(game),
-                (state.round, state.phase), ledger.highest(),
-            )  # fmt: skip
-        except registry.RegistryError as e:
-            raise BatchError(str(e)) from None
-
-    def run(self, paths: list[Path]) -> tuple[list[Archived], list[Rejection], list[Path]]:
-        """Accepted (archived and logged), rejected (not yet logged), deferred (sealed for a later step)."""
-        good: list[_Candidate] = []
-        rejected: dict[str, Rejection] = {}
-        deferred: list[Path] = []
-        taken: set[str] = set()  # the blocks taken in this run (the ledger knows those of earlier runs)
-        seen: set[str] = set()
-        for path in paths:
-            try:
-                st = path.stat()
-                if self._judged(_digest_seen(path, st)):
-                    continue  # judged by an earlier run of this process and not changed since: not read again
-                size = st.st_size
-                data = path.read_bytes() if size <= MAX_INPUT_BYTES else b""
-            except OSError as e:
-                rejected[str(path)] = Rejection(str(path), "", [f"cannot read the file: {e.strerror}"])
-                continue
-            if size > MAX_INPUT_BYTES:
-                why = f"the file has {size:,} bytes: too large to hold turns (the limit is {MAX_INPUT_BYTES:,})"
-                rejected[str(path)] = Rejection(str(path), "", [why])
-                continue
-            digest = sha256(data)
-            _see_digest(path, st, digest)
-            if self._judged(digest) or digest in taken or digest in seen:
-                continue  # processed by an earlier run, or a copy of a file of this run (idempotent)
-            seen.add(digest)
-            reasons, early = self._check_file(path, data, digest, good, taken)
-            if reasons:
-                rejected[str(path)] = Rejection(str(path), digest, reasons)
-            elif early:
-                deferred.append(path)
-        # Order-independent: a house's seq 1 and seq 2 give the same result in either order.
-        good.sort(key=lambda c: (*_step_index(c.header.round, c.header.step), c.header.house, c.header.seq, c.source))
-        accepted: list[Archived] = []
-        for c in good:
-            fault = self.checker.check_header(c.header)
-            if fault is not None:
-                rej = rejected.setdefault(c.source, Rejection(c.source, c.file_sha, []))
-                rej.reasons.append(f"{c.where}: invalid [{fault.code}]: {fault}")
-                continue
-            accepted.append(self._archive(c))
-        deferred = [p for p in deferred if str(p) not in rejected]
-        return accepted, list(rejected.values()), deferred
-
-    def _judged(self, digest: str | None) -> bool:
-        """Whether a file with this SHA-256 was accepted, or refused for good, by an earlier run (ruling 96)."""
-        return self.judged_by(self.ledger)(digest)
-
-    @staticmethod
-    def judged_by(ledger: Ledger) -> Callable[[str | None], bool]:
-        """The question :meth:`_judged` asks, of a ledger."""
-        return lambda digest: digest is not None and (ledger.is_accepted(digest) or ledger.rejected.get(digest) is False)
-
-    def _check_file(self, path: Path, data: bytes, digest: str, good: list[_Candidate],
-                    taken: set[str]) -> tuple[list[str], bool]:  # fmt: skip
-        try:
-            text = decode(data)
-        except SealError as e:
-            return [f"invalid [{e.code}]: {e}"], False
-        report = self.checker.check(text)
-        unsealed = not report.verdicts or (len(report.verdicts) == 1 and isinstance(report.verdicts[0].error, NoSeal))
-        if unsealed and (header := self._moderator_accepted(text)) is not None:
-            good.append(_Candidate(str(path), digest, data, header, "the whole file (accepted unsealed by the moderator)"))
-            return [], False
-        if not report.verdicts:
-            return [f"invalid [{report.error.code}]: {report.error}" if report.error else "no sealed block"], False
-        reasons: list[str] = []
-        early = False
-        lines = text.splitlines(keepends=True)
-        for v in report.verdicts:
-            where = f"lines {v.first_line}-{v.last_line}"
-            part = data if len(report.verdicts) == 1 else "".join(lines[v.first_line - 1 : v.last_line]).encode("utf-8")
-            part_sha = sha256(part)
-            if self.ledger.is_accepted(part_sha) or part_sha in taken:
-                continue  # the same turn again (a resent or quoted copy)
-            if v.ok and v.header is not None:
-                good.append(_Candidate(str(path), digest, part, v.header, where))
-                taken.add(part_sha)
-            elif isinstance(v.error, WrongStep) and v.header is not None and self._is_early(v.header):
-                early = True
-            else:
-                reasons.append(v.describe())
-        return reasons, early
-
-    def _moderator_accepted(self, text: str) -> Header | None:
-        body = normalise(text)
-        if sha256(body.encode("utf-8")) not in self.ledger.moderator_accepts:
-            return None
-        try:
-            return find_header(body)
-        except HeaderError:
-            return None
-
-    def _is_early(self, h: Header) -> bool:
-        if self.state.phase not in STEPS or h.game != self.checker.game_id:
-            return False
-        return _step_index(h.round, h.step) > _step_index(self.state.round, self.state.phase)
-
-    def _archive(self, c: _Candidate) -> Archived:
-        """Archive first, then log: a run killed in between leaves an orphan the next run overwrites."""
-        h = c.header
-        index = self.ledger.last_index + 1
-        name = f"{index:06d}-{h.house}-r{h.round}-{h.step}-seq{h.seq}.txt"
-        digest = sha256(c.data)
-        fileio.atomic_write_bytes(self.folder.archive / name, c.data)
-        registry.record_acceptance(self.folder.root, h, digest, f"archive/{name}")
-        a = Archived(index, name, h.house, h.round, h.step, h.seq, digest)
-        self.ledger.add(a)
-        self.checker.highest[(h.house, h.round, h.step)] = h.seq
-        return a
-
-
-# --- receipts ---------------------------------------------------------------------------------
-
-
-def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str, replaced: list[str] | None = None) -> str:
-    """What a house's accepted file was understood to say, what could not be used, what it replaced
-    (``replaced``: the texts of the house's earlier answers it dropped, ruling 94) and what is still
-    asked of the house."""
-    h = u.header
-    snap = outcome.snapshot
-    out = [
-        f"Receipt for archive/{u.name}",
-        f"Accepted: {registry.house_name(h.house)}, game {h.game}, round {h.round} {h.step}, seq {h.seq}.",
-        f"Sealed by {sealed_by}." if u.sealed else "Accepted unsealed, on the moderator's word (see the log).",
-        f"Applied at step {snap.number:04d}; the game is now at round {snap.state.round}, {snap.state.phase}.",
-        "",
-    ]
-    out.append(f"Understood ({len(u.lines)} line{'s' if len(u.lines) != 1 else ''}):")
-    out += [f"  line {line}: {text}" for line, text in u.lines] or ["  (nothing)"]
-    if u.warnings:
-        out += ["", "Read with a correction (check that this is what you meant):"]
-        out += ["  " + w.replace("\n", "\n  ") for w in u.warnings]
-    if u.problems:
-        out += ["", f"Not understood or not allowed ({len(u.problems)}); these lines were left out, the others stand:"]
-        out += ["  " + p.replace("\n", "\n  ") for p in u.problems]
-    unusable = _unusable_for(u, outcome)
-    if unusable:
-        out += ["", "Answers the engine could not use:"]
-        out += [f"  {e.answer}: {e.reason}" + (f" ({e.rule})" if e.rule else "") for e in unusable]
-    if outcome.idle.get(u.name):
-        out += ["", f"{registry.house_name(h.house)} had nothing pending when this file was applied: its "
-                    "answers stand as instructions for later in the round; those not needed expire at its end."]
-    if replaced:
-        out += ["", f"Replaced by this file: your earlier answers for round {h.round} {h.step}, not used yet",
-                "(ruling 94); send them again if you still mean them:"]
-        out += [f"  {t}" for t in replaced]
-    if u.ignored:
-        out += ["", "Outside the seal (not read):"] + [f"  {g}" for g in u.ignored]
-    asked = [r for r in outcome.requests if r.house == h.house]
-    out += ["", "Asked of you now:" if asked else "Nothing is asked of you now."]
-    out += [f"  - {r.kind}: {r.prompt}" for r in asked]
-    return "\n".join(out) + "\n"
-
-
-def replaced_answers(prev: GameState | None, understood: list[Understood]) -> dict[str, list[str]]:
-    """Per archived file, the texts of its house's earlier answers for the same step that it dropped.
-
-    The same replacement as :func:`adjudicator.audit.derive` makes (ruling 94), told to the player.
-    """
-    pool = list(prev.answers) if prev is not None else []
-    used = set(prev.segment.used) if prev is not None and prev.segment else set()
-    new: list[dict[str, Any]] = []
-    out: dict[str, list[str]] = {}
-    for u in understood:
-        prefix = entry_prefix(u.header)
-        gone = [a for a in pool if a["id"].startswith(prefix) and a["id"] not in used]
-        gone += [a for a in new if a["id"].startswith(prefix)]
-        pool = [a for a in pool if not a["id"].startswith(prefix) or a["id"] in used]
-        new = [a for a in new if not a["id"].startswith(prefix)] + list(u.entries)
-        out[u.name] = [str(a.get("text", "")) for a in gone]
-    return out
-
-
-def _unusable_for(u: Understood, outcome: Outcome) -> list[AnswerUnusable]:
-    """The ``AnswerUnusable`` events of the file's house that name its lines (an event names one
-    line, or several of one composite answer joined by "; "); older files' answers tried again are
-    the private report's business."""
-    mine = [e for e in outcome.events if isinstance(e, AnswerUnusable) and e.house == u.header.house]
-    texts = {t for _, t in u.lines}
-    return [e for e in mine if any(f"; {t}; " in f"; {e.answer}; " for t in texts)]
-
-
-def rejected_receipt(rej: Rejection, snap: Snapshot) -> str:
-    """Why a file was not accepted: every reason; nothing in it was read or applied."""
-    st = snap.state
-    if rej.retry:
-        head = ["Not yet: this file is sealed for a step that is not open.",
-                f"The game is at round {st.round}, {st.phase} (step {snap.number:04d}). Maester keeps the file",
-                "and tries it again at every run; it is accepted when its step opens."]  # fmt: skip
-    else:
-        head = ["Rejected: nothing in this file was read or applied.",
-                f"It was checked against round {st.round}, {st.phase} (step {snap.number:04d})."]  # fmt: skip
-    out = [f"Receipt for {Path(rej.source).name} (sha256 {rej.sha256[:16]})", *head, "", "Reasons:"]
-    out += [f"  {r}" for r in rej.reasons]
-    todo = [] if rej.retry else list(dict.fromkeys(WHAT_TO_DO[c] for r in rej.reasons
-                                                   for c in re.findall(r"\[([a-z-]+)\]", r) if c in WHAT_TO_DO))
-    if todo:
-        out += ["", "What to do:"] + [f"  - {t}" for t in todo]
-    return "\n".join(out) + "\n"
-
-
-# What a player does about each reason a seal check gives (the codes of docs/seals.md).
-WHAT_TO_DO: dict[str, str] = {
-    "bad-signature": "the text changed after it was sealed (a mail program may have rewrapped a line): seal the "
-                     "file again and send it unchanged, best as an attachment",
-    "unknown-key": "seal with the key registered for your house, or ask the moderator to register this one",
-    "revoked-key": "this key is revoked: seal with your house's key in force (the report lists them)",
-    "wrong-house": "seal with your own house's key, and name your house in the header",
-    "wrong-game": "write this game's id in the header, seal the file again and send it",
-    "wrong-step": "write the header for the step the game is at (seq 1 for your first file of a step), seal the "
-                  "file again and send it",
-    "replayed": "give the file a seq higher than your last accepted one for that step, seal it again and send it",
-    "wrong-namespace": "seal turn files with 'maester sign' (or ssh-keygen -Y sign -n maester-turn)",
-    "unsupported-key": "make an Ed25519 key ('maester keygen') and have it registered",
-    "armour-truncated": "the seal was cut short on the way: send the sealed file as an attachment",
-    "armour-doubled": "send one seal per turn: seal the plain text once, not a sealed file again",
-    "bad-armour": "the seal was damaged on the way: send the sealed file as an attachment",
-    "bad-header": "begin the turn with 'game ID · house H · round N · STEP · seq N', seal it again and send it",
-    "no-seal": "seal the file ('maester sign --key KEY FILE') and send the .sealed file",
-    "bad-encoding": "save the file as UTF-8 text, seal it again and send it",
-}  # fmt: skip
-
-
-def shown(name: str) -> str:
-    """A file name as text fit to write anywhere: bytes of the name that are not UTF-8 become U+FFFD.
-
-    >>> shown("caf\\udce9.txt")
-    'caf\ufffd.txt'
-    """
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-
-
-def _receipt_name(rej: Rejection) -> str:
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(rej.source).stem)[:60] or "file"
-    return f"rejected-{stem}-{rej.sha256[:8]}.txt"
 
 
 # --- writing a step's outputs -----------------------------------------------------------------
@@ -692,7 +364,7 @@ class Run:
         if not rej.sha256:
             return  # an unreadable input: reported, nothing to keep
         rej = Rejection(shown(rej.source), rej.sha256, rej.reasons, rej.retry)
-        where = self.folder.report_dir(snap) / "receipts" / _receipt_name(rej)
+        where = self.folder.report_dir(snap) / "receipts" / receipt_name(rej)
         fileio.atomic_write_text(where, rejected_receipt(rej, snap))
         log(self.gd.root, {"action": "reject", "sha256": rej.sha256, "file": str(rej.source), "retry": rej.retry,
                            "at": snap.number, "reasons": rej.reasons})  # fmt: skip
@@ -769,7 +441,7 @@ class Run:
             result.steps.append(snap.label())
         todo = [Path(f) for f in files]
         if inbox and self.folder.inbox.is_dir():
-            todo += _inbox_files(self.folder.inbox, Intake.judged_by(self.ledger))
+            todo += inbox_files(self.folder.inbox, Intake.judged_by(self.ledger))
         if deadline and self.ledger.open_deadline is not None:
             deadline = False  # an interrupted run ordered it: this run completes that one, not a second
         elif deadline and not snap.state.pending:
@@ -851,7 +523,7 @@ def _flagged(outcome: Outcome | None) -> list[str]:
     """For the moderator: the files of a step with lines left out or answers refused."""
     out = []
     for u in outcome.understood if outcome else []:
-        bad, unusable = len(u.problems), len(_unusable_for(u, outcome))  # type: ignore[arg-type]
+        bad, unusable = len(u.problems), len(unusable_for(u, outcome))  # type: ignore[arg-type]
         parts = [f"{bad} line{'s' if bad != 1 else ''} left out"] if bad else []
         parts += [f"{unusable} answer{'s' if unusable != 1 else ''} refused by the rules"] if unusable else []
         if parts:

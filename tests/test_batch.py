@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from adjudicator import batch, registry, seal, turnfile
+from adjudicator import batch, intake, registry, seal, turnfile
 from adjudicator.cli import main as cli_main
 from adjudicator.commands import Bid, Command, Where
 from adjudicator.events import Event
@@ -254,7 +254,7 @@ def test_unreadable_file_is_reported_with_exit_status_1(toy: Path, tmp_path: Pat
 
 
 def test_huge_file_is_refused_unread(toy: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(batch, "MAX_INPUT_BYTES", 1000)
+    monkeypatch.setattr(intake, "MAX_INPUT_BYTES", 1000)
     drop(toy, "huge.txt", sealed("stark", "bid wildlings 1\n" + "# padding\n" * 200))
     result = run(toy)
     assert result.exit_status == 1 and "too large to hold turns" in result.rejected[0].reasons[0]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_batch import make_game, planning_bids, run, use_toy_game
 
-from adjudicator import batch
+from adjudicator import batch, intake
 
 
 @pytest.fixture
@@ -176,7 +176,7 @@ def test_an_inbox_file_judged_by_an_earlier_run_of_the_process_is_not_read_again
     drop(toy, "junk.txt", "no seal here either\n")  # a new text under the same name
     third = run(toy)
     assert [r.source.rsplit("/", 1)[-1] for r in third.rejected] == ["junk.txt"] and reads.count("junk.txt") == 2
-    batch._DIGESTS.clear()  # as a new process: every file is read, and known by its SHA-256
+    intake._DIGESTS.clear()  # as a new process: every file is read, and known by its SHA-256
     fourth = run(toy)
     assert fourth.rejected == [] and reads.count("late.txt") == 2
 

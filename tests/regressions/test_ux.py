@@ -508,7 +508,7 @@ def test_a_receipt_lists_only_the_refusals_of_its_own_lines(tmp_path) -> None:  
     """A file's receipt listed, among "answers the engine could not use", an older file's answer
     tried again in the same step, as if this file had sent it."""
     from adjudicator.audit import Outcome, Snapshot, Understood
-    from adjudicator.batch import _unusable_for
+    from adjudicator.receipts import unusable_for
     from adjudicator.events import AnswerUnusable
     from adjudicator.header import Header
 
@@ -521,7 +521,7 @@ def test_a_receipt_lists_only_the_refusals_of_its_own_lines(tmp_path) -> None:  
               AnswerUnusable(house="baratheon", answer="Dragonstone: march +1; march from Crackclaw Point: knight, "
                              "footman -> Kingswood", reason="both")]
     outcome = Outcome(Snapshot(1, fresh()), events, [], [u], {})
-    assert [e.reason for e in _unusable_for(u, outcome)] == ["no", "both"]
+    assert [e.reason for e in unusable_for(u, outcome)] == ["no", "both"]
 
 
 def test_the_skeleton_fits_in_80_columns() -> None:
