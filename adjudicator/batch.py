@@ -32,25 +32,20 @@ from . import fileio, registry
 from .audit import (
     PENDING_JSON,
     SETUP_NAME,
-    Archived,
     BatchError,
     CorruptFolder,
     Folder,
-    Ledger,
     Outcome,
     Snapshot,
     Understood,
     Check,
     complete_rollback,
     derive,
-    log,
-    log_lost,
-    mend_log,
     pending_view,
-    sha256,
     understand,
     write_pending,
 )
+from .ledger import Archived, Ledger, log, log_lost, mend_log, sha256
 from .board import Board
 from .gamedir import GameDir, GameDirError
 from .intake import Intake, Rejection, inbox_files

@@ -11,12 +11,10 @@ from pathlib import Path
 from typing import Callable
 from . import fileio, registry
 from .audit import (
-    Archived,
     BatchError,
     Folder,
-    Ledger,
-    sha256,
 )
+from .ledger import Archived, Ledger, sha256
 from .header import (
     STEPS,
     Header,

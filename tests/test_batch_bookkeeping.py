@@ -87,7 +87,7 @@ def test_runs_that_reuse_what_the_last_run_left_write_what_runs_reading_everythi
     """A robot game played twice: once as one process plays it, reusing the last run's snapshot,
     ledger and state; once as if each run were a new process, reading all of them back from the
     files. Every file of the two folders is the same, byte for byte."""
-    from adjudicator import audit, simulate
+    from adjudicator import ledger, simulate
     from adjudicator.gamedir import GameDir
 
     first = simulate.simulate(3, 7, rounds=1, out=tmp_path / "reused" / "g")
@@ -95,7 +95,7 @@ def test_runs_that_reuse_what_the_last_run_left_write_what_runs_reading_everythi
 
     def as_a_new_process(root, *args, **kwargs):
         batch._KNOWN.clear()
-        audit._LEDGERS.clear()
+        ledger._LEDGERS.clear()
         result = real(root, *args, **kwargs)
         result.state = GameDir.open(root).load_state()
         return result

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import audit
-from adjudicator.audit import Archived, Ledger
+from adjudicator import ledger
+from adjudicator.ledger import Archived, Ledger
 
 
 def _line(**entry: object) -> str:
@@ -33,13 +33,13 @@ def _append(root: Path, text: str) -> None:
 
 def _fresh(root: Path) -> Ledger:
     """The ledger of the whole log, read with nothing remembered."""
-    audit._LEDGERS.clear()
+    ledger._LEDGERS.clear()
     return Ledger.read(root)
 
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    audit._LEDGERS.clear()
+    ledger._LEDGERS.clear()
     (tmp_path / "log").write_text(_line(action="setup", sha256="s0") + _accept(1) + _accept(2, "lannister"))
     return tmp_path
 
