@@ -30,7 +30,6 @@ from .cards import CARDS
 from .commands import Command, from_dict as command_from_dict, to_dict as to_command_dict
 from .events import AnswerUnusable, AnswerUsed, DefaultUsed, Event, OnlyOption, visible
 from .events import from_dict as event_from_dict
-from .events.action import OrdersRevealed
 from .header import Header, format_header
 from .names import ORDER_TEXT, display_name
 from .state import GameState
@@ -373,9 +372,10 @@ def sentence(e: Event) -> str:
     >>> sentence(AnswerUsed(house="stark", decision="resolve one of your raid orders",
     ...                     answer="raid from Winterfell: none"))
     'Your answer "raid from Winterfell: none" was taken for: resolve one of your raid orders.'
+    >>> from adjudicator.events.action import OrdersRevealed
     >>> sentence(OrdersRevealed(orders=(("winterfell", "stark", "march+1"), ("pyke", "greyjoy", "raid"),
     ...                                 ("white_harbor", "stark", "defense+2"))))
-    'Orders revealed. Stark: Winterfell march +1, White Harbor defense +2. Greyjoy: Pyke raid.'
+    'Orders revealed. Stark: March +1 in Winterfell, Defense +2 in White Harbor. Greyjoy: Raid in Pyke.'
     """
     if isinstance(e, AnswerUsed) and e.visible_to == e.house:
         return f'Your answer "{e.answer}" was taken for: {e.decision}.'
@@ -383,11 +383,6 @@ def sentence(e: Event) -> str:
         return f"{e.house.title()} had one legal answer, taken without asking: {e.answer}."
     if isinstance(e, DefaultUsed):
         return f"{e.house.title()} did not answer by the deadline: {e.decision}. Default taken: {e.answer}."
-    if isinstance(e, OrdersRevealed) and e.orders:  # by house: each player looks for his own and his rivals'
-        houses = sorted({h for _, h, _ in e.orders}, key=lambda h: HOUSES.index(h) if h in HOUSES else len(HOUSES))
-        return "Orders revealed. " + " ".join(
-            f"{h.title()}: " + ", ".join(f"{_word(a)} {_word(t)}" for a, who, t in e.orders if who == h) + "."
-            for h in houses)
     return e.describe()
 
 

@@ -31,6 +31,7 @@ from markupsafe import Markup
 
 from .board import Board
 from .commands import SPECIAL_TOKENS, order_kind
+from .events import order_name
 from .state import AreaState, GameState, Unit
 from .templating import environment
 
@@ -255,7 +256,7 @@ def describe_area(state: GameState, board: Board, area_id: str) -> str | None:
         else:  # during a combat: say whose units are whose
             parts += [f"{h.title()} {units_text(u for u in st.units if u.house == h)}" for h in owners]
     if st.order:
-        parts.append(f"order {st.order.token}")
+        parts.append(order_name(st.order.token))
     if st.power_token:
         parts.append(f"power token of {st.power_token.title()}")
     if st.garrison:

@@ -90,7 +90,7 @@ def _all(state, events, viewer, **kw):
 def test_public_report_shows_board_tracks_and_supply():
     text = render_report(_game(), [PhaseStarted(round=1, phase="planning")])
     assert "Round 1: the Planning Phase begins." in text
-    assert "Winterfell: Stark; 1 footman, 1 knight; order march+1; garrison 2" in text
+    assert "Winterfell: Stark; 1 footman, 1 knight; March +1 order; garrison 2" in text
     assert "Blackwater: Lannister; power token of Lannister" in text
     assert "King's Landing: neutral force 5" in text  # three players: the 5 side (ruling 101)
     assert "Baratheon holds the Iron Throne." in text

@@ -565,14 +565,15 @@ def test_ruling_158_check_accepts_a_file_for_the_next_step_and_says_it_waits() -
 def test_R123_revealed_orders_are_listed_by_house_as_written() -> None:
     """The reveal listed every order in board order ("Dragonstone: Baratheon march+1; Greywater
     Watch: Greyjoy defense+1; ..."): a player had to hunt through the whole list for one house's
-    orders, written as ids rather than as in a turn file."""
+    orders, written as ids rather than in words."""
     from adjudicator.events.action import OrdersRevealed
     from adjudicator.report import render_report
 
     e = OrdersRevealed(orders=(("dragonstone", "baratheon", "march+1"), ("pyke", "greyjoy", "defense+1"),
                                ("kingswood", "baratheon", "march-1")))
     text = " ".join(render_report(fresh(), [e]).split())
-    assert ("Orders revealed. Greyjoy: Pyke defense +1. Baratheon: Dragonstone march +1, Kingswood march -1.") in text
+    assert ("Orders revealed. Greyjoy: Defense +1 in Pyke. Baratheon: March +1 in Dragonstone, March -1 in "
+            "Kingswood.") in text
 
 
 def test_R081_the_bid_skeleton_offers_the_later_tracks_too() -> None:
