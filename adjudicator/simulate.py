@@ -85,17 +85,88 @@ def simulate(
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+class _Table:
+    """Where the robots' answers go: a game folder through the whole product, or the engine alone."""
+
+    def start(self) -> GameState:
+        raise NotImplementedError
+
+    def play(self, state: GameState, requests: list[Request], deadline: frozenset[str]) -> GameState:
+        """Hand in the robots' answers (or, with ``deadline``, the defaults of those requests)."""
+        raise NotImplementedError
+
+
+class _Folder(_Table):
+    """Turn files as text, sealed, dropped in the inbox and adjudicated as a moderator would."""
+
+    def __init__(self, root: Path, houses: list[str], seed: int, tides: bool, robots: dict[str, Robot], board: Board):
+        self.gd = create_game(root, houses=houses, game_id=root.name, seed=f"sim-{seed}", tides_of_battle=tides)
+        for h, robot in robots.items():
+            registry.register_key(self.gd.root, h, PublicKey.from_key(robot.key, f"robot {h}"))
+        self.robots, self.board, self.game_id = robots, board, self.gd.info().id
+
+    def start(self) -> GameState:
+        return _written(batch.adjudicate(self.gd.root))  # the engine asks for round 1's orders
+
+    def play(self, state: GameState, requests: list[Request], deadline: frozenset[str]) -> GameState:
+        if deadline:
+            return _written(batch.adjudicate(self.gd.root, deadline=True))
+        for house, robot in self.robots.items():
+            text = robot.turn_file(state, requests, self.board, self.game_id)
+            if text is not None:
+                fileio.atomic_write_text(self.gd.folder("inbox") / f"{house}-{robot.seq:04d}.txt", text)
+        return _written(batch.adjudicate(self.gd.root))
+
+
+class _Engine(_Table):
+    """The robots' commands straight into :func:`advance`: no text, seals or reports."""
+
+    def __init__(self, houses: list[str], seed: int, tides: bool, robots: dict[str, Robot], board: Board):
+        self.state = new_game(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}", tides_of_battle=tides, board=board)
+        self.robots, self.board, self.n = robots, board, 0
+
+    def start(self) -> GameState:
+        return advance(self.state, board=self.board).state
+
+    def play(self, state: GameState, requests: list[Request], deadline: frozenset[str]) -> GameState:
+        answers = []
+        for house, robot in ([] if deadline else self.robots.items()):
+            for cmd in robot.commands(state, requests, self.board):
+                self.n += 1
+                answers.append(pool_entry(id=f"{house}/{state.round}.{state.phase}/a{self.n}", house=house,
+                                          round=state.round, command=cmd))
+        return advance(state, answers, deadline=deadline or False, board=self.board).state
+
+
+def _robots(houses: list[str], seed: int, chaos: float) -> dict[str, Robot]:
+    rng = random.Random(seed)
+    return {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos) for h in houses}
+
+
 def _play(root: Path, houses: list[str], seed: int, rounds: Optional[int], tides: bool, chaos: float,
           board: Board, on_step: Optional[Callable[[GameState], None]]) -> SimResult:
-    gd = create_game(root, houses=houses, game_id=root.name, seed=f"sim-{seed}", tides_of_battle=tides)
-    rng = random.Random(seed)
-    robots = {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos) for h in houses}
-    for h, robot in robots.items():
-        registry.register_key(gd.root, h, PublicKey.from_key(robot.key, f"robot {h}"))
+    robots = _robots(houses, seed, chaos)
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0,
                        folder=None if root.parent.name.startswith("maester-sim-") else root)
-    state = _written(batch.adjudicate(gd.root))  # the first step: the engine asks for round 1's orders
-    game_id = gd.info().id
+    return _loop(_Folder(root, houses, seed, tides, robots, board), result, rounds, board, on_step)
+
+
+def _play_engine(houses: list[str], seed: int, rounds: Optional[int], tides: bool, chaos: float, board: Board,
+                 on_step: Optional[Callable[[GameState], None]]) -> SimResult:
+    """The same game with no text, seals or reports: robots answer the engine directly."""
+    robots = _robots(houses, seed, chaos)
+    result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0)
+    return _loop(_Engine(houses, seed, tides, robots, board), result, rounds, board, on_step)
+
+
+def _loop(table: _Table, result: SimResult, rounds: Optional[int], board: Board,
+          on_step: Optional[Callable[[GameState], None]]) -> SimResult:
+    """Step until the game is won, ``rounds`` are played, or an invariant breaks.
+
+    A moderator calls a deadline for the requests open when the robots made no progress for
+    :data:`STALL_LIMIT` steps (each robot falls back to the default after two refused answers).
+    """
+    state = table.start()
     stalled, last_keys = 0, None
     while state.phase != "game_over" and result.steps < MAX_STEPS:
         if rounds is not None and state.round > rounds:
@@ -104,18 +175,12 @@ def _play(root: Path, houses: list[str], seed: int, rounds: Optional[int], tides
         keys = sorted(r.key for r in requests)
         stalled = stalled + 1 if keys == last_keys else 0
         last_keys = keys
-        if stalled >= STALL_LIMIT:
-            run = batch.adjudicate(gd.root, deadline=True)
+        deadline = frozenset(keys) if stalled >= STALL_LIMIT else frozenset()
+        if deadline:
             result.deadlines += 1
             stalled = 0
-        else:
-            for house, robot in robots.items():
-                text = robot.turn_file(state, requests, board, game_id)
-                if text is not None:
-                    fileio.atomic_write_text(gd.folder("inbox") / f"{house}-{robot.seq:04d}.txt", text)
-            run = batch.adjudicate(gd.root)
+        state = table.play(state, requests, deadline)
         result.steps += 1
-        state = _written(run)
         if on_step:
             on_step(state)
         problems = check_invariants(state, board)
@@ -133,47 +198,3 @@ def _written(run: batch.RunResult) -> GameState:
     """The state a run wrote to ``state.toml``, as the run holds it (not read back from the file)."""
     assert run.state is not None, "a run that returns has written a state"
     return run.state
-
-
-def _play_engine(houses: list[str], seed: int, rounds: Optional[int], tides: bool, chaos: float, board: Board,
-                 on_step: Optional[Callable[[GameState], None]]) -> SimResult:
-    """The same game with no text, seals or reports: robots answer the engine directly."""
-    state = new_game(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}", tides_of_battle=tides, board=board)
-    rng = random.Random(seed)
-    robots = {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos) for h in houses}
-    result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0)
-    step = advance(state, board=board)
-    state, n = step.state, 0
-    stalled, last_keys = 0, None
-    while state.phase != "game_over" and result.steps < MAX_STEPS:
-        if rounds is not None and state.round > rounds:
-            break
-        requests = step.requests
-        keys = sorted(r.key for r in requests)
-        stalled = stalled + 1 if keys == last_keys else 0
-        last_keys = keys
-        answers = []
-        deadline = stalled >= STALL_LIMIT
-        if deadline:
-            result.deadlines += 1
-            stalled = 0
-        else:
-            for house, robot in robots.items():
-                for cmd in robot.commands(state, requests, board):
-                    n += 1
-                    answers.append(pool_entry(id=f"{house}/{state.round}.{state.phase}/a{n}", house=house,
-                                              round=state.round, command=cmd))
-        step = advance(state, answers, deadline=frozenset(keys) if deadline else False, board=board)
-        state = step.state
-        result.steps += 1
-        if on_step:
-            on_step(state)
-        problems = check_invariants(state, board)
-        if problems:
-            result.problems = [f"step {result.steps}, round {state.round} {state.phase}: {p}" for p in problems]
-            break
-    if result.steps >= MAX_STEPS:
-        result.problems.append(f"no end after {MAX_STEPS} steps")
-    result.winner = state.winner
-    result.round = state.round
-    return result
