@@ -379,13 +379,13 @@ def rollback(root: str | Path, *, to: int, reason: str) -> str:
     gd = GameDir.open(root)
     with gd.lock():
         folder = Folder(gd)
-        mend_log(gd.root)
         ledger = Ledger.read(gd.root)
+        if (lost := log_lost(gd.root, ledger, folder.numbers())) is not None:
+            raise CorruptFolder(lost)
+        mend_log(gd.root)
         if ledger.rollback is not None and not ledger.rollback_done:
             complete_rollback(folder, ledger)
         numbers = folder.numbers()
-        if (lost := log_lost(gd.root, ledger, numbers)) is not None:
-            raise CorruptFolder(lost)
         if to not in numbers:
             have = f"0000-{numbers[-1]:04d}" if numbers else "none yet"
             raise BatchError(f"there is no snapshot {to:04d} (the snapshots are {have})")

@@ -191,8 +191,7 @@ class Run:
         self.timings = Timings()
         self.outcome: Outcome | None = None  # of the latest step applied by this run
         self.first_written = False  # this run resolved the game's first step (snapshot 0000)
-        mend_log(gd.root)
-        self.ledger = Ledger.read(gd.root)
+        self.ledger = Ledger.read(gd.root)  # a cut last line is not read; it is mended before the run writes
 
     # --- recovery: finish whatever a killed run left half done ---------------------------------
 
@@ -202,10 +201,12 @@ class Run:
         :raises CorruptFolder: when ``state.toml`` or a snapshot disagrees with the others.
         """
         if self.ledger.rollback is not None and not self.ledger.rollback_done:
+            mend_log(self.gd.root)
             complete_rollback(self.folder, self.ledger)
         self._sweep()
         numbers = self.folder.numbers()
         if not numbers:
+            mend_log(self.gd.root)
             return self._first()
         n = numbers[-1]
         text = self._snapshot_text(n)
@@ -225,6 +226,7 @@ class Run:
                 f"check the game with 'maester replay {self.gd.root}' and rebuild it with "
                 f"'maester replay --repair {self.gd.root}'"
             )
+        mend_log(self.gd.root)  # the folder is sound: this run may write
         if logged is None:  # written by a run killed before its log line: checked above, logged now
             self._log_snapshot(snap, text)
         if finished:
@@ -373,6 +375,7 @@ class Run:
         :raises CorruptFolder: when the archive or the setup itself is damaged (nothing to rebuild from).
         """
         chk = Check()
+        mend_log(self.gd.root)
         if self.ledger.rollback is not None and not self.ledger.rollback_done:
             complete_rollback(self.folder, self.ledger)
         self._sweep(every_report=True)

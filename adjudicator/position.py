@@ -36,7 +36,7 @@ from .board import HOUSES, TRACKS, Board, HouseId
 from .cards import CARDS
 from .commands import ORDER_TOKENS
 from .setup import SetupError, check_houses, new_game
-from .state import PHASES, PLURALS, AreaState, GameState, Order, Segment, Unit
+from .state import PHASES, PLURALS, AreaState, GameState, Order, Segment, StateError, Unit, validate_dict
 
 POSITION_FORMAT = 1
 DEFAULT_SEED = "position"
@@ -400,8 +400,12 @@ class _Reader:
     def read_engine(self, data: dict[str, Any], state: GameState) -> None:
         engine = self.get(data, "engine", "", dict, {})
         self.known_keys(engine, ("pending", "answers", "segment"), "engine.")
-        state.pending = [dict(p) for p in self.get(engine, "pending", "engine.", list, [])]
-        state.answers = [dict(a) for a in self.get(engine, "answers", "engine.", list, [])]
+        for key in ("pending", "answers"):
+            for i, entry in enumerate(self.get(engine, key, "engine.", list, []), 1):
+                if not isinstance(entry, dict):
+                    self.fail(f"engine.{key}", f"entry {i}: expected a table, got {_show(entry)}")
+        state.pending = [dict(p) for p in engine.get("pending", [])]
+        state.answers = [dict(a) for a in engine.get("answers", [])]
         seg = self.get(engine, "segment", "engine.", dict, None)
         if seg is not None:
             try:
@@ -411,6 +415,10 @@ class _Reader:
                 )
             except KeyError as e:
                 self.fail(f"engine.segment.{e.args[0]}", "missing")
+            try:
+                validate_dict({**state.to_dict(), "segment": seg})
+            except StateError as e:
+                self.fail("engine", str(e))
 
 
 # --- writing ------------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from adjudicator import registry, seal
@@ -461,3 +463,86 @@ def test_reveal_with_a_binary_seed_file_is_refused(game, capsys):
     code, _, err = run(capsys, "reveal", root, "--force")
     assert code == 2 and "secret/seed is not UTF-8 text" in one_clear_line(err)
     assert tree(root) == before
+
+
+def test_a_folder_busy_with_another_run_is_refused_at_once(game, capsys):
+    """Two runs at once: the second is refused in one line while the first holds the lock."""
+    from adjudicator.gamedir import GameDir
+
+    root = game()
+    before = tree(root)
+    with GameDir.open(root).lock():
+        code, _, err = run(capsys, "adjudicate", root)
+    assert code == 2 and "is busy: another maester run holds its lock" in one_clear_line(err)
+    assert tree(root) == before
+
+
+# --- random bytes where the game's files should be -------------------------------------------------
+
+
+def _mutations(original: bytes) -> st.SearchStrategy[bytes]:
+    """Random bytes, and the real file cut, with a slice deleted or a line replaced by random text."""
+    lines = original.splitlines(keepends=True)
+    cut = st.integers(0, len(original)).map(lambda n: original[:n])
+    holed = st.tuples(st.integers(0, len(original)), st.integers(1, 200)).map(
+        lambda t: original[: t[0]] + original[t[0] + t[1] :])
+    swapped = st.tuples(st.integers(0, max(0, len(lines) - 1)), st.text(max_size=40)).map(
+        lambda t: b"".join(lines[: t[0]]) + t[1].encode("utf-8", "surrogatepass") + b"\n" + b"".join(lines[t[0] + 1 :]))
+    return st.one_of(st.binary(max_size=600), cut, holed, swapped)
+
+
+@pytest.mark.parametrize("name", ["game.toml", "state.toml", "log"])
+def test_random_bytes_as_a_game_file_never_raise_and_change_nothing(templates, tmp_path, name):
+    """Random and mangled bytes as game.toml, state.toml or the log: show, status and adjudicate
+    answer with a result or one clear line, never an internal error, and leave the folder as it was
+    (a refused run once mended the log's last line first)."""
+    root = tmp_path / "hostile"
+    shutil.copytree(templates["played"], root)
+    original = (root / name).read_bytes()
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(data=_mutations(original))
+    def attempt(data: bytes) -> None:
+        (root / name).write_bytes(data)
+        before = tree(root)
+        for command in ("show", "status", "adjudicate"):
+            code = main([command, str(root)])
+            assert code in (0, 1, 2), f"{command} exited {code} on {data[:80]!r}"
+            # a log cut after the latest snapshot's line is an interrupted run: the next run logs it again
+            finished = command == "adjudicate" and code == 0 and name == "log"
+            assert tree(root) == before or finished, f"{command} exited {code} and changed the folder"
+
+    with pytest.MonkeyPatch.context() as mp:
+        errors: list[str] = []
+        mp.setattr("sys.stderr", _Collect(errors))
+        mp.setattr("sys.stdout", _Collect([]))
+        attempt()
+    assert not [e for e in errors if "internal error" in e or "Traceback" in e]
+
+
+class _Collect:
+    """A stand-in stream that keeps what is written to it."""
+
+    def __init__(self, into: list[str]) -> None:
+        self.into = into
+
+    def write(self, text: str) -> int:
+        self.into.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("engine,message", [
+    ("[engine]\npending = [1]\n", "engine.pending: entry 1: expected a table, got 1"),
+    ("[engine]\nanswers = ['x']\n", "engine.answers: entry 1: expected a table, got 'x'"),
+    ("[engine.segment]\nname = 5\nstart = {}\n", "engine: segment.name: expected text, got 5"),
+], ids=["pending", "answers", "segment name"])
+def test_a_position_with_engine_parts_of_the_wrong_shape_is_refused(capsys, tmp_path, engine, message):
+    """'maester new --position' with '[engine] pending = [1]' was an internal error (TypeError)."""
+    position = tmp_path / "pos.toml"
+    position.write_text('houses = ["stark", "lannister", "baratheon"]\n' + engine)
+    code, out, err = run(capsys, "new", tmp_path / "game", "--position", position, "--seed", "p")
+    assert code == 2 and out == "" and message in one_clear_line(err)
+    assert not (tmp_path / "game").exists()
