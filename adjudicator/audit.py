@@ -126,6 +126,8 @@ class Folder:
         path = self.snapshot_path(number)
         try:
             text = path.read_text(encoding="utf-8")
+        except PermissionError as e:
+            raise CorruptFolder(f"cannot read {path}: {e.strerror} (check its permissions)") from None
         except (OSError, UnicodeDecodeError) as e:
             raise CorruptFolder(f"cannot read {path}: {e}; rebuild it with 'maester replay --repair {self.root}'") from None
         snap = Snapshot.from_toml(text, where=str(path))

@@ -287,6 +287,8 @@ class Run:
         path = self.folder.snapshot_path(n)
         try:
             return path.read_text(encoding="utf-8")
+        except PermissionError as e:
+            raise CorruptFolder(f"cannot read {path}: {e.strerror} (check its permissions)") from None
         except (OSError, UnicodeDecodeError) as e:
             raise CorruptFolder(f"cannot read {path} ({e}); rebuild it with 'maester replay --repair {self.gd.root}'") from None
 
@@ -580,6 +582,8 @@ def status(root: str | Path) -> dict[str, Any]:
     snap = folder.read_snapshot(numbers[-1])
     try:
         current = gd.state_file.read_text(encoding="utf-8")
+    except PermissionError as e:
+        raise BatchError(f"cannot read {gd.state_file}: {e.strerror} (check its permissions)") from None
     except (OSError, UnicodeDecodeError):
         current = None
     if current != folder.snapshot_path(snap.number).read_text(encoding="utf-8"):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import re
 import sys
 from typing import Callable, Sequence, TypeVar
 
@@ -22,6 +24,20 @@ class UserError(Exception):
 
 
 T = TypeVar("T")
+_TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.[A-Za-z0-9_]+\.tmp$")  # fileio's atomic writes: .NAME.XXXXXXXX.tmp
+
+
+def os_error_line(e: OSError, what: str = "the game folder") -> str:
+    """One line for a file-system error: the file, what went wrong; a temporary file is named as its target.
+
+    >>> os_error_line(PermissionError(13, "Permission denied", "/g/.game.toml.x1y2z3w4.tmp"))
+    'cannot write /g/game.toml: Permission denied (check the permissions of /g)'
+    """
+    name = str(e.filename) if e.filename else ""
+    if m := _TEMP_NAME.match(os.path.basename(name)):
+        folder = os.path.dirname(name) or "."
+        return f"cannot write {os.path.join(folder, m['name'])}: {e.strerror} (check the permissions of {folder})"
+    return f"{name or what}: {e.strerror or e}"
 
 
 def guard(fn: Callable[[], T]) -> T:
@@ -34,7 +50,7 @@ def guard(fn: Callable[[], T]) -> T:
     except (GameDirError, RegistryError) as e:
         raise UserError(str(e)) from None
     except OSError as e:
-        raise UserError(f"{e.filename or 'the game folder'}: {e.strerror}") from None
+        raise UserError(os_error_line(e)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:

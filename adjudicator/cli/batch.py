@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import audit, batch
+from ..gamedir import GameDir
 from . import UserError, guard, mail
 
 
@@ -140,6 +141,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 def cmd_rollback(args: argparse.Namespace) -> int:
     if args.to < 0:
         raise UserError(f"--to takes a snapshot number (0 or more), not {args.to}; 'maester status' shows the latest")
+    guard(lambda: batch.check_writable(GameDir.open(args.game_dir).root))  # not half done for want of a permission
     print(guard(lambda: audit.rollback(args.game_dir, to=args.to, reason=args.reason)))
     return 0
 
@@ -151,5 +153,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:
+    guard(lambda: batch.check_writable(GameDir.open(args.game_dir).root))
     print(guard(lambda: audit.reveal(args.game_dir, force=args.force)))
     return 0

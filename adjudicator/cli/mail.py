@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import keys, mailbox, outbox
-from . import UserError, guard
+from . import UserError, guard, os_error_line
 
 
 def register(subparsers: Any) -> None:
@@ -113,7 +113,7 @@ def cmd_outbox(args: argparse.Namespace) -> int:
     except keys.SealError as e:
         raise UserError(f"{args.key}: {e}") from None
     except (OSError, ssl.SSLError) as e:
-        raise UserError(f"{getattr(e, 'filename', None) or 'file'}: {getattr(e, 'strerror', None) or e}") from None
+        raise UserError(os_error_line(e, "file")) from None
     report = guard(lambda: outbox.write_outbox(args.game_dir, args.step, key=key, sender=args.sender,
                                                public_to=args.public_to))  # fmt: skip
     lines, status = report.lines(), report.exit_status

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import fileio, keys, registry, seal
-from . import UserError
+from . import UserError, os_error_line
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -78,7 +78,7 @@ def _user_errors(handler: Handler) -> Handler:
             except (seal.SealError, registry.RegistryError) as e:
                 raise UserError(str(e)) from None
             except OSError as e:
-                raise UserError(f"{e.filename or 'file'}: {e.strerror or e}") from None
+                raise UserError(os_error_line(e, "file")) from None
             finally:
                 for w in caught:
                     print(f"maester: warning: {w.message}", file=sys.stderr)

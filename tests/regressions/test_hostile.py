@@ -9,6 +9,7 @@ or a traceback), and a folder left byte for byte as it was.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 from pathlib import Path
 from typing import Callable
@@ -264,7 +265,6 @@ def test_sign_out_to_a_symbolic_link_writes_its_target_and_keeps_the_link(capsys
 
 def test_normalise_out_to_a_pipe_writes_into_the_pipe(capsys, tmp_path):
     """A named pipe (or /dev/null) given as --out was replaced by a regular file."""
-    import os
     import threading
 
     turn = tmp_path / "turn.txt"
@@ -546,3 +546,80 @@ def test_a_position_with_engine_parts_of_the_wrong_shape_is_refused(capsys, tmp_
     code, out, err = run(capsys, "new", tmp_path / "game", "--position", position, "--seed", "p")
     assert code == 2 and out == "" and message in one_clear_line(err)
     assert not (tmp_path / "game").exists()
+
+
+# --- permissions: chmod where it binds, a stand-in where the tests run as root ----------------------
+
+AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def _deny(monkeypatch: pytest.MonkeyPatch, target: Path) -> None:
+    """Reading ``target`` fails as ``chmod 000`` makes it fail for anyone but root."""
+    real = Path.read_text
+
+    def read_text(self: Path, *args: object, **kwargs: object) -> str:
+        if self == target:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "read_text", read_text)
+
+
+@pytest.mark.skipif(AS_ROOT, reason="root reads a file whatever its mode")
+def test_status_names_a_state_toml_it_may_not_read_chmod(game, capsys):
+    """status said 'state.toml does not match states/0001.toml; run adjudicate to finish an
+    interrupted run' for a state.toml it could not read."""
+    root = game()
+    (root / "state.toml").chmod(0)
+    code, _, err = run(capsys, "status", root)
+    assert code == 2 and "state.toml: Permission denied (check its permissions)" in one_clear_line(err)
+
+
+@pytest.mark.parametrize("target,command", [("state.toml", "status"), ("states/0001.toml", "outbox")])
+def test_a_file_it_may_not_read_is_named_with_its_permissions(game, capsys, monkeypatch, target, command):
+    """status blamed an interrupted run, and outbox said 'rebuild it with maester replay --repair',
+    for a file that was only unreadable."""
+    root = game()
+    _deny(monkeypatch, root / target)
+    extra = ["--from", "moderator@example.org"] if command == "outbox" else []
+    before = tree(root)
+    code, _, err = run(capsys, command, root, *extra)
+    line = one_clear_line(err)
+    assert code == 2 and f"{target}: Permission denied (check its permissions)" in line and "--repair" not in line
+    assert tree(root) == before
+
+
+def test_a_write_refused_names_the_file_not_its_temporary_copy(game, capsys, monkeypatch, tmp_path):
+    """register in a folder it may not write named '.game.toml.w8id1o3v.tmp', a file the user never saw."""
+    import tempfile
+
+    root = game()
+
+    def mkstemp(*, prefix: str = "", suffix: str = "", dir: str | Path | None = None, **_: object) -> tuple[int, str]:
+        raise PermissionError(13, "Permission denied", os.path.join(str(dir), f"{prefix}w8id1o3v{suffix}"))
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    pub = tmp_path / "new.pub"
+    pub.write_text(PublicKey.from_key(Ed25519PrivateKey.from_private_bytes(bytes([7] * 32)), "x").line() + "\n")
+    before = tree(root)
+    code, _, err = run(capsys, "register", root, "--house", "stark", "--key", pub)
+    assert code == 2
+    assert f"cannot write {root / 'game.toml'}: Permission denied (check the permissions of {root})" in one_clear_line(err)
+    assert tree(root) == before
+
+
+@pytest.mark.skipif(AS_ROOT, reason="root writes into a folder whatever its mode")
+@pytest.mark.parametrize("command", ["rollback", "reveal"])
+def test_rollback_and_reveal_in_a_folder_they_may_not_write_change_nothing(game, capsys, command):
+    """rollback in a read-only game folder logged itself and moved the snapshots aside, then failed
+    on state.toml, naming a temporary file."""
+    root = game()
+    before = tree(root)
+    root.chmod(0o555)
+    try:
+        extra = ["--to", "0", "--reason", "undo"] if command == "rollback" else ["--force"]
+        code, _, err = run(capsys, command, root, *extra)
+    finally:
+        root.chmod(0o755)
+    assert code == 2 and "check its permissions" in one_clear_line(err)
+    assert tree(root) == before
