@@ -189,7 +189,9 @@ class GameDir:
             return tomllib.loads(self.game_file.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise GameDirError(f"{self.root} is not a game folder: it has no {GAME_FILE}") from None
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        except UnicodeDecodeError:
+            raise GameDirError(f"{self.game_file} is not valid TOML: it is not UTF-8 text (damaged?)") from None
+        except tomllib.TOMLDecodeError as e:
             raise GameDirError(f"{self.game_file} is not valid TOML: {e}") from None
         except OSError as e:
             raise GameDirError(f"cannot read {self.game_file}: {e.strerror}") from None

@@ -314,6 +314,8 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
     if "@" not in parseaddr(sender)[1]:
         raise OutboxError("give the moderator's address with --from ADDR "
                           "(or register it: maester register GAME_DIR --house moderator --key KEY.pub --email ADDR)")  # fmt: skip
+    if (gd.root / OUTBOX).exists() and not (gd.root / OUTBOX).is_dir():
+        raise OutboxError(f"{gd.root / OUTBOX} is not a folder: move it away; the mails are written there")
     with gd.lock(timeout=10):
         where = report_folder(gd, step)
         number = int(where.name[:4])

@@ -36,7 +36,8 @@ def os_error_line(e: OSError, what: str = "the game folder") -> str:
     name = str(e.filename) if e.filename else ""
     if m := _TEMP_NAME.match(os.path.basename(name)):
         folder = os.path.dirname(name) or "."
-        return f"cannot write {os.path.join(folder, m['name'])}: {e.strerror} (check the permissions of {folder})"
+        hint = f" (check the permissions of {folder})" if isinstance(e, PermissionError) else ""
+        return f"cannot write {os.path.join(folder, m['name'])}: {e.strerror}{hint}"
     return f"{name or what}: {e.strerror or e}"
 
 

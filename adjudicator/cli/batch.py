@@ -104,7 +104,14 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     took = 0
     if args.maildir or args.mbox:
         games = batch.game_folders(args.game_dir) if args.all and args.game_dir.is_dir() else [args.game_dir]
-        took = max((mail.ingest(g, args.maildir, args.mbox) for g in games), default=0)
+        for g in games:
+            try:
+                took = max(took, mail.ingest(g, args.maildir, args.mbox))
+            except UserError as e:
+                if not args.all:
+                    raise
+                print(f"game {g}: {e}", file=sys.stderr)  # one damaged game does not hold up the others
+                took = 2
     if args.all:
         if args.files:
             raise UserError("--all takes no FILE: each game takes its own inbox")

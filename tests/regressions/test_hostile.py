@@ -623,3 +623,38 @@ def test_rollback_and_reveal_in_a_folder_they_may_not_write_change_nothing(game,
         root.chmod(0o755)
     assert code == 2 and "check its permissions" in one_clear_line(err)
     assert tree(root) == before
+
+
+def test_adjudicate_all_with_mail_goes_on_past_a_damaged_game(game, capsys, tmp_path):
+    """With --all --maildir, one game whose game.toml was damaged stopped the command before any
+    game was adjudicated; it is now named, and the others are taken and adjudicated."""
+    parent = tmp_path / "games"
+    parent.mkdir()
+    good = Path(shutil.move(game(), parent / "good"))
+    bad = Path(shutil.move(game(), parent / "bad"))
+    (bad / "game.toml").write_bytes(b"\xff")
+    box = tmp_path / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (box / sub).mkdir(parents=True)
+    from email.message import EmailMessage
+
+    mail = EmailMessage()
+    mail["From"], mail["To"], mail["Subject"], mail["Message-ID"] = "p@example.org", "m@example.org", "turn", "<1@x>"
+    mail.set_content(sealed("stark", STARK_ORDERS, seq=2))
+    (box / "new" / "1.mail").write_bytes(mail.as_bytes())
+    bad_before = tree(bad)
+    code, out, err = run(capsys, "adjudicate", parent, "--all", "--maildir", box)
+    assert code == 2 and "internal error" not in err
+    assert f"game {bad}: {bad / 'game.toml'} is not valid TOML: it is not UTF-8 text" in err
+    assert "accepted archive/000002-stark-r1-planning-seq2.txt" in out
+    assert tree(bad) == bad_before and (good / "archive" / "000002-stark-r1-planning-seq2.txt").is_file()
+
+
+def test_outbox_that_is_a_file_is_named(game, capsys):
+    """An 'outbox' file in the game folder read as 'outbox/0001/manifest.json cannot be read (NotADirectoryError)'."""
+    root = game()
+    (root / "outbox").write_text("not a folder\n")
+    before = tree(root)
+    code, _, err = run(capsys, "outbox", root, "--from", "moderator@example.org")
+    assert code == 2 and f"{root / 'outbox'} is not a folder" in one_clear_line(err)
+    assert tree(root) == before
