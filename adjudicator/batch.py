@@ -213,7 +213,7 @@ class Run:
         snap = snapshot_of(text, where=str(self.folder.snapshot_path(n)))
         _sweep(self.folder.report_dir(snap), "**/")
         logged = self.ledger.snapshots.get(n)
-        self._check_log(numbers, logged, text)
+        self._check_log(numbers, logged, text, snap.applied)
         try:
             current = self.gd.state_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
@@ -235,8 +235,9 @@ class Run:
         write_outputs(self.folder, outcome, text, ledger=self.ledger, templates_dir=self.templates_dir, timings=self.timings)
         return snap
 
-    def _check_log(self, numbers: list[int], logged: dict[str, Any] | None, text: str) -> None:
-        """The log must record the setup, every snapshot but the latest, and the latest as it is (ruling 170).
+    def _check_log(self, numbers: list[int], logged: dict[str, Any] | None, text: str, applied: list[str]) -> None:
+        """The log must record the setup, every snapshot but the latest, the latest as it is, and
+        the acceptance of every file the latest applied (ruling 170).
 
         :raises CorruptFolder: for a log lost or cut short (a run would number new archived files
             from 1 again, overwriting the turns archived before) or a snapshot changed since.
@@ -248,6 +249,10 @@ class Run:
                                 f"'maester replay --repair {self.gd.root}'")  # fmt: skip
         if (lost := log_lost(self.gd.root, self.ledger, numbers)) is not None:
             raise CorruptFolder(lost)
+        unrecorded = [name for name in applied if self.ledger.find(name) is None]
+        if unrecorded:  # accepted before the snapshot was written: only a log cut short loses them
+            raise CorruptFolder(f"{self.gd.root / 'log'} does not record the acceptance of archive/{unrecorded[0]}: "
+                                "the log was lost or cut short; restore it from a backup (nothing was changed)")
 
     def _sweep(self, *, every_report: bool = False) -> None:
         """Remove the temporary files of atomic writes a killed run left behind (we hold the lock).

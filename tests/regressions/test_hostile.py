@@ -496,21 +496,25 @@ def test_random_bytes_as_a_game_file_never_raise_and_change_nothing(templates, t
     """Random and mangled bytes as game.toml, state.toml or the log: show, status and adjudicate
     answer with a result or one clear line, never an internal error, and leave the folder as it was
     (a refused run once mended the log's last line first)."""
-    root = tmp_path / "hostile"
-    shutil.copytree(templates["played"], root)
-    original = (root / name).read_bytes()
+    original = (templates["played"] / name).read_bytes()
+    examples = iter(range(10**6))
 
     @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(data=_mutations(original))
     def attempt(data: bytes) -> None:
+        # each example on a game folder of its own: a run that succeeds writes, and the process
+        # remembers each folder's log by its path
+        root = shutil.copytree(templates["played"], tmp_path / f"{next(examples)}" / "hostile")
         (root / name).write_bytes(data)
         before = tree(root)
         for command in ("show", "status", "adjudicate"):
             code = main([command, str(root)])
             assert code in (0, 1, 2), f"{command} exited {code} on {data[:80]!r}"
-            # a log cut after the latest snapshot's line is an interrupted run: the next run logs it again
-            finished = command == "adjudicate" and code == 0 and name == "log"
-            assert tree(root) == before or finished, f"{command} exited {code} and changed the folder"
+            # A log that still reads as sound lets the run go on: cut after the latest snapshot's line,
+            # it is an interrupted run, finished now; with an acceptance's hash mangled, the inbox's
+            # copy of that turn is judged again and refused as a replay (exit 1, with a receipt).
+            ran = command == "adjudicate" and code in (0, 1) and name == "log"
+            assert tree(root) == before or ran, f"{command} exited {code} and changed the folder"
 
     with pytest.MonkeyPatch.context() as mp:
         errors: list[str] = []
@@ -657,4 +661,20 @@ def test_outbox_that_is_a_file_is_named(game, capsys):
     before = tree(root)
     code, _, err = run(capsys, "outbox", root, "--from", "moderator@example.org")
     assert code == 2 and f"{root / 'outbox'} is not a folder" in one_clear_line(err)
+    assert tree(root) == before
+
+
+def test_ruling_170_a_log_cut_before_the_latest_steps_acceptances_is_refused(game, capsys):
+    """A log cut just after snapshot 0000's line (its last acceptance and snapshot 0001's line
+    lost) read as a run killed before logging 0001: the turn still in the inbox was accepted
+    again as archive/000001, over the file of that name, and applied a second time."""
+    root = game()
+    (root / "inbox" / "stark.txt").write_text(sealed("stark", STARK_ORDERS))
+    lines = (root / "log").read_text().splitlines(keepends=True)
+    keep = next(i for i, line in enumerate(lines) if '"action": "snapshot"' in line and '"number": 0' in line)
+    (root / "log").write_text("".join(lines[: keep + 1]))
+    before = tree(root)
+    code, _, err = run(capsys, "adjudicate", root)
+    assert code == 2
+    assert "does not record the acceptance of archive/000001-stark-r1-planning-seq1.txt" in one_clear_line(err)
     assert tree(root) == before
