@@ -292,7 +292,7 @@ def write_key_pair(path: Path, pair: KeyPair, passphrase: bytes | None = None, *
     path = Path(path)
     pub = path.with_name(path.name + ".pub")
     for p in (path, pub):
-        if p.exists():
+        if p.exists() or p.is_symlink():  # a link, even to nothing, is not replaced by a key
             raise FileExistsError(f"{p} exists already; choose another name or remove it")
     fileio.atomic_write_text(path, private_key_text(pair, passphrase, rounds=rounds), mode=0o600)
     fileio.atomic_write_text(pub, pair.public.line() + "\n", mode=0o644)

@@ -535,6 +535,8 @@ def moderator_accept(game_dir: Path, text: str, *, house: str, reason: str, file
     with _locked(game_dir):
         if (fault := Checker.load(game_dir).check_header(header)) is not None:
             raise fault
+        if moderator_acceptance(game_dir, digest) is not None:
+            return header  # accepted already: said once in the log
         _log(game_dir, {"action": "moderator-accept", "house": header.house, "round": header.round,
                         "step": header.step, "seq": header.seq, "sha256": digest, "file": file,
                         "reason": reason.strip(), "time": _now(now)})  # fmt: skip

@@ -117,7 +117,12 @@ def _slow_kdf_note() -> None:
 
 @_user_errors
 def cmd_keygen(args: argparse.Namespace) -> int:
+    if any(c in args.comment for c in "\r\n\0"):
+        raise UserError("--comment must be one line: it ends the public key's one line")
     passphrase = _passphrase(args.passphrase_file)
+    if args.passphrase_file is not None and passphrase is None:
+        raise UserError(f"--passphrase-file {args.passphrase_file} is empty: write the passphrase in it, or leave "
+                        "the option out for a key without one")  # fmt: skip
     pair = keys.generate(args.comment)
     if not 1 <= args.rounds <= 1000:
         raise UserError(f"--rounds must be between 1 and 1000, not {args.rounds}")

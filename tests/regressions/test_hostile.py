@@ -678,3 +678,40 @@ def test_ruling_170_a_log_cut_before_the_latest_steps_acceptances_is_refused(gam
     assert code == 2
     assert "does not record the acceptance of archive/000001-stark-r1-planning-seq1.txt" in one_clear_line(err)
     assert tree(root) == before
+
+
+# --- keys and the moderator's word ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args,message", [
+    (("--comment", "line one\nline two"), "--comment must be one line"),
+    (("--passphrase-file", "{empty}"), "is empty: write the passphrase in it"),
+], ids=["two-line comment", "empty passphrase file"])
+def test_keygen_refuses_what_would_make_a_useless_key(capsys, tmp_path, args, message):
+    """A comment with a newline made a .pub file of two lines that 'register' then refused; an
+    empty passphrase file silently made a key with no passphrase."""
+    empty = tmp_path / "empty"
+    empty.write_text("")
+    code, out, err = run(capsys, "keygen", "--out", tmp_path / "key", *(a.format(empty=empty) for a in args))
+    assert code == 2 and out == "" and message in one_clear_line(err)
+    assert not (tmp_path / "key").exists() and not (tmp_path / "key.pub").exists()
+
+
+def test_keygen_does_not_replace_a_dangling_symbolic_link(capsys, tmp_path):
+    """--out naming a link to nothing replaced the link with the private key."""
+    link = tmp_path / "key"
+    link.symlink_to(tmp_path / "nowhere" / "key")
+    code, _, err = run(capsys, "keygen", "--out", link)
+    assert code == 2 and "exists already" in one_clear_line(err)
+    assert link.is_symlink() and not (tmp_path / "nowhere").exists()
+
+
+def test_verify_unsigned_twice_logs_the_acceptance_once(game, capsys, tmp_path):
+    """The moderator's acceptance of the same unsealed text was logged again at every call."""
+    root = game()
+    turn = tmp_path / "lannister.txt"
+    turn.write_text("game hostile · house lannister · round 1 · planning · seq 1\nLannisport: defense +1\n")
+    for _ in range(2):
+        code, out, _ = run(capsys, "verify", root, turn, "--unsigned", "--house", "lannister", "--reason", "by phone")
+        assert code == 0 and "acceptable: moderator-accepted for House Lannister" in out
+    assert (root / "log").read_text().count('"moderator-accept"') == 1
