@@ -44,7 +44,7 @@ from . import __version__, fileio, rng
 from .board import HOUSES, Board
 from .position import read_position
 from .setup import check_houses, new_game
-from .state import GameState, StateError
+from .state import GameState, StateError, validate_engine
 
 GAME_FILE = "game.toml"
 STATE_FILE = "state.toml"
@@ -220,7 +220,9 @@ class GameDir:
         :raises GameDirError: when ``state.toml`` is missing or unreadable.
         """
         try:
-            return GameState.from_toml(self.state_file.read_text(encoding="utf-8"))
+            state = GameState.from_toml(self.state_file.read_text(encoding="utf-8"))
+            validate_engine(state.to_dict())  # the engine's parts too: the file may have been edited by hand
+            return state
         except FileNotFoundError:
             raise GameDirError(f"{self.root} has no {STATE_FILE}") from None
         except OSError as e:

@@ -627,6 +627,50 @@ def _validate_engine(sh: _Shape, d: dict[str, Any]) -> None:
         sh.number(seg, "events_seen", "segment.", 0)
 
 
+def validate_engine(d: dict[str, Any]) -> None:
+    """Check the engine's own parts of a state read from a file: what :func:`validate_dict` leaves to
+    the engine (the open requests, the standing answers, the half-resolved phase), for a file that
+    may have been edited by hand.
+
+    >>> validate_engine({"pending": [{"key": "k", "kind": "orders", "house": "stark"}]})
+    Traceback (most recent call last):
+    ...
+    adjudicator.state.StateError: pending.1.prompt: expected text, got None
+
+    :raises StateError: naming the first entry at fault.
+    """
+    from .commands import from_dict as command
+
+    def known(value: Any, key: str) -> None:
+        try:
+            command(value)
+        except (KeyError, TypeError, ValueError, AssertionError, AttributeError) as e:
+            raise StateError(f"{key}: not an answer Maester knows ({type(e).__name__}: {e})") from None
+
+    def text(entry: dict[str, Any], key: str, path: str, kind: type = str) -> None:
+        if (kind is int and not _is_int(entry.get(key))) or not isinstance(entry.get(key), kind):
+            raise StateError(f"{path}.{key}: expected {_KIND_NAMES[kind]}, got {_show(entry.get(key))}")
+
+    for i, p in enumerate(d.get("pending", []), 1):
+        for key in ("key", "kind", "house", "prompt"):
+            text(p, key, f"pending.{i}")
+        for j, value in enumerate([*([p["default"]] if "default" in p else []), *p.get("default_parts", []),
+                                   *p.get("options", [])], 1):  # fmt: skip
+            known(value, f"pending.{i}: default or option {j}")
+    for i, a in enumerate(d.get("answers", []), 1):
+        for key, kind in (("id", str), ("house", str), ("round", int)):
+            text(a, key, f"answers.{i}", kind)
+        known(a.get("command"), f"answers.{i}.command")
+    seg = d.get("segment")
+    if seg is not None:
+        if seg["name"] not in PHASES[:-1]:
+            raise StateError(f"segment.name: {_show(seg['name'])} is not a phase the engine resolves ({', '.join(PHASES[:-1])})")
+        try:
+            validate_dict(seg["start"])
+        except StateError as e:
+            raise StateError(f"segment.start.{e}") from None
+
+
 def _house_dict(s: HouseState) -> dict[str, Any]:
     return {"power": s.power, "supply": s.supply, "hand": list(s.hand), "discards": list(s.discards)}
 

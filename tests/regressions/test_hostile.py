@@ -112,6 +112,12 @@ STATE_DAMAGE = [
     ("unit of a house not in play", 'house = "stark"', 'house = "martell"', "house: 'martell' is not a house in play"),
     ("unknown card", '"eddard_stark"', '"ned"', "houses.stark.hand: 'ned' is not a house card of stark"),
     ("junk request", "pending = [", "pending = [5, ", "pending.1: expected a table, got 5"),
+    ("request without a prompt", "pending = []", 'pending = [{ key = "k", kind = "orders", house = "stark" }]',
+     "pending.1.prompt: expected text, got None"),
+    ("unknown answer", "answers = []", 'answers = [{ id = "a", house = "stark", round = 1, command = { type = "Nope" } }]',
+     "answers.1.command: not an answer Maester knows"),
+    ("phase resolved from nothing", "answers = []", 'answers = []\nsegment = { name = "planning", start = {} }',
+     "segment.start.round: missing"),
 ]
 
 
@@ -119,7 +125,8 @@ STATE_DAMAGE = [
 @pytest.mark.parametrize("name,old,new,message", STATE_DAMAGE, ids=[d[0] for d in STATE_DAMAGE])
 def test_a_hand_edited_state_toml_is_refused_naming_the_key(game, capsys, command, name, old, new, message):
     """Each of these once reached the user as 'internal error' (a KeyError, AttributeError or
-    TypeError deep in show, status or the engine), or was read as if nothing were wrong."""
+    TypeError deep in show, status or the engine, after the first run had written its setup), or
+    was read as if nothing were wrong."""
     root = game("fresh")
     path = root / "state.toml"
     if old is None:
