@@ -36,7 +36,17 @@ from .board import HOUSES, TRACKS, Board, HouseId
 from .cards import CARDS
 from .commands import ORDER_TOKENS
 from .setup import SetupError, check_houses, new_game
-from .state import PHASES, PLURALS, AreaState, GameState, Order, Segment, StateError, Unit, validate_dict
+from .state import (
+    PHASES,
+    PLURALS,
+    AreaState,
+    GameState,
+    Order,
+    Segment,
+    StateError,
+    Unit,
+    validate_dict,
+)
 
 POSITION_FORMAT = 1
 DEFAULT_SEED = "position"

@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from adjudicator import registry, seal
 from adjudicator.cli import main
@@ -416,7 +416,7 @@ def test_ruling_170_a_rollback_line_into_another_folder_is_skipped(game, capsys)
     root = game()
     with open(root / "log", "a") as f:
         f.write('{"action": "rollback", "to": 0, "folder": "../../outside"}\n{"action": "rollback", "to": 0}\n')
-    code, out, err = run(capsys, "replay", root, "--repair")
+    code, _out, err = run(capsys, "replay", root, "--repair")
     assert code == 0 and "internal error" not in err, err
     assert (root / "states" / "0001.toml").is_file() and not (root.parent.parent / "outside").exists()
 
@@ -426,7 +426,7 @@ def test_ruling_170_a_snapshot_line_without_its_files_is_skipped(game, capsys):
     root = game()
     with open(root / "log", "a") as f:
         f.write('{"action": "snapshot", "number": 1, "applied": 5}\n')
-    code, out, err = run(capsys, "replay", root)
+    code, _out, err = run(capsys, "replay", root)
     assert code == 0 and "internal error" not in err, err
 
 
