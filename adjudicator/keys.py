@@ -38,6 +38,7 @@ _PRIVATE_BEGIN = "-----BEGIN OPENSSH PRIVATE KEY-----"
 _PRIVATE_END = "-----END OPENSSH PRIVATE KEY-----"
 _AUTH_MAGIC = b"openssh-key-v1\0"
 DEFAULT_ROUNDS = 16  # ssh-keygen's default for -a
+MAX_ROUNDS = 1000  # the most keygen writes and a key is read with (-a 1000 takes minutes without bcrypt)
 
 
 class SealError(ValueError):
@@ -377,6 +378,9 @@ def parse_private_key(text: str, passphrase: bytes | None = None) -> KeyPair:
 def _decrypt(cipher: str, options: bytes, passphrase: bytes, section: bytes, r: WireReader) -> bytes:
     o = WireReader(options, "the key's KDF options", KeyFileError)
     salt, rounds = o.string(), o.uint32()
+    if not 1 <= rounds <= MAX_ROUNDS:  # a damaged count would hold the command for hours
+        raise KeyFileError(f"the key's passphrase takes {rounds} bcrypt rounds; Maester reads keys of 1 to "
+                           f"{MAX_ROUNDS} rounds (is the file damaged?)")  # fmt: skip
     key_len, block, mode = _CIPHERS[cipher]
     iv_len = 12 if mode == "gcm" else block
     derived = bcrypt_pbkdf(passphrase, salt, key_len + iv_len, rounds)

@@ -124,8 +124,8 @@ def cmd_keygen(args: argparse.Namespace) -> int:
         raise UserError(f"--passphrase-file {args.passphrase_file} is empty: write the passphrase in it, or leave "
                         "the option out for a key without one")  # fmt: skip
     pair = keys.generate(args.comment)
-    if not 1 <= args.rounds <= 1000:
-        raise UserError(f"--rounds must be between 1 and 1000, not {args.rounds}")
+    if not 1 <= args.rounds <= keys.MAX_ROUNDS:
+        raise UserError(f"--rounds must be between 1 and {keys.MAX_ROUNDS}, not {args.rounds}")
     if passphrase:
         _slow_kdf_note()
     try:

@@ -722,3 +722,30 @@ def test_verify_unsigned_twice_logs_the_acceptance_once(game, capsys, tmp_path):
         code, out, _ = run(capsys, "verify", root, turn, "--unsigned", "--house", "lannister", "--reason", "by phone")
         assert code == 0 and "acceptable: moderator-accepted for House Lannister" in out
     assert (root / "log").read_text().count('"moderator-accept"') == 1
+
+
+@pytest.mark.parametrize("rounds", [0, 2**31])
+def test_a_key_whose_kdf_round_count_is_damaged_is_refused_at_once(capsys, tmp_path, rounds):
+    """A protected key whose bcrypt round count was damaged (a bit flipped: 2**31 rounds) held
+    'maester sign' for hours, the passphrase being applied that many times."""
+    import base64
+    import struct
+
+    from adjudicator import keys
+
+    pair = keys.generate("x")
+    text = keys.private_key_text(pair, b"open sesame", rounds=1)
+    body = text.strip().splitlines()
+    blob = base64.b64decode("".join(body[1:-1]))
+    blob = blob.replace(struct.pack(">I", 1), struct.pack(">I", rounds), 1)  # the KDF options: salt, then rounds
+    armour = base64.b64encode(blob).decode()
+    key = tmp_path / "key"
+    key.write_text("\n".join([body[0], *(armour[i : i + 70] for i in range(0, len(armour), 70)), body[-1]]) + "\n")
+    key.chmod(0o600)
+    (tmp_path / "pass").write_text("open sesame\n")
+    turn = tmp_path / "turn.txt"
+    turn.write_text("game hostile · house stark · round 1 · planning · seq 1\nWinterfell: defense +1\n")
+    code, _, err = run(capsys, "sign", "--key", key, "--passphrase-file", tmp_path / "pass", turn)
+    err = "".join(line for line in err.splitlines(keepends=True) if not line.startswith("maester: note: "))
+    assert code == 2 and f"the key's passphrase takes {rounds} bcrypt rounds" in one_clear_line(err)
+    assert not (tmp_path / "turn.txt.sealed").exists()
