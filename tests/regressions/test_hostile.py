@@ -725,7 +725,7 @@ def test_verify_unsigned_twice_logs_the_acceptance_once(game, capsys, tmp_path):
 
 
 @pytest.mark.parametrize("rounds", [0, 2**31])
-def test_a_key_whose_kdf_round_count_is_damaged_is_refused_at_once(capsys, tmp_path, rounds):
+def test_ruling_171_a_key_whose_kdf_round_count_is_damaged_is_refused_at_once(capsys, tmp_path, rounds):
     """A protected key whose bcrypt round count was damaged (a bit flipped: 2**31 rounds) held
     'maester sign' for hours, the passphrase being applied that many times."""
     import base64
