@@ -28,6 +28,20 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         result = check.check_file(args.game_dir, args.file, house=args.house)
     except check.CheckError as e:
-        raise UserError(str(e)) from None
+        raise UserError(_whole_file_problem(args.file) or str(e)) from None
     print(result.receipt(), end="")
     return 0 if result.ok else 1
+
+
+def _whole_file_problem(name: str) -> str:
+    """What is wrong with a file as a whole (too large, not text), which also hides its header; or ""."""
+    from ..turnfile import parse_turn_file
+
+    if name == "-":
+        return ""  # standard input is read once
+    try:
+        parsed = parse_turn_file(Path(name).read_bytes(), filename=Path(name).name)
+    except OSError:
+        return ""
+    whole = [p for p in parsed.problems if p.code in ("E001", "E003")]
+    return f"{name}: {whole[0].message} (send the turn itself, as plain UTF-8 text)" if whole else ""

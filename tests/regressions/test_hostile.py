@@ -749,3 +749,17 @@ def test_ruling_171_a_key_whose_kdf_round_count_is_damaged_is_refused_at_once(ca
     err = "".join(line for line in err.splitlines(keepends=True) if not line.startswith("maester: note: "))
     assert code == 2 and f"the key's passphrase takes {rounds} bcrypt rounds" in one_clear_line(err)
     assert not (tmp_path / "turn.txt.sealed").exists()
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"x" * 1_000_001, "a turn file may be at most 1,000,000 bytes"),
+    (b"\x00\xff" * 100, "the file contains NUL bytes; it is not a plain-text turn file"),
+], ids=["too large", "binary"])
+def test_check_names_a_file_that_is_no_turn_file_at_all(game, capsys, tmp_path, content, message):
+    """A file too large or not text was answered 'the file has no header naming its house: give
+    --house', advice that could not help."""
+    root = game()
+    path = tmp_path / "turn.txt"
+    path.write_bytes(content)
+    code, out, err = run(capsys, "check", root, path)
+    assert code == 2 and out == "" and message in one_clear_line(err) and "give --house" not in err
