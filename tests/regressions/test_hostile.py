@@ -763,3 +763,25 @@ def test_check_names_a_file_that_is_no_turn_file_at_all(game, capsys, tmp_path, 
     path.write_bytes(content)
     code, out, err = run(capsys, "check", root, path)
     assert code == 2 and out == "" and message in one_clear_line(err) and "give --house" not in err
+
+
+@pytest.mark.parametrize("to,message", [(7, "there is no snapshot 0007 (the snapshots are 0000-0001)"),
+                                        (1, "snapshot 0001 is the latest: there is nothing to undo")])
+def test_rollback_to_a_step_it_cannot_go_back_to_changes_nothing(game, capsys, to, message):
+    """A rollback that cannot be done is refused in one line before anything is moved or logged."""
+    root = game()
+    before = tree(root)
+    code, out, err = run(capsys, "rollback", root, "--to", to, "--reason", "undo")
+    assert code == 2 and out == "" and message in one_clear_line(err)
+    assert tree(root) == before
+
+
+def test_reveal_twice_changes_nothing_the_second_time(game, capsys):
+    """Revealing again writes nothing new: game.toml and the log stay as the first reveal left them."""
+    root = game()
+    code, _, _ = run(capsys, "reveal", root, "--force")
+    assert code == 0
+    before = tree(root)
+    code, out, err = run(capsys, "reveal", root, "--force")
+    assert code == 0 and err == "" and "seed revealed" in out
+    assert tree(root) == before
