@@ -30,6 +30,8 @@ from rules.helpers import (  # noqa: F401
     run,
     token,
     units,
+    march,
+    reasons,
     unusable,
 )
 
@@ -38,13 +40,6 @@ pytestmark = pytest.mark.usefixtures("phases", "combat")
 FIVE = ["stark", "lannister", "greyjoy", "tyrell", "baratheon"]
 
 
-def march(origin, *moves, leave_power=False):
-    return March(origin=origin, leave_power=leave_power,
-                 moves=tuple(Move(destination=d, units=tuple(UnitSpec(u) for u in us)) for d, *us in moves))
-
-
-def reasons(step, house):
-    return [e.reason for e in unusable(step, house)]
 
 
 # --- E11: King's Court stars ------------------------------------------------------------------

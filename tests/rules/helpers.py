@@ -194,3 +194,16 @@ def at_action(state: GameState) -> GameState:
 def run(state: GameState, *entries: dict[str, Any], deadline: bool = False) -> Step:
     """``advance`` with these answers."""
     return advance(state, list(entries), deadline=deadline)
+
+
+def march(origin, *moves, leave_power=False):
+    """``march("lannisport", ("stoney_sept", "footman"), ("riverrun", "knight", "footman"))``."""
+    from adjudicator.commands import March, Move, UnitSpec
+
+    return March(origin=origin, leave_power=leave_power,
+                 moves=tuple(Move(destination=d, units=tuple(UnitSpec(u) for u in us)) for d, *us in moves))
+
+
+def reasons(step, house):
+    """Why each of the house's answers was refused in this step."""
+    return [e.reason for e in unusable(step, house)]

@@ -28,20 +28,14 @@ from .helpers import (  # noqa: F401
     run,
     token,
     units,
+    march,
+    reasons,
     unusable,
 )
 
 pytestmark = pytest.mark.usefixtures("phases", "combat")
 
 
-def march(origin, *moves, leave_power=False):
-    """``march("lannisport", ("stoney_sept", "footman"), ("riverrun", "knight", "footman"))``."""
-    return March(origin=origin, leave_power=leave_power,
-                 moves=tuple(Move(destination=d, units=tuple(UnitSpec(u) for u in us)) for d, *us in moves))
-
-
-def reasons(step, house):
-    return [e.reason for e in unusable(step, house)]
 
 
 def lannisport(*extra):
