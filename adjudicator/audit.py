@@ -22,7 +22,7 @@ from typing import Any
 
 import tomli_w
 
-from . import fileio, registry
+from . import fileio, registry, tomltext
 from .board import Board
 from .commands import to_dict
 from .events import PUBLIC, DefaultUsed, Event
@@ -76,7 +76,7 @@ class Snapshot:
     def from_toml(cls, text: str, *, where: str) -> Snapshot:
         """:raises CorruptFolder: when the text is not a snapshot."""
         try:
-            data = tomllib.loads(text)
+            data = tomltext.loads(text)
             meta = data.pop("snapshot")
             return cls(
                 number=int(meta["number"]), state=GameState.from_dict(data), applied=list(meta["applied"]),

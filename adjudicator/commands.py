@@ -10,7 +10,9 @@ Every command names areas, houses, cards and unit types by their canonical snake
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field
+import re
+from dataclasses import MISSING, dataclass, field, fields
+from functools import cache
 from typing import Any, Literal, Optional
 
 AreaId = str
@@ -403,3 +405,79 @@ def _unplain(v: object) -> object:
     if isinstance(v, list):
         return tuple(None if x == "" else _unplain(x) for x in v)
     return v
+
+
+# --- checking a command read from a file -------------------------------------------------------
+
+# The numbers a command carries, bounded as the turn-file language bounds them (turnfile.py): a
+# house owns 10 footmen, a port holds 3 ships, a bid is 0 to 99. The engine sizes lists by them.
+NUMBER_RANGES: dict[tuple[str, str], tuple[int, int]] = {
+    ("UnitSpec", "count"): (1, 10), ("Located", "count"): (1, 10), ("PortShips", "count"): (0, 3),
+    ("Bid", "amount"): (0, 99),
+}
+MAX_PARTS = 1000  # items in one list of a command: a turn-file line of 1,000 characters holds fewer
+
+
+def check_command(value: object, path: str = "command") -> None:
+    """Every field of a command (as :func:`from_dict` built it from a file) of its type and in range.
+
+    A saved state is written by Maester, but a moderator may edit it (or a position file) by hand:
+    a count of 99999999999 would have the engine build that many units.
+
+    >>> check_command(PortShips(port="pyke", count=7))
+    Traceback (most recent call last):
+    ...
+    ValueError: command.count: expected a whole number from 0 to 3, got 7
+
+    :raises ValueError: naming the field at fault.
+    """
+    name = type(value).__name__
+    for field_name, kind in _field_kinds(type(value)):
+        v = getattr(value, field_name)
+        where = f"{path}.{field_name}"
+        if kind.startswith("Optional[") and v is None:
+            continue
+        if kind.endswith("int"):
+            low, high = NUMBER_RANGES.get((name, field_name), (0, 99))
+            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+                raise ValueError(f"{where}: expected a whole number from {low} to {high}, got {_short(v)}")
+        elif kind.endswith("bool"):
+            if not isinstance(v, bool):
+                raise ValueError(f"{where}: expected true or false, got {_short(v)}")
+        elif "tuple[" in kind:
+            if not isinstance(v, tuple) or len(v) > MAX_PARTS:
+                raise ValueError(f"{where}: expected a list of at most {MAX_PARTS} items, got {_short(v)}")
+            for i, item in enumerate(v, 1):
+                _check_part(item, kind, f"{where}.{i}")
+        elif kind.removeprefix("Optional[").startswith(tuple(_NESTED)):
+            if type(v).__name__ not in kind:
+                raise ValueError(f"{where}: expected a table, got {_short(v)}")
+            check_command(v, where)
+        elif not isinstance(v, str):
+            raise ValueError(f"{where}: expected text, got {_short(v)}")
+        elif "Literal[" in kind and v not in (words := re.findall(r"'([^']*)'", kind)):
+            raise ValueError(f"{where}: expected one of {', '.join(words)}, got {_short(v)}")
+
+
+def _check_part(item: object, kind: str, where: str) -> None:
+    inner = kind[kind.index("tuple[") + len("tuple["):]
+    if item is None and inner.startswith("Optional["):
+        return
+    nested = next((n for n in _NESTED if inner.startswith(n)), None)
+    if nested is not None:
+        if type(item).__name__ != nested:
+            raise ValueError(f"{where}: expected a table, got {_short(item)}")
+        check_command(item, where)
+    elif not isinstance(item, str):
+        raise ValueError(f"{where}: expected text, got {_short(item)}")
+
+
+@cache
+def _field_kinds(cls: type) -> tuple[tuple[str, str], ...]:
+    """(field, annotation text) of a command class, ``where`` left out (annotations are strings here)."""
+    return tuple((f.name, str(f.type)) for f in fields(cls) if f.name != "where")
+
+
+def _short(v: object) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -40,7 +40,7 @@ from typing import Any
 
 import tomli_w
 
-from . import __version__, fileio, rng
+from . import __version__, fileio, rng, tomltext
 from .board import HOUSES, Board
 from .position import read_position
 from .setup import check_houses, new_game
@@ -186,7 +186,7 @@ class GameDir:
         :raises GameDirError: when the file is missing or is not TOML.
         """
         try:
-            return tomllib.loads(self.game_file.read_text(encoding="utf-8"))
+            return tomltext.loads(self.game_file.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise GameDirError(f"{self.root} is not a game folder: it has no {GAME_FILE}") from None
         except UnicodeDecodeError:

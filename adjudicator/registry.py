@@ -45,7 +45,7 @@ from typing import Any
 
 import tomli_w
 
-from . import fileio
+from . import fileio, tomltext
 from .board import HOUSES
 from .gamedir import GameDir, GameDirError
 from .header import Header, HeaderError, find_header
@@ -108,8 +108,7 @@ def read_game(game_dir: Path) -> dict[str, Any]:
     """
     path = Path(game_dir) / GAME_FILE
     try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
+        return tomltext.loads(path.read_bytes().decode("utf-8"))
     except FileNotFoundError:
         raise RegistryError(f"{game_dir} is not a game folder: it has no {GAME_FILE}") from None
     except UnicodeDecodeError:
@@ -320,8 +319,7 @@ def current_step(game_dir: Path) -> tuple[int, str]:
     """
     path = Path(game_dir) / STATE_FILE
     try:
-        with open(path, "rb") as f:
-            state = tomllib.load(f)
+        state = tomltext.loads(path.read_bytes().decode("utf-8"))
     except FileNotFoundError:
         return 1, "planning"
     except OSError as e:

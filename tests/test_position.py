@@ -151,9 +151,9 @@ def test_dump_then_load_gives_back_any_state_the_box_can_hold(s):
     assert dump_position(load_position(text, filename="d")) == text
 
 
-def test_options_of_any_shape_survive_the_round_trip():
-    s = new_game(["stark", "lannister", "baratheon"], seed="o")
-    s.options.update({"house rule": {"limit": 3, "names": ["a b", "c"]}, "empty": {}})
+def test_both_options_survive_the_round_trip():
+    s = new_game(["stark", "lannister", "baratheon"], seed="o", tides_of_battle=True)
+    s.options["tides_reshuffle_each_combat"] = False
     assert load_position(dump_position(s), filename="o") == s
 
 

@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from adjudicator import commands, registry, seal
+from adjudicator import commands, position, registry, seal
 from adjudicator.batch import adjudicate
 from adjudicator.check import check_file
+from adjudicator.cli import main
 from adjudicator.gamedir import create_game
 from adjudicator.keys import PublicKey
+from adjudicator.position import PositionError, load_position
 from adjudicator.turnfile import parse_turn_file
 
 HOUSES = ["stark", "lannister", "baratheon"]
@@ -109,3 +111,97 @@ def test_check_refuses_a_huge_muster_line(game, tmp_path):
     tf = check_file(game, turn)
     assert [(p.code, p.where.line) for p in tf.problems] == [("E205", 5)]
     assert not [w for w in tf.warnings if w.code == "W901"]
+
+
+# --- position files (moderator input): every refusal a PositionError naming the key and line ------
+
+THREE = 'houses = ["stark", "lannister", "baratheon"]\n'
+
+
+@pytest.fixture
+def few_units(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop any position that builds more than 10,000 units (the box holds a few dozen)."""
+    real, built = position.Unit, []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        built.append(1)
+        if len(built) > 10_000:
+            raise MemoryError("more than 10,000 units built: a count was used before it was checked")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(position, "Unit", counted)
+
+
+def refused(text: str) -> PositionError:
+    with pytest.raises(PositionError) as e:
+        load_position(text, filename="p.toml")
+    return e.value
+
+
+def test_a_huge_unit_count_in_a_position_is_refused_before_a_unit_is_built(few_units):
+    e = refused(THREE + '[areas]\nkarhold = ["99999999999 stark footmen"]\n')
+    assert (e.line, e.key) == (3, "areas.karhold.units")
+    assert e.message == "cannot place 99999999999 footmen: a house has 1 to 10"
+
+
+def test_a_unit_count_above_the_box_is_refused_at_its_key():
+    e = refused(THREE + '[areas]\nthe_golden_sound = ["7 lannister ships"]\n')
+    assert (e.line, e.key, e.message) == (3, "areas.the_golden_sound.units", "cannot place 7 ships: a house has 1 to 6")
+
+
+@pytest.mark.parametrize("text,line,message", [
+    (THREE + "round = " + "1" * 4301 + "\n", 2, "a number 4301 characters long; the longest Maester reads has 100"),
+    (THREE + "round = " + "[" * 500 + "]" * 500 + "\n", 2,
+     "brackets nested more than 32 deep; Maester's files nest 8 deep at most"),
+    (THREE + "[areas]\n" + ".".join(["a"] * 5000) + " = 1\n", 3, "a dotted key of more than 32 parts"),
+], ids=["4,301 digits", "500 brackets", "5,000 dotted parts"])
+def test_toml_past_the_readers_bounds_is_refused_with_its_line(text, line, message):
+    e = refused(text)
+    assert (e.file, e.line, e.key, e.message) == ("p.toml", line, "", message)
+
+
+@pytest.mark.parametrize("segment,line,key,message", [
+    ('decisions = "ab"', 5, "engine.segment.decisions", "expected a table, got 'ab'"),
+    ("used = 1", 5, "engine.segment.used", "expected a list, got 1"),
+    ('used = ["a", 2]', 5, "engine.segment.used", "2 is not text"),
+    ('events_seen = "x"', 5, "engine.segment.events_seen", "expected a whole number, got 'x'"),
+], ids=["decisions", "used", "used item", "events_seen"])
+def test_an_engine_segment_of_the_wrong_types_is_refused_naming_its_key(segment, line, key, message):
+    e = refused(THREE + f'[engine.segment]\nname = "planning"\nstart = {{}}\n{segment}\n')
+    assert (e.line, e.key, e.message) == (line, key, message)
+
+
+def test_a_deeply_nested_engine_request_is_refused_before_show_could_recurse_on_it():
+    """250 nested arrays in a request loaded, and dump_position ('maester show') then recursed out."""
+    e = refused(THREE + '[engine]\npending = [{ key = "k", kind = "orders", house = "stark", prompt = "p", x = '
+                + "[" * 250 + "]" * 250 + " }]\n")  # fmt: skip
+    assert (e.line, e.message) == (3, "brackets nested more than 32 deep; Maester's files nest 8 deep at most")
+
+
+def test_a_standing_answer_with_a_huge_count_is_refused_naming_the_field():
+    command = '{ type = "Casualties", units = [{ type = "UnitSpec", unit = "footman", count = 99999999999 }] }'
+    e = refused(THREE + f'[engine]\nanswers = [{{ id = "a", house = "stark", round = 1, command = {command} }}]\n')
+    assert (e.line, e.key) == (3, "engine.answers.1.command")
+    assert "command.units.1.count: expected a whole number from 1 to 10, got 99999999999" in e.message
+
+
+@pytest.mark.parametrize("options,key,message", [
+    ("colour = 'red'", "options.colour", "unknown key 'colour'"),
+    ("tides_of_batle = true", "options.tides_of_batle", "unknown key 'tides_of_batle'; did you mean 'tides_of_battle'?"),
+    ("tides_of_battle = nan", "options.tides_of_battle",
+     "expected a whole number, true or false or a string, not the fraction nan"),
+    ("tides_reshuffle_each_combat = 1", "options.tides_reshuffle_each_combat", "expected true or false, got 1 (int)"),
+], ids=["unknown", "misspelt", "nan", "number"])
+def test_options_are_checked_like_every_other_table(options, key, message):
+    e = refused(THREE + f"[options]\n{options}\n")
+    assert (e.line, e.key, e.message) == (3, key, message)
+
+
+def test_position_refusals_reach_the_moderator_as_one_line(capsys, tmp_path, few_units):
+    pos = tmp_path / "pos.toml"
+    pos.write_text(THREE + '[areas]\nkarhold = ["99999999999 stark footmen"]\n')
+    code = main(["new", str(tmp_path / "game"), "--position", str(pos), "--seed", "p"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and not (tmp_path / "game").exists()
+    assert err.strip().splitlines() == [
+        f"maester: error: {pos}:3: areas.karhold.units: cannot place 99999999999 footmen: a house has 1 to 10"]
