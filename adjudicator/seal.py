@@ -33,6 +33,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from .header import Header, HeaderError, is_header_line, read_header
+from .lines import split_lines
 from .keys import (
     KEY_TYPE,
     PublicKey,
@@ -60,12 +61,6 @@ HASH_ALGORITHMS = ("sha512", "sha256")  # what SSHSIG allows; Maester signs with
 BEGIN = "-----BEGIN SSH SIGNATURE-----"
 END = "-----END SSH SIGNATURE-----"
 _MAGIC = b"SSHSIG"
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def _split_lines(text: str) -> list[str]:
-    """Split at LF, CRLF and CR (only: not at the other characters ``str.splitlines`` knows)."""
-    return _LINE_BREAK.split(text) if "\r" in text else text.split("\n")
 _QUOTE = re.compile(r"> ?")
 
 
@@ -173,7 +168,7 @@ def normalise(text: str) -> str:
     """
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
-    lines = [line.rstrip(" \t") for line in _split_lines(text)]
+    lines = [line.rstrip(" \t") for line in split_lines(text)]
     start, end = 0, len(lines)
     while start < end and not lines[start]:
         start += 1
@@ -252,7 +247,7 @@ def read_armour(text: str) -> Signature:
     :raises BadArmour: for missing armour lines, bad base64 or a malformed SSHSIG structure.
     :raises UnsupportedKey: when the signing key is not Ed25519.
     """
-    lines = [line.strip() for line in _split_lines(text.strip())]
+    lines = [line.strip() for line in split_lines(text.strip())]
     if len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
         raise BadArmour(f"a seal runs from {BEGIN!r} to {END!r}")
     b64 = "".join(lines[1:-1])
@@ -388,6 +383,15 @@ class SealedBlock:
             raise BadHeader(str(e)) from None
         return Sealed(header, sig.key, body)
 
+    def own_text(self) -> str:
+        """The block alone, as it is archived and put in an inbox: the normalised turn text and its armour.
+
+        These are exactly the text and seal :meth:`open` checks, and :func:`scan` finds this one
+        block in them again, whatever surrounded it (mail quoting, other blocks, garbage).
+        """
+        armour_lines = [line.strip() for line in self.armour.strip("\n").split("\n")] if self.armour else []
+        return normalise(self.text) + "".join(f"{line}\n" for line in armour_lines)
+
 
 @dataclass(frozen=True, slots=True)
 class Sealed:
@@ -451,7 +455,7 @@ def scan(text: str) -> Scan:
     of the header line) is removed. A fault in one block (no seal, a truncated or doubled seal) is
     kept on that block; the others stand.
     """
-    lines = _split_lines(text)
+    lines = split_lines(text)
     if lines and lines[-1] == "":
         lines.pop()
     n = len(lines)
