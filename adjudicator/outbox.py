@@ -40,6 +40,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from . import fileio, registry, seal, sshsig
 from .audit import Folder
+from .events import kind_name
 from .gamedir import GameDir, GameDirError
 from .keys import KeyPair
 from .report import PHASE_NAMES, WIDTH, skeleton
@@ -140,7 +141,7 @@ def _mine(step: _Step, house: str) -> list[dict[str, Any]]:
 
 
 def _request_line(r: dict[str, Any]) -> str:
-    return f"{r['kind']}: {r['prompt']}" + (" (secret)" if r.get("secret") else "")
+    return f"{kind_name(r['kind'])}: {r['prompt']}" + (" (secret)" if r.get("secret") else "")
 
 
 def _skeleton(step: _Step, house: str, mine: list[dict[str, Any]], last_seq: int) -> str:
