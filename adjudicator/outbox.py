@@ -44,6 +44,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 
 from . import fileio, registry, seal
 from .audit import Folder
+from .events import kind_name
 from .gamedir import GameDir, GameDirError
 from .keys import KeyPair
 from .report import PHASE_NAMES, WIDTH, skeleton
@@ -151,7 +152,7 @@ def _mine(step: _Step, house: str) -> list[dict[str, Any]]:
 
 
 def _request_line(r: dict[str, Any]) -> str:
-    return f"{r['kind']}: {r['prompt']}" + (" (secret)" if r.get("secret") else "")
+    return f"{kind_name(r['kind'])}: {r['prompt']}" + (" (secret)" if r.get("secret") else "")
 
 
 def _skeleton(step: _Step, house: str, mine: list[dict[str, Any]], last_seq: int) -> str:
