@@ -36,14 +36,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-    Ed25519PublicKey,
-)
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from . import fileio, registry, seal
+from . import fileio, registry, seal, sshsig
 from .audit import Folder
+from .events import kind_name
 from .gamedir import GameDir, GameDirError
 from .keys import KeyPair
 from .report import PHASE_NAMES, WIDTH, skeleton
@@ -81,17 +78,10 @@ def verify_report(text: str, armoured: str) -> seal.Signature:
     :raises WrongNamespace: for a seal made for anything but a report (a turn's seal, say).
     :raises BadSignature: when the text or the seal was changed.
     """
-    sig = seal.read_armour(armoured)
-    if sig.namespace != REPORT_NAMESPACE:
-        raise seal.WrongNamespace(f"namespace {sig.namespace!r} is not {REPORT_NAMESPACE}")
-    if sig.hash_algorithm not in seal.HASH_ALGORITHMS:
-        raise seal.BadArmour(f"hash algorithm {sig.hash_algorithm!r} is not one of {', '.join(seal.HASH_ALGORITHMS)}")
     try:
-        Ed25519PublicKey.from_public_bytes(sig.key.raw).verify(sig.signature, sig.signed_data(
-            seal.normalise(text).encode("utf-8")))  # fmt: skip
-    except (InvalidSignature, ValueError):
+        return sshsig.verify(seal.normalise(text).encode("utf-8"), armoured, REPORT_NAMESPACE)
+    except seal.BadSignature:
         raise seal.BadSignature("the seal does not match the report (the text or the seal was changed)") from None
-    return sig
 
 
 # --- which reports ---------------------------------------------------------------------------------
@@ -151,7 +141,7 @@ def _mine(step: _Step, house: str) -> list[dict[str, Any]]:
 
 
 def _request_line(r: dict[str, Any]) -> str:
-    return f"{r['kind']}: {r['prompt']}" + (" (secret)" if r.get("secret") else "")
+    return f"{kind_name(r['kind'])}: {r['prompt']}" + (" (secret)" if r.get("secret") else "")
 
 
 def _skeleton(step: _Step, house: str, mine: list[dict[str, Any]], last_seq: int) -> str:

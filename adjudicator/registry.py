@@ -50,6 +50,7 @@ from .board import HOUSES
 from .gamedir import GameDir, GameDirError
 from .header import Header, HeaderError, find_header
 from .keys import PublicKey, parse_public_key
+from .lines import split_lines
 from .seal import (
     BEGIN,
     END,
@@ -339,7 +340,7 @@ def read_log(game_dir: Path) -> list[dict[str, Any]]:
     except FileNotFoundError:
         return []
     out = []
-    for line in text.splitlines():
+    for line in split_lines(text):  # as the ledger reads it: a U+2028 in a logged text does not end a line
         try:
             entry = json.loads(line)
         except ValueError:
@@ -396,6 +397,7 @@ class Verdict:
     signer: str = ""  # the house whose key sealed it, when the key is registered
     sha256: str = ""  # of the normalised, sealed text
     error: SealError | None = None
+    own_text: str = ""  # the block alone (SealedBlock.own_text), when its seal is good: what intake archives
 
     @property
     def ok(self) -> bool:
@@ -467,7 +469,7 @@ class Checker:
         digest = hashlib.sha256(sealed.text.encode("utf-8")).hexdigest()
         entry = self.keys.get(fp)
         signer = entry.house if entry else ""
-        return Verdict(*where, h, fp, signer, digest, self._fault(h, fp, entry))
+        return Verdict(*where, h, fp, signer, digest, self._fault(h, fp, entry), block.own_text())
 
     def _fault(self, h: Header, fp: str, entry: KeyEntry | None) -> SealError | None:
         if entry is None:

@@ -20,33 +20,20 @@ whose key that may be is :mod:`adjudicator.registry`'s business.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import functools
-import hashlib
 import re
-import struct
 import unicodedata
 from dataclasses import dataclass, field
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from . import sshsig
 from .header import Header, HeaderError, is_header_line, read_header
-from .keys import (
-    KEY_TYPE,
-    PublicKey,
-    SealError,
-    UnsupportedKey,
-    WireReader,
-    describe_key_type,
-    fingerprint,
-    key_from_blob,
-    parse_public_key,
-    ssh_string,
-)
+from .keys import PublicKey, SealError, UnsupportedKey, fingerprint, parse_public_key
+from .lines import split_lines
+from .sshsig import BEGIN, END, HASH_ALGORITHMS, BadArmour, BadSignature, Signature, WrongNamespace, armour, read_armour
 
 __all__ = [
+    "BEGIN", "END", "HASH_ALGORITHMS", "NAMESPACE",
     "BadArmour", "BadEncoding", "BadHeader", "BadSignature", "DoubledArmour", "NoSeal",
     "Replayed", "RevokedKey", "SealError", "TruncatedArmour", "UnknownKey", "UnsupportedKey",
     "WrongGame", "WrongHouse", "WrongNamespace", "WrongStep",
@@ -56,26 +43,10 @@ __all__ = [
 ]  # fmt: skip
 
 NAMESPACE = "maester-turn"
-HASH_ALGORITHMS = ("sha512", "sha256")  # what SSHSIG allows; Maester signs with sha512
-BEGIN = "-----BEGIN SSH SIGNATURE-----"
-END = "-----END SSH SIGNATURE-----"
-_MAGIC = b"SSHSIG"
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def _split_lines(text: str) -> list[str]:
-    """Split at LF, CRLF and CR (only: not at the other characters ``str.splitlines`` knows)."""
-    return _LINE_BREAK.split(text) if "\r" in text else text.split("\n")
 _QUOTE = re.compile(r"> ?")
 
 
 # --- errors ---------------------------------------------------------------------------------
-
-
-class BadArmour(SealError):
-    """The armour block is not a readable SSHSIG signature."""
-
-    code = "bad-armour"
 
 
 class TruncatedArmour(BadArmour):
@@ -106,18 +77,6 @@ class BadEncoding(SealError):
     """The file is not UTF-8 text."""
 
     code = "bad-encoding"
-
-
-class WrongNamespace(SealError):
-    """Signed for another purpose than a Maester turn (``ssh-keygen -Y sign -n``)."""
-
-    code = "wrong-namespace"
-
-
-class BadSignature(SealError):
-    """The signature does not match the text."""
-
-    code = "bad-signature"
 
 
 class UnknownKey(SealError):
@@ -173,7 +132,7 @@ def normalise(text: str) -> str:
     """
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
-    lines = [line.rstrip(" \t") for line in _split_lines(text)]
+    lines = [line.rstrip(" \t") for line in split_lines(text)]
     start, end = 0, len(lines)
     while start < end and not lines[start]:
         start += 1
@@ -193,104 +152,12 @@ def decode(data: bytes) -> str:
         raise BadEncoding(f"the file is not UTF-8 text (byte {e.start + 1} is {data[e.start]:#04x})") from None
 
 
-# --- the SSHSIG wire format (OpenSSH PROTOCOL.sshsig) ---------------------------------------
-
-
-@functools.lru_cache(maxsize=4096)
-def _ed25519(raw: bytes) -> Ed25519PublicKey:
-    return Ed25519PublicKey.from_public_bytes(raw)
-
-
-@dataclass(frozen=True, slots=True)
-class Signature:
-    """A parsed SSHSIG signature."""
-
-    key: PublicKey
-    namespace: str
-    hash_algorithm: str
-    signature: bytes  # the 64 Ed25519 signature bytes
-
-    def signed_data(self, message: bytes) -> bytes:
-        """The bytes the Ed25519 signature covers (PROTOCOL.sshsig, "Signed Data")."""
-        return _signed_data(self.namespace, self.hash_algorithm, message)
-
-
-def _signed_data(namespace: str, hash_algorithm: str, message: bytes) -> bytes:
-    digest = hashlib.new(hash_algorithm, message).digest()
-    return (
-        _MAGIC
-        + ssh_string(namespace.encode())
-        + ssh_string(b"")
-        + ssh_string(hash_algorithm.encode())
-        + ssh_string(digest)
-    )
-
-
-def _sshsig_blob(sig: Signature) -> bytes:
-    inner = ssh_string(KEY_TYPE.encode()) + ssh_string(sig.signature)
-    return (
-        _MAGIC
-        + struct.pack(">I", 1)
-        + ssh_string(sig.key.blob)
-        + ssh_string(sig.namespace.encode())
-        + ssh_string(b"")
-        + ssh_string(sig.hash_algorithm.encode())
-        + ssh_string(inner)
-    )
-
-
-def armour(sig: Signature) -> str:
-    """The ``-----BEGIN SSH SIGNATURE-----`` block, base64 wrapped at 70 columns, as ssh-keygen."""
-    b64 = base64.b64encode(_sshsig_blob(sig)).decode()
-    body = "\n".join(b64[i : i + 70] for i in range(0, len(b64), 70))
-    return f"{BEGIN}\n{body}\n{END}\n"
-
-
-def read_armour(text: str) -> Signature:
-    """Parse an armoured SSHSIG signature.
-
-    :raises BadArmour: for missing armour lines, bad base64 or a malformed SSHSIG structure.
-    :raises UnsupportedKey: when the signing key is not Ed25519.
-    """
-    lines = [line.strip() for line in _split_lines(text.strip())]
-    if len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
-        raise BadArmour(f"a seal runs from {BEGIN!r} to {END!r}")
-    b64 = "".join(lines[1:-1])
-    try:
-        blob = base64.b64decode(b64, validate=True)
-    except (binascii.Error, ValueError):
-        blob = b""
-    if not blob or base64.b64encode(blob).decode() != b64:
-        raise BadArmour("the seal's base64 text is damaged")
-    r = WireReader(blob, "the seal", BadArmour)
-    if r.raw(6) != _MAGIC:
-        raise BadArmour("the seal does not start with SSHSIG")
-    if (version := r.uint32()) != 1:
-        raise BadArmour(f"SSHSIG version {version} is not supported (only 1)")
-    key_blob = r.string()
-    namespace = r.string().decode("utf-8", "replace")
-    r.string()  # reserved
-    hash_algorithm = r.text()
-    inner = WireReader(r.string(), "the signature", BadArmour)
-    r.end()
-    key = key_from_blob(key_blob, BadArmour)
-    if (kind := inner.text()) != KEY_TYPE:
-        raise UnsupportedKey(f"only Ed25519 keys are supported; this seal is by {describe_key_type(kind)}")
-    raw_sig = inner.string()
-    inner.end()
-    if len(raw_sig) != 64:
-        raise BadArmour(f"an Ed25519 signature has 64 bytes, not {len(raw_sig)}")
-    return Signature(key, namespace, hash_algorithm, raw_sig)
-
-
 # --- sealing and checking -------------------------------------------------------------------
 
 
 def seal_text(text: str, key: Ed25519PrivateKey, *, namespace: str = NAMESPACE) -> str:
     """The armoured seal over ``normalise(text)``, without the text."""
-    message = normalise(text).encode("utf-8")
-    data = _signed_data(namespace, "sha512", message)
-    return armour(Signature(PublicKey.from_key(key), namespace, "sha512", key.sign(data)))
+    return sshsig.sign(normalise(text).encode("utf-8"), key, namespace)
 
 
 def sign(text: str, key: Ed25519PrivateKey) -> str:
@@ -348,16 +215,7 @@ def verify(text: str, armoured: str) -> Signature:
 
 
 def _check(message: bytes, armoured: str) -> Signature:
-    sig = read_armour(armoured)
-    if sig.namespace != NAMESPACE:
-        raise WrongNamespace(f"namespace {sig.namespace!r} is not {NAMESPACE}")
-    if sig.hash_algorithm not in HASH_ALGORITHMS:
-        raise BadArmour(f"hash algorithm {sig.hash_algorithm!r} is not one of {', '.join(HASH_ALGORITHMS)}")
-    try:
-        _ed25519(sig.key.raw).verify(sig.signature, sig.signed_data(message))
-    except (InvalidSignature, ValueError):
-        raise BadSignature("signature does not match the text (the text or the seal was changed)") from None
-    return sig
+    return sshsig.verify(message, armoured, NAMESPACE)
 
 
 # --- finding sealed blocks in a file or a mail ----------------------------------------------
@@ -387,6 +245,15 @@ class SealedBlock:
         except HeaderError as e:
             raise BadHeader(str(e)) from None
         return Sealed(header, sig.key, body)
+
+    def own_text(self) -> str:
+        """The block alone, as it is archived and put in an inbox: the normalised turn text and its armour.
+
+        These are exactly the text and seal :meth:`open` checks, and :func:`scan` finds this one
+        block in them again, whatever surrounded it (mail quoting, other blocks, garbage).
+        """
+        armour_lines = [line.strip() for line in self.armour.strip("\n").split("\n")] if self.armour else []
+        return normalise(self.text) + "".join(f"{line}\n" for line in armour_lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -451,7 +318,7 @@ def scan(text: str) -> Scan:
     of the header line) is removed. A fault in one block (no seal, a truncated or doubled seal) is
     kept on that block; the others stand.
     """
-    lines = _split_lines(text)
+    lines = split_lines(text)
     if lines and lines[-1] == "":
         lines.pop()
     n = len(lines)

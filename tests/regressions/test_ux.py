@@ -421,8 +421,8 @@ def test_a_rejected_receipt_says_what_to_do(tmp_path) -> None:  # type: ignore[n
     (path,) = root.glob("reports/*/receipts/rejected-*.txt")
     text = path.read_text(encoding="utf-8")
     assert "[wrong-step]" in text
-    assert text.endswith("What to do:\n  - write the header for the step the game is at (seq 1 for your first file "
-                         "of a step), seal the file again and send it\n")
+    assert text.endswith("What to do:\n  - write the header for the step the game is at (seq 1 for your first file of\n"
+                         "      a step), seal the file again and send it\n")  # folded within 80 columns
 
 
 # --- command-line messages ------------------------------------------------------------------------
