@@ -432,50 +432,75 @@ def check_command(value: object, path: str = "command") -> None:
     :raises ValueError: naming the field at fault.
     """
     name = type(value).__name__
-    for field_name, kind in _field_kinds(type(value)):
+    cls: Any = type(value)
+    for field_name, kind in _field_kinds(cls):
         v = getattr(value, field_name)
         where = f"{path}.{field_name}"
-        if kind.startswith("Optional[") and v is None:
+        if v is None and kind.optional:
             continue
-        if kind.endswith("int"):
-            low, high = NUMBER_RANGES.get((name, field_name), (0, 99))
-            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
-                raise ValueError(f"{where}: expected a whole number from {low} to {high}, got {_short(v)}")
-        elif kind.endswith("bool"):
-            if not isinstance(v, bool):
-                raise ValueError(f"{where}: expected true or false, got {_short(v)}")
-        elif "tuple[" in kind:
+        if kind.item is not None:  # a list
             if not isinstance(v, tuple) or len(v) > MAX_PARTS:
                 raise ValueError(f"{where}: expected a list of at most {MAX_PARTS} items, got {_short(v)}")
             for i, item in enumerate(v, 1):
-                _check_part(item, kind, f"{where}.{i}")
-        elif kind.removeprefix("Optional[").startswith(tuple(_NESTED)):
-            if type(v).__name__ not in kind:
-                raise ValueError(f"{where}: expected a table, got {_short(v)}")
-            check_command(v, where)
-        elif not isinstance(v, str):
-            raise ValueError(f"{where}: expected text, got {_short(v)}")
-        elif "Literal[" in kind and v not in (words := re.findall(r"'([^']*)'", kind)):
-            raise ValueError(f"{where}: expected one of {', '.join(words)}, got {_short(v)}")
+                if not (item is None and kind.item_optional):
+                    _check_value(item, kind.item, (name, field_name), f"{where}.{i}")
+        else:
+            _check_value(v, kind, (name, field_name), where)
 
 
-def _check_part(item: object, kind: str, where: str) -> None:
-    inner = kind[kind.index("tuple[") + len("tuple["):]
-    if item is None and inner.startswith("Optional["):
-        return
-    nested = next((n for n in _NESTED if inner.startswith(n)), None)
-    if nested is not None:
-        if type(item).__name__ != nested:
-            raise ValueError(f"{where}: expected a table, got {_short(item)}")
-        check_command(item, where)
-    elif not isinstance(item, str):
-        raise ValueError(f"{where}: expected text, got {_short(item)}")
+def _check_value(v: object, kind: _Kind, key: tuple[str, str], where: str) -> None:
+    if kind.shape == "int":
+        low, high = NUMBER_RANGES.get(key, (0, 99))
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+            raise ValueError(f"{where}: expected a whole number from {low} to {high}, got {_short(v)}")
+    elif kind.shape == "bool":
+        if not isinstance(v, bool):
+            raise ValueError(f"{where}: expected true or false, got {_short(v)}")
+    elif kind.shape == "table":
+        if type(v).__name__ != kind.nested:
+            raise ValueError(f"{where}: expected a table, got {_short(v)}")
+        check_command(v, where)
+    elif not isinstance(v, str):
+        raise ValueError(f"{where}: expected text, got {_short(v)}")
+    elif kind.words and v not in kind.words:
+        raise ValueError(f"{where}: expected one of {', '.join(kind.words)}, got {_short(v)}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Kind:
+    """What a field holds, read once from its annotation (a string here: ``Optional[AreaId]``)."""
+
+    shape: str  # int, bool, table, text or list
+    optional: bool = False
+    nested: str = ""  # a table's class name
+    words: tuple[str, ...] = ()  # a Literal's values
+    item: _Kind | None = None  # a list's items
+    item_optional: bool = False
+
+
+_NESTED_NAME = re.compile(r"\b(UnitSpec|Located|CombatFilter|Move|MusterAction)\b")
+_OPTIONAL = re.compile(r"\bOptional\[|\bNone\b")
+
+
+def _kind(text: str) -> _Kind:
+    if "tuple[" in text:
+        outer, inner = text.split("tuple[", 1)
+        item = inner.split(",", 1)[0]
+        optional = bool(_OPTIONAL.search(outer) or _OPTIONAL.search(inner.rsplit("]", 1)[-1]))
+        return _Kind("list", optional, item=_kind(item), item_optional=bool(_OPTIONAL.search(item)))
+    optional = bool(_OPTIONAL.search(text))
+    if nested := _NESTED_NAME.search(text):
+        return _Kind("table", optional, nested=nested.group(1))
+    for shape in ("int", "bool"):
+        if re.search(rf"\b{shape}\b", text):
+            return _Kind(shape, optional)
+    return _Kind("text", optional, words=tuple(re.findall(r"""['"]([^'"]*)['"]""", text)) if "Literal[" in text else ())
 
 
 @cache
-def _field_kinds(cls: type) -> tuple[tuple[str, str], ...]:
-    """(field, annotation text) of a command class, ``where`` left out (annotations are strings here)."""
-    return tuple((f.name, str(f.type)) for f in fields(cls) if f.name != "where")
+def _field_kinds(cls: Any) -> tuple[tuple[str, _Kind], ...]:
+    """(field, kind) of a command class, ``where`` left out."""
+    return tuple((f.name, _kind(str(f.type))) for f in fields(cls) if f.name != "where")
 
 
 def _short(v: object) -> str:

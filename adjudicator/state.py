@@ -686,10 +686,10 @@ def validate_engine(d: dict[str, Any]) -> None:
             else:
                 for j, part in enumerate(items(rec, "parts", path), 1):
                     known(part, f"{path}.parts.{j}")
-            for j, e in enumerate(items(rec, "events", path), 1):
+            for j, record in enumerate(items(rec, "events", path), 1):
                 try:
-                    _check_numbers(e)
-                    event(e)
+                    _check_numbers(record)
+                    event(record)
                 except (KeyError, TypeError, ValueError, AttributeError) as err:
                     raise StateError(f"{path}.events.{j}: not an event Maester knows ({type(err).__name__}: "
                                      f"{err})") from None

@@ -1,4 +1,4 @@
-"""Issue 22: every count, size and depth read from a player's text is bounded before it is used.
+"""Issue 22: every count, size and depth read from a turn file or a position is bounded before it is used.
 
 ``muster in Lannisport: 99999999999 footmen`` once built that many muster actions before the
 count was checked: a sealed one-line turn held ``maester adjudicate`` (and ``maester check``) until
@@ -205,3 +205,14 @@ def test_position_refusals_reach_the_moderator_as_one_line(capsys, tmp_path, few
     assert code == 2 and out == "" and not (tmp_path / "game").exists()
     assert err.strip().splitlines() == [
         f"maester: error: {pos}:3: areas.karhold.units: cannot place 99999999999 footmen: a house has 1 to 10"]
+
+
+def test_check_against_a_report_json_nested_past_the_reader_is_one_clear_line(capsys, tmp_path):
+    """'maester check report.json turn.txt' with 100,000 nested brackets was an internal error (RecursionError)."""
+    report, turn = tmp_path / "report.json", tmp_path / "turn.txt"
+    report.write_text("[" * 100_000 + "]" * 100_000)
+    turn.write_text("game bounds · house stark · round 1 · planning · seq 1\nWinterfell: defense +1\n")
+    code = main(["check", str(report), str(turn)])
+    _, err = capsys.readouterr()
+    assert code == 2 and "internal error" not in err
+    assert err.startswith(f"maester: error: {report} is neither a game folder nor a published report.json")
