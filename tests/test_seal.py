@@ -15,8 +15,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator import keys, seal
-from adjudicator.seal import (
+from adjudicator.seals import keys
+from adjudicator.seals import sshsig as seal
+from adjudicator.seals.sshsig import (
     BadArmour,
     BadHeader,
     BadSignature,
