@@ -62,7 +62,7 @@ def six_house_step(root: Path) -> tuple[float, Timings]:
     from adjudicator.folder import registry
     from adjudicator.folder.gamedir import create_game
     from adjudicator.game.commands import from_dict
-    from adjudicator.seals import sshsig as seal
+    from adjudicator.seals import seal
     from adjudicator.seals.keys import generate
     from adjudicator.turnfile.printer import format_command
 

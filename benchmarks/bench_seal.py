@@ -6,7 +6,7 @@ Three timings over the same files, each the best of three runs:
 
 * bare      ``Ed25519PublicKey.verify`` on the exact bytes each seal signs (keys, signatures and
             signed data prepared beforehand): the floor set by the cryptography itself;
-* seal      what :mod:`adjudicator.seals.sshsig` does per file: find the block, normalise, parse the
+* seal      what :mod:`adjudicator.seals.seal` does per file: find the block, normalise, parse the
             armour and the SSHSIG structure, hash, verify, read the header;
 * checked   the same plus the game checks (registered key, house, game, step, sequence) through
             :class:`adjudicator.folder.registry.Checker`, reading each file from disk.
@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from adjudicator.folder import registry  # noqa: E402
-from adjudicator.seals import sshsig as seal
+from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey  # noqa: E402
 
 HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell")

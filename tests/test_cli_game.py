@@ -233,7 +233,9 @@ def test_show_prints_a_readable_summary(game, capsys):
     lines = out.splitlines()
     assert lines[0] == "Game g: round 1, planning phase"
     assert "Iron Throne:  1. Baratheon  2. Lannister  3. Stark  4. Greyjoy   [Iron Throne]" in lines
-    assert "Fiefdoms:     1. Greyjoy  2. Stark  3. Baratheon  4. Lannister   [Valyrian Steel Blade]" in lines
+    assert "Fiefdoms:     1. Greyjoy  2. Stark  3. Baratheon  4. Lannister   [Valyrian" in lines
+    assert "              Steel Blade]" in lines  # within 80 columns
+    assert max(len(line) for line in lines) <= 80
     assert "Wildlings:    threat 2" in lines
     assert "Stark           5     0      1       2  7 / -" in lines
     assert "  Winterfell:                Stark: 1 footman and 1 knight; garrison 2" in lines

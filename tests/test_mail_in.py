@@ -22,7 +22,7 @@ from adjudicator.mail.ingest import (
     scan_message,
     unflow,
 )
-from adjudicator.seals import sshsig as seal
+from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
 
 

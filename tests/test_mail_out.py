@@ -21,7 +21,7 @@ from adjudicator.mail.outbox import (
     verify_report,
     write_outbox,
 )
-from adjudicator.seals import sshsig as seal
+from adjudicator.seals import seal
 from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
 
 MOD = shapes.MODERATOR

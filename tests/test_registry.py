@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from adjudicator.folder import registry
 from adjudicator.folder.registry import Checker, RegistryError
-from adjudicator.seals import sshsig as seal
+from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
 from adjudicator.turnfile.header import Header, find_header
 

@@ -119,7 +119,7 @@ def test_public_report_counts_castles_with_state_castles():
 def test_public_report_lists_who_must_answer_without_options():
     text = render_report(_game(), [], requests=_requests())
     assert "Stark         raid: resolve one of your raid orders" in text
-    assert "Lannister     card_choice: choose for Tyrion Lannister (secret)" in text
+    assert "Lannister     card choice: choose for Tyrion Lannister (secret)" in text
     assert RAID_KARHOLD not in text  # Stark's options are Stark's business
 
 
@@ -137,7 +137,7 @@ def test_fingerprints_in_force_are_listed():
 def test_waiting_requests_are_listed_in_turn_order():
     text = render_report(_game(), [], requests=list(reversed(_requests())))
     # Iron Throne order in three players: Baratheon, Lannister, Stark.
-    assert text.index("Lannister     card_choice") < text.index("Stark         raid")
+    assert text.index("Lannister     card choice") < text.index("Stark         raid")
 
 
 # --- what a private report adds ---------------------------------------------------------------------
@@ -150,7 +150,7 @@ def test_private_report_shows_hand_with_card_text_and_discards():
     text = render_report(state, [], viewer="stark")
     assert "YOUR HAND" in text
     assert "Catelyn Stark" in text and "Defense Order is doubled" in text.replace("\n      ", " ")
-    assert "Your discards: Eddard Stark" in text
+    assert "YOUR DISCARDS\n  [Eddard Stark · 4 · 2 swords] No text.\n" in text
 
 
 RAID_KARHOLD = command_text(Raid(origin="winterfell", targets=("karhold",)))
@@ -185,7 +185,7 @@ def test_skeleton_has_one_template_per_request_of_that_house_only():
     text = skeleton(state, "lannister", _requests())
     lines = text.splitlines()
     assert read_header(lines[0]) == Header("demo", "lannister", 1, "planning", 1)
-    assert len(lines) == 3 and lines[1] == "# card_choice: choose for Tyrion Lannister"
+    assert len(lines) == 3 and lines[1] == "# card choice: choose for Tyrion Lannister"
     assert lines[2].startswith("# ") and "MARKER-DEFAULT" in lines[2]  # the default, in the printer's words
     assert "raid" not in text
 
@@ -305,10 +305,11 @@ def test_ruling_130_hands_and_discards_are_public():
     state.houses["stark"].hand.remove("robb_stark")
     state.houses["stark"].discards.append("robb_stark")
     text = render_report(state, [])
-    assert "HOUSE CARDS (open information, R197)" in text
+    assert "HOUSE CARDS with their strength (open information, R197)" in text
     cards = text[text.index("HOUSE CARDS"):].splitlines()
-    stark = cards.index("  Stark       Eddard Stark, Greatjon Umber, Roose Bolton, Ser Rodrick Cassel,")
-    assert cards[stark + 1:stark + 3] == ["              The Blackfish, Catelyn Stark", "              discarded: Robb Stark"]
+    stark = cards.index("  Stark       Eddard Stark 4, Greatjon Umber 2, Roose Bolton 2, Ser Rodrick")
+    assert cards[stark + 1:stark + 3] == ["              Cassel 1, The Blackfish 1, Catelyn Stark 0",
+                                          "              discarded: Robb Stark 3"]
 
 
 def test_ruling_131_available_power_is_public():

@@ -15,7 +15,7 @@ import pytest
 from adjudicator.folder import audit, batch
 from adjudicator.robots.demo import main as demo_main
 from adjudicator.robots.demo import play_sample, sample_dir, sample_plan
-from adjudicator.seals import sshsig as seal
+from adjudicator.seals import seal
 from adjudicator.seals.keys import read_private_key
 
 SAMPLE = sample_dir()

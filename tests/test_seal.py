@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import os
 import shutil
 import struct
 import subprocess
@@ -15,9 +14,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator.seals import keys
-from adjudicator.seals import sshsig as seal
-from adjudicator.seals.sshsig import (
+from adjudicator.seals import keys, seal, sshsig
+from adjudicator.seals.seal import (
     BadArmour,
     BadHeader,
     BadSignature,
@@ -143,7 +141,7 @@ def test_wrong_namespace_is_rejected() -> None:
 
 
 def _sshsig(key_blob: bytes, sig_type: bytes, sig: bytes, *, version: int = 1) -> str:
-    s = keys.ssh_string
+    s = sshsig.ssh_string
     blob = (b"SSHSIG" + struct.pack(">I", version) + s(key_blob) + s(b"maester-turn") + s(b"")
             + s(b"sha512") + s(s(sig_type) + s(sig)))  # fmt: skip
     b64 = base64.b64encode(blob).decode()
@@ -151,7 +149,7 @@ def _sshsig(key_blob: bytes, sig_type: bytes, sig: bytes, *, version: int = 1) -
 
 
 def test_non_ed25519_seal_is_unsupported() -> None:
-    rsa_blob = keys.ssh_string(b"ssh-rsa") + keys.ssh_string(b"\x01\x00\x01") + keys.ssh_string(b"\x00" + bytes(128))
+    rsa_blob = sshsig.ssh_string(b"ssh-rsa") + sshsig.ssh_string(b"\x01\x00\x01") + sshsig.ssh_string(b"\x00" + bytes(128))
     with pytest.raises(UnsupportedKey, match="only Ed25519 keys are supported; this is an RSA key"):
         seal.verify(TURN, _sshsig(rsa_blob, b"rsa-sha2-512", bytes(128)))
 
@@ -319,50 +317,6 @@ def test_not_utf8_is_bad_encoding() -> None:
     assert seal.decode(b"\xef\xbb\xbfgame") == "game"
 
 
-# --- key files ------------------------------------------------------------------------------------
-
-
-def test_bcrypt_pbkdf_matches_openbsd_test_vector() -> None:
-    expected = "5bbf0cc293587f1c3635555c27796598d47e579071bf427e9d8fbe842aba34d9"
-    assert keys.bcrypt_pbkdf(b"password", b"salt", 32, 4).hex() == expected
-
-
-def test_private_key_round_trip_plain_and_with_passphrase(tmp_path: Path) -> None:
-    pair = keys.generate("stark@demo")
-    keys.write_key_pair(tmp_path / "plain", pair)
-    keys.write_key_pair(tmp_path / "locked", pair, b"winter is coming", rounds=1)
-    assert (tmp_path / "plain").stat().st_mode & 0o777 == 0o600
-    assert (tmp_path / "plain.pub").read_text() == pair.public.line() + "\n"
-    for name, passphrase in [("plain", None), ("locked", b"winter is coming")]:
-        back = keys.read_private_key(tmp_path / name, passphrase)
-        assert back.public == pair.public
-    with pytest.raises(keys.PassphraseRequired):
-        keys.read_private_key(tmp_path / "locked")
-    with pytest.raises(keys.WrongPassphrase):
-        keys.read_private_key(tmp_path / "locked", b"summer")
-
-
-def test_readable_private_key_file_warns(tmp_path: Path) -> None:
-    keys.write_key_pair(tmp_path / "k", keys.generate())
-    os.chmod(tmp_path / "k", 0o644)
-    with pytest.warns(keys.InsecureKeyFile, match="mode 0644"):
-        keys.read_private_key(tmp_path / "k")
-
-
-def test_private_key_file_mode_0600_does_not_warn(tmp_path: Path, recwarn: pytest.WarningsRecorder) -> None:
-    keys.write_key_pair(tmp_path / "k", keys.generate())
-    keys.read_private_key(tmp_path / "k")
-    assert not [w for w in recwarn if issubclass(w.category, keys.InsecureKeyFile)]
-
-
-def test_public_and_private_keys_given_the_wrong_way_round(tmp_path: Path) -> None:
-    keys.write_key_pair(tmp_path / "k", keys.generate())
-    with pytest.raises(keys.KeyFileError, match="public key"):
-        keys.read_private_key(tmp_path / "k.pub")
-    with pytest.raises(keys.KeyFileError, match="private key"):
-        keys.read_public_key(tmp_path / "k")
-
-
 # --- interop with OpenSSH's ssh-keygen ----------------------------------------------------------
 
 
@@ -426,29 +380,3 @@ def test_non_ed25519_keys_are_refused_clearly(tmp_path: Path, kind: str, name: s
     _ssh_keygen("-Y", "sign", "-n", "maester-turn", "-f", "k", "turn", cwd=tmp_path)
     with pytest.raises(UnsupportedKey, match="only Ed25519 keys are supported"):
         opened(TURN + (tmp_path / "turn.sig").read_text())
-
-
-@needs_ssh_keygen
-def test_ssh_keygen_key_files_read_unchanged_with_and_without_passphrase(tmp_path: Path) -> None:
-    _ssh_keygen("-q", "-t", "ed25519", "-N", "", "-C", "plain", "-f", "plain", cwd=tmp_path)
-    # 3 rounds: the two KDF blocks of the key run in parallel where there are two processors
-    _ssh_keygen("-q", "-t", "ed25519", "-a", "3", "-N", "s3cret", "-C", "locked", "-f", "locked", cwd=tmp_path)
-    for name, passphrase in [("plain", None), ("locked", b"s3cret")]:
-        pair = keys.read_private_key(tmp_path / name, passphrase)
-        assert pair.public.comment == name
-        assert pair.public.line() == (tmp_path / f"{name}.pub").read_text().strip()
-        listed = _ssh_keygen("-l", "-f", f"{name}.pub", cwd=tmp_path).stdout.decode().strip()
-        assert pair.public.fingerprint_line() == listed
-
-
-@needs_ssh_keygen
-def test_maester_key_files_read_by_ssh_keygen(tmp_path: Path) -> None:
-    pair = keys.generate("stark@demo")
-    keys.write_key_pair(tmp_path / "plain", pair)
-    keys.write_key_pair(tmp_path / "locked", pair, b"s3cret", rounds=1)
-    for name, flags in [("plain", []), ("locked", ["-P", "s3cret"])]:
-        r = _ssh_keygen("-y", *flags, "-f", name, cwd=tmp_path)
-        assert r.returncode == 0, r.stderr
-        assert r.stdout.decode().split()[:2] == pair.public.line().split()[:2]
-    listed = _ssh_keygen("-l", "-f", "plain.pub", cwd=tmp_path).stdout.decode().strip()
-    assert listed == pair.public.fingerprint_line() == f"256 {pair.public.fingerprint} stark@demo (ED25519)"

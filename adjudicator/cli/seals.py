@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..folder import registry
-from ..seals import keys
-from ..seals import sshsig as seal
+from ..seals import keys, seal
 from ..util import fileio
 from . import UserError, os_error_line
 
@@ -112,12 +111,6 @@ def _passphrase(path: Path | None) -> bytes | None:
     return data or None
 
 
-def _slow_kdf_note() -> None:
-    if not keys.have_fast_kdf():
-        print("maester: note: the passphrase takes some seconds to apply "
-              "(installing the 'bcrypt' package makes it instant)", file=sys.stderr)  # fmt: skip
-
-
 @_user_errors
 def cmd_keygen(args: argparse.Namespace) -> int:
     if any(c in args.comment for c in "\r\n\0"):
@@ -129,8 +122,6 @@ def cmd_keygen(args: argparse.Namespace) -> int:
     pair = keys.generate(args.comment)
     if not 1 <= args.rounds <= keys.MAX_ROUNDS:
         raise UserError(f"--rounds must be between 1 and {keys.MAX_ROUNDS}, not {args.rounds}")
-    if passphrase:
-        _slow_kdf_note()
     try:
         pub = keys.write_key_pair(args.out, pair, passphrase, rounds=args.rounds)
     except FileExistsError as e:
@@ -166,8 +157,6 @@ def _load_key(path: Path, passphrase_file: Path | None) -> keys.KeyPair:
         if not sys.stdin.isatty():
             raise UserError(f"{path} is protected by a passphrase; give --passphrase-file")
         passphrase = getpass.getpass(f"passphrase for {path}: ").encode() or None
-    if passphrase is not None and keys.is_encrypted(text):
-        _slow_kdf_note()
     return keys.read_private_key(path, passphrase)
 
 

@@ -28,7 +28,7 @@ from ..engine.events import PUBLIC, DefaultUsed, Event
 from ..game.board import Board
 from ..game.commands import to_dict
 from ..game.state import GameState
-from ..seals.sshsig import NoSeal, SealError, decode, normalise, scan
+from ..seals.seal import NoSeal, SealError, decode, normalise, scan
 from ..turnfile.header import Header, HeaderError, find_header
 from ..util import fileio
 from . import registry

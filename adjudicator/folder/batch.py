@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from ..game.board import Board
 from ..game.state import GameState
-from ..seals.sshsig import SealError
+from ..seals.seal import SealError
 from ..util import fileio
 from . import registry
 from .audit import (

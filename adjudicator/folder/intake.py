@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..game.state import GameState
-from ..seals.sshsig import (
+from ..seals.seal import (
     NoSeal,
     SealError,
     WrongStep,

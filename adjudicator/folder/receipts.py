@@ -9,8 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..engine.events import AnswerUnusable
+from ..engine.events import AnswerUnusable, kind_name
 from ..game.state import GameState
+from ..util.columns import fold
 from . import registry
 from .audit import (
     Outcome,
@@ -59,8 +60,8 @@ def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str, replaced: 
         out += ["", "Outside the seal (not read):"] + [f"  {g}" for g in u.ignored]
     asked = [r for r in outcome.requests if r.house == h.house]
     out += ["", "Asked of you now:" if asked else "Nothing is asked of you now."]
-    out += [f"  - {r.kind}: {r.prompt}" for r in asked]
-    return "\n".join(out) + "\n"
+    out += [f"  - {kind_name(r.kind)}: {r.prompt}" for r in asked]
+    return fold("\n".join(out)) + "\n"
 
 
 def replaced_answers(prev: GameState | None, understood: list[Understood]) -> dict[str, list[str]]:
@@ -107,7 +108,7 @@ def rejected_receipt(rej: Rejection, snap: Snapshot) -> str:
                                                    for c in re.findall(r"\[([a-z-]+)\]", r) if c in WHAT_TO_DO))
     if todo:
         out += ["", "What to do:"] + [f"  - {t}" for t in todo]
-    return "\n".join(out) + "\n"
+    return fold("\n".join(out)) + "\n"
 
 
 # What a player does about each reason a seal check gives (the codes of docs/seals.md).

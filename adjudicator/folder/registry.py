@@ -47,7 +47,7 @@ import tomli_w
 
 from ..game.board import HOUSES
 from ..seals.keys import PublicKey, parse_public_key
-from ..seals.sshsig import (
+from ..seals.seal import (
     BEGIN,
     END,
     BadHeader,

@@ -26,6 +26,8 @@ class HouseCard:
     has_ability: bool
     when: str
     ability: str
+    condition: str = ""  # when the ability applies ("always", "you win the combat", ...)
+    optional: bool = False  # the owner may decline it
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +98,7 @@ class CardData:
 def _house_card(c: dict[str, Any]) -> HouseCard:
     return HouseCard(
         c["id"], c["house"], c["name"], c["strength"], c["swords"], c["fortifications"],
-        c["has_ability"], c["when"], c.get("ability", ""),
+        c["has_ability"], c["when"], c.get("ability", ""), c.get("condition", ""), bool(c.get("optional", False)),
     )
 
 

@@ -5,7 +5,7 @@ before, takes each sealed block (header line … ``END SSH SIGNATURE``) of this 
 writes it to ``GAME_DIR/inbox/`` as a file of its own, for ``maester adjudicate``. A block is
 found wherever mail puts it: the body, a text attachment, quoted-printable or base64, flowed
 text (RFC 3676), HTML-only mail, a reply's ``> `` quoting, a forwarded message. Blocks are found
-by :func:`adjudicator.seals.sshsig.scan`; this module only gets the texts out of the mail.
+by :func:`adjudicator.seals.seal.scan`; this module only gets the texts out of the mail.
 
 Nothing here decides whether a turn counts: the seal does, when the batch run checks it. A sender
 address that is not the player's is reported, no more. See ``docs/moderating.md``.
@@ -42,7 +42,7 @@ from typing import Any
 
 from ..folder import registry
 from ..folder.gamedir import GameDir, GameDirError
-from ..seals.sshsig import NoSeal, SealedBlock, SealError, normalise, scan
+from ..seals.seal import NoSeal, SealedBlock, SealError, normalise, scan
 from ..turnfile.header import Header, HeaderError, read_header
 from ..util import fileio
 

@@ -19,6 +19,7 @@ import hashlib
 import json
 import sys
 import textwrap
+from collections import Counter
 from dataclasses import fields
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -31,6 +32,7 @@ from ..engine.events import (
     DefaultUsed,
     Event,
     OnlyOption,
+    kind_name,
     visible,
 )
 from ..engine.events import from_dict as event_from_dict
@@ -42,6 +44,7 @@ from ..game.commands import to_dict as to_command_dict
 from ..game.state import GameState
 from ..turnfile.header import Header, format_header
 from ..turnfile.names import ORDER_TEXT, display_name
+from .cardtext import card_ref
 from .svgmap import HOUSE_COLOURS, board_summary, render_map
 from .templating import environment
 
@@ -235,7 +238,7 @@ def public_view(
         "title": clean(f"game {state.game_id} · round {state.round} · {phase}"),
         "winner": state.winner.title() if state.winner else None,
         "waiting": [
-            {"house": r["house"], "house_name": r["house"].title(), "kind": r["kind"], "prompt": clean(r["prompt"]),
+            {"house": r["house"], "house_name": r["house"].title(), "kind": kind_name(r["kind"]), "prompt": clean(r["prompt"]),
              "secret": bool(r.get("secret"))}
             for r in sorted(requests, key=lambda r: (_turn_index(state, r["house"]), r["kind"], r.get("key", "")))
         ],
@@ -302,6 +305,8 @@ def _house_row(state: GameState, board: Board, house: str) -> dict[str, Any]:
         "stars": state.stars(house, board),
         "hand": [_card_view(c) for c in hs.hand],
         "discards": [_card_view(c) for c in hs.discards],
+        "hand_names": ", ".join(f"{c['name']} {c['strength']}" for c in map(_card_view, hs.hand)),
+        "discard_names": ", ".join(f"{c['name']} {c['strength']}" for c in map(_card_view, hs.discards)),
     }
 
 
@@ -322,10 +327,21 @@ def _tracks(state: GameState) -> list[dict[str, Any]]:
 
 
 def _decks(state: GameState) -> dict[str, Any]:
-    """Deck sizes and revealed cards only: the order of every deck stays hidden (R267)."""
+    """Deck sizes and revealed cards only: the order of every deck stays hidden (R267).
+
+    "drawn" lists the discards and then the cards drawn and not yet discarded (those being
+    resolved in a Westeros Phase): every card of the deck that is not among the cards left.
+    """
+    westeros = []
+    for k, left in sorted(state.westeros_decks.items()):
+        discards = state.westeros_discards.get(k, [])
+        in_play = Counter(CARDS.westeros_deck(int(k))) if k.isdigit() and state.phase == "westeros" else Counter()
+        in_play.subtract(Counter(left) + Counter(discards))
+        drawn = [_westeros_name(k, c) for c in discards]
+        drawn += [f"{_westeros_name(k, c)} (being resolved)" for c in sorted(in_play.elements())]
+        westeros.append({"deck": k, "left": len(left), "discards": drawn})
     return {
-        "westeros": [{"deck": k, "left": len(v), "discards": [_westeros_name(k, c) for c in state.westeros_discards.get(k, [])]}
-                     for k, v in sorted(state.westeros_decks.items())],  # fmt: skip
+        "westeros": westeros,
         "wildling_left": len(state.wildling_deck),
         "tides_left": len(state.tides_deck) if state.options.get("tides_of_battle") else None,
     }
@@ -339,12 +355,35 @@ def _westeros_name(deck: str, card: str) -> str:
 
 
 def _card_view(card_id: str) -> dict[str, Any]:
+    """A House card by name and strength; ``ref`` is what the ``card_text`` filter prints in full."""
     c = CARDS.house_cards.get(card_id)
     if c is None:
-        return {"id": card_id, "name": card_id.replace("_", " ").title(), "strength": "?", "icons": "", "ability": ""}
-    icons = " ".join(filter(None, [f"{c.swords} sword{'s' if c.swords > 1 else ''}" if c.swords else "",
-                                   f"{c.fortifications} fort." if c.fortifications else ""]))  # fmt: skip
-    return {"id": c.id, "name": c.name, "strength": c.strength, "icons": icons, "ability": c.ability}
+        return {"id": card_id, "ref": card_id, "name": card_id.replace("_", " ").title(), "strength": "?"}
+    return {"id": c.id, "ref": c.id, "name": c.name, "strength": c.strength}
+
+
+# The cards an event shows face up: (card kind, the fields naming them). Their whole text follows
+# the event's sentence.
+_SHOWN_CARDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "HouseCardsRevealed": ("house", ("attacker_card", "defender_card")),
+    "HouseCardChosen": ("house", ("card",)),
+    "WesterosCardRevealed": ("westeros", ("card",)),
+    "WildlingCardRevealed": ("wildling", ("card",)),
+    "WildlingCardSeen": ("wildling", ("card",)),
+    "TidesRevealed": ("tides", ("attacker_card", "defender_card")),
+    "TidesDrawn": ("tides", ("card",)),
+}
+
+
+def shown_cards(e: Event) -> list[str]:
+    """References (:func:`adjudicator.reports.cardtext.card_ref`) of the cards an event turns face up."""
+    kind, names = _SHOWN_CARDS.get(type(e).__name__, ("", ()))
+    refs = []
+    for name in names:
+        card = getattr(e, name, "")
+        if isinstance(card, str) and card:
+            refs.append(card_ref(kind, card, getattr(e, "deck", None)))
+    return list(dict.fromkeys(refs))
 
 
 # --- events -----------------------------------------------------------------------------------------
@@ -372,7 +411,7 @@ def event_view(e: Event, *, private: bool = False) -> dict[str, Any]:
         total = getattr(e, f"{side}_total", None) if side != f.name else None
         tables.append({"title": title, "rows": table_rows, "total": total})
     return {"type": type(e).__name__, "text": clean(sentence(e)), "private": private, "tables": tables,
-            "table_lines": table_lines(tables)}  # fmt: skip
+            "table_lines": table_lines(tables), "cards": shown_cards(e)}  # fmt: skip
 
 
 def sentence(e: Event) -> str:
@@ -453,15 +492,20 @@ def clean(text: str) -> str:
 # --- requests ------------------------------------------------------------------------------------------
 
 
+# A request's context keys in words, where the key alone would not say it.
+CONTEXT_LABELS: dict[str, str] = {"then": "your areas still to muster after this one"}
+
+
 def _my_request(r: dict[str, Any]) -> dict[str, Any]:
     return {
         "key": r.get("key", ""),
-        "kind": r["kind"],
+        "kind": kind_name(r["kind"]),
         "prompt": clean(r["prompt"]),
         "secret": bool(r.get("secret")),
         "options": [command_text(command_from_dict(o)) for o in r.get("options", [])],
         "default": _default_text(r),
-        "context": [f"{k.replace('_', ' ')}: {_context_text(v)}" for k, v in sorted(r.get("context", {}).items())],
+        "context": [f"{CONTEXT_LABELS.get(k, k.replace('_', ' '))}: {_context_text(v)}"
+                    for k, v in sorted(r.get("context", {}).items())],
     }
 
 
@@ -556,7 +600,7 @@ def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq:
     for r in (_request_dict(r) for r in requests):
         if r["house"] != house:
             continue
-        lines += textwrap.wrap(f"# {r['kind']}: {clean(r['prompt'])}", WIDTH, subsequent_indent="#   ",
+        lines += textwrap.wrap(f"# {kind_name(r['kind'])}: {clean(r['prompt'])}", WIDTH, subsequent_indent="#   ",
                                break_long_words=False, break_on_hyphens=False)
         template = _default_text(r) or [command_text(command_from_dict(o)) for o in r.get("options", [])[:1]]
         lines += [f"# {t}" for t in (template or [KIND_TEMPLATES.get(r["kind"], r["kind"] + " ...")])]

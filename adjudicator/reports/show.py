@@ -17,12 +17,21 @@ Game game: round 1, planning phase
 from __future__ import annotations
 
 import json
+from textwrap import wrap
 from typing import Any
 
-from ..engine.events import card_name, house_name, order_name, plural, units_text
+from ..engine.events import (
+    card_name,
+    house_name,
+    kind_name,
+    order_name,
+    plural,
+    units_text,
+)
 from ..engine.events.westeros import banned_orders
 from ..game.board import DOMINANCE_TOKENS, TRACKS, Board
 from ..game.state import AreaState, GameState
+from ..util.columns import WIDTH
 
 JSON_SCHEMA_VERSION = 1
 PENDING_KEYS = ("key", "kind", "house", "prompt", "secret")
@@ -118,8 +127,9 @@ def summary(state: GameState, board: Board | None = None) -> str:
     for track in TRACKS:
         token = DOMINANCE_TOKENS[track]
         used = " (used)" if dominance[token]["used"] else ""
-        places = "  ".join(f"{i}. {name[h]}" for i, h in enumerate(state.tracks[track], 1))
-        out.append(f"{TRACK_NAMES[track] + ':':<14}{places}   [{TOKEN_NAMES[token]}{used}]")
+        places = "  ".join(f"{i}.\0{name[h]}" for i, h in enumerate(state.tracks[track], 1))  # \0: never split there
+        out += [line.replace("\0", " ") for line in wrap(f"{places}   [{TOKEN_NAMES[token]}{used}]", WIDTH,
+                initial_indent=f"{TRACK_NAMES[track] + ':':<14}", subsequent_indent=" " * 14)]  # fmt: skip
     out.append(f"{'Wildlings:':<14}threat {state.wildling_threat}")
     if state.restrictions:
         out.append(f"{'Restricted:':<14}{banned_orders(state.restrictions)} this round")
@@ -127,19 +137,22 @@ def summary(state: GameState, board: Board | None = None) -> str:
     for h in state.houses_in_play:
         hs = state.houses[h]
         cards = f"{len(hs.hand)} / {', '.join(card_name(c) for c in hs.discards) or '-'}"
-        out.append(f"{name[h]:<11}{hs.power:>6}{state.power_on_board(h):>6}{hs.supply:>7}"
-                   f"{state.castles(h, board):>8}  {cards}")
+        row = f"{name[h]:<11}{hs.power:>6}{state.power_on_board(h):>6}{hs.supply:>7}{state.castles(h, board):>8}  "
+        out += wrap(cards, WIDTH, initial_indent=row, subsequent_indent=" " * len(row))
     out += ["", "Board:"]
     width = max(len(a.name) for a in board.areas.values()) + 2  # the longest name still leaves a space
     for area_id, st in sorted(state.areas.items(), key=lambda kv: board.area(kv[0]).name):
         if st.is_empty():
             continue
-        out.append(f"  {board.area(area_id).name + ':':<{width}}{_area_text(st)}")
+        out += wrap(_area_text(st), WIDTH, initial_indent=f"  {board.area(area_id).name + ':':<{width}}",
+                    subsequent_indent=" " * (width + 2))  # fmt: skip
     if state.impassable:
-        out.append(f"  Impassable: {', '.join(board.area(a).name for a in state.impassable)}")
+        out += wrap(", ".join(board.area(a).name for a in state.impassable), WIDTH, initial_indent="  Impassable: ",
+                    subsequent_indent=" " * 14)  # fmt: skip
     out += ["", f"Waiting for: {plural(len(state.pending), 'answer')}" if state.pending else "Waiting for: nothing"]
     for p in state.pending:
-        out.append(f"  {house_name(str(p.get('house', '?')))}: {p.get('kind', '?')}: {p.get('prompt', '')}".rstrip(": "))
+        line = f"{house_name(str(p.get('house', '?')))}: {kind_name(str(p.get('kind', '?')))}: {p.get('prompt', '')}"
+        out += wrap(line.rstrip(": "), WIDTH, initial_indent="  ", subsequent_indent="      ")
     return "\n".join(out) + "\n"
 
 

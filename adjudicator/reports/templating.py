@@ -18,6 +18,7 @@ from pathlib import Path
 import jinja2
 
 from ..util.resources import resource_dir
+from .cardtext import card_text
 
 _ESCAPED = ("html", "svg", "xml")
 
@@ -68,6 +69,7 @@ def _environment(folder: str | None) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["wrap"] = wrap
+    env.filters["card_text"] = card_text  # the whole text of a card: every template prints cards with it
     return env
 
 

@@ -35,7 +35,7 @@ from ..game.commands import (
     UnitSpec,
 )
 from ..game.state import GameState
-from ..seals.sshsig import sign
+from ..seals.seal import sign
 from ..turnfile.header import Header, format_header
 from ..turnfile.printer import format_command
 

@@ -4,7 +4,7 @@ r"""Turn files: plain text in, typed commands out, and back again.
 text and cuts it into logical lines, each line is parsed with the Lark grammar in
 ``grammar/turnfile.lark``, and names are resolved by :mod:`adjudicator.turnfile.names`. A bad line never
 hides the others: it becomes a problem with its line and column, and the valid lines stand.
-:func:`~adjudicator.turnfile.parser.printer.format_command` prints a command in the canonical form;
+:func:`~adjudicator.turnfile.printer.format_command` prints a command in the canonical form;
 parsing the printed text gives the same command back.
 
 >>> tf = parse_turn_file("Winterfall: march +1\nKarhold: raid*\n", filename="stark.txt")
@@ -72,6 +72,8 @@ __all__ = [
 _NAME_CODES = {"area": "E101", "house": "E102", "house_card": "E103", "westeros_card": "E104",
                "wildling_card": "E104", "card": "E104", "unit": "E106", "track": "E107"}
 _SIDES = {"attacker": "attacker", "defender": "defender", "nobody": None, "no one": None, "noone": None}
+# The most units of one type a house owns (10 footmen, R011): no line may name more in one count.
+MAX_UNITS_NAMED = 10
 _WHEN_TYPES = frozenset(t for t in C.COMMAND_TYPES if "when" in {f.name for f in fields(t)})
 
 
@@ -160,12 +162,19 @@ class _Ctx:
         return None
 
     def count(self, tok: Token | None, low: int, high: int, what: str, default: int = 1) -> int:
+        """The number written, checked against its range before anything is built from it.
+
+        Out of range, the line is refused and ``low`` is returned, so that no caller ever sizes
+        a list by what a player wrote (``muster ... 99999999999 footmen`` once built that many).
+        """
         if tok is None:
             return default
-        value = int(tok)
-        if not low <= value <= high:
-            self.error("E205", f"{what} must be from {low} to {high}, not {value}", _at(tok))
-        return value
+        digits = str(tok).lstrip("0") or "0"
+        if len(digits) > len(str(high)) or not low <= int(digits) <= high:
+            shown = digits if len(digits) <= 12 else f"{digits[:6]}...({len(digits)} digits)"
+            self.error("E205", f"{what} must be from {low} to {high}, not {shown}", _at(tok))
+            return low
+        return int(digits)
 
     def order(self, o: _Order) -> Any:
         token, reason = order_token(o.kind, o.modifier, o.special)
@@ -386,12 +395,12 @@ class _Lines(Transformer[Token, Any]):
 
 
 def _units(c: _Ctx, specs: Sequence[tuple[Any, ...]]) -> tuple[C.UnitSpec, ...]:
-    return tuple(C.UnitSpec(unit=c.name("unit", s[2]), count=c.count(s[1], 1, 10, "a number of units")) for s in specs)
+    return tuple(C.UnitSpec(unit=c.name("unit", s[2]), count=c.count(s[1], 1, MAX_UNITS_NAMED, "a number of units")) for s in specs)
 
 
 def _located(c: _Ctx, locs: Sequence[tuple[Any, ...]]) -> tuple[C.Located, ...]:
     return tuple(
-        C.Located(area=c.name("area", a), unit=c.name("unit", u), count=c.count(n, 1, 10, "a number of units"))
+        C.Located(area=c.name("area", a), unit=c.name("unit", u), count=c.count(n, 1, MAX_UNITS_NAMED, "a number of units"))
         for _, n, u, a in locs
     )
 
@@ -408,7 +417,12 @@ def _muster(c: _Ctx, actions: Sequence[tuple[Any, ...]]) -> tuple[C.MusterAction
             out.append(C.MusterAction(unit=unit, upgrade=True))
         else:
             unit, to = c.name("unit", a[2]), (c.name("area", a[3]) if a[3] else None)
-            out.extend(C.MusterAction(unit=unit, to=to) for _ in range(c.count(a[1], 1, 10, "a number of units")))
+            count = c.count(a[1], 1, MAX_UNITS_NAMED, "a number of units")  # bounded before it sizes the list
+            out.extend(C.MusterAction(unit=unit, to=to) for _ in range(count))
+        if len(out) > MAX_UNITS_NAMED:
+            c.error("E205", f"a muster names at most {MAX_UNITS_NAMED} units; an area gives 1 or 2 mustering "
+                    "points (R068)", a[2])
+            return ()
     return tuple(out)
 
 

@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from adjudicator.folder import registry
 from adjudicator.folder.gamedir import create_game
-from adjudicator.seals import sshsig as seal
+from adjudicator.seals import seal
 from adjudicator.seals.keys import KeyPair, PublicKey
 
 GAME = "mailgame"

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from adjudicator.cli import main
 from adjudicator.folder import registry
 from adjudicator.folder.gamedir import create_game
-from adjudicator.seals import sshsig as seal
+from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
 
 HOUSES = ["stark", "lannister", "baratheon"]
@@ -725,7 +725,7 @@ def test_verify_unsigned_twice_logs_the_acceptance_once(game, capsys, tmp_path):
     assert (root / "log").read_text().count('"moderator-accept"') == 1
 
 
-@pytest.mark.parametrize("rounds", [0, 2**31])
+@pytest.mark.parametrize("rounds", [0, 1001, 2**31])
 def test_ruling_171_a_key_whose_kdf_round_count_is_damaged_is_refused_at_once(capsys, tmp_path, rounds):
     """A protected key whose bcrypt round count was damaged (a bit flipped: 2**31 rounds) held
     'maester sign' for hours, the passphrase being applied that many times."""
@@ -747,7 +747,6 @@ def test_ruling_171_a_key_whose_kdf_round_count_is_damaged_is_refused_at_once(ca
     turn = tmp_path / "turn.txt"
     turn.write_text("game hostile · house stark · round 1 · planning · seq 1\nWinterfell: defense +1\n")
     code, _, err = run(capsys, "sign", "--key", key, "--passphrase-file", tmp_path / "pass", turn)
-    err = "".join(line for line in err.splitlines(keepends=True) if not line.startswith("maester: note: "))
     assert code == 2 and f"the key's passphrase takes {rounds} bcrypt rounds" in one_clear_line(err)
     assert not (tmp_path / "turn.txt.sealed").exists()
 

@@ -365,7 +365,7 @@ def game_folder(tmp_path):  # type: ignore[no-untyped-def]
 
 def send(root, keys, house: str, seq: int, body: str, *, step: str = "planning", rnd: int = 1):  # type: ignore[no-untyped-def]
     from adjudicator.folder import batch
-    from adjudicator.seals import sshsig as seal
+    from adjudicator.seals import seal
 
     text = f"game winter · house {house} · round {rnd} · {step} · seq {seq}\n{body}"
     path = root / "inbox" / f"{house}-{rnd}-{step}-{seq}.txt"
@@ -423,8 +423,8 @@ def test_a_rejected_receipt_says_what_to_do(tmp_path) -> None:  # type: ignore[n
     (path,) = root.glob("reports/*/receipts/rejected-*.txt")
     text = path.read_text(encoding="utf-8")
     assert "[wrong-step]" in text
-    assert text.endswith("What to do:\n  - write the header for the step the game is at (seq 1 for your first file "
-                         "of a step), seal the file again and send it\n")
+    assert text.endswith("What to do:\n  - write the header for the step the game is at (seq 1 for your first file of\n"
+                         "      a step), seal the file again and send it\n")  # folded within 80 columns
 
 
 # --- command-line messages ------------------------------------------------------------------------

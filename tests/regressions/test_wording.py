@@ -41,6 +41,7 @@ from adjudicator.engine.events.action import (
     PowerTokenDiscarded,
     PowerTokenPlaced,
     RaidResolved,
+    RavenLooked,
     RavenNotUsed,
     RoundEnded,
     UnitsMoved,
@@ -124,6 +125,7 @@ SAMPLES: list[Event] = [
     OrdersRevealed(orders=()),
     OrderSwapped(house="lannister", area="lannisport", old="defense+1", new="march+1"),
     WildlingCardSeen(house="stark", card="crow_killers"),
+    RavenLooked(house="stark"),
     WildlingCardPlaced(house="stark", where="top"),
     WildlingCardPlaced(house="stark", where="bottom"),
     RavenNotUsed(house="lannister"),
@@ -450,7 +452,10 @@ def test_show_names_discards_orders_and_units():
     text = summary(s)
     lines = text.splitlines()
     assert "Stark           5     0      1       2  7 / Eddard Stark, The Blackfish" in lines
-    assert "  Winterfell:                Stark: 1 footman and 1 knight; March +1 order; garrison 2" in lines
+    assert "  Winterfell:                Stark: 1 footman and 1 knight; March +1 order;" in lines
+    assert lines[lines.index("  Winterfell:                Stark: 1 footman and 1 knight; March +1 order;") + 1] == \
+        " " * 29 + "garrison 2"  # within 80 columns, under its column
+    assert max(len(line) for line in lines) <= 80
     assert "  The Mountains of the Moon: Stark: 1 knight routed" in lines
     assert "Restricted:   no March +1 or Defense orders this round" in lines
     assert "Waiting for: 1 answer" in lines and "  Stark: march: resolve one of your march orders" in lines

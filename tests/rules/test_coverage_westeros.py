@@ -172,7 +172,8 @@ def test_R245_an_area_emptied_by_casualties_is_nobodys_unless_the_march_left_a_t
         Move(units=(UnitSpec("knight"),), destination="castle_black"),))),
         entry("stark", PlayCard(card="ser_rodrick_cassel")), entry("lannister", PlayCard(card="ser_gregor_clegane")))
     assert step.state.round == 2, [r.key for r in step.requests]
-    assert [(e.house, e.area, e.units) for e in of(step.events, UnitsDestroyed)] == [("stark", "karhold", ("knight",))]
+    # The knight stood in Karhold until the combat ended; it is reported lost where it fought.
+    assert [(e.house, e.area, e.units) for e in of(step.events, UnitsDestroyed)] == [("stark", "castle_black", ("knight",))]
     assert not step.state.area("karhold").units
     if leave_power:
         assert of(step.events, PowerTokenPlaced) and step.state.controller("karhold", BOARD) == "stark"

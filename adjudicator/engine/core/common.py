@@ -129,8 +129,12 @@ def lose_power(ctx: Context, house: HouseId, amount: int, cause: str) -> int:
 # --- units ------------------------------------------------------------------------------------
 
 
-def destroy_units(ctx: Context, area: str, units: list[Unit], cause: str) -> None:
-    """Remove units from the board (they go back to their house's supply, R010)."""
+def destroy_units(ctx: Context, area: str, units: list[Unit], cause: str, *, reported_in: str | None = None) -> None:
+    """Remove units from the board (they go back to their house's supply, R010).
+
+    ``reported_in`` names the area the event reports: an attacker's casualties stand in their
+    origin until the combat ends, but a player reads them as lost in the embattled area.
+    """
     if not units:
         return
     st = ctx.state.area_mut(area)
@@ -138,7 +142,8 @@ def destroy_units(ctx: Context, area: str, units: list[Unit], cause: str) -> Non
         st.units.remove(u)
     if not st.units:
         st.order = None if st.order and st.order.house == units[0].house else st.order
-    ctx.emit(UnitsDestroyed(house=units[0].house, area=area, units=tuple(u.type for u in units), cause=cause))
+    ctx.emit(UnitsDestroyed(house=units[0].house, area=reported_in or area, units=tuple(u.type for u in units),
+                            cause=cause))
 
 
 def available_units(state: GameState, board: Board, house: HouseId, unit: str) -> int:

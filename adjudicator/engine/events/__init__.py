@@ -314,3 +314,18 @@ from . import (
     combat,  # noqa: F401
     westeros,  # noqa: F401
 )
+
+# Each kind of decision in a player's words (a request's ``kind`` is the engine's name for it).
+KIND_NAMES: dict[str, str] = {
+    "orders": "orders", "raven": "Messenger Raven", "raven_wildling": "wildling card seen",
+    "raid": "raid", "march": "march", "support": "support", "refuse_support": "refuse support",
+    "house_card": "House card", "blade": "Valyrian Steel Blade", "casualties": "casualties", "retreat": "retreat",
+    "card_choice": "card choice", "port_ships": "ships in a port", "muster": "muster",
+    "consolidate": "consolidate power", "bid": "bid", "tie_break": "tie-break", "reconcile": "supply limit",
+    "westeros_choice": "Westeros card choice", "wildling_choice": "wildling card choice",
+}  # fmt: skip
+
+
+def kind_name(kind: str) -> str:
+    """A decision's kind as a player reads it: ``raven_wildling`` -> ``wildling card seen``."""
+    return KIND_NAMES.get(kind, kind.replace("_", " "))

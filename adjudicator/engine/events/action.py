@@ -84,6 +84,16 @@ class OrderSwapped(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RavenLooked(Event):
+    """R125(b): everyone sees the raven holder look at the top wildling card (not which card it is)."""
+
+    house: str
+
+    def describe(self) -> str:
+        return f"{house_name(self.house)} uses the Messenger Raven to look at the top wildling card."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WildlingCardSeen(Event):
     """R125(b): what the raven holder saw on top of the wildling deck; only that house sees it."""
 
@@ -105,8 +115,8 @@ class WildlingCardPlaced(Event):
     where: str  # "top" | "bottom"
 
     def describe(self) -> str:
-        place = "returns it to the top" if self.where == "top" else "places it at the bottom of the deck"
-        return f"{house_name(self.house)} uses the Messenger Raven to look at the top wildling card and {place}."
+        place = "leaves it on top of the deck" if self.where == "top" else "places it at the bottom of the deck"
+        return f"{house_name(self.house)} has seen the top wildling card with the Messenger Raven and {place}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

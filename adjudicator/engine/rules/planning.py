@@ -41,6 +41,7 @@ from ..events.action import (
     OrdersPlaced,
     OrdersRevealed,
     OrderSwapped,
+    RavenLooked,
     RavenNotUsed,
     WildlingCardPlaced,
     WildlingCardSeen,
@@ -343,6 +344,7 @@ def messenger_raven(ctx: Context) -> None:
         ctx.emit(OrderSwapped(house=holder, area=cmd.area, old=order.token, new=cmd.token))
         order.token = cmd.token
         return
+    ctx.emit(RavenLooked(house=holder))
     ctx.emit(WildlingCardSeen(house=holder, card=st.wildling_deck[0]))
     keep_req = Request(
         key=ctx.key("raven_wildling", holder), kind="raven_wildling", house=holder,
