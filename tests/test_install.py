@@ -51,7 +51,8 @@ def test_the_wheel_installs_into_a_plain_venv_and_runs_outside_the_checkout(tmp_
     (wheel,) = wheels.glob("maester-*.whl")
 
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {f"adjudicator/game/data/{name}.toml" for name in ("board", "cards", "map")} <= names
+    data = ("board", "cards", "map", "mother_of_dragons/board", "mother_of_dragons/cards")
+    assert {f"adjudicator/game/data/{name}.toml" for name in data} <= names
     for folder in ("grammar", "templates"):
         for f in (ROOT / folder).rglob("*"):
             if f.is_file() and "__pycache__" not in f.parts:
