@@ -200,17 +200,17 @@ def test_first_run_writes_snapshot_0000_setup_and_the_first_report(toy: Path):
 # --- accepting, rejecting, receipts -----------------------------------------------------------
 
 
-def test_accepted_file_is_archived_byte_for_byte_and_its_receipt_restates_it(toy: Path):
-    text = "Dear moderator, my turn:\n\n" + sealed("stark", "bid wildlings 2\nbid wildlings lots\n")
-    path = drop(toy, "stark.eml", text)
+def test_ruling_95_an_accepted_block_is_archived_alone_as_checked_and_its_receipt_restates_it(toy: Path):
+    turn = sealed("stark", "bid wildlings 2\nbid wildlings lots\n")
+    drop(toy, "stark.eml", "Dear moderator, my turn:\r\n\r\n" + turn.replace("\n", "  \r\n"))
     result = run(toy)
     assert result.accepted == ["000001-stark-r1-planning-seq1.txt"]
     archived = toy / "archive" / result.accepted[0]
-    assert archived.read_bytes() == path.read_bytes()
+    assert archived.read_bytes() == seal.normalise(turn).encode(), "the block alone: its normalised text and seal"
     receipt = (toy / "reports" / "0001-r1-planning" / "receipts" / result.accepted[0]).read_text()
     assert "line 2: bid wildlings 2" in receipt
     assert "not understood: 'bid wildlings lots'" in receipt
-    assert "text before the first sealed block" in receipt
+    assert "Dear moderator" not in archived.read_text() and "ignored" not in receipt
     accept = [e for e in registry.read_log(toy) if e.get("action") == "accept"]
     assert [(e["house"], e["seq"], e["file"]) for e in accept] == [("stark", 1, f"archive/{result.accepted[0]}")]
 

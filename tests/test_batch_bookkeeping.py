@@ -131,6 +131,7 @@ def test_a_snapshot_text_seen_before_gives_that_snapshot_and_any_other_is_parsed
 def test_derive_changes_neither_the_snapshot_it_starts_from_nor_its_state():
     """derive copies only what it replaces (the answers pool, the decisions a deadline fills)."""
     from adjudicator.folder.audit import derive, understand
+    from adjudicator.folder.ledger import Archived, sha256
     from adjudicator.game.setup import new_game
     from adjudicator.turnfile.printer import format_command
 
@@ -141,7 +142,9 @@ def test_derive_changes_neither_the_snapshot_it_starts_from_nor_its_state():
 
     def turn(seq: int, index: int):
         text = f"game doc · house stark · round 1 · planning · seq {seq}\n{orders}\n"
-        return understand(f"{index:06d}-stark-r1-planning-seq{seq}.txt", text.encode())
+        name = f"{index:06d}-stark-r1-planning-seq{seq}.txt"
+        record = Archived(index, name, "stark", 1, "planning", seq, sha256(text.encode()))
+        return understand(name, text.encode(), record, {sha256(text.encode())})  # as if the moderator accepted it
 
     one = derive(first.snapshot, first.snapshot.state, 1, [turn(1, 1)], deadline=False, previous_sha256="a")
     before = one.snapshot.to_toml()

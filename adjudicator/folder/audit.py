@@ -16,6 +16,7 @@ import json
 import os
 import re
 import tomllib
+from collections.abc import Container
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -164,13 +165,27 @@ class Understood:
     problems: list[str] = field(default_factory=list)  # per-line problems, as the parser says them
     warnings: list[str] = field(default_factory=list)  # lines read with a correction ("read as")
     ignored: list[str] = field(default_factory=list)  # text outside the sealed block
+    logged: Archived | None = None  # its accept line in the log
+
+    def disagreement(self) -> str:
+        """How the header differs from the accept line in the log (``""`` when they agree or there is none)."""
+        if self.logged is None:
+            return ""
+        h, a = self.header, self.logged
+        said, logged = (h.house, h.round, h.step, h.seq), (a.house, a.round, a.step, a.seq)
+        if said == logged:
+            return ""
+        return (f"its header names {h.house}, round {h.round} {h.step}, seq {h.seq}, and the log accepted it for "
+                f"{a.house}, round {a.round} {a.step}, seq {a.seq}")
 
 
-def open_archived(data: bytes) -> tuple[Header, str, str, list[str]]:
+def open_archived(data: bytes, moderator_accepts: Container[str]) -> tuple[Header, str, str, list[str]]:
     """The header, the sealed text, the sealing key's fingerprint ("" if unsealed), the lines outside.
 
-    An archived file holds one sealed block, or one unsealed text accepted by the moderator.
-    The seal itself is checked at intake and by ``maester replay``, not here.
+    An archived file holds one sealed block, or one unsealed text the moderator accepted: the
+    unsealed reading is taken only when ``moderator_accepts`` (the log's ``moderator-accept``
+    lines) holds the SHA-256 of that normalised text, so a file without a seal is never read as
+    anyone's turn on its own word. The seal itself is checked at intake and by ``maester replay``.
 
     :raises SealError: when the bytes no longer hold one readable turn.
     """
@@ -183,6 +198,8 @@ def open_archived(data: bytes) -> tuple[Header, str, str, list[str]]:
         sealed = found.blocks[0].open()
         return sealed.header, sealed.text, sealed.key.fingerprint, ignored
     body = normalise(text)
+    if sha256(body.encode("utf-8")) not in moderator_accepts:
+        raise NoSeal("it holds no sealed turn, and the log holds no moderator acceptance of its text")
     try:
         header = find_header(body)
     except HeaderError as e:
@@ -192,17 +209,20 @@ def open_archived(data: bytes) -> tuple[Header, str, str, list[str]]:
     return header, body, "", []
 
 
-def understand(name: str, data: bytes) -> Understood:
+def understand(name: str, data: bytes, record: Archived | None, moderator_accepts: Container[str]) -> Understood:
     """Parse one archived submission into pool entries (ids ``house/R.step/seqN/Lk``).
+
+    ``record`` is its ``accept`` line in the log (``None`` only for a file being checked before it
+    is archived); :func:`derive` refuses the turn when its header says otherwise.
 
     :raises SealError: when the archived bytes no longer hold one readable turn.
     """
     from ..turnfile.parser import parse_turn_file
     from ..turnfile.printer import format_command  # the parser loads its grammar once
 
-    header, text, fingerprint, ignored = open_archived(data)
+    header, text, fingerprint, ignored = open_archived(data, moderator_accepts)
     parsed = parse_turn_file(text, filename=name)
-    out = Understood(name, header, bool(fingerprint), fingerprint, ignored=ignored)
+    out = Understood(name, header, bool(fingerprint), fingerprint, ignored=ignored, logged=record)
     prefix = entry_prefix(header)
     for cmd in parsed.commands:
         line = cmd.where.line if cmd.where is not None else 0
@@ -278,6 +298,8 @@ def derive(
     new: list[dict[str, Any]] = []
     idle: dict[str, bool] = {}
     for u in understood:
+        if why := u.disagreement():  # intake never archives such a file: the archive or the log was changed
+            raise CorruptFolder(f"archive/{u.name} is refused: {why}; check the game with 'maester replay'")
         prefix = entry_prefix(u.header)
         state.answers = [a for a in state.answers if not a["id"].startswith(prefix) or a["id"] in used]
         new = [a for a in new if not a["id"].startswith(prefix)]
@@ -393,13 +415,15 @@ def rollback(root: str | Path, *, to: int, reason: str) -> str:
         if to not in numbers:
             have = f"0000-{numbers[-1]:04d}" if numbers else "none yet"
             raise BatchError(f"there is no snapshot {to:04d} (the snapshots are {have})")
-        if to == numbers[-1]:
-            raise BatchError(f"snapshot {to:04d} is the latest: there is nothing to undo")
         target = folder.read_snapshot(to)
+        files = [a.name for a in ledger.archived if a.index > target.applied_through]
+        if to == numbers[-1] and not files:
+            raise BatchError(f"snapshot {to:04d} is the latest: there is nothing to undo")
+        # To the latest snapshot: only the archived files that wait to be applied are set aside (a file an
+        # older Maester archived broken would otherwise stop every run; ruling 93).
         taken = [p.name for p in folder.states.glob("rolled-back-*")]
         k = 1 + max((int(n.rsplit("-", 1)[1]) for n in taken if n.rsplit("-", 1)[1].isdigit()), default=0)
         later = [n for n in numbers if n > to]
-        files = [a.name for a in ledger.archived if a.index > target.applied_through]
         entry = {"action": "rollback", "to": to, "reason": reason.strip(), "folder": f"rolled-back-{k}",
                  "set_aside_snapshots": later, "set_aside_files": files}  # fmt: skip
         log(gd.root, entry)
@@ -407,8 +431,9 @@ def rollback(root: str | Path, *, to: int, reason: str) -> str:
         complete_rollback(folder, ledger)
     files_note = (f"; {len(files)} archived file(s) no longer count: sent again, or still in the inbox, they are "
                   "taken again at the next run" if files else "")  # fmt: skip
-    return (f"rolled back to snapshot {to:04d} (round {target.state.round}, {target.state.phase}); snapshots "
-            f"{', '.join(f'{n:04d}' for n in later)} and their reports moved to rolled-back-{k}/{files_note}")  # fmt: skip
+    moved = (f"snapshots {', '.join(f'{n:04d}' for n in later)} and their reports moved to rolled-back-{k}/" if later
+             else "it is the latest snapshot: no snapshot or report moved")  # fmt: skip
+    return f"rolled back to snapshot {to:04d} (round {target.state.round}, {target.state.phase}); {moved}{files_note}"
 
 
 def complete_rollback(folder: Folder, ledger: Ledger) -> None:
@@ -489,15 +514,15 @@ def check_archived(folder: Folder, a: Archived, ledger: Ledger, keys: dict[str, 
     if sha256(data) != a.sha256:
         return "was changed after it was accepted (its SHA-256 differs from the log's)"
     try:
-        header, text, fingerprint, _ = open_archived(data)
+        header, _, fingerprint, _ = open_archived(data, ledger.moderator_accepts)
+    except NoSeal:
+        return "is unsealed and the log has no moderator acceptance for it"
     except SealError as e:
         return f"no longer holds a valid sealed turn ({e})"
     if fingerprint:
         key = keys.get(fingerprint)
         if key is None or key.house != header.house:
             return f"is sealed by key {fingerprint}, never registered for {registry.house_name(header.house)}"
-    elif sha256(text.encode("utf-8")) not in ledger.moderator_accepts:
-        return "is unsealed and the log has no moderator acceptance for it"
     if header.game != gid or (header.house, header.round, header.step, header.seq) != (a.house, a.round, a.step, a.seq):
         return "has a header that differs from its acceptance in the log"
     return ""
@@ -568,7 +593,8 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
             if name in bad:
                 chk.problems.append(f"states/{n:04d}.toml cannot be re-derived: archive/{name} {bad[name]}")
                 return chk
-        understood = [understand(name, (folder.archive / name).read_bytes()) for name in applied]
+        understood = [understand(name, (folder.archive / name).read_bytes(), ledger.find(name), ledger.moderator_accepts)
+                      for name in applied]  # fmt: skip
         outcome = derive(prev, base, n, understood, deadline=deadline, previous_sha256=sha256(prev_text.encode()), board=board)
         text = outcome.snapshot.to_toml()
         if text != stored_text:
@@ -579,7 +605,10 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
         if logged is not None and logged.get("sha256") != sha256(text.encode()):
             chk.problems.append(f"the log's hash of states/{n:04d}.toml differs from the file")
         prev, base, prev_text = outcome.snapshot, outcome.snapshot.state, text
-    chk.problems += [f"archive/{name} {why}" for name, why in bad.items()]
+    aside = set(ledger.set_aside) - {a.name for a in ledger.archived}
+    chk.problems += [f"archive/{name} {why}" for name, why in bad.items() if name not in aside]
+    chk.notes += [f"archive/{name} (set aside by a rollback, applied by no snapshot in force) {why}"
+                  for name, why in bad.items() if name in aside]  # fmt: skip
     try:
         current = gd.state_file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):

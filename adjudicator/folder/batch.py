@@ -200,6 +200,7 @@ class Run:
         self.outcome: Outcome | None = None  # of the latest step applied by this run
         self.first_written = False  # this run resolved the game's first step (snapshot 0000)
         self.ledger = Ledger.read(gd.root)  # a cut last line is not read; it is mended before the run writes
+        self.read_back: dict[str, Understood] = {}  # files this run archived, as intake read them back
 
     # --- recovery: finish whatever a killed run left half done ---------------------------------
 
@@ -347,11 +348,16 @@ class Run:
         if known is None or known.sha256 != sha256(data):
             raise CorruptFolder(f"archive/{name} is not what was accepted (its SHA-256 differs from the log's); "
                                 f"see 'maester replay {self.gd.root}'")  # fmt: skip
+        if (taken := self.read_back.pop(name, None)) is not None:
+            return taken  # read back from these very bytes by intake, a moment ago
         t0 = _clock()
         try:
-            return understand(name, data)
+            return understand(name, data, known, self.ledger.moderator_accepts)
         except SealError as e:
-            raise CorruptFolder(f"archive/{name} no longer holds a readable turn: {e}") from None
+            numbers = self.folder.numbers()
+            latest = f"{numbers[-1]:04d}" if numbers else "NNNN"
+            raise CorruptFolder(f"archive/{name} holds no readable turn: {e}; when no step applied it yet, set it aside "
+                                f"with 'maester rollback {self.gd.root} --to {latest} --reason ...'") from None  # fmt: skip
         finally:
             self.timings.parse += _clock() - t0
 
@@ -466,7 +472,9 @@ class Run:
             self.ledger.open_deadline = snap.number
         while True:
             t0 = _clock()
-            accepted, rejected, deferred = Intake(self.folder, self.ledger, snap.state).run(todo)
+            intake = Intake(self.folder, self.ledger, snap.state)
+            accepted, rejected, deferred = intake.run(todo)
+            self.read_back.update(intake.understood)
             self.timings.verify += _clock() - t0
             for rej in rejected:
                 self.reject(rej, snap)

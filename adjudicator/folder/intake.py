@@ -29,6 +29,8 @@ from . import registry
 from .audit import (
     BatchError,
     Folder,
+    Understood,
+    understand,
 )
 from .ledger import Archived, Ledger, sha256
 
@@ -52,7 +54,7 @@ class Rejection:
 class _Candidate:
     source: str
     file_sha: str
-    data: bytes  # what is archived: the whole file, or the block's own lines in a file of several
+    data: bytes  # what is archived: the block alone (its normalised text and seal), or an accepted unsealed text
     header: Header
     where: str  # "lines 3-14" in the input file
 
@@ -113,6 +115,7 @@ class Intake:
     def __init__(self, folder: Folder, ledger: Ledger, state: GameState) -> None:
         """:raises BatchError: when game.toml lacks what the seal checks need."""
         self.folder, self.ledger, self.state = folder, ledger, state
+        self.understood: dict[str, Understood] = {}  # archive name -> the turn as read back before archiving it
         try:
             game = registry.read_game(folder.root)
             self.checker = registry.Checker(
@@ -158,9 +161,10 @@ class Intake:
         accepted: list[Archived] = []
         for c in good:
             fault = self.checker.check_header(c.header)
-            if fault is not None:
+            why = f"invalid [{fault.code}]: {fault}" if fault is not None else self._unreadable(c)
+            if why:
                 rej = rejected.setdefault(c.source, Rejection(c.source, c.file_sha, []))
-                rej.reasons.append(f"{c.where}: invalid [{fault.code}]: {fault}")
+                rej.reasons.append(f"{c.where}: {why}")
                 continue
             accepted.append(self._archive(c))
         deferred = [p for p in deferred if str(p) not in rejected]
@@ -183,17 +187,19 @@ class Intake:
             return [f"invalid [{e.code}]: {e}"], False
         report = self.checker.check(text)
         unsealed = not report.verdicts or (len(report.verdicts) == 1 and isinstance(report.verdicts[0].error, NoSeal))
-        if unsealed and (header := self._moderator_accepted(text)) is not None:
-            good.append(_Candidate(str(path), digest, data, header, "the whole file (accepted unsealed by the moderator)"))
+        if unsealed and (accepted := self._moderator_accepted(text)) is not None:
+            header, body = accepted
+            good.append(_Candidate(str(path), digest, body, header, "the whole file (accepted unsealed by the moderator)"))
             return [], False
         if not report.verdicts:
             return [f"invalid [{report.error.code}]: {report.error}" if report.error else "no sealed block"], False
         reasons: list[str] = []
         early = False
-        lines = text.splitlines(keepends=True)
         for v in report.verdicts:
             where = f"lines {v.first_line}-{v.last_line}"
-            part = data if len(report.verdicts) == 1 else "".join(lines[v.first_line - 1 : v.last_line]).encode("utf-8")
+            # The block alone, exactly the text and seal just checked: never a range of the file's lines,
+            # which another reading of "a line" could shift onto someone else's text (issue 13).
+            part = v.own_text.encode("utf-8")
             part_sha = sha256(part)
             if self.ledger.is_accepted(part_sha) or part_sha in taken:
                 continue  # the same turn again (a resent or quoted copy)
@@ -206,29 +212,52 @@ class Intake:
                 reasons.append(v.describe())
         return reasons, early
 
-    def _moderator_accepted(self, text: str) -> Header | None:
-        body = normalise(text)
-        if sha256(body.encode("utf-8")) not in self.ledger.moderator_accepts:
+    def _moderator_accepted(self, text: str) -> tuple[Header, bytes] | None:
+        """The header and the normalised text (what is archived) of a text the moderator accepted unsealed."""
+        body = normalise(text).encode("utf-8")
+        if sha256(body) not in self.ledger.moderator_accepts:
             return None
         try:
-            return find_header(body)
+            header = find_header(body.decode("utf-8"))
         except HeaderError:
             return None
+        return (header, body) if header is not None else None
 
     def _is_early(self, h: Header) -> bool:
         if self.state.phase not in STEPS or h.game != self.checker.game_id:
             return False
         return _step_index(h.round, h.step) > _step_index(self.state.round, self.state.phase)
 
-    def _archive(self, c: _Candidate) -> Archived:
-        """Archive first, then log: a run killed in between leaves an orphan the next run overwrites."""
+    def _record(self, c: _Candidate) -> Archived:
+        """The ``accept`` line this candidate would get: the next archive index, its header, its bytes' SHA-256."""
         h = c.header
         index = self.ledger.last_index + 1
         name = f"{index:06d}-{h.house}-r{h.round}-{h.step}-seq{h.seq}.txt"
-        digest = sha256(c.data)
-        fileio.atomic_write_bytes(self.folder.archive / name, c.data)
-        registry.record_acceptance(self.folder.root, h, digest, f"archive/{name}")
-        a = Archived(index, name, h.house, h.round, h.step, h.seq, digest)
+        return Archived(index, name, h.house, h.round, h.step, h.seq, sha256(c.data))
+
+    def _unreadable(self, c: _Candidate) -> str:
+        """Why the bytes about to be archived would not read back as this very turn (``""`` when they do).
+
+        The archive is read back exactly as the run and ``maester replay`` will read it, so a turn
+        that cannot be understood gets a rejection now and never stops a later run.
+        """
+        record = self._record(c)
+        try:
+            u = understand(record.name, c.data, record, self.ledger.moderator_accepts)
+        except SealError as e:
+            return f"not taken: its text does not read back as one turn ({e})"
+        except Exception as e:  # noqa: BLE001 - a fault of ours in reading it must not stop the game
+            return f"not taken: it could not be read ({type(e).__name__}); please report this to the moderator"
+        if (why := u.disagreement()) or u.header.game != self.checker.game_id:
+            return f"not taken: it does not read back as the turn that was checked ({why or 'another game'})"
+        self.understood[record.name] = u
+        return ""
+
+    def _archive(self, c: _Candidate) -> Archived:
+        """Archive first, then log: a run killed in between leaves an orphan the next run overwrites."""
+        a = self._record(c)
+        fileio.atomic_write_bytes(self.folder.archive / a.name, c.data)
+        registry.record_acceptance(self.folder.root, c.header, a.sha256, f"archive/{a.name}")
         self.ledger.add(a)
-        self.checker.highest[(h.house, h.round, h.step)] = h.seq
+        self.checker.highest[(a.house, a.round, a.step)] = a.seq
         return a

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..util import fileio
+from ..util.lines import split_lines
 from . import registry
 
 _ARCHIVE_NAME = re.compile(r"^(\d{6})-")
@@ -119,8 +120,9 @@ class Ledger:
         )  # fmt: skip
 
     def _take_lines(self, data: bytes) -> None:
-        # Lines split as str.splitlines splits them, as every reader of the log does.
-        for line in data.decode("utf-8", errors="replace").splitlines():  # a damaged line fails as JSON
+        # Lines end at LF only (adjudicator.util.lines): a U+2028 or NEL inside a logged text (written raw, as
+        # json.dumps(ensure_ascii=False) does) must not cut its line in two, losing it.
+        for line in split_lines(data.decode("utf-8", errors="replace")):  # a damaged line fails as JSON
             try:
                 e = json.loads(line)
             except ValueError:

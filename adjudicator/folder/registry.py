@@ -67,6 +67,7 @@ from ..seals.seal import (
 )
 from ..turnfile.header import Header, HeaderError, find_header
 from ..util import fileio
+from ..util.lines import split_lines
 from .gamedir import GameDir, GameDirError
 
 MODERATOR = "moderator"
@@ -341,7 +342,7 @@ def read_log(game_dir: Path) -> list[dict[str, Any]]:
     except FileNotFoundError:
         return []
     out = []
-    for line in text.splitlines():
+    for line in split_lines(text):  # as the ledger reads it: a U+2028 in a logged text does not end a line
         try:
             entry = json.loads(line)
         except ValueError:
@@ -398,6 +399,7 @@ class Verdict:
     signer: str = ""  # the house whose key sealed it, when the key is registered
     sha256: str = ""  # of the normalised, sealed text
     error: SealError | None = None
+    own_text: str = ""  # the block alone (SealedBlock.own_text), when its seal is good: what intake archives
 
     @property
     def ok(self) -> bool:
@@ -469,7 +471,7 @@ class Checker:
         digest = hashlib.sha256(sealed.text.encode("utf-8")).hexdigest()
         entry = self.keys.get(fp)
         signer = entry.house if entry else ""
-        return Verdict(*where, h, fp, signer, digest, self._fault(h, fp, entry))
+        return Verdict(*where, h, fp, signer, digest, self._fault(h, fp, entry), block.own_text())
 
     def _fault(self, h: Header, fp: str, entry: KeyEntry | None) -> SealError | None:
         if entry is None:

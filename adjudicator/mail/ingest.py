@@ -385,7 +385,7 @@ def _found(block: SealedBlock, where: str) -> FoundBlock:
     game = header.game if header else (m.group(1) if m else None)
     if isinstance(block.error, NoSeal) or not block.armour:
         return FoundBlock(at, game, header, first_line=first)
-    data = (body + "\n".join(line.strip() for line in block.armour.strip("\n").split("\n")) + "\n").encode("utf-8")
+    data = block.own_text().encode("utf-8")
     try:
         fp = block.open().key.fingerprint
         verdict = f"seal good, key {fp}"

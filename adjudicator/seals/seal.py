@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ..turnfile.header import Header, HeaderError, is_header_line, read_header
+from ..util.lines import split_lines
 from . import sshsig
 from .keys import PublicKey, SealError, UnsupportedKey, fingerprint, parse_public_key
 from .sshsig import (
@@ -52,12 +53,6 @@ __all__ = [
 ]  # fmt: skip
 
 NAMESPACE = "maester-turn"
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def _split_lines(text: str) -> list[str]:
-    """Split at LF, CRLF and CR (only: not at the other characters ``str.splitlines`` knows)."""
-    return _LINE_BREAK.split(text) if "\r" in text else text.split("\n")
 _QUOTE = re.compile(r"> ?")
 
 
@@ -147,7 +142,7 @@ def normalise(text: str) -> str:
     """
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
-    lines = [line.rstrip(" \t") for line in _split_lines(text)]
+    lines = [line.rstrip(" \t") for line in split_lines(text)]
     start, end = 0, len(lines)
     while start < end and not lines[start]:
         start += 1
@@ -261,6 +256,15 @@ class SealedBlock:
             raise BadHeader(str(e)) from None
         return Sealed(header, sig.key, body)
 
+    def own_text(self) -> str:
+        """The block alone, as it is archived and put in an inbox: the normalised turn text and its armour.
+
+        These are exactly the text and seal :meth:`open` checks, and :func:`scan` finds this one
+        block in them again, whatever surrounded it (mail quoting, other blocks, garbage).
+        """
+        armour_lines = [line.strip() for line in self.armour.strip("\n").split("\n")] if self.armour else []
+        return normalise(self.text) + "".join(f"{line}\n" for line in armour_lines)
+
 
 @dataclass(frozen=True, slots=True)
 class Sealed:
@@ -324,7 +328,7 @@ def scan(text: str) -> Scan:
     of the header line) is removed. A fault in one block (no seal, a truncated or doubled seal) is
     kept on that block; the others stand.
     """
-    lines = _split_lines(text)
+    lines = split_lines(text)
     if lines and lines[-1] == "":
         lines.pop()
     n = len(lines)

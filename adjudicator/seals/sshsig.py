@@ -38,6 +38,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from ..util.lines import split_lines
 from .keys import (
     KEY_TYPE,
     PublicKey,
@@ -51,7 +52,6 @@ HASH_ALGORITHMS = ("sha512", "sha256")  # what SSHSIG allows; Maester signs with
 BEGIN = "-----BEGIN SSH SIGNATURE-----"
 END = "-----END SSH SIGNATURE-----"
 _MAGIC = b"SSHSIG"
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 class BadArmour(SealError):
@@ -149,7 +149,7 @@ def read_armour(text: str) -> Signature:
     :raises BadArmour: for missing armour lines, bad base64 or a malformed SSHSIG structure.
     :raises UnsupportedKey: when the signing key is not Ed25519.
     """
-    lines = [line.strip() for line in _LINE_BREAK.split(text.strip())]
+    lines = [line.strip() for line in split_lines(text.strip())]
     if len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
         raise BadArmour(f"a seal runs from {BEGIN!r} to {END!r}")
     b64 = "".join(lines[1:-1])

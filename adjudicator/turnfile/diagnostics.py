@@ -32,6 +32,7 @@ from typing import Any
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ..game.commands import Where
+from ..util.lines import split_lines
 from .header import is_header_line
 from .names import lookup
 
@@ -388,14 +389,14 @@ _LOOKALIKES = str.maketrans({
     **{c: "" for c in "\u200b\u200c\u200d\u2060\ufeff\u00ad"},
     "\t": " ",
 })
-_BREAKS = re.compile(r"\r\n|[\r\n\u2028\u2029\x85]")
 _QP = re.compile(r"=(?:[0-9A-F]{2}|\r?\n)")
 _QUOTED = re.compile(r"^[ ]*>[ ]?")
 _ARMOUR_BEGIN = "-----BEGIN SSH SIGNATURE-----"
 _ARMOUR_END = "-----END SSH SIGNATURE-----"
 _CONTINUES = (",", ";", ":", "->")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ud800-\udfff]")  # Cc and Cs, but \t \n \r \f
-_LINE_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")  # and no form feed inside a line
+# ... and no form feed inside a line, nor U+2028/U+2029: a line ends only at CR or LF (adjudicator.util.lines)
+_LINE_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,7 +448,7 @@ def read_source(data: str | bytes, filename: str = "<turn>") -> Source:
         turn = quopri.decodestring(turn.encode("utf-8", "surrogatepass")).decode("utf-8", "replace")
         text = turn + armour + seal
         src.notices.append(Notice("W202", "quoted-printable codes (=20, =3D, soft breaks) were decoded", Where(filename, 0)))
-    raw = _unquote([clean_line(t) for t in _BREAKS.split(text)], src)
+    raw = _unquote([clean_line(t) for t in split_lines(text)], src)
     pending: list[tuple[int, str]] = []
     in_armour = after = False
     for number, line in enumerate(raw, 1):

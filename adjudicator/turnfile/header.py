@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..util.lines import split_lines
+
 STEPS: tuple[str, ...] = ("westeros", "planning", "action")
 
 _SEP = r"\s*[·|,]\s*"
@@ -81,7 +83,7 @@ def find_header(text: str) -> Header | None:
 
     :raises HeaderError: when the first meaningful line is a malformed header.
     """
-    for raw in text.splitlines():
+    for raw in split_lines(text):
         line = raw.strip()
         if line.startswith(">"):
             line = line.lstrip("> ").strip()
