@@ -14,14 +14,16 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from adjudicator import commands, position, registry, seal
-from adjudicator.batch import adjudicate
-from adjudicator.check import check_file
+from adjudicator.folder import registry
+from adjudicator.folder.batch import adjudicate
+from adjudicator.folder.check import check_file
+from adjudicator.folder.gamedir import create_game
 from adjudicator.cli import main
-from adjudicator.gamedir import create_game
-from adjudicator.keys import PublicKey
-from adjudicator.position import PositionError, load_position
-from adjudicator.turnfile import parse_turn_file
+from adjudicator.game import commands, position
+from adjudicator.game.position import PositionError, load_position
+from adjudicator.seals import seal
+from adjudicator.seals.keys import PublicKey
+from adjudicator.turnfile.parser import parse_turn_file
 
 HOUSES = ["stark", "lannister", "baratheon"]
 KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 71] * 32)) for i, h in enumerate(HOUSES)}
