@@ -358,12 +358,12 @@ def test_key_lines_skip_values_of_multi_line_arrays_and_strings():
 
 # --- the round trip from the text side: whatever loads dumps to itself ---------------------------
 
+_INNER_KEYS = st.sampled_from(["units", "order", "garrison", "power_token", "name", "start", "x"])
 _VALUES = st.recursive(
     st.one_of(st.integers(-3, 12), st.integers(), st.booleans(), st.floats(), st.sampled_from([
         '"stark"', '"planning"', '"action"', '"march+1"', '"2 stark footmen"', '"stark ship"', '"lannister knight routed"',
         '"setup"', '"empty"', '"eddard_stark"', '"mammoth_riders"', '""'])),
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["units", "order", "garrison",
-                            "power_token", "name", "start", "x"]), inner, max_size=3)),  # fmt: skip
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_INNER_KEYS, inner, max_size=3)),
     max_leaves=6,
 )
 _KEYS = st.sampled_from(["round", "phase", "start", "wildling_threat", "kings_court_overlay", "impassable", "restrictions",

@@ -9,7 +9,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.game.board import TRACKS, Board
-from adjudicator.game.commands import ORDER_TOKENS, Bid, Casualties, PortShips, Raid, Support, UnitSpec, to_dict
+from adjudicator.game.commands import (
+    ORDER_TOKENS,
+    Bid,
+    Casualties,
+    PortShips,
+    Raid,
+    Support,
+    UnitSpec,
+    to_dict,
+)
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import (
     PHASES,

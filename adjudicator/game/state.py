@@ -14,7 +14,6 @@ True
 from __future__ import annotations
 
 import copy
-import tomllib
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 

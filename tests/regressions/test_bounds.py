@@ -14,13 +14,15 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from adjudicator.cli import main
 from adjudicator.folder import registry
 from adjudicator.folder.batch import adjudicate
 from adjudicator.folder.check import check_file
 from adjudicator.folder.gamedir import create_game
-from adjudicator.cli import main
 from adjudicator.game import commands, position
 from adjudicator.game.position import PositionError, load_position
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import StateError, validate_engine
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
 from adjudicator.turnfile.parser import parse_turn_file
@@ -218,3 +220,23 @@ def test_check_against_a_report_json_nested_past_the_reader_is_one_clear_line(ca
     _, err = capsys.readouterr()
     assert code == 2 and "internal error" not in err
     assert err.startswith(f"maester: error: {report} is neither a game folder nor a published report.json")
+
+
+@pytest.mark.parametrize("decision,message", [
+    ({"value": {"type": "Bid", "track": "fiefdoms", "amount": 99999999999}},
+     ("segment.decisions.k.value: not an answer Maester knows (ValueError: command.amount: expected a whole number "
+     "from 0 to 99, got 99999999999)")),
+    ({"parts": [{"type": "PortShips", "port": "pyke", "count": "3"}]},
+     ("segment.decisions.k.parts.1: not an answer Maester knows (ValueError: command.count: expected a whole number "
+     "from 0 to 3, got '3')")),
+    ({"value": {"type": "Bid", "track": "fiefdoms", "amount": 1}, "events": [{"type": "Footmen", "count": 10**11}]},
+     "segment.decisions.k.events.1: the number 100000000000 is past 1000"),
+    ({"value": {"type": "Bid", "track": "fiefdoms", "amount": 1}, "events": [5]},
+     "segment.decisions.k.events.1: expected a table with a type, got 5"),
+], ids=["value", "part", "event number", "event shape"])
+def test_a_recorded_decision_past_its_bounds_is_refused(decision, message):
+    """A replayed decision sizes lists by its numbers (an event's count of replaced units in a report)."""
+    start = new_game(HOUSES, seed="s").to_dict()
+    with pytest.raises(StateError) as e:
+        validate_engine({"segment": {"name": "action", "start": start, "decisions": {"k": decision}}})
+    assert str(e.value) == message
