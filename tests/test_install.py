@@ -52,7 +52,8 @@ def test_the_wheel_installs_into_a_plain_venv_and_runs_outside_the_checkout(tmp_
     (wheel,) = wheels.glob("maester-*.whl")
 
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"adjudicator/data/board.toml", "adjudicator/data/cards.toml"} <= names
+    assert {"adjudicator/data/board.toml", "adjudicator/data/cards.toml",
+            "adjudicator/data/mother_of_dragons/board.toml", "adjudicator/data/mother_of_dragons/cards.toml"} <= names
     for folder in ("grammar", "templates"):
         for f in (ROOT / folder).rglob("*"):
             if f.is_file() and "__pycache__" not in f.parts:
