@@ -17,7 +17,7 @@ venv: $(STAMP)
 
 # Replays the sample game into $(DEMO)/ (replaced on each run) and prints what to open.
 demo: $(STAMP)
-	$(PY) -m adjudicator.demo $(DEMO)
+	$(PY) -m adjudicator.robots.demo $(DEMO)
 
 test: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test]'

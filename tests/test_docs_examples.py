@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import __version__, registry, seal
-from adjudicator.gamedir import FOLDERS, create_game
-from adjudicator.keys import read_public_key
-from adjudicator.position import PositionError, load_position
-from adjudicator.show import to_json
-from adjudicator.state import Order, Unit
+from adjudicator import __version__
+from adjudicator.folder import registry
+from adjudicator.folder.gamedir import FOLDERS, create_game
+from adjudicator.game.position import PositionError, load_position
+from adjudicator.game.state import Order, Unit
+from adjudicator.reports.show import to_json
+from adjudicator.seals import seal
+from adjudicator.seals.keys import read_public_key
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 BLOCK = re.compile(r"(<!-- refused -->\n)?```(\w+)\n(.*?)```", re.S)
@@ -304,7 +306,7 @@ def run_block(text: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def _game_with_a_report(folder: Path) -> Path:
     """mygame, adjudicated once; its published state where a player's mail puts it (mygame-0007.json)."""
-    from adjudicator.batch import adjudicate
+    from adjudicator.folder.batch import adjudicate
 
     gd = create_game(folder / "mygame", houses=["stark", "lannister", "greyjoy", "baratheon"], seed="docs")
     adjudicate(gd.root)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.commands import AssignOrder
-from adjudicator.diagnostics import CODES, WARNING_CODES
-from adjudicator.names import ORDER_TEXT
-from adjudicator.turnfile import parse_turn_file
+from adjudicator.game.commands import AssignOrder
+from adjudicator.turnfile.diagnostics import CODES, WARNING_CODES
+from adjudicator.turnfile.names import ORDER_TEXT
+from adjudicator.turnfile.parser import parse_turn_file
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "turn-files.md"
 TEXT = GUIDE.read_text("utf-8")
@@ -73,7 +73,7 @@ FENCE = re.compile(r"^```([\w-]*)\n(.*?)^```[ \t]*$", re.M | re.S)
 def turn_texts_elsewhere() -> list[tuple[str, str]]:
     """Every fenced block of the other docs and README that starts with a header line: the turn
     text (up to a seal's BEGIN line), where it is."""
-    from adjudicator.header import is_header_line
+    from adjudicator.turnfile.header import is_header_line
 
     found = []
     for path in [*sorted(DOCS.glob("*.md")), DOCS.parent / "README.md"]:
