@@ -94,6 +94,11 @@ def mail_messages() -> list[bytes]:
     sys.path.insert(0, str(ROOT))
     from tests.mail import shapes
 
+    # The same bytes in every process, so that an input is made again from its index: the MIME
+    # boundaries come from the global random source, the message ids from the clock and the pid.
+    random.seed(22)
+    ids = iter(range(1, 1000))
+    shapes.make_msgid = lambda idstring=None, domain=None: f"<{next(ids)}.{idstring}@{domain}>"  # type: ignore[assignment]
     sealed = shapes.turn("stark", 1, "Winterfell: defense +1", "White Harbor: march +0")
     other = shapes.turn("lannister", 1, "Lannisport: defense +1")
     out = [
@@ -103,7 +108,7 @@ def mail_messages() -> list[bytes]:
         shapes.html_only("stark", sealed), shapes.html_only("stark", sealed, style="outlook"),
         shapes.reply_quoting("stark", sealed, other), shapes.html_reply("stark", sealed),
         shapes.forwarded(shapes.plain("stark", sealed)), shapes.several("stark", [sealed, other]),
-        shapes.zipped("stark", sealed), shapes.charset("stark", sealed, "latin-1"), shapes.forged(sealed),
+        _zipped(sealed), shapes.charset("stark", sealed, "latin-1"), shapes.forged(sealed),
     ]  # fmt: skip
     return out
 
@@ -245,3 +250,19 @@ _LINES: list[Callable[[random.Random], str]] = [
 def turn_lines(rng: random.Random, n: int) -> str:
     """``n`` turn-file lines built from real names, orders and numbers (some misspelt, some huge)."""
     return "\n".join(rng.choice(_LINES)(rng) for _ in range(n)) + "\n"
+
+
+def _zipped(sealed: str) -> bytes:
+    """A turn in a zip attachment, the zip dated once for all (shapes.zipped dates it now)."""
+    import io
+    import zipfile
+    from email.message import EmailMessage
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr(zipfile.ZipInfo("turn.txt", date_time=(2026, 3, 1, 18, 0, 0)), sealed)
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = "stark@players.example", "moderator@maester.example", "turn zipped"
+    m.set_content("Zipped, sorry.\n")
+    m.add_attachment(buf.getvalue(), maintype="application", subtype="zip", filename="turn.zip")
+    return m.as_bytes()

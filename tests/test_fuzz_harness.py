@@ -71,3 +71,25 @@ def test_each_real_target_runs_a_few_inputs_without_a_crash(name):
     tally = fuzz.run_target(name, 30, argparse.Namespace(seed=7, start=0, time_limit=5.0, hang_seconds=60.0,
                                                          memory_mb=512))  # fmt: skip
     assert tally.inputs == 30 and tally.classes == {}
+
+
+def _digests(conn) -> None:  # type: ignore[no-untyped-def]
+    import hashlib
+
+    conn.send({name: hashlib.sha256(b"".join(t.make(fuzz.rng_for(3, name, i)) for i in range(15))).hexdigest()
+               for name, t in TARGETS.items()})  # fmt: skip
+
+
+def test_an_input_is_made_again_from_its_index_in_another_process():
+    """A finding is saved by making its input again from the index: no clock, pid or hash seed may creep in."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")  # a fresh interpreter: its own hash seed, pid and clock
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_digests, args=(child,))
+    proc.start()
+    theirs = parent.recv()
+    proc.join()
+    mine = {}
+    _digests(type("Conn", (), {"send": staticmethod(mine.update)}))
+    assert theirs == mine
