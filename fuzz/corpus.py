@@ -98,7 +98,7 @@ def mail_messages() -> list[bytes]:
     # boundaries come from the global random source, the message ids from the clock and the pid.
     random.seed(22)
     ids = iter(range(1, 1000))
-    shapes.make_msgid = lambda idstring=None, domain=None: f"<{next(ids)}.{idstring}@{domain}>"  # type: ignore[assignment]
+    shapes.make_msgid = lambda idstring=None, domain=None: f"<{next(ids)}.{idstring}@{domain}>"  # type: ignore[attr-defined]
     sealed = shapes.turn("stark", 1, "Winterfell: defense +1", "White Harbor: march +0")
     other = shapes.turn("lannister", 1, "Lannisport: defense +1")
     out = [
