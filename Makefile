@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 demo: $(STAMP)
-	$(PY) -m adjudicator.demo
+	$(PY) -m adjudicator.robots.demo
 
 test: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test]'

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from adjudicator import __version__
-from adjudicator.gamedir import FOLDERS, create_game
-from adjudicator.position import PositionError, load_position
-from adjudicator.show import to_json
-from adjudicator.state import Order, Unit
+from adjudicator.folder.gamedir import FOLDERS, create_game
+from adjudicator.game.position import PositionError, load_position
+from adjudicator.game.state import Order, Unit
+from adjudicator.reports.show import to_json
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 BLOCK = re.compile(r"(<!-- refused -->\n)?```(\w+)\n(.*?)```", re.S)

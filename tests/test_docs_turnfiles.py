@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.commands import AssignOrder
-from adjudicator.diagnostics import CODES, WARNING_CODES
-from adjudicator.names import ORDER_TEXT
-from adjudicator.turnfile import parse_turn_file
+from adjudicator.game.commands import AssignOrder
+from adjudicator.turnfile.diagnostics import CODES, WARNING_CODES
+from adjudicator.turnfile.names import ORDER_TEXT
+from adjudicator.turnfile.parser import parse_turn_file
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "turn-files.md"
 TEXT = GUIDE.read_text("utf-8")

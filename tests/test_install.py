@@ -51,8 +51,8 @@ def test_the_wheel_installs_into_a_plain_venv_and_runs_outside_the_checkout(tmp_
     (wheel,) = wheels.glob("maester-*.whl")
 
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"adjudicator/data/board.toml", "adjudicator/data/cards.toml",
-            "adjudicator/data/mother_of_dragons/board.toml", "adjudicator/data/mother_of_dragons/cards.toml"} <= names
+    data = ("board", "cards", "map", "mother_of_dragons/board", "mother_of_dragons/cards")
+    assert {f"adjudicator/game/data/{name}.toml" for name in data} <= names
     for folder in ("grammar", "templates"):
         for f in (ROOT / folder).rglob("*"):
             if f.is_file() and "__pycache__" not in f.parts:
@@ -73,6 +73,9 @@ def test_the_wheel_installs_into_a_plain_venv_and_runs_outside_the_checkout(tmp_
     assert (tmp_path / "g" / "state.toml").is_file()
     show = run(maester, "show", "g", "--json", cwd=tmp_path)
     assert show.returncode == 0 and '"game_id": "g"' in show.stdout, show.stderr
+    parsed = run(python, "-c", "from adjudicator.turnfile.parser import parse_turn_file as p; "
+                 "print(len(p('Winterfell: march +1').commands))", cwd=tmp_path)  # the grammar is in the wheel
+    assert parsed.stdout.strip() == "1", parsed.stderr
 
 
 def test_an_unreachable_index_skips_and_any_other_failure_fails():

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from adjudicator.board import HOUSES as BASE_HOUSES
-from adjudicator.board import Board
+from adjudicator.game.board import HOUSES as BASE_HOUSES
+from adjudicator.game.board import Board
 
 BASE = Board.classic()
 WESTEROSI = (*BASE_HOUSES, "arryn")
@@ -29,7 +29,7 @@ Pair = tuple[str, str]
 
 def load(name: str) -> dict[str, Any]:
     """One of the expansion's data files, read from the installed package as the engine will."""
-    text = resources.files("adjudicator").joinpath("data", "mother_of_dragons", name).read_text("utf-8")
+    text = resources.files("adjudicator.game").joinpath("data", "mother_of_dragons", name).read_text("utf-8")
     return tomllib.loads(text)
 
 
@@ -381,7 +381,7 @@ def test_M105_M112_three_slots_costing_1_4_7_and_the_braavos_discount():
 
 
 def base_card_ids() -> set[str]:
-    text = resources.files("adjudicator").joinpath("data", "cards.toml").read_text("utf-8")
+    text = resources.files("adjudicator.game").joinpath("data", "cards.toml").read_text("utf-8")
     return {c["id"] for c in tomllib.loads(text)["house_card"]}
 
 
@@ -410,7 +410,7 @@ def test_card_ids_are_unique_and_new():
 
 
 def test_ruling_211_every_card_text_has_a_timing_and_the_fields_it_needs():
-    base = tomllib.loads(resources.files("adjudicator").joinpath("data", "cards.toml").read_text("utf-8"))
+    base = tomllib.loads(resources.files("adjudicator.game").joinpath("data", "cards.toml").read_text("utf-8"))
     assert MC["timing"]["order"] == base["timing"]["order"], "the base game's timing words, in its order"
     for c in MC["house_card"] + MC["vassal_house_card"]:
         assert c["when"] in TIMING, c["id"]

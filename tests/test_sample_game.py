@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import audit, batch, seal
-from adjudicator.demo import main as demo_main, play_sample, sample_dir, sample_plan
-from adjudicator.keys import read_private_key
+from adjudicator.folder import audit, batch
+from adjudicator.robots.demo import main as demo_main
+from adjudicator.robots.demo import play_sample, sample_dir, sample_plan
+from adjudicator.seals import seal
+from adjudicator.seals.keys import read_private_key
 
 SAMPLE = sample_dir()
 EXPECTED = SAMPLE / "expected"
@@ -63,7 +65,7 @@ def test_sample_replays_byte_for_byte(played):
     assert check.ok, check.lines()
 
 
-@pytest.mark.filterwarnings("ignore::adjudicator.keys.InsecureKeyFile")  # git keeps no file modes
+@pytest.mark.filterwarnings("ignore::adjudicator.seals.keys.InsecureKeyFile")  # git keeps no file modes
 def test_sample_sealed_files_are_the_plain_turns_sealed_with_the_demo_keys():
     game, runs = sample_plan()
     keys = {h: read_private_key(SAMPLE / "keys" / f"DEMO-ONLY-{h}").private for h in game["houses"]}

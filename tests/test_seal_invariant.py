@@ -20,13 +20,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import registry, seal
-from adjudicator.audit import Folder
-from adjudicator.gamedir import GameDir, create_game
-from adjudicator.intake import Intake
-from adjudicator.keys import PublicKey
-from adjudicator.ledger import Ledger, sha256
-from adjudicator.mailbox import scan_message
+from adjudicator.folder import registry
+from adjudicator.folder.audit import Folder
+from adjudicator.folder.gamedir import GameDir, create_game
+from adjudicator.folder.intake import Intake
+from adjudicator.folder.ledger import Ledger, sha256
+from adjudicator.mail.ingest import scan_message
+from adjudicator.seals import seal
+from adjudicator.seals.keys import PublicKey
 
 GAME = "inv"
 HOUSES = ["stark", "lannister", "baratheon"]

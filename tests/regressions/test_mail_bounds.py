@@ -19,10 +19,10 @@ import pytest
 from mail import shapes
 from mail.shapes import turn
 
-from adjudicator import mailbox as mail_in
-from adjudicator import mailparse
 from adjudicator.cli import main as cli_main
-from adjudicator.mailbox import ingest_into_inbox, scan_message
+from adjudicator.mail import ingest as mail_in
+from adjudicator.mail import parse as mailparse
+from adjudicator.mail.ingest import ingest_into_inbox, scan_message
 
 HEAD = "From: Ned <stark@players.example>\nTo: moderator@maester.example\nMIME-Version: 1.0\n"
 

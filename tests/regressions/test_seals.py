@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 from mail import shapes
 
-from adjudicator import audit, batch, seal
 from adjudicator.cli import main as cli_main
-from adjudicator.gamedir import GameDir
-from adjudicator.ledger import sha256
+from adjudicator.folder import audit, batch
+from adjudicator.folder.gamedir import GameDir
+from adjudicator.folder.ledger import sha256
+from adjudicator.seals import seal
 
 SEPARATORS = {
     "form feed": "\f", "vertical tab": "\v", "file separator": "\x1c", "group separator": "\x1d",
