@@ -12,7 +12,8 @@ import importlib
 import os
 import re
 import sys
-from typing import Any, Callable, Sequence, TextIO, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO, TypeVar
 
 from .. import __version__
 

@@ -40,7 +40,7 @@ import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.headerregistry import Address
 from email.utils import parseaddr
 from pathlib import Path
@@ -94,7 +94,7 @@ def _locked(game_dir: Path) -> Iterator[None]:
 
 
 def _now(now: datetime | None) -> str:
-    return (now or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+    return (now or datetime.now(UTC)).isoformat(timespec="seconds")
 
 
 def house_name(house: str) -> str:

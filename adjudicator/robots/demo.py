@@ -15,13 +15,14 @@ batch run at a time, exactly as a moderator would.
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
-import tempfile
 import tomllib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
 
 from ..folder import registry
 from ..folder.batch import RunResult, adjudicate
@@ -71,8 +72,8 @@ def new_sample_game(root: Path, sample: Path | None = None) -> GameDir:
     return gd
 
 
-def play_sample(root: Path, sample: Path | None = None, *, upto: Optional[int] = None,
-                each: Optional[Callable[[SampleRun, RunResult], None]] = None) -> list[RunResult]:  # fmt: skip
+def play_sample(root: Path, sample: Path | None = None, *, upto: int | None = None,
+                each: Callable[[SampleRun, RunResult], None] | None = None) -> list[RunResult]:  # fmt: skip
     """Replay the sample game into a new game folder ``root``: each run's sealed files, then any deadline.
 
     ``upto`` stops after that many runs; ``each(run, result)`` is called after every batch run.
@@ -94,17 +95,48 @@ def play_sample(root: Path, sample: Path | None = None, *, upto: Optional[int] =
     return results
 
 
+DEMO_FOLDER = "demo-game"  # make demo's folder in the checkout (git ignores it)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Replay the sample game into a new temporary folder and print where its HTML report is."""
-    root = Path(tempfile.mkdtemp(prefix="maester-demo-")) / "sample"
-    results = play_sample(root)
+    """Replay the sample game into FOLDER (default ``demo-game``), replacing an earlier demo there,
+    and print what to open. A folder that is not an earlier demo is never replaced."""
+    parser = argparse.ArgumentParser(prog="python -m adjudicator.demo", description=main.__doc__)
+    parser.add_argument("folder", nargs="?", default=DEMO_FOLDER, type=Path)
+    root = parser.parse_args(argv).folder.absolute()
+    game, _ = sample_plan()
+    if root.exists() and not _is_demo(root, game["id"]):
+        print(f"demo: {root} is not a demo game folder; it is left alone: name another folder", file=sys.stderr)
+        return 2
+    fresh, old = root.with_name(f".{root.name}.new"), root.with_name(f".{root.name}.old")
+    for leftover in (fresh, old):  # from a demo that was interrupted
+        shutil.rmtree(leftover, ignore_errors=True)
+    results = play_sample(fresh)
+    if root.exists():
+        root.rename(old)
+    fresh.rename(root)
+    shutil.rmtree(old, ignore_errors=True)
     latest = sorted(p for p in (root / "reports").iterdir() if p.name[:4].isdigit())[-1]
     print(f"Replayed the sample game: {len(results)} batch runs, {sum(len(r.accepted) for r in results)} sealed files.")
     print((root / "pending").read_text(encoding="utf-8"), end="")
-    print(f"\nThe demo game is in {root}")
-    print(f"The latest public report: {latest / 'public.html'}")
-    print(f"Try: maester status {root}   maester replay {root}")
+    print(f"\nThe demo game is in {root} (replaced on each run)")
+    print(f"Open in a browser: {latest / 'public.html'}")
+    print(f"  and House Stark's own report: {latest / 'stark.html'}")
+    beside = Path(sys.executable).parent / "maester"  # .venv/bin/maester after make demo
+    maester = str(beside) if beside.is_file() else "maester"
+    print(f"Try: {maester} status {root}   {maester} replay {root}")
     return 0
+
+
+def _is_demo(root: Path, game_id: str) -> bool:
+    """True when ``root`` holds an earlier demo (the sample's game id), or is an empty folder."""
+    if root.is_dir() and not any(root.iterdir()):
+        return True
+    try:
+        data = tomllib.loads((root / "game.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(data.get("game"), dict) and data["game"].get("id") == game_id
 
 
 if __name__ == "__main__":
