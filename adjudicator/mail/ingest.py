@@ -245,7 +245,7 @@ def _collect(part: Message, walk: _Walk, *, top: bool = False) -> None:
     try:  # every step of a part inside the guard: one bad part is noted and skipped, the others are read
         where = _where(part, walk.parts, top)
         text = _leaf_text(part, where, walk.notes)
-    except Exception as e:  # noqa: BLE001 - the email package's errors on hostile parts are many
+    except Exception as e:  # the email package's errors on hostile parts are many
         walk.notes.append(f"{where} could not be decoded ({type(e).__name__}): not read")
         return
     if text is not None:
@@ -607,7 +607,7 @@ class _Intake:
             return MessageOutcome(raw.label, "seen")  # recognised before any parsing
         try:
             found = scan_message(raw.data)
-        except Exception as e:  # noqa: BLE001 - never expected (scan_message guards itself); this message only
+        except Exception as e:  # never expected (scan_message guards itself); this message only
             found = MailScan("", "", "", None, refused=f"not a readable message ({type(e).__name__})")
         if found.refused:
             self._seen(raw, digest, digest, self._entry(found, "refused"))

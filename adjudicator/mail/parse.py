@@ -208,7 +208,7 @@ def decoded(value: str) -> str:
         return value
     try:
         chunks = decode_header(value)
-    except Exception:  # noqa: BLE001 - the email package's errors on a malformed word are many
+    except Exception:  # the email package's errors on a malformed word are many
         return value
     out = []
     for chunk, charset in chunks:
@@ -260,7 +260,7 @@ def parse(raw: bytes) -> Parsed:
         return _top(out, root)
     except RecursionError:  # cannot happen with MAX_DEPTH this low; a guard should the parser change
         return Parsed(None, "not read: its parts are nested too deep")
-    except Exception as e:  # noqa: BLE001 - the parser's faults on hostile bytes: this message only
+    except Exception as e:  # the parser's faults on hostile bytes: this message only
         return Parsed(None, f"not read: the message cannot be parsed ({type(e).__name__})")
     return _top(Parsed(root), root)
 
