@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+DEMO   := demo-game
 
-.PHONY: demo test venv soak bench clean
+.PHONY: demo test lint dist venv soak bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,12 +15,25 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# Replays the sample game into $(DEMO)/ (replaced on each run) and prints what to open.
 demo: $(STAMP)
-	$(PY) -m adjudicator.demo
+	$(PY) -m adjudicator.robots.demo $(DEMO)
 
 test: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test]'
 	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev]'
+	$(VENV)/bin/ruff check adjudicator tests benchmarks samples
+	$(VENV)/bin/mypy --strict adjudicator
+
+# A player's install: dist/maester-*.whl (pipx install dist/maester-*.whl) and the sdist.
+dist: $(STAMP)
+	$(PY) -m pip install --quiet 'hatchling>=1.18'
+	rm -rf dist
+	$(PY) -m hatchling build -d dist
+	@ls dist/
 
 soak: $(STAMP)
 	$(VENV)/bin/maester simulate --soak 1000
@@ -28,4 +42,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache
+	rm -rf $(VENV) build dist .pytest_cache $(DEMO)

@@ -28,8 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator.batch import Timings, adjudicate  # noqa: E402
-from adjudicator.demo import new_sample_game, sample_dir, sample_plan  # noqa: E402
+from adjudicator.folder.batch import Timings, adjudicate  # noqa: E402
+from adjudicator.robots.demo import new_sample_game, sample_dir, sample_plan  # noqa: E402
 
 PARTS = [f.name for f in fields(Timings)]
 
@@ -59,11 +59,12 @@ def replay_once(root: Path) -> list[tuple[str, int, int, float, Timings]]:
 
 def six_house_step(root: Path) -> tuple[float, Timings]:
     """One planning step of a six-house game: six sealed files of orders (each house's default ones)."""
-    from adjudicator import registry, seal
-    from adjudicator.commands import from_dict
-    from adjudicator.gamedir import create_game
-    from adjudicator.keys import generate
-    from adjudicator.turnfile import format_command
+    from adjudicator.folder import registry
+    from adjudicator.folder.gamedir import create_game
+    from adjudicator.game.commands import from_dict
+    from adjudicator.seals import seal
+    from adjudicator.seals.keys import generate
+    from adjudicator.turnfile.printer import format_command
 
     houses = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
     gd = create_game(root, houses=houses, game_id="six", seed="bench")

@@ -3,7 +3,7 @@
     python benchmarks/bench_engine.py [--players N] [--seed S] [--repeat R] [--profile]
 
 One robot game is played engine-only (``simulate(..., text=False)``) while every call to
-:func:`adjudicator.rules.machine.advance` is recorded: its answers and whether a deadline was
+:func:`adjudicator.engine.machine.advance` is recorded: its answers and whether a deadline was
 called. The timing then replays exactly those calls, each on the state the previous one returned,
 with no robots, no invariant checks, no text and no disk: the engine alone. The replay must end on
 the very state the game ended on (checked byte for byte through ``to_toml``), so a faster engine
@@ -24,10 +24,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator import simulate as sim  # noqa: E402
-from adjudicator.board import Board  # noqa: E402
-from adjudicator.rules.machine import Step, advance  # noqa: E402
-from adjudicator.state import GameState  # noqa: E402
+from adjudicator.engine.core.context import Step  # noqa: E402
+from adjudicator.engine.machine import advance
+from adjudicator.game.board import Board  # noqa: E402
+from adjudicator.game.state import GameState  # noqa: E402
+from adjudicator.robots import simulate as sim  # noqa: E402
 
 GOAL_MS = 200.0
 

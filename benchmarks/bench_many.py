@@ -5,7 +5,7 @@
 Builds N game folders (6 houses each, different seeds) and plays each with robot players through
 the real text path up to the orders of round K, then leaves every house's sealed orders waiting in
 its inbox, as a moderator finds them after a mailing. Each timing runs
-:func:`adjudicator.batch.adjudicate_all` on a fresh copy of those folders, with ``jobs=1`` and
+:func:`adjudicator.folder.batch.adjudicate_all` on a fresh copy of those folders, with ``jobs=1`` and
 then ``jobs=2`` (separate processes), after one untimed warm-up run; the runs alternate and the
 best of R counts. For comparison it also measures what the machine allows right now: the speed-up
 of pure arithmetic in two processes (other work on the machine brings it below 2).
@@ -31,12 +31,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator import batch, fileio, registry  # noqa: E402
-from adjudicator.board import Board  # noqa: E402
-from adjudicator.gamedir import GameDir, create_game  # noqa: E402
-from adjudicator.keys import PublicKey  # noqa: E402
-from adjudicator.rules.machine import Request  # noqa: E402
-from adjudicator.robots import Robot, robot_key  # noqa: E402
+from adjudicator.engine.core.context import Request  # noqa: E402
+from adjudicator.folder import batch, registry  # noqa: E402
+from adjudicator.folder.gamedir import GameDir, create_game  # noqa: E402
+from adjudicator.game.board import Board  # noqa: E402
+from adjudicator.robots.players import Robot, robot_key  # noqa: E402
+from adjudicator.seals.keys import PublicKey  # noqa: E402
+from adjudicator.util import fileio
 
 GOAL = 1.8
 HOUSES = list(Board.classic().setups[6].houses)

@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from adjudicator.diagnostics import read_source
-from adjudicator.turnfile import bare_parser, parse_turn_file
+from adjudicator.turnfile.diagnostics import read_source
+from adjudicator.turnfile.parser import bare_parser, parse_turn_file
 
 HEADER = "game bench · house stark · round 1 · planning · seq 1"
 

@@ -6,10 +6,10 @@ Three timings over the same files, each the best of three runs:
 
 * bare      ``Ed25519PublicKey.verify`` on the exact bytes each seal signs (keys, signatures and
             signed data prepared beforehand): the floor set by the cryptography itself;
-* seal      what :mod:`adjudicator.seal` does per file: find the block, normalise, parse the
+* seal      what :mod:`adjudicator.seals.seal` does per file: find the block, normalise, parse the
             armour and the SSHSIG structure, hash, verify, read the header;
 * checked   the same plus the game checks (registered key, house, game, step, sequence) through
-            :class:`adjudicator.registry.Checker`, reading each file from disk.
+            :class:`adjudicator.folder.registry.Checker`, reading each file from disk.
 
 The goal is seal / bare <= 1.5: parsed public keys are cached, so the overhead is text handling.
 """
@@ -26,8 +26,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator import registry, seal  # noqa: E402
-from adjudicator.keys import PublicKey  # noqa: E402
+from adjudicator.folder import registry  # noqa: E402
+from adjudicator.seals import seal
+from adjudicator.seals.keys import PublicKey  # noqa: E402
 
 HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell")
 ORDERS = [
@@ -78,7 +79,9 @@ def main(argv: list[str] | None = None) -> int:
             block = seal.split_sealed(text)[0]
             sig = seal.read_armour(block.armour)
             message = seal.normalise(block.text).encode("utf-8")
-            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+            from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+                Ed25519PublicKey,
+            )
 
             prepared.append((Ed25519PublicKey.from_public_bytes(sig.key.raw), sig.signature, sig.signed_data(message)))
 

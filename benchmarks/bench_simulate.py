@@ -34,8 +34,10 @@ from typing import Any, Callable, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator import batch, fileio, robots  # noqa: E402
-from adjudicator import simulate as sim  # noqa: E402
+from adjudicator.folder import batch  # noqa: E402
+from adjudicator.robots import players as robots
+from adjudicator.robots import simulate as sim  # noqa: E402
+from adjudicator.util import fileio
 
 GOAL_S = 2.0
 PARTS = ("robots", "seal", "verify", "parse", "engine", "render", "disk", "bookkeeping", "loop")

@@ -8,11 +8,19 @@ from pathlib import Path
 
 import pytest
 import tomli_w
+from test_batch import (
+    drop,
+    make_game,
+    planning_bids,
+    run,
+    sealed,
+    state_of,
+    tree,
+    use_toy_game,
+)
 
-from adjudicator import audit, batch, registry
 from adjudicator.cli import main as cli_main
-
-from test_batch import drop, make_game, planning_bids, run, sealed, state_of, tree, use_toy_game
+from adjudicator.folder import audit, batch, registry
 
 
 @pytest.fixture

@@ -16,14 +16,16 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from adjudicator import batch, intake, registry, seal, turnfile
 from adjudicator.cli import main as cli_main
-from adjudicator.commands import Bid, Command, Where
-from adjudicator.events import Event
-from adjudicator.gamedir import GameDir, GameLocked, create_game
-from adjudicator.keys import PublicKey
-from adjudicator.rules import machine
-from adjudicator.rules.machine import NOT_APPLICABLE, Ask, Context, Request
+from adjudicator.engine import machine
+from adjudicator.engine.core.context import NOT_APPLICABLE, Ask, Context, Request
+from adjudicator.engine.events import Event
+from adjudicator.folder import batch, intake, registry
+from adjudicator.folder.gamedir import GameDir, GameLocked, create_game
+from adjudicator.game.commands import Bid, Command, Where
+from adjudicator.seals import seal
+from adjudicator.seals.keys import PublicKey
+from adjudicator.turnfile import parser, printer
 
 HOUSES = ["stark", "lannister", "greyjoy", "baratheon"]
 KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 1] * 32)) for i, h in enumerate(HOUSES)}
@@ -127,8 +129,8 @@ def toy_format(cmd: Command) -> str:
 def use_toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """The toy rules and parser in place of the real ones."""
     monkeypatch.setattr(machine, "_runners", toy_runners)
-    monkeypatch.setattr(turnfile, "parse_turn_file", toy_parse)
-    monkeypatch.setattr(turnfile, "format_command", toy_format)
+    monkeypatch.setattr(parser, "parse_turn_file", toy_parse)
+    monkeypatch.setattr(printer, "format_command", toy_format)
 
 
 def make_game(root: Path, game_id: str = "toy") -> Path:
@@ -198,17 +200,17 @@ def test_first_run_writes_snapshot_0000_setup_and_the_first_report(toy: Path):
 # --- accepting, rejecting, receipts -----------------------------------------------------------
 
 
-def test_accepted_file_is_archived_byte_for_byte_and_its_receipt_restates_it(toy: Path):
-    text = "Dear moderator, my turn:\n\n" + sealed("stark", "bid wildlings 2\nbid wildlings lots\n")
-    path = drop(toy, "stark.eml", text)
+def test_ruling_95_an_accepted_block_is_archived_alone_as_checked_and_its_receipt_restates_it(toy: Path):
+    turn = sealed("stark", "bid wildlings 2\nbid wildlings lots\n")
+    drop(toy, "stark.eml", "Dear moderator, my turn:\r\n\r\n" + turn.replace("\n", "  \r\n"))
     result = run(toy)
     assert result.accepted == ["000001-stark-r1-planning-seq1.txt"]
     archived = toy / "archive" / result.accepted[0]
-    assert archived.read_bytes() == path.read_bytes()
+    assert archived.read_bytes() == seal.normalise(turn).encode(), "the block alone: its normalised text and seal"
     receipt = (toy / "reports" / "0001-r1-planning" / "receipts" / result.accepted[0]).read_text()
     assert "line 2: bid wildlings 2" in receipt
     assert "not understood: 'bid wildlings lots'" in receipt
-    assert "text before the first sealed block" in receipt
+    assert "Dear moderator" not in archived.read_text() and "ignored" not in receipt
     accept = [e for e in registry.read_log(toy) if e.get("action") == "accept"]
     assert [(e["house"], e["seq"], e["file"]) for e in accept] == [("stark", 1, f"archive/{result.accepted[0]}")]
 
@@ -483,7 +485,7 @@ def test_cli_refuses_an_unwritable_game_folder(toy: Path, capsys: pytest.Capture
 def test_cli_a_disk_error_in_the_middle_of_a_run_is_one_clear_line_and_the_next_run_finishes(
     toy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ):
-    from adjudicator import fileio
+    from adjudicator.util import fileio
 
     run(toy)
     planning_bids(toy)
@@ -559,7 +561,7 @@ def test_ruling_96_a_refused_file_sent_again_unchanged_gives_nothing_new(toy: Pa
 
 
 def test_ruling_97_a_deadline_of_an_interrupted_run_is_completed_without_the_option(toy: Path, monkeypatch):
-    from adjudicator import fileio
+    from adjudicator.util import fileio
 
     planning_bids(toy, {"stark": 2})
     run(toy)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_batch import make_game, planning_bids, run, use_toy_game
 
-from adjudicator import batch, intake
+from adjudicator.folder import batch, intake
 
 
 @pytest.fixture
@@ -55,7 +55,7 @@ def test_a_run_leaves_the_report_folders_of_earlier_steps_unvisited_and_a_repair
 
 
 def test_a_rollback_sweeps_the_report_folders_it_sets_aside(toy: Path):
-    from adjudicator.audit import rollback
+    from adjudicator.folder.audit import rollback
 
     left = _leave_temp(_latest_report(toy))
     rollback(toy, to=0, reason="a test")
@@ -87,8 +87,9 @@ def test_runs_that_reuse_what_the_last_run_left_write_what_runs_reading_everythi
     """A robot game played twice: once as one process plays it, reusing the last run's snapshot,
     ledger and state; once as if each run were a new process, reading all of them back from the
     files. Every file of the two folders is the same, byte for byte."""
-    from adjudicator import ledger, simulate
-    from adjudicator.gamedir import GameDir
+    from adjudicator.folder import ledger
+    from adjudicator.folder.gamedir import GameDir
+    from adjudicator.robots import simulate
 
     first = simulate.simulate(3, 7, rounds=1, out=tmp_path / "reused" / "g")
     real = batch.adjudicate
@@ -107,8 +108,8 @@ def test_runs_that_reuse_what_the_last_run_left_write_what_runs_reading_everythi
 
 
 def test_a_run_gives_the_state_it_wrote(toy: Path):
-    from adjudicator.gamedir import GameDir
-    from adjudicator.state import GameState
+    from adjudicator.folder.gamedir import GameDir
+    from adjudicator.game.state import GameState
 
     result = run(toy)
     assert result.state is not None
@@ -116,7 +117,7 @@ def test_a_run_gives_the_state_it_wrote(toy: Path):
 
 
 def test_a_snapshot_text_seen_before_gives_that_snapshot_and_any_other_is_parsed(toy: Path):
-    from adjudicator.audit import Snapshot
+    from adjudicator.folder.audit import Snapshot
 
     text = (toy / "state.toml").read_text()
     batch._KNOWN.clear()
@@ -129,9 +130,10 @@ def test_a_snapshot_text_seen_before_gives_that_snapshot_and_any_other_is_parsed
 
 def test_derive_changes_neither_the_snapshot_it_starts_from_nor_its_state():
     """derive copies only what it replaces (the answers pool, the decisions a deadline fills)."""
-    from adjudicator.audit import derive, understand
-    from adjudicator.setup import new_game
-    from adjudicator.turnfile import format_command
+    from adjudicator.folder.audit import derive, understand
+    from adjudicator.folder.ledger import Archived, sha256
+    from adjudicator.game.setup import new_game
+    from adjudicator.turnfile.printer import format_command
 
     first = derive(None, new_game(["stark", "lannister", "baratheon"], seed="doc"), 0, [], deadline=False,
                    previous_sha256="")  # fmt: skip
@@ -140,7 +142,9 @@ def test_derive_changes_neither_the_snapshot_it_starts_from_nor_its_state():
 
     def turn(seq: int, index: int):
         text = f"game doc · house stark · round 1 · planning · seq {seq}\n{orders}\n"
-        return understand(f"{index:06d}-stark-r1-planning-seq{seq}.txt", text.encode())
+        name = f"{index:06d}-stark-r1-planning-seq{seq}.txt"
+        record = Archived(index, name, "stark", 1, "planning", seq, sha256(text.encode()))
+        return understand(name, text.encode(), record, {sha256(text.encode())})  # as if the moderator accepted it
 
     one = derive(first.snapshot, first.snapshot.state, 1, [turn(1, 1)], deadline=False, previous_sha256="a")
     before = one.snapshot.to_toml()

@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from adjudicator.board import HOUSES, Board
-from adjudicator.commands import ORDER_TOKENS, SPECIAL_TOKENS
+from adjudicator.game.board import HOUSES, Board
+from adjudicator.game.commands import ORDER_TOKENS, SPECIAL_TOKENS
 
 BOARD = Board.classic()
 

@@ -6,17 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import check as check_module
-from adjudicator.board import Board
-from adjudicator.check import CheckError, check_file, check_turn_file
 from adjudicator.cli import main
-from adjudicator.diagnostics import IllegalOrder
-from adjudicator.gamedir import create_game
-from adjudicator.rules import machine
-from adjudicator.rules.planning import areas_needing_orders, default_orders
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Order, Unit
-from adjudicator.turnfile import TurnFile, parse_turn_file
+from adjudicator.engine import machine
+from adjudicator.engine.core.context import Step
+from adjudicator.engine.rules.planning import areas_needing_orders, default_orders
+from adjudicator.folder import check as check_module
+from adjudicator.folder.check import CheckError, check_file, check_turn_file
+from adjudicator.folder.gamedir import create_game
+from adjudicator.game.board import Board
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Order, Unit
+from adjudicator.turnfile.diagnostics import IllegalOrder
+from adjudicator.turnfile.parser import TurnFile, parse_turn_file
 
 BOARD = Board.classic()
 SIX = ["stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell"]
@@ -312,7 +313,7 @@ def test_R129_a_decision_the_engine_still_needs_from_the_house_is_missing() -> N
 
 def test_the_engine_unavailable_leaves_the_static_checks_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     def missing() -> None:
-        raise ModuleNotFoundError("No module named 'adjudicator.rules.planning'")
+        raise ModuleNotFoundError("No module named 'adjudicator.engine.rules.planning'")
 
     monkeypatch.setattr(machine, "_runners", missing)
     tf = run("Karhold: defense +1\n", engine=True)
@@ -331,7 +332,7 @@ def test_engine_is_given_only_lines_that_passed_the_static_checks(monkeypatch: p
     seen: list[list[str]] = []
     real = machine.advance
 
-    def spy(state: GameState, answers: list[dict[str, object]], **kw: object) -> machine.Step:
+    def spy(state: GameState, answers: list[dict[str, object]], **kw: object) -> Step:
         seen.append([a["text"] for a in answers])  # type: ignore[misc]
         return real(state, answers, **kw)  # type: ignore[arg-type]
 

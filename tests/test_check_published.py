@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from adjudicator import batch
-from adjudicator.check import published_state
 from adjudicator.cli import main
-from adjudicator.gamedir import create_game
+from adjudicator.folder import batch
+from adjudicator.folder.check import published_state
+from adjudicator.folder.gamedir import create_game
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "turnfiles"
 
@@ -51,8 +51,9 @@ def test_a_file_that_is_not_a_report_is_a_usage_error(tmp_path, capsys):
 def test_every_report_mail_carries_the_public_state(tmp_path):
     from email import message_from_bytes, policy
 
-    from adjudicator import outbox, registry
-    from adjudicator.keys import generate
+    from adjudicator.folder import registry
+    from adjudicator.mail import outbox
+    from adjudicator.seals.keys import generate
 
     path = _published(tmp_path)
     root = path.parents[2]

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import rng
 from adjudicator.cli import main
-from adjudicator.gamedir import GameDir, GameDirError, GameLocked, create_game
-from adjudicator.position import load_position
-from adjudicator.setup import new_game
-from adjudicator.state import GameState
+from adjudicator.folder.gamedir import GameDir, GameDirError, GameLocked, create_game
+from adjudicator.game import rng
+from adjudicator.game.position import load_position
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState
 
 HOUSES4 = "stark,lannister,greyjoy,baratheon"
 

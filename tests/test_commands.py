@@ -6,8 +6,16 @@ import tomllib
 
 import tomli_w
 
-from adjudicator.commands import (
-    CombatFilter, Muster, MusterAction, Raid, Retreat, Support, UnitSpec, from_dict, to_dict,
+from adjudicator.game.commands import (
+    CombatFilter,
+    Muster,
+    MusterAction,
+    Raid,
+    Retreat,
+    Support,
+    UnitSpec,
+    from_dict,
+    to_dict,
 )
 
 

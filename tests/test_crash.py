@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 
 import pytest
-
-from adjudicator import batch, fileio, registry
-
 from test_batch import drop, make_game, run, sealed, tree, use_toy_game
+
+from adjudicator.folder import batch, registry
+from adjudicator.util import fileio
 
 TESTS = Path(__file__).resolve().parent
 
@@ -148,11 +148,12 @@ def test_two_kills_in_a_row_then_a_rerun_give_the_uninterrupted_result(template:
 RUNNER = """
 import sys
 sys.path.insert(0, {tests!r})
-from adjudicator import batch, turnfile
-from adjudicator.rules import machine
+from adjudicator.engine import machine
+from adjudicator.folder import batch
+from adjudicator.turnfile import parser, printer
 import test_batch
 machine._runners = test_batch.toy_runners
-turnfile.parse_turn_file, turnfile.format_command = test_batch.toy_parse, test_batch.toy_format
+parser.parse_turn_file, printer.format_command = test_batch.toy_parse, test_batch.toy_format
 batch.adjudicate({warm!r}, deadline=True)  # templates and caches loaded: the timed run is a warm one
 print("ready", flush=True)
 sys.stdin.readline()

@@ -1,19 +1,27 @@
-"""The examples in docs/positions.md, docs/state-json.md and docs/game-folder.md are real output."""
+"""The examples of the docs are real: positions, JSON and game-folder examples are real output, and
+every command example of every doc (docs/*.md, README.md) is parsed or run."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
 from adjudicator import __version__
-from adjudicator.gamedir import FOLDERS, create_game
-from adjudicator.position import PositionError, load_position
-from adjudicator.show import to_json
-from adjudicator.state import Order, Unit
+from adjudicator.folder import registry
+from adjudicator.folder.gamedir import FOLDERS, create_game
+from adjudicator.game.position import PositionError, load_position
+from adjudicator.game.state import Order, Unit
+from adjudicator.reports.show import to_json
+from adjudicator.seals import seal
+from adjudicator.seals.keys import read_public_key
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 BLOCK = re.compile(r"(<!-- refused -->\n)?```(\w+)\n(.*?)```", re.S)
@@ -99,3 +107,243 @@ def test_game_folder_md_layout_is_what_maester_new_makes(tmp_path):
     made = {p.name for p in gd.root.iterdir()} | {"secret/seed", ".lock"}
     assert listed == made - {"secret"}
     assert set(FOLDERS) <= listed
+
+
+# --- every command example of every doc ------------------------------------------------------------
+# Shell blocks (```sh) pass `bash -n`; each `maester` command in them parses with maester's own
+# argument parser (a usage synopsis, with [optional] parts, names only options the command has);
+# each `make` target exists; every other program is one the docs are known to use. Inline
+# `maester ...` and `make ...` spans of the prose name commands, options and targets that exist.
+# The player's and the moderator's recipes that can run here without a mail server run below.
+
+ROOT = DOCS.parent
+ALL_DOCS = [*sorted(DOCS.glob("*.md")), ROOT / "README.md"]
+FENCE = re.compile(r"^```([\w-]*)\n(.*?)^```[ \t]*$", re.M | re.S)
+OTHER_PROGRAMS = {"ssh-keygen", "pipx", "python3", "pip", "awk", "cat", "echo", "mbsync", "set", "for", "do", "done"}
+
+
+def fenced(path: Path) -> list[tuple[str, str, int]]:
+    """Every fenced block of a doc: (language, text, line of its first line)."""
+    text = path.read_text(encoding="utf-8")
+    return [(m[1], m[2], text[: m.start()].count("\n") + 2) for m in FENCE.finditer(text)]
+
+
+def shell_blocks() -> list[tuple[str, str]]:
+    return [(f"{p.name}:{line}", text) for p in ALL_DOCS for lang, text, line in fenced(p) if lang == "sh"]
+
+
+def commands(block: str) -> list[list[str]]:
+    """The simple commands of a shell block: words split as the shell does, comments and
+    redirections dropped, split at ; && || | & and line ends (continued lines joined)."""
+    import shlex
+
+    lexer = shlex.shlex(block.replace("\\\n", " "), posix=True, punctuation_chars=";&|<>\n")
+    lexer.whitespace, lexer.commenters, lexer.whitespace_split = " \t", "", True
+    out: list[list[str]] = []
+    current: list[str] = []
+    skip = None  # what drops the words that follow: a comment (to the line's end), a redirection (one word)
+    for token in lexer:
+        if token == "\n" or (skip != "comment" and token in (";", "&&", "||", "|", "&")):
+            out, current, skip = out + ([current] if current else []), [], None
+        elif skip == "comment":
+            continue
+        elif skip == "redirect":
+            skip = None
+        elif token.startswith("#"):
+            skip = "comment"
+        elif token in (">", "<", ">>"):
+            skip = "redirect"
+        else:
+            current.append(token)
+    return out + ([current] if current else [])
+
+
+def _maester_parser():  # type: ignore[no-untyped-def]
+    from adjudicator.cli import build_parser
+
+    return build_parser()
+
+
+def _options_of(command: str) -> set[str]:
+    sub = next(a for a in _maester_parser()._subparsers._group_actions if a.choices).choices[command]
+    return {opt for action in sub._actions for opt in action.option_strings}
+
+
+def check_maester(words: list[str], where: str) -> None:
+    args = words[1:]
+    if any("[" in w for w in args):  # a usage synopsis: the command and the options it names
+        wanted = {w.strip("[]").split("=")[0] for w in args if w.strip("[]").startswith("--")}
+        assert wanted <= _options_of(args[0]), f"{where}: {' '.join(words)}: no {wanted - _options_of(args[0])}"
+        return
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err):
+            parsed = _maester_parser().parse_args(args)
+    except SystemExit:
+        pytest.fail(f"{where}: maester does not accept {' '.join(words)!r}: {err.getvalue().strip()}")
+    assert getattr(parsed, "handler", None) is not None or "--help" in args, f"{where}: {' '.join(words)}"
+
+
+def make_targets() -> set[str]:
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    return {m[1] for m in re.finditer(r"^([\w-]+):", text, re.M)}
+
+
+@pytest.mark.parametrize(("where", "block"), shell_blocks(), ids=[w for w, _ in shell_blocks()])
+def test_every_shell_example_is_sound_shell_and_every_command_in_it_exists(where: str, block: str) -> None:
+    syntax = subprocess.run(["bash", "-n"], input=block, capture_output=True, text=True)
+    assert syntax.returncode == 0, f"{where}: {syntax.stderr}"
+    for words in commands(block):
+        program = words[0].rsplit("/", 1)[-1]
+        if program == "maester":
+            check_maester(words, where)
+        elif program == "make":
+            assert set(words[1:]) <= make_targets(), f"{where}: no make target {set(words[1:]) - make_targets()}"
+        else:
+            assert program in OTHER_PROGRAMS, f"{where}: {program!r} is not a program the docs are known to use"
+
+
+def test_the_docs_have_shell_examples_and_none_outside_sh_blocks() -> None:
+    """A command example in a block that is not ```sh would escape the test above."""
+    assert len(shell_blocks()) >= 20
+    for path in ALL_DOCS:
+        for lang, text, line in fenced(path):
+            if lang != "sh":
+                starts = [ln for ln in text.splitlines() if ln.startswith(("maester ", "make ", "$ ", "ssh-keygen "))]
+                assert not starts, f"{path.name}:{line}: a command example outside a ```sh block: {starts[0]}"
+
+
+def inline_spans() -> list[tuple[str, str]]:
+    spans = []
+    for path in ALL_DOCS:
+        text = FENCE.sub("", path.read_text(encoding="utf-8"))
+        spans += [(path.name, m[1]) for m in re.finditer(r"`((?:maester|make) [^`]+)`", text)]
+    return spans
+
+
+@pytest.mark.parametrize(("doc", "span"), inline_spans())
+def test_every_command_named_in_the_prose_exists_with_the_options_it_names(doc: str, span: str) -> None:
+    words = span.split()
+    if words[0] == "make":
+        assert set(words[1:]) <= make_targets(), f"{doc}: `{span}`"
+        return
+    if words[1].startswith("--"):
+        assert words[1] in ("--help", "--version"), f"{doc}: `{span}`"
+        return
+    named = {w.split("=")[0].strip("[]") for w in words[2:] if w.strip("[").startswith("--")}
+    assert words[1] in _maester_parser()._subparsers._group_actions[0].choices, f"{doc}: `{span}`"
+    assert named <= _options_of(words[1]), f"{doc}: `{span}` names {named - _options_of(words[1])}"
+
+
+def test_every_python_example_compiles_and_its_imports_exist() -> None:
+    import ast
+    import importlib
+
+    checked = 0
+    for path in ALL_DOCS:
+        for lang, text, line in fenced(path):
+            if lang == "python":
+                tree = ast.parse(text, filename=f"{path.name}:{line}")
+                for node in ast.walk(tree):
+                    if isinstance(node, ast.ImportFrom) and node.module:
+                        module = importlib.import_module(node.module)
+                        for alias in node.names:
+                            assert hasattr(module, alias.name), f"{path.name}:{line}: {node.module}.{alias.name}"
+                checked += 1
+    assert checked >= 4
+
+
+def test_every_toml_and_json_example_reads() -> None:
+    import tomllib
+
+    read = 0
+    for path in ALL_DOCS:
+        for lang, text, line in fenced(path):
+            where = f"{path.name}:{line}"
+            if lang == "toml":
+                assert isinstance(tomllib.loads(text), dict), where
+            elif lang == "json":
+                try:
+                    json.loads(text)
+                except json.JSONDecodeError:  # JSON lines, as the log is written
+                    assert all(isinstance(json.loads(row), dict) for row in text.strip().splitlines()), where
+            else:
+                continue
+            read += 1
+    assert read >= 10
+
+
+# --- the recipes a player runs, run as the docs write them ------------------------------------------
+
+MAESTER = Path(sys.executable).parent / "maester"
+needs_maester = pytest.mark.skipif(not MAESTER.is_file(), reason=f"no maester command beside {sys.executable}")
+needs_ssh_keygen = pytest.mark.skipif(shutil.which("ssh-keygen") is None,
+                                      reason="OpenSSH's ssh-keygen is not installed (apt-get install openssh-client)")
+TURN = ("game mygame · house stark · round 1 · planning · seq 1\nWhite Harbor: defense +1  \r\nWinterfell: defense +1\n"
+        "The Shivering Sea: consolidate power\n\n")
+
+
+def block(doc: str, containing: str) -> str:
+    """The one ```sh block of ``doc`` that contains ``containing``."""
+    (found,) = [text for lang, text, _ in fenced(ROOT / doc if doc == "README.md" else DOCS / doc)
+                if lang == "sh" and containing in text]  # fmt: skip
+    return found
+
+
+def run_block(text: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run a doc's shell block with bash, at ``cwd``, with ``cwd/home`` as the home folder and the
+    maester of this environment first on the PATH."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(HOME=str(cwd / "home"), PATH=f"{MAESTER.parent}{os.pathsep}{env.get('PATH', '')}")
+    ran = subprocess.run(["bash", "-e", "-c", text], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert ran.returncode == 0, f"{text}\n{ran.stdout}\n{ran.stderr}"
+    return ran
+
+
+def _game_with_a_report(folder: Path) -> Path:
+    """mygame, adjudicated once; its published state where a player's mail puts it (mygame-0007.json)."""
+    from adjudicator.folder.batch import adjudicate
+
+    gd = create_game(folder / "mygame", houses=["stark", "lannister", "greyjoy", "baratheon"], seed="docs")
+    adjudicate(gd.root)
+    (published,) = (gd.root / "reports").glob("0000-*/report.json")
+    shutil.copyfile(published, folder / "mygame-0007.json")
+    return gd.root
+
+
+@needs_maester
+def test_readme_a_players_turn_runs_as_written(tmp_path: Path) -> None:
+    """README, 'For players': keygen, the offline check against the mailed state, sign."""
+    game = _game_with_a_report(tmp_path)
+    (tmp_path / "turn.txt").write_text(TURN, encoding="utf-8")
+    ran = run_block(block("README.md", "maester sign"), tmp_path)
+    assert "Result: complete" in ran.stdout and "-> turn.txt.sealed" in ran.stdout
+    registry.register_key(game, "stark", read_public_key(tmp_path / "home" / ".ssh" / "maester.pub"))
+    assert registry.check_file(game, (tmp_path / "turn.txt.sealed").read_bytes()).ok
+
+
+@needs_maester
+@needs_ssh_keygen
+def test_seals_md_sealing_with_plain_openssh_runs_as_written(tmp_path: Path) -> None:
+    """seals.md: maester normalise, ssh-keygen -Y sign, cat; and the awk recipe in place of
+    maester normalise gives the same text. The moderator's maester verify accepts the result."""
+    game = _game_with_a_report(tmp_path)
+    (tmp_path / "home" / ".ssh").mkdir(parents=True)
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", tmp_path / "home" / ".ssh" / "id_ed25519"],
+                   check=True)  # fmt: skip
+    registry.register_key(game, "stark", read_public_key(tmp_path / "home" / ".ssh" / "id_ed25519.pub"))
+    (tmp_path / "turn.txt").write_text(TURN, encoding="utf-8")
+    run_block(block("seals.md", "ssh-keygen -Y sign"), tmp_path)
+    assert registry.check_file(game, (tmp_path / "turn.sealed").read_bytes()).ok
+    by_maester = (tmp_path / "turn.norm").read_text(encoding="utf-8")
+    (tmp_path / "turn.norm").unlink()
+    run_block(block("seals.md", "awk '{"), tmp_path)
+    assert (tmp_path / "turn.norm").read_text(encoding="utf-8") == by_maester == seal.normalise(TURN)
+    (tmp_path / "GAME_DIR").symlink_to(game)
+    shutil.copyfile(tmp_path / "turn.sealed", tmp_path / "mail.txt")
+    ran = run_block(block("seals.md", "maester verify GAME_DIR mail.txt"), tmp_path)
+    assert "valid: sealed by House Stark" in ran.stdout

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.commands import AssignOrder
-from adjudicator.diagnostics import CODES, WARNING_CODES
-from adjudicator.names import ORDER_TEXT
-from adjudicator.turnfile import parse_turn_file
+from adjudicator.game.commands import AssignOrder
+from adjudicator.turnfile.diagnostics import CODES, WARNING_CODES
+from adjudicator.turnfile.names import ORDER_TEXT
+from adjudicator.turnfile.parser import parse_turn_file
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "turn-files.md"
 TEXT = GUIDE.read_text("utf-8")
@@ -62,3 +62,38 @@ def test_every_spelling_in_the_order_table_gives_its_token(canonical: str, spell
     for written in [canonical, *spellings]:
         tf = parse_turn_file(f"Winterfell: {written}")
         assert tf.commands == (AssignOrder(area="winterfell", token=token),), (written, [str(p) for p in tf.problems])
+
+
+# --- turn texts shown in the other docs ----------------------------------------------------------
+
+DOCS = GUIDE.parent
+FENCE = re.compile(r"^```([\w-]*)\n(.*?)^```[ \t]*$", re.M | re.S)
+
+
+def turn_texts_elsewhere() -> list[tuple[str, str]]:
+    """Every fenced block of the other docs and README that starts with a header line: the turn
+    text (up to a seal's BEGIN line), where it is."""
+    from adjudicator.turnfile.header import is_header_line
+
+    found = []
+    for path in [*sorted(DOCS.glob("*.md")), DOCS.parent / "README.md"]:
+        if path == GUIDE:
+            continue
+        text = path.read_text("utf-8")
+        for m in FENCE.finditer(text):
+            if m[1] != "turn-error" and is_header_line(m[2].split("\n", 1)[0]):
+                found.append((f"{path.name}:{text[: m.start()].count(chr(10)) + 2}",
+                              m[2].split("-----BEGIN SSH SIGNATURE-----")[0]))  # fmt: skip
+    return found
+
+
+def test_the_other_docs_show_turn_texts() -> None:
+    assert [where.split(":")[0] for where, _ in turn_texts_elsewhere()].count("seals.md") >= 1
+
+
+@pytest.mark.parametrize(("where", "body"), turn_texts_elsewhere())
+def test_every_turn_text_of_the_other_docs_parses_without_a_problem(where: str, body: str) -> None:
+    """seals.md showed 'march Winterfell -> Karhold' in a planning turn: E201 (no 'from')."""
+    tf = parse_turn_file(body, filename=where)
+    assert not tf.problems, [p.render() for p in tf.problems]
+    assert tf.commands

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from adjudicator import fileio
+from adjudicator.util import fileio
 
 
 @pytest.fixture
@@ -79,7 +79,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_temp_file(tmp_path, monkeypat
 
 
 def test_a_simulated_game_through_the_text_path_never_waits_for_the_disk(fsyncs):
-    from adjudicator.simulate import simulate
+    from adjudicator.robots.simulate import simulate
 
     result = simulate(3, 1, rounds=1)
     assert result.problems == [] and result.steps > 0

@@ -1,7 +1,8 @@
 """The built wheel installs into a plain virtual environment and works outside the checkout.
 
-The wheel is built from this checkout (``pip wheel``) and installed into a fresh venv without
-access to the system's site-packages, so its dependencies come from the package index. Without
+The wheel is built from this checkout (``pip wheel``, as ``make dist`` builds it with the same
+backend) and installed into a fresh venv without access to the system's site-packages, so its
+dependencies come from the package index: a player's install (README, "For players"). Without
 network access the test is skipped, saying so.
 """
 
@@ -51,7 +52,8 @@ def test_the_wheel_installs_into_a_plain_venv_and_runs_outside_the_checkout(tmp_
     (wheel,) = wheels.glob("maester-*.whl")
 
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"adjudicator/data/board.toml", "adjudicator/data/cards.toml"} <= names
+    data = ("board", "cards", "map", "mother_of_dragons/board", "mother_of_dragons/cards")
+    assert {f"adjudicator/game/data/{name}.toml" for name in data} <= names
     for folder in ("grammar", "templates"):
         for f in (ROOT / folder).rglob("*"):
             if f.is_file() and "__pycache__" not in f.parts:
@@ -72,6 +74,36 @@ def test_the_wheel_installs_into_a_plain_venv_and_runs_outside_the_checkout(tmp_
     assert (tmp_path / "g" / "state.toml").is_file()
     show = run(maester, "show", "g", "--json", cwd=tmp_path)
     assert show.returncode == 0 and '"game_id": "g"' in show.stdout, show.stderr
+    parsed = run(python, "-c", "from adjudicator.turnfile.parser import parse_turn_file as p; "
+                 "print(len(p('Winterfell: march +1').commands))", cwd=tmp_path)  # the grammar is in the wheel
+    assert parsed.stdout.strip() == "1", parsed.stderr
+
+    # no test or lint tools come with a player's install
+    installed = run(python, "-m", "pip", "list", "--format=freeze", cwd=tmp_path).stdout.lower()
+    for tool in ("pytest", "hypothesis", "aiosmtpd", "ruff", "mypy", "hatchling"):
+        assert f"\n{tool}==" not in "\n" + installed, f"{tool} was installed with the wheel"
+    _a_players_turn(maester, tmp_path)
+
+
+def _a_players_turn(maester: Path, folder: Path) -> None:
+    """README's player section, with the installed command: a key with a passphrase, an offline
+    check against the state attached to the last report, a seal the moderator verifies."""
+    (folder / "pass").write_text("the north remembers\n")
+    made = run(maester, "keygen", "--out", "ned", "--comment", "ned@example.org", "--passphrase-file", "pass",
+               cwd=folder)  # fmt: skip
+    assert made.returncode == 0 and made.stdout.startswith("256 SHA256:"), made.stderr
+    assert run(maester, "register", "g", "--house", "stark", "--key", "ned.pub", cwd=folder).returncode == 0
+    first = run(maester, "adjudicate", "g", cwd=folder)
+    assert first.returncode == 0, first.stdout + first.stderr
+    (published,) = (folder / "g" / "reports").glob("0000-*/report.json")
+    (folder / "turn.txt").write_text("game g · house stark · round 1 · planning · seq 1\nWhite Harbor: defense +1\n"
+                                     "Winterfell: defense +1\nThe Shivering Sea: consolidate\n")  # fmt: skip
+    checked = run(maester, "check", str(published), "turn.txt", cwd=folder)
+    assert checked.returncode == 0 and "Result: complete" in checked.stdout, checked.stdout + checked.stderr
+    signed = run(maester, "sign", "--key", "ned", "--passphrase-file", "pass", "turn.txt", cwd=folder)
+    assert signed.returncode == 0 and "-> turn.txt.sealed" in signed.stdout, signed.stderr
+    verified = run(maester, "verify", "g", "turn.txt.sealed", cwd=folder)
+    assert verified.returncode == 0 and "valid: sealed by House Stark" in verified.stdout, verified.stderr
 
 
 def test_an_unreachable_index_skips_and_any_other_failure_fails():

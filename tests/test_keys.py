@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import keys, seal
+from adjudicator.seals import keys, seal
 
 SSH_KEYGEN = shutil.which("ssh-keygen")
 needs_ssh_keygen = pytest.mark.skipif(SSH_KEYGEN is None, reason="OpenSSH's ssh-keygen is not installed "

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import ledger
-from adjudicator.ledger import Archived, Ledger
+from adjudicator.folder import ledger
+from adjudicator.folder.ledger import Archived, Ledger
 
 
 def _line(**entry: object) -> str:

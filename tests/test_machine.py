@@ -6,11 +6,18 @@ from dataclasses import dataclass
 
 import pytest
 
-from adjudicator.commands import Bid, Command
-from adjudicator.events import Event
-from adjudicator.rules import machine
-from adjudicator.rules.machine import NOT_APPLICABLE, Ask, Context, Request, advance, pool_entry
-from adjudicator.setup import new_game
+from adjudicator.engine import machine
+from adjudicator.engine.core.context import (
+    NOT_APPLICABLE,
+    Ask,
+    Context,
+    Request,
+    pool_entry,
+)
+from adjudicator.engine.events import Event
+from adjudicator.engine.machine import advance
+from adjudicator.game.commands import Bid, Command
+from adjudicator.game.setup import new_game
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -121,7 +128,7 @@ def test_deadline_fills_every_open_decision_with_its_default(toy):
 
 
 def test_state_round_trips_through_toml_mid_phase(toy):
-    from adjudicator.state import GameState
+    from adjudicator.game.state import GameState
 
     s1 = advance(toy, [entry(1, "stark", Bid(track="iron_throne", amount=2))])
     again = GameState.from_toml(s1.state.to_toml())
@@ -138,7 +145,7 @@ def test_deadline_for_named_requests_defaults_only_those(toy):
 
 
 def test_expired_answers_are_counted_in_good_english():
-    from adjudicator.events import AnswersExpired
+    from adjudicator.engine.events import AnswersExpired
 
     assert AnswersExpired(house="stark", answers=("bid fiefdoms 1",)).describe().startswith("1 of your answers was not")
     assert AnswersExpired(house="stark", answers=("a", "b")).describe().startswith("2 of your answers were not")

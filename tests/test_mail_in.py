@@ -12,17 +12,18 @@ import pytest
 from mail import shapes
 from mail.shapes import turn
 
-from adjudicator import batch, seal
-from adjudicator import mailbox as mail_in
 from adjudicator.cli import main as cli_main
-from adjudicator.keys import PublicKey
-from adjudicator.mailbox import (
+from adjudicator.folder import batch
+from adjudicator.mail import ingest as mail_in
+from adjudicator.mail.ingest import (
     MailError,
     html_to_text,
     ingest_into_inbox,
     scan_message,
     unflow,
 )
+from adjudicator.seals import seal
+from adjudicator.seals.keys import PublicKey
 
 
 def inbox_files(game: Path) -> dict[bytes, str]:
@@ -399,8 +400,8 @@ def guide_example(tmp_path: Path) -> str:
     from email.message import EmailMessage
     from email.utils import format_datetime
 
-    from adjudicator import registry
-    from adjudicator.gamedir import create_game
+    from adjudicator.folder import registry
+    from adjudicator.folder.gamedir import create_game
 
     root = tmp_path / "winter"
     create_game(root, houses=shapes.HOUSES, seed="guide")

@@ -13,12 +13,18 @@ from pathlib import Path
 import pytest
 from mail import shapes
 
-from adjudicator import batch, seal
 from adjudicator.cli import main as cli_main
-from adjudicator.keys import KeyPair, PublicKey, write_key_pair
-from adjudicator.mapimage import png_size
-from adjudicator.outbox import OutboxError, parse_smtp_url, verify_report, write_outbox
-from adjudicator.svgmap import MapLayout
+from adjudicator.folder import batch
+from adjudicator.mail.mapimage import png_size
+from adjudicator.mail.outbox import (
+    OutboxError,
+    parse_smtp_url,
+    verify_report,
+    write_outbox,
+)
+from adjudicator.reports.svgmap import MapLayout
+from adjudicator.seals import seal
+from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
 
 MOD = shapes.MODERATOR
 

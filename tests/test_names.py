@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.board import HOUSES, Board
-from adjudicator.cards import CARDS
-from adjudicator.commands import ORDER_TOKENS
-from adjudicator.names import (
+from adjudicator.game.board import HOUSES, Board
+from adjudicator.game.cards import CARDS
+from adjudicator.game.commands import ORDER_TOKENS
+from adjudicator.turnfile.names import (
     CARD_CHOICES,
     FORM_EXAMPLES,
     ORDER_TEXT,

@@ -8,9 +8,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from test_state import valid_states
 
-from adjudicator.position import PositionError, dump_position, key_lines, load_position, read_position, unit_texts
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Order, Unit
+from adjudicator.game.position import (
+    PositionError,
+    dump_position,
+    key_lines,
+    load_position,
+    read_position,
+    unit_texts,
+)
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Order, Unit
 
 THREE = 'houses = ["stark", "lannister", "baratheon"]\n'
 

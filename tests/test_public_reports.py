@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator import report
-from adjudicator.rules.machine import Request
-from adjudicator.simulate import simulate
+from adjudicator.engine.core.context import Request
+from adjudicator.reports import report
+from adjudicator.robots.simulate import simulate
 
 
 def _public_only(state, events, requests):
@@ -55,7 +55,7 @@ def test_public_reports_of_a_robot_game_depend_on_public_facts_only(monkeypatch,
 
 def test_the_check_catches_a_leak(monkeypatch):
     """The comparison above is not vacuous: a renderer that showed the answers pool would fail it."""
-    from adjudicator.setup import new_game
+    from adjudicator.game.setup import new_game
 
     state = new_game(["stark", "lannister", "baratheon"], seed="leak")
     state.answers = [{"id": "x", "house": "stark", "round": 1, "text": "bid fiefdoms 4",

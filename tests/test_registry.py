@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from adjudicator import registry, seal
-from adjudicator.header import Header, find_header
-from adjudicator.keys import PublicKey
-from adjudicator.registry import Checker, RegistryError
+from adjudicator.folder import registry
+from adjudicator.folder.registry import Checker, RegistryError
+from adjudicator.seals import seal
+from adjudicator.seals.keys import PublicKey
+from adjudicator.turnfile.header import Header, find_header
 
 STARK = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
 LANNISTER = Ed25519PrivateKey.from_private_bytes(bytes(range(1, 33)))

@@ -8,12 +8,23 @@ from dataclasses import dataclass
 
 import pytest
 
-from adjudicator.board import Board
-from adjudicator.commands import Bid, CardChoice, Raid
-from adjudicator.events import PUBLIC, AnswerUnusable, Event, PhaseStarted, from_dict, visible
-from adjudicator.events.action import WildlingCardSeen
-from adjudicator.header import Header, read_header
-from adjudicator.report import (
+from adjudicator.engine.core.common import PowerChanged, UnitsDestroyed
+from adjudicator.engine.core.context import Request, pool_entry
+from adjudicator.engine.events import (
+    PUBLIC,
+    AnswerUnusable,
+    Event,
+    PhaseStarted,
+    from_dict,
+    visible,
+)
+from adjudicator.engine.events.action import WildlingCardSeen
+from adjudicator.game.board import Board
+from adjudicator.game.cards import CARDS
+from adjudicator.game.commands import Bid, CardChoice, Raid
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import Order, Segment, Unit
+from adjudicator.reports.report import (
     ReportError,
     command_text,
     event_view,
@@ -23,12 +34,8 @@ from adjudicator.report import (
     seed_commitment,
     skeleton,
 )
-from adjudicator.resources import ResourceMissing, resource_dir
-from adjudicator.rules.common import PowerChanged, UnitsDestroyed
-from adjudicator.rules.machine import Request, pool_entry
-from adjudicator.cards import CARDS
-from adjudicator.setup import new_game
-from adjudicator.state import Order, Segment, Unit
+from adjudicator.turnfile.header import Header, read_header
+from adjudicator.util.resources import ResourceMissing, resource_dir
 
 BOARD = Board.classic()
 FORMATS = ("text", "html", "json")
@@ -153,7 +160,7 @@ RAID_NONE = command_text(Raid(origin="winterfell", targets=()))
 
 
 def test_options_are_printed_as_turn_file_lines():
-    pytest.importorskip("adjudicator.turnfile")
+    pytest.importorskip("adjudicator.turnfile.parser")
     assert RAID_KARHOLD == "raid from Winterfell onto Karhold"
     assert RAID_NONE.startswith("raid from Winterfell")
 
@@ -414,7 +421,7 @@ def test_bid_reveals_render_as_a_table_by_house():
 
 
 def test_real_combat_event_renders_its_breakdown():
-    combat = pytest.importorskip("adjudicator.events.combat")
+    combat = pytest.importorskip("adjudicator.engine.events.combat")
     event = combat.CombatResolved(area="kingswood", attacker="tyrell", defender="lannister", winner="lannister",
                                   attacker_total=4, defender_total=4, tie_broken=True,
                                   attacker_strength=(("units:knight", 2), ("card:alester_florent", 1)),
@@ -488,7 +495,7 @@ def test_every_player_count_renders_in_every_format(houses):
 
 
 def test_skeleton_writes_every_part_of_a_composite_default():
-    from adjudicator.commands import AssignOrder
+    from adjudicator.game.commands import AssignOrder
 
     orders = Request(key="r1.planning.1.orders.stark", kind="orders", house="stark", prompt="place your orders",
                      secret=True, default=(AssignOrder(area="winterfell", token="defense+1"),
@@ -502,7 +509,7 @@ def test_skeleton_writes_every_part_of_a_composite_default():
 
 
 def test_resource_dir_prefers_the_folder_inside_an_installed_package(tmp_path, monkeypatch):
-    import adjudicator.resources as res
+    import adjudicator.util.resources as res
 
     (tmp_path / "templates").mkdir()
     monkeypatch.setattr(res.resources, "files", lambda package: tmp_path)

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.events import AnswerUnusable, PhaseStarted
-from adjudicator.report import render_report
-from adjudicator.rules.common import UnitsDestroyed
-from adjudicator.setup import new_game
-from adjudicator.state import Order, Unit
+from adjudicator.engine.core.common import UnitsDestroyed
+from adjudicator.engine.events import AnswerUnusable, PhaseStarted
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import Order, Unit
+from adjudicator.reports.report import render_report
 
 CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")) if p and Path(p).exists()), None)
 WIDTH, HEIGHT = 1400, 1800

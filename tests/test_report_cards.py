@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import report
-from adjudicator.cards import CARDS
-from adjudicator.setup import new_game
-from adjudicator.show import summary
-from adjudicator.simulate import simulate
-from adjudicator.state import GameState
+from adjudicator.game.cards import CARDS
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState
+from adjudicator.reports import report
+from adjudicator.reports.show import summary
+from adjudicator.robots.simulate import simulate
 
 HOUSE_BY_NAME = {c.name: c for c in CARDS.house_cards.values()}
 WESTEROS_BY_NAME = {c.name: c for c in CARDS.westeros}

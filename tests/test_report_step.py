@@ -1,7 +1,7 @@
 """Every report of a step at once: the same bytes as one report at a time, the shared part built once.
 
-:func:`adjudicator.report.render_reports` builds the part every reader sees once per step and
-each viewer's view once for both formats; :func:`adjudicator.templating.wrap` remembers what it
+:func:`adjudicator.reports.report.render_reports` builds the part every reader sees once per step and
+each viewer's view once for both formats; :func:`adjudicator.reports.templating.wrap` remembers what it
 wrapped. Neither may change a byte of any report.
 """
 
@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator import report, templating
-from adjudicator.commands import Raid
-from adjudicator.events import PUBLIC, AnswerUnusable, PhaseStarted
-from adjudicator.report import ReportError, render_report, render_reports
-from adjudicator.rules.common import PowerChanged
-from adjudicator.rules.machine import Request
-from adjudicator.setup import new_game
-from adjudicator.simulate import simulate
-from adjudicator.state import Order
+from adjudicator.engine.core.common import PowerChanged
+from adjudicator.engine.core.context import Request
+from adjudicator.engine.events import PUBLIC, AnswerUnusable, PhaseStarted
+from adjudicator.game.commands import Raid
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import Order
+from adjudicator.reports import report, templating
+from adjudicator.reports.report import ReportError, render_report, render_reports
+from adjudicator.robots.simulate import simulate
 
 HOUSES = ["stark", "lannister", "baratheon"]
 

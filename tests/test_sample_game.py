@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import audit, batch, seal
-from adjudicator.demo import main as demo_main, play_sample, sample_dir, sample_plan
-from adjudicator.keys import read_private_key
+from adjudicator.folder import audit, batch
+from adjudicator.robots.demo import main as demo_main
+from adjudicator.robots.demo import play_sample, sample_dir, sample_plan
+from adjudicator.seals import seal
+from adjudicator.seals.keys import read_private_key
 
 SAMPLE = sample_dir()
 EXPECTED = SAMPLE / "expected"
@@ -63,7 +65,7 @@ def test_sample_replays_byte_for_byte(played):
     assert check.ok, check.lines()
 
 
-@pytest.mark.filterwarnings("ignore::adjudicator.keys.InsecureKeyFile")  # git keeps no file modes
+@pytest.mark.filterwarnings("ignore::adjudicator.seals.keys.InsecureKeyFile")  # git keeps no file modes
 def test_sample_sealed_files_are_the_plain_turns_sealed_with_the_demo_keys():
     game, runs = sample_plan()
     keys = {h: read_private_key(SAMPLE / "keys" / f"DEMO-ONLY-{h}").private for h in game["houses"]}
@@ -93,9 +95,28 @@ def test_sample_run_again_changes_nothing(played):
     assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name not in ("log", ".lock")} == before
 
 
-def test_demo_replays_the_sample_and_prints_where_the_html_report_is(capsys: pytest.CaptureFixture[str]):
-    assert demo_main([]) == 0
+def test_demo_replays_the_sample_and_prints_where_the_html_report_is(capsys: pytest.CaptureFixture[str],
+                                                                     tmp_path: Path):  # fmt: skip
+    assert demo_main([str(tmp_path / "demo-game")]) == 0
     out = capsys.readouterr().out
-    html = Path(out.split("The latest public report: ")[1].splitlines()[0])
-    assert html.name == "public.html" and html.is_file()
+    html = Path(out.split("Open in a browser: ")[1].splitlines()[0])
+    assert html.name == "public.html" and html.is_file() and html.is_relative_to(tmp_path / "demo-game")
     assert "<html" in html.read_text()
+
+
+def test_demo_replaces_its_own_folder_and_leaves_nothing_behind(capsys: pytest.CaptureFixture[str], tmp_path: Path):
+    folder = tmp_path / "demo-game"
+    assert demo_main([str(folder)]) == 0
+    (folder / "stray").write_text("from the last demo")
+    assert demo_main([str(folder)]) == 0
+    assert not (folder / "stray").exists() and (folder / "game.toml").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo-game"]
+
+
+def test_demo_never_replaces_a_folder_that_is_not_a_demo(capsys: pytest.CaptureFixture[str], tmp_path: Path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "mine.txt").write_text("keep me")
+    assert demo_main([str(tmp_path / "notes")]) == 2
+    assert "is not a demo game folder; it is left alone" in capsys.readouterr().err
+    assert [p.name for p in (tmp_path / "notes").iterdir()] == ["mine.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from adjudicator.commands import COMMAND_TYPES
-from adjudicator.turnfile import parse_turn_file
+from adjudicator.game.commands import COMMAND_TYPES
+from adjudicator.turnfile.parser import parse_turn_file
 
 ROOT = Path(__file__).resolve().parent.parent
 ALL = {t.__name__ for t in COMMAND_TYPES}

@@ -14,8 +14,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator import keys, seal, sshsig
-from adjudicator.seal import (
+from adjudicator.seals import keys, seal, sshsig
+from adjudicator.seals.seal import (
     BadArmour,
     BadHeader,
     BadSignature,

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import cli, registry
+from adjudicator import cli
+from adjudicator.folder import registry
 
 SSH_KEYGEN = shutil.which("ssh-keygen")
 needs_ssh_keygen = pytest.mark.skipif(SSH_KEYGEN is None, reason="OpenSSH's ssh-keygen is not installed")

@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from adjudicator.board import TRACKS, Board
-from adjudicator.cards import CARDS
-from adjudicator.setup import SetupError, check_houses, new_game
-from adjudicator.state import Unit
+from adjudicator.game.board import TRACKS, Board
+from adjudicator.game.cards import CARDS
+from adjudicator.game.setup import SetupError, check_houses, new_game
+from adjudicator.game.state import Unit
 
 BOARD = Board.classic()
 GAMES = {

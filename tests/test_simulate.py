@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.board import Board
 from adjudicator.cli import main
-from adjudicator.invariants import check_invariants
-from adjudicator.simulate import simulate
-from adjudicator.setup import new_game
-from adjudicator.state import Unit
+from adjudicator.engine.invariants import check_invariants
+from adjudicator.game.board import Board
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import Unit
+from adjudicator.robots.simulate import simulate
 
 
 @pytest.mark.parametrize("tides", [False, True], ids=["plain", "tides"])

@@ -29,14 +29,14 @@ from cryptography.x509.oid import NameOID
 from mail import shapes
 
 from adjudicator.cli import main as cli_main
-from adjudicator.keys import write_key_pair
-from adjudicator.outbox import (
+from adjudicator.mail.outbox import (
     SmtpServer,
     parse_smtp_url,
     send_outbox,
     verify_report,
     write_outbox,
 )
+from adjudicator.seals.keys import write_key_pair
 
 MOD = shapes.MODERATOR
 

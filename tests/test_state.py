@@ -8,10 +8,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.board import TRACKS, Board
-from adjudicator.commands import ORDER_TOKENS
-from adjudicator.setup import new_game
-from adjudicator.state import PHASES, SCHEMA_VERSION, GameState, Order, Segment, Unit
+from adjudicator.game.board import TRACKS, Board
+from adjudicator.game.commands import ORDER_TOKENS
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import (
+    PHASES,
+    SCHEMA_VERSION,
+    GameState,
+    Order,
+    Segment,
+    Unit,
+)
 
 BOARD = Board.classic()
 GAMES = {

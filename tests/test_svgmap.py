@@ -6,10 +6,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from adjudicator.board import Board
-from adjudicator.setup import new_game
-from adjudicator.state import Order, Unit
-from adjudicator.svgmap import (
+from adjudicator.game.board import Board
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import Order, Unit
+from adjudicator.reports.svgmap import (
     HOUSE_COLOURS,
     MapLayout,
     _edges,
@@ -197,8 +197,8 @@ def test_the_map_is_deterministic():
 def test_the_reuse_key_covers_every_field_of_an_area_unit_and_order():
     from dataclasses import fields
 
-    from adjudicator.state import AreaState
-    from adjudicator.svgmap import KEYED_AREA_FIELDS
+    from adjudicator.game.state import AreaState
+    from adjudicator.reports.svgmap import KEYED_AREA_FIELDS
 
     assert tuple(f.name for f in fields(AreaState)) == KEYED_AREA_FIELDS
     assert tuple(f.name for f in fields(Unit)) == ("house", "type", "routed")
@@ -206,8 +206,8 @@ def test_the_reuse_key_covers_every_field_of_an_area_unit_and_order():
 
 
 def test_reused_parts_give_the_same_map_as_drawing_everything_afresh():
-    from adjudicator.simulate import simulate
-    from adjudicator.svgmap import clear_caches
+    from adjudicator.reports.svgmap import clear_caches
+    from adjudicator.robots.simulate import simulate
 
     states = []
     simulate(4, 3, rounds=4, text=False, on_step=lambda s: states.append(s.copy()))
@@ -233,7 +233,7 @@ def test_a_state_changed_in_place_is_drawn_as_it_is_now():
 
 
 def test_a_moderators_map_template_is_used_and_kept_apart_from_the_builtin_one(tmp_path):
-    from adjudicator.resources import resource_dir
+    from adjudicator.util.resources import resource_dir
 
     own = (resource_dir("templates") / "map.svg.j2").read_text(encoding="utf-8").replace("#f7f4ec", "#000001")
     (tmp_path / "map.svg.j2").write_text(own, encoding="utf-8")

@@ -6,8 +6,8 @@ import codecs
 
 import pytest
 
-from adjudicator import commands as C
-from adjudicator.diagnostics import (
+from adjudicator.game import commands as C
+from adjudicator.turnfile.diagnostics import (
     CODES,
     MAX_FILE_BYTES,
     MAX_LINE_CHARS,
@@ -16,13 +16,9 @@ from adjudicator.diagnostics import (
     InvalidLine,
     TurnFileError,
 )
-from adjudicator.header import Header
-from adjudicator.turnfile import (
-    TurnFile,
-    format_command,
-    format_turn_file,
-    parse_turn_file,
-)
+from adjudicator.turnfile.header import Header
+from adjudicator.turnfile.parser import TurnFile, parse_turn_file
+from adjudicator.turnfile.printer import format_command, format_turn_file
 
 HEADER = "game demo · house stark · round 1 · planning · seq 1\n"
 
@@ -412,7 +408,7 @@ def test_render_shows_the_line_and_a_caret_under_the_place() -> None:
 
 
 def test_every_terminal_of_the_grammar_is_named() -> None:
-    from adjudicator.turnfile import _parser
+    from adjudicator.turnfile.parser import _parser
 
     names = [t.name for t in _parser().terminals]
     assert names and not [n for n in names if n.startswith("__") or "ANON" in n]

@@ -13,20 +13,16 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import commands as C
-from adjudicator.board import HOUSES, UNIT_TYPES, Board
-from adjudicator.cards import CARDS
-from adjudicator.check import CheckError, check_turn_file
-from adjudicator.diagnostics import Notice, TurnFileError
-from adjudicator.header import Header
-from adjudicator.names import CARD_CHOICES, INFLUENCE_TRACKS, TRACK_NAMES
-from adjudicator.setup import new_game
-from adjudicator.turnfile import (
-    TurnFile,
-    format_command,
-    format_turn_file,
-    parse_turn_file,
-)
+from adjudicator.folder.check import CheckError, check_turn_file
+from adjudicator.game import commands as C
+from adjudicator.game.board import HOUSES, UNIT_TYPES, Board
+from adjudicator.game.cards import CARDS
+from adjudicator.game.setup import new_game
+from adjudicator.turnfile.diagnostics import Notice, TurnFileError
+from adjudicator.turnfile.header import Header
+from adjudicator.turnfile.names import CARD_CHOICES, INFLUENCE_TRACKS, TRACK_NAMES
+from adjudicator.turnfile.parser import TurnFile, parse_turn_file
+from adjudicator.turnfile.printer import format_command, format_turn_file
 
 BOARD = Board.classic()
 SAMPLES = sorted((Path(__file__).resolve().parent.parent / "samples" / "turnfiles").glob("*.txt"))

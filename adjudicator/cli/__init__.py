@@ -55,8 +55,8 @@ def os_error_line(e: OSError, what: str = "the game folder") -> str:
 
 def guard(fn: Callable[[], T]) -> T:
     """Folder, registry and file-system errors become one-line user errors (exit status 2)."""
-    from ..gamedir import GameDirError
-    from ..registry import RegistryError
+    from ..folder.gamedir import GameDirError
+    from ..folder.registry import RegistryError
 
     try:
         return fn()

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .. import audit, batch
-from ..gamedir import GameDir
+from ..folder import audit, batch
+from ..folder.gamedir import GameDir
 from . import UserError, guard, mail
 
 
@@ -70,9 +70,9 @@ def check_templates(folder: Path) -> None:
     """
     import jinja2
 
-    from ..audit import derive
-    from ..report import render_reports
-    from ..setup import new_game
+    from ..folder.audit import derive
+    from ..game.setup import new_game
+    from ..reports.report import render_reports
 
     if not folder.is_dir():
         raise UserError(f"--templates {folder}: {'not a folder' if folder.exists() else 'no such folder'}")

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .. import check
+from ..folder import check
 from . import UserError
 
 
@@ -35,7 +35,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _whole_file_problem(name: str) -> str:
     """What is wrong with a file as a whole (too large, not text), which also hides its header; or ""."""
-    from ..turnfile import parse_turn_file
+    from ..turnfile.parser import parse_turn_file
 
     if name == "-":
         return ""  # standard input is read once

@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .. import gamedir, show
-from ..position import PositionError, dump_position
-from ..setup import SetupError
+from ..folder import gamedir
+from ..game.position import PositionError, dump_position
+from ..game.setup import SetupError
+from ..reports import show
 from . import UserError
 
 

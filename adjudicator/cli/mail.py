@@ -10,7 +10,9 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from .. import keys, mailbox, outbox
+from ..mail import ingest as mailbox
+from ..mail import outbox
+from ..seals import keys
 from . import UserError, guard, os_error_line
 
 

@@ -10,7 +10,9 @@ import warnings
 from pathlib import Path
 from typing import Any, Callable
 
-from .. import fileio, keys, registry, seal
+from ..folder import registry
+from ..seals import keys, seal
+from ..util import fileio
 from . import UserError, os_error_line
 
 Handler = Callable[[argparse.Namespace], int]
@@ -177,7 +179,7 @@ def cmd_sign(args: argparse.Namespace) -> int:
 
 def _header_hint(text: str) -> str:
     """What to do when a text to seal does not start with its header line."""
-    from ..header import is_header_line
+    from ..turnfile.header import is_header_line
 
     lines = text.split("\n")
     first = lines[0].lstrip()

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..simulate import simulate
+    from ..robots.simulate import simulate
 
     if args.soak < 0:
         raise UserError(f"--soak takes a number of games (1 or more), not {args.soak}")
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
 def soak(games: int, first_seed: int) -> int:
     """Play many engine-only games; print every error found and a summary line."""
-    from ..simulate import simulate
+    from ..robots.simulate import simulate
 
     errors = 0
     for i in range(games):

@@ -20,9 +20,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from adjudicator import seal  # noqa: E402
-from adjudicator.demo import play_sample, sample_plan  # noqa: E402
-from adjudicator.keys import read_private_key  # noqa: E402
+from adjudicator.robots.demo import play_sample, sample_plan  # noqa: E402
+from adjudicator.seals import seal  # noqa: E402
+from adjudicator.seals.keys import read_private_key  # noqa: E402
 
 # What expected/ keeps of each report folder: the text reports and the receipts.
 KEPT = ("*.txt", "receipts/*.txt")

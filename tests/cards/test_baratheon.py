@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from adjudicator.commands import CardChoice, Retreat, Support
-from adjudicator.events.combat import CombatResolved, HandReturned
+from rules.test_combat_harness import (  # noqa: F401
+    SIX,
+    Assault,
+    battle,
+    check_icons,
+    duel,
+    everyone,
+    play,
+    say,
+)
 
-from rules.test_combat_harness import SIX, Assault, battle, check_icons, duel, everyone, play, say  # noqa: F401
+from adjudicator.engine.events.combat import CombatResolved, HandReturned
+from adjudicator.game.commands import CardChoice, Retreat, Support
 
 BLOCKED = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]'
 

@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
-from adjudicator.commands import CardChoice, Support
-from adjudicator.events.combat import CardAbility, CasualtiesDue, CombatResolved, HouseCardChosen
+from rules.test_combat_harness import (  # noqa: F401
+    Assault,
+    battle,
+    check_icons,
+    duel,
+    everyone,
+    play,
+    say,
+)
 
-from rules.test_combat_harness import Assault, battle, check_icons, duel, everyone, play, say  # noqa: F401
+from adjudicator.engine.events.combat import (
+    CardAbility,
+    CasualtiesDue,
+    CombatResolved,
+    HouseCardChosen,
+)
+from adjudicator.game.commands import CardChoice, Support
 
 BLOCKED = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]'
 

@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
-from adjudicator.commands import CardChoice, UseBlade
-from adjudicator.events.combat import AttackRepelled, BladeUsed, CasualtiesDue, CombatResolved, TrackMoved
+from rules.test_combat_harness import (  # noqa: F401
+    Assault,
+    battle,
+    check_icons,
+    duel,
+    everyone,
+    play,
+    say,
+)
 
-from rules.test_combat_harness import Assault, battle, check_icons, duel, everyone, play, say  # noqa: F401
+from adjudicator.engine.events.combat import (
+    AttackRepelled,
+    BladeUsed,
+    CasualtiesDue,
+    CombatResolved,
+    TrackMoved,
+)
+from adjudicator.game.commands import CardChoice, UseBlade
 
 BLOCKED = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]'
 

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
-from adjudicator.cards.registry import ChooseRetreat, Me
-from adjudicator.commands import CardChoice, Retreat
-from adjudicator.events.combat import CasualtiesDue, CombatResolved, HandReturned, Retreated
+from rules.test_combat_harness import (  # noqa: F401
+    Assault,
+    battle,
+    check_icons,
+    duel,
+    everyone,
+    play,
+    say,
+)
 
-from rules.test_combat_harness import Assault, battle, check_icons, duel, everyone, play, say  # noqa: F401
+from adjudicator.engine.cards.registry import ChooseRetreat, Me
+from adjudicator.engine.events.combat import (
+    CasualtiesDue,
+    CombatResolved,
+    HandReturned,
+    Retreated,
+)
+from adjudicator.game.commands import CardChoice, Retreat
 
 
 def test_eddard_stark_has_strength_4_and_two_swords(battle):
@@ -76,7 +89,7 @@ class _Stub:
 
 
 def test_robb_stark_may_pick_only_an_area_where_the_loser_loses_fewest():
-    from adjudicator.cards.stark import robb_stark
+    from adjudicator.engine.cards.stark import robb_stark
 
     view = _Stub({"storms_end": 1, "the_boneway": 2, "the_reach": 1})
     effects = list(robb_stark(view, Me("attacker", "stark", "robb_stark")))
@@ -93,7 +106,7 @@ def test_robb_stark_declined_leaves_the_choice_to_the_loser(battle):
 
 
 def test_robb_stark_has_nothing_to_choose_when_the_attacker_loses():
-    from adjudicator.cards.stark import robb_stark
+    from adjudicator.engine.cards.stark import robb_stark
 
     view = _Stub({"storms_end": 0, "the_reach": 0})
     assert list(robb_stark(view, Me("defender", "stark", "robb_stark"))) == [] and view.offered is None

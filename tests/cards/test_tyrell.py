@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
-from adjudicator.commands import Support
-from adjudicator.events.combat import CardAbility, CasualtiesDue, CombatOrderRemoved, CombatResolved, CombatStrengths
-from adjudicator.rules.common import UnitsDestroyed
-from adjudicator.state import Order
+from rules.test_combat_harness import (  # noqa: F401
+    Assault,
+    battle,
+    check_icons,
+    duel,
+    everyone,
+    play,
+    say,
+)
 
-from rules.test_combat_harness import Assault, battle, check_icons, duel, everyone, play, say  # noqa: F401
+from adjudicator.engine.core.common import UnitsDestroyed
+from adjudicator.engine.events.combat import (
+    CardAbility,
+    CasualtiesDue,
+    CombatOrderRemoved,
+    CombatResolved,
+    CombatStrengths,
+)
+from adjudicator.game.commands import Support
+from adjudicator.game.state import Order
 
 BLOCKED = 'the_boneway = ["martell footman"]\nthe_reach = ["martell footman"]'
 

@@ -9,19 +9,33 @@ import itertools
 
 import pytest
 
-from adjudicator.cards.data import CARDS
-from adjudicator.commands import Bid, Muster, MusterAction, Reconcile, WesterosChoice, Located
-from adjudicator.events.westeros import BidsRevealed, OrdersRestricted, UnitsMustered, WildlingAttackBegins
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Unit
+from adjudicator.engine import machine
+from adjudicator.engine.core.context import Context, NeedAnswers, pool_entry
+from adjudicator.engine.events.westeros import (
+    BidsRevealed,
+    OrdersRestricted,
+    UnitsMustered,
+    WildlingAttackBegins,
+)
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.cards import CARDS
+from adjudicator.game.commands import (
+    Bid,
+    Located,
+    Muster,
+    MusterAction,
+    Reconcile,
+    WesterosChoice,
+)
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Unit
 
 HOUSES = ["stark", "lannister", "baratheon"]
 _ids = itertools.count()
 
 
-def _stop(ctx: machine.Context) -> None:
+def _stop(ctx: Context) -> None:
     raise NeedAnswers([])
 
 

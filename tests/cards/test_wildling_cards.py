@@ -16,28 +16,36 @@ import itertools
 
 import pytest
 
-from adjudicator.board import Board
-from adjudicator.cards.data import CARDS
-from adjudicator.cards.wildlings import WILDLING_CARDS
-from adjudicator.commands import Bid, Located, MusterAction, Reconcile, WildlingChoice
-from adjudicator.events import AnswerUnusable, OnlyOption
-from adjudicator.events.westeros import (
+from adjudicator.engine import machine
+from adjudicator.engine.cards.wildlings import WILDLING_CARDS
+from adjudicator.engine.core.context import Context, NeedAnswers, Step, pool_entry
+from adjudicator.engine.events import AnswerUnusable, OnlyOption
+from adjudicator.engine.events.westeros import (
     HouseCardsMoved,
     UnitsSwapped,
     WildlingAttackBegins,
     WildlingCardBuried,
 )
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Unit
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.board import Board
+from adjudicator.game.cards import CARDS
+from adjudicator.game.commands import (
+    Bid,
+    Located,
+    MusterAction,
+    Reconcile,
+    WildlingChoice,
+)
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Unit
 
 HOUSES = ["stark", "lannister", "baratheon"]
 BOARD = Board.classic()
 _ids = itertools.count()
 
 
-def _stop(ctx: machine.Context) -> None:
+def _stop(ctx: Context) -> None:
     raise NeedAnswers([])
 
 
@@ -80,7 +88,7 @@ def kinds(s: GameState, area: str) -> list[str]:
     return sorted(u.type for u in s.area(area).units)
 
 
-def refusals(step: machine.Step) -> list[str]:
+def refusals(step: Step) -> list[str]:
     return [e.reason for e in step.events if isinstance(e, AnswerUnusable)]
 
 

@@ -21,9 +21,10 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from adjudicator import registry, seal
-from adjudicator.gamedir import create_game
-from adjudicator.keys import KeyPair, PublicKey
+from adjudicator.folder import registry
+from adjudicator.folder.gamedir import create_game
+from adjudicator.seals import seal
+from adjudicator.seals.keys import KeyPair, PublicKey
 
 GAME = "mailgame"
 HOUSES = ["stark", "lannister", "baratheon"]
@@ -45,7 +46,7 @@ def make_game(root: Path, *, game_id: str = GAME) -> Path:
 
 def make_reported_game(root: Path) -> Path:
     """:func:`make_game`, the moderator's key and address registered, and step 0000's reports written."""
-    from adjudicator import batch
+    from adjudicator.folder import batch
 
     make_game(root)
     registry.register_key(root, "moderator", MODERATOR.public, email=MODERATOR_EMAIL)

@@ -10,21 +10,23 @@ import itertools
 
 import pytest
 
-from adjudicator.board import Board
-from adjudicator.commands import Bid, TieBreak, WesterosChoice
-from adjudicator.events import AnswerUnusable, OnlyOption
-from adjudicator.events.westeros import InfluenceTrackChanged, TieBroken
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState
+from adjudicator.engine import machine
+from adjudicator.engine.core.context import Context, NeedAnswers, pool_entry
+from adjudicator.engine.events import AnswerUnusable, OnlyOption
+from adjudicator.engine.events.westeros import InfluenceTrackChanged, TieBroken
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.board import Board
+from adjudicator.game.commands import Bid, TieBreak, WesterosChoice
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState
 
 BOARD = Board.classic()
 THREE = ["stark", "lannister", "baratheon"]  # Iron Throne B, L, S; Fiefdoms S, B, L; King's Court L, S, B
 _ids = itertools.count()
 
 
-def _stop(ctx: machine.Context) -> None:
+def _stop(ctx: Context) -> None:
     raise NeedAnswers([])
 
 

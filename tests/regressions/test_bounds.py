@@ -14,12 +14,14 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from adjudicator import commands, registry, seal
-from adjudicator.batch import adjudicate
-from adjudicator.check import check_file
-from adjudicator.gamedir import create_game
-from adjudicator.keys import PublicKey
-from adjudicator.turnfile import parse_turn_file
+from adjudicator.folder import registry
+from adjudicator.folder.batch import adjudicate
+from adjudicator.folder.check import check_file
+from adjudicator.folder.gamedir import create_game
+from adjudicator.game import commands
+from adjudicator.seals import seal
+from adjudicator.seals.keys import PublicKey
+from adjudicator.turnfile.parser import parse_turn_file
 
 HOUSES = ["stark", "lannister", "baratheon"]
 KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 71] * 32)) for i, h in enumerate(HOUSES)}

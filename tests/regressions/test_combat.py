@@ -8,8 +8,10 @@ track, then the attacker, then the defender.
 
 from __future__ import annotations
 
-from adjudicator.commands import Casualties, CardChoice, PlayCard, Retreat, Support, UnitSpec
-from adjudicator.events.combat import (
+from rules.test_combat_harness import Assault, battle, duel, everyone, play, say  # noqa: F401
+
+from adjudicator.engine.core.common import UnitsDestroyed
+from adjudicator.engine.events.combat import (
     AttackerAdvanced,
     AttackRepelled,
     CasualtiesDue,
@@ -17,10 +19,14 @@ from adjudicator.events.combat import (
     PortCaptured,
     Retreated,
 )
-from adjudicator.rules.common import UnitsDestroyed
-
-from rules.test_combat_harness import Assault, battle, duel, everyone, play, say  # noqa: F401
-
+from adjudicator.game.commands import (
+    CardChoice,
+    Casualties,
+    PlayCard,
+    Retreat,
+    Support,
+    UnitSpec,
+)
 
 # --- retreats and supply (R209-R219) ---------------------------------------------------------------
 

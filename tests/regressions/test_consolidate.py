@@ -7,11 +7,10 @@ what was wrong. Turn order (6 players): Baratheon, Lannister, Stark, Martell, Gr
 from __future__ import annotations
 
 import pytest
-
-from adjudicator.commands import Consolidate, MusterAction
-from adjudicator.events.action import ConsolidateResolved
-
 from rules.helpers import at_action, entry, game, of, phases, put, run, units, unusable  # noqa: F401
+
+from adjudicator.engine.events.action import ConsolidateResolved
+from adjudicator.game.commands import Consolidate, MusterAction
 
 pytestmark = pytest.mark.usefixtures("phases")
 

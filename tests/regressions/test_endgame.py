@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.events.action import RoundEnded
-from adjudicator.events.westeros import FinalStandings
-from adjudicator.rules import action, machine
-from adjudicator.rules.common import GameWon
-from adjudicator.rules.machine import NeedAnswers, advance
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Unit
+from adjudicator.engine import machine
+from adjudicator.engine.core.common import GameWon
+from adjudicator.engine.core.context import Context, NeedAnswers
+from adjudicator.engine.events.action import RoundEnded
+from adjudicator.engine.events.westeros import FinalStandings
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import action
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Unit
 
 HOUSES = ["stark", "lannister", "baratheon"]
 
 
-def _stop(ctx: machine.Context) -> None:
+def _stop(ctx: Context) -> None:
     raise NeedAnswers([])
 
 

@@ -19,10 +19,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import registry, seal
 from adjudicator.cli import main
-from adjudicator.gamedir import create_game
-from adjudicator.keys import PublicKey
+from adjudicator.folder import registry
+from adjudicator.folder.gamedir import create_game
+from adjudicator.seals import seal
+from adjudicator.seals.keys import PublicKey
 
 HOUSES = ["stark", "lannister", "baratheon"]
 KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 41] * 32)) for i, h in enumerate(HOUSES)}
@@ -474,7 +475,7 @@ def test_reveal_with_a_binary_seed_file_is_refused(game, capsys):
 
 def test_a_folder_busy_with_another_run_is_refused_at_once(game, capsys):
     """Two runs at once: the second is refused in one line while the first holds the lock."""
-    from adjudicator.gamedir import GameDir
+    from adjudicator.folder.gamedir import GameDir
 
     root = game()
     before = tree(root)
@@ -731,7 +732,7 @@ def test_ruling_171_a_key_whose_kdf_round_count_is_damaged_is_refused_at_once(ca
     import base64
     import struct
 
-    from adjudicator import keys
+    from adjudicator.seals import keys
 
     pair = keys.generate("x")
     text = keys.private_key_text(pair, b"open sesame", rounds=1)

@@ -9,8 +9,10 @@ Reach, so a defeated Kingswood army retreats to Storm's End unasked.
 
 from __future__ import annotations
 
-from adjudicator.commands import CardChoice, RefuseSupport, Support
-from adjudicator.events.combat import (
+from rules.test_combat_harness import battle, duel, everyone, play, say  # noqa: F401
+
+from adjudicator.engine.core.common import UnitsDestroyed
+from adjudicator.engine.events.combat import (
     AttackRepelled,
     CardAbility,
     CasualtiesDue,
@@ -19,9 +21,7 @@ from adjudicator.events.combat import (
     Retreated,
     TrackMoved,
 )
-from adjudicator.rules.common import UnitsDestroyed
-
-from rules.test_combat_harness import battle, duel, everyone, play, say  # noqa: F401
+from adjudicator.game.commands import CardChoice, RefuseSupport, Support
 
 BLOCKED = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]'
 
@@ -48,7 +48,7 @@ def test_renly_baratheon_an_attacker_names_the_embattled_area_for_its_attacking_
 
 def test_aeron_damphair_reports_the_power_paid_under_the_cards_name(battle):
     """Wrong before: the 2 power Aeron costs were reported as paid for "aeron damphair"."""
-    from adjudicator.rules.common import PowerChanged
+    from adjudicator.engine.core.common import PowerChanged
 
     state = duel("greyjoy", "lannister", attack=("2 footmen", "knight"), defend=("footman",), power={"greyjoy": 5},
                  areas=BLOCKED)

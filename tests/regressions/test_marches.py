@@ -8,11 +8,6 @@ real one. Turn order (6 players): Baratheon, Lannister, Stark, Martell, Greyjoy,
 from __future__ import annotations
 
 import pytest
-
-from adjudicator.commands import March, Move, UnitSpec
-from adjudicator.events.action import AttackDeclared, MarchResolved, PowerTokenDiscarded, PowerTokenPlaced, UnitsMoved
-from adjudicator.rules.common import ControlChanged, GameWon
-
 from rules.helpers import (  # noqa: F401
     BOARD,
     StandInCombat,
@@ -21,15 +16,25 @@ from rules.helpers import (  # noqa: F401
     combat_answer,
     entry,
     game,
+    march,
     of,
     phases,
     put,
+    reasons,
     run,
     units,
-    march,
-    reasons,
     unusable,
 )
+
+from adjudicator.engine.core.common import ControlChanged, GameWon
+from adjudicator.engine.events.action import (
+    AttackDeclared,
+    MarchResolved,
+    PowerTokenDiscarded,
+    PowerTokenPlaced,
+    UnitsMoved,
+)
+from adjudicator.game.commands import March, Move, UnitSpec
 
 pytestmark = pytest.mark.usefixtures("phases", "combat")
 

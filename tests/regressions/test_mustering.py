@@ -12,19 +12,21 @@ import itertools
 
 import pytest
 
-from adjudicator.commands import Muster, MusterAction, WesterosChoice
-from adjudicator.events import AnswerUnusable
-from adjudicator.events.westeros import UnitsMustered
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Unit
+from adjudicator.engine import machine
+from adjudicator.engine.core.context import Context, NeedAnswers, Step, pool_entry
+from adjudicator.engine.events import AnswerUnusable
+from adjudicator.engine.events.westeros import UnitsMustered
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.commands import Muster, MusterAction, WesterosChoice
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Unit
 
 HOUSES = ["stark", "lannister", "baratheon"]
 _ids = itertools.count()
 
 
-def _stop(ctx: machine.Context) -> None:
+def _stop(ctx: Context) -> None:
     raise NeedAnswers([])
 
 
@@ -58,7 +60,7 @@ def kinds(s: GameState, area: str) -> list[str]:
     return sorted(u.type for u in s.area(area).units)
 
 
-def refusals(step: machine.Step, house: str) -> list[str]:
+def refusals(step: Step, house: str) -> list[str]:
     return [e.reason for e in step.events if isinstance(e, AnswerUnusable) and e.house == house]
 
 

@@ -9,13 +9,12 @@ Baratheon 1, Tyrell 0, Greyjoy 0. Lannister holds the Messenger Raven.
 from __future__ import annotations
 
 import pytest
-
-from adjudicator.commands import AssignOrder, Raven
-from adjudicator.events.action import OrdersPlaced, OrdersRevealed, OrderSwapped
-from adjudicator.report import public_state
-from adjudicator.svgmap import board_summary, render_map
-
 from rules.helpers import BOARD, answers, entry, game, of, phases, put, run, unusable  # noqa: F401
+
+from adjudicator.engine.events.action import OrdersPlaced, OrdersRevealed, OrderSwapped
+from adjudicator.game.commands import AssignOrder, Raven
+from adjudicator.reports.report import public_state
+from adjudicator.reports.svgmap import board_summary, render_map
 
 pytestmark = pytest.mark.usefixtures("phases")
 

@@ -7,12 +7,11 @@ what was wrong. Turn order (6 players): Baratheon, Lannister, Stark, Martell, Gr
 from __future__ import annotations
 
 import pytest
-
-from adjudicator.commands import Raid
-from adjudicator.events.action import RaidResolved
-from adjudicator.rules.common import PowerChanged
-
 from rules.helpers import at_action, entry, game, of, phases, put, run, unusable  # noqa: F401
+
+from adjudicator.engine.core.common import PowerChanged
+from adjudicator.engine.events.action import RaidResolved
+from adjudicator.game.commands import Raid
 
 pytestmark = pytest.mark.usefixtures("phases")
 

@@ -11,20 +11,22 @@ import itertools
 
 import pytest
 
-from adjudicator.commands import Bid, Located, Reconcile, WesterosChoice
-from adjudicator.events import AnswerUnusable
-from adjudicator.events.westeros import SupplyTrackMoved
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.common import UnitsDestroyed
-from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Unit
+from adjudicator.engine import machine
+from adjudicator.engine.core.common import UnitsDestroyed
+from adjudicator.engine.core.context import Context, NeedAnswers, pool_entry
+from adjudicator.engine.events import AnswerUnusable
+from adjudicator.engine.events.westeros import SupplyTrackMoved
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.commands import Bid, Located, Reconcile, WesterosChoice
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Unit
 
 HOUSES = ["stark", "lannister", "baratheon"]
 _ids = itertools.count()
 
 
-def _stop(ctx: machine.Context) -> None:
+def _stop(ctx: Context) -> None:
     raise NeedAnswers([])
 
 

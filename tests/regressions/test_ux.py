@@ -5,11 +5,11 @@ Each test names the rule or ruling it covers and says in its docstring what was 
 
 from __future__ import annotations
 
-from adjudicator.board import Board
-from adjudicator.check import check_turn_file
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Order
-from adjudicator.turnfile import TurnFile, parse_turn_file
+from adjudicator.folder.check import check_turn_file
+from adjudicator.game.board import Board
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Order
+from adjudicator.turnfile.parser import TurnFile, parse_turn_file
 
 BOARD = Board.classic()
 FOUR = ["stark", "lannister", "greyjoy", "baratheon"]
@@ -56,8 +56,9 @@ def test_R125_raven_swap_checked_against_the_revealed_orders() -> None:
 
 def submit(state: GameState, house: str, seq: int, body: str) -> GameState:
     """The state after the run takes one file of ``house`` (pool ids as the run makes them)."""
-    from adjudicator.rules import machine
-    from adjudicator.turnfile import format_command
+    from adjudicator.engine import machine
+    from adjudicator.engine.core.context import pool_entry
+    from adjudicator.turnfile.printer import format_command
 
     tf = parse_turn_file(header(house, state, seq) + body)
     assert not tf.problems, [str(p) for p in tf.problems]
@@ -65,8 +66,8 @@ def submit(state: GameState, house: str, seq: int, body: str) -> GameState:
     used = set(state.segment.used) if state.segment else set()
     base = state.copy()
     base.answers = [a for a in base.answers if not a["id"].startswith(prefix) or a["id"] in used]
-    entries = [machine.pool_entry(id=f"{prefix}seq{seq}/L{c.where.line}", house=house, round=state.round, command=c,
-                                  text=format_command(c)) for c in tf.commands if c.where]
+    entries = [pool_entry(id=f"{prefix}seq{seq}/L{c.where.line}", house=house, round=state.round, command=c,
+                          text=format_command(c)) for c in tf.commands if c.where]
     return machine.advance(base, entries, board=BOARD).state
 
 
@@ -264,7 +265,7 @@ def test_a_name_in_double_quotes_is_read() -> None:
     them) was refused with "unexpected character '\\"'"; names never hold double quotes."""
     tf = parse_turn_file('raid from golden sound onto \u201cIronman\u2019s Bay\u201d else none\n"Winterfell": march +1\n')
     assert not tf.problems, [str(p) for p in tf.problems]
-    from adjudicator.turnfile import format_command
+    from adjudicator.turnfile.printer import format_command
 
     assert [format_command(c) for c in tf.commands] == [
         "raid from The Golden Sound onto Ironman's Bay else none", "Winterfell: march +1"]
@@ -292,10 +293,10 @@ def test_a_private_report_says_which_answer_was_taken_in_words() -> None:
     """Reports said "Lannister: assign one order to every area with your units: Lannisport: ...",
     which reads like an instruction; a decision taken unasked showed a program's notation,
     "Consolidate(area=port_of_pyke)"; a deadline said "did not answer order the houses tied..."."""
-    from adjudicator.commands import Consolidate
-    from adjudicator.events import AnswerUsed, DefaultUsed
-    from adjudicator.report import render_report
-    from adjudicator.rules.machine import _text
+    from adjudicator.engine.core.context import _text
+    from adjudicator.engine.events import AnswerUsed, DefaultUsed
+    from adjudicator.game.commands import Consolidate
+    from adjudicator.reports.report import render_report
 
     assert _text(Consolidate(area="port_of_pyke")) == "consolidate in Port of Pyke"
     events = [AnswerUsed(house="stark", decision="resolve one of your raid orders", answer="raid from Winterfell: none",
@@ -311,8 +312,8 @@ def test_a_private_report_says_which_answer_was_taken_in_words() -> None:
 def test_a_request_context_is_shown_in_printed_names() -> None:
     """"YOUR DECISIONS" showed ids ("areas: white_harbor, winterfell", "orders: lannisport:
     march+1", "short: False") where the player needs the names he writes in his file."""
-    from adjudicator.report import render_report
-    from adjudicator.rules import machine
+    from adjudicator.engine import machine
+    from adjudicator.reports.report import render_report
 
     text = render_report(machine.advance(fresh()).state, [], viewer="stark")
     assert "areas: White Harbor, Winterfell, The Shivering Sea" in text
@@ -324,7 +325,7 @@ def test_ruling_157_a_private_report_shows_the_answers_waiting_and_the_skeleton_
     """A player who sent standing instructions never saw what the game held for him, and the
     turn-file skeleton for his next file (seq 2) left them out, so sending it as he was invited
     to silently dropped them (Lannister lost its "support lannister in every combat" that way)."""
-    from adjudicator.report import render_report
+    from adjudicator.reports.report import render_report
 
     state = submit(fresh(), "stark", 1, STARK_ORDERS + "support stark in every combat\n")
     text = render_report(state, [], viewer="stark", last_seqs={"stark": 1})
@@ -349,9 +350,9 @@ def game_folder(tmp_path):  # type: ignore[no-untyped-def]
     """A four-house game folder, every house's key registered, step 0000 written."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from adjudicator import batch, registry
-    from adjudicator.gamedir import create_game
-    from adjudicator.keys import PublicKey
+    from adjudicator.folder import batch, registry
+    from adjudicator.folder.gamedir import create_game
+    from adjudicator.seals.keys import PublicKey
 
     root = tmp_path / "winter"
     create_game(root, houses=FOUR, game_id="winter", seed="ux-tests")
@@ -363,7 +364,8 @@ def game_folder(tmp_path):  # type: ignore[no-untyped-def]
 
 
 def send(root, keys, house: str, seq: int, body: str, *, step: str = "planning", rnd: int = 1):  # type: ignore[no-untyped-def]
-    from adjudicator import batch, seal
+    from adjudicator.folder import batch
+    from adjudicator.seals import seal
 
     text = f"game winter · house {house} · round {rnd} · {step} · seq {seq}\n{body}"
     path = root / "inbox" / f"{house}-{rnd}-{step}-{seq}.txt"
@@ -432,7 +434,7 @@ def test_sign_says_how_to_mend_a_text_that_does_not_start_with_its_header(tmp_pa
     """``maester sign`` refused a file starting with a comment (which ``maester check`` accepts) or
     with mail quoting, saying only that the header must come first."""
     from adjudicator.cli import main
-    from adjudicator.keys import generate, write_key_pair
+    from adjudicator.seals.keys import generate, write_key_pair
 
     key = tmp_path / "key"
     write_key_pair(key, generate("stark"), None)
@@ -476,15 +478,16 @@ def test_ruling_155_a_refused_later_line_hides_nothing() -> None:
 def test_a_refused_answer_waiting_is_marked_and_the_skeleton_says_to_mend_it() -> None:
     """A refused answer stays in the pool (it may fit a later decision), and the waiting list showed
     it like any other; the skeleton repeated it with no word that it had been refused."""
-    from adjudicator.report import render_report
-    from adjudicator.rules import machine
+    from adjudicator.engine import machine
+    from adjudicator.engine.core.context import pool_entry
+    from adjudicator.reports.report import render_report
 
     state = fresh()
     entries = []
     for i, c in enumerate(parse_turn_file("Winterfell: march +1\nWhite Harbor: defense +2\n"
                                           "The Shivering Sea: support +1\n").commands):
-        entries.append(machine.pool_entry(id=f"stark/1.planning/seq1/L{i + 2}", house="stark", round=1, command=c,
-                                          text=__import__("adjudicator.turnfile").turnfile.format_command(c)))
+        entries.append(pool_entry(id=f"stark/1.planning/seq1/L{i + 2}", house="stark", round=1, command=c,
+                                  text=__import__("adjudicator.turnfile.printer").turnfile.printer.format_command(c)))
     step = machine.advance(state, entries, board=BOARD)
     text = render_report(step.state, step.events, viewer="stark", last_seqs={"stark": 1})
     waiting = text.split("YOUR ANSWERS WAITING")[1].split("YOUR TURN FILE")[0]
@@ -507,10 +510,10 @@ def test_R244_leave_power_without_power_is_flagged() -> None:
 def test_a_receipt_lists_only_the_refusals_of_its_own_lines(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """A file's receipt listed, among "answers the engine could not use", an older file's answer
     tried again in the same step, as if this file had sent it."""
-    from adjudicator.audit import Outcome, Snapshot, Understood
-    from adjudicator.receipts import unusable_for
-    from adjudicator.events import AnswerUnusable
-    from adjudicator.header import Header
+    from adjudicator.engine.events import AnswerUnusable
+    from adjudicator.folder.audit import Outcome, Snapshot, Understood
+    from adjudicator.folder.receipts import unusable_for
+    from adjudicator.turnfile.header import Header
 
     u = Understood("000025-baratheon-r2-action-seq1.txt", Header("winter", "baratheon", 2, "action", 1), True,
                    lines=[(2, "march from Crackclaw Point: knight, footman -> Kingswood")])
@@ -527,7 +530,7 @@ def test_a_receipt_lists_only_the_refusals_of_its_own_lines(tmp_path) -> None:  
 def test_the_skeleton_fits_in_80_columns() -> None:
     """The skeleton's comment lines ran to 117 columns ("# support: support from Stoney Sept in the
     combat in Riverrun (...): attacker, defender or none"), past what a mail client shows."""
-    from adjudicator.report import skeleton
+    from adjudicator.reports.report import skeleton
 
     req = {"key": "k", "kind": "support", "house": "lannister", "options": [],
            "prompt": "support from Stoney Sept in the combat in Riverrun (Greyjoy attacks Lannister): attacker, "
@@ -566,8 +569,8 @@ def test_R123_revealed_orders_are_listed_by_house_as_written() -> None:
     """The reveal listed every order in board order ("Dragonstone: Baratheon march+1; Greywater
     Watch: Greyjoy defense+1; ..."): a player had to hunt through the whole list for one house's
     orders, written as ids rather than in words."""
-    from adjudicator.events.action import OrdersRevealed
-    from adjudicator.report import render_report
+    from adjudicator.engine.events.action import OrdersRevealed
+    from adjudicator.reports.report import render_report
 
     e = OrdersRevealed(orders=(("dragonstone", "baratheon", "march+1"), ("pyke", "greyjoy", "defense+1"),
                                ("kingswood", "baratheon", "march-1")))
@@ -579,7 +582,7 @@ def test_R123_revealed_orders_are_listed_by_house_as_written() -> None:
 def test_R081_the_bid_skeleton_offers_the_later_tracks_too() -> None:
     """The skeleton for the Iron Throne bid held only that bid, so a player who filled it in and
     sent it was asked again, a mail round trip later, for Fiefdoms, then for King's Court."""
-    from adjudicator.report import skeleton
+    from adjudicator.reports.report import skeleton
 
     req = {"key": "k", "kind": "bid", "house": "stark", "prompt": "bid for the Iron Throne track",
            "context": {"track": "iron_throne", "available_power": 5},
@@ -623,7 +626,7 @@ def test_check_shows_a_malformed_header_instead_of_asking_for_house(tmp_path, ca
     """``maester check`` on a file whose header was mistyped stopped with "the file has no header
     naming its house: give --house", hiding what was wrong with the header."""
     from adjudicator.cli import main
-    from adjudicator.gamedir import create_game
+    from adjudicator.folder.gamedir import create_game
 
     create_game(tmp_path / "winter", houses=FOUR, game_id="winter", seed="ux-tests")
     turn = tmp_path / "turn.txt"

@@ -14,26 +14,28 @@ import itertools
 
 import pytest
 
-from adjudicator.cards.data import CARDS
-from adjudicator.commands import Bid, TieBreak, WildlingChoice
-from adjudicator.events.westeros import (
+from adjudicator.engine import machine
+from adjudicator.engine.core.common import PowerChanged
+from adjudicator.engine.core.context import Context, NeedAnswers, pool_entry
+from adjudicator.engine.events.westeros import (
     TieBroken,
     WildlingBidderNamed,
     WildlingCardBuried,
     WildlingCardRevealed,
     WildlingThreatMoved,
 )
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.common import PowerChanged
-from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.cards import CARDS
+from adjudicator.game.commands import Bid, TieBreak, WildlingChoice
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState
 
 HOUSES = ["stark", "lannister", "baratheon"]  # Iron Throne: baratheon, lannister, stark
 _ids = itertools.count()
 
 
-def _stop(ctx: machine.Context) -> None:
+def _stop(ctx: Context) -> None:
     raise NeedAnswers([])
 
 
@@ -111,7 +113,7 @@ WILDLINGS = dict(stark=1, lannister=0, baratheon=1)  # 2 against 4: the wildling
 @pytest.mark.parametrize("card", sorted(CARDS.wildling_cards))
 def test_R104_R108_every_card_at_its_deadline_defaults_leaves_a_sound_game_and_goes_to_the_bottom(card, won):
     """The trap: each card's choices, defaults and threat move, for both outcomes, in one sweep."""
-    from adjudicator.invariants import check_invariants
+    from adjudicator.engine.invariants import check_invariants
 
     s = attack_at(4, card)
     step = advance(s, bids(**(WATCH if won else WILDLINGS)), deadline=True)

@@ -13,10 +13,14 @@ from pathlib import Path
 
 import pytest
 
-import adjudicator.rules.common  # noqa: F401  (registers the shared events)
-from adjudicator import gamedir
-from adjudicator.board import Board
-from adjudicator.events import (
+import adjudicator.engine.core.common  # noqa: F401  (registers the shared events)
+from adjudicator.engine.core.common import (
+    ControlChanged,
+    GameWon,
+    PowerChanged,
+    UnitsDestroyed,
+)
+from adjudicator.engine.events import (
     EVENT_TYPES,
     AnswersExpired,
     AnswerUnusable,
@@ -26,7 +30,7 @@ from adjudicator.events import (
     OnlyOption,
     PhaseStarted,
 )
-from adjudicator.events.action import (
+from adjudicator.engine.events.action import (
     AttackDeclared,
     ConsolidateResolved,
     MarchResolved,
@@ -45,7 +49,7 @@ from adjudicator.events.action import (
     WildlingCardPlaced,
     WildlingCardSeen,
 )
-from adjudicator.events.combat import (
+from adjudicator.engine.events.combat import (
     AttackerAdvanced,
     AttackRepelled,
     BladeUsed,
@@ -70,7 +74,7 @@ from adjudicator.events.combat import (
     TidesRevealed,
     TrackMoved,
 )
-from adjudicator.events.westeros import (
+from adjudicator.engine.events.westeros import (
     BidsRevealed,
     FinalStandings,
     HouseCardsMoved,
@@ -92,16 +96,12 @@ from adjudicator.events.westeros import (
     WildlingEffect,
     WildlingThreatMoved,
 )
-from adjudicator.report import event_view
-from adjudicator.rules.common import (
-    ControlChanged,
-    GameWon,
-    PowerChanged,
-    UnitsDestroyed,
-)
-from adjudicator.setup import SetupError, check_houses, new_game
-from adjudicator.show import summary
-from adjudicator.state import Order, Unit
+from adjudicator.folder import gamedir
+from adjudicator.game.board import Board
+from adjudicator.game.setup import SetupError, check_houses, new_game
+from adjudicator.game.state import Order, Unit
+from adjudicator.reports.report import event_view
+from adjudicator.reports.show import summary
 
 BOARD = Board.classic()
 ATTACK = (("units:footman", 1), ("units:knight", 2), ("march", 1), ("support:lannister:the_golden_sound", 2),

@@ -9,12 +9,6 @@ E25 attacking a neutral force (p. 26), E27 impassable areas (p. 26). Combats go 
 from __future__ import annotations
 
 import pytest
-
-from adjudicator.commands import AssignOrder, March, Move, Raid, UnitSpec
-from adjudicator.events.action import MarchResolved, RaidResolved, UnitsMoved
-from adjudicator.rules.common import PowerChanged
-from adjudicator.state import Order
-
 from rules.helpers import (  # noqa: F401
     BOARD,
     StandInCombat,
@@ -24,16 +18,21 @@ from rules.helpers import (  # noqa: F401
     combat_answer,
     entry,
     game,
+    march,
     of,
     phases,
     put,
+    reasons,
     run,
     token,
     units,
-    march,
-    reasons,
     unusable,
 )
+
+from adjudicator.engine.core.common import PowerChanged
+from adjudicator.engine.events.action import MarchResolved, RaidResolved, UnitsMoved
+from adjudicator.game.commands import AssignOrder, March, Move, Raid, UnitSpec
+from adjudicator.game.state import Order
 
 pytestmark = pytest.mark.usefixtures("phases", "combat")
 

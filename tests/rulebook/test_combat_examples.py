@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from adjudicator.commands import Casualties, Retreat, Support, UnitSpec
-from adjudicator.events.combat import (
+from rules.test_combat_harness import Assault, battle, play, position, say  # noqa: F401
+
+from adjudicator.engine.core.common import UnitsDestroyed
+from adjudicator.engine.events.combat import (
     CombatOrderRemoved,
     CombatResolved,
     CombatStrengths,
@@ -12,9 +14,7 @@ from adjudicator.events.combat import (
     Retreated,
     SupportDeclared,
 )
-from adjudicator.rules.common import UnitsDestroyed
-
-from rules.test_combat_harness import Assault, battle, play, position, say  # noqa: F401
+from adjudicator.game.commands import Casualties, Retreat, Support, UnitSpec
 
 SIX = 'houses = ["stark", "lannister", "baratheon", "tyrell", "greyjoy", "martell"]\n'
 

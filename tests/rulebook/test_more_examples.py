@@ -7,24 +7,26 @@ import itertools
 import pytest
 from rules.test_combat_harness import Assault, battle, play, position, say  # noqa: F401
 
-from adjudicator.commands import Located, Reconcile, Retreat
-from adjudicator.events import AnswerUnusable
-from adjudicator.events.combat import (
+from adjudicator.engine import machine
+from adjudicator.engine.core.common import UnitsDestroyed
+from adjudicator.engine.core.context import Context, NeedAnswers, pool_entry
+from adjudicator.engine.events import AnswerUnusable
+from adjudicator.engine.events.combat import (
     CombatOrderRemoved,
     CombatResolved,
     CombatStrengths,
 )
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.common import UnitsDestroyed
-from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Order, Unit
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.commands import Located, Reconcile, Retreat
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Order, Unit
 from rulebook.test_westeros_examples import e07
 
 _ids = itertools.count()
 
 
-def _stop(ctx: machine.Context) -> None:
+def _stop(ctx: Context) -> None:
     raise NeedAnswers([])
 
 

@@ -10,21 +10,37 @@ import itertools
 
 import pytest
 
-from adjudicator.board import Board
-from adjudicator.commands import Bid, Located, Muster, MusterAction, Reconcile, TieBreak, WildlingChoice
-from adjudicator.events import AnswerUnusable
-from adjudicator.events.westeros import SupplyTrackMoved, TieBroken, WildlingAttackBegins, WildlingBidderNamed
-from adjudicator.rules import bidding, machine, westeros
-from adjudicator.rules.common import fits_supply
-from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Order, Unit
+from adjudicator.engine import machine
+from adjudicator.engine.core import bidding
+from adjudicator.engine.core.common import fits_supply
+from adjudicator.engine.core.context import Context, NeedAnswers, Step, pool_entry
+from adjudicator.engine.events import AnswerUnusable
+from adjudicator.engine.events.westeros import (
+    SupplyTrackMoved,
+    TieBroken,
+    WildlingAttackBegins,
+    WildlingBidderNamed,
+)
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.board import Board
+from adjudicator.game.commands import (
+    Bid,
+    Located,
+    Muster,
+    MusterAction,
+    Reconcile,
+    TieBreak,
+    WildlingChoice,
+)
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Order, Unit
 
 BOARD = Board.classic()
 _ids = itertools.count()
 
 
-def _stop(ctx: machine.Context) -> None:
+def _stop(ctx: Context) -> None:
     raise NeedAnswers([])
 
 
@@ -176,7 +192,7 @@ def test_E08_riverrun_cannot_use_its_second_point():
 FIVE = ["stark", "lannister", "baratheon", "greyjoy", "tyrell"]
 
 
-def e09(tie_break: tuple[str, ...]) -> machine.Step:
+def e09(tie_break: tuple[str, ...]) -> Step:
     s = westeros_phase(FIVE, ("supply", "clash_of_kings", "storm_of_swords"), bare=False)
     old = s.holder("iron_throne")
     answers = [answer(h, Bid(track="iron_throne", amount=int(h == "greyjoy"))) for h in FIVE]

@@ -15,14 +15,24 @@ from typing import Any, Iterable, Optional
 
 import pytest
 
-from adjudicator.board import HOUSES, Board
-from adjudicator.commands import CardChoice, Command
-from adjudicator.events import Event
-from adjudicator.rules import action, machine, planning
-from adjudicator.rules.common import after_control_change
-from adjudicator.rules.machine import NOT_APPLICABLE, Ask, Context, NeedAnswers, Request, Step, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Order, Unit
+from adjudicator.engine import machine
+from adjudicator.engine.core.common import after_control_change
+from adjudicator.engine.core.context import (
+    NOT_APPLICABLE,
+    Ask,
+    Context,
+    NeedAnswers,
+    Request,
+    Step,
+    pool_entry,
+)
+from adjudicator.engine.events import Event
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import action, planning
+from adjudicator.game.board import HOUSES, Board
+from adjudicator.game.commands import CardChoice, Command
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Order, Unit
 
 BOARD = Board.classic()
 SIX = list(HOUSES)
@@ -172,16 +182,16 @@ def phases(monkeypatch: pytest.MonkeyPatch) -> None:
 def combat(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stand in for ``rules.combat.resolve_combat`` (the real module, or a stand-in module without it)."""
     try:
-        from adjudicator.rules import combat as real
+        from adjudicator.engine.rules import combat as real
     except Exception:
         real = None
     if real is None or not hasattr(real, "Attack"):
-        real = types.ModuleType("adjudicator.rules.combat")
+        real = types.ModuleType("adjudicator.engine.rules.combat")
         real.Attack = StandInAttack  # type: ignore[attr-defined]
-        monkeypatch.setitem(sys.modules, "adjudicator.rules.combat", real)
-        import adjudicator.rules
+        monkeypatch.setitem(sys.modules, "adjudicator.engine.rules.combat", real)
+        import adjudicator.engine.rules
 
-        monkeypatch.setattr(adjudicator.rules, "combat", real, raising=False)
+        monkeypatch.setattr(adjudicator.engine.rules, "combat", real, raising=False)
     monkeypatch.setattr(real, "resolve_combat", stand_in_combat, raising=False)
 
 
@@ -198,7 +208,7 @@ def run(state: GameState, *entries: dict[str, Any], deadline: bool = False) -> S
 
 def march(origin, *moves, leave_power=False):
     """``march("lannisport", ("stoney_sept", "footman"), ("riverrun", "knight", "footman"))``."""
-    from adjudicator.commands import March, Move, UnitSpec
+    from adjudicator.game.commands import March, Move, UnitSpec
 
     return March(origin=origin, leave_power=leave_power,
                  moves=tuple(Move(destination=d, units=tuple(UnitSpec(u) for u in us)) for d, *us in moves))

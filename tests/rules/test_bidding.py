@@ -9,20 +9,27 @@ import itertools
 
 import pytest
 
-from adjudicator.commands import Bid, TieBreak
-from adjudicator.events import AnswerUnusable, OnlyOption
-from adjudicator.events.westeros import BidsRevealed, InfluenceTrackChanged, TieBroken
-from adjudicator.rules import bidding, machine, westeros
-from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState
+from adjudicator.engine import machine
+from adjudicator.engine.core import bidding
+from adjudicator.engine.core.context import Context, NeedAnswers, pool_entry
+from adjudicator.engine.events import AnswerUnusable, OnlyOption
+from adjudicator.engine.events.westeros import (
+    BidsRevealed,
+    InfluenceTrackChanged,
+    TieBroken,
+)
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.commands import Bid, TieBreak
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState
 
 HOUSES = ["stark", "lannister", "baratheon"]  # Iron Throne: baratheon, lannister, stark
 TRACKS = ("iron_throne", "fiefdoms", "kings_court")
 _ids = itertools.count()
 
 
-def _stop(ctx: machine.Context) -> None:
+def _stop(ctx: Context) -> None:
     raise NeedAnswers([])
 
 

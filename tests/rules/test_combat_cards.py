@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.cards import CARDS
-from adjudicator.cards.registry import ABILITIES, WHEN, ability, house_card, load
+from adjudicator.engine.cards.registry import ABILITIES, WHEN, ability, house_card, load
+from adjudicator.game.cards import CARDS
 
 
 def test_every_card_with_a_text_has_exactly_one_registered_ability():

@@ -13,14 +13,15 @@ from typing import Any, Iterable, Optional
 
 import pytest
 
-from adjudicator.board import Board
-from adjudicator.commands import Command, PlayCard
-from adjudicator.events import Event
-from adjudicator.position import load_position
-from adjudicator.rules import machine
-from adjudicator.rules.combat import Attack, resolve_combat
-from adjudicator.rules.machine import Context, Step, advance, pool_entry
-from adjudicator.state import GameState
+from adjudicator.engine import machine
+from adjudicator.engine.core.context import Context, Request, Step, pool_entry
+from adjudicator.engine.events import Event
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules.combat import Attack, resolve_combat
+from adjudicator.game.board import Board
+from adjudicator.game.commands import Command, PlayCard
+from adjudicator.game.position import load_position
+from adjudicator.game.state import GameState
 
 BOARD = Board.classic()
 _ids = itertools.count(1)
@@ -179,7 +180,7 @@ class Battle:
     def of(self, cls: type) -> list[Any]:
         return [e for e in self.events if isinstance(e, cls)]
 
-    def requests(self) -> list[machine.Request]:
+    def requests(self) -> list[Request]:
         return list(self.step.requests) if self.step else []
 
     def asked(self) -> list[tuple[str, str]]:
@@ -265,7 +266,7 @@ def check_icons(battle: Any, house: str, card: str, *, strength: int, swords: in
     Defense Order, or Cersei Lannister when she loses); The Boneway and The Reach are held by a
     third house, so the loser's survivors retreat to Storm's End without a question.
     """
-    from adjudicator.events.combat import CasualtiesDue, CombatResolved
+    from adjudicator.engine.events.combat import CasualtiesDue, CombatResolved
 
     opponent, blank, sword_card, its_swords = (
         ("lannister", "cersei_lannister", "ser_gregor_clegane", 3) if house == "stark"
@@ -294,8 +295,14 @@ def check_icons(battle: Any, house: str, card: str, *, strength: int, swords: in
 
 
 def test_every_combat_event_round_trips_and_describes_itself(battle):
-    from adjudicator.commands import CardChoice, RefuseSupport, Retreat, Support, UseBlade
-    from adjudicator.events import EVENT_TYPES, from_dict
+    from adjudicator.engine.events import EVENT_TYPES, from_dict
+    from adjudicator.game.commands import (
+        CardChoice,
+        RefuseSupport,
+        Retreat,
+        Support,
+        UseBlade,
+    )
 
     state = duel("tyrell", "lannister", attack=("footman", "knight"), defend=("2 footmen",), token="march+1",
                  fiefdoms=["tyrell", "lannister", "stark", "baratheon", "greyjoy", "martell"],

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from adjudicator.commands import Casualties, PortShips, Retreat, Support, UnitSpec, UseBlade
-from adjudicator.events.combat import (
+from adjudicator.engine.core.common import UnitsDestroyed
+from adjudicator.engine.events.combat import (
     AttackerAdvanced,
     CasualtiesDue,
     CombatOrderRemoved,
@@ -17,10 +17,26 @@ from adjudicator.events.combat import (
     PortCaptured,
     Retreated,
 )
-from adjudicator.rules.common import UnitsDestroyed
-from adjudicator.state import Order
+from adjudicator.game.commands import (
+    Casualties,
+    PortShips,
+    Retreat,
+    Support,
+    UnitSpec,
+    UseBlade,
+)
+from adjudicator.game.state import Order
 
-from .test_combat_harness import BOARD, Assault, battle, duel, everyone, play, position, say  # noqa: F401
+from .test_combat_harness import (  # noqa: F401
+    BOARD,
+    Assault,
+    battle,
+    duel,
+    everyone,
+    play,
+    position,
+    say,
+)
 
 BLOCKED = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]'
 

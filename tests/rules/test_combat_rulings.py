@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from adjudicator.commands import CardChoice, RefuseSupport, Retreat, Support, UnitSpec, UseBlade
-from adjudicator.events.combat import (
+from adjudicator.engine.core.common import UnitsDestroyed
+from adjudicator.engine.events.combat import (
     AttackerAdvanced,
     BladeUsed,
     CardAbility,
@@ -15,7 +15,14 @@ from adjudicator.events.combat import (
     SupportRefused,
     TrackMoved,
 )
-from adjudicator.rules.common import UnitsDestroyed
+from adjudicator.game.commands import (
+    CardChoice,
+    RefuseSupport,
+    Retreat,
+    Support,
+    UnitSpec,
+    UseBlade,
+)
 
 from .test_combat_harness import Assault, battle, duel, everyone, play, say  # noqa: F401
 

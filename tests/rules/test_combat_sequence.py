@@ -7,15 +7,25 @@ standing instructions, plus the one choice that cannot be known in advance (Tyri
 
 from __future__ import annotations
 
-from adjudicator.commands import CardChoice, CombatFilter, March, Move, PlayCard, Retreat, Support, UnitSpec, UseBlade
-from adjudicator.events.combat import (
+from adjudicator.engine.events.combat import (
     BladeUsed,
     CombatResolved,
     HouseCardChosen,
     Retreated,
     SupportDeclared,
 )
-from adjudicator.rules.machine import advance
+from adjudicator.engine.machine import advance
+from adjudicator.game.commands import (
+    CardChoice,
+    CombatFilter,
+    March,
+    Move,
+    PlayCard,
+    Retreat,
+    Support,
+    UnitSpec,
+    UseBlade,
+)
 
 from .helpers import phases  # noqa: F401
 from .test_combat_harness import BOARD, position, say

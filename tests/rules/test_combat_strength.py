@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from adjudicator.commands import CardChoice, CombatFilter, PlayCard, Support, UseBlade
-from adjudicator.events import OnlyOption
-from adjudicator.events.combat import (
+from adjudicator.engine.events import OnlyOption
+from adjudicator.engine.events.combat import (
     BladeUsed,
     CardAbility,
     CombatResolved,
@@ -12,6 +11,13 @@ from adjudicator.events.combat import (
     HandReturned,
     HouseCardsRevealed,
     TrackMoved,
+)
+from adjudicator.game.commands import (
+    CardChoice,
+    CombatFilter,
+    PlayCard,
+    Support,
+    UseBlade,
 )
 
 from .test_combat_harness import Assault, battle, duel, everyone, play, say  # noqa: F401

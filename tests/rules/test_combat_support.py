@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from adjudicator.commands import CombatFilter, RefuseSupport, Support
-from adjudicator.events.combat import (
+from adjudicator.engine.events.combat import (
     CombatResolved,
     CombatStarted,
     CombatStrengths,
     SupportDeclared,
     SupportRefused,
 )
+from adjudicator.game.commands import CombatFilter, RefuseSupport, Support
 
 from .test_combat_harness import Assault, battle, duel, everyone, play, say  # noqa: F401
 

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from adjudicator.commands import Casualties, UnitSpec, UseBlade
-from adjudicator.events import visible
-from adjudicator.events.combat import BladeUsed, CasualtiesDue, CombatResolved, TidesDrawn, TidesRevealed
-from adjudicator.rules.common import UnitsDestroyed
+from adjudicator.engine.core.common import UnitsDestroyed
+from adjudicator.engine.events import visible
+from adjudicator.engine.events.combat import (
+    BladeUsed,
+    CasualtiesDue,
+    CombatResolved,
+    TidesDrawn,
+    TidesRevealed,
+)
+from adjudicator.game.commands import Casualties, UnitSpec, UseBlade
 
 from .test_combat_harness import battle, duel, everyone, play, say  # noqa: F401
 

@@ -9,15 +9,15 @@ import importlib.util
 
 import pytest
 
-from adjudicator.commands import Consolidate, MusterAction, Raid
-from adjudicator.events.action import ConsolidateResolved
-from adjudicator.rules.common import PowerChanged
+from adjudicator.engine.core.common import PowerChanged
+from adjudicator.engine.events.action import ConsolidateResolved
+from adjudicator.game.commands import Consolidate, MusterAction, Raid
 
 from .helpers import at_action, entry, game, of, phases, put, run, units, unusable  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("phases")
 
-HAS_MUSTERING = importlib.util.find_spec("adjudicator.rules.mustering") is not None
+HAS_MUSTERING = importlib.util.find_spec("adjudicator.engine.core.mustering") is not None
 
 
 def gains(step):

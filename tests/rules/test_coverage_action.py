@@ -12,7 +12,20 @@ from typing import Any
 
 import pytest
 
-from adjudicator.commands import (
+from adjudicator.engine import machine
+from adjudicator.engine.core.common import PowerChanged
+from adjudicator.engine.core.context import Context, NeedAnswers, pool_entry
+from adjudicator.engine.events import AnswerUnusable
+from adjudicator.engine.events.action import ConsolidateResolved, RaidResolved
+from adjudicator.engine.events.combat import (
+    CombatStrengths,
+    PortCaptured,
+    SupportDeclared,
+)
+from adjudicator.engine.events.westeros import UnitsMustered
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.commands import (
     AssignOrder,
     Consolidate,
     March,
@@ -25,14 +38,7 @@ from adjudicator.commands import (
     Support,
     UnitSpec,
 )
-from adjudicator.events import AnswerUnusable
-from adjudicator.events.action import ConsolidateResolved, RaidResolved
-from adjudicator.events.combat import CombatStrengths, PortCaptured, SupportDeclared
-from adjudicator.events.westeros import UnitsMustered
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.common import PowerChanged
-from adjudicator.rules.machine import Context, NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
+from adjudicator.game.setup import new_game
 
 from .helpers import (  # noqa: F401
     BOARD,

@@ -9,8 +9,17 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.board import Board
-from adjudicator.commands import (
+from adjudicator.engine.core.common import UnitsDestroyed, within_supply
+from adjudicator.engine.events.combat import (
+    BladeUsed,
+    CasualtiesDue,
+    CombatResolved,
+    CombatStrengths,
+    PortCaptured,
+    SupportDeclared,
+)
+from adjudicator.game.board import Board
+from adjudicator.game.commands import (
     March,
     Move,
     PlayCard,
@@ -20,15 +29,6 @@ from adjudicator.commands import (
     UnitSpec,
     UseBlade,
 )
-from adjudicator.events.combat import (
-    BladeUsed,
-    CasualtiesDue,
-    CombatResolved,
-    CombatStrengths,
-    PortCaptured,
-    SupportDeclared,
-)
-from adjudicator.rules.common import UnitsDestroyed, within_supply
 
 from .helpers import at_action, entry, game, of, phases, put, run  # noqa: F401
 from .test_combat_harness import Assault, battle, duel, everyone, play, say  # noqa: F401
@@ -276,7 +276,7 @@ def test_R274_the_24_tides_of_battle_cards_are_the_documented_makeup():
     8 blank, 4 with 1 and a sword, 4 with 1 and a fortification, 4 with 2, 2 with 3, 2 skulls."""
     from collections import Counter
 
-    from adjudicator.cards import CARDS
+    from adjudicator.game.cards import CARDS
 
     deck = CARDS.tides_deck()
     assert len(deck) == 24

@@ -13,9 +13,31 @@ from typing import Any
 
 import pytest
 
-from adjudicator.board import DOMINANCE_TOKENS, HOUSES, TRACKS
-from adjudicator.cards import CARDS
-from adjudicator.commands import (
+from adjudicator.engine import machine
+from adjudicator.engine.core.common import (
+    ControlChanged,
+    GameWon,
+    PowerChanged,
+    UnitsDestroyed,
+    available_units,
+    gain_power,
+)
+from adjudicator.engine.core.context import Context, NeedAnswers, pool_entry
+from adjudicator.engine.events import AnswerUnusable, PhaseStarted
+from adjudicator.engine.events.action import (
+    AttackDeclared,
+    RaidResolved,
+    RoundEnded,
+    UnitsMoved,
+)
+from adjudicator.engine.events.combat import CombatStarted, SupportDeclared
+from adjudicator.engine.events.westeros import FinalStandings, UnitsMustered
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.engine.rules.planning import unused_tokens
+from adjudicator.game.board import DOMINANCE_TOKENS, HOUSES, TRACKS
+from adjudicator.game.cards import CARDS
+from adjudicator.game.commands import (
     ORDER_TOKENS,
     AssignOrder,
     Bid,
@@ -30,28 +52,8 @@ from adjudicator.commands import (
     UnitSpec,
     UseBlade,
 )
-from adjudicator.events import AnswerUnusable, PhaseStarted
-from adjudicator.events.action import (
-    AttackDeclared,
-    RaidResolved,
-    RoundEnded,
-    UnitsMoved,
-)
-from adjudicator.events.combat import CombatStarted, SupportDeclared
-from adjudicator.events.westeros import FinalStandings, UnitsMustered
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.common import (
-    ControlChanged,
-    GameWon,
-    PowerChanged,
-    UnitsDestroyed,
-    available_units,
-    gain_power,
-)
-from adjudicator.rules.machine import Context, NeedAnswers, advance, pool_entry
-from adjudicator.rules.planning import unused_tokens
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Order, Segment
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Order, Segment
 
 from .helpers import (  # noqa: F401
     BOARD,
@@ -266,7 +268,7 @@ the_boneway = { units = ["greyjoy knight"], order = "support+0" }
     assert b.asked() == [("support", "greyjoy")], "Blackwater borders only the origin, not the embattled area"
     b.run(say("greyjoy", Support(side="none")), play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"))
     assert [d.area for d in b.of(SupportDeclared)] == ["the_boneway"]
-    from adjudicator.events.combat import CombatStrengths
+    from adjudicator.engine.events.combat import CombatStrengths
 
     assert ("defense", 1) in b.of(CombatStrengths)[0].defender_strength
 
@@ -459,7 +461,7 @@ def test_R036_a_home_area_returning_to_its_house_can_give_it_the_seventh_castle(
 
 def test_R131_pillage_of_a_house_without_power_says_it_has_none_to_discard():
     """A raid pillaging a house with no power must not read "gains 0 power"."""
-    from adjudicator.rules.common import PowerChanged
+    from adjudicator.engine.core.common import PowerChanged
 
     lost = PowerChanged(house="stark", amount=0, cause="pillaged", power=0, asked=-1)
     assert lost.describe() == "Stark has no power to discard (pillaged)."
@@ -471,8 +473,8 @@ def test_R131_pillage_of_a_house_without_power_says_it_has_none_to_discard():
 
 def test_invariants_allow_routed_units_when_the_game_ended_mid_action():
     """Seven castles won during a march end the game before the clean-up stands routed units up."""
-    from adjudicator.invariants import check_invariants
-    from adjudicator.setup import new_game
+    from adjudicator.engine.invariants import check_invariants
+    from adjudicator.game.setup import new_game
 
     state = new_game(["stark", "lannister", "baratheon"], seed="routed")
     state.areas["winterfell"].units[0].routed = True

@@ -12,10 +12,23 @@ from typing import Any
 
 import pytest
 
-from adjudicator.board import Board
-from adjudicator.cards import CARDS
-from adjudicator.cards.wildlings import WILDLING_CARDS
-from adjudicator.commands import (
+from adjudicator.engine import machine
+from adjudicator.engine.cards.wildlings import WILDLING_CARDS
+from adjudicator.engine.core.common import ControlChanged, UnitsDestroyed
+from adjudicator.engine.core.context import Context, NeedAnswers, pool_entry
+from adjudicator.engine.events import AnswerUnusable
+from adjudicator.engine.events.action import PowerTokenPlaced
+from adjudicator.engine.events.westeros import (
+    InfluenceTrackChanged,
+    TieBroken,
+    WildlingAttackBegins,
+    WildlingAttackResolved,
+)
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.board import Board
+from adjudicator.game.cards import CARDS
+from adjudicator.game.commands import (
     Bid,
     Located,
     March,
@@ -25,19 +38,8 @@ from adjudicator.commands import (
     TieBreak,
     UnitSpec,
 )
-from adjudicator.events import AnswerUnusable
-from adjudicator.events.action import PowerTokenPlaced
-from adjudicator.events.westeros import (
-    InfluenceTrackChanged,
-    TieBroken,
-    WildlingAttackBegins,
-    WildlingAttackResolved,
-)
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.common import ControlChanged, UnitsDestroyed
-from adjudicator.rules.machine import Context, NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Unit
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Unit
 
 from .helpers import at_action, entry, game, of, phases, put, run  # noqa: F401
 

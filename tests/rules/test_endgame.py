@@ -6,15 +6,23 @@ import itertools
 
 import pytest
 
-from adjudicator.board import Board
-from adjudicator.commands import Bid, Located, TieBreak, WildlingChoice
-from adjudicator.events.westeros import FinalStandings
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.common import GameWon
-from adjudicator.rules.endgame import final_winner, standings
-from adjudicator.rules.machine import Context, GameOver, NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Segment, Unit
+from adjudicator.engine import machine
+from adjudicator.engine.core.common import GameWon
+from adjudicator.engine.core.context import (
+    Context,
+    GameOver,
+    NeedAnswers,
+    PoolEntry,
+    pool_entry,
+)
+from adjudicator.engine.events.westeros import FinalStandings
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.engine.rules.endgame import final_winner, standings
+from adjudicator.game.board import Board
+from adjudicator.game.commands import Bid, Located, TieBreak, WildlingChoice
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Segment, Unit
 
 HOUSES = ["stark", "lannister", "baratheon"]  # Iron Throne: baratheon, lannister, stark
 BOARD = Board.classic()
@@ -108,7 +116,7 @@ def test_R261_the_iron_throne_holder_does_not_decide_a_tie_for_the_win():
     for h in HOUSES:
         s.houses[h].supply = 2
     standing = pool_entry(id="tb", house="baratheon", round=10, command=TieBreak(order=("stark", "lannister", "baratheon")))
-    ctx = Context(s, BOARD, Segment("action", {}), [machine.PoolEntry.from_dict(standing)], False)
+    ctx = Context(s, BOARD, Segment("action", {}), [PoolEntry.from_dict(standing)], False)
     with pytest.raises(GameOver):
         final_winner(ctx)
     assert ctx.state.winner == "baratheon" and ctx.segment.decisions == {}

@@ -1,7 +1,7 @@
 """Hidden information (R263-R267): what the events let each house see, and when.
 
 Every test reads the events as a house or the public would, through
-:func:`adjudicator.events.visible`, and scans every string an event carries (its saved form, as
+:func:`adjudicator.engine.events.visible`, and scans every string an event carries (its saved form, as
 ``report.json`` holds it). Requests are scanned too: their prompts are shown to everyone
 (ruling 132), so a prompt must never carry a secret.
 """
@@ -14,8 +14,26 @@ from typing import Any
 
 import pytest
 
-from adjudicator.cards import CARDS
-from adjudicator.commands import (
+from adjudicator.engine import machine
+from adjudicator.engine.core.common import PowerChanged
+from adjudicator.engine.core.context import Context, NeedAnswers, Step, pool_entry
+from adjudicator.engine.events import Event, visible
+from adjudicator.engine.events.action import (
+    OrdersRevealed,
+    WildlingCardPlaced,
+    WildlingCardSeen,
+)
+from adjudicator.engine.events.combat import (
+    HouseCardsRevealed,
+    SupportDeclared,
+    TidesDrawn,
+    TidesRevealed,
+)
+from adjudicator.engine.events.westeros import BidsRevealed
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.cards import CARDS
+from adjudicator.game.commands import (
     ORDER_TOKENS,
     AssignOrder,
     Bid,
@@ -25,24 +43,8 @@ from adjudicator.commands import (
     Support,
     UseBlade,
 )
-from adjudicator.events import Event, visible
-from adjudicator.events.action import (
-    OrdersRevealed,
-    WildlingCardPlaced,
-    WildlingCardSeen,
-)
-from adjudicator.events.combat import (
-    HouseCardsRevealed,
-    SupportDeclared,
-    TidesDrawn,
-    TidesRevealed,
-)
-from adjudicator.events.westeros import BidsRevealed
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.common import PowerChanged
-from adjudicator.rules.machine import Context, NeedAnswers, Step, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState
 
 from .helpers import at_action, combat, entry, game, of, phases, put, run  # noqa: F401
 from .test_combat_harness import battle, duel, everyone, play, say  # noqa: F401
@@ -298,8 +300,8 @@ def test_R263_R267_no_private_event_reaches_the_public_in_a_robot_game(players, 
     """Robots play a whole game; every step's public events are read as an outsider would."""
     import random
 
-    from adjudicator.board import Board
-    from adjudicator.robots import Robot, robot_key
+    from adjudicator.game.board import Board
+    from adjudicator.robots.players import Robot, robot_key
 
     board = Board.classic()
     houses = list(board.setups[players].houses)

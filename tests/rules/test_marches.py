@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.commands import March, Move, UnitSpec
-from adjudicator.events import OnlyOption
-from adjudicator.events.action import AttackDeclared, MarchResolved, PowerTokenDiscarded, PowerTokenPlaced, UnitsMoved
-from adjudicator.rules.common import ControlChanged, GameWon
-from adjudicator.state import Order
+from adjudicator.engine.core.common import ControlChanged, GameWon
+from adjudicator.engine.events import OnlyOption
+from adjudicator.engine.events.action import (
+    AttackDeclared,
+    MarchResolved,
+    PowerTokenDiscarded,
+    PowerTokenPlaced,
+    UnitsMoved,
+)
+from adjudicator.game.commands import March, Move, UnitSpec
+from adjudicator.game.state import Order
 
 from .helpers import (  # noqa: F401
     BOARD,
@@ -22,14 +28,14 @@ from .helpers import (  # noqa: F401
     combat_answer,
     entry,
     game,
+    march,
     of,
     phases,
     put,
+    reasons,
     run,
     token,
     units,
-    march,
-    reasons,
     unusable,
 )
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.commands import ORDER_TOKENS, SPECIAL_TOKENS, AssignOrder, LeaveUnordered, March, Raven, RavenKeep
-from adjudicator.events import AnswerUsed, DefaultUsed
-from adjudicator.events.action import (
+from adjudicator.engine.events import AnswerUsed, DefaultUsed
+from adjudicator.engine.events.action import (
     OrdersPlaced,
     OrdersRevealed,
     OrderSwapped,
@@ -18,9 +17,30 @@ from adjudicator.events.action import (
     WildlingCardPlaced,
     WildlingCardSeen,
 )
-from adjudicator.rules.planning import default_orders, eligible_count
+from adjudicator.engine.rules.planning import default_orders, eligible_count
+from adjudicator.game.commands import (
+    ORDER_TOKENS,
+    SPECIAL_TOKENS,
+    AssignOrder,
+    LeaveUnordered,
+    March,
+    Raven,
+    RavenKeep,
+)
 
-from .helpers import BOARD, answers, entry, game, of, phases, public, put, run, token, unusable  # noqa: F401
+from .helpers import (  # noqa: F401
+    BOARD,
+    answers,
+    entry,
+    game,
+    of,
+    phases,
+    public,
+    put,
+    run,
+    token,
+    unusable,
+)
 
 pytestmark = pytest.mark.usefixtures("phases")
 
@@ -358,7 +378,7 @@ def test_ruling_10_a_short_house_leaves_unnamed_areas_empty_once_every_token_is_
 
 
 def test_R113_each_token_has_its_kind_and_printed_number():
-    from adjudicator.commands import order_bonus, order_kind
+    from adjudicator.game.commands import order_bonus, order_kind
 
     table = {t: (order_kind(t), order_bonus(t)) for t in ORDER_TOKENS}
     assert table == {

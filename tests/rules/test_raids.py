@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.commands import March, Raid
-from adjudicator.events import OnlyOption
-from adjudicator.events.action import RaidResolved
-from adjudicator.rules.common import PowerChanged
+from adjudicator.engine.core.common import PowerChanged
+from adjudicator.engine.events import OnlyOption
+from adjudicator.engine.events.action import RaidResolved
+from adjudicator.game.commands import March, Raid
 
 from .helpers import at_action, entry, game, of, phases, put, run, token, unusable  # noqa: F401
 

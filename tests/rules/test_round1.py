@@ -10,9 +10,9 @@ import importlib.util
 
 import pytest
 
-from adjudicator.commands import AssignOrder, Consolidate, March, Move, Raid, Raven, UnitSpec
-from adjudicator.events import PhaseStarted
-from adjudicator.events.action import (
+from adjudicator.engine.core.common import GameWon
+from adjudicator.engine.events import PhaseStarted
+from adjudicator.engine.events.action import (
     AttackDeclared,
     OrdersRemoved,
     OrdersRevealed,
@@ -20,9 +20,17 @@ from adjudicator.events.action import (
     RoundEnded,
     UnitsRallied,
 )
-from adjudicator.rules.common import GameWon
-from adjudicator.setup import new_game
-from adjudicator.state import GameState
+from adjudicator.game.commands import (
+    AssignOrder,
+    Consolidate,
+    March,
+    Move,
+    Raid,
+    Raven,
+    UnitSpec,
+)
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState
 
 from .helpers import (  # noqa: F401
     BOARD,
@@ -158,7 +166,7 @@ def test_R168_the_game_ends_after_round_ten():
 
 
 
-@pytest.mark.skipif(importlib.util.find_spec("adjudicator.rules.endgame") is None,
+@pytest.mark.skipif(importlib.util.find_spec("adjudicator.engine.rules.endgame") is None,
                     reason="the end-of-game rules (rules/endgame.py) are not in the tree yet")
 def test_R168_after_round_ten_the_end_of_game_rules_name_the_winner():
     s = at_action(game())
@@ -170,7 +178,7 @@ def test_R168_after_round_ten_the_end_of_game_rules_name_the_winner():
 
 
 def test_every_event_of_a_round_has_a_sentence_and_survives_report_json():
-    from adjudicator.events import from_dict
+    from adjudicator.engine.events import from_dict
 
     s = new_game(SIX, seed="events")
     step = run(s, *ROUND_1_ORDERS, entry("lannister", Raven(action="swap", area="stoney_sept", token="march+0")),

@@ -10,22 +10,25 @@ import itertools
 
 import pytest
 
-from adjudicator.board import Board
-from adjudicator.commands import Located, Reconcile
-from adjudicator.events import AnswerUnusable, DefaultUsed, OnlyOption
-from adjudicator.events.westeros import SupplyTrackMoved
-from adjudicator.rules import machine, supply, westeros
-from adjudicator.rules.common import UnitsDestroyed, fits_supply
-from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Unit
+from adjudicator.engine import machine
+from adjudicator.engine.core import supply
+from adjudicator.engine.core.common import UnitsDestroyed, fits_supply
+from adjudicator.engine.core.context import Context, NeedAnswers, pool_entry
+from adjudicator.engine.events import AnswerUnusable, DefaultUsed, OnlyOption
+from adjudicator.engine.events.westeros import SupplyTrackMoved
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.board import Board
+from adjudicator.game.commands import Located, Reconcile
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Unit
 
 HOUSES = ["stark", "lannister", "baratheon"]  # turn order: baratheon, lannister, stark
 BOARD = Board.classic()
 _ids = itertools.count()
 
 
-def _stop(ctx: machine.Context) -> None:
+def _stop(ctx: Context) -> None:
     raise NeedAnswers([])
 
 

@@ -11,26 +11,28 @@ import itertools
 
 import pytest
 
-from adjudicator.commands import Bid, WesterosChoice
-from adjudicator.events import AnswerUnusable, PhaseStarted
-from adjudicator.events.westeros import (
+from adjudicator.engine import machine
+from adjudicator.engine.core.common import GameWon
+from adjudicator.engine.core.context import Context, NeedAnswers, Step, pool_entry
+from adjudicator.engine.events import AnswerUnusable, PhaseStarted
+from adjudicator.engine.events.westeros import (
     WesterosCardResolved,
     WesterosCardRevealed,
     WesterosDeckShuffled,
     WildlingAttackBegins,
     WildlingThreatMoved,
 )
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.common import GameWon
-from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.commands import Bid, WesterosChoice
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState
 
 HOUSES = ["stark", "lannister", "baratheon"]
 _ids = itertools.count()
 
 
-def _stop(ctx: machine.Context) -> None:
+def _stop(ctx: Context) -> None:
     raise NeedAnswers([])
 
 
@@ -53,7 +55,7 @@ def answer(house: str, command: object) -> dict:
     return pool_entry(id=f"a{next(_ids)}", house=house, round=2, command=command)  # type: ignore[arg-type]
 
 
-def play(state: GameState, *answers: dict, deadline: bool = False) -> machine.Step:
+def play(state: GameState, *answers: dict, deadline: bool = False) -> Step:
     return advance(state, list(answers), deadline=deadline)
 
 

@@ -10,29 +10,31 @@ import itertools
 
 import pytest
 
-from adjudicator.board import Board
-from adjudicator.commands import Bid, TieBreak, WildlingChoice, Located
-from adjudicator.events import AnswerUnusable
-from adjudicator.events.westeros import (
+from adjudicator.engine import machine
+from adjudicator.engine.core.common import PowerChanged
+from adjudicator.engine.core.context import Context, NeedAnswers, pool_entry
+from adjudicator.engine.events import AnswerUnusable
+from adjudicator.engine.events.westeros import (
     BidsRevealed,
     TieBroken,
     WildlingAttackResolved,
-    WildlingCardBuried,
     WildlingBidderNamed,
+    WildlingCardBuried,
     WildlingCardRevealed,
     WildlingThreatMoved,
 )
-from adjudicator.rules import machine, westeros
-from adjudicator.rules.common import PowerChanged
-from adjudicator.rules.machine import NeedAnswers, advance, pool_entry
-from adjudicator.setup import new_game
-from adjudicator.state import GameState, Unit
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import westeros
+from adjudicator.game.board import Board
+from adjudicator.game.commands import Bid, Located, TieBreak, WildlingChoice
+from adjudicator.game.setup import new_game
+from adjudicator.game.state import GameState, Unit
 
 HOUSES = ["stark", "lannister", "baratheon"]  # turn order: baratheon, lannister, stark
 _ids = itertools.count()
 
 
-def _stop(ctx: machine.Context) -> None:
+def _stop(ctx: Context) -> None:
     raise NeedAnswers([])
 
 

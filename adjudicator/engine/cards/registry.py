@@ -1,0 +1,315 @@
+"""House-card abilities: one small registered function per card, seeing only a narrow view.
+
+Numbers and icons live in ``data/cards.toml``; only a card's text is code. Each ability is a
+function ``ability(view, me) -> Iterator[Effect]`` registered by card id with the moment it
+acts (the ``when`` of ``cards.toml``). It reads the combat through :class:`CombatView`, may ask
+its owner (or whoever its text names) a question through ``view.choose``, and *yields* what it
+does as :class:`Effect` values; the combat engine applies them, checks them, and reports them.
+A card function never changes the game state itself.
+
+>>> from adjudicator.engine.cards.registry import ABILITIES, load
+>>> load()
+>>> ABILITIES["catelyn_stark"].when
+'combat_strength'
+>>> sorted(a.card for a in ABILITIES.values() if a.when == "on_reveal_cancel")
+['tyrion_lannister']
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable, Iterator, Literal, Optional, Protocol, Sequence
+
+from ...game.cards import CARDS
+from ...game.commands import CardChoice
+from ...game.state import Order, Unit
+
+Role = Literal["attacker", "defender"]
+ROLES: tuple[Role, Role] = ("attacker", "defender")
+
+# The moments a card acts, in combat order (R193, R194; cards.toml [timing]).
+WHEN = (
+    "on_reveal_cancel",  # "cancel"/"ignore" texts, first, in Iron Throne order
+    "on_reveal_immediately",  # "immediately" texts, after those
+    "combat_strength",  # passive: read whenever strength or icons are counted
+    "after_victor_determined",  # "if you win/lose", once the victor is known
+    "casualties",  # passive: read whenever units would be lost as casualties
+    "retreat",  # at the retreat and the attackers' advance
+    "after_combat",  # at the end of combat clean-up, after the cards are discarded
+)
+HOUSE_MODULES = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell")
+
+
+def other(role: Role) -> Role:
+    """The opposing role."""
+    return "defender" if role == "attacker" else "attacker"
+
+
+# --- what a card can see ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Me:
+    """The side of the combat a card was played on."""
+
+    role: Role
+    house: str
+    card: str
+
+    @property
+    def opponent(self) -> Role:
+        return other(self.role)
+
+    @property
+    def attacking(self) -> bool:
+        return self.role == "attacker"
+
+    @property
+    def defending(self) -> bool:
+        return self.role == "defender"
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """One unit taking part: attacking, defending, or supporting one side."""
+
+    house: str
+    type: str
+    area: str
+    side: Role
+    supporting: bool
+    routed: bool
+
+
+class CombatView(Protocol):
+    """What a card may read of a combat, and the one way it may ask a question."""
+
+    area: str  # the embattled area
+    origin: str  # where the attackers marched from
+    march_token: str
+
+    def house(self, role: Role) -> Optional[str]: ...
+    def card(self, role: Role) -> Optional[str]: ...
+    def fighters(self) -> Sequence[Fighter]: ...
+    def supported(self, role: Role) -> bool: ...
+    def order(self, area: str) -> Optional[Order]: ...
+    def orders_of(self, house: str) -> Sequence[tuple[str, Order]]: ...
+    def adjacent(self, area: str) -> Sequence[str]: ...
+    def has_castle(self, area: str) -> bool: ...
+    def hand(self, house: str) -> Sequence[str]: ...
+    def playable(self, house: str) -> Sequence[str]: ...
+    def discards(self, house: str) -> Sequence[str]: ...
+    def power(self, house: str) -> int: ...
+    def position(self, track: str, house: str) -> int: ...
+    def units_in(self, area: str) -> Sequence[Unit]: ...
+    def knights_available(self, house: str) -> int: ...
+    def winner(self) -> Optional[Role]: ...
+    def retreat_losses(self) -> dict[str, int]: ...
+    def advanced(self) -> bool: ...
+
+    def choose(
+        self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice, house: Optional[str] = None
+    ) -> CardChoice:
+        """Ask ``house`` (the card's owner by default) to pick one of ``options``."""
+        ...
+
+
+# --- what a card can do -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """Base of everything a card ability yields."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bonus(Effect):
+    """Combat strength added to (or taken from) one side."""
+
+    side: Role
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Icons(Effect):
+    """Sword and fortification icons the card gains."""
+
+    swords: int = 0
+    fortifications: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class UnitValue(Effect):
+    """Units of one type count ``value`` each; ``house`` None is every house but ``except_house``."""
+
+    unit: str
+    value: int
+    sides: tuple[Role, ...]
+    house: Optional[str] = None
+    except_house: Optional[str] = None
+
+    def applies(self, f: Fighter) -> bool:
+        if f.type != self.unit or f.side not in self.sides:
+            return False
+        if self.house is not None:
+            return f.house == self.house
+        return f.house != self.except_house
+
+
+@dataclass(frozen=True, slots=True)
+class PrintedStrength(Effect):
+    """The printed strength of a side's House card counts as ``value``."""
+
+    side: Role
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class NoCasualties(Effect):
+    """The side loses no units as casualties: swords, skulls or card texts."""
+
+
+@dataclass(frozen=True, slots=True)
+class CancelCard(Effect):
+    """The side's House card goes back to its hand; it chooses another (or fights with none)."""
+
+    side: Role
+
+
+@dataclass(frozen=True, slots=True)
+class SwapCard(Effect):
+    """Pay ``cost`` power, discard the card played and play ``card`` from the hand instead."""
+
+    card: str
+    cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class DestroyFootman(Effect):
+    """Destroy one of the side's attacking or defending footmen."""
+
+    side: Role
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveOrder(Effect):
+    """Remove the order token in ``area``."""
+
+    area: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveToBottom(Effect):
+    """Move a house to the last position of an influence track."""
+
+    house: str
+    track: str
+
+
+@dataclass(frozen=True, slots=True)
+class GainPower(Effect):
+    """Take power tokens from the Power Pool."""
+
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBackDiscards(Effect):
+    """The whole discard pile, and the card played, go back to the hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Upgrade(Effect):
+    """Replace a footman of the card's house in ``area`` with a knight from its supply."""
+
+    area: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseRetreat(Effect):
+    """The defeated defender must retreat to ``area``."""
+
+    area: str
+
+
+@dataclass(frozen=True, slots=True)
+class HoldAttackers(Effect):
+    """The attackers may not enter the embattled area; they stay where they marched from."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMarchOrder(Effect):
+    """The March Order that started the combat moves into the conquered area."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardFromHand(Effect):
+    """A house discards a card from its hand."""
+
+    house: str
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Skip(Effect):
+    """The ability does nothing this time, and why (no legal target, declined)."""
+
+    reason: str
+
+
+# --- the registry -------------------------------------------------------------------------------
+
+AbilityFn = Callable[[CombatView, Me], Iterator[Effect]]
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    card: str
+    when: str
+    fn: AbilityFn
+
+
+ABILITIES: dict[str, Ability] = {}
+
+
+def house_card(card: str, *, when: str) -> Callable[[AbilityFn], AbilityFn]:
+    """Register the ability of one House card; ``when`` must match ``cards.toml``.
+
+    :raises ValueError: for an unknown card, a second registration, or a wrong ``when``.
+    """
+
+    def register(fn: AbilityFn) -> AbilityFn:
+        data = CARDS.house_cards.get(card)
+        if data is None:
+            raise ValueError(f"unknown house card {card!r}")
+        if card in ABILITIES:
+            raise ValueError(f"house card {card!r} registered twice")
+        if when not in WHEN or when != data.when:
+            raise ValueError(f"{card}: when={when!r}, but cards.toml says {data.when!r}")
+        ABILITIES[card] = Ability(card, when, fn)
+        return fn
+
+    return register
+
+
+def load() -> None:
+    """Import the six house modules so that every ability is registered."""
+    for module in HOUSE_MODULES:
+        importlib.import_module(f"{__package__}.{module}")
+
+
+def ability(card: Optional[str], when: Optional[str] = None) -> Optional[Ability]:
+    """The registered ability of a card (of one timing, if ``when`` is given)."""
+    if card is None:
+        return None
+    load()
+    found = ABILITIES.get(card)
+    if found is None or (when is not None and found.when != when):
+        return None
+    return found
+
+
+def choice(card: str, **fields: object) -> CardChoice:
+    """A :class:`CardChoice` for ``card`` (keyword, area, house card or track)."""
+    return CardChoice(card=card, **fields)  # type: ignore[arg-type]

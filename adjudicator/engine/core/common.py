@@ -1,0 +1,223 @@
+"""Rules shared by every phase: supply, power, control, ports, ship transport, victory.
+
+Each function is a small, pure query or a change to ``ctx.state`` with the events it causes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ...game.board import Board, HouseId
+from ...game.state import GameState, Unit
+from ..events import Event, area_name, aside, house_name, units_text
+from .context import Context, GameOver
+
+UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 0}
+
+
+# --- events of these shared rules -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnitsDestroyed(Event):
+    house: str
+    area: str
+    units: tuple[str, ...]
+    cause: str
+
+    def describe(self) -> str:
+        return f"{house_name(self.house)} loses {units_text(self.units)} in {area_name(self.area)}{aside(self.cause)}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PowerChanged(Event):
+    house: str
+    amount: int
+    cause: str
+    power: int  # available power afterwards
+    asked: int = 0  # what the rule called for: +n to gain, -n to discard
+
+    def describe(self) -> str:
+        who, why = house_name(self.house), aside(self.cause)
+        if self.amount == 0 and self.asked < 0:
+            return f"{who} has no power to discard{why}."
+        if self.amount == 0 and self.asked > 0:
+            return f"{who} has all 20 power tokens out and gains none{why}."
+        verb = "gains" if self.amount >= 0 else "loses"
+        return f"{who} {verb} {abs(self.amount)} power{why}; now {self.power}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ControlChanged(Event):
+    area: str
+    old: str
+    new: str
+
+    def describe(self) -> str:
+        old = house_name(self.old) if self.old else "no one"
+        new = house_name(self.new) if self.new else "no one"
+        return f"{area_name(self.area)} passes from {old} to {new}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameWon(Event):
+    winner: str
+    round: int
+    reason: str
+
+    def describe(self) -> str:
+        return f"House {house_name(self.winner)} wins the game in round {self.round}: {self.reason}."
+
+
+# --- supply (R058-R066, R238) ----------------------------------------------------------------
+
+
+def army_sizes(state: GameState, house: HouseId, delta: dict[str, int] | None = None) -> list[int]:
+    """Sizes of the house's armies (2+ units in one area), after adding ``delta`` per area."""
+    counts: Counter[str] = Counter()
+    for area, st in state.areas.items():
+        n = sum(1 for u in st.units if u.house == house)
+        if n:
+            counts[area] = n
+    for area, d in (delta or {}).items():
+        counts[area] += d
+    return sorted((n for n in counts.values() if n >= 2), reverse=True)
+
+
+def fits_supply(sizes: list[int], limits: tuple[int, ...]) -> bool:
+    """True when every army fits a column of the supply track (R059, R061)."""
+    if len(sizes) > len(limits):
+        return False
+    return all(s <= lim for s, lim in zip(sorted(sizes, reverse=True), limits))
+
+
+def within_supply(state: GameState, board: Board, house: HouseId, delta: dict[str, int] | None = None) -> bool:
+    """Would the house's armies fit its current supply level after ``delta`` (R064, R238)?"""
+    return fits_supply(army_sizes(state, house, delta), board.supply_limits(state.houses[house].supply))
+
+
+def supply_count(state: GameState, board: Board, house: HouseId) -> int:
+    """Barrels in the land areas the house controls, at most 6 (R058)."""
+    total = sum(a.supply for a in board.land_areas() if state.controller(a.id, board) == house)
+    return min(total, int(board.constants["supply_track_max"]))
+
+
+# --- power (R008, R009, Q11) -----------------------------------------------------------------
+
+
+def gain_power(ctx: Context, house: HouseId, amount: int, cause: str) -> int:
+    """Take power from the pool; a house has 20 tokens in all, so it may get fewer (Q11)."""
+    st = ctx.state
+    room = int(ctx.board.constants["power_tokens_max_per_house"]) - st.houses[house].power - st.power_on_board(house)
+    got = max(0, min(amount, room))
+    st.houses[house].power += got
+    if got or amount:
+        ctx.emit(PowerChanged(house=house, amount=got, cause=cause, power=st.houses[house].power, asked=amount))
+    return got
+
+
+def lose_power(ctx: Context, house: HouseId, amount: int, cause: str) -> int:
+    """Discard available power to the pool, as much as the house has."""
+    st = ctx.state
+    lost = max(0, min(amount, st.houses[house].power))
+    st.houses[house].power -= lost
+    ctx.emit(PowerChanged(house=house, amount=-lost, cause=cause, power=st.houses[house].power, asked=-amount))
+    return lost
+
+
+# --- units ------------------------------------------------------------------------------------
+
+
+def destroy_units(ctx: Context, area: str, units: list[Unit], cause: str, *, reported_in: str | None = None) -> None:
+    """Remove units from the board (they go back to their house's supply, R010).
+
+    ``reported_in`` names the area the event reports: an attacker's casualties stand in their
+    origin until the combat ends, but a player reads them as lost in the embattled area.
+    """
+    if not units:
+        return
+    st = ctx.state.area_mut(area)
+    for u in units:
+        st.units.remove(u)
+    if not st.units:
+        st.order = None if st.order and st.order.house == units[0].house else st.order
+    ctx.emit(UnitsDestroyed(house=units[0].house, area=reported_in or area, units=tuple(u.type for u in units),
+                            cause=cause))
+
+
+def available_units(state: GameState, board: Board, house: HouseId, unit: str) -> int:
+    """Units of a type still in the house's box (R011, R079)."""
+    return board.unit_limit(unit) - sum(1 for _, u in state.units_of(house) if u.type == unit)
+
+
+# --- movement helpers -------------------------------------------------------------------------
+
+
+def transport_reach(state: GameState, board: Board, house: HouseId, origin: str) -> set[str]:
+    """Land areas reachable from ``origin`` by ship transport over the house's own ships (R157).
+
+    Routed ships transport too (R158); ports never carry. The origin itself is not included.
+    """
+    seas = {a for a in board.neighbours[origin] if board.area(a).is_sea and _friendly_ships(state, house, a)}
+    seen = set(seas)
+    frontier = list(seas)
+    while frontier:
+        sea = frontier.pop()
+        for n in board.neighbours[sea]:
+            if board.area(n).is_sea and n not in seen and _friendly_ships(state, house, n):
+                seen.add(n)
+                frontier.append(n)
+    reach = {n for s in seen for n in board.neighbours[s] if board.area(n).is_land}
+    reach.discard(origin)
+    return reach
+
+
+def _friendly_ships(state: GameState, house: HouseId, area: str) -> bool:
+    return any(u.house == house and u.type == "ship" for u in state.area(area).units)
+
+
+def enemy_ships(state: GameState, house: HouseId, area: str) -> bool:
+    return any(u.house != house and u.type == "ship" for u in state.area(area).units)
+
+
+# --- control, ports and victory (R036, R240-R248) ---------------------------------------------
+
+
+def check_ports(ctx: Context, cause: str = "their port's land area is held by another house") -> None:
+    """Ships in a port whose land area another house controls are removed (R246, R249).
+
+    Runs after every change of control; a conqueror's chance to replace them (R246) is taken by
+    the combat before this runs.
+    """
+    st, board = ctx.state, ctx.board
+    for port in board.ports():
+        ships = st.area(port.id).units
+        if not ships:
+            continue
+        owner = st.controller(port.port_of or "", board)
+        if owner is not None and owner != ships[0].house:
+            destroy_units(ctx, port.id, list(ships), cause)
+
+
+def check_victory(ctx: Context) -> None:
+    """Seven castles or strongholds win at once (R036, R262).
+
+    :raises GameOver: when a house has won; the state records the winner.
+    """
+    st, board = ctx.state, ctx.board
+    need = board.constants["castles_needed_to_win"]
+    held = Counter(st.controller(a.id, board) for a in board.land_areas() if a.has_castle)  # castles(h) for all h at once
+    winners = [h for h in st.turn_order() if held[h] >= need]
+    if winners:
+        win = winners[0]
+        st.winner = win
+        st.phase = "game_over"
+        ctx.emit(GameWon(winner=win, round=st.round, reason=f"{need} castles and strongholds"))
+        raise GameOver(win)
+
+
+def after_control_change(ctx: Context) -> None:
+    """What must be re-checked whenever control of an area may have changed."""
+    check_ports(ctx)
+    check_victory(ctx)

@@ -1,0 +1,285 @@
+"""How a phase asks for decisions: :class:`Context`, :class:`Ask`, :class:`Request` and the answer pool.
+
+The step machine (:func:`adjudicator.engine.machine.advance`) runs the phases; each phase is
+plain procedural code (``run(ctx)``) that asks for decisions through a :class:`Context`. A
+decision is answered from the pool of the players' answers (which may have arrived long before,
+as standing instructions), by the only legal option, or by the documented default at a deadline.
+When an answer is missing the phase stops with :class:`NeedAnswers`.
+
+The half-resolved phase is saved as data: the position where the phase (the *segment*) started
+and every decision taken since, keyed by the order in which they were asked. The next ``advance``
+replays the segment from its start with those decisions - the code is deterministic, so the
+replay reaches the same point - and goes on. No I/O, no clock, no global randomness.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Callable, Final, Optional, Union
+
+from ...game.board import Board
+from ...game.commands import Command, from_dict, to_dict
+from ...game.state import GameState, Segment
+from ..events import (
+    PUBLIC,
+    AnswerUnusable,
+    AnswerUsed,
+    DefaultUsed,
+    Event,
+    OnlyOption,
+)
+from ..events import (
+    from_dict as event_from_dict,
+)
+
+# Answers of these kinds stay in force after use ("support stark in every combat").
+STANDING_KINDS = frozenset({"support", "tie_break", "refuse_support"})
+
+class _NotApplicable(enum.Enum):
+    TOKEN = "not applicable"
+
+
+NOT_APPLICABLE: Final = _NotApplicable.TOKEN  # a check's verdict: this answer is not meant for this decision
+# A check's verdict: None when legal; a string saying why not (ending with the rule number);
+# or NOT_APPLICABLE.
+Verdict = Union[str, None, _NotApplicable]
+# What a decision takes: one command, or for a composite decision (orders) the tuple of its parts.
+Answer = Command | tuple[Command, ...]
+
+
+@dataclass(frozen=True)
+class Request:
+    """One decision the engine needs from one house.
+
+    ``key`` is stable across replays (round, phase, the decision's place in the phase, kind).
+    ``options`` enumerates the legal answers where they are few; composite decisions (orders,
+    marches, mustering) describe their parts in ``context`` instead.
+    """
+
+    key: str
+    kind: str
+    house: str
+    prompt: str
+    context: dict[str, Any] = field(default_factory=dict)
+    options: tuple[Command, ...] = ()
+    default: Optional[Answer] = None
+    secret: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "key": self.key, "kind": self.kind, "house": self.house, "prompt": self.prompt,
+            "context": self.context, "options": [to_dict(o) for o in self.options], "secret": self.secret,
+        }
+        if isinstance(self.default, tuple):
+            d["default_parts"] = [to_dict(c) for c in self.default]
+        elif self.default is not None:
+            d["default"] = to_dict(self.default)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Request:
+        return cls(
+            key=d["key"], kind=d["kind"], house=d["house"], prompt=d["prompt"],
+            context=dict(d.get("context", {})),
+            options=tuple(from_dict(o) for o in d.get("options", [])),
+            default=from_dict(d["default"]) if "default" in d else _parts(d.get("default_parts")),
+            secret=d.get("secret", False),
+        )
+
+
+@dataclass
+class PoolEntry:
+    """One answer a house has sent: its command, where it came from, its canonical text."""
+
+    id: str
+    house: str
+    round: int
+    command: Command
+    text: str
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> PoolEntry:
+        return PoolEntry(d["id"], d["house"], d["round"], from_dict(d["command"]), d.get("text", ""))
+
+
+def pool_entry(*, id: str, house: str, round: int, command: Command, text: str = "") -> dict[str, Any]:
+    """A pool entry as stored in ``GameState.answers``."""
+    return {"id": id, "house": house, "round": round, "command": to_dict(command), "text": text or repr(command)}
+
+
+class GameOver(Exception):
+    """Control flow: the game was won (seven castles, or the end of round 10)."""
+
+
+class NeedAnswers(Exception):
+    """Control flow: the phase cannot go on without these answers."""
+
+    def __init__(self, requests: list[Request]) -> None:
+        super().__init__(", ".join(r.key for r in requests))
+        self.requests = requests
+
+
+@dataclass
+class Composed:
+    """A composite answer read from a house's answers: its parts, or ``None`` while incomplete.
+
+    ``events`` says which answers were used or refused and why; ``used`` are the answers read
+    (all of them are consumed once the decision is taken, refused ones included).
+    """
+
+    parts: Optional[tuple[Command, ...]]
+    events: list[Event]
+    used: list[PoolEntry]
+
+
+@dataclass
+class Ask:
+    """A decision to take: the request, and how to read answers for it.
+
+    ``check(command)`` returns ``None`` when the command is a legal answer, a reason string when
+    it is meant for this decision but illegal, or :data:`NOT_APPLICABLE`.
+    ``only`` is the single legal option, when there is exactly one.
+
+    A composite decision (a house's orders: one line per area) sets ``compose`` instead of
+    relying on ``check``: it gets every unused answer of the request's kind from that house,
+    oldest first, and builds the whole answer from them. The decision then takes a tuple of
+    commands, and its ``only`` and request ``default`` are tuples too.
+    """
+
+    request: Request
+    check: Callable[[Command], Any]
+    only: Optional[Answer] = None
+    compose: Optional[Callable[[list[PoolEntry]], Composed]] = None
+
+
+@dataclass
+class Step:
+    state: GameState
+    events: list[Event]
+    requests: list[Request]
+
+
+class Context:
+    """What a phase sees while it runs: the position it changes and the way to ask."""
+
+    def __init__(self, state: GameState, board: Board, segment: Segment, pool: list[PoolEntry],
+                 deadline: bool | frozenset[str]):
+        self.state = state
+        self.board = board
+        self.segment = segment
+        self.pool = pool
+        self.deadline = deadline
+        self.events: list[Event] = []
+        self.transient: list[Event] = []  # unusable answers for decisions still open
+        self._asked = 0
+
+    # --- events ----------------------------------------------------------------------------
+
+    def emit(self, *events: Event) -> None:
+        self.events.extend(events)
+
+    # --- decisions -------------------------------------------------------------------------
+
+    def _past_deadline(self, request: Request) -> bool:
+        """``deadline=True``: every decision; a set of keys: only those requests (the open ones)."""
+        return self.deadline is True or (isinstance(self.deadline, frozenset) and request.key in self.deadline)
+
+    def key(self, kind: str, house: str) -> str:
+        """The next decision key; deterministic because the phase code is."""
+        self._asked += 1
+        return f"r{self.state.round}.{self.segment.name}.{self._asked}.{kind}.{house}"
+
+    def entries(self, house: str, kind: str) -> list[PoolEntry]:
+        """Unused answers of one house of one kind, oldest first."""
+        used = set(self.segment.used)
+        return [e for e in self.pool if e.house == house and e.command.kind == kind and e.id not in used]
+
+    def ask(self, ask: Ask) -> Any:
+        """Take one decision: from the log, the pool, the only option or the default.
+
+        Returns a :class:`Command`, or a tuple of them for a composite decision.
+        """
+        return self.ask_all([ask])[0]
+
+    def ask_all(self, asks: list[Ask]) -> list[Any]:
+        """Take several decisions together (secret and simultaneous ones: orders, bids, cards).
+
+        Nothing is recorded until every one of them can be taken, so a house may still replace
+        its answer while it waits for the others.
+        """
+        results: list[Optional[Answer]] = []
+        pending: list[tuple[Ask, Answer, list[Event], list[PoolEntry]]] = []
+        missing: list[Request] = []
+        for a in asks:
+            rec = self.segment.decisions.get(a.request.key)
+            if rec is not None:
+                self.events.extend(event_from_dict(e) for e in rec.get("events", []))
+                results.append(from_dict(rec["value"]) if "value" in rec else _parts(rec["parts"]))
+                continue
+            found, evs, entries = self._compose(a) if a.compose else self._from_pool(a)
+            if found is not None:
+                pending.append((a, found, evs, entries))
+            elif a.only is not None:
+                only = OnlyOption(house=a.request.house, decision=a.request.prompt, answer=_text(a.only),
+                                  visible_to=a.request.house)
+                pending.append((a, a.only, [*evs, only], entries))
+            elif self._past_deadline(a.request) and a.request.default is not None:
+                # A secret decision's default stays as secret as the answer it replaces.
+                seen_by = a.request.house if a.request.secret else PUBLIC
+                ev = DefaultUsed(house=a.request.house, decision=a.request.prompt, answer=_text(a.request.default), visible_to=seen_by)
+                pending.append((a, a.request.default, [*evs, ev], entries))
+            else:
+                self.transient.extend(evs)
+                missing.append(a.request)
+            results.append(None)
+        if missing:
+            raise NeedAnswers(missing)
+        it = iter(pending)
+        out: list[Answer] = []
+        for r in results:
+            if r is not None:
+                out.append(r)
+                continue
+            a, cmd, evs, entries = next(it)
+            value = {"parts": [to_dict(c) for c in cmd]} if isinstance(cmd, tuple) else {"value": to_dict(cmd)}
+            self.segment.decisions[a.request.key] = {**value, "events": [e.to_dict() for e in evs]}
+            self.segment.used.extend(e.id for e in entries if e.command.kind not in STANDING_KINDS)
+            self.events.extend(evs)
+            out.append(cmd)
+        return out
+
+    def _compose(self, a: Ask) -> tuple[Optional[Answer], list[Event], list[PoolEntry]]:
+        assert a.compose is not None
+        got = a.compose(self.entries(a.request.house, a.request.kind))
+        # Answers are consumed only when the composite answer is taken.
+        return got.parts, got.events, (got.used if got.parts is not None else [])
+
+    def _from_pool(self, a: Ask) -> tuple[Optional[Command], list[Event], list[PoolEntry]]:
+        evs: list[Event] = []
+        req = a.request
+        # The newest answer wins among those meant for this decision: a later file replaces.
+        for entry in reversed(self.entries(req.house, req.kind)):
+            verdict = a.check(entry.command)
+            if verdict is NOT_APPLICABLE:
+                continue
+            if verdict is None:
+                evs.append(AnswerUsed(house=req.house, decision=req.prompt, answer=entry.text, visible_to=req.house))
+                return entry.command, evs, [entry]
+            evs.append(AnswerUnusable(house=req.house, answer=entry.text, reason=str(verdict), visible_to=req.house))
+        return None, evs, []
+
+
+def _parts(dicts: Optional[list[dict[str, Any]]]) -> Optional[tuple[Command, ...]]:
+    return None if dicts is None else tuple(from_dict(d) for d in dicts)
+
+
+def _text(cmd: Answer) -> str:
+    """An answer inside an event, as the turn-file line a player would write for it."""
+    from ...turnfile.printer import (
+        format_command,  # the canonical printer; the parser's grammar loads lazily
+    )
+
+    if isinstance(cmd, tuple):
+        return "; ".join(_text(c) for c in cmd)
+    return format_command(cmd)

@@ -1,0 +1,331 @@
+"""Events: typed, frozen records of everything that happened, each knowing who may see it.
+
+Rules code yields events; reports render them (``describe()``) and filter them by
+``visible_to`` before any template sees them. The small word helpers below (``area_name``,
+``order_name``, ``units_text``, ``plural``, ``aside``...) are what every ``describe()`` uses, so that
+no id reaches a player. Event classes are grouped by phase in the modules
+beside this one; every class registers itself by name so that ``report.json`` round-trips.
+
+>>> e = AnswerUnusable(house="stark", answer="raid from Winterfell", reason="no raid order there")
+>>> e.visible_to, e.describe()
+('stark', 'Your answer "raid from Winterfell" could not be used: no raid order there.')
+>>> from_dict(e.to_dict()) == e
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+PUBLIC = "public"
+
+EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """Base of every event. ``visible_to`` is ``"public"`` or one house id."""
+
+    visible_to: str = PUBLIC
+    kind: ClassVar[str] = "event"
+
+    def __init_subclass__(cls) -> None:
+        # Called again for the class that dataclass(slots=True) builds: the last one registered wins.
+        EVENT_TYPES[cls.__name__] = cls
+
+    def describe(self) -> str:
+        """One sentence for the text report."""
+        return type(self).__name__
+
+    def is_public(self) -> bool:
+        return self.visible_to == PUBLIC
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": type(self).__name__}
+        for f in fields(self):
+            d[f.name] = _plain(getattr(self, f.name))
+        return d
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    return v
+
+
+def _unplain(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_unplain(x) for x in v)
+    if isinstance(v, dict):
+        return {k: _unplain(x) for k, x in v.items()}
+    return v
+
+
+def from_dict(d: dict[str, Any]) -> Event:
+    """Rebuild an event from :meth:`Event.to_dict` output.
+
+    :raises KeyError: for an unknown event type.
+    """
+    cls = EVENT_TYPES[d["type"]]
+    return cls(**{k: _unplain(v) for k, v in d.items() if k != "type"})
+
+
+def visible(events: list[Event], viewer: str | None) -> list[Event]:
+    """The events a viewer may see: public ones, plus a house's own (``viewer=None``: public only)."""
+    return [e for e in events if e.visible_to == PUBLIC or (viewer is not None and e.visible_to == viewer)]
+
+
+# --- words for sentences: every id a player could read becomes its printed name ---------------
+
+ORDER_NAMES = {
+    "march-1": "March -1", "march+0": "March +0", "march+1": "March +1",
+    "defense+1": "Defense +1", "defense+2": "Defense +2",
+    "support+0": "Support +0", "support+1": "Support +1",
+    "raid": "Raid", "raid*": "special Raid", "consolidate": "Consolidate Power",
+    "consolidate*": "special Consolidate Power",
+}
+ORDER_KIND_NAMES = {"march": "March", "defense": "Defense", "support": "Support", "raid": "Raid",
+                    "consolidate": "Consolidate Power"}
+UNIT_WORDS = {"footman": ("footman", "footmen"), "knight": ("knight", "knights"), "ship": ("ship", "ships"),
+              "siege_engine": ("siege engine", "siege engines")}
+TRACK_WORDS = {"iron_throne": "Iron Throne track", "fiefdoms": "Fiefdoms track",
+               "kings_court": "King's Court track", "wildlings": "Night's Watch"}
+# Tides of Battle cards have no printed names: what is on them, as an object ("draws a 3").
+TIDES_WORDS = {"blank": "a blank card", "one_sword": "a 1 with a sword", "one_fortification": "a 1 with a fortification",
+               "two": "a 2", "three": "a 3", "skull": "a skull"}
+
+
+def area_name(area: str) -> str:
+    """An area's printed name: ``'white_harbor'`` -> ``'White Harbor'``.
+
+    >>> area_name("kings_landing"), area_name("nowhere_known")
+    ("King's Landing", 'Nowhere Known')
+    """
+    from ...game.board import Board
+
+    areas = Board.classic().areas
+    return areas[area].name if area in areas else _titled(area)
+
+
+def house_name(house: str) -> str:
+    """A house as a sentence names it; no house at all is the neutral force.
+
+    >>> house_name("stark"), house_name(""), house_name("neutral force")
+    ('Stark', 'the neutral force', 'the neutral force')
+    """
+    return house.title() if house and house != "neutral force" else "the neutral force"
+
+
+def card_name(card: str) -> str:
+    """A House, Westeros or wildling card's printed name: ``'eddard_stark'`` -> ``'Eddard Stark'``.
+
+    >>> card_name("eddard_stark"), card_name("a_throne_of_blades"), card_name("crow_killers")
+    ('Eddard Stark', 'A Throne of Blades', 'Crow Killers')
+    """
+    from ...game.cards import CARDS
+
+    if card in CARDS.house_cards:
+        return CARDS.house_cards[card].name
+    if card in CARDS.wildling_cards:
+        return CARDS.wildling_cards[card].name
+    return next((c.name for c in CARDS.westeros if c.id == card), _titled(card))
+
+
+def tides_name(card: str) -> str:
+    """What a Tides of Battle card shows, as an object: ``'three'`` -> ``'a 3'``."""
+    return TIDES_WORDS.get(card, _titled(card))
+
+
+def order_name(token: str, *, noun: bool = True) -> str:
+    """An order token in words: ``'march+1'`` -> ``'March +1 order'``, ``'raid*'`` -> ``'special Raid order'``.
+
+    >>> order_name("defense+2"), order_name("consolidate*"), order_name("support+0", noun=False)
+    ('Defense +2 order', 'special Consolidate Power order', 'Support +0')
+    """
+    name = ORDER_NAMES.get(token) or ORDER_KIND_NAMES.get(token) or _titled(token)
+    return f"{name} order" if noun else name
+
+
+def units_text(units: Iterable[str]) -> str:
+    """Counted units in plain English: ``('knight', 'footman', 'knight')`` -> ``'1 footman and 2 knights'``.
+
+    >>> units_text(["siege_engine"]), units_text([])
+    ('1 siege engine', 'no units')
+    """
+    counts: dict[str, int] = {}
+    for u in units:
+        counts[u] = counts.get(u, 0) + 1
+    words = [plural(n, *UNIT_WORDS.get(u, (u.replace("_", " "), u.replace("_", " ") + "s")))
+             for u, n in sorted(counts.items())]
+    return listing(words) if words else "no units"
+
+
+def plural(n: int, singular: str, many: str | None = None) -> str:
+    """``plural(1, 'special order')`` -> ``'1 special order'``; ``plural(2, 'footman', 'footmen')`` -> ``'2 footmen'``.
+
+    >>> plural(1, "ship"), plural(0, "ship"), plural(3, "House card")
+    ('1 ship', '0 ships', '3 House cards')
+    """
+    return f"{n} {singular if n == 1 else (many or singular + 's')}"
+
+
+def listing(items: Iterable[str], conjunction: str = "and") -> str:
+    """``['a', 'b', 'c']`` -> ``'a, b and c'``.
+
+    >>> listing(["Stark"]), listing(["Stark", "Tyrell"]), listing(["a", "b", "c"], "or")
+    ('Stark', 'Stark and Tyrell', 'a, b or c')
+    """
+    words = list(items)
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
+
+
+def track_name(track: str) -> str:
+    """``'kings_court'`` -> ``"King's Court track"``; ``'wildlings'`` -> ``"Night's Watch"``."""
+    return TRACK_WORDS.get(track, _titled(track))
+
+
+def aside(text: str) -> str:
+    """A cause in brackets after a sentence, never brackets inside brackets.
+
+    A rule number the cause already carries in brackets joins it after a comma instead.
+
+    >>> aside("casualties of the combat (R203)"), aside("Winter is Coming"), aside("")
+    (' (casualties of the combat, R203)', ' (Winter is Coming)', '')
+    """
+    if not text:
+        return ""
+    return f" ({flat(text)})"
+
+
+def flat(text: str) -> str:
+    """Text with its bracketed parts turned into comma clauses, ready to go inside brackets.
+
+    >>> flat("no effect (declined)")
+    'no effect, declined'
+    """
+    return _BRACKETED.sub(r", \1", text).replace("(", "").replace(")", "")
+
+
+_BRACKETED = re.compile(r"\s*\(([^()]*)\)")
+
+
+def _titled(ident: str) -> str:
+    """An id that has no printed name, at least without underscores."""
+    return ident.replace("_", " ").title()
+
+
+def _private_to_house(event: Any) -> None:
+    """Answers are a house's own business: such events default to that house's eyes only."""
+    if event.visible_to == PUBLIC:
+        object.__setattr__(event, "visible_to", event.house)
+
+
+# --- events of the step machine itself ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnswerUnusable(Event):
+    """An answer (or standing instruction) that does not fit the decision it was meant for."""
+
+    house: str
+    answer: str
+    reason: str
+    rule: str = ""
+
+    def __post_init__(self) -> None:
+        _private_to_house(self)
+
+    def describe(self) -> str:
+        rule = f" ({self.rule})" if self.rule else ""
+        return f'Your answer "{self.answer}" could not be used: {self.reason}{rule}.'
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnswerUsed(Event):
+    """A standing instruction or answer was applied to a decision."""
+
+    house: str
+    decision: str
+    answer: str
+
+    def __post_init__(self) -> None:
+        _private_to_house(self)
+
+    def describe(self) -> str:
+        return f'Your answer "{self.answer}" was taken for: {self.decision}.'  # only its house sees it
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OnlyOption(Event):
+    """A decision with one legal option was taken without asking."""
+
+    house: str
+    decision: str
+    answer: str
+
+    def describe(self) -> str:
+        return f'{house_name(self.house)} had one legal answer to "{self.decision}", taken without asking: {self.answer}.'
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DefaultUsed(Event):
+    """At a deadline, the documented default filled an unanswered decision."""
+
+    house: str
+    decision: str
+    answer: str
+
+    def describe(self) -> str:
+        return f"{house_name(self.house)} did not answer by the deadline: {self.decision}. Default taken: {self.answer}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnswersExpired(Event):
+    """Answers submitted for a step that ended without needing them."""
+
+    house: str
+    answers: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        _private_to_house(self)
+
+    def describe(self) -> str:
+        n = len(self.answers)
+        head = "1 of your answers was" if n == 1 else f"{n} of your answers were"
+        return f"{head} not needed: " + "; ".join(self.answers) + "."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhaseStarted(Event):
+    round: int
+    phase: str
+
+    def describe(self) -> str:
+        return f"Round {self.round}: the {self.phase.title()} Phase begins."
+from . import (
+    action,  # noqa: F401
+    combat,  # noqa: F401
+    westeros,  # noqa: F401
+)
+
+# Each kind of decision in a player's words (a request's ``kind`` is the engine's name for it).
+KIND_NAMES: dict[str, str] = {
+    "orders": "orders", "raven": "Messenger Raven", "raven_wildling": "wildling card seen",
+    "raid": "raid", "march": "march", "support": "support", "refuse_support": "refuse support",
+    "house_card": "House card", "blade": "Valyrian Steel Blade", "casualties": "casualties", "retreat": "retreat",
+    "card_choice": "card choice", "port_ships": "ships in a port", "muster": "muster",
+    "consolidate": "consolidate power", "bid": "bid", "tie_break": "tie-break", "reconcile": "supply limit",
+    "westeros_choice": "Westeros card choice", "wildling_choice": "wildling card choice",
+}  # fmt: skip
+
+
+def kind_name(kind: str) -> str:
+    """A decision's kind as a player reads it: ``raven_wildling`` -> ``wildling card seen``."""
+    return KIND_NAMES.get(kind, kind.replace("_", " "))

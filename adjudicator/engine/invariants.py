@@ -1,0 +1,47 @@
+"""Invariants of a game in progress, checked after every step by simulations and tests.
+
+Each broken invariant is a readable sentence; an empty list means all is well.
+"""
+
+from __future__ import annotations
+
+from ..game.board import Board
+from ..game.cards import CARDS
+from ..game.state import GameState
+from .core.common import within_supply
+
+# While these are open, a combat is under way and its house cards are on the table.
+_COMBAT_KINDS = frozenset({"house_card", "blade", "casualties", "retreat", "card_choice", "support",
+                           "refuse_support", "port_ships"})
+
+
+def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
+    """Every broken invariant of a saved state (a step boundary), as sentences."""
+    board = board or Board.classic()
+    problems = list(state.check(board))  # box limits, one order per area with units, tracks, power
+    pending_kinds = {p.get("kind") for p in state.pending}
+    if state.phase != "game_over" and not state.pending:
+        problems.append(f"the game is stuck: round {state.round} {state.phase} with no open request")
+    if state.phase not in ("action", "game_over"):  # a game won mid-action ends before the clean-up
+        routed = [a for a, s in state.areas.items() if any(u.routed for u in s.units)]
+        if routed:
+            problems.append(f"routed units outside the action phase in {', '.join(sorted(routed))}")
+    # Mid-combat the attackers still stand in the area they marched from (docs/engine.md), and a
+    # losing attacker sheds any excess there before it is routed (Q9); so supply is judged
+    # outside combats and reconciliations only.
+    if "reconcile" not in pending_kinds and not pending_kinds & _COMBAT_KINDS:
+        for house in state.houses_in_play:
+            if not within_supply(state, board, house):
+                problems.append(f"{house}'s armies exceed its supply level {state.houses[house].supply}")
+    if not pending_kinds & _COMBAT_KINDS:
+        for house in state.houses_in_play:
+            held = sorted(state.houses[house].hand + state.houses[house].discards)
+            if held != sorted(CARDS.hand_of(house)):
+                problems.append(f"{house}'s house cards are not each exactly once in hand or discards: {held}")
+    need = board.constants["castles_needed_to_win"]
+    for house in state.houses_in_play:
+        if state.castles(house, board) >= need and state.phase != "game_over":
+            problems.append(f"{house} holds {state.castles(house, board)} castles but the game goes on")
+    if state.phase == "game_over" and state.winner not in state.houses_in_play:
+        problems.append("the game is over without a winner in play")
+    return problems

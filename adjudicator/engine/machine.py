@@ -1,0 +1,103 @@
+"""The step machine: ``advance(state, answers) -> Step(state, events, requests)``.
+
+It runs the phases of a round (:mod:`adjudicator.engine.rules`) one segment at a time, each with
+a :class:`~adjudicator.engine.core.context.Context` to ask its decisions through. A phase that
+lacks an answer stops with :class:`~adjudicator.engine.core.context.NeedAnswers`; the half-resolved
+segment is saved in the state and replayed from its start by the next ``advance``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable
+from typing import Any, Optional
+
+from ..game.board import Board
+from ..game.state import GameState, Segment
+from .core.context import (
+    STANDING_KINDS,
+    Context,
+    GameOver,
+    NeedAnswers,
+    PoolEntry,
+    Step,
+)
+from .events import AnswersExpired, Event
+from .rules import action, planning, westeros
+
+PhaseRunner = Callable[[Context], None]
+
+
+def _runners() -> dict[str, PhaseRunner]:
+    return {"westeros": westeros.run, "planning": planning.run, "action": action.run}
+
+
+def advance(
+    state: GameState,
+    answers: Iterable[dict[str, Any]] = (),
+    *,
+    deadline: bool | frozenset[str] = False,
+    board: Optional[Board] = None,
+) -> Step:
+    """Resolve as far as the answers allow. Pure: ``state`` is not changed.
+
+    ``answers`` are pool entries (see :func:`pool_entry`), appended to the standing pool.
+    With ``deadline=True`` every decision without an answer takes its documented default, up to
+    the end of the game; with a set of request keys only those requests do (a moderator's deadline
+    for the requests open now), and decisions that come up afterwards are asked as usual.
+    """
+    board = board or Board.classic()
+    # A shallow copy is enough: the loop below builds every position it changes afresh from data.
+    live = copy.copy(state)
+    live.answers = [*state.answers, *(dict(a) for a in answers)]
+    runners = _runners()
+    events: list[Event] = []
+    while live.phase != "game_over":
+        seg = live.segment or Segment(name=live.phase, start=_position(live))
+        pos = GameState.from_dict(seg.start, validate=False)  # checked when the state was read
+        pool = [PoolEntry.from_dict(a) for a in live.answers]
+        work = Segment(seg.name, seg.start, dict(seg.decisions), list(seg.used), seg.events_seen)
+        ctx = Context(pos, board, work, pool, deadline)
+        try:
+            runners[seg.name](ctx)
+        except NeedAnswers as need:
+            events.extend(ctx.events[seg.events_seen:])
+            events.extend(ctx.transient)
+            work.events_seen = len(ctx.events)
+            pos.answers = live.answers
+            pos.segment = work
+            pos.pending = [r.to_dict() for r in need.requests]
+            pos.tidy()
+            return Step(pos, events, need.requests)
+        except GameOver:
+            pass  # the winner and phase "game_over" were set where the game ended
+        events.extend(ctx.events[seg.events_seen:])
+        pos.answers = [a for a in live.answers if a["id"] not in set(work.used)]
+        if seg.name == "action" or pos.phase == "game_over":
+            events.extend(_expire(pos, pool, set(work.used)))
+        pos.segment = None
+        pos.pending = []
+        pos.tidy()
+        live = pos
+    return Step(live, events, [])
+
+
+def _position(state: GameState) -> dict[str, Any]:
+    d = state.to_dict()
+    for k in ("segment", "answers", "pending"):
+        d.pop(k, None)
+    return d
+
+
+def _expire(state: GameState, pool: list[PoolEntry], used: set[str]) -> list[Event]:
+    """At the end of a round, answers sent during it that were never needed are dropped."""
+    over = state.phase == "game_over"
+    stale = [e for e in pool if e.id not in used and (over or e.round < state.round)]
+    out: list[Event] = []
+    for house in sorted({e.house for e in stale}):
+        texts = tuple(e.text for e in stale if e.house == house and e.command.kind not in STANDING_KINDS)
+        if texts:
+            out.append(AnswersExpired(house=house, answers=texts, visible_to=house))
+    stale_ids = {e.id for e in stale}
+    state.answers = [a for a in state.answers if a["id"] not in stale_ids]
+    return out

@@ -1,0 +1,62 @@
+"""The Action Phase (R128): raids, marches (with their combats), consolidate power, clean-up.
+
+Each step is its own module (``raids``, ``marches``, ``consolidate``); clean-up (R167, R168) is
+here, and ends the round: the next round's Westeros Phase, or the end of the game after round 10.
+"""
+
+from __future__ import annotations
+
+from ..core.context import Context
+from ..events import PhaseStarted
+from ..events.action import OrdersRemoved, RoundEnded, UnitsRallied
+from .consolidate import resolve_consolidations
+from .marches import resolve_marches
+from .planning import in_board_order, orders_on_board
+from .raids import resolve_raids
+
+
+def run(ctx: Context) -> None:
+    """Resolve the four steps of the Action Phase in order (R128)."""
+    ctx.emit(PhaseStarted(round=ctx.state.round, phase="action"))
+    resolve_raids(ctx)
+    resolve_marches(ctx)
+    resolve_consolidations(ctx)
+    clean_up(ctx)
+
+
+def clean_up(ctx: Context) -> None:
+    """R167: remove the orders left, rally routed units, refresh the raven and the blade; R168."""
+    st, board = ctx.state, ctx.board
+    left = orders_on_board(st, board)
+    for area, _, _ in left:
+        st.area_mut(area).order = None
+    if left:
+        ctx.emit(OrdersRemoved(orders=tuple(left)))
+    rallied: list[tuple[str, str, int]] = []
+    for area in in_board_order(board, st.areas):
+        routed = [u for u in st.area(area).units if u.routed]
+        for u in routed:
+            u.routed = False
+        if routed:
+            rallied.append((area, routed[0].house, len(routed)))
+    if rallied:
+        ctx.emit(UnitsRallied(units=tuple(rallied)))
+    st.blade_used = False
+    st.raven_used = False
+    last = st.round >= board.constants["rounds"]
+    ctx.emit(RoundEnded(round=st.round, last=last))
+    if not last:
+        st.round += 1
+        st.phase = "westeros"
+        return
+    st.phase = "game_over"
+    _final_winner(ctx)
+
+
+def _final_winner(ctx: Context) -> None:
+    """R260: the winner at the end of round 10, by the end-of-game rules, when they are present."""
+    try:
+        from . import endgame
+    except ImportError:
+        return
+    endgame.final_winner(ctx)

@@ -1,0 +1,134 @@
+"""Combat resolution step 2: casualties from swords, then from Tides of Battle skulls (R203-R206, R272).
+
+Only attacking and defending units standing in the combat can be lost: never supporting units,
+never routed ones (R205). Each casualty is one unit, whatever its strength (R206). The house hit
+chooses, unless the only choice is obvious.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ...game.commands import Casualties, Command, UnitSpec
+from ...game.state import Unit
+from ..cards.registry import ROLES, Role, other
+from ..cards.tides import tides_card
+from ..core.common import destroy_units
+from ..core.context import NOT_APPLICABLE, Ask, Context, Request
+from ..events.combat import CasualtiesDue
+from .combat_state import Combat, fighters, matches
+from .strength import icons, no_casualties
+
+CHEAP_FIRST = ("footman", "ship", "siege_engine", "knight")  # the default: cheapest units first (D26)
+DOOMED_FIRST = ("siege_engine", "footman", "ship", "knight")  # a defeated army's siege engines are lost anyway (R218)
+
+
+def take_casualties(ctx: Context, combat: Combat) -> None:
+    """The loser loses a unit per sword of the victor beyond its fortifications; then each skull hits."""
+    assert combat.winner is not None
+    winner, loser = combat.winner, other(combat.winner)
+    swords = icons(ctx, combat, winner)[0]
+    forts = icons(ctx, combat, loser)[1]
+    if swords:
+        _lose(ctx, combat, loser, max(0, swords - forts), CasualtiesDue(
+            house=str(combat.house(loser)), area=combat.area, count=max(0, swords - forts), swords=swords,
+            fortifications=forts))
+    for role in ROLES:
+        tides = combat.sides[role].tides
+        if tides and tides_card(tides).skull:
+            hit = other(role)
+            _lose(ctx, combat, hit, 1, CasualtiesDue(house=str(combat.house(hit)), area=combat.area, count=1, skulls=1))
+
+
+def standing(ctx: Context, combat: Combat, role: Role) -> list[str]:
+    """The unit types a side may lose as casualties: its attacking or defending units, not routed."""
+    return [f.type for f in fighters(ctx.state, ctx.board, combat) if f.side == role and not f.supporting and not f.routed]
+
+
+def _lose(ctx: Context, combat: Combat, role: Role, count: int, due: CasualtiesDue) -> None:
+    house = str(combat.house(role))
+    blocker = no_casualties(ctx, combat, role)
+    if blocker:
+        ctx.emit(CasualtiesDue(house=house, area=combat.area, count=0, swords=due.swords,
+                               fortifications=due.fortifications, skulls=due.skulls, prevented_by=blocker))
+        return
+    pool = standing(ctx, combat, role)
+    count = min(count, len(pool))  # a house loses at most what stands in the combat
+    ctx.emit(CasualtiesDue(house=house, area=combat.area, count=count, swords=due.swords,
+                           fortifications=due.fortifications, skulls=due.skulls))
+    if not count:
+        return
+    chosen = _ask(ctx, combat, role, count, pool, skull=bool(due.skulls))
+    area = combat.origin if role == "attacker" else combat.area
+    lost = pick_units(ctx.state.area(area).units, house, chosen)
+    if role == "attacker":
+        for unit in chosen:
+            combat.attacking.remove(unit)
+    cause = "a Tides of Battle skull (R272)" if due.skulls else "casualties of the combat (R203)"
+    destroy_units(ctx, area, lost, cause, reported_in=combat.area)
+
+
+def _ask(ctx: Context, combat: Combat, role: Role, count: int, pool: list[str], *, skull: bool) -> list[str]:
+    """Which units go: the house's answer, or at once when only one choice is possible (R204)."""
+    house = str(combat.house(role))
+    have = Counter(pool)
+    default = _cheapest(pool, count, doomed=role != combat.winner)
+    obvious = count == len(pool) or len(have) == 1
+    req = Request(
+        key=ctx.key("casualties", house), kind="casualties", house=house,
+        prompt=f"choose {count} casualt{'y' if count == 1 else 'ies'} in {ctx.board.area(combat.area).name}"
+               + (" (Tides of Battle skull)" if skull else ""),
+        context={"combat_area": combat.area, "count": count, "units": dict(sorted(have.items()))},
+        default=_spec(default),
+    )
+
+    def check(cmd: Command) -> Any:
+        if not isinstance(cmd, Casualties) or not matches(cmd.when, combat, house):
+            return NOT_APPLICABLE
+        return why_not(ctx, combat, role, cmd, count, have)
+
+    cmd = ctx.ask(Ask(req, check, only=_spec(default) if obvious else None))
+    assert isinstance(cmd, Casualties)
+    return [s.unit for s in cmd.units for _ in range(s.count)]
+
+
+def why_not(ctx: Context, combat: Combat, role: Role, cmd: Casualties, count: int, have: Counter[str]) -> Any:
+    """Why a casualty choice cannot stand, or None (R203-R206)."""
+    total = sum(s.count for s in cmd.units)
+    if total != count:
+        return f"{count} casualt{'y' if count == 1 else 'ies'} must be chosen, not {total} (R203, R206)"
+    want: Counter[str] = Counter()
+    for s in cmd.units:
+        want[s.unit] += s.count
+    for unit, n in want.items():
+        if n <= have[unit]:
+            continue
+        others = [f for f in fighters(ctx.state, ctx.board, combat) if f.side == role and f.type == unit]
+        if any(f.routed and not f.supporting for f in others):
+            return f"routed units can never be chosen as casualties: you have {have[unit]} standing {unit}(s) here (R205)"
+        if any(f.supporting for f in others):
+            return f"supporting units are never casualties: you have {have[unit]} {unit}(s) in the combat itself (R205)"
+        return f"you have {have[unit]} {unit}(s) in the combat, not {n} (R204)"
+    return None
+
+
+def pick_units(units: list[Unit], house: str, types: list[str]) -> list[Unit]:
+    """The standing units of ``house`` matching ``types`` one for one (units of a type are alike)."""
+    out: list[Unit] = []
+    for t in types:
+        free = [u for u in units if u.house == house and u.type == t and not u.routed]
+        out.append(next(u for u in free if all(u is not x for x in out)))
+    return out
+
+
+def _cheapest(pool: list[str], count: int, *, doomed: bool = False) -> list[str]:
+    """The default casualties: the cheapest units, but first the siege engines of a defeated army,
+    which cannot retreat and would be destroyed anyway (R218, ruling 48)."""
+    order = DOOMED_FIRST if doomed else CHEAP_FIRST
+    return sorted(pool, key=order.index)[:count]
+
+
+def _spec(units: list[str]) -> Casualties:
+    c = Counter(units)
+    return Casualties(units=tuple(UnitSpec(u, n) for u, n in sorted(c.items(), key=lambda x: CHEAP_FIRST.index(x[0]))))

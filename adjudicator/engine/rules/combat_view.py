@@ -1,0 +1,150 @@
+"""The narrow view a House card gets of its combat (see :class:`adjudicator.engine.cards.registry.CombatView`).
+
+It reads the state and asks questions; it offers no way to change anything. The combat engine
+applies what a card yields.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+from ...game.board import Board
+from ...game.cards import CARDS
+from ...game.commands import CardChoice, Command
+from ...game.state import Order, Unit
+from ..cards.registry import Fighter, Me, Role
+from ..core.common import available_units
+from ..core.context import NOT_APPLICABLE, Ask, Context, Request
+from .combat_state import Combat, fighters, live_grants, matches
+
+DECLINE_WORDS = frozenset({"no", "keep", "pass", "none", "decline", "skip"})
+
+
+class View:
+    """A read-only window on one combat, handed to card abilities."""
+
+    def __init__(self, ctx: Context, combat: Combat) -> None:
+        self._ctx = ctx
+        self._combat = combat
+        self.area = combat.area
+        self.origin = combat.origin
+        self.march_token = combat.attack.march_token
+
+    # --- reading --------------------------------------------------------------------------
+
+    def house(self, role: Role) -> Optional[str]:
+        return self._combat.house(role)
+
+    def card(self, role: Role) -> Optional[str]:
+        return self._combat.sides[role].card
+
+    def fighters(self) -> Sequence[Fighter]:
+        return tuple(fighters(self._ctx.state, self._ctx.board, self._combat))
+
+    def supported(self, role: Role) -> bool:
+        """Does anyone (itself or another house) support this side (card FAQ: any support counts)?"""
+        return bool(live_grants(self._ctx.state, self._combat, role))
+
+    def order(self, area: str) -> Optional[Order]:
+        return self._ctx.state.area(area).order
+
+    def orders_of(self, house: str) -> Sequence[tuple[str, Order]]:
+        return tuple((a, s.order) for a, s in sorted(self._ctx.state.areas.items()) if s.order and s.order.house == house)
+
+    def adjacent(self, area: str) -> Sequence[str]:
+        return tuple(sorted(self._ctx.board.neighbours[area]))
+
+    def has_castle(self, area: str) -> bool:
+        return self._ctx.board.area(area).has_castle
+
+    def hand(self, house: str) -> Sequence[str]:
+        return tuple(self._ctx.state.houses[house].hand)
+
+    def playable(self, house: str) -> Sequence[str]:
+        """The hand without the cards sent back by Tyrion Lannister in this combat (ruling 38)."""
+        return tuple(c for c in self._ctx.state.houses[house].hand if c not in self._combat.cancelled)
+
+    def discards(self, house: str) -> Sequence[str]:
+        return tuple(self._ctx.state.houses[house].discards)
+
+    def power(self, house: str) -> int:
+        return self._ctx.state.houses[house].power
+
+    def position(self, track: str, house: str) -> int:
+        return self._ctx.state.position(track, house)
+
+    def units_in(self, area: str) -> Sequence[Unit]:
+        return tuple(Unit(u.house, u.type, u.routed) for u in self._ctx.state.area(area).units)
+
+    def knights_available(self, house: str) -> int:
+        return available_units(self._ctx.state, self._ctx.board, house, "knight")
+
+    def winner(self) -> Optional[Role]:
+        return self._combat.winner
+
+    def retreat_losses(self) -> dict[str, int]:
+        from .retreat import legal_retreats
+
+        return legal_retreats(self._ctx, self._combat)
+
+    def advanced(self) -> bool:
+        return self._combat.advanced
+
+    # --- asking ---------------------------------------------------------------------------
+
+    def choose(
+        self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice, house: Optional[str] = None
+    ) -> CardChoice:
+        """Ask for one of ``options`` (a ``card_choice`` request); one option is taken unasked."""
+        ctx, combat = self._ctx, self._combat
+        who = house or me.house
+        name = CARDS.house_cards[me.card].name
+        req = Request(
+            key=ctx.key("card_choice", who), kind="card_choice", house=who, prompt=f"{name}: {prompt}",
+            context={"card": me.card, "combat_area": combat.area, "choices": [_choice_text(o) for o in options]},
+            options=tuple(options), default=default,
+        )
+
+        def check(cmd: Command) -> Any:
+            if not isinstance(cmd, CardChoice) or cmd.card != me.card or not matches(cmd.when, combat, who):
+                return NOT_APPLICABLE
+            if _pick(cmd, options) is not None:
+                return None
+            listed = "; ".join(_choice_words(o, ctx.board) for o in options)
+            return f"'{_choice_words(cmd, ctx.board)}' is not a choice {name} allows here; the choices are: {listed} (R193)"
+
+        only = options[0] if len(options) == 1 else None
+        cmd = ctx.ask(Ask(req, check, only=only))
+        assert isinstance(cmd, CardChoice)
+        picked = _pick(cmd, options)
+        assert picked is not None
+        return picked
+
+
+def _normal(c: CardChoice) -> tuple[Optional[str], Optional[str], Optional[str], Optional[str]]:
+    option = c.option.lower() if c.option else None
+    if option in DECLINE_WORDS:
+        option = "no"
+    if option is None and not (c.area or c.house_card or c.track):
+        option = "no"
+    return option, c.area, c.house_card, c.track
+
+
+def _pick(cmd: CardChoice, options: Sequence[CardChoice]) -> Optional[CardChoice]:
+    """The option an answer names (``when`` and spelling of a refusal aside)."""
+    want = _normal(cmd)
+    return next((o for o in options if _normal(o) == want), None)
+
+
+def _choice_text(c: CardChoice) -> str:
+    bits = [b for b in (c.option, c.area, c.house_card, c.track) if b]
+    return " ".join(bits) if bits else "no"
+
+
+def _choice_words(c: CardChoice, board: Board) -> str:
+    """A choice as a player writes it: areas, cards and tracks by their names."""
+    area = board.area(c.area).name if c.area in board.areas else c.area
+    card = CARDS.house_cards[c.house_card].name if c.house_card in CARDS.house_cards else c.house_card
+    track = c.track.replace("_", " ") if c.track else None
+    bits = [b for b in (c.option, area, card, track) if b]
+    return " ".join(bits) if bits else "no"

@@ -1,0 +1,125 @@
+"""Resolve Consolidate Power Orders (R161-R166): in turn order, one per house per cycle.
+
+A ``Consolidate`` answer names the order's area; ``muster`` set means a special order
+(``consolidate*``) musters in its own castle or stronghold area instead of taking power (R165).
+Mustering itself is the mustering module's (``engine/core/mustering.py``).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Optional
+
+from ...game.board import Board, HouseId
+from ...game.commands import Command, Consolidate, order_kind
+from ...game.state import GameState
+from ..core.common import enemy_ships, gain_power
+from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
+from ..events.action import ConsolidateResolved
+from .planning import in_board_order
+
+
+def _mustering() -> Optional[ModuleType]:
+    """The mustering rules, when that module is present."""
+    try:
+        from ..core import mustering
+    except ImportError:
+        return None
+    return mustering
+
+
+def _name(board: Board, area: str) -> str:
+    return board.area(area).name if area in board.areas else repr(area)
+
+
+def consolidate_orders(state: GameState, board: Board, house: HouseId) -> list[str]:
+    """Areas holding the house's consolidate power orders, in board order."""
+    return in_board_order(board, [a for a, st in state.areas.items()
+                                  if st.order and st.order.house == house and order_kind(st.order.token) == "consolidate"])
+
+
+def can_muster(state: GameState, board: Board, house: HouseId, area: str) -> Optional[str]:
+    """Why the order in ``area`` cannot muster, or ``None`` (R165)."""
+    order = state.area(area).order
+    a = board.area(area)
+    if not order or order.token != "consolidate*":
+        return f"only a special consolidate power order can muster; {a.name} holds {order.token if order else 'none'} (R165)"
+    if a.is_port:
+        return f"a special consolidate power order in {a.name} cannot muster, only take power (R165)"
+    if not a.has_castle:
+        return f"{a.name} has no castle or stronghold, so nothing can be mustered there (R165)"
+    if _mustering() is None:
+        return "special mustering is not available yet: the mustering rules are missing (R165)"
+    return None
+
+
+def consolidate_problem(state: GameState, board: Board, house: HouseId, cmd: Command) -> Verdict:
+    """Why a ``Consolidate`` answer cannot be used now, or ``None``."""
+    if not isinstance(cmd, Consolidate):
+        return NOT_APPLICABLE
+    if cmd.area not in board.areas:
+        return f"there is no area {cmd.area!r}"
+    order = state.area(cmd.area).order
+    if not order or order.house != house or order_kind(order.token) != "consolidate":
+        return f"you have no consolidate power order in {_name(board, cmd.area)} (never placed, or raided) (R161, R166)"
+    if cmd.muster is None:
+        return None
+    why = can_muster(state, board, house, cmd.area)
+    if why:
+        return why
+    mustering = _mustering()
+    assert mustering is not None
+    verdict: Optional[str] = mustering.check_muster(state, board, house, cmd.area, cmd.muster,
+                                                    board.area(cmd.area).muster_points)
+    return verdict
+
+
+def resolve_consolidations(ctx: Context) -> None:
+    """R161: cycle through the turn order until no consolidate power order is left."""
+    st, board = ctx.state, ctx.board
+    while any(consolidate_orders(st, board, h) for h in st.turn_order()):
+        for house in st.turn_order():
+            areas = consolidate_orders(st, board, house)
+            if areas:
+                cmd = ctx.ask(_consolidate_ask(ctx, house, areas))
+                resolve_consolidate(ctx, house, cmd)
+
+
+def _consolidate_ask(ctx: Context, house: HouseId, areas: list[str]) -> Ask:
+    st, board = ctx.state, ctx.board
+    musters = [a for a in areas if can_muster(st, board, house, a) is None]
+    first = Consolidate(area=areas[0])
+    req = Request(
+        key=ctx.key("consolidate", house), kind="consolidate", house=house,
+        prompt="resolve one of your consolidate power orders (a special one may muster instead)",
+        context={"consolidate_orders": {a: st.area(a).order.token for a in areas},  # type: ignore[union-attr]
+                 "may_muster": {a: board.area(a).muster_points for a in musters}},
+        options=tuple(Consolidate(area=a) for a in areas), default=first,
+    )
+    # The choice matters only for mustering, or for a port whose sea may still fill with enemy ships.
+    matters = musters or (len(areas) > 1 and any(board.area(a).is_port for a in areas))
+    return Ask(req, lambda c: consolidate_problem(st, board, house, c), only=None if matters else first)
+
+
+def resolve_consolidate(ctx: Context, house: HouseId, cmd: Consolidate) -> None:
+    """Take power (R162-R164) or muster (R165); the order is removed either way."""
+    st, board = ctx.state, ctx.board
+    here = st.area_mut(cmd.area)
+    assert here.order is not None
+    token, here.order = here.order.token, None
+    a = board.area(cmd.area)
+    if cmd.muster is not None:
+        mustering = _mustering()
+        assert mustering is not None
+        ctx.emit(ConsolidateResolved(house=house, area=cmd.area, token=token, result="muster"))
+        mustering.muster(ctx, house, cmd.area, cmd.muster, a.muster_points)
+        return
+    if a.is_sea:
+        ctx.emit(ConsolidateResolved(house=house, area=cmd.area, token=token, result="no effect: orders at sea gather nothing (R163)"))
+        return
+    if a.is_port and a.opens_onto and enemy_ships(st, house, a.opens_onto):
+        ctx.emit(ConsolidateResolved(house=house, area=cmd.area, token=token,
+                                     result=f"no effect: enemy ships are in {_name(board, a.opens_onto)} (R164)"))
+        return
+    got = gain_power(ctx, house, 1 + a.power, f"consolidate power in {a.name}")
+    ctx.emit(ConsolidateResolved(house=house, area=cmd.area, token=token, result="power", gained=got))

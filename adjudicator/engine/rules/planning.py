@@ -1,0 +1,383 @@
+"""The Planning Phase (R112-R127): assign orders in secret, reveal them, use the Messenger Raven.
+
+Every house with units answers one ``orders`` request, composed from its ``AssignOrder`` lines
+(and ``LeaveUnordered`` when it is short of tokens): the newest line for an area wins. The
+requests are simultaneous and secret (R115), or asked in turn order when a house is short of
+order tokens (R122). Then all orders are revealed (R123) and the Messenger Raven holder may swap
+an order or look at the top wildling card (R125, ruling 4).
+
+The helpers on orders (``areas_needing_orders``, ``is_banned``, ``in_board_order`` ...) are
+shared by the action phase.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from ...game.board import Board, HouseId
+from ...game.commands import (
+    ORDER_TOKENS,
+    SPECIAL_TOKENS,
+    AssignOrder,
+    Command,
+    LeaveUnordered,
+    Raven,
+    RavenKeep,
+    order_kind,
+)
+from ...game.state import GameState, Order
+from ..core.context import (
+    NOT_APPLICABLE,
+    Ask,
+    Composed,
+    Context,
+    NeedAnswers,
+    PoolEntry,
+    Request,
+    Verdict,
+)
+from ..events import AnswerUnusable, AnswerUsed, Event, PhaseStarted
+from ..events.action import (
+    OrdersPlaced,
+    OrdersRevealed,
+    OrderSwapped,
+    RavenLooked,
+    RavenNotUsed,
+    WildlingCardPlaced,
+    WildlingCardSeen,
+)
+
+# The deadline filler takes tokens in this order (D13): passive ones first, specials last.
+FILLER_ORDER: tuple[str, ...] = (
+    "defense+1", "consolidate", "support+0", "raid", "march+0", "march-1",
+    "defense+2", "consolidate*", "support+1", "raid*", "march+1",
+)
+
+
+# --- orders: shared queries -----------------------------------------------------------------
+
+
+def in_board_order(board: Board, areas: Iterable[str]) -> list[str]:
+    """Areas sorted as the board lists them: the fixed order every default uses.
+
+    >>> in_board_order(Board.classic(), ["winterfell", "castle_black"])
+    ['castle_black', 'winterfell']
+    """
+    index = _board_index(board)
+    return sorted(areas, key=lambda a: index.get(a, len(index)))
+
+
+_BOARD_INDEX: dict[int, tuple[Board, dict[str, int]]] = {}  # by id(board); each entry holds its board
+
+
+def _board_index(board: Board) -> dict[str, int]:
+    """Each area's place in the board's list, worked out once per board (the engine asks thousands of times)."""
+    hit = _BOARD_INDEX.get(id(board))
+    if hit is None or hit[0] is not board:
+        if len(_BOARD_INDEX) >= 16:
+            _BOARD_INDEX.clear()
+        hit = _BOARD_INDEX[id(board)] = (board, {a: i for i, a in enumerate(board.areas)})
+    return hit[1]
+
+
+def areas_needing_orders(state: GameState, board: Board, house: HouseId) -> list[str]:
+    """Every area (land, sea or port) holding the house's units, in board order (R115-R117)."""
+    return in_board_order(board, {a for a, st in state.areas.items() if any(u.house == house for u in st.units)})
+
+
+def is_banned(token: str, restrictions: Iterable[str]) -> bool:
+    """True when this round's Westeros restrictions forbid the token (R120).
+
+    A restriction names an order kind (``"defense"``) or one token (``"march+1"``).
+
+    >>> is_banned("defense+2", ["defense"]), is_banned("march+0", ["march+1"])
+    (True, False)
+    """
+    return any(r == token or r == order_kind(token) for r in restrictions)
+
+
+def eligible_count(state: GameState, board: Board, house: HouseId) -> int:
+    """How many orders the house can place this round: its tokens less bans, specials capped (R119, R120)."""
+    regular = sum(n for t, n in ORDER_TOKENS.items() if t not in SPECIAL_TOKENS and not is_banned(t, state.restrictions))
+    special = sum(n for t, n in ORDER_TOKENS.items() if t in SPECIAL_TOKENS and not is_banned(t, state.restrictions))
+    return regular + min(special, state.stars(house, board))
+
+
+def is_short(state: GameState, board: Board, house: HouseId, areas: list[str]) -> bool:
+    """R122: the house has fewer eligible order tokens than areas to fill."""
+    return eligible_count(state, board, house) < len(areas)
+
+
+def orders_on_board(state: GameState, board: Board) -> list[tuple[str, str, str]]:
+    """Every order on the board as (area, house, token), in board order."""
+    return [(a, o.house, o.token) for a in in_board_order(board, state.areas) if (o := state.area(a).order)]
+
+
+def _area_text(board: Board, area: str) -> str:
+    return board.area(area).name if area in board.areas else repr(area)
+
+
+def _names(board: Board, areas: Iterable[str]) -> str:
+    return ", ".join(_area_text(board, a) for a in areas)
+
+
+# --- checking one house's orders ------------------------------------------------------------
+
+
+def order_line_problem(state: GameState, board: Board, house: HouseId, areas: list[str], short: bool, cmd: Command) -> Verdict:
+    """Why one ``AssignOrder``/``LeaveUnordered`` line cannot be used, or ``None``."""
+    if not isinstance(cmd, (AssignOrder, LeaveUnordered)):
+        return NOT_APPLICABLE
+    if cmd.area not in board.areas:
+        return f"there is no area {cmd.area!r}"
+    if cmd.area not in areas:
+        st = state.area(cmd.area)
+        if st.units:
+            return f"the units in {_area_text(board, cmd.area)} are not yours; orders go only on your own units (R115)"
+        if st.garrison or st.power_token:
+            return f"{_area_text(board, cmd.area)} holds no units, only a garrison or power token, and takes no order (R117)"
+        return f"you have no units in {_area_text(board, cmd.area)}; orders go only on areas with your units (R115)"
+    if isinstance(cmd, LeaveUnordered):
+        if not short:
+            return "only a house short of order tokens may leave an area without an order (R121, R122)"
+        return None
+    if cmd.token not in ORDER_TOKENS:
+        return f"there is no order token {cmd.token!r}; the tokens are {', '.join(ORDER_TOKENS)} (R112)"
+    if is_banned(cmd.token, state.restrictions):
+        return f"no {cmd.token} order may be placed this round: a Westeros card forbids it (R120)"
+    return None
+
+
+def order_set_problem(state: GameState, board: Board, house: HouseId, areas: list[str], short: bool,
+                      parts: dict[str, Command]) -> Optional[str]:
+    """Why a house's whole set of orders cannot be taken yet (token copies, stars, missing areas)."""
+    tokens = [p.token for p in parts.values() if isinstance(p, AssignOrder)]
+    for token, copies in ORDER_TOKENS.items():
+        if tokens.count(token) > copies:
+            return f"you placed {tokens.count(token)} {token} orders but own only {copies} (R112)"
+    stars = state.stars(house, board)
+    specials = sum(1 for t in tokens if t in SPECIAL_TOKENS)
+    if specials > stars:
+        return (f"you placed {specials} special order{'s' if specials != 1 else ''} but your King's Court "
+                f"position allows {stars} (R119)")
+    missing = [a for a in areas if a not in parts]
+    if not short:
+        if missing:
+            return f"no order yet for {_names(board, missing)}: every area with your units needs exactly one (R115, R121)"
+        return None
+    can_place = eligible_count(state, board, house)
+    if len(tokens) < can_place:
+        if missing:
+            return (f"no order yet for {_names(board, missing)}: a house short of tokens must still place "
+                    f"every order it can ({can_place}) (R122)")
+        return f"you placed {len(tokens)} orders but must place every order you can ({can_place}) (R122)"
+    return None
+
+
+def compose_orders(state: GameState, board: Board, house: HouseId, areas: list[str], short: bool,
+                   decision: str, entries: list[PoolEntry]) -> Composed:
+    """One house's orders from its answer lines: the newest line per area wins (D13, D14)."""
+    events: list[Event] = []
+    chosen: dict[str, PoolEntry] = {}
+    for e in entries:
+        why = order_line_problem(state, board, house, areas, short, e.command)
+        if why is NOT_APPLICABLE:
+            continue
+        if why:
+            events.append(AnswerUnusable(house=house, answer=e.text, reason=str(why)))
+            continue
+        area = e.command.area  # type: ignore[attr-defined]
+        if area in chosen:
+            events.append(AnswerUnusable(
+                house=house, answer=chosen[area].text,
+                reason=f"replaced by a later line for {_area_text(board, area)}: an area takes one order (R115)"))
+        chosen[area] = e
+    parts = {a: chosen[a].command for a in areas if a in chosen}
+    why = order_set_problem(state, board, house, areas, short, parts)
+    texts = "; ".join(chosen[a].text for a in areas if a in chosen)
+    if why:
+        if chosen:
+            events.append(AnswerUnusable(house=house, answer=texts, reason=why))
+        return Composed(None, events, [])
+    events.append(AnswerUsed(house=house, decision=decision, answer=texts))
+    full = tuple(parts.get(a) or LeaveUnordered(area=a) for a in areas)
+    return Composed(full, events, list(entries))
+
+
+def default_orders(state: GameState, board: Board, house: HouseId, areas: list[str]) -> tuple[Command, ...]:
+    """D13/D14: a legal filler, tokens in :data:`FILLER_ORDER` over the areas in board order.
+
+    A house short of tokens leaves its last areas without an order.
+    """
+    specials_left = state.stars(house, board)
+    tokens: list[str] = []
+    for token in FILLER_ORDER:
+        if is_banned(token, state.restrictions):
+            continue
+        for _ in range(ORDER_TOKENS[token]):
+            if token in SPECIAL_TOKENS:
+                if specials_left == 0:
+                    break
+                specials_left -= 1
+            tokens.append(token)
+    return tuple(AssignOrder(area=a, token=tokens[i]) if i < len(tokens) else LeaveUnordered(area=a)
+                 for i, a in enumerate(areas))
+
+
+def _never(cmd: Command) -> Verdict:
+    return NOT_APPLICABLE
+
+
+def _orders_ask(ctx: Context, house: HouseId, areas: list[str], short: bool) -> Ask:
+    st, board = ctx.state, ctx.board
+    prompt = "assign one order to every area with your units"
+    if short:
+        prompt = "assign your orders in turn order; you are short of tokens and choose which areas go without"
+    allowed = {t: n for t, n in ORDER_TOKENS.items() if not is_banned(t, st.restrictions)}
+    req = Request(
+        key=ctx.key("orders", house), kind="orders", house=house, prompt=prompt,
+        context={"areas": list(areas), "tokens": allowed, "special_orders_allowed": st.stars(house, board),
+                 "banned": list(st.restrictions), "short": short,
+                 "orders_to_place": min(len(areas), eligible_count(st, board, house))},
+        default=default_orders(st, board, house, areas), secret=True,
+    )
+    return Ask(req, _never, compose=lambda entries: compose_orders(st, board, house, areas, short, prompt, entries))
+
+
+def _place(state: GameState, house: HouseId, parts: tuple[Command, ...]) -> None:
+    for p in parts:
+        if isinstance(p, AssignOrder):
+            state.area_mut(p.area).order = Order(house, p.token)
+
+
+# --- the phase ------------------------------------------------------------------------------
+
+
+def run(ctx: Context) -> None:
+    """Assign Orders, Reveal Orders, Use Messenger Raven (R114); then the Action Phase."""
+    st, board = ctx.state, ctx.board
+    ctx.emit(PhaseStarted(round=st.round, phase="planning"))
+    needs = {h: areas_needing_orders(st, board, h) for h in st.turn_order()}
+    houses = [h for h in st.turn_order() if needs[h]]
+    if any(is_short(st, board, h, needs[h]) for h in houses):
+        # R122: everyone assigns in turn order; where each house placed is seen by the next, what
+        # it placed is not: the tokens go on the board only at the reveal (R124).
+        placed = []
+        for h in houses:
+            parts = ctx.ask(_orders_ask(ctx, h, needs[h], is_short(st, board, h, needs[h])))
+            placed.append((h, parts))
+            ctx.emit(OrdersPlaced(house=h, areas=tuple(p.area for p in parts if isinstance(p, AssignOrder)),
+                                  unordered=tuple(p.area for p in parts if isinstance(p, LeaveUnordered))))
+        for h, parts in placed:
+            _place(st, h, parts)
+    else:
+        asks = [_orders_ask(ctx, h, needs[h], False) for h in houses]
+        for h, parts in zip(houses, ctx.ask_all(asks)):
+            _place(st, h, parts)
+    ctx.emit(OrdersRevealed(orders=tuple(orders_on_board(st, board))))
+    messenger_raven(ctx)
+    st.restrictions = []  # R057: the Westeros bans last for this Planning Phase only
+    st.phase = "action"
+
+
+# --- the Messenger Raven (R125-R127) --------------------------------------------------------
+
+
+def raven_problem(state: GameState, board: Board, house: HouseId, cmd: Command) -> Verdict:
+    """Why a ``Raven`` answer cannot be used by the raven holder, or ``None``."""
+    if not isinstance(cmd, Raven):
+        return NOT_APPLICABLE
+    if cmd.action == "pass":
+        return None
+    if cmd.action == "look":
+        return None if state.wildling_deck else "the wildling deck is empty (R125)"
+    if not cmd.area or not cmd.token:
+        return "a raven swap names the area and the unused order to put there (R125)"
+    order = state.area(cmd.area).order if cmd.area in board.areas else None
+    if order is None or order.house != house:
+        return f"you have no order in {_area_text(board, cmd.area)} to replace (R125)"
+    if cmd.token not in ORDER_TOKENS:
+        return f"there is no order token {cmd.token!r} (R112)"
+    placed = state.orders_placed(house)
+    if placed.count(cmd.token) >= ORDER_TOKENS[cmd.token]:
+        return f"{cmd.token} is not among your unused orders (R125)"
+    if is_banned(cmd.token, state.restrictions):
+        return f"no {cmd.token} order may be placed this round, by the raven either (R126, ruling 3)"
+    specials = sum(1 for t in placed if t in SPECIAL_TOKENS) - (order.token in SPECIAL_TOKENS) + (cmd.token in SPECIAL_TOKENS)
+    if specials > state.stars(house, board):
+        return (f"the swap would give you {specials} special order{'s' if specials != 1 else ''} but your "
+                f"King's Court position allows {state.stars(house, board)} (R119, R126, ruling 3)")
+    return None
+
+
+def unused_tokens(state: GameState, house: HouseId) -> list[str]:
+    """The house's order tokens not on the board (hidden from the others, R263)."""
+    placed = state.orders_placed(house)
+    return [t for t, n in ORDER_TOKENS.items() for _ in range(n - placed.count(t))]
+
+
+def messenger_raven(ctx: Context) -> None:
+    """R125: the holder swaps an order, looks at the top wildling card, or passes (D15)."""
+    st, board = ctx.state, ctx.board
+    holder = st.holder("kings_court")
+    if st.raven_used:
+        return
+    options: tuple[Command, ...] = (Raven(action="pass"), Raven(action="look")) if st.wildling_deck else (Raven(action="pass"),)
+    mine = {a: t for a, h, t in orders_on_board(st, board) if h == holder}
+    req = Request(
+        key=ctx.key("raven", holder), kind="raven", house=holder,
+        prompt="use the Messenger Raven: swap one of your orders, look at the top wildling card, or pass",
+        context={"orders": mine, "unused_tokens": unused_tokens(st, holder),
+                 "special_orders_allowed": st.stars(holder, board), "banned": list(st.restrictions)},
+        options=options, default=Raven(action="pass"),
+    )
+    cmd = _holders_decision(ctx, Ask(req, lambda c: raven_problem(st, board, holder, c)), ("raven", "raven_wildling"))
+    assert isinstance(cmd, Raven)
+    if cmd.action == "pass":
+        ctx.emit(RavenNotUsed(house=holder))
+        return
+    st.raven_used = True
+    if cmd.action == "swap":
+        assert cmd.area and cmd.token
+        order = st.area_mut(cmd.area).order
+        assert order is not None
+        ctx.emit(OrderSwapped(house=holder, area=cmd.area, old=order.token, new=cmd.token))
+        order.token = cmd.token
+        return
+    ctx.emit(RavenLooked(house=holder))
+    ctx.emit(WildlingCardSeen(house=holder, card=st.wildling_deck[0]))
+    keep_req = Request(
+        key=ctx.key("raven_wildling", holder), kind="raven_wildling", house=holder,
+        prompt="leave the wildling card you saw on top of the deck, or place it at the bottom",
+        options=(RavenKeep(choice="top"), RavenKeep(choice="bottom")), default=RavenKeep(choice="top"),
+    )
+    keep = _holders_decision(ctx, Ask(keep_req, lambda c: None if isinstance(c, RavenKeep) else NOT_APPLICABLE),
+                             ("raven_wildling",))
+    assert isinstance(keep, RavenKeep)
+    if keep.choice == "bottom":
+        st.wildling_deck.append(st.wildling_deck.pop(0))
+    ctx.emit(WildlingCardPlaced(house=holder, where=keep.choice))
+
+
+def _holders_decision(ctx: Context, ask: Ask, kinds: tuple[str, ...]) -> Command:
+    """Take the raven holder's decision; the same kinds of answer from any other house are refused.
+
+    The refusals are shown while the decision waits and recorded with it once taken, so that a
+    replay tells the same story; the refused answers are then used up.
+    """
+    holder = ask.request.house
+    strays = [e for h in ctx.state.houses_in_play if h != holder for k in kinds for e in ctx.entries(h, k)]
+    reason = f"only the holder of the Messenger Raven ({holder}) uses it (R096, R125)"
+    refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason) for e in strays]
+    fresh = ask.request.key not in ctx.segment.decisions
+    try:
+        cmd = ctx.ask(ask)
+    except NeedAnswers:
+        ctx.transient.extend(refusals)
+        raise
+    if fresh and refusals:
+        ctx.emit(*refusals)
+        ctx.segment.decisions[ask.request.key]["events"].extend(e.to_dict() for e in refusals)
+        ctx.segment.used.extend(e.id for e in strays)
+    assert isinstance(cmd, Command)
+    return cmd

@@ -1,0 +1,157 @@
+"""Combat strength and combat icons, with every source named (R171, R174, R187-R200).
+
+Strength is always counted afresh from the state: a card that destroys a footman or removes a
+Support Order changes the next count by itself (R200: "initial strength recalculated").
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ...game.board import Board
+from ...game.cards import CARDS
+from ...game.commands import order_bonus, order_kind
+from ...game.state import GameState
+from ..cards.registry import (
+    ROLES,
+    Bonus,
+    Effect,
+    Fighter,
+    Icons,
+    Me,
+    NoCasualties,
+    PrintedStrength,
+    Role,
+    UnitValue,
+    ability,
+)
+from ..cards.tides import tides_card
+from ..core.common import UNIT_STRENGTH
+from ..core.context import Context
+from .combat_state import Combat, fighters, live_grants
+
+UNIT_ORDER = ("footman", "knight", "ship", "siege_engine")
+
+
+@dataclass(frozen=True)
+class Strength:
+    """One side's total and its sources as ``(source, amount)`` pairs."""
+
+    total: int
+    parts: tuple[tuple[str, int], ...]
+
+
+def base_value(f: Fighter, castle: bool) -> int:
+    """A unit's printed strength here: routed 0; a siege engine 4 only against a castle (R187, R236)."""
+    if f.routed:
+        return 0
+    if f.type == "siege_engine":
+        return 4 if f.side == "attacker" and castle else 0
+    return UNIT_STRENGTH[f.type]
+
+
+def grant_value(state: GameState, board: Board, combat: Combat, supporter: str, area: str, token: str, role: Role) -> int:
+    """What one Support Order would give a side before any card: its units, plus 1 if special (R174)."""
+    castle = board.area(combat.area).has_castle
+    units = [u for u in state.area(area).units if u.house == supporter]
+    total = sum(base_value(Fighter(u.house, u.type, area, role, True, u.routed), castle) for u in units)
+    return total + order_bonus(token)
+
+
+def passive_effects(ctx: Context, combat: Combat) -> dict[Role, list[tuple[str, Effect]]]:
+    """What the revealed cards' lasting texts do now: ``(card, effect)`` per side that played them."""
+    from .combat_view import View
+
+    out: dict[Role, list[tuple[str, Effect]]] = {r: [] for r in ROLES}
+    view = View(ctx, combat)
+    for role in ROLES:
+        side = combat.sides[role]
+        for when in ("combat_strength", "casualties"):
+            found = ability(side.card, when)
+            if found and side.house and side.card:
+                out[role] += [(side.card, e) for e in found.fn(view, Me(role, side.house, side.card))]
+    return out
+
+
+def no_casualties(ctx: Context, combat: Combat, role: Role) -> str:
+    """The card that spares this side all casualties (The Blackfish), or ""."""
+    for card, effect in passive_effects(ctx, combat)[role]:
+        if isinstance(effect, NoCasualties):
+            return card
+    return ""
+
+
+def strength(ctx: Context, combat: Combat, role: Role, *, with_cards: bool = True) -> Strength:
+    """A side's combat strength now, never below 0 (R188, R200)."""
+    st, board = ctx.state, ctx.board
+    side = combat.sides[role]
+    castle = board.area(combat.area).has_castle
+    effects = passive_effects(ctx, combat) if with_cards else {r: [] for r in ROLES}
+    rules = [(card, e) for r in ROLES for card, e in effects[r] if isinstance(e, UnitValue)]
+    parts: list[tuple[str, int]] = []
+    ability_total: dict[str, int] = defaultdict(int)
+
+    def value(f: Fighter) -> int:
+        base = base_value(f, castle)
+        found = [(e.value, card) for card, e in rules if e.applies(f)] if not f.routed else []
+        if not found:
+            return base
+        v, card = min(found)  # a card's 0 wins over another's doubling (ruling 33)
+        ability_total[card] += v - base
+        return base
+
+    mine = [f for f in fighters(st, board, combat) if f.side == role]
+    for unit in UNIT_ORDER:
+        own = [f for f in mine if not f.supporting and f.type == unit]
+        if own:
+            parts.append((f"units:{unit}", sum(value(f) for f in own)))
+    if role == "attacker" and order_bonus(combat.attack.march_token):
+        parts.append(("march", order_bonus(combat.attack.march_token)))
+    order = st.area(combat.area).order
+    if role == "defender" and order and order.house == side.house and order_kind(order.token) == "defense":
+        parts.append(("defense", order_bonus(order.token)))
+    for g in live_grants(st, combat, role):
+        units = [f for f in mine if f.supporting and f.area == g.area]
+        parts.append((f"support:{g.supporter}:{g.area}", sum(value(f) for f in units) + order_bonus(g.token)))
+    garrison = st.area(combat.area).garrison
+    if role == "defender" and garrison and board.area(combat.area).home_of == side.house:
+        parts.append(("garrison", garrison))
+    if with_cards and side.card:
+        printed = CARDS.house_cards[side.card].strength
+        for _, e in effects[role] + effects[_other(role)]:
+            if isinstance(e, PrintedStrength) and e.side == role:
+                printed = e.value
+        parts.append((f"card:{side.card}", printed))
+    for r in ROLES:
+        for card, e in effects[r]:
+            if isinstance(e, Bonus) and e.side == role:
+                ability_total[card] += e.amount
+    parts += [(f"ability:{card}", n) for card, n in sorted(ability_total.items()) if n]
+    if side.blade:
+        parts.append(("blade", 1))
+    if with_cards and side.tides:
+        parts.append((f"tides:{side.tides}", tides_card(side.tides).value))
+    return Strength(max(0, sum(n for _, n in parts)), tuple(parts))
+
+
+def icons(ctx: Context, combat: Combat, role: Role) -> tuple[int, int]:
+    """``(swords, fortifications)`` of a side: its card, the card's text, its Tides card (R198, R271)."""
+    side = combat.sides[role]
+    swords = forts = 0
+    if side.card:
+        c = CARDS.house_cards[side.card]
+        swords, forts = c.swords, c.fortifications
+        for _, e in passive_effects(ctx, combat)[role]:
+            if isinstance(e, Icons):
+                swords += e.swords
+                forts += e.fortifications
+    if side.tides:
+        t = tides_card(side.tides)
+        swords += t.swords
+        forts += t.fortifications
+    return swords, forts
+
+
+def _other(role: Role) -> Role:
+    return "defender" if role == "attacker" else "attacker"

@@ -1,0 +1,652 @@
+"""The game's record and its audit: snapshots, the log, the archive, one step's derivation; replay.
+
+The record of a game folder is append-only: every accepted file in ``archive/`` with its
+``accept`` line in ``log``, every moderator action (deadline, rollback, reveal) in ``log``, and a
+snapshot per resolved step in ``states/NNNN.toml`` naming the archived files it applied. One pure
+function, :func:`derive`, takes a snapshot and archived files to the next snapshot; the batch run
+(:mod:`adjudicator.folder.batch`) and :func:`replay` both use it, so anyone holding the folder can re-derive
+every state byte for byte. See ``docs/game-folder.md``.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import os
+import re
+import tomllib
+from collections.abc import Container
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from ..engine import machine
+from ..engine.core.context import Request, pool_entry
+from ..engine.events import PUBLIC, DefaultUsed, Event
+from ..game.board import Board
+from ..game.commands import to_dict
+from ..game.state import GameState
+from ..seals.seal import NoSeal, SealError, decode, normalise, scan
+from ..turnfile.header import Header, HeaderError, find_header
+from ..util import fileio
+from . import registry
+from .gamedir import GameDir, GameDirError
+from .ledger import Archived, Ledger, log, log_lost, mend_log, sha256
+
+SETUP_NAME = "setup.toml"
+PENDING_FILE = "pending"
+PENDING_JSON = "pending.json"
+_ARCHIVE_NAME = re.compile(r"^(\d{6})-")
+_DIGITS = frozenset("0123456789")
+
+class BatchError(GameDirError):
+    """The game folder cannot be adjudicated as it is (exit status 2), with what to do about it."""
+
+
+class CorruptFolder(BatchError):
+    """A state or snapshot file that does not read back, or disagrees with the others."""
+
+
+# --- snapshots --------------------------------------------------------------------------------
+
+
+@dataclass
+class Snapshot:
+    """One resolved step: the state and what was applied to reach it (``states/NNNN.toml``)."""
+
+    number: int
+    state: GameState
+    applied: list[str] = field(default_factory=list)  # archive names applied in this step
+    applied_through: int = 0  # every archived file up to this index was considered
+    deadline: bool = False  # the open requests took their defaults
+    defaults: list[str] = field(default_factory=list)  # keys of the requests filled by default
+    since: dict[str, int] = field(default_factory=dict)  # open request key -> snapshot it appeared in
+    previous_sha256: str = ""
+
+    def to_toml(self) -> str:
+        meta: dict[str, Any] = {
+            "number": self.number, "applied": list(self.applied), "applied_through": self.applied_through,
+            "deadline": self.deadline, "defaults": list(self.defaults), "since": dict(self.since),
+            "previous_sha256": self.previous_sha256,
+        }  # fmt: skip
+        return tomli_w.dumps({**self.state.to_dict(), "snapshot": meta})
+
+    @classmethod
+    def from_toml(cls, text: str, *, where: str) -> Snapshot:
+        """:raises CorruptFolder: when the text is not a snapshot."""
+        try:
+            data = tomllib.loads(text)
+            meta = data.pop("snapshot")
+            return cls(
+                number=int(meta["number"]), state=GameState.from_dict(data), applied=list(meta["applied"]),
+                applied_through=int(meta["applied_through"]), deadline=bool(meta["deadline"]),
+                defaults=list(meta["defaults"]), since={str(k): int(v) for k, v in meta["since"].items()},
+                previous_sha256=str(meta["previous_sha256"]),
+            )  # fmt: skip
+        except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, AttributeError) as e:
+            raise CorruptFolder(f"{where} is not a readable snapshot ({type(e).__name__}: {e})") from None
+
+    def label(self) -> str:
+        """``0003-r1-action``: the name of this step's report folder."""
+        return f"{self.number:04d}-r{self.state.round}-{self.state.phase}"
+
+    def requests(self) -> list[Request]:
+        return [Request.from_dict(p) for p in self.state.pending]
+
+
+# --- the folder, as this module sees it -------------------------------------------------------
+
+
+class Folder:
+    """Paths and reads of the parts of a game folder that the batch run owns."""
+
+    def __init__(self, gd: GameDir) -> None:
+        self.gd = gd
+        self.root = gd.root
+        self.states = gd.folder("states")
+        self.archive = gd.folder("archive")
+        self.reports = gd.folder("reports")
+        self.inbox = gd.folder("inbox")
+
+    def snapshot_path(self, number: int) -> Path:
+        return self.states / f"{number:04d}.toml"
+
+    def numbers(self) -> list[int]:
+        """The snapshot numbers in force (rolled-back ones live in sub-folders): the names ``NNNN.toml``."""
+        try:
+            with os.scandir(self.states) as entries:
+                names = [e.name for e in entries]
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        return sorted(int(n[:4]) for n in names if len(n) == 9 and n.endswith(".toml") and _DIGITS.issuperset(n[:4]))
+
+    def read_snapshot(self, number: int) -> Snapshot:
+        """:raises CorruptFolder: when the snapshot cannot be read."""
+        path = self.snapshot_path(number)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except PermissionError as e:
+            raise CorruptFolder(f"cannot read {path}: {e.strerror} (check its permissions)") from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise CorruptFolder(f"cannot read {path}: {e}; rebuild it with 'maester replay --repair {self.root}'") from None
+        snap = Snapshot.from_toml(text, where=str(path))
+        if snap.number != number:
+            raise CorruptFolder(f"{path} says it is snapshot {snap.number}")
+        return snap
+
+    def setup_text(self) -> str:
+        """The state as ``maester new`` wrote it, kept as ``states/setup.toml``."""
+        return (self.states / SETUP_NAME).read_text(encoding="utf-8")
+
+    def report_dir(self, snap: Snapshot) -> Path:
+        return self.reports / snap.label()
+
+    def report_dir_of(self, number: int) -> Path | None:
+        found = sorted(self.reports.glob(f"{number:04d}-*")) if self.reports.is_dir() else []
+        return found[0] if found else None
+
+
+# --- reading an archived submission -----------------------------------------------------------
+
+
+@dataclass
+class Understood:
+    """What was made of one archived submission: its header, its answers and its problems."""
+
+    name: str
+    header: Header
+    sealed: bool  # False: an unsealed text accepted on the moderator's word
+    fingerprint: str = ""  # of the key that sealed it
+    lines: list[tuple[int, str]] = field(default_factory=list)  # (line, canonical text) per accepted line
+    entries: list[dict[str, Any]] = field(default_factory=list)  # pool entries, one per accepted line
+    problems: list[str] = field(default_factory=list)  # per-line problems, as the parser says them
+    warnings: list[str] = field(default_factory=list)  # lines read with a correction ("read as")
+    ignored: list[str] = field(default_factory=list)  # text outside the sealed block
+    logged: Archived | None = None  # its accept line in the log
+
+    def disagreement(self) -> str:
+        """How the header differs from the accept line in the log (``""`` when they agree or there is none)."""
+        if self.logged is None:
+            return ""
+        h, a = self.header, self.logged
+        said, logged = (h.house, h.round, h.step, h.seq), (a.house, a.round, a.step, a.seq)
+        if said == logged:
+            return ""
+        return (f"its header names {h.house}, round {h.round} {h.step}, seq {h.seq}, and the log accepted it for "
+                f"{a.house}, round {a.round} {a.step}, seq {a.seq}")
+
+
+def open_archived(data: bytes, moderator_accepts: Container[str]) -> tuple[Header, str, str, list[str]]:
+    """The header, the sealed text, the sealing key's fingerprint ("" if unsealed), the lines outside.
+
+    An archived file holds one sealed block, or one unsealed text the moderator accepted: the
+    unsealed reading is taken only when ``moderator_accepts`` (the log's ``moderator-accept``
+    lines) holds the SHA-256 of that normalised text, so a file without a seal is never read as
+    anyone's turn on its own word. The seal itself is checked at intake and by ``maester replay``.
+
+    :raises SealError: when the bytes no longer hold one readable turn.
+    """
+    text = decode(data)
+    found = scan(text)
+    ignored = [f"lines {g.first_line}-{g.last_line} ignored ({g.reason})" for g in found.ignored]
+    if len(found.blocks) > 1:
+        raise SealError("an archived file holds exactly one turn")
+    if found.blocks and not isinstance(found.blocks[0].error, NoSeal):
+        sealed = found.blocks[0].open()
+        return sealed.header, sealed.text, sealed.key.fingerprint, ignored
+    body = normalise(text)
+    if sha256(body.encode("utf-8")) not in moderator_accepts:
+        raise NoSeal("it holds no sealed turn, and the log holds no moderator acceptance of its text")
+    try:
+        header = find_header(body)
+    except HeaderError as e:
+        raise SealError(str(e)) from None
+    if header is None:
+        raise SealError("the file has no header line")
+    return header, body, "", []
+
+
+def understand(name: str, data: bytes, record: Archived | None, moderator_accepts: Container[str]) -> Understood:
+    """Parse one archived submission into pool entries (ids ``house/R.step/seqN/Lk``).
+
+    ``record`` is its ``accept`` line in the log (``None`` only for a file being checked before it
+    is archived); :func:`derive` refuses the turn when its header says otherwise.
+
+    :raises SealError: when the archived bytes no longer hold one readable turn.
+    """
+    from ..turnfile.parser import parse_turn_file
+    from ..turnfile.printer import format_command  # the parser loads its grammar once
+
+    header, text, fingerprint, ignored = open_archived(data, moderator_accepts)
+    parsed = parse_turn_file(text, filename=name)
+    out = Understood(name, header, bool(fingerprint), fingerprint, ignored=ignored, logged=record)
+    prefix = entry_prefix(header)
+    for cmd in parsed.commands:
+        line = cmd.where.line if cmd.where is not None else 0
+        canonical = format_command(cmd)
+        out.lines.append((line, canonical))
+        out.entries.append(pool_entry(id=f"{prefix}seq{header.seq}/L{line}", house=header.house,
+                                      round=header.round, command=cmd, text=canonical))  # fmt: skip
+    out.problems = [p.render() for p in parsed.problems]
+    out.warnings = [w.render() for w in parsed.warnings]
+    return out
+
+
+def archive_index(name: str) -> int:
+    """The number an archived file's name starts with (0 for any other name).
+
+    >>> archive_index("000012-stark-r2-action-seq1.txt")
+    12
+    """
+    m = _ARCHIVE_NAME.match(name)
+    return int(m[1]) if m else 0
+
+
+def entry_prefix(header: Header) -> str:
+    """How the pool ids of one house's answers for one step start.
+
+    >>> entry_prefix(Header("demo", "stark", 3, "planning", 2))
+    'stark/3.planning/'
+    """
+    return f"{header.house}/{header.round}.{header.step}/"
+
+
+# --- one step: the pure derivation shared by the run and by replay ----------------------------
+
+
+@dataclass
+class Outcome:
+    """A new snapshot and everything that was said on the way to it."""
+
+    snapshot: Snapshot
+    events: list[Event]
+    requests: list[Request]
+    understood: list[Understood]
+    idle: dict[str, bool]  # per archive name: its house had nothing pending when it was applied
+    start: GameState | None = None  # the state of the snapshot before (None for the first)
+
+
+def derive(
+    prev: Snapshot | None,
+    base: GameState,
+    number: int,
+    understood: list[Understood],
+    *,
+    deadline: bool,
+    previous_sha256: str,
+    board: Board | None = None,
+) -> Outcome:
+    """Apply submissions (in archive order) and, at a deadline, the defaults; advance the engine.
+
+    >>> from adjudicator.game.setup import new_game
+    >>> first = derive(None, new_game(["stark", "lannister", "baratheon"], seed="doc"), 0, [],
+    ...                deadline=False, previous_sha256="")
+    >>> first.snapshot.label(), sorted({r.kind for r in first.requests})
+    ('0000-r1-planning', ['orders'])
+
+    A later file of a house for a step replaces that house's unused answers of earlier files of
+    that step. At a deadline, the requests that were open before and are still open after the
+    files take their defaults; decisions that arise from them are asked as usual (ruling 91).
+    """
+    # Shallow copies: the engine changes no state it is given, and only the answers pool is replaced here.
+    state = copy.copy(base)
+    owing = {r.house for r in (prev.requests() if prev else [])}
+    used = set(state.segment.used) if state.segment else set()
+    new: list[dict[str, Any]] = []
+    idle: dict[str, bool] = {}
+    for u in understood:
+        if why := u.disagreement():  # intake never archives such a file: the archive or the log was changed
+            raise CorruptFolder(f"archive/{u.name} is refused: {why}; check the game with 'maester replay'")
+        prefix = entry_prefix(u.header)
+        state.answers = [a for a in state.answers if not a["id"].startswith(prefix) or a["id"] in used]
+        new = [a for a in new if not a["id"].startswith(prefix)]
+        new.extend(u.entries)
+        idle[u.name] = u.header.house not in owing
+    step = machine.advance(state, new, board=board)
+    events = list(step.events)
+    filled: list[str] = []
+    was_open = {p["key"] for p in prev.state.pending} if prev else set()
+    overdue = [r for r in step.requests if r.key in was_open and r.default is not None] if deadline else []
+    if overdue:
+        state = copy.copy(step.state)
+        assert step.state.segment is not None, "open requests belong to a half-resolved phase"
+        state.segment = dataclasses.replace(step.state.segment, decisions=dict(step.state.segment.decisions))
+        filled = record_defaults(state, overdue)  # writes only into the decisions copied just above
+        step = machine.advance(state, [], board=board)
+        events.extend(step.events)
+    since_before = prev.since if prev else {}
+    since = {r.key: since_before.get(r.key, number) for r in step.requests}
+    applied_through = max([prev.applied_through if prev else 0, *(archive_index(u.name) for u in understood)])
+    snap = Snapshot(
+        number=number, state=step.state, applied=[u.name for u in understood], applied_through=applied_through,
+        deadline=deadline, defaults=filled, since=since, previous_sha256=previous_sha256,
+    )  # fmt: skip
+    return Outcome(snap, events, step.requests, understood, idle, start=base if prev is not None else None)
+
+
+def record_defaults(state: GameState, requests: list[Request]) -> list[str]:
+    """Take the documented default for each open request, as if it had been decided (ruling 91).
+
+    The defaults are written into the half-resolved phase as decisions, the way the engine records
+    every decision it takes, so the next ``advance`` goes on from them. Only these requests are
+    filled: decisions that arise later are asked of the houses as usual. Returns the keys filled.
+    """
+    from ..turnfile.printer import format_command
+
+    assert state.segment is not None, "open requests belong to a half-resolved phase"
+    filled = []
+    for r in requests:
+        if r.default is None:
+            continue
+        parts = r.default if isinstance(r.default, tuple) else None
+        text = "; ".join(format_command(c) for c in (parts or (r.default,)))  # type: ignore[arg-type]
+        marks = [DefaultUsed(house=r.house, decision=r.prompt, answer=text, visible_to=r.house if r.secret else PUBLIC)]
+        if r.secret:  # everyone learns that the house missed the deadline; only it learns the answer yet
+            marks.append(DefaultUsed(house=r.house, decision=r.prompt, answer="its documented default (secret)"))
+        value = {"parts": [to_dict(c) for c in parts]} if parts is not None else {"value": to_dict(r.default)}
+        state.segment.decisions[r.key] = {**value, "events": [m.to_dict() for m in marks]}
+        filled.append(r.key)
+    return filled
+
+
+def pending_view(snap: Snapshot, game_id: str = "") -> dict[str, Any]:
+    """Who owes what, and since which step: the data of ``pending.json`` and ``maester status``."""
+    st = snap.state
+    houses: dict[str, list[dict[str, Any]]] = {h: [] for h in st.houses_in_play}
+    for r in snap.requests():
+        since = snap.since.get(r.key, snap.number)
+        houses.setdefault(r.house, []).append({"key": r.key, "kind": r.kind, "prompt": r.prompt, "since": since})
+    return {
+        "game": game_id or st.game_id, "snapshot": snap.number, "label": snap.label(), "round": st.round,
+        "step": st.phase, "winner": st.winner or "", "houses": houses,
+    }  # fmt: skip
+
+
+def pending_text(view: dict[str, Any]) -> str:
+    """The view of :func:`pending_view` as lines for a person."""
+    if view["snapshot"] < 0:
+        return (f"Game {view['game']}: round {view['round']}, {view['step']}; no step resolved yet: "
+                "'maester adjudicate' writes the first report and asks the first questions\n")  # fmt: skip
+    out = [f"Game {view['game']}: round {view['round']}, {view['step']} (step {view['snapshot']:04d})"]
+    if view["winner"]:
+        out.append(f"The game is over: {registry.house_name(view['winner'])} won.")
+    for house, reqs in view["houses"].items():
+        if not reqs:
+            out.append(f"  {house}: nothing pending")
+            continue
+        out.append(f"  {house}: {len(reqs)} request{'s' if len(reqs) != 1 else ''}")
+        out += [f"    - {r['kind']}: {r['prompt']} (since step {r['since']:04d})" for r in reqs]
+    return "\n".join(out) + "\n"
+
+
+def write_pending(folder: Folder, snap: Snapshot) -> None:
+    """``pending`` and ``pending.json`` for a snapshot (derived: rewritten whenever it changes)."""
+    view = pending_view(snap)
+    fileio.atomic_write_text(folder.root / PENDING_FILE, pending_text(view))
+    fileio.atomic_write_text(folder.root / PENDING_JSON, json.dumps(view, indent=1, sort_keys=True) + "\n")
+
+
+# --- rollback: the moderator's undo -----------------------------------------------------------
+
+
+def rollback(root: str | Path, *, to: int, reason: str) -> str:
+    """Go back to snapshot ``to``: later snapshots and reports are set aside, the action logged.
+
+    Archived files stay in ``archive/``; those applied after ``to`` (or not applied yet) are set
+    aside with the snapshots and no longer count: a house may send them again (ruling 93).
+
+    :raises BatchError: for a missing reason, an unknown snapshot, or nothing to undo.
+    """
+    if not reason.strip():
+        raise BatchError("give the reason for the rollback (--reason); it is kept in the log")
+    gd = GameDir.open(root)
+    with gd.lock():
+        folder = Folder(gd)
+        ledger = Ledger.read(gd.root)
+        if (lost := log_lost(gd.root, ledger, folder.numbers())) is not None:
+            raise CorruptFolder(lost)
+        mend_log(gd.root)
+        if ledger.rollback is not None and not ledger.rollback_done:
+            complete_rollback(folder, ledger)
+        numbers = folder.numbers()
+        if to not in numbers:
+            have = f"0000-{numbers[-1]:04d}" if numbers else "none yet"
+            raise BatchError(f"there is no snapshot {to:04d} (the snapshots are {have})")
+        target = folder.read_snapshot(to)
+        files = [a.name for a in ledger.archived if a.index > target.applied_through]
+        if to == numbers[-1] and not files:
+            raise BatchError(f"snapshot {to:04d} is the latest: there is nothing to undo")
+        # To the latest snapshot: only the archived files that wait to be applied are set aside (a file an
+        # older Maester archived broken would otherwise stop every run; ruling 93).
+        taken = [p.name for p in folder.states.glob("rolled-back-*")]
+        k = 1 + max((int(n.rsplit("-", 1)[1]) for n in taken if n.rsplit("-", 1)[1].isdigit()), default=0)
+        later = [n for n in numbers if n > to]
+        entry = {"action": "rollback", "to": to, "reason": reason.strip(), "folder": f"rolled-back-{k}",
+                 "set_aside_snapshots": later, "set_aside_files": files}  # fmt: skip
+        log(gd.root, entry)
+        ledger._take(entry)
+        complete_rollback(folder, ledger)
+    files_note = (f"; {len(files)} archived file(s) no longer count: sent again, or still in the inbox, they are "
+                  "taken again at the next run" if files else "")  # fmt: skip
+    moved = (f"snapshots {', '.join(f'{n:04d}' for n in later)} and their reports moved to rolled-back-{k}/" if later
+             else "it is the latest snapshot: no snapshot or report moved")  # fmt: skip
+    return f"rolled back to snapshot {to:04d} (round {target.state.round}, {target.state.phase}); {moved}{files_note}"
+
+
+def complete_rollback(folder: Folder, ledger: Ledger) -> None:
+    """Move aside what the last logged rollback sets aside; safe to run again after a crash."""
+    e = ledger.rollback
+    assert e is not None
+    to, dest = int(e["to"]), str(e["folder"])
+    for n in reversed([n for n in folder.numbers() if n > to]):
+        (folder.states / dest).mkdir(parents=True, exist_ok=True)
+        os.replace(folder.snapshot_path(n), folder.states / dest / folder.snapshot_path(n).name)
+    for d in sorted(folder.reports.glob("[0-9][0-9][0-9][0-9]-*")):
+        if int(d.name[:4]) > to:
+            for tmp in d.glob("**/.*.tmp"):  # a killed run's: no later run sweeps a folder set aside
+                tmp.unlink(missing_ok=True)
+            (folder.reports / dest).mkdir(parents=True, exist_ok=True)
+            os.replace(d, folder.reports / dest / d.name)
+    text = folder.snapshot_path(to).read_text(encoding="utf-8")
+    fileio.atomic_write_text(folder.gd.state_file, text)
+    write_pending(folder, Snapshot.from_toml(text, where=str(folder.snapshot_path(to))))
+    log(folder.root, {"action": "rollback-done", "folder": dest})
+    ledger.rollback_done = True
+
+
+# --- reveal: the seed at the end --------------------------------------------------------------
+
+
+def reveal(root: str | Path, *, force: bool = False) -> str:
+    """Publish the seed: ``[game] seed_revealed`` in game.toml and a ``reveal`` line in the log.
+
+    :raises BatchError: when the seed does not match the commitment, or the game is not over
+        (revealing early tells everyone the coming cards) and ``force`` is not given.
+    """
+    from ..game.rng import commitment
+
+    gd = GameDir.open(root)
+    with gd.lock():
+        info = gd.info()
+        seed = gd.seed()
+        if commitment(seed) != info.seed_commitment:
+            raise BatchError(f"{gd.seed_file} does not match the published commitment {info.seed_commitment}")
+        state = gd.load_state()
+        if state.phase != "game_over" and not force:
+            raise BatchError("the game is not over: the seed tells every coming card (use --force to reveal anyway)")
+        table = gd.read_game()["game"]
+        if table.get("seed_revealed") != seed:
+            gd.write_table("game", {**table, "seed_revealed": seed})
+        if Ledger.read(gd.root).revealed != seed:  # also after a run killed between the two writes
+            log(gd.root, {"action": "reveal", "seed": seed, "commitment": info.seed_commitment})
+    return f"seed revealed: {seed} (commitment {info.seed_commitment}); 'maester replay {root}' now checks every shuffle"
+
+
+# --- replay: re-derive everything and compare -------------------------------------------------
+
+
+@dataclass
+class Check:
+    """What replay found: problems (any fails it) and notes."""
+
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def lines(self) -> list[str]:
+        head = ["replay: every snapshot follows from the archive, byte for byte" if self.ok
+                else f"replay FAILED: {len(self.problems)} problem(s)"]  # fmt: skip
+        return head + [f"  problem: {p}" for p in self.problems] + [f"  {n}" for n in self.notes]
+
+
+def check_archived(folder: Folder, a: Archived, ledger: Ledger, keys: dict[str, registry.KeyEntry], gid: str) -> str:
+    """What is wrong with one archived file (its bytes, seal, key or header), or ``""``."""
+    try:
+        data = (folder.archive / a.name).read_bytes()
+    except OSError as e:
+        return f"cannot be read ({e.strerror})"
+    if sha256(data) != a.sha256:
+        return "was changed after it was accepted (its SHA-256 differs from the log's)"
+    try:
+        header, _, fingerprint, _ = open_archived(data, ledger.moderator_accepts)
+    except NoSeal:
+        return "is unsealed and the log has no moderator acceptance for it"
+    except SealError as e:
+        return f"no longer holds a valid sealed turn ({e})"
+    if fingerprint:
+        key = keys.get(fingerprint)
+        if key is None or key.house != header.house:
+            return f"is sealed by key {fingerprint}, never registered for {registry.house_name(header.house)}"
+    if header.game != gid or (header.house, header.round, header.step, header.seq) != (a.house, a.round, a.step, a.seq):
+        return "has a header that differs from its acceptance in the log"
+    return ""
+
+
+def _first_difference(stored: str, derived: str) -> str:
+    for i, (x, y) in enumerate(zip(stored.splitlines(), derived.splitlines()), 1):
+        if x != y:
+            return f"line {i}: stored {x[:70]!r}, derived {y[:70]!r}"
+    return "one of them is longer"
+
+
+def replay(root: str | Path, *, board: Board | None = None) -> Check:
+    """Re-derive every snapshot from the setup, the archive and the logged deadlines; compare bytes.
+
+    With a revealed seed, also check that the setup's decks are a fresh shuffle of that seed.
+
+    :raises GameDirError: when the folder is not a game folder.
+    """
+    gd = GameDir.open(root)
+    folder, ledger, chk = Folder(gd), Ledger.read(gd.root), Check()
+    try:
+        game = registry.read_game(gd.root)
+        gid = registry.game_id(game)
+    except registry.RegistryError as e:
+        raise BatchError(str(e)) from None
+    keys = {k.fingerprint: k for k in registry.key_entries(game)}
+    bad = {a.name: why for a in [*ledger.archived, *ledger.set_aside.values()]
+           if (why := check_archived(folder, a, ledger, keys, gid))}  # fmt: skip
+    try:
+        setup_text = folder.setup_text()
+    except (OSError, UnicodeDecodeError) as e:
+        chk.problems.append(f"states/{SETUP_NAME} cannot be read ({e}); nothing can be re-derived")
+        return chk
+    if ledger.setup_sha256 and sha256(setup_text.encode()) != ledger.setup_sha256:
+        chk.problems.append(f"states/{SETUP_NAME} was changed (its SHA-256 differs from the log's)")
+        return chk
+    _check_seed(game, setup_text, chk)
+    prev: Snapshot | None = None
+    base, prev_text = GameState.from_toml(setup_text), setup_text
+    numbers = folder.numbers()
+    if (lost := log_lost(gd.root, ledger, numbers)) is not None:
+        chk.problems.append(lost)
+        return chk
+    gone = sorted(set(ledger.snapshots) - set(numbers))
+    if gone:
+        chk.problems.append(f"states/{gone[0]:04d}.toml is missing, and the log records it (rebuild it with "
+                            f"'maester replay --repair {root}')")  # fmt: skip
+        return chk
+    for n in numbers:
+        path = folder.snapshot_path(n)
+        try:
+            stored_text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            stored_text = f"(unreadable: {e})"
+        logged = ledger.snapshots.get(n)
+        if logged is not None:
+            applied, deadline = [str(x) for x in logged["applied"]], bool(logged.get("deadline", False))
+        else:
+            try:
+                meta = Snapshot.from_toml(stored_text, where=str(path))
+            except CorruptFolder as e:
+                chk.problems.append(f"states/{n:04d}.toml: {e}, and the log does not say what it applied")
+                return chk
+            applied, deadline = meta.applied, meta.deadline
+            chk.notes.append(f"states/{n:04d}.toml is not in the log yet (an interrupted run: the next adjudicate finishes it)")
+        for name in applied:
+            if name in bad:
+                chk.problems.append(f"states/{n:04d}.toml cannot be re-derived: archive/{name} {bad[name]}")
+                return chk
+        understood = [understand(name, (folder.archive / name).read_bytes(), ledger.find(name), ledger.moderator_accepts)
+                      for name in applied]  # fmt: skip
+        outcome = derive(prev, base, n, understood, deadline=deadline, previous_sha256=sha256(prev_text.encode()), board=board)
+        text = outcome.snapshot.to_toml()
+        if text != stored_text:
+            files = ", ".join(f"archive/{x}" for x in applied) or "no archived file"
+            chk.problems.append(f"states/{n:04d}.toml differs from its re-derivation from {files}"
+                                f"{' and a deadline' if deadline else ''}: {_first_difference(stored_text, text)}")  # fmt: skip
+            return chk
+        if logged is not None and logged.get("sha256") != sha256(text.encode()):
+            chk.problems.append(f"the log's hash of states/{n:04d}.toml differs from the file")
+        prev, base, prev_text = outcome.snapshot, outcome.snapshot.state, text
+    aside = set(ledger.set_aside) - {a.name for a in ledger.archived}
+    chk.problems += [f"archive/{name} {why}" for name, why in bad.items() if name not in aside]
+    chk.notes += [f"archive/{name} (set aside by a rollback, applied by no snapshot in force) {why}"
+                  for name, why in bad.items() if name in aside]  # fmt: skip
+    try:
+        current = gd.state_file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        current = None
+    if numbers and current != prev_text:
+        chk.problems.append(f"state.toml is not the latest snapshot states/{numbers[-1]:04d}.toml "
+                            f"(rebuild it with 'maester replay --repair {root}')")  # fmt: skip
+    through = prev.applied_through if prev else 0
+    waiting = [a.name for a in ledger.archived if a.index > through]
+    if waiting:
+        chk.notes.append(f"archived but not applied yet: {', '.join(waiting)} (the next adjudicate applies them)")
+    chk.notes.append(f"{len(numbers)} snapshot(s) and {len(ledger.archived)} archived file(s) checked")
+    return chk
+
+
+def _check_seed(game: dict[str, Any], setup_text: str, chk: Check) -> None:
+    """With a revealed seed: its commitment, and the setup's decks against a fresh shuffle."""
+    from ..game.rng import commitment
+    from ..game.setup import SetupError, new_game
+
+    table = game.get("game", {})
+    seed = table.get("seed_revealed")
+    if not seed:
+        chk.notes.append("the seed is not revealed yet: the shuffles are checked after 'maester reveal'")
+        return
+    if commitment(seed) != table.get("seed_commitment"):
+        chk.problems.append("the revealed seed does not match the seed commitment published at the start")
+        return
+    setup = GameState.from_toml(setup_text)
+    try:
+        fresh = new_game(list(setup.houses_in_play), seed=seed, game_id=setup.game_id,
+                         tides_of_battle=bool(setup.options.get("tides_of_battle")))  # fmt: skip
+    except SetupError as e:
+        chk.problems.append(f"cannot set up a fresh game to compare with: {e}")
+        return
+    parts = ("rng_seed", "westeros_decks", "wildling_deck", "tides_deck")
+    differ = [p for p in parts if getattr(fresh, p) != getattr(setup, p)]
+    if differ:
+        chk.problems.append(f"the setup's {', '.join(differ)} are not those of a fresh game with the revealed seed")
+    else:
+        chk.notes.append("the revealed seed matches its commitment and the setup's decks are its fresh shuffle")

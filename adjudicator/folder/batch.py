@@ -1,0 +1,672 @@
+"""The moderator's main job: adjudicate a game folder in one run.
+
+``adjudicate(GAME_DIR, files)`` takes the given files and everything in ``inbox/``; checks each
+seal (a file whose seal fails is not parsed at all); archives and logs every accepted submission;
+parses it, applies what is valid and advances the engine as far as the answers allow; then writes
+the new snapshot, ``state.toml``, the reports, the receipts and who owes what (``pending``).
+
+Crash safety rests on one order of writes, each atomic or append-only with fsync:
+
+1. ``archive/NNNNNN-….txt`` (the accepted bytes), then its ``accept`` line in ``log``;
+2. ``states/NNNN.toml``: the snapshot, recording which archived files it applied and whether a
+   deadline filled the open requests: *the commit point*;
+3. its ``snapshot`` line in ``log``, ``state.toml``, the reports, ``pending``; ``report.json`` last.
+
+A run killed anywhere is finished by the next one: archived-but-unapplied files are applied, and
+the outputs of the latest snapshot are re-derived (the engine is pure) and rewritten. No file is
+lost or applied twice, and the result is byte for byte that of an uninterrupted run. See
+``docs/game-folder.md`` for the layout and ``docs/rulings.md`` (rulings 90-99) for the choices.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional
+
+from ..game.board import Board
+from ..game.state import GameState
+from ..seals.seal import SealError
+from ..util import fileio
+from . import registry
+from .audit import (
+    PENDING_JSON,
+    SETUP_NAME,
+    BatchError,
+    Check,
+    CorruptFolder,
+    Folder,
+    Outcome,
+    Snapshot,
+    Understood,
+    complete_rollback,
+    derive,
+    pending_view,
+    understand,
+    write_pending,
+)
+from .gamedir import GameDir, GameDirError
+from .intake import Intake, Rejection, inbox_files
+from .ledger import Archived, Ledger, log, log_lost, mend_log, sha256
+from .receipts import (
+    accepted_receipt,
+    receipt_name,
+    rejected_receipt,
+    replaced_answers,
+    shown,
+    unusable_for,
+)
+
+REPORT_DONE = "report.json"  # written last in a report folder: its presence marks it complete
+
+
+# --- writing a step's outputs -----------------------------------------------------------------
+
+
+@dataclass
+class Timings:
+    """Seconds spent per part of a run (for the benchmark)."""
+
+    verify: float = 0.0
+    parse: float = 0.0
+    engine: float = 0.0
+    render: float = 0.0
+    write: float = 0.0
+
+
+def _clock() -> float:
+    import time
+
+    return time.perf_counter()
+
+
+def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger, templates_dir: Path | None,
+                  timings: Timings) -> None:  # fmt: skip
+    """``state.toml``, the step's report folder, ``pending``; ``report.json`` last, marking it complete."""
+    from ..reports.report import MAP_FILE, render_reports, render_step_map
+
+    t0 = _clock()
+    snap = outcome.snapshot
+    state, events, requests = snap.state, outcome.events, outcome.requests
+    fileio.atomic_write_text(folder.gd.state_file, text)
+    where = folder.report_dir(snap)
+    replaced = replaced_answers(outcome.start, outcome.understood) if outcome.understood else {}
+    for u in outcome.understood:
+        by = f"{registry.house_name(u.header.house)} ({u.fingerprint})"
+        fileio.atomic_write_text(where / "receipts" / u.name, accepted_receipt(u, outcome, by, replaced.get(u.name)))
+    fps = registry.fingerprints_in_force(folder.root)
+    best = ledger.highest()
+    seqs = {h: best.get((h, state.round, state.phase), 0) for h in state.houses_in_play}
+    t1 = _clock()
+
+    def render(viewers: list[str | None], formats: list[str]) -> dict[tuple[str | None, str], str]:
+        return render_reports(state, events, viewers=viewers, formats=formats, requests=requests, fingerprints=fps,
+                              templates_dir=templates_dir, last_seqs=seqs, split=True)  # fmt: skip
+
+    # What every reader shares is written once (the public report, the map); each house's file
+    # holds only its private part (docs/game-folder.md): a 6-player step stays within 100 KB.
+    ext = {"text": "txt", "html": "html"}
+    pages = {f"{viewer or 'public'}.{ext[fmt]}": page
+             for (viewer, fmt), page in render([None, *state.houses_in_play], ["text", "html"]).items()}  # fmt: skip
+    pages[MAP_FILE] = render_step_map(state, events, templates_dir=templates_dir)
+    done = render([None], ["json"])[(None, "json")]
+    t2 = _clock()
+    for name, page in pages.items():
+        fileio.atomic_write_text(where / name, page)
+    write_pending(folder, snap)
+    fileio.atomic_write_text(where / REPORT_DONE, done)
+    timings.render += t2 - t1
+    timings.write += (t1 - t0) + (_clock() - t2)
+
+
+# --- snapshots this process wrote or read --------------------------------------------------------
+
+_KNOWN: dict[str, Snapshot] = {}  # a snapshot's text -> the snapshot; the latest few of this process
+_KNOWN_KEPT = 16
+
+
+def _remember(snap: Snapshot, text: str) -> None:
+    """Keep a snapshot with its text, so that the next run in this process need not parse it again."""
+    _KNOWN.pop(text, None)
+    while len(_KNOWN) >= _KNOWN_KEPT:
+        _KNOWN.pop(next(iter(_KNOWN)))
+    _KNOWN[text] = snap
+
+
+def snapshot_of(text: str, *, where: str) -> Snapshot:
+    """The snapshot a text holds: the one this process wrote or read with that very text, else parsed.
+
+    A snapshot is never changed once made (the engine copies what it changes), and one derived in
+    memory gives the same next steps as its text read back, as ``maester replay`` checks for every
+    step; so a run goes on from the snapshot the previous run of this process left.
+
+    :raises CorruptFolder: when the text is not a snapshot.
+    """
+    snap = _KNOWN.get(text)
+    if snap is None:
+        snap = Snapshot.from_toml(text, where=where)
+        _remember(snap, text)
+    return snap
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+
+@dataclass
+class RunResult:
+    """What one run did: files accepted, rejected and kept for later, steps written."""
+
+    game: str
+    accepted: list[str] = field(default_factory=list)  # archive names
+    rejected: list[Rejection] = field(default_factory=list)
+    deferred: list[str] = field(default_factory=list)  # sealed for a step not open yet
+    steps: list[str] = field(default_factory=list)  # report folders written
+    notes: list[str] = field(default_factory=list)
+    timings: Timings = field(default_factory=Timings)
+    state: GameState | None = None  # the state written to state.toml: a copy of the latest snapshot's, the caller's own
+
+    @property
+    def exit_status(self) -> int:
+        """0 when all went well, 1 when some file was rejected (a file kept for later is not).
+
+        >>> RunResult("demo", rejected=[Rejection("late.txt", "ab12", ["not open yet"], retry=True)]).exit_status
+        0
+        """
+        return 1 if any(not r.retry for r in self.rejected) else 0
+
+    def lines(self) -> list[str]:
+        out = [f"game {self.game}:"]
+        out += [f"  accepted archive/{n}" for n in self.accepted]
+        for r in self.rejected:
+            what = "kept for later" if r.retry else "rejected"
+            out.append(f"  {what} {shown(r.source)}:")
+            out += [f"    {x}" for x in r.reasons]
+        out += [f"  kept for a later step: {shown(d)}" for d in self.deferred]
+        out += [f"  wrote reports/{s}/" for s in self.steps]
+        out += [f"  {n}" for n in self.notes]
+        if len(out) == 1:
+            out.append("  nothing new")
+        return out
+
+
+class Run:
+    """One adjudication of one game folder, under its lock."""
+
+    def __init__(self, gd: GameDir, *, templates_dir: Path | None = None, board: Board | None = None) -> None:
+        self.gd, self.folder = gd, Folder(gd)
+        self.templates_dir, self.board = templates_dir, board or Board.classic()
+        self.timings = Timings()
+        self.outcome: Outcome | None = None  # of the latest step applied by this run
+        self.first_written = False  # this run resolved the game's first step (snapshot 0000)
+        self.ledger = Ledger.read(gd.root)  # a cut last line is not read; it is mended before the run writes
+        self.read_back: dict[str, Understood] = {}  # files this run archived, as intake read them back
+
+    # --- recovery: finish whatever a killed run left half done ---------------------------------
+
+    def recover(self) -> Snapshot:
+        """The latest snapshot, its outputs complete; creates snapshot 0000 on the first run.
+
+        :raises CorruptFolder: when ``state.toml`` or a snapshot disagrees with the others.
+        """
+        if self.ledger.rollback is not None and not self.ledger.rollback_done:
+            mend_log(self.gd.root)
+            complete_rollback(self.folder, self.ledger)
+        self._sweep()
+        numbers = self.folder.numbers()
+        if not numbers:
+            mend_log(self.gd.root)
+            return self._first()
+        n = numbers[-1]
+        text = self._snapshot_text(n)
+        snap = snapshot_of(text, where=str(self.folder.snapshot_path(n)))
+        _sweep(self.folder.report_dir(snap), "**/")
+        logged = self.ledger.snapshots.get(n)
+        self._check_log(numbers, logged, text, snap.applied)
+        try:
+            current = self.gd.state_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            current = None
+        done = self.folder.report_dir(snap) / REPORT_DONE
+        finished = current == text and done.is_file() and self._pending_number() == n
+        if not finished and current not in (text, self._snapshot_text(n - 1) if n > 0 else self.folder.setup_text()):
+            raise CorruptFolder(
+                f"{self.gd.state_file} does not match the latest snapshot states/{n:04d}.toml (damaged or edited); "
+                f"check the game with 'maester replay {self.gd.root}' and rebuild it with "
+                f"'maester replay --repair {self.gd.root}'"
+            )
+        mend_log(self.gd.root)  # the folder is sound: this run may write
+        if logged is None:  # written by a run killed before its log line: checked above, logged now
+            self._log_snapshot(snap, text)
+        if finished:
+            return snap
+        outcome = self.rederive(n)
+        write_outputs(self.folder, outcome, text, ledger=self.ledger, templates_dir=self.templates_dir, timings=self.timings)
+        return snap
+
+    def _check_log(self, numbers: list[int], logged: dict[str, Any] | None, text: str, applied: list[str]) -> None:
+        """The log must record the setup, every snapshot but the latest, the latest as it is, and
+        the acceptance of every file the latest applied (ruling 170).
+
+        :raises CorruptFolder: for a log lost or cut short (a run would number new archived files
+            from 1 again, overwriting the turns archived before) or a snapshot changed since.
+        """
+        n = numbers[-1]
+        if logged is not None and logged.get("sha256") != sha256(text.encode()):
+            raise CorruptFolder(f"states/{n:04d}.toml is not the snapshot the log records (damaged or edited); check "
+                                f"the game with 'maester replay {self.gd.root}' and rebuild it with "
+                                f"'maester replay --repair {self.gd.root}'")  # fmt: skip
+        if (lost := log_lost(self.gd.root, self.ledger, numbers)) is not None:
+            raise CorruptFolder(lost)
+        unrecorded = [name for name in applied if self.ledger.find(name) is None]
+        if unrecorded:  # accepted before the snapshot was written: only a log cut short loses them
+            raise CorruptFolder(f"{self.gd.root / 'log'} does not record the acceptance of archive/{unrecorded[0]}: "
+                                "the log was lost or cut short; restore it from a backup (nothing was changed)")
+
+    def _sweep(self, *, every_report: bool = False) -> None:
+        """Remove the temporary files of atomic writes a killed run left behind (we hold the lock).
+
+        A run writes in the game folder, ``states/``, ``archive/`` and the report folder of the
+        latest snapshot only: a step's snapshot is written before its reports, and a receipt goes
+        to the folder of the step it was judged at, the latest. So a killed run's temporary file is
+        in one of these, and :meth:`recover` sweeps that report folder once it knows the latest
+        snapshot; only a repair, which may rewrite any step's reports, sweeps them all.
+        """
+        for folder in (self.gd.root, self.folder.states, self.folder.archive):
+            _sweep(folder, "")
+        if every_report:
+            _sweep(self.folder.reports, "**/")
+
+    def _first(self) -> Snapshot:
+        setup_path = self.folder.states / SETUP_NAME
+        if not setup_path.exists():
+            try:
+                self.gd.load_state()  # says what is wrong, key by key
+                text = self.gd.state_file.read_text(encoding="utf-8")
+            except (GameDirError, OSError, UnicodeDecodeError) as e:
+                raise CorruptFolder(f"{e}; no step was resolved yet: mend it, or create the game again with "
+                                    "'maester new'") from None  # fmt: skip
+            fileio.atomic_write_text(setup_path, text)
+        setup_text = self.folder.setup_text()
+        if not self.ledger.setup_sha256:
+            self.ledger.setup_sha256 = sha256(setup_text.encode())
+            log(self.gd.root, {"action": "setup", "sha256": self.ledger.setup_sha256})
+        setup = GameState.from_toml(setup_text)
+        outcome = derive(None, setup, 0, [], deadline=False, previous_sha256=sha256(setup_text.encode()), board=self.board)
+        self.commit(outcome)
+        self.first_written = True
+        return outcome.snapshot
+
+    def _snapshot_text(self, n: int) -> str:
+        path = self.folder.snapshot_path(n)
+        try:
+            return path.read_text(encoding="utf-8")
+        except PermissionError as e:
+            raise CorruptFolder(f"cannot read {path}: {e.strerror} (check its permissions)") from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise CorruptFolder(f"cannot read {path} ({e}); rebuild it with 'maester replay --repair {self.gd.root}'") from None
+
+    def _pending_number(self) -> int | None:
+        try:
+            return int(json.loads((self.gd.root / PENDING_JSON).read_text(encoding="utf-8"))["snapshot"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def rederive(self, n: int) -> Outcome:
+        """Derive snapshot ``n`` again from the one before it (the engine is pure).
+
+        :raises CorruptFolder: when the result differs from the stored snapshot.
+        """
+        text = self._snapshot_text(n)
+        stored = Snapshot.from_toml(text, where=str(self.folder.snapshot_path(n)))
+        if n == 0:
+            setup_text = self.folder.setup_text()
+            prev, base, prev_text = None, GameState.from_toml(setup_text), setup_text
+        else:
+            prev_text = self._snapshot_text(n - 1)
+            prev = Snapshot.from_toml(prev_text, where=str(self.folder.snapshot_path(n - 1)))
+            base = prev.state
+        understood = [self.read_archived(name) for name in stored.applied]
+        outcome = derive(prev, base, n, understood, deadline=stored.deadline,
+                         previous_sha256=sha256(prev_text.encode()), board=self.board)  # fmt: skip
+        if outcome.snapshot.to_toml() != text:
+            raise CorruptFolder(f"states/{n:04d}.toml does not follow from the snapshot before it and "
+                                f"{', '.join(stored.applied) or 'no archived file'}; see 'maester replay {self.gd.root}'")  # fmt: skip
+        return outcome
+
+    def read_archived(self, name: str) -> Understood:
+        """Read and parse one archived file, checking its bytes against the log.
+
+        :raises CorruptFolder: when the file is missing or its bytes changed.
+        """
+        path = self.folder.archive / name
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise CorruptFolder(f"cannot read archive/{name}: {e.strerror}") from None
+        known = self.ledger.find(name)
+        if known is None or known.sha256 != sha256(data):
+            raise CorruptFolder(f"archive/{name} is not what was accepted (its SHA-256 differs from the log's); "
+                                f"see 'maester replay {self.gd.root}'")  # fmt: skip
+        if (taken := self.read_back.pop(name, None)) is not None:
+            return taken  # read back from these very bytes by intake, a moment ago
+        t0 = _clock()
+        try:
+            return understand(name, data, known, self.ledger.moderator_accepts)
+        except SealError as e:
+            numbers = self.folder.numbers()
+            latest = f"{numbers[-1]:04d}" if numbers else "NNNN"
+            raise CorruptFolder(f"archive/{name} holds no readable turn: {e}; when no step applied it yet, set it aside "
+                                f"with 'maester rollback {self.gd.root} --to {latest} --reason ...'") from None  # fmt: skip
+        finally:
+            self.timings.parse += _clock() - t0
+
+    # --- writing --------------------------------------------------------------------------------
+
+    def commit(self, outcome: Outcome) -> None:
+        """Write the snapshot (the commit point), log it, then its outputs."""
+        text = outcome.snapshot.to_toml()
+        fileio.atomic_write_text(self.folder.snapshot_path(outcome.snapshot.number), text)
+        _remember(outcome.snapshot, text)
+        self._log_snapshot(outcome.snapshot, text)
+        write_outputs(self.folder, outcome, text, ledger=self.ledger, templates_dir=self.templates_dir, timings=self.timings)
+
+    def _log_snapshot(self, snap: Snapshot, text: str) -> None:
+        entry = {"action": "snapshot", "number": snap.number, "sha256": sha256(text.encode()),
+                 "applied": snap.applied, "deadline": snap.deadline}  # fmt: skip
+        log(self.gd.root, entry)
+        self.ledger.snapshots[snap.number] = entry
+
+    def reject(self, rej: Rejection, snap: Snapshot) -> None:
+        """The receipt first, then the log line: a killed run writes the same receipt again."""
+        if not rej.sha256:
+            return  # an unreadable input: reported, nothing to keep
+        rej = Rejection(shown(rej.source), rej.sha256, rej.reasons, rej.retry)
+        where = self.folder.report_dir(snap) / "receipts" / receipt_name(rej)
+        fileio.atomic_write_text(where, rejected_receipt(rej, snap))
+        log(self.gd.root, {"action": "reject", "sha256": rej.sha256, "file": str(rej.source), "retry": rej.retry,
+                           "at": snap.number, "reasons": rej.reasons})  # fmt: skip
+        self.ledger.rejected[rej.sha256] = rej.retry
+
+    # --- repair -------------------------------------------------------------------------------
+
+    def repair(self) -> Check:
+        """Rebuild every snapshot that does not follow from the archive, then ``state.toml`` and the reports.
+
+        :raises CorruptFolder: when the archive or the setup itself is damaged (nothing to rebuild from).
+        """
+        chk = Check()
+        mend_log(self.gd.root)
+        if self.ledger.rollback is not None and not self.ledger.rollback_done:
+            complete_rollback(self.folder, self.ledger)
+        self._sweep(every_report=True)
+        try:
+            setup_text = self.folder.setup_text()
+        except (OSError, UnicodeDecodeError) as e:
+            raise CorruptFolder(f"cannot repair: states/{SETUP_NAME} cannot be read ({e})") from None
+        if self.ledger.setup_sha256 and sha256(setup_text.encode()) != self.ledger.setup_sha256:
+            raise CorruptFolder(f"cannot repair: states/{SETUP_NAME} was changed (its SHA-256 differs from the log's)")
+        numbers = sorted(set(self.folder.numbers()) | set(self.ledger.snapshots))
+        if numbers != list(range(len(numbers))):
+            raise CorruptFolder(f"cannot repair: the snapshots are not numbered 0000 on without gaps ({numbers})")
+        prev: Snapshot | None = None
+        base, prev_text = GameState.from_toml(setup_text), setup_text
+        outcome: Outcome | None = None
+        for n in numbers:
+            path = self.folder.snapshot_path(n)
+            try:
+                stored = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                stored = None
+            logged = self.ledger.snapshots.get(n)
+            if logged is not None:
+                applied, deadline = [str(x) for x in logged["applied"]], bool(logged.get("deadline", False))
+            elif stored is not None:
+                meta = Snapshot.from_toml(stored, where=str(path))
+                applied, deadline = meta.applied, meta.deadline
+            else:
+                raise CorruptFolder(f"cannot repair: {path} is unreadable and the log does not say what it applied")
+            understood = [self.read_archived(name) for name in applied]
+            outcome = derive(prev, base, n, understood, deadline=deadline,
+                             previous_sha256=sha256(prev_text.encode()), board=self.board)  # fmt: skip
+            text = outcome.snapshot.to_toml()
+            if text != stored:
+                if stored is not None:
+                    os.replace(path, path.with_name(path.name + ".damaged"))
+                self.commit(outcome)
+                chk.notes.append(f"rebuilt states/{n:04d}.toml" + (f" (the damaged one is {path.name}.damaged)" if stored else ""))
+            prev, base, prev_text = outcome.snapshot, outcome.snapshot.state, text
+        if outcome is None:
+            chk.notes.append("no step was resolved yet: nothing to rebuild")
+            return chk
+        try:
+            current = self.gd.state_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            current = None
+        if current != prev_text or not (self.folder.report_dir(outcome.snapshot) / REPORT_DONE).is_file():
+            write_outputs(self.folder, outcome, prev_text, ledger=self.ledger, templates_dir=self.templates_dir, timings=self.timings)
+            chk.notes.append(f"rebuilt state.toml and the reports of step {outcome.snapshot.number:04d}")
+        if not chk.notes:
+            chk.notes.append("nothing to repair: every snapshot follows from the archive")
+        return chk
+
+    # --- one run --------------------------------------------------------------------------------
+
+    def go(self, files: Iterable[Path], *, deadline: bool = False, inbox: bool = True) -> RunResult:
+        """Take the files, apply them step by step, and write everything (see the module's doc)."""
+        result = RunResult(self.gd.info().id, timings=self.timings)
+        snap = self.recover()
+        if self.first_written:
+            result.steps.append(snap.label())
+        todo = [Path(f) for f in files]
+        if inbox and self.folder.inbox.is_dir():
+            todo += inbox_files(self.folder.inbox, Intake.judged_by(self.ledger))
+        if deadline and self.ledger.open_deadline is not None:
+            deadline = False  # an interrupted run ordered it: this run completes that one, not a second
+        elif deadline and not snap.state.pending:
+            result.notes.append("--deadline: nothing is pending, so no default was used")
+            deadline = False
+        if deadline:  # logged before the files are taken: it fills what they leave open
+            log(self.gd.root, {"action": "deadline", "at": snap.number})
+            self.ledger.deadlines.add(snap.number)
+            self.ledger.open_deadline = snap.number
+        while True:
+            t0 = _clock()
+            intake = Intake(self.folder, self.ledger, snap.state)
+            accepted, rejected, deferred = intake.run(todo)
+            self.read_back.update(intake.understood)
+            self.timings.verify += _clock() - t0
+            for rej in rejected:
+                self.reject(rej, snap)
+            result.accepted += [a.name for a in accepted]
+            result.rejected += rejected
+            unapplied = self.ledger.after(snap.applied_through)
+            if not unapplied and snap.number not in self.ledger.deadlines:
+                break
+            new = self.apply(snap, unapplied)
+            result.steps.append(new.label())
+            result.notes += _flagged(self.outcome)
+            if new.deadline:
+                result.notes.append(f"deadline: {len(new.defaults)} request(s) took their default")
+                still = [r for r in new.requests() if new.since.get(r.key, new.number) <= snap.number]
+                result.notes += [f"deadline: {r.house} still owes '{r.prompt}': it has no default" for r in still]
+            moved = (new.state.round, new.state.phase) != (snap.state.round, snap.state.phase)
+            snap = new
+            if not (moved and deferred):
+                break
+            todo = deferred  # files sealed for the step that just opened
+        for path in deferred:
+            try:
+                digest = sha256(path.read_bytes())
+            except OSError:
+                continue  # gone since it was read: nothing to keep
+            if digest not in self.ledger.rejected:
+                rej = Rejection(str(path), digest, ["sealed for a step that is not open yet"], retry=True)
+                self.reject(rej, snap)
+                result.rejected.append(rej)
+            else:
+                result.deferred.append(str(path))
+        if self.ledger.open_deadline is not None:
+            log(self.gd.root, {"action": "deadline-done", "at": self.ledger.open_deadline})
+            self.ledger.open_deadline = None
+        result.state = snap.state.copy()  # the snapshot itself stays as written: the next run may go on from it
+        return result
+
+    def apply(self, prev: Snapshot, unapplied: list[Archived]) -> Snapshot:
+        """Derive and commit the next snapshot from archived files and any deadline ordered at ``prev``."""
+        understood = [self.read_archived(a.name) for a in unapplied]
+        prev_text = self._snapshot_text(prev.number)
+        t0 = _clock()
+        outcome = derive(prev, prev.state, prev.number + 1, understood, deadline=prev.number in self.ledger.deadlines,
+                         previous_sha256=sha256(prev_text.encode()), board=self.board)  # fmt: skip
+        self.timings.engine += _clock() - t0
+        self.commit(outcome)
+        self.outcome = outcome
+        return outcome.snapshot
+
+
+def _sweep(folder: Path, depth: str) -> None:
+    """Delete the temporary files of atomic writes in ``folder`` (``depth="**/"``: and below it)."""
+    if depth:
+        for tmp in folder.glob(f"{depth}.*.tmp"):
+            tmp.unlink(missing_ok=True)
+        return
+    try:
+        with os.scandir(folder) as entries:  # as glob(".*.tmp") finds them, without a pattern per name
+            found = [e.path for e in entries if e.name.startswith(".") and e.name[1:].endswith(".tmp")]
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    for name in found:
+        Path(name).unlink(missing_ok=True)
+
+
+def _flagged(outcome: Outcome | None) -> list[str]:
+    """For the moderator: the files of a step with lines left out or answers refused."""
+    out = []
+    for u in outcome.understood if outcome else []:
+        bad, unusable = len(u.problems), len(unusable_for(u, outcome))  # type: ignore[arg-type]
+        parts = [f"{bad} line{'s' if bad != 1 else ''} left out"] if bad else []
+        parts += [f"{unusable} answer{'s' if unusable != 1 else ''} refused by the rules"] if unusable else []
+        if parts:
+            out.append(f"archive/{u.name}: {', '.join(parts)} (its receipt tells the player why)")
+    return out
+
+
+def check_writable(root: Path) -> None:
+    """:raises BatchError: naming the first part of the folder a run could not read or write."""
+    for p in [root, *(root / n for n in ("inbox", "archive", "reports", "states"))]:
+        if p.exists() and not os.access(p, os.R_OK | os.W_OK | os.X_OK):
+            raise BatchError(f"cannot read and write {p}: check its permissions")
+    for p in (root / registry.LOG_FILE, root / "state.toml"):
+        if p.exists() and not os.access(p, os.R_OK | os.W_OK):
+            raise BatchError(f"cannot read and write {p}: check its permissions")
+
+
+def adjudicate(root: str | Path, files: Iterable[str | Path] = (), *, deadline: bool = False,
+               templates_dir: str | Path | None = None, inbox: bool = True) -> RunResult:  # fmt: skip
+    """Adjudicate a game folder with the given files and its inbox (see the module's doc).
+
+    :raises GameDirError: (``GameLocked``, ``BatchError``, ``CorruptFolder``) when the folder
+        cannot be adjudicated; nothing is changed then.
+    """
+    gd = GameDir.open(root)
+    check_writable(gd.root)
+    for d in ("inbox", "archive", "reports", "states"):
+        gd.folder(d).mkdir(exist_ok=True)
+    with gd.lock():
+        run = Run(gd, templates_dir=Path(templates_dir) if templates_dir else None)
+        return run.go([Path(f) for f in files], deadline=deadline, inbox=inbox)
+
+
+def repair(root: str | Path, *, templates_dir: str | Path | None = None) -> Check:
+    """``maester replay --repair``: rebuild damaged snapshots, ``state.toml`` and reports from the archive.
+
+    :raises GameDirError: when the folder cannot be repaired (a damaged archive or setup).
+    """
+    gd = GameDir.open(root)
+    check_writable(gd.root)
+    with gd.lock():
+        return Run(gd, templates_dir=Path(templates_dir) if templates_dir else None).repair()
+
+
+def status(root: str | Path) -> dict[str, Any]:
+    """Who owes what and since which step, read from the latest snapshot (see :func:`pending_view`).
+
+    :raises GameDirError: when the folder has no resolved step yet, or its state is damaged.
+    """
+    gd = GameDir.open(root)
+    folder = Folder(gd)
+    numbers = folder.numbers()
+    if not numbers:
+        state = gd.load_state()
+        return pending_view(Snapshot(-1, state), gd.info().id) | {"snapshot": -1, "label": "not adjudicated yet"}
+    snap = folder.read_snapshot(numbers[-1])
+    try:
+        current = gd.state_file.read_text(encoding="utf-8")
+    except PermissionError as e:
+        raise BatchError(f"cannot read {gd.state_file}: {e.strerror} (check its permissions)") from None
+    except (OSError, UnicodeDecodeError):
+        current = None
+    if current != folder.snapshot_path(snap.number).read_text(encoding="utf-8"):
+        raise CorruptFolder(f"{gd.state_file} does not match states/{snap.number:04d}.toml; run 'maester adjudicate "
+                            f"{root}' to finish an interrupted run, or 'maester replay --repair {root}'")  # fmt: skip
+    return pending_view(snap, gd.info().id)
+
+
+# --- many games at once -----------------------------------------------------------------------
+
+
+def _one(job: tuple[str, bool, str | None]) -> tuple[str, int, list[str]]:
+    root, deadline, templates = job
+    try:
+        r = adjudicate(root, deadline=deadline, templates_dir=templates)
+        return root, r.exit_status, [f"{root} (game {r.game}):", *r.lines()[1:]]
+    except (GameDirError, registry.RegistryError, OSError) as e:
+        return root, 2, [f"game {root}: {e}"]
+
+
+def game_folders(parent: str | Path) -> list[Path]:
+    """The game folders directly inside ``parent`` (those with a ``game.toml``), sorted."""
+    return sorted(p for p in Path(parent).iterdir() if (p / "game.toml").is_file())
+
+
+def adjudicate_all(parent: str | Path, *, jobs: int = 1, deadline: bool = False,
+                   templates_dir: str | Path | None = None,
+                   progress: Optional[Callable[[int, int], None]] = None) -> dict[str, tuple[int, list[str]]]:  # fmt: skip
+    """Adjudicate every game folder in ``parent``, ``jobs`` at a time in separate processes.
+
+    Returns, per folder, the exit status and the lines of its run. ``progress(done, total)`` is
+    called after each folder.
+    """
+    work = [(str(p), deadline, str(templates_dir) if templates_dir else None) for p in game_folders(parent)]
+    out: dict[str, tuple[int, list[str]]] = {}
+    if jobs <= 1:
+        for i, job in enumerate(work, 1):
+            root, code, lines = _one(job)
+            out[root] = (code, lines)
+            if progress:
+                progress(i, len(work))
+        return out
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(_one, job) for job in work]
+        for i, fut in enumerate(as_completed(futures), 1):
+            root, code, lines = fut.result()
+            out[root] = (code, lines)
+            if progress:
+                progress(i, len(work))
+    return dict(sorted(out.items()))
+
+
+def progress_bar(done: int, total: int) -> None:
+    """A one-line progress bar on a terminal (nothing when the output is not one)."""
+    if not sys.stderr.isatty():
+        return
+    width = 30
+    filled = width * done // max(total, 1)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()

@@ -1,0 +1,381 @@
+"""The game folder: where a game's files live, and how they are read and written safely.
+
+::
+
+    GAME_DIR/
+      game.toml      [game] id, houses, created, options, seed_commitment (this module);
+                     [keys], [players] (the seal registry) and any other table are kept as they are
+      state.toml     the game state (:class:`adjudicator.game.state.GameState`), written atomically
+      secret/seed    the secret seed (mode 0600); game.toml publishes only its SHA-256
+      inbox/ archive/ reports/ states/
+      .lock          held by a run that changes the folder
+
+See ``docs/game-folder.md``.
+
+>>> import tempfile, pathlib
+>>> root = pathlib.Path(tempfile.mkdtemp()) / "doc-game"
+>>> gd = create_game(root, houses=["stark", "lannister", "baratheon"], seed="doc")
+>>> gd.info().id, gd.info().houses
+('doc-game', ['stark', 'lannister', 'baratheon'])
+>>> gd.load_state().round
+1
+>>> import shutil; shutil.rmtree(root.parent)
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import shutil
+import tempfile
+import time
+import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from .. import __version__
+from ..game import rng
+from ..game.board import HOUSES, Board
+from ..game.position import read_position
+from ..game.setup import check_houses, new_game
+from ..game.state import GameState, StateError, validate_engine
+from ..util import fileio
+
+GAME_FILE = "game.toml"
+STATE_FILE = "state.toml"
+SEED_FILE = "secret/seed"
+LOCK_FILE = ".lock"
+FOLDERS = ("inbox", "archive", "reports", "states")
+GAME_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+class GameDirError(ValueError):
+    """A game folder that cannot be created, read or written as asked (exit status 2)."""
+
+
+class GameLocked(GameDirError):
+    """Another run holds the folder's lock."""
+
+
+@dataclass(slots=True)
+class GameInfo:
+    """The ``[game]`` table of ``game.toml``: what a game is, fixed at ``maester new``."""
+
+    id: str
+    houses: list[str]
+    created: str
+    seed_commitment: str
+    options: dict[str, Any] = field(default_factory=dict)
+    maester_version: str = __version__
+
+    def to_table(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "houses": list(self.houses),
+            "created": self.created,
+            "seed_commitment": self.seed_commitment,
+            "maester_version": self.maester_version,
+            "options": dict(self.options),
+        }
+
+    @classmethod
+    def from_table(cls, t: dict[str, Any], *, where: str) -> GameInfo:
+        """:raises GameDirError: for a missing or mistyped key."""
+        try:
+            info = cls(
+                id=t["id"], houses=list(t["houses"]), created=t["created"], seed_commitment=t["seed_commitment"],
+                options=dict(t.get("options", {})), maester_version=t.get("maester_version", ""),
+            )
+        except (KeyError, TypeError) as e:
+            raise GameDirError(f"{where}: the [game] table lacks {e}") from None
+        if not isinstance(info.id, str) or not isinstance(t["houses"], list) or not all(
+            isinstance(h, str) for h in info.houses
+        ):
+            raise GameDirError(f"{where}: [game] id and houses must be text")
+        unknown = [h for h in info.houses if h not in HOUSES]
+        if unknown:
+            raise GameDirError(f"{where}: [game] houses names {unknown[0]!r}, not a house ({', '.join(HOUSES)})")
+        return info
+
+
+def check_game_id(game_id: str) -> str:
+    """The id, when made of lower-case letters, digits and ``-_.`` (it goes into every sealed header).
+
+    Capitals are refused, not folded (ruling 190): the id must match every header letter for
+    letter, and by default it is the folder's name, which is case-sensitive on most systems.
+
+    >>> check_game_id("winter-2026")
+    'winter-2026'
+    >>> check_game_id("Winter")
+    Traceback (most recent call last):
+    ...
+    adjudicator.folder.gamedir.GameDirError: invalid game id 'Winter': it has capital letters; use 'winter' instead (with --game-id, or as the folder's name): every sealed header repeats the id letter for letter, and folder names are case-sensitive on most systems (ruling 190)
+
+    :raises GameDirError: for any other id.
+    """
+    if not GAME_ID_RE.match(game_id):
+        raise GameDirError(
+            f"invalid game id {game_id!r}: use lower-case letters, digits, '-', '_' and '.', "
+            "starting with a letter or digit"
+        )
+    if game_id != game_id.lower():
+        raise GameDirError(
+            f"invalid game id {game_id!r}: it has capital letters; use {game_id.lower()!r} instead (with --game-id, "
+            "or as the folder's name): every sealed header repeats the id letter for letter, and folder names are "
+            "case-sensitive on most systems (ruling 190)"
+        )
+    return game_id
+
+
+@dataclass(frozen=True)
+class GameDir:
+    """One game folder and the paths inside it."""
+
+    root: Path
+
+    @property
+    def game_file(self) -> Path:
+        return self.root / GAME_FILE
+
+    @property
+    def state_file(self) -> Path:
+        return self.root / STATE_FILE
+
+    @property
+    def seed_file(self) -> Path:
+        return self.root / SEED_FILE
+
+    @property
+    def lock_file(self) -> Path:
+        return self.root / LOCK_FILE
+
+    def folder(self, name: str) -> Path:
+        """One of the working folders: ``inbox``, ``archive``, ``reports``, ``states``."""
+        if name not in FOLDERS:
+            raise ValueError(f"unknown game folder {name!r}")
+        return self.root / name
+
+    @classmethod
+    def open(cls, root: str | Path) -> GameDir:
+        """An existing game folder.
+
+        :raises GameDirError: when ``root`` has no ``game.toml``, or one of its working folders is a file.
+        """
+        gd = cls(Path(root))
+        if not gd.game_file.is_file():
+            if gd.root.exists() and not gd.root.is_dir():
+                raise GameDirError(f"{root} is not a game folder: it is a file")
+            if gd.game_file.exists():
+                raise GameDirError(f"{root} is not a game folder: its {GAME_FILE} is not a file")
+            raise GameDirError(f"{root} is not a game folder: it has no {GAME_FILE} (create one with 'maester new')")
+        for name in FOLDERS:
+            if (path := gd.root / name).exists() and not path.is_dir():
+                raise GameDirError(f"{path} is not a folder: move it away; the game keeps its {name} there")
+        return gd
+
+    # --- game.toml ----------------------------------------------------------------------------
+
+    def read_game(self) -> dict[str, Any]:
+        """The whole of ``game.toml``, every table.
+
+        :raises GameDirError: when the file is missing or is not TOML.
+        """
+        try:
+            return tomllib.loads(self.game_file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise GameDirError(f"{self.root} is not a game folder: it has no {GAME_FILE}") from None
+        except UnicodeDecodeError:
+            raise GameDirError(f"{self.game_file} is not valid TOML: it is not UTF-8 text (damaged?)") from None
+        except tomllib.TOMLDecodeError as e:
+            raise GameDirError(f"{self.game_file} is not valid TOML: {e}") from None
+        except OSError as e:
+            raise GameDirError(f"cannot read {self.game_file}: {e.strerror}") from None
+
+    def write_table(self, name: str, table: dict[str, Any]) -> None:
+        """Replace one top-level table of ``game.toml``, keeping every other table as it is."""
+        data = self.read_game() if self.game_file.exists() else {}
+        data[name] = table
+        fileio.atomic_write_text(self.game_file, tomli_w.dumps(data))
+
+    def info(self) -> GameInfo:
+        """The ``[game]`` table.
+
+        :raises GameDirError: when it is missing or incomplete.
+        """
+        table = self.read_game().get("game")
+        if not isinstance(table, dict):
+            raise GameDirError(f"{self.game_file} has no [game] table")
+        return GameInfo.from_table(table, where=str(self.game_file))
+
+    # --- state.toml and the seed --------------------------------------------------------------
+
+    def load_state(self) -> GameState:
+        """The current state.
+
+        :raises GameDirError: when ``state.toml`` is missing or unreadable.
+        """
+        try:
+            state = GameState.from_toml(self.state_file.read_text(encoding="utf-8"))
+            validate_engine(state.to_dict())  # the engine's parts too: the file may have been edited by hand
+            return state
+        except FileNotFoundError:
+            raise GameDirError(f"{self.root} has no {STATE_FILE}") from None
+        except OSError as e:
+            raise GameDirError(f"cannot read {self.state_file}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise GameDirError(f"{self.state_file} cannot be read: it is not UTF-8 text (damaged?)") from None
+        except tomllib.TOMLDecodeError as e:
+            raise GameDirError(f"{self.state_file} cannot be read: it is not valid TOML ({e})") from None
+        except StateError as e:
+            raise GameDirError(f"{self.state_file} cannot be read: {e}") from None
+        except (KeyError, TypeError, ValueError) as e:
+            raise GameDirError(f"{self.state_file} cannot be read: {type(e).__name__}: {e}") from None
+
+    def save_state(self, state: GameState) -> None:
+        """Write ``state.toml`` atomically: a crash leaves the old state or the new one."""
+        fileio.atomic_write_text(self.state_file, state.to_toml())
+
+    def seed(self) -> str:
+        """The secret seed (moderator only).
+
+        :raises GameDirError: when ``secret/seed`` is missing.
+        """
+        try:
+            return self.seed_file.read_text(encoding="utf-8").strip()
+        except OSError as e:
+            raise GameDirError(f"cannot read {self.seed_file}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise GameDirError(f"{self.seed_file} is not UTF-8 text: it is damaged") from None
+
+    # --- the lock -----------------------------------------------------------------------------
+
+    @contextmanager
+    def lock(self, *, timeout: float = 0.0) -> Iterator[None]:
+        """Hold the folder's lock for a run that changes it; released on exit, even on a crash.
+
+        The lock is an advisory ``flock`` on ``GAME_DIR/.lock``: the kernel drops it when the
+        process dies, so a killed run never leaves the folder locked.
+
+        :raises GameLocked: when another run still holds it after ``timeout`` seconds.
+        """
+        fd = os.open(self.lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        holder = self.lock_file.read_text(encoding="utf-8", errors="replace").strip()
+                        raise GameLocked(f"{self.root} is busy: another maester run holds its lock ({holder or 'pid unknown'})") from None
+                    time.sleep(0.05)
+            os.ftruncate(fd, 0)
+            os.write(fd, f"pid {os.getpid()}\n".encode())
+            yield
+        finally:
+            os.close(fd)  # closing the descriptor releases the flock
+
+
+def is_empty_folder(path: Path) -> bool:
+    return path.is_dir() and not any(path.iterdir())
+
+
+def create_game(
+    root: str | Path,
+    *,
+    houses: list[str] | None = None,
+    game_id: str | None = None,
+    seed: str | None = None,
+    tides_of_battle: bool = False,
+    position: str | Path | None = None,
+    force: bool = False,
+    now: datetime | None = None,
+    board: Board | None = None,
+) -> GameDir:
+    """Create a game folder: ``game.toml``, ``state.toml``, ``secret/seed`` and the empty folders.
+
+    Everything is checked before anything is written: on any error the disk is unchanged. A new
+    folder is built under a temporary name and renamed into place. With ``force``, an existing
+    folder is reused: ``[game]``, the state and the seed are replaced, every other file and every
+    other table of ``game.toml`` (keys, players) is kept.
+
+    :raises GameDirError: for an existing non-empty folder without ``force``, a bad game id, or a
+        houses list that disagrees with the position.
+    :raises adjudicator.game.setup.SetupError: for houses that cannot play together.
+    :raises adjudicator.game.position.PositionError: for a malformed position file.
+    """
+    root = Path(root)
+    board = board or Board.classic()
+    if game_id is None and not GAME_ID_RE.match(root.resolve().name):
+        raise GameDirError(f"the folder name {root.resolve().name!r} cannot be a game id: choose one with --game-id "
+                           "(letters, digits, '-', '_' and '.')")
+    gid = check_game_id(game_id if game_id is not None else root.resolve().name)
+    if root.exists() and not root.is_dir():
+        raise GameDirError(f"{root} exists and is not a folder")
+    if (parent := next(p for p in root.absolute().parents if p.exists())) and not parent.is_dir():
+        raise GameDirError(f"cannot create {root}: {parent} is a file, not a folder")
+    if root.exists() and not is_empty_folder(root) and not force:
+        raise GameDirError(f"{root} exists and is not empty (use --force to reuse it)")
+    if root.exists() and GameDir(root).game_file.exists():
+        GameDir(root).read_game()  # its other tables are kept: it must be readable before we write
+    state = _initial_state(houses, gid, seed, tides_of_battle, position, board)
+    info = GameInfo(
+        id=gid,
+        houses=list(state.houses_in_play),
+        created=(now or datetime.now(timezone.utc)).isoformat(timespec="seconds"),
+        seed_commitment=rng.commitment(state.rng_seed),
+        options=dict(state.options),
+    )
+    if root.exists():
+        _write_game(GameDir(root), info, state)
+        return GameDir(root)
+    root.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{root.name}.", suffix=".new", dir=root.parent))
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o777 & ~umask)  # as a plain mkdir would have made it
+        _write_game(GameDir(tmp), info, state)
+        os.rename(tmp, root)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return GameDir(root)
+
+
+def _initial_state(
+    houses: list[str] | None, gid: str, seed: str | None, tides: bool, position: str | Path | None, board: Board
+) -> GameState:
+    if position is None:
+        if not houses:
+            raise GameDirError("name the houses with --houses (e.g. --houses stark,lannister,baratheon)")
+        return new_game(houses, seed=seed or rng.new_seed(), game_id=gid, tides_of_battle=tides, board=board)
+    state = read_position(position, board=board, seed=seed or rng.new_seed())
+    if seed is not None and state.rng_seed != seed:
+        raise GameDirError(f"{position} fixes its own seed ([rng] seed); leave out --seed")
+    if houses and check_houses(houses, board) != state.houses_in_play:
+        raise GameDirError(f"--houses disagrees with the houses of {position}: {', '.join(state.houses_in_play)}")
+    if tides and not state.options.get("tides_of_battle"):
+        raise GameDirError(f"{position} plays without Tides of Battle; set [options] tides_of_battle = true there")
+    state.game_id = gid
+    return state
+
+
+def _write_game(gd: GameDir, info: GameInfo, state: GameState) -> None:
+    """Write the files of a new game; ``game.toml`` last, as it marks the folder as a game."""
+    gd.root.mkdir(parents=True, exist_ok=True)
+    for name in FOLDERS:
+        gd.folder(name).mkdir(exist_ok=True)
+    gd.seed_file.parent.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(gd.seed_file.parent, 0o700)
+    fileio.atomic_write_text(gd.seed_file, state.rng_seed + "\n", mode=0o600)
+    gd.save_state(state)
+    gd.write_table("game", info.to_table())

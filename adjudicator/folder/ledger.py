@@ -1,0 +1,302 @@
+"""The log: every accepted submission and moderator action, one JSON line each, read once.
+
+The batch run (:mod:`adjudicator.folder.batch`) and the audit (:mod:`adjudicator.folder.audit`) ask it which files
+are archived and in force; it is append-only, and a damaged line is reported, never trusted.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..util import fileio
+from ..util.lines import split_lines
+from . import registry
+
+_ARCHIVE_NAME = re.compile(r"^(\d{6})-")
+
+
+def sha256(data: bytes) -> str:
+    """The SHA-256 of some bytes, in hex: how the record names files and snapshots.
+
+    >>> sha256(b"")[:16]
+    'e3b0c44298fc1c14'
+    """
+    return hashlib.sha256(data).hexdigest()
+
+
+# --- what the log says ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Archived:
+    """One accepted submission, as its ``accept`` line in the log records it."""
+
+    index: int
+    name: str  # the file name inside archive/
+    house: str
+    round: int
+    step: str
+    seq: int
+    sha256: str  # of the archived bytes
+
+
+@dataclass
+class Ledger:
+    """The log read as bookkeeping: what is archived and in force, what was processed, what was ordered.
+
+    Reading costs one pass over the lines, each line a constant amount of work: the archived files
+    in force are indexed by name, by SHA-256 and by (house, round, step), so no question a run asks
+    walks the whole game. Within one process the log is read from where the last read stopped
+    (:meth:`read`), so a long game does not make each run slower.
+    """
+
+    archived: list[Archived] = field(default_factory=list)  # in force, by index; change it only with add()
+    set_aside: dict[str, Archived] = field(default_factory=dict)  # set aside by a rollback
+    last_index: int = 0  # highest archive index ever used (set-aside files keep theirs)
+    rejected: dict[str, bool] = field(default_factory=dict)  # input sha -> may be retried (early)
+    rejected_at: dict[str, int] = field(default_factory=dict)  # input sha -> snapshot it was judged at
+    deadlines: set[int] = field(default_factory=set)  # snapshot numbers a deadline was ordered at
+    open_deadline: int | None = None  # ordered by a run that did not finish: a re-run completes it
+    snapshots: dict[int, dict[str, Any]] = field(default_factory=dict)  # logged snapshot lines
+    moderator_accepts: set[str] = field(default_factory=set)  # sha256 of normalised unsealed texts
+    revealed: str = ""
+    setup_sha256: str = ""
+    rollback: dict[str, Any] | None = None  # the last rollback line
+    rollback_done: bool = True  # its files were all moved aside
+    # Indexes of `archived`, kept in step with it by add() and _take():
+    _by_name: dict[str, Archived] = field(default_factory=dict, repr=False)
+    _shas: dict[str, int] = field(default_factory=dict, repr=False)  # sha256 -> archived files with it
+    _highest: dict[tuple[str, int, str], int] = field(default_factory=dict, repr=False)
+    _in_order: bool = field(default=True, repr=False)  # `archived` is sorted by index
+
+    @classmethod
+    def read(cls, root: Path) -> Ledger:
+        """The log of the game folder ``root`` as bookkeeping.
+
+        The log is append-only. This process remembers the ledger at the end of the last read of
+        each log, and reads only the lines added since, when the file is the same file, is no
+        shorter and still has the same bytes just before where that read stopped; else it reads
+        the whole log again. Lines that are not JSON objects (a cut write) are skipped.
+        """
+        path = Path(root) / registry.LOG_FILE
+        try:
+            f = open(path, "rb")
+        except FileNotFoundError:
+            return cls()
+        with f:
+            st = os.fstat(f.fileno())
+            ident = (st.st_dev, st.st_ino)
+            led, offset, tail = _resume(path, ident, st.st_size, f)
+            data = f.read()
+        end = data.rfind(b"\n") + 1  # what follows the last newline is not a finished line yet
+        led._take_lines(data[:end])
+        led._sort()
+        if end:
+            tail = data[max(0, end - _TAIL) : end] if end >= _TAIL else (tail + data[:end])[-_TAIL:]
+            _LEDGERS.pop(path, None)
+            while len(_LEDGERS) >= _LEDGERS_KEPT:
+                _LEDGERS.pop(next(iter(_LEDGERS)))  # the one read longest ago
+            _LEDGERS[path] = _Read(ident, offset + end, tail, led.copy())
+        led._take_lines(data[end:])
+        led._sort()
+        return led
+
+    def copy(self) -> Ledger:
+        """An independent ledger with the same contents (the entries themselves are never changed)."""
+        return Ledger(
+            archived=list(self.archived), set_aside=dict(self.set_aside), last_index=self.last_index,
+            rejected=dict(self.rejected), rejected_at=dict(self.rejected_at), deadlines=set(self.deadlines),
+            open_deadline=self.open_deadline, snapshots=dict(self.snapshots),
+            moderator_accepts=set(self.moderator_accepts), revealed=self.revealed, setup_sha256=self.setup_sha256,
+            rollback=self.rollback, rollback_done=self.rollback_done, _by_name=dict(self._by_name),
+            _shas=dict(self._shas), _highest=dict(self._highest), _in_order=self._in_order,
+        )  # fmt: skip
+
+    def _take_lines(self, data: bytes) -> None:
+        # Lines end at LF only (adjudicator.util.lines): a U+2028 or NEL inside a logged text (written raw, as
+        # json.dumps(ensure_ascii=False) does) must not cut its line in two, losing it.
+        for line in split_lines(data.decode("utf-8", errors="replace")):  # a damaged line fails as JSON
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(e, dict):
+                continue
+            try:
+                self._take(e)
+            except (KeyError, TypeError, ValueError):
+                continue  # a line some other tool wrote differently: not ours to judge
+
+    def _take(self, e: dict[str, Any]) -> None:
+        action = e.get("action")
+        if action == "accept":
+            name = Path(str(e.get("file", ""))).name
+            m = _ARCHIVE_NAME.match(name)
+            if not m:
+                return  # not one of ours
+            a = Archived(int(m[1]), name, str(e["house"]), int(e["round"]), str(e["step"]), int(e["seq"]), str(e["sha256"]))
+            if name in self._by_name:  # accepted again under the same name: the later line counts
+                self._set_archived([x for x in self.archived if x.name != name])
+            self.add(a)
+        elif action == "reject":
+            self.rejected[str(e["sha256"])] = bool(e.get("retry", False))
+            self.rejected_at[str(e["sha256"])] = int(e.get("at", 0))
+        elif action == "deadline":
+            self.deadlines.add(int(e["at"]))
+            self.open_deadline = int(e["at"])
+        elif action == "deadline-done":
+            self.open_deadline = None
+        elif action == "snapshot":
+            if not isinstance(e.get("applied"), list):
+                raise TypeError("a snapshot line lists the archived files it applied")
+            self.snapshots[int(e["number"])] = e
+        elif action == "rollback":
+            to = int(e["to"])
+            if not re.fullmatch(r"rolled-back-\d+", str(e["folder"])):
+                raise ValueError("a rollback sets its files aside in states/rolled-back-K/ only")
+            gone = set(e.get("set_aside_files", []))
+            self.set_aside.update({a.name: a for a in self.archived if a.name in gone})
+            self._set_archived([a for a in self.archived if a.name not in gone])
+            self.deadlines = {d for d in self.deadlines if d < to}
+            self.open_deadline = None
+            self.snapshots = {n: s for n, s in self.snapshots.items() if n <= to}
+            later = {sha for sha, at in self.rejected_at.items() if at > to}  # judged against an undone step
+            self.rejected = {k: v for k, v in self.rejected.items() if k not in later}
+            self.rollback, self.rollback_done = e, False
+        elif action == "rollback-done":
+            self.rollback_done = True
+        elif action == "setup":
+            self.setup_sha256 = str(e.get("sha256", ""))
+        elif action == "moderator-accept":
+            self.moderator_accepts.add(str(e.get("sha256", "")))
+        elif action == "reveal":
+            self.revealed = str(e.get("seed", ""))
+
+    def add(self, a: Archived) -> None:
+        """Count one more archived file in force (its ``accept`` line is in the log, or about to be)."""
+        if self.archived and a.index < self.archived[-1].index:
+            self._in_order = False
+        self.archived.append(a)
+        self._by_name[a.name] = a
+        self._shas[a.sha256] = self._shas.get(a.sha256, 0) + 1
+        k = (a.house, a.round, a.step)
+        self._highest[k] = max(self._highest.get(k, 0), a.seq)
+        self.set_aside.pop(a.name, None)
+        self.last_index = max(self.last_index, a.index)
+
+    def _set_archived(self, archived: list[Archived]) -> None:
+        """Replace the files in force (after a rollback, or a file accepted again): the indexes are rebuilt."""
+        last = self.last_index
+        self.archived, self._by_name, self._shas, self._highest, self._in_order = [], {}, {}, {}, True
+        for a in archived:
+            self.add(a)
+        self.last_index = last
+
+    def _sort(self) -> None:
+        if not self._in_order:
+            self.archived.sort(key=lambda a: a.index)
+            self._in_order = True
+
+    def accepted_shas(self) -> set[str]:
+        """The SHA-256 of every archived file in force (a new set)."""
+        return set(self._shas)
+
+    def is_accepted(self, sha: str) -> bool:
+        """Whether an archived file in force has these bytes."""
+        return sha in self._shas
+
+    def find(self, name: str) -> Archived | None:
+        """The archived file of that name, in force or set aside by a rollback."""
+        return self._by_name.get(name) or self.set_aside.get(name)
+
+    def after(self, index: int) -> list[Archived]:
+        """The archived files in force with an index above ``index``, in order."""
+        self._sort()
+        return self.archived[bisect.bisect_right(self.archived, index, key=lambda a: a.index) :]
+
+    def highest(self) -> dict[tuple[str, int, str], int]:
+        """The highest sequence number in force per (house, round, step): a rollback frees its files' (a new dict)."""
+        return dict(self._highest)
+
+
+@dataclass
+class _Read:
+    """Where this process last stopped reading one log, and the ledger it had read by then."""
+
+    ident: tuple[int, int]  # the file's device and inode
+    offset: int
+    tail: bytes  # the bytes just before `offset`: a log rewritten in place differs there
+    ledger: Ledger
+
+
+_LEDGERS: dict[Path, _Read] = {}  # by log path; the oldest is forgotten first
+_LEDGERS_KEPT = 64
+_TAIL = 256
+
+
+def _resume(path: Path, ident: tuple[int, int], size: int, f: Any) -> tuple[Ledger, int, bytes]:
+    """A copy of the ledger this process read from ``path`` before, the offset to read on from and
+    the bytes just before it; a fresh ledger at offset 0 when the log is not the one read then."""
+    last = _LEDGERS.get(path)
+    if last is not None and last.ident == ident and last.offset <= size:
+        f.seek(last.offset - len(last.tail))
+        if f.read(len(last.tail)) == last.tail:
+            return last.ledger.copy(), last.offset, last.tail
+    f.seek(0)
+    return Ledger(), 0, b""
+
+
+def now() -> str:
+    """The time a log line is stamped with (UTC, to the second)."""
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def log(root: Path, entry: dict[str, Any]) -> None:
+    """Append one line to the game's log (flushed to disk), stamped with the time unless it has one."""
+    entry = {"time": now(), **entry}
+    fileio.append_line(root / registry.LOG_FILE, json.dumps(entry, ensure_ascii=False, sort_keys=True))
+
+
+def log_lost(root: Path, ledger: Ledger, numbers: list[int]) -> str | None:
+    """What the log fails to record of a folder with snapshots ``numbers`` (ruling 170), or ``None``.
+
+    The log must record the setup and every snapshot but the latest (a run killed between the
+    snapshot and its log line leaves the latest unrecorded). A log lost or cut short fails this:
+    a run on it would number new archived files from 1 again, over the turns archived before.
+    """
+    if not numbers:
+        return None
+    unrecorded = [f"snapshot {m:04d}" for m in numbers[:-1] if m not in ledger.snapshots]
+    if ledger.setup_sha256 and not unrecorded:
+        return None
+    what = unrecorded[0] if unrecorded else "the setup"
+    return (f"{Path(root) / registry.LOG_FILE} does not record {what}: the log was lost or cut short; restore it "
+            "from a backup (nothing was changed, and nothing will be until it is back: it holds every acceptance)")
+
+
+def mend_log(root: Path) -> None:
+    """End a log cut short by a killed run with a newline, so the next line stands on its own."""
+    path = root / registry.LOG_FILE
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            if f.tell() == 0:
+                return
+            f.seek(-1, os.SEEK_END)
+            last = f.read(1)
+    except FileNotFoundError:
+        return
+    if last != b"\n":
+        with open(path, "ab") as f:
+            f.write(b"\n")
+            f.flush()
+            os.fsync(f.fileno())

@@ -1,0 +1,147 @@
+"""Receipts: what each file was understood to say, what was refused and why.
+
+Written by the batch run (:mod:`adjudicator.folder.batch`) into each step's ``receipts/`` folder.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ..engine.events import AnswerUnusable, kind_name
+from ..game.state import GameState
+from ..util.columns import fold
+from . import registry
+from .audit import (
+    Outcome,
+    Snapshot,
+    Understood,
+    entry_prefix,
+)
+from .intake import Rejection
+
+# --- receipts ---------------------------------------------------------------------------------
+
+
+def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str, replaced: list[str] | None = None) -> str:
+    """What a house's accepted file was understood to say, what could not be used, what it replaced
+    (``replaced``: the texts of the house's earlier answers it dropped, ruling 94) and what is still
+    asked of the house."""
+    h = u.header
+    snap = outcome.snapshot
+    out = [
+        f"Receipt for archive/{u.name}",
+        f"Accepted: {registry.house_name(h.house)}, game {h.game}, round {h.round} {h.step}, seq {h.seq}.",
+        f"Sealed by {sealed_by}." if u.sealed else "Accepted unsealed, on the moderator's word (see the log).",
+        f"Applied at step {snap.number:04d}; the game is now at round {snap.state.round}, {snap.state.phase}.",
+        "",
+    ]
+    out.append(f"Understood ({len(u.lines)} line{'s' if len(u.lines) != 1 else ''}):")
+    out += [f"  line {line}: {text}" for line, text in u.lines] or ["  (nothing)"]
+    if u.warnings:
+        out += ["", "Read with a correction (check that this is what you meant):"]
+        out += ["  " + w.replace("\n", "\n  ") for w in u.warnings]
+    if u.problems:
+        out += ["", f"Not understood or not allowed ({len(u.problems)}); these lines were left out, the others stand:"]
+        out += ["  " + p.replace("\n", "\n  ") for p in u.problems]
+    unusable = unusable_for(u, outcome)
+    if unusable:
+        out += ["", "Answers the engine could not use:"]
+        out += [f"  {e.answer}: {e.reason}" + (f" ({e.rule})" if e.rule else "") for e in unusable]
+    if outcome.idle.get(u.name):
+        out += ["", f"{registry.house_name(h.house)} had nothing pending when this file was applied: its "
+                    "answers stand as instructions for later in the round; those not needed expire at its end."]
+    if replaced:
+        out += ["", f"Replaced by this file: your earlier answers for round {h.round} {h.step}, not used yet",
+                "(ruling 94); send them again if you still mean them:"]
+        out += [f"  {t}" for t in replaced]
+    if u.ignored:
+        out += ["", "Outside the seal (not read):"] + [f"  {g}" for g in u.ignored]
+    asked = [r for r in outcome.requests if r.house == h.house]
+    out += ["", "Asked of you now:" if asked else "Nothing is asked of you now."]
+    out += [f"  - {kind_name(r.kind)}: {r.prompt}" for r in asked]
+    return fold("\n".join(out)) + "\n"
+
+
+def replaced_answers(prev: GameState | None, understood: list[Understood]) -> dict[str, list[str]]:
+    """Per archived file, the texts of its house's earlier answers for the same step that it dropped.
+
+    The same replacement as :func:`adjudicator.folder.audit.derive` makes (ruling 94), told to the player.
+    """
+    pool = list(prev.answers) if prev is not None else []
+    used = set(prev.segment.used) if prev is not None and prev.segment else set()
+    new: list[dict[str, Any]] = []
+    out: dict[str, list[str]] = {}
+    for u in understood:
+        prefix = entry_prefix(u.header)
+        gone = [a for a in pool if a["id"].startswith(prefix) and a["id"] not in used]
+        gone += [a for a in new if a["id"].startswith(prefix)]
+        pool = [a for a in pool if not a["id"].startswith(prefix) or a["id"] in used]
+        new = [a for a in new if not a["id"].startswith(prefix)] + list(u.entries)
+        out[u.name] = [str(a.get("text", "")) for a in gone]
+    return out
+
+
+def unusable_for(u: Understood, outcome: Outcome) -> list[AnswerUnusable]:
+    """The ``AnswerUnusable`` events of the file's house that name its lines (an event names one
+    line, or several of one composite answer joined by "; "); older files' answers tried again are
+    the private report's business."""
+    mine = [e for e in outcome.events if isinstance(e, AnswerUnusable) and e.house == u.header.house]
+    texts = {t for _, t in u.lines}
+    return [e for e in mine if any(f"; {t}; " in f"; {e.answer}; " for t in texts)]
+
+
+def rejected_receipt(rej: Rejection, snap: Snapshot) -> str:
+    """Why a file was not accepted: every reason; nothing in it was read or applied."""
+    st = snap.state
+    if rej.retry:
+        head = ["Not yet: this file is sealed for a step that is not open.",
+                f"The game is at round {st.round}, {st.phase} (step {snap.number:04d}). Maester keeps the file",
+                "and tries it again at every run; it is accepted when its step opens."]  # fmt: skip
+    else:
+        head = ["Rejected: nothing in this file was read or applied.",
+                f"It was checked against round {st.round}, {st.phase} (step {snap.number:04d})."]  # fmt: skip
+    out = [f"Receipt for {Path(rej.source).name} (sha256 {rej.sha256[:16]})", *head, "", "Reasons:"]
+    out += [f"  {r}" for r in rej.reasons]
+    todo = [] if rej.retry else list(dict.fromkeys(WHAT_TO_DO[c] for r in rej.reasons
+                                                   for c in re.findall(r"\[([a-z-]+)\]", r) if c in WHAT_TO_DO))
+    if todo:
+        out += ["", "What to do:"] + [f"  - {t}" for t in todo]
+    return fold("\n".join(out)) + "\n"
+
+
+# What a player does about each reason a seal check gives (the codes of docs/seals.md).
+WHAT_TO_DO: dict[str, str] = {
+    "bad-signature": "the text changed after it was sealed (a mail program may have rewrapped a line): seal the "
+                     "file again and send it unchanged, best as an attachment",
+    "unknown-key": "seal with the key registered for your house, or ask the moderator to register this one",
+    "revoked-key": "this key is revoked: seal with your house's key in force (the report lists them)",
+    "wrong-house": "seal with your own house's key, and name your house in the header",
+    "wrong-game": "write this game's id in the header, seal the file again and send it",
+    "wrong-step": "write the header for the step the game is at (seq 1 for your first file of a step), seal the "
+                  "file again and send it",
+    "replayed": "give the file a seq higher than your last accepted one for that step, seal it again and send it",
+    "wrong-namespace": "seal turn files with 'maester sign' (or ssh-keygen -Y sign -n maester-turn)",
+    "unsupported-key": "make an Ed25519 key ('maester keygen') and have it registered",
+    "armour-truncated": "the seal was cut short on the way: send the sealed file as an attachment",
+    "armour-doubled": "send one seal per turn: seal the plain text once, not a sealed file again",
+    "bad-armour": "the seal was damaged on the way: send the sealed file as an attachment",
+    "bad-header": "begin the turn with 'game ID · house H · round N · STEP · seq N', seal it again and send it",
+    "no-seal": "seal the file ('maester sign --key KEY FILE') and send the .sealed file",
+    "bad-encoding": "save the file as UTF-8 text, seal it again and send it",
+}  # fmt: skip
+
+
+def shown(name: str) -> str:
+    """A file name as text fit to write anywhere: bytes of the name that are not UTF-8 become U+FFFD.
+
+    >>> shown("caf\\udce9.txt")
+    'caf\ufffd.txt'
+    """
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def receipt_name(rej: Rejection) -> str:
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(rej.source).stem)[:60] or "file"
+    return f"rejected-{stem}-{rej.sha256[:8]}.txt"

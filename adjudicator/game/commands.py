@@ -1,0 +1,405 @@
+"""Typed commands: everything a player can say in a turn file, as plain frozen values.
+
+The parser (:mod:`adjudicator.turnfile.parser`) turns text into these; the engine consumes them as
+answers to its requests (:mod:`adjudicator.engine.core.context`). A command may arrive before the
+request it answers (a standing instruction): the engine then matches it by kind and context.
+
+Every command names areas, houses, cards and unit types by their canonical snake_case ids.
+``where`` (file, line, column) is carried for messages and never compared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, field
+from typing import Any, Literal, Optional
+
+AreaId = str
+HouseId = str
+CardId = str
+
+# The 15 order tokens of each house, by token id (R112). Special tokens are starred in the rulebook.
+ORDER_TOKENS: dict[str, int] = {
+    "march-1": 1,
+    "march+0": 1,
+    "march+1": 1,
+    "defense+1": 2,
+    "defense+2": 1,
+    "support+0": 2,
+    "support+1": 1,
+    "raid": 2,
+    "raid*": 1,
+    "consolidate": 2,
+    "consolidate*": 1,
+}
+SPECIAL_TOKENS: frozenset[str] = frozenset({"march+1", "defense+2", "support+1", "raid*", "consolidate*"})
+
+
+def order_kind(token: str) -> str:
+    """``'march+1'`` -> ``'march'``; ``'consolidate*'`` -> ``'consolidate'``."""
+    return token.rstrip("*").split("+")[0].split("-")[0]
+
+
+def order_bonus(token: str) -> int:
+    """The number printed on a token: march modifier, defense or support bonus."""
+    if "+" in token:
+        return int(token.split("+")[1])
+    if "-" in token:
+        return -int(token.split("-")[1])
+    return 0
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    file: str
+    line: int
+    column: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitSpec:
+    """A number of units of one type, e.g. ``2 footmen``."""
+
+    unit: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """Units of one type in one area, e.g. ``footman in The Twins``."""
+
+    area: AreaId
+    unit: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CombatFilter:
+    """The condition of a standing combat instruction (``if attacked in Winterfell: ...``).
+
+    Every field left ``None`` matches anything.
+    """
+
+    role: Optional[Literal["attacker", "defender"]] = None
+    area: Optional[AreaId] = None
+    opponent: Optional[HouseId] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Command:
+    where: Optional[Where] = field(default=None, compare=False, repr=False)
+
+    @property
+    def kind(self) -> str:
+        return _KIND_OF[type(self).__name__]
+
+
+# --- planning -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AssignOrder(Command):
+    """``Winterfell: march+1`` - place an order (D13)."""
+
+    area: AreaId
+    token: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeaveUnordered(Command):
+    """``Winterfell: no order`` - only when short of tokens (D14, R122)."""
+
+    area: AreaId
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Raven(Command):
+    """Messenger Raven (D15): ``raven swap Winterfell defense+1``, ``raven look``, ``raven pass``."""
+
+    action: Literal["swap", "look", "pass"]
+    area: Optional[AreaId] = None
+    token: Optional[str] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RavenKeep(Command):
+    """After looking: ``wildling card: top`` or ``wildling card: bottom``."""
+
+    choice: Literal["top", "bottom"]
+
+
+# --- action phase ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Raid(Command):
+    """``raid from Bay of Ice onto Castle Black else none`` (D16/D17).
+
+    ``targets`` is a preference list; ``None`` in it means "no effect". An empty tuple means none.
+    """
+
+    origin: AreaId
+    targets: tuple[Optional[AreaId], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Move(Command):
+    units: tuple[UnitSpec, ...]
+    destination: AreaId
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class March(Command):
+    """``march from Winterfell: footman, knight -> Moat Cailin; leave power`` (D18/D19)."""
+
+    origin: AreaId
+    moves: tuple[Move, ...] = ()
+    leave_power: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Support(Command):
+    """``support stark in every combat`` / ``support none in Winterfell`` (D20).
+
+    ``side`` is a house id, ``"attacker"``, ``"defender"`` or ``None`` (support no one).
+    ``combat_area`` limits it to the combat in that area; ``origin`` to one support order.
+    """
+
+    side: Optional[str]
+    combat_area: Optional[AreaId] = None
+    origin: Optional[AreaId] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RefuseSupport(Command):
+    """``refuse support from greyjoy`` (D21)."""
+
+    supporter: HouseId
+    when: Optional[CombatFilter] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayCard(Command):
+    """``play eddard stark`` / ``if attacked in Winterfell: play eddard stark`` (D22)."""
+
+    card: CardId
+    when: Optional[CombatFilter] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UseBlade(Command):
+    """``use blade`` / ``keep blade`` (D24, D25)."""
+
+    use: bool
+    when: Optional[CombatFilter] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Casualties(Command):
+    """``casualties: footman, knight`` (D26, D27)."""
+
+    units: tuple[UnitSpec, ...]
+    when: Optional[CombatFilter] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Retreat(Command):
+    """``retreat to Karhold`` (preference list) ``destroy footman`` (D28)."""
+
+    areas: tuple[AreaId, ...]
+    destroy: tuple[UnitSpec, ...] = ()
+    when: Optional[CombatFilter] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardChoice(Command):
+    """A house-card ability choice (D23): ``tyrion: cancel``, ``doran: fiefdoms``,
+    ``patchface: discard eddard stark``, ``cersei: remove order in Winterfell`` ...
+
+    ``option`` is a keyword (cancel, keep, yes, no, a track id ...); ``area``, ``house_card``
+    and ``track`` carry the objects named.
+    """
+
+    card: CardId
+    option: Optional[str] = None
+    area: Optional[AreaId] = None
+    house_card: Optional[CardId] = None
+    track: Optional[str] = None
+    when: Optional[CombatFilter] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PortShips(Command):
+    """``port of lannisport: take over 2 ships`` (D29, R246)."""
+
+    port: AreaId
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MusterAction(Command):
+    """One mustering purchase: a new unit, an upgrade, or a ship placed into port or sea."""
+
+    unit: str  # footman | knight | siege_engine | ship
+    upgrade: bool = False  # replace a footman in the area with `unit`
+    to: Optional[AreaId] = None  # ships: the port or sea area they go into
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Muster(Command):
+    """``muster in Lannisport: footman, ship to The Golden Sound`` (D7). No actions = pass."""
+
+    area: AreaId
+    actions: tuple[MusterAction, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Consolidate(Command):
+    """``consolidate in Lannisport`` / ``consolidate in Lannisport: muster footman`` (D30)."""
+
+    area: AreaId
+    muster: Optional[tuple[MusterAction, ...]] = None  # None: take power
+
+
+# --- Westeros phase -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Bid(Command):
+    """``bid iron throne 3`` / ``bid wildlings 2`` (D8, D10)."""
+
+    track: Literal["iron_throne", "fiefdoms", "kings_court", "wildlings"]
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TieBreak(Command):
+    """``tie-break: stark, lannister, baratheon`` (D9, D11, D31); ``context`` None = any tie."""
+
+    order: tuple[HouseId, ...]
+    context: Optional[str] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reconcile(Command):
+    """``supply: destroy footman in The Twins, footman in Harrenhal`` (D6)."""
+
+    removals: tuple[Located, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WesterosChoice(Command):
+    """``a throne of blades: muster`` / ``dark wings: bid`` / ``put to the sword: no defense`` (D3-D5)."""
+
+    card: CardId
+    option: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WildlingChoice(Command):
+    """A wildling card choice (D12): units to destroy or swap, a track, a house card, an area."""
+
+    card: CardId
+    option: Optional[str] = None
+    units: tuple[Located, ...] = ()
+    track: Optional[str] = None
+    house_card: Optional[CardId] = None
+    area: Optional[AreaId] = None
+    muster: tuple[MusterAction, ...] = ()
+
+
+# Request kind of each command: one name used by the grammar, the engine and the docs.
+_KIND_OF: dict[str, str] = {
+    "AssignOrder": "orders",
+    "LeaveUnordered": "orders",
+    "Raven": "raven",
+    "RavenKeep": "raven_wildling",
+    "Raid": "raid",
+    "Move": "march",
+    "March": "march",
+    "Support": "support",
+    "RefuseSupport": "refuse_support",
+    "PlayCard": "house_card",
+    "UseBlade": "blade",
+    "Casualties": "casualties",
+    "Retreat": "retreat",
+    "CardChoice": "card_choice",
+    "PortShips": "port_ships",
+    "MusterAction": "muster",
+    "Muster": "muster",
+    "Consolidate": "consolidate",
+    "Bid": "bid",
+    "TieBreak": "tie_break",
+    "Reconcile": "reconcile",
+    "WesterosChoice": "westeros_choice",
+    "WildlingChoice": "wildling_choice",
+}
+
+COMMAND_TYPES: tuple[type[Command], ...] = (
+    AssignOrder, LeaveUnordered, Raven, RavenKeep, Raid, March, Support, RefuseSupport,
+    PlayCard, UseBlade, Casualties, Retreat, CardChoice, PortShips, Muster, Consolidate,
+    Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice,
+)
+
+_BY_NAME: dict[str, type] = {t.__name__: t for t in COMMAND_TYPES}
+_NESTED: dict[str, type] = {
+    "UnitSpec": UnitSpec, "Located": Located, "CombatFilter": CombatFilter, "Move": Move,
+    "MusterAction": MusterAction,
+}
+
+
+def to_dict(value: object) -> dict[str, object]:
+    """A command as a TOML-ready dict (``type`` plus its fields; ``None`` fields left out).
+
+    >>> to_dict(Bid(track="fiefdoms", amount=3))
+    {'type': 'Bid', 'track': 'fiefdoms', 'amount': 3}
+    """
+    out: dict[str, object] = {"type": type(value).__name__}
+    for name in value.__dataclass_fields__:  # type: ignore[attr-defined]
+        if name == "where":
+            continue
+        out_v = _plain(getattr(value, name))
+        if out_v is not None:
+            out[name] = out_v
+    return out
+
+
+def _plain(v: object) -> object:
+    if v is None:
+        return None
+    if hasattr(v, "__dataclass_fields__"):
+        return to_dict(v)
+    if isinstance(v, tuple):
+        # TOML has no null: "no effect" inside a preference list is written as "".
+        return ["" if x is None else _plain(x) for x in v]
+    return v
+
+
+def from_dict(d: dict[str, object]) -> Command:
+    """The inverse of :func:`to_dict`.
+
+    :raises KeyError: for an unknown command type.
+    """
+    value = _build(d)
+    assert isinstance(value, Command)
+    return value
+
+
+def _build(d: dict[str, object]) -> object:
+    cls: Any = _BY_NAME.get(str(d["type"])) or _NESTED[str(d["type"])]
+    kwargs = {k: _unplain(v) for k, v in d.items() if k != "type"}
+    for name, f in cls.__dataclass_fields__.items():
+        # TOML has no null: a required field left out was None (``support none``).
+        if name not in kwargs and f.default is MISSING and f.default_factory is MISSING:
+            kwargs[name] = None
+    return cls(**kwargs)
+
+
+def _unplain(v: object) -> object:
+    if isinstance(v, dict):
+        return _build(v)
+    if isinstance(v, list):
+        return tuple(None if x == "" else _unplain(x) for x in v)
+    return v

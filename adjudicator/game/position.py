@@ -1,0 +1,627 @@
+"""Position files: any game position as short, readable TOML (see ``docs/positions.md``).
+
+A position names its houses; everything it leaves out takes the setup value for those houses,
+so a test position can be a few lines long. :func:`dump_position` writes every field, and
+:func:`load_position` reads it back to an equal state.
+
+>>> state = load_position('''
+... houses = ["stark", "lannister", "baratheon"]
+... phase = "action"
+... start = "empty"
+... [areas]
+... winterfell = { units = ["2 stark footmen", "stark knight"], order = "march+1" }
+... ''', filename="doc.toml")
+>>> state.area("winterfell").units[2], state.area("winterfell").order
+(Unit(house='stark', type='knight', routed=False), Order(house='stark', token='march+1'))
+>>> load_position(dump_position(state), filename="again.toml") == state
+True
+>>> load_position('houses = ["stark", "lannister", "baratheon"]\\n[areas]\\nwinterfel = []', filename="t.toml")
+Traceback (most recent call last):
+...
+adjudicator.game.position.PositionError: t.toml:3: areas.winterfel: unknown area 'winterfel'; did you mean 'winterfell'?
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections import Counter
+from pathlib import Path
+from typing import Any, NoReturn
+
+import tomli_w
+
+from .board import HOUSES, TRACKS, Board, HouseId
+from .cards import CARDS
+from .commands import ORDER_TOKENS
+from .setup import SetupError, check_houses, new_game
+from .state import (
+    PHASES,
+    PLURALS,
+    AreaState,
+    GameState,
+    Order,
+    Segment,
+    StateError,
+    Unit,
+    validate_dict,
+)
+
+POSITION_FORMAT = 1
+DEFAULT_SEED = "position"
+
+# ``houses`` lists the houses in play; their holdings live under ``[house.<id>]`` (TOML cannot
+# hold both a list and tables under one key).
+TOP_KEYS = (
+    "position_format", "game_id", "round", "phase", "houses", "start", "wildling_threat",
+    "kings_court_overlay", "impassable", "restrictions", "winner", "tracks", "dominance", "house",
+    "areas", "decks", "options", "rng", "engine",
+)
+HOUSE_KEYS = ("power", "supply", "hand", "discards")
+AREA_KEYS = ("units", "order", "power_token", "garrison", "neutral_force")
+DECK_KEYS = (
+    "westeros_1", "westeros_2", "westeros_3", "westeros_1_discards", "westeros_2_discards",
+    "westeros_3_discards", "wildling", "tides", "tides_discards",
+)
+ORDER_KINDS = ("march", "defense", "support", "raid", "consolidate")
+
+_UNIT_WORDS = {
+    "footman": "footman", "footmen": "footman", "knight": "knight", "knights": "knight",
+    "ship": "ship", "ships": "ship", "siege_engine": "siege_engine", "siege_engines": "siege_engine",
+    "siege engine": "siege_engine", "siege engines": "siege_engine",
+}
+_UNIT_RE = re.compile(
+    r"^\s*(?:(?P<count>\d+)\s+)?(?P<house>[a-z_]+)\s+(?P<unit>siege[ _]engines?|[a-z]+)(?P<routed>\s+routed)?\s*$",
+    re.IGNORECASE,
+)
+
+
+class PositionError(ValueError):
+    """A position file that cannot be read: names the file, the line and the key at fault."""
+
+    def __init__(self, file: str, line: int | None, key: str, message: str) -> None:
+        self.file, self.line, self.key, self.message = file, line, key, message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+
+
+def read_position(path: str | Path, *, board: Board | None = None, seed: str = DEFAULT_SEED) -> GameState:
+    """Load a position file from disk.
+
+    :raises PositionError: for an unreadable or malformed file.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise PositionError(str(path), None, "", f"cannot read the file: {e}") from None
+    return load_position(text, filename=str(path), board=board, seed=seed)
+
+
+def load_position(
+    text: str, *, filename: str = "<position>", board: Board | None = None, seed: str = DEFAULT_SEED
+) -> GameState:
+    """The game state a position file describes; ``seed`` shuffles the decks it leaves out.
+
+    :raises PositionError: for TOML syntax errors, unknown keys or ids, wrong types, and any
+        position the box cannot hold (11 footmen, two orders in one area, a ship on land ...).
+    """
+    return _Reader(text, filename, board or Board.classic(), seed).read()
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+class _Reader:
+    """One pass over one file; every failure names the key and, where known, its line."""
+
+    def __init__(self, text: str, filename: str, board: Board, seed: str) -> None:
+        self.text, self.file, self.board, self.seed = text, filename, board, seed
+        self.lines = key_lines(text)
+
+    def fail(self, key: str, message: str) -> NoReturn:
+        parts = tuple(key.split(".")) if key else ()
+        line = None
+        while parts and line is None:
+            line = self.lines.get(parts)
+            parts = parts[:-1]
+        raise PositionError(self.file, line, key, message)
+
+    # typed getters: each refuses a wrong type with the key's name
+    def get(self, d: dict[str, Any], key: str, path: str, kind: type | tuple[type, ...], default: Any) -> Any:
+        if key not in d:
+            return default
+        value = d[key]
+        if isinstance(value, bool) and kind is int or not isinstance(value, kind):
+            self.fail(f"{path}{key}", f"expected {_kind_name(kind)}, got {_show(value)}")
+        return value
+
+    def str_list(self, d: dict[str, Any], key: str, path: str, default: list[str] | None) -> list[str] | None:
+        value = self.get(d, key, path, list, None)
+        if value is None:
+            return default
+        for v in value:
+            if not isinstance(v, str):
+                self.fail(f"{path}{key}", f"expected a list of strings, got {_show(v)}")
+        return list(value)
+
+    def known_keys(self, d: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
+        for k in d:
+            if k not in allowed:
+                self.fail(f"{path}{k}", f"unknown key {k!r}{_suggest(k, allowed)}")
+
+    def read(self) -> GameState:
+        try:
+            data = tomllib.loads(self.text)
+        except tomllib.TOMLDecodeError as e:
+            m = re.search(r"line (\d+)", str(e))
+            raise PositionError(self.file, int(m.group(1)) if m else None, "", f"not valid TOML: {e}") from None
+        self.known_keys(data, TOP_KEYS, "")
+        fmt = self.get(data, "position_format", "", int, POSITION_FORMAT)
+        if fmt != POSITION_FORMAT:
+            self.fail("position_format", f"this Maester reads position format {POSITION_FORMAT}, not {fmt}")
+        houses = self.str_list(data, "houses", "", None)
+        if houses is None:
+            self.fail("houses", "a position must name its houses, e.g. houses = [\"stark\", \"lannister\", \"baratheon\"]")
+        try:
+            in_play = check_houses(houses, self.board)
+        except SetupError as e:
+            self.fail("houses", str(e))
+        rng = self.get(data, "rng", "", dict, {})
+        self.known_keys(rng, ("seed", "counter"), "rng.")
+        options = self.get(data, "options", "", dict, {})
+        tides = self.get(options, "tides_of_battle", "options.", bool, False)
+        state = new_game(
+            in_play,
+            seed=self.get(rng, "seed", "rng.", str, self.seed),
+            game_id=self.get(data, "game_id", "", str, "game"),
+            tides_of_battle=tides,
+            board=self.board,
+        )
+        state.options.update(options)
+        state.rng_counter = self.get(rng, "counter", "rng.", int, state.rng_counter)
+        if state.rng_counter < 0:
+            self.fail("rng.counter", "cannot be negative")
+        self.read_game(data, state)
+        self.read_houses(data, state)
+        self.read_areas(data, state)
+        self.read_decks(data, state)
+        self.read_engine(data, state)
+        state.tidy()
+        problems = state.check(self.board)
+        if problems:
+            self.fail("", "the box cannot hold this position: " + "; ".join(problems))
+        return state
+
+    def read_game(self, data: dict[str, Any], state: GameState) -> None:
+        state.round = self.get(data, "round", "", int, 1)
+        if not 1 <= state.round <= self.board.constants["rounds"]:
+            self.fail("round", f"a game has rounds 1 to {self.board.constants['rounds']}, not {state.round}")
+        state.phase = self.get(data, "phase", "", str, "planning")
+        if state.phase not in PHASES:
+            self.fail("phase", f"unknown phase {state.phase!r}; the phases are {', '.join(PHASES)}")
+        threat = self.get(data, "wildling_threat", "", int, state.wildling_threat)
+        if threat not in self.board.constants["wildling_track"]:
+            self.fail("wildling_threat", f"the wildling track has the spaces 0, 2, 4 ... 12, not {threat}")
+        state.wildling_threat = threat
+        state.kings_court_overlay = self.get(data, "kings_court_overlay", "", bool, state.kings_court_overlay)
+        impassable = self.str_list(data, "impassable", "", state.impassable) or []
+        for a in impassable:
+            self.area_id(a, "impassable")
+        state.impassable = list(impassable)
+        restrictions = self.str_list(data, "restrictions", "", []) or []
+        for r in restrictions:
+            if r not in ORDER_KINDS:
+                self.fail("restrictions", f"unknown order kind {r!r}; the kinds are {', '.join(ORDER_KINDS)}")
+        state.restrictions = restrictions
+        winner = self.get(data, "winner", "", str, None)
+        if winner is not None and winner not in state.houses_in_play:
+            self.fail("winner", f"{winner!r} is not a house in play")
+        state.winner = winner
+        tracks = self.get(data, "tracks", "", dict, {})
+        self.known_keys(tracks, TRACKS, "tracks.")
+        for t in TRACKS:
+            order = self.str_list(tracks, t, "tracks.", None)
+            if order is None:
+                continue
+            if sorted(order) != sorted(state.houses_in_play):
+                self.fail(f"tracks.{t}", f"must list each house in play once: {', '.join(state.houses_in_play)}")
+            state.tracks[t] = order
+        dominance = self.get(data, "dominance", "", dict, {})
+        self.known_keys(dominance, ("blade_used", "raven_used"), "dominance.")
+        state.blade_used = self.get(dominance, "blade_used", "dominance.", bool, False)
+        state.raven_used = self.get(dominance, "raven_used", "dominance.", bool, False)
+
+    def read_houses(self, data: dict[str, Any], state: GameState) -> None:
+        table = self.get(data, "house", "", dict, {})
+        for h, d in table.items():
+            path = f"house.{h}."
+            if h not in state.houses_in_play:
+                self.fail(f"house.{h}", f"{h!r} is not a house in play{_suggest(h, state.houses_in_play)}")
+            if not isinstance(d, dict):
+                self.fail(f"house.{h}", f"expected a table, got {_show(d)}")
+            self.known_keys(d, HOUSE_KEYS, path)
+            hs = state.houses[h]
+            hs.power = self.get(d, "power", path, int, hs.power)
+            if hs.power < 0:
+                self.fail(f"{path}power", "cannot be negative")
+            hs.supply = self.get(d, "supply", path, int, hs.supply)
+            if not 0 <= hs.supply <= self.board.constants["supply_track_max"]:
+                self.fail(f"{path}supply", f"the supply track runs from 0 to 6, not {hs.supply}")
+            own = CARDS.hand_of(h)
+            discards = self.str_list(d, "discards", path, []) or []
+            hand = self.str_list(d, "hand", path, [c for c in own if c not in discards]) or []
+            for key, cards in (("hand", hand), ("discards", discards)):
+                for c in cards:
+                    if c not in own:
+                        self.fail(f"{path}{key}", f"{c!r} is not a house card of {h}{_suggest(c, own)}")
+            twice = [c for c, n in Counter(hand + discards).items() if n > 1]
+            if twice:
+                self.fail(f"{path}hand", f"{twice[0]!r} appears twice in the hand and discards")
+            hs.hand, hs.discards = hand, discards
+
+    def read_areas(self, data: dict[str, Any], state: GameState) -> None:
+        start = self.get(data, "start", "", str, "setup")
+        if start not in ("setup", "empty"):
+            self.fail("start", f"expected 'setup' or 'empty', not {start!r}")
+        if start == "empty":
+            state.areas.clear()
+        table = self.get(data, "areas", "", dict, {})
+        for area_id, entry in table.items():
+            path = f"areas.{area_id}"
+            self.area_id(area_id, path)
+            if isinstance(entry, list):
+                entry = {"units": entry}
+            if not isinstance(entry, dict):
+                self.fail(path, f"expected a list of units or a table, got {_show(entry)}")
+            self.known_keys(entry, AREA_KEYS, path + ".")
+            self.read_area(area_id, entry, state.area_mut(area_id), state)
+        self.check_area_limits(state)
+
+    def read_area(self, area_id: str, entry: dict[str, Any], st: AreaState, state: GameState) -> None:
+        path = f"areas.{area_id}."
+        units = self.str_list(entry, "units", path, None)
+        if units is not None:
+            st.units = [u for spec in units for u in self.units(spec, f"{path}units", state)]
+        if "order" in entry:
+            st.order = self.order(self.get(entry, "order", path, str, ""), f"{path}order", st)
+        if "power_token" in entry:
+            token = self.get(entry, "power_token", path, str, "")
+            st.power_token = self.house(token, f"{path}power_token", state) if token else None
+        st.garrison = self.get(entry, "garrison", path, int, st.garrison)
+        if st.garrison < 0:
+            self.fail(f"{path}garrison", "cannot be negative")
+        nf = self.get(entry, "neutral_force", path, int, st.neutral_force or 0)
+        if nf < 0:
+            self.fail(f"{path}neutral_force", "cannot be negative")
+        st.neutral_force = nf or None
+
+    def units(self, spec: str, key: str, state: GameState) -> list[Unit]:
+        m = _UNIT_RE.match(spec)
+        if not m:
+            self.fail(key, f"cannot read {spec!r}; write e.g. \"stark footman\", \"2 stark knights\" or \"stark ship routed\"")
+        house = self.house(m["house"].lower(), key, state)
+        word = m["unit"].lower().replace("_", " ")
+        unit = _UNIT_WORDS.get(word) or _UNIT_WORDS.get(word.replace(" ", "_"))
+        if unit is None:
+            self.fail(key, f"unknown unit {m['unit']!r}; the units are footman, knight, ship, siege engine")
+        count = int(m["count"] or 1)
+        if count < 1:
+            self.fail(key, f"cannot place {count} units")
+        return [Unit(house, unit, bool(m["routed"])) for _ in range(count)]
+
+    def order(self, text: str, key: str, st: AreaState) -> Order | None:
+        words = text.split()
+        if not words:
+            return None
+        if len(words) > 2:
+            self.fail(key, f"cannot read {text!r}; write e.g. \"march+1\" or \"stark march+1\"")
+        token = words[-1].lower()
+        if token not in ORDER_TOKENS:
+            self.fail(key, f"unknown order token {token!r}; the tokens are {', '.join(ORDER_TOKENS)}")
+        if len(words) == 2:
+            house = words[0].lower()
+            if house not in HOUSES:
+                self.fail(key, f"unknown house {house!r}{_suggest(house, HOUSES)}")
+        elif st.units:
+            house = st.units[0].house
+        else:
+            self.fail(key, "an order needs units of its house in the area (R111)")
+        return Order(house, token)
+
+    def house(self, name: str, key: str, state: GameState) -> HouseId:
+        if name not in state.houses_in_play:
+            what = "house in play" if name in HOUSES else "house"
+            self.fail(key, f"{name!r} is not a {what}{_suggest(name, state.houses_in_play)}")
+        return name
+
+    def area_id(self, area_id: str, key: str) -> str:
+        if area_id not in self.board.areas:
+            self.fail(key, f"unknown area {area_id!r}{_suggest(area_id, list(self.board.areas))}")
+        return area_id
+
+    def check_area_limits(self, state: GameState) -> None:
+        """Per-area limits, reported against the area's own key and line."""
+        seen: Counter[tuple[str, str]] = Counter()
+        orders: Counter[tuple[str, str]] = Counter()
+        in_file_order = sorted(state.areas.items(), key=lambda kv: self.lines.get(("areas", kv[0]), 0))
+        for area_id, st in in_file_order:  # so an excess is reported where the file adds it
+            a, key = self.board.area(area_id), f"areas.{area_id}"
+            houses = sorted({u.house for u in st.units})
+            if len(houses) > 1:
+                self.fail(f"{key}.units", f"units of {' and '.join(houses)} cannot share an area (R139)")
+            for u in st.units:
+                if u.type == "ship" and a.is_land:
+                    self.fail(f"{key}.units", f"{a.name} is a land area: ships stay at sea or in a port (R077)")
+                if u.type != "ship" and not a.is_land:
+                    self.fail(f"{key}.units", f"{a.name} is a {a.kind} area: only ships may be there (R077)")
+                seen[(u.house, u.type)] += 1
+                if seen[(u.house, u.type)] > self.board.unit_limit(u.type):
+                    self.fail(f"{key}.units", f"{u.house} has more than {self.board.unit_limit(u.type)} "
+                              f"{PLURALS[u.type]}; the box holds {self.board.unit_limit(u.type)}")
+            if a.is_port and len(st.units) > self.board.constants["port_max_ships"]:
+                self.fail(f"{key}.units", f"{a.name} holds {len(st.units)} ships; a port holds 3 (R245)")
+            if st.order:
+                if st.order.house not in houses:
+                    self.fail(f"{key}.order", f"an order of {st.order.house} needs its units in {a.name} (R111)")
+                orders[(st.order.house, st.order.token)] += 1
+                if orders[(st.order.house, st.order.token)] > ORDER_TOKENS[st.order.token]:
+                    self.fail(f"{key}.order", f"{st.order.house} owns only {ORDER_TOKENS[st.order.token]} "
+                              f"'{st.order.token}' order token(s)")
+            if st.power_token and not a.is_land:
+                self.fail(f"{key}.power_token", f"power tokens are placed in land areas only, not in {a.name}")
+            if area_id in state.impassable and (st.units or st.order or st.power_token):
+                self.fail(key, f"{a.name} is impassable in this game")
+            if st.garrison and (a.home_of not in state.houses_in_play or set(houses) - {a.home_of}):
+                self.fail(f"{key}.garrison", "a garrison lies only on the home area of a house in play, "
+                          "and never under enemy units (R225, R228)")
+            if st.neutral_force and (st.units or st.power_token):
+                self.fail(f"{key}.neutral_force", "a neutral force holds its area alone (R233)")
+
+    def read_decks(self, data: dict[str, Any], state: GameState) -> None:
+        decks = self.get(data, "decks", "", dict, {})
+        self.known_keys(decks, DECK_KEYS, "decks.")
+        for n in ("1", "2", "3"):
+            box = CARDS.westeros_deck(int(n))
+            deck = self.str_list(decks, f"westeros_{n}", "decks.", state.westeros_decks[n]) or []
+            discards = self.str_list(decks, f"westeros_{n}_discards", "decks.", state.westeros_discards[n]) or []
+            self.box_cards(f"decks.westeros_{n}", deck, discards, box, f"Westeros deck {'I' * int(n)}")
+            state.westeros_decks[n], state.westeros_discards[n] = deck, discards
+        wild = self.str_list(decks, "wildling", "decks.", state.wildling_deck) or []
+        self.box_cards("decks.wildling", wild, [], sorted(CARDS.wildling_cards), "the wildling deck")
+        state.wildling_deck = wild
+        tides = self.str_list(decks, "tides", "decks.", state.tides_deck) or []
+        tides_discards = self.str_list(decks, "tides_discards", "decks.", state.tides_discards) or []
+        self.box_cards("decks.tides", tides, tides_discards, CARDS.tides_deck(), "the Tides of Battle deck")
+        state.tides_deck, state.tides_discards = tides, tides_discards
+
+    def box_cards(self, key: str, deck: list[str], discards: list[str], box: list[str], name: str) -> None:
+        have, owned = Counter(deck + discards), Counter(box)
+        for card, n in have.items():
+            if card not in owned:
+                self.fail(key, f"{card!r} is not in {name}{_suggest(card, list(owned))}")
+            if n > owned[card]:
+                self.fail(key, f"{name} holds {owned[card]} {card!r}, not {n}")
+
+    def read_engine(self, data: dict[str, Any], state: GameState) -> None:
+        engine = self.get(data, "engine", "", dict, {})
+        self.known_keys(engine, ("pending", "answers", "segment"), "engine.")
+        for key in ("pending", "answers"):
+            for i, entry in enumerate(self.get(engine, key, "engine.", list, []), 1):
+                if not isinstance(entry, dict):
+                    self.fail(f"engine.{key}", f"entry {i}: expected a table, got {_show(entry)}")
+        state.pending = [dict(p) for p in engine.get("pending", [])]
+        state.answers = [dict(a) for a in engine.get("answers", [])]
+        seg = self.get(engine, "segment", "engine.", dict, None)
+        if seg is not None:
+            try:
+                state.segment = Segment(
+                    name=seg["name"], start=seg["start"], decisions=dict(seg.get("decisions", {})),
+                    used=list(seg.get("used", [])), events_seen=seg.get("events_seen", 0),
+                )
+            except KeyError as e:
+                self.fail(f"engine.segment.{e.args[0]}", "missing")
+            try:
+                validate_dict({**state.to_dict(), "segment": seg})
+            except StateError as e:
+                self.fail("engine", str(e))
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+def dump_position(state: GameState, *, board: Board | None = None) -> str:
+    """The position file of a state, every field written out (``start = "empty"``).
+
+    It holds the deck order and the secret seed: it is for the moderator's eyes.
+    """
+    board = board or Board.classic()
+    out = [
+        "# Maester position file (docs/positions.md). Holds the deck order and the seed: keep it private.",
+        _kv("position_format", POSITION_FORMAT),
+        _kv("game_id", state.game_id),
+        _kv("round", state.round),
+        _kv("phase", state.phase),
+        _kv("houses", state.houses_in_play),
+        _kv("start", "empty"),
+        _kv("wildling_threat", state.wildling_threat),
+        _kv("kings_court_overlay", state.kings_court_overlay),
+        _kv("impassable", state.impassable),
+        _kv("restrictions", state.restrictions),
+    ]
+    if state.winner:
+        out.append(_kv("winner", state.winner))
+    out += ["", "[tracks]"] + [_kv(t, state.tracks[t]) for t in TRACKS if t in state.tracks]
+    out += ["", "[dominance]", _kv("blade_used", state.blade_used), _kv("raven_used", state.raven_used)]
+    for h, hs in state.houses.items():
+        out += ["", f"[house.{h}]", _kv("power", hs.power), _kv("supply", hs.supply),
+                _kv("hand", hs.hand), _kv("discards", hs.discards)]
+    out += ["", "[areas]"]
+    for area_id, st in sorted(state.areas.items()):
+        if not st.is_empty():
+            out.append(_area_line(area_id, st))
+    out += ["", "[decks]"]
+    for n in sorted(set(state.westeros_decks) | set(state.westeros_discards)):
+        out.append(_kv(f"westeros_{n}", state.westeros_decks.get(n, [])))
+        out.append(_kv(f"westeros_{n}_discards", state.westeros_discards.get(n, [])))
+    out += [_kv("wildling", state.wildling_deck), _kv("tides", state.tides_deck),
+            _kv("tides_discards", state.tides_discards)]
+    out += ["", "[options]"] + [_kv(k, v) for k, v in state.options.items()]
+    out += ["", "[rng]", _kv("seed", state.rng_seed), _kv("counter", state.rng_counter)]
+    engine: dict[str, Any] = {}
+    if state.pending:
+        engine["pending"] = state.pending
+    if state.answers:
+        engine["answers"] = state.answers
+    if state.segment:
+        s = state.segment
+        engine["segment"] = {"name": s.name, "start": s.start, "decisions": s.decisions, "used": s.used,
+                             "events_seen": s.events_seen}
+    text = "\n".join(out) + "\n"
+    if engine:
+        text += "\n" + tomli_w.dumps({"engine": engine})
+    return text
+
+
+def _area_line(area_id: str, st: AreaState) -> str:
+    units = unit_texts(st.units)
+    fields: dict[str, Any] = {}
+    if units:
+        fields["units"] = units
+    if st.order:
+        fields["order"] = f"{st.order.house} {st.order.token}"
+    if st.power_token:
+        fields["power_token"] = st.power_token
+    if st.garrison:
+        fields["garrison"] = st.garrison
+    if st.neutral_force:
+        fields["neutral_force"] = st.neutral_force
+    if list(fields) == ["units"]:
+        return _kv(area_id, units)
+    inner = ", ".join(_kv(k, v) for k, v in fields.items())
+    return f"{area_id} = {{ {inner} }}"
+
+
+def unit_texts(units: list[Unit]) -> list[str]:
+    """Units as position-file strings, runs of equal units grouped: ``["2 stark footmen", "stark knight"]``."""
+    out: list[str] = []
+    i = 0
+    while i < len(units):
+        j = i
+        while j < len(units) and units[j] == units[i]:
+            j += 1
+        u, n = units[i], j - i
+        name = PLURALS[u.type] if n > 1 else u.type.replace("_", " ")
+        out.append(f"{n} {u.house} {name}" if n > 1 else f"{u.house} {name}")
+        out[-1] += " routed" if u.routed else ""
+        i = j
+    return out
+
+
+def _kv(key: str, value: Any) -> str:
+    """``key = value`` on one line; a long list wraps, several items to a line."""
+    key = key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _value(key)
+    line = f"{key} = {_value(value)}"
+    if len(line) <= 100 or not isinstance(value, list):
+        return line
+    rows, row = [], ""
+    for item in (_value(v) for v in value):
+        if row and len(row) + len(item) > 92:
+            rows.append(row)
+            row = ""
+        row += ("" if not row else " ") + item + ","
+    return f"{key} = [\n" + "".join(f"    {r}\n" for r in rows + [row]) + "]"
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(_kv(k, v) for k, v in value.items()) + " }" if value else "{}"
+    return tomli_w.dumps({"v": value}).strip()[len("v = "):]
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+_HEADER_RE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY_RE = re.compile(r'^\s*((?:"[^"]*"|\'[^\']*\'|[A-Za-z0-9_-]+)(?:\s*\.\s*(?:"[^"]*"|\'[^\']*\'|[A-Za-z0-9_-]+))*)\s*=')
+
+
+def key_lines(text: str) -> dict[tuple[str, ...], int]:
+    """The line (1-based) where each table and key of a TOML text is written, by dotted path.
+
+    Lines inside multi-line arrays and strings are skipped, so a value never counts as a key.
+    """
+    lines: dict[tuple[str, ...], int] = {}
+    table: tuple[str, ...] = ()
+    depth = 0
+    in_string: str | None = None
+    for n, line in enumerate(text.splitlines(), start=1):
+        if depth == 0 and in_string is None:
+            if m := _HEADER_RE.match(line):
+                table = _split_key(m.group(1))
+                lines.setdefault(table, n)
+            elif m := _KEY_RE.match(line):
+                path = table + _split_key(m.group(1))
+                for i in range(len(table) + 1, len(path) + 1):
+                    lines.setdefault(path[:i], n)
+        depth, in_string = _scan(line, depth, in_string)
+    return lines
+
+
+def _split_key(key: str) -> tuple[str, ...]:
+    parts = re.findall(r'"([^"]*)"|\'([^\']*)\'|([A-Za-z0-9_-]+)', key)
+    return tuple(a or b or c for a, b, c in parts)
+
+
+def _scan(line: str, depth: int, in_string: str | None) -> tuple[int, str | None]:
+    """Bracket depth and open multi-line string after one line (comments and strings skipped)."""
+    i = 0
+    while i < len(line):
+        if in_string:
+            end = line.find(in_string, i)
+            if end < 0:
+                return depth, in_string
+            i, in_string = end + len(in_string), None
+            continue
+        c = line[i]
+        if c == "#":
+            break
+        if line.startswith('"""', i) or line.startswith("'''", i):
+            in_string = line[i:i + 3]
+            i += 3
+            continue
+        if c in "\"'":
+            end = line.find(c, i + 1)
+            while c == '"' and end > 0 and line[end - 1] == "\\":
+                end = line.find(c, end + 1)
+            i = len(line) if end < 0 else end + 1
+            continue
+        if c in "[{" and depth > 0 or c == "[" and line[:i].strip().endswith("="):
+            depth += 1
+        elif c == "{" and line[:i].strip().endswith("="):
+            depth += 1
+        elif c in "]}" and depth > 0:
+            depth -= 1
+        i += 1
+    return depth, in_string
+
+
+def _suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {int: "a whole number", str: "a string", bool: "true or false", list: "a list", dict: "a table"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _show(value: Any) -> str:
+    return f"{value!r} ({type(value).__name__})"

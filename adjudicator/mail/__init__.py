@@ -1,0 +1,1 @@
+"""Mail: sealed turn files in from a mailbox (``ingest``), reports out (``outbox``)."""

@@ -1,0 +1,643 @@
+"""Mail in: find the sealed turn files in a Maildir or an mbox and drop each into a game's inbox.
+
+``maester ingest GAME_DIR --maildir DIR`` (or ``--mbox FILE``) reads every message not read
+before, takes each sealed block (header line … ``END SSH SIGNATURE``) of this game from it and
+writes it to ``GAME_DIR/inbox/`` as a file of its own, for ``maester adjudicate``. A block is
+found wherever mail puts it: the body, a text attachment, quoted-printable or base64, flowed
+text (RFC 3676), HTML-only mail, a reply's ``> `` quoting, a forwarded message. Blocks are found
+by :func:`adjudicator.seals.seal.scan`; this module only gets the texts out of the mail.
+
+Nothing here decides whether a turn counts: the seal does, when the batch run checks it. A sender
+address that is not the player's is reported, no more. See ``docs/moderating.md``.
+
+>>> from email.message import EmailMessage
+>>> m = EmailMessage()
+>>> m["From"], m["Subject"] = "Ned <ned@example.org>", "my turn"
+>>> m.set_content("hello\\n> game demo · house stark · round 1 · planning · seq 1\\n")
+>>> found = scan_message(m.as_bytes())
+>>> found.sender, found.subject, [u.game for u in found.unsealed]
+('ned@example.org', 'my turn', ['demo'])
+"""
+
+from __future__ import annotations
+
+import codecs
+import email
+import fcntl
+import hashlib
+import json
+import mailbox as std_mailbox  # the standard library's: absolute imports never see this module
+import os
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email import policy
+from email.message import Message
+from email.utils import parseaddr, parsedate_to_datetime
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+from ..folder import registry
+from ..folder.gamedir import GameDir, GameDirError
+from ..seals.seal import NoSeal, SealedBlock, SealError, normalise, scan
+from ..turnfile.header import Header, HeaderError, read_header
+from ..util import fileio
+
+__all__ = [
+    "MAX_PART_BYTES", "SEEN_FILE", "FoundBlock", "IngestReport", "MailError", "MailScan", "MessageOutcome",
+    "html_to_text", "ingest_into_inbox", "scan_message", "unflow",
+]  # fmt: skip
+
+MAX_PART_BYTES = 5 * 1024 * 1024  # a part bigger than this, as it travels (encoded), is not read
+SEEN_FILE = "mail-seen.json"
+LOCK_WAIT = 10.0  # seconds to wait for a mail program's lock on an mbox
+_GAME_WORD = re.compile(r"^\s*game\s+([^\s·|,]+)", re.IGNORECASE)
+_ZIP_TYPES = {"application/zip", "application/x-zip", "application/x-zip-compressed", "multipart/x-zip"}
+
+
+class MailError(GameDirError):
+    """A mailbox or game folder that cannot be read as asked (exit status 2)."""
+
+
+# --- getting the texts out of one message ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TextPart:
+    """The text of one part of a message, decoded, unflowed, or taken from its HTML."""
+
+    where: str  # "the body", "attachment 'turn.txt'", "part 3 (text/html)"
+    text: str
+
+
+def unflow(text: str, *, delsp: bool = False) -> str:
+    r"""Undo ``format=flowed`` soft line breaks (RFC 3676): a line ending in a space goes on.
+
+    Space-stuffing is removed; quoting (``>``) is kept, one ``> `` a level; a change of quote
+    depth ends a paragraph; the signature line ``-- `` is never joined.
+
+    >>> unflow("march from Winterfell: \r\nfootman -> Karhold\r\n> quoted \r\n>  stuffed\r\n")
+    'march from Winterfell: footman -> Karhold\n> quoted  stuffed\n'
+    >>> unflow("U1NIU0lH \r\nAAAA\r\n", delsp=True)
+    'U1NIU0lHAAAA\n'
+    """
+    out: list[str] = []
+    depth_now, joined = 0, None  # the paragraph being joined, and its quote depth
+    for line in re.split(r"\r\n|\r|\n", text.removesuffix("\r\n").removesuffix("\n")):
+        depth = len(line) - len(line.lstrip(">"))
+        body = line[depth:]
+        body = body.removeprefix(" ")  # space-stuffing
+        soft = body.endswith(" ") and body != "-- "
+        if joined is not None and depth != depth_now:
+            out.append(_quoted(depth_now, joined))
+            joined = None
+        if soft and delsp:
+            body = body[:-1]
+        joined, depth_now = (joined or "") + body, depth
+        if not soft:
+            out.append(_quoted(depth, joined))
+            joined = None
+    if joined is not None:
+        out.append(_quoted(depth_now, joined))
+    return "\n".join(out) + "\n"
+
+
+def _quoted(depth: int, text: str) -> str:
+    return ">" * depth + " " + text if depth else text
+
+
+class _HtmlText(HTMLParser):
+    """The text a reader sees in an HTML mail: line breaks at ``<br>`` and at block elements."""
+
+    BLOCKS = frozenset(["address", "article", "aside", "blockquote", "center", "dd", "div", "dl", "dt", "fieldset", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "tr", "ul"])  # fmt: skip
+    HIDDEN = frozenset({"head", "script", "style", "title", "template"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = [""]
+        self.hidden = 0
+        self.pre = 0
+
+    def _break(self, *, always: bool = False) -> None:
+        if always or self.lines[-1]:
+            self.lines.append("")
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.HIDDEN:
+            self.hidden += 1
+        elif tag == "br":
+            self._break(always=True)
+        elif tag in self.BLOCKS:
+            self._break()
+            self.pre += tag == "pre"
+        elif tag in ("td", "th") and self.lines[-1] and not self.lines[-1].endswith(" "):
+            self.lines[-1] += " "
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.HIDDEN:
+            self.hidden = max(0, self.hidden - 1)
+        elif tag in self.BLOCKS:
+            self.pre = max(0, self.pre - (tag == "pre"))
+            self._break()
+
+    def handle_data(self, data: str) -> None:
+        if self.hidden:
+            return
+        if self.pre:
+            first, *rest = data.split("\n")
+            self.lines[-1] += first
+            self.lines += rest
+            return
+        text = re.sub(r"[ \t\r\n\f]+", " ", data)  # HTML collapses white space (not &nbsp;)
+        if not self.lines[-1] or self.lines[-1].endswith(" "):
+            text = text.lstrip(" ")
+        self.lines[-1] += text
+
+
+def html_to_text(html: str) -> str:
+    """The text of an HTML mail, one line per ``<br>``, paragraph or ``<div>``; entities decoded.
+
+    >>> html_to_text("<div>game demo &middot; house stark<br>march A -&gt; B</div><div><br></div><p>end</p>")
+    'game demo · house stark\\nmarch A -> B\\n\\nend\\n'
+    """
+    parser = _HtmlText()
+    parser.feed(html)
+    parser.close()
+    lines = [line.replace("\xa0", " ") for line in parser.lines]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def _where(part: Message, n: int, top: bool) -> str:
+    name = _safe(part.get_filename)
+    if name:
+        return f"attachment {name!r}"
+    first_text = n == 1 and part.get_content_maintype() == "text" and _safe(part.get_content_disposition) != "attachment"
+    return "the body" if top or first_text else f"part {n} ({part.get_content_type()})"
+
+
+def _safe(fn: Any, *args: Any) -> Any:
+    """Call a header accessor of the email package; hostile headers can make them raise."""
+    try:
+        return fn(*args)
+    except Exception:  # the stdlib parser's errors on malformed headers are many and undocumented
+        return None
+
+
+def _decode(part: Message, where: str, notes: list[str]) -> str:
+    data = part.get_payload(decode=True)
+    data = data if isinstance(data, bytes) else b""
+    charset = (_safe(part.get_content_charset) or "").strip().lower()
+    if charset in ("", "us-ascii", "ascii"):
+        charset = "utf-8"  # undeclared 8-bit text is UTF-8 far more often than anything else
+    try:
+        codecs.lookup(charset)
+    except LookupError:
+        notes.append(f"{where}: unknown character set {charset[:40]!r}: read as UTF-8")
+        charset = "utf-8"
+    try:
+        text = data.decode(charset)
+    except UnicodeDecodeError:
+        notes.append(f"{where}: not valid {charset} text: the bad bytes were replaced (a seal over them fails)")
+        text = data.decode(charset, "replace")
+    return text.lstrip("\ufeff")
+
+
+def _part_text(part: Message, where: str, notes: list[str]) -> str | None:
+    ctype = part.get_content_type()
+    if ctype == "text/html":
+        return html_to_text(_decode(part, where, notes))
+    if part.get_content_maintype() == "text":
+        text = _decode(part, where, notes)
+        if str(_safe(part.get_param, "format") or "").lower() == "flowed":
+            text = unflow(text, delsp=str(_safe(part.get_param, "delsp") or "").lower() == "yes")
+        return text
+    attached = bool(_safe(part.get_filename)) or _safe(part.get_content_disposition) == "attachment"
+    if part.get_content_maintype() == "application":
+        data = part.get_payload(decode=True)
+        if isinstance(data, bytes) and b"\0" not in data:
+            try:
+                return data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                pass
+    if attached:
+        notes.append(f"{where} ({ctype}) is not text: not read")
+    return None
+
+
+@dataclass
+class _Walk:
+    texts: list[TextPart] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    parts: int = 0
+
+
+def _collect(part: Message, walk: _Walk, *, top: bool = False) -> None:
+    if part.is_multipart():
+        payload = part.get_payload()
+        children = [c for c in payload if isinstance(c, Message)] if isinstance(payload, list) else []
+        if part.get_content_type() == "multipart/alternative":
+            _alternatives(children, walk)
+        else:
+            for child in children:
+                _collect(child, walk)
+        return
+    walk.parts += 1
+    where = _where(part, walk.parts, top)
+    raw = part.get_payload()
+    size = len(raw) if isinstance(raw, (str, bytes)) else 0
+    if size > MAX_PART_BYTES:
+        walk.notes.append(f"{where} is {size / 2**20:.1f} MB as sent, over the {MAX_PART_BYTES // 2**20} MB limit: not read")
+        return
+    name = str(_safe(part.get_filename) or "").lower()
+    if part.get_content_type() in _ZIP_TYPES or name.endswith(".zip"):
+        walk.notes.append(f"{where} is a zip archive: not opened (turn files must come as text)")
+        return
+    try:
+        text = _part_text(part, where, walk.notes)
+    except Exception as e:  # a part the email package cannot decode: reported, the others stand
+        walk.notes.append(f"{where} could not be decoded ({type(e).__name__}): not read")
+        return
+    if text is not None:
+        walk.texts.append(TextPart(where, text))
+
+
+def _alternatives(children: list[Message], walk: _Walk) -> None:
+    """The alternatives say the same thing: read the one holding the most good seals, plain text first."""
+    ranked = sorted(children, key=lambda c: c.get_content_type() != "text/plain")
+    best: _Walk | None = None
+    best_score = -1
+    for child in ranked:
+        w = _Walk(parts=walk.parts)
+        _collect(child, w)
+        blocks = [b for t in w.texts for b in scan(t.text).blocks]
+        score = 2 * sum(_opens(b) for b in blocks) + bool(blocks)
+        if score > best_score:
+            best, best_score = w, score
+        walk.parts = w.parts
+    if best is not None:
+        walk.texts += best.texts
+        walk.notes += best.notes
+
+
+def _opens(block: SealedBlock) -> bool:
+    try:
+        block.open()
+        return True
+    except SealError:
+        return False
+
+
+# --- the sealed blocks of one message -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FoundBlock:
+    """One turn text found in a message: with its seal, as it goes into the inbox; or without one."""
+
+    where: str  # "the body, lines 3-14"
+    game: str | None  # the game its header line names (even when the rest of the header is bad)
+    header: Header | None  # what the header claims; nothing is checked yet
+    data: bytes = b""  # the normalised turn text and its seal: the inbox file (empty: no seal)
+    sha256: str = ""
+    seal: str = ""  # what the seal says at a first look: "good, key SHA256:..." or the fault
+    fingerprint: str = ""  # of the sealing key, when the seal is good
+    first_line: str = ""
+
+
+@dataclass
+class MailScan:
+    """What one message holds: sealed blocks (each once), unsealed turn texts, parts not read."""
+
+    message_id: str
+    sender: str  # the From address, lower case
+    subject: str
+    date: datetime | None
+    blocks: list[FoundBlock] = field(default_factory=list)
+    unsealed: list[FoundBlock] = field(default_factory=list)
+    repeats: int = 0  # blocks seen twice in this message (a quoted copy, an attachment and the body)
+    notes: list[str] = field(default_factory=list)
+
+
+def _header_text(msg: Message, name: str) -> str:
+    value = _safe(msg.get, name)
+    if value is None:
+        raw = _safe(msg.get_all, name)  # fall back to the raw text of a header that will not parse
+        value = raw[0] if raw else ""
+    return " ".join(str(value).split())
+
+
+def _date(msg: Message) -> datetime | None:
+    text = _header_text(msg, "Date")
+    try:
+        when = parsedate_to_datetime(text) if text else None
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if when is not None and when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when
+
+
+def _message_id(msg: Message) -> str:
+    text = _header_text(msg, "Message-ID")
+    m = re.search(r"<[^<>\s]+>", text)
+    return m.group(0) if m else text[:200]
+
+
+def scan_message(raw: bytes) -> MailScan:
+    """Every sealed block of one message (each once), its unsealed turn texts, and what was not read.
+
+    Never raises for any bytes: a part that cannot be decoded is noted and skipped.
+    """
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    found = MailScan(_message_id(msg), parseaddr(_header_text(msg, "From"))[1].lower(),
+                     _header_text(msg, "Subject"), _date(msg))  # fmt: skip
+    walk = _Walk()
+    _collect(msg, walk, top=True)
+    found.notes += walk.notes
+    seen: set[str] = set()
+    for part in walk.texts:
+        for block in scan(part.text).blocks:
+            fb = _found(block, part.where)
+            if not fb.data:
+                found.unsealed.append(fb)
+            elif fb.sha256 in seen:
+                found.repeats += 1
+            else:
+                seen.add(fb.sha256)
+                found.blocks.append(fb)
+    return found
+
+
+def _found(block: SealedBlock, where: str) -> FoundBlock:
+    body = normalise(block.text)
+    first = body.split("\n", 1)[0]
+    m = _GAME_WORD.match(first)
+    try:
+        header: Header | None = read_header(first)
+    except HeaderError:
+        header = None
+    at = f"{where}, lines {block.first_line}-{block.last_line}"
+    game = header.game if header else (m.group(1) if m else None)
+    if isinstance(block.error, NoSeal) or not block.armour:
+        return FoundBlock(at, game, header, first_line=first)
+    data = block.own_text().encode("utf-8")
+    try:
+        fp = block.open().key.fingerprint
+        verdict = f"seal good, key {fp}"
+    except SealError as e:
+        fp, verdict = "", f"seal fails [{e.code}]: {e}"
+    return FoundBlock(at, game, header, data, hashlib.sha256(data).hexdigest(), verdict, fp, first)
+
+
+# --- reading a Maildir or an mbox ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Raw:
+    label: str
+    data: bytes | None
+    problem: str = ""
+    retry: bool = False  # a transient problem: the message is read again next time
+
+
+def _maildir(path: Path) -> Iterator[_Raw]:
+    """Messages in ``new/`` and ``cur/`` (never ``tmp/``, where mail is still being written)."""
+    if not ((path / "new").is_dir() and (path / "cur").is_dir()):
+        raise MailError(f"{path} is not a Maildir: it has no new/ and cur/ folders")
+    box = std_mailbox.Maildir(str(path), factory=None, create=False)
+    try:
+        keys = sorted(box.keys())
+    except OSError as e:
+        raise MailError(f"cannot list {path}: {e.strerror}") from None
+    for key in keys:
+        try:
+            yield _Raw(key, box.get_bytes(key))
+        except (KeyError, FileNotFoundError):
+            yield _Raw(key, None, "vanished while being read (moved or deleted)", retry=True)
+        except OSError as e:
+            yield _Raw(key, None, f"cannot be read: {e.strerror}")
+
+
+def _mbox(path: Path, lock_wait: float) -> Iterator[_Raw]:
+    """Messages of an mbox, read under a shared lock so that a delivery in progress is not cut."""
+    if path.is_dir():
+        raise MailError(f"{path} is a folder: give a Maildir with --maildir")
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as e:
+        raise MailError(f"cannot open {path}: {e.strerror}") from None
+    try:
+        start = os.read(fd, 5)
+        if start and start != b"From ":
+            raise MailError(f"{path} is not an mbox: it does not start with a 'From ' line")
+        _shared_lock(fd, path, lock_wait)
+        box = std_mailbox.mbox(str(path), factory=None, create=False)
+        for n, key in enumerate(box.keys(), 1):
+            yield _Raw(f"message {n}", box.get_bytes(key))
+    finally:
+        os.close(fd)  # releases the locks
+
+
+def _shared_lock(fd: int, path: Path, wait: float) -> None:
+    deadline = time.monotonic() + wait
+    for lock in (lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB),
+                 lambda: fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)):  # fmt: skip
+        while True:
+            try:
+                lock()
+                break
+            except OSError:
+                if time.monotonic() >= deadline:
+                    raise MailError(f"{path} is locked by another program (mail being delivered?); try again") from None
+                time.sleep(0.05)
+
+
+# --- the game's record of mail read --------------------------------------------------------------
+
+
+@dataclass
+class _Seen:
+    """``GAME_DIR/mail-seen.json``: messages read (by Message-ID, else the SHA-256 of their bytes), blocks taken."""
+
+    path: Path
+    messages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    blocks: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, root: Path) -> _Seen:
+        path = root / SEEN_FILE
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            return cls(path, dict(doc["messages"]), dict(doc["blocks"]))
+        except FileNotFoundError:
+            return cls(path)
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
+            raise MailError(f"{path} cannot be read ({type(e).__name__}); mend it, or remove it: "
+                            "blocks already in the inbox are still recognised") from None  # fmt: skip
+
+    def save(self) -> None:
+        doc = {"version": 1, "messages": self.messages, "blocks": self.blocks}
+        fileio.atomic_write_text(self.path, json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+# --- ingest --------------------------------------------------------------------------------------
+
+
+@dataclass
+class MessageOutcome:
+    """What became of one message: taken, ignored, read before, or not readable."""
+
+    source: str
+    status: str  # "taken", "nothing new", "ignored", "seen", "unreadable", "retry"
+    sender: str = ""
+    subject: str = ""
+    lines: list[str] = field(default_factory=list)
+
+    def title(self) -> str:
+        who = f" from {self.sender or '(no address)'}, {self.subject[:60]!r}" if self.sender or self.subject else ""
+        return f"{self.status}: {self.source}{who}"
+
+
+@dataclass
+class IngestReport:
+    """One ingest: per message what was done, and the inbox files written."""
+
+    game: str
+    mailbox: str
+    outcomes: list[MessageOutcome] = field(default_factory=list)
+    taken: list[str] = field(default_factory=list)  # inbox file names
+
+    @property
+    def exit_status(self) -> int:
+        """0, or 1 when some message could not be read at all."""
+        return 1 if any(o.status == "unreadable" for o in self.outcomes) else 0
+
+    def lines(self) -> list[str]:
+        out = [f"mail for game {self.game} from {self.mailbox}:"]
+        seen = sum(o.status == "seen" for o in self.outcomes)
+        for o in self.outcomes:
+            if o.status != "seen":
+                out.append(f"  {o.title()}")
+                out += [f"    {line}" for line in o.lines]
+        counts = {s: sum(o.status == s for o in self.outcomes) for s in ("ignored", "unreadable", "retry")}
+        summary = f"  took {len(self.taken)} turn file{'s' * (len(self.taken) != 1)} into the inbox"
+        summary += "".join(f"; {n} {s}" for s, n in counts.items() if n) + (f"; {seen} read before" if seen else "")
+        return out + [summary]
+
+
+def ingest_into_inbox(game_dir: str | Path, maildir: str | Path | None = None, mbox: str | Path | None = None,
+                      *, now: datetime | None = None, lock_wait: float = LOCK_WAIT) -> IngestReport:  # fmt: skip
+    """Take this game's sealed blocks from every message not read before into ``GAME_DIR/inbox/``.
+
+    Each block becomes ``inbox/YYYYMMDDTHHMMSSZ-<sha256 prefix>.txt`` (the message's date), written
+    atomically, with ``inbox/.<name>.meta.json`` saying where it came from. A block already taken
+    (from any message) is not taken again; nor is a message read before.
+
+    :raises MailError: for a missing or unreadable mailbox, or a damaged ``mail-seen.json``.
+    :raises GameDirError: for a folder that is not a game folder, or is busy.
+    """
+    if (maildir is None) == (mbox is None):
+        raise MailError("give one mailbox: --maildir DIR or --mbox FILE")
+    gd = GameDir.open(game_dir)
+    game = registry.read_game(gd.root)
+    source = f"Maildir {maildir}" if maildir is not None else f"mbox {mbox}"
+    intake = _Intake(gd, registry.game_id(game), game, now or datetime.now(UTC))
+    report = IngestReport(intake.game_id, source)
+    with gd.lock(timeout=10):
+        intake.seen = _Seen.read(gd.root)
+        messages = _maildir(Path(maildir)) if maildir is not None else _mbox(Path(mbox or ""), lock_wait)
+        for raw in messages:
+            outcome = intake.take(raw)
+            report.outcomes.append(outcome)
+            report.taken += intake.written
+    return report
+
+
+class _Intake:
+    """Takes messages into one game's inbox, keeping ``mail-seen.json`` up to date."""
+
+    def __init__(self, gd: GameDir, game_id: str, game: dict[str, Any], now: datetime) -> None:
+        self.gd, self.game_id, self.now = gd, game_id, now
+        self.inbox = gd.root / "inbox"
+        self.emails = {h: str(p.get("email", "")).lower() for h, p in registry.players(game).items()}
+        self.key_house = {e.fingerprint: e.house for e in registry.key_entries(game) if not e.revoked}
+        self.seen = _Seen(gd.root / SEEN_FILE)
+        self.written: list[str] = []
+
+    def take(self, raw: _Raw) -> MessageOutcome:
+        self.written = []
+        if raw.data is None:
+            note = "read again next time" if raw.retry else "not read"
+            return MessageOutcome(raw.label, "retry" if raw.retry else "unreadable", lines=[f"{raw.problem}: {note}"])
+        try:
+            found = scan_message(raw.data)
+        except Exception as e:  # the email package on hostile input: this message is lost to us, say so
+            return MessageOutcome(raw.label, "unreadable", lines=[f"not a readable message ({type(e).__name__}: {e})"])
+        key = found.message_id or "sha256:" + hashlib.sha256(raw.data).hexdigest()
+        label = f"{raw.label} {found.message_id}".strip() if found.message_id else raw.label
+        out = MessageOutcome(label, "seen", found.sender, found.subject)
+        if key in self.seen.messages:
+            return out
+        mine = [b for b in found.blocks if b.game == self.game_id]
+        for b in mine:
+            out.lines += self._take_block(b, found, key)
+        for u in (u for u in found.unsealed if u.game == self.game_id):
+            out.lines.append(f"not taken: {u.where}: a turn text with no seal ({u.first_line[:60]!r})")
+        elsewhere = sorted({str(b.game) for b in found.blocks if b.game != self.game_id})
+        if elsewhere:
+            out.lines.append(f"left alone: sealed blocks for game {', '.join(elsewhere)}")
+        if found.repeats:
+            out.lines.append(f"the same turn appears {found.repeats} more time{'s' * (found.repeats > 1)} in this message")
+        out.lines += [f"note: {n}" for n in found.notes]
+        out.status = "taken" if self.written else ("nothing new" if mine else "ignored")
+        if out.status == "ignored":
+            out.lines.insert(0, "no sealed block for this game")
+        self.seen.messages[key] = {
+            "from": found.sender, "subject": found.subject, "date": found.date.isoformat() if found.date else "",
+            "read": self.now.isoformat(timespec="seconds"), "status": out.status, "took": list(self.written),
+        }  # fmt: skip
+        self.seen.save()
+        return out
+
+    def _take_block(self, b: FoundBlock, found: MailScan, key: str) -> list[str]:
+        claim = f"house {b.header.house}, round {b.header.round} {b.header.step}, seq {b.header.seq}" if b.header else \
+            f"header {b.first_line[:50]!r}"  # fmt: skip
+        earlier = self.seen.blocks.get(b.sha256)
+        existing = sorted(self.inbox.glob(f"*-{b.sha256[:16]}.txt"))
+        if earlier or existing:
+            whence = f"from {earlier['message']}" if earlier else f"inbox/{existing[0].name}"
+            return [f"already taken ({whence}): {claim} ({b.where})"]
+        name = f"{found.date.astimezone(UTC):%Y%m%dT%H%M%SZ}" if found.date else "undated"
+        name += f"-{b.sha256[:16]}.txt"
+        meta = {"message_id": found.message_id, "from": found.sender, "subject": found.subject,
+                "date": found.date.isoformat() if found.date else "", "where": b.where, "sha256": b.sha256,
+                "ingested": self.now.isoformat(timespec="seconds")}  # fmt: skip
+        fileio.atomic_write_bytes(self.inbox / name, b.data)
+        fileio.atomic_write_text(self.inbox / f".{name}.meta.json", json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
+        self.seen.blocks[b.sha256] = {"file": f"inbox/{name}", "message": key}
+        self.written.append(name)
+        lines = [f"took inbox/{name}: {claim} ({b.where}); {self._seal_words(b)}"]
+        if b.header and (sender_note := self._sender_note(b.header.house, found.sender)):
+            lines.append(sender_note)
+        return lines
+
+    def _seal_words(self, b: FoundBlock) -> str:
+        if not b.fingerprint:
+            return b.seal + " (the adjudication will reject it)"
+        house = self.key_house.get(b.fingerprint)
+        return f"seal good, {registry.house_name(house)}'s key" if house else \
+            f"{b.seal}, a key not registered in this game (the adjudication will reject it)"  # fmt: skip
+
+    def _sender_note(self, house: str, sender: str) -> str:
+        registered = self.emails.get(house, "")
+        if not registered:
+            return f"note: {registry.house_name(house)} has no registered address; sent from {sender or '(none)'}"
+        if registered != sender:
+            return (f"note: sent from {sender or '(no address)'}, not {registry.house_name(house)}'s registered "
+                    f"address {registered}; the seal decides")  # fmt: skip
+        return ""

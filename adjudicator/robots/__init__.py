@@ -1,0 +1,1 @@
+"""Robot players (``players``), whole simulated games (``simulate``) and the sample game (``demo``)."""

@@ -1,0 +1,202 @@
+"""``maester simulate``: a whole game played by robots through every layer of the real product.
+
+Each step the robots read their open requests, write and seal turn files into the inbox, and the
+game folder is adjudicated by :func:`adjudicator.folder.batch.adjudicate`, exactly as a moderator would.
+The invariants (:mod:`adjudicator.engine.invariants`) are checked after every step. A simulated game
+folder is disposable, so its writes skip fsync (:func:`adjudicator.util.fileio.relaxed`); they stay atomic.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from ..engine.core.context import Request, pool_entry
+from ..engine.invariants import check_invariants
+from ..engine.machine import advance
+from ..folder import batch, registry
+from ..folder.gamedir import create_game
+from ..game.board import Board
+from ..game.setup import new_game
+from ..game.state import GameState
+from ..seals.keys import PublicKey
+from ..util import fileio
+from .players import Robot, robot_key
+
+MAX_STEPS = 4000  # a ten-round game takes a few hundred; more means the game is stuck
+STALL_LIMIT = 3  # adjudications without progress before the moderator calls a deadline
+
+
+@dataclass
+class SimResult:
+    players: int
+    seed: int
+    winner: Optional[str]
+    round: int
+    steps: int
+    deadlines: int
+    problems: list[str] = field(default_factory=list)
+    folder: Optional[Path] = None
+
+    def final_line(self) -> str:
+        if self.winner:
+            return f"winner: {self.winner} in round {self.round} ({self.steps} steps, {self.deadlines} deadlines)"
+        return f"no winner: stopped in round {self.round} after {self.steps} steps"
+
+
+def simulate(
+    players: int,
+    seed: int,
+    *,
+    rounds: Optional[int] = None,
+    out: Optional[Path] = None,
+    tides_of_battle: bool = False,
+    chaos: float = 0.05,
+    text: bool = True,
+    on_step: Optional[Callable[[GameState], None]] = None,
+) -> SimResult:
+    """Play one game with robots; stop at the winner or after ``rounds`` rounds.
+
+    With ``text`` (the default) every answer goes through the whole product: turn-file text,
+    seal, inbox, :func:`adjudicator.folder.batch.adjudicate`, reports. Without it the robots' answers go
+    straight to the engine (:func:`adjudicator.engine.machine.advance`): the fast path for soaks.
+    ``out`` keeps the game folder (it must not exist yet); otherwise a temporary one is removed.
+    The text path writes without fsync (:func:`adjudicator.util.fileio.relaxed`): the folder is a
+    simulation's, not a real game's. Every broken invariant is collected in ``problems`` (the game
+    stops at the first).
+    """
+    board = Board.classic()
+    if not text:
+        return _play_engine(list(board.setups[players].houses), seed, rounds, tides_of_battle, chaos, board, on_step)
+    houses = list(board.setups[players].houses)
+    tmp = None
+    if out is None:
+        tmp = Path(tempfile.mkdtemp(prefix="maester-sim-"))
+        root = tmp / f"sim-{players}p-{seed}"
+    else:
+        root = Path(out)
+    try:
+        with fileio.relaxed():
+            return _play(root, houses, seed, rounds, tides_of_battle, chaos, board, on_step)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+class _Table:
+    """Where the robots' answers go: a game folder through the whole product, or the engine alone."""
+
+    def start(self) -> GameState:
+        raise NotImplementedError
+
+    def play(self, state: GameState, requests: list[Request], deadline: frozenset[str]) -> GameState:
+        """Hand in the robots' answers (or, with ``deadline``, the defaults of those requests)."""
+        raise NotImplementedError
+
+
+class _Folder(_Table):
+    """Turn files as text, sealed, dropped in the inbox and adjudicated as a moderator would."""
+
+    def __init__(self, root: Path, houses: list[str], seed: int, tides: bool, robots: dict[str, Robot], board: Board):
+        self.gd = create_game(root, houses=houses, game_id=root.name, seed=f"sim-{seed}", tides_of_battle=tides)
+        for h, robot in robots.items():
+            registry.register_key(self.gd.root, h, PublicKey.from_key(robot.key, f"robot {h}"))
+        self.robots, self.board, self.game_id = robots, board, self.gd.info().id
+
+    def start(self) -> GameState:
+        return _written(batch.adjudicate(self.gd.root))  # the engine asks for round 1's orders
+
+    def play(self, state: GameState, requests: list[Request], deadline: frozenset[str]) -> GameState:
+        if deadline:
+            return _written(batch.adjudicate(self.gd.root, deadline=True))
+        for house, robot in self.robots.items():
+            text = robot.turn_file(state, requests, self.board, self.game_id)
+            if text is not None:
+                fileio.atomic_write_text(self.gd.folder("inbox") / f"{house}-{robot.seq:04d}.txt", text)
+        return _written(batch.adjudicate(self.gd.root))
+
+
+class _Engine(_Table):
+    """The robots' commands straight into :func:`advance`: no text, seals or reports."""
+
+    def __init__(self, houses: list[str], seed: int, tides: bool, robots: dict[str, Robot], board: Board):
+        self.state = new_game(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}", tides_of_battle=tides, board=board)
+        self.robots, self.board, self.n = robots, board, 0
+
+    def start(self) -> GameState:
+        return advance(self.state, board=self.board).state
+
+    def play(self, state: GameState, requests: list[Request], deadline: frozenset[str]) -> GameState:
+        answers = []
+        for house, robot in ([] if deadline else self.robots.items()):
+            for cmd in robot.commands(state, requests, self.board):
+                self.n += 1
+                answers.append(pool_entry(id=f"{house}/{state.round}.{state.phase}/a{self.n}", house=house,
+                                          round=state.round, command=cmd))
+        return advance(state, answers, deadline=deadline or False, board=self.board).state
+
+
+def _robots(houses: list[str], seed: int, chaos: float) -> dict[str, Robot]:
+    rng = random.Random(seed)
+    return {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos) for h in houses}
+
+
+def _play(root: Path, houses: list[str], seed: int, rounds: Optional[int], tides: bool, chaos: float,
+          board: Board, on_step: Optional[Callable[[GameState], None]]) -> SimResult:
+    robots = _robots(houses, seed, chaos)
+    result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0,
+                       folder=None if root.parent.name.startswith("maester-sim-") else root)
+    return _loop(_Folder(root, houses, seed, tides, robots, board), result, rounds, board, on_step)
+
+
+def _play_engine(houses: list[str], seed: int, rounds: Optional[int], tides: bool, chaos: float, board: Board,
+                 on_step: Optional[Callable[[GameState], None]]) -> SimResult:
+    """The same game with no text, seals or reports: robots answer the engine directly."""
+    robots = _robots(houses, seed, chaos)
+    result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0)
+    return _loop(_Engine(houses, seed, tides, robots, board), result, rounds, board, on_step)
+
+
+def _loop(table: _Table, result: SimResult, rounds: Optional[int], board: Board,
+          on_step: Optional[Callable[[GameState], None]]) -> SimResult:
+    """Step until the game is won, ``rounds`` are played, or an invariant breaks.
+
+    A moderator calls a deadline for the requests open when the robots made no progress for
+    :data:`STALL_LIMIT` steps (each robot falls back to the default after two refused answers).
+    """
+    state = table.start()
+    stalled, last_keys = 0, None
+    while state.phase != "game_over" and result.steps < MAX_STEPS:
+        if rounds is not None and state.round > rounds:
+            break
+        requests = [Request.from_dict(p) for p in state.pending]
+        keys = sorted(r.key for r in requests)
+        stalled = stalled + 1 if keys == last_keys else 0
+        last_keys = keys
+        deadline = frozenset(keys) if stalled >= STALL_LIMIT else frozenset()
+        if deadline:
+            result.deadlines += 1
+            stalled = 0
+        state = table.play(state, requests, deadline)
+        result.steps += 1
+        if on_step:
+            on_step(state)
+        problems = check_invariants(state, board)
+        if problems:
+            result.problems = [f"step {result.steps}, round {state.round} {state.phase}: {p}" for p in problems]
+            break
+    if result.steps >= MAX_STEPS:
+        result.problems.append(f"no end after {MAX_STEPS} steps")
+    result.winner = state.winner
+    result.round = state.round
+    return result
+
+
+def _written(run: batch.RunResult) -> GameState:
+    """The state a run wrote to ``state.toml``, as the run holds it (not read back from the file)."""
+    assert run.state is not None, "a run that returns has written a state"
+    return run.state

@@ -1,0 +1,403 @@
+"""Forgiving names: areas, houses, cards, unit types, tracks and order tokens as players write them.
+
+Every name is compared after :func:`normalise`: case, curly quotes, apostrophes, hyphens, commas
+and a leading "the" or "a" do not matter. A name matches, in this order, a full name or a listed
+alias, then a unique prefix of at least three letters; failing both, a unique name within a small
+edit distance is accepted with a warning. Anything else is refused with the closest names.
+
+>>> lookup("area", "KL").id
+'kings_landing'
+>>> lookup("area", "Winterfall").fuzzy
+True
+>>> lookup("area", "Kings").candidates
+("King's Landing", 'Kingswood')
+>>> lookup("unit", "footmen").id
+'footman'
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from ..game.board import HOUSES, Board
+from ..game.cards import CARDS
+
+# Which spellings of a name count as the same: see normalise().
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "`": "'", "\u00b4": "'"})
+_DROP = re.compile(r"['\"]")
+_SPACE = re.compile(r"[\s\-_,.]+")
+_ARTICLE = re.compile(r"^(?:the|a|an) (?=.)")
+
+MIN_PREFIX = 3  # a shorter prefix ("k", "wi") is too easy to misread
+MIN_FUZZY = 4  # below this, one wrong letter makes another word ("sh" is not "s")
+
+# --- the vocabulary that is not on the board or on a card ------------------------------------
+
+UNIT_NAMES: dict[str, tuple[str, str]] = {  # id -> (singular, plural)
+    "footman": ("footman", "footmen"),
+    "knight": ("knight", "knights"),
+    "siege_engine": ("siege engine", "siege engines"),
+    "ship": ("ship", "ships"),
+}
+TRACK_NAMES: dict[str, str] = {
+    "iron_throne": "iron throne",
+    "fiefdoms": "fiefdoms",
+    "kings_court": "king's court",
+    "wildlings": "wildlings",
+}
+INFLUENCE_TRACKS: tuple[str, ...] = ("iron_throne", "fiefdoms", "kings_court")
+
+# Order tokens as printed by the canonical printer (commands.ORDER_TOKENS ids -> text).
+ORDER_TEXT: dict[str, str] = {
+    "march-1": "march -1",
+    "march+0": "march +0",
+    "march+1": "march +1",
+    "defense+1": "defense +1",
+    "defense+2": "defense +2",
+    "support+0": "support +0",
+    "support+1": "support +1",
+    "raid": "raid",
+    "raid*": "raid*",
+    "consolidate": "consolidate",
+    "consolidate*": "consolidate*",
+}
+ORDER_KINDS: dict[str, str] = {
+    "march": "march", "defense": "defense", "defence": "defense", "support": "support",
+    "raid": "raid", "consolidate": "consolidate", "consolidate power": "consolidate", "cp": "consolidate",
+}
+
+_ALIASES: dict[str, dict[str, str]] = {
+    "area": {
+        "kl": "kings_landing",
+        "redwyne straits": "redwyne_straights",
+        "mountains of the moon": "the_mountains_of_the_moon",
+        "motm": "the_mountains_of_the_moon",
+        "ironmen's bay": "ironmans_bay",
+        "flint's fingers": "flints_finger",
+    },
+    "house": {f"house {h}": h for h in HOUSES} | {"greyjoys": "greyjoy", "starks": "stark"},
+    "house_card": {"ned": "eddard_stark", "ned stark": "eddard_stark", "oberyn": "the_red_viper",
+                   "olenna": "queen_of_thorns", "sandor": "the_hound", "sandor clegane": "the_hound",
+                   "hotah": "areo_hotah", "tarly": "randyll_tarly", "florent": "alester_florent",
+                   "umber": "greatjon_umber", "red viper": "the_red_viper"},
+    "westeros_card": {"throne of blades": "a_throne_of_blades", "dark wings": "dark_wings_dark_words",
+                      "feast of crows": "feast_for_crows", "wildling attack": "wildlings_attack"},
+    "wildling_card": {"horde descends": "the_horde_descends", "king beyond the wall": "a_king_beyond_the_wall",
+                      "rattleshirt's raiders": "rattleshirts_raiders", "milkwater": "massing_on_the_milkwater"},
+    "unit": {"f": "footman", "foot": "footman", "footmen": "footman", "footmans": "footman",
+             "k": "knight", "knights": "knight", "s": "siege_engine", "siege": "siege_engine",
+             "sieges": "siege_engine", "siege engines": "siege_engine", "siege tower": "siege_engine",
+             "ships": "ship", "boat": "ship", "boats": "ship"},
+    "track": {"throne": "iron_throne", "iron": "iron_throne", "fiefdom": "fiefdoms",
+              "court": "kings_court", "wildling": "wildlings", "wildling track": "wildlings"},
+}
+
+_KIND_WORDS: dict[str, str] = {
+    "area": "area", "house": "house", "house_card": "house card", "westeros_card": "Westeros card",
+    "wildling_card": "wildling card", "card": "card", "unit": "unit type", "track": "track",
+    "order": "order",
+}
+
+
+def normalise(text: str) -> str:
+    """The form two spellings of one name share.
+
+    >>> normalise("  The Kings’  LANDING ")
+    'kings landing'
+    """
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
+    text = _SPACE.sub(" ", _DROP.sub("", text)).strip()
+    return _ARTICLE.sub("", text)
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, or ``limit + 1`` as soon as it must exceed ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        if min(cur) > limit:
+            return limit + 1
+        prev = cur
+    return prev[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """The result of looking a name up: an id, or the candidates and suggestions for a message."""
+
+    text: str
+    kind: str
+    id: str | None = None
+    fuzzy: bool = False  # accepted within edit distance: worth a warning
+    candidates: tuple[str, ...] = ()  # several names fit (ambiguous)
+    suggestions: tuple[str, ...] = ()  # nothing fits; these come close
+
+    @property
+    def display(self) -> str:
+        """The canonical name of the match (empty when there is none)."""
+        return display_name(self.kind, self.id) if self.id else ""
+
+    @property
+    def kind_word(self) -> str:
+        return _KIND_WORDS.get(self.kind, self.kind)
+
+
+@dataclass(frozen=True)
+class Namespace:
+    """All spellings of one kind of name: normalised key -> id, and id -> display name."""
+
+    kind: str
+    keys: dict[str, str]  # every spelling, aliases included: for exact matches and edit distance
+    display: dict[str, str]
+    primary: dict[str, str]  # full names and ids only: for prefixes ("lannis" is not "Lannisport port")
+
+    def lookup(self, text: str) -> Match:
+        key = normalise(text)
+        if key in self.keys:
+            return Match(text, self.kind, self.keys[key])
+        if len(key) >= MIN_PREFIX:
+            ids = sorted({i for k, i in self.primary.items() if k.startswith(key)})
+            if len(ids) == 1:
+                return Match(text, self.kind, ids[0])
+            if ids:
+                return Match(text, self.kind, candidates=tuple(sorted(self.display[i] for i in ids)))
+        limit = 2 if len(key) > 4 else 1
+        near = set()
+        if len(key) >= MIN_FUZZY:
+            near = {i for k, i in self.keys.items() if len(k) >= MIN_FUZZY and edit_distance(key, k, limit) <= limit}
+        if len(near) == 1:
+            return Match(text, self.kind, near.pop(), fuzzy=True)
+        close = difflib.get_close_matches(key, list(self.keys), n=6, cutoff=0.6)
+        names = list(dict.fromkeys(self.display[self.keys[k]] for k in close))
+        return Match(text, self.kind, suggestions=tuple(names[:3]))
+
+
+def _build(kind: str, names: dict[str, str], extra: dict[str, str] | None = None) -> Namespace:
+    keys: dict[str, str] = {}
+    for ident, name in names.items():
+        keys[normalise(name)] = ident
+        if ":" not in ident:  # merged namespaces carry "kind:id" ids, which nobody writes
+            keys.setdefault(normalise(ident), ident)
+    primary = dict(keys)
+    for alias, ident in (extra or {}).items():
+        keys.setdefault(normalise(alias), ident)
+    return Namespace(kind, keys, dict(names), primary)
+
+
+def _card_first_names() -> dict[str, str]:
+    """``jaime`` -> ser_jaime_lannister: a card's first name, when no other card shares it."""
+    firsts: dict[str, list[str]] = {}
+    for c in CARDS.house_cards.values():
+        words = normalise(c.name).split()
+        if words and words[0] == "ser":
+            words = words[1:]
+        firsts.setdefault(words[0], []).append(c.id)
+    return {w: ids[0] for w, ids in firsts.items() if len(ids) == 1}
+
+
+@cache
+def namespace(kind: str) -> Namespace:
+    """The namespace of one kind: area, house, house_card, westeros_card, wildling_card, unit, track."""
+    board = Board.classic()
+    if kind == "area":
+        names = {a.id: a.name for a in board.areas.values()}
+        ports = {f"{board.area(p.port_of).name} port": p.id for p in board.ports() if p.port_of}
+        return _build(kind, names, _ALIASES["area"] | ports)
+    if kind == "house":
+        return _build(kind, {h: h for h in HOUSES}, _ALIASES["house"])
+    if kind == "house_card":
+        names = {c.id: c.name for c in CARDS.house_cards.values()}
+        return _build(kind, names, _card_first_names() | _ALIASES["house_card"])
+    if kind == "westeros_card":
+        return _build(kind, {c.id: c.name for c in CARDS.westeros}, _ALIASES["westeros_card"])
+    if kind == "wildling_card":
+        return _build(kind, {c.id: c.name for c in CARDS.wildling_cards.values()}, _ALIASES["wildling_card"])
+    if kind == "unit":
+        return _build(kind, {u: s for u, (s, _) in UNIT_NAMES.items()}, _ALIASES["unit"])
+    if kind == "track":
+        return _build(kind, TRACK_NAMES, _ALIASES["track"])
+    if kind == "card":  # every card that can head a choice line; ids carry their kind
+        merged: dict[str, str] = {}
+        aliases: dict[str, str] = {}
+        for sub in ("westeros_card", "wildling_card", "house_card"):
+            ns = namespace(sub)
+            merged |= {f"{sub}:{i}": n for i, n in ns.display.items()}
+            aliases |= {k: f"{sub}:{i}" for k, i in ns.keys.items()}
+        merged_ns = _build(kind, merged, aliases)
+        for sub in ("westeros_card", "wildling_card", "house_card"):  # "tyrion": a prefix of a card's id form
+            merged_ns.primary.update({k: f"{sub}:{i}" for k, i in namespace(sub).primary.items()})
+        return merged_ns
+    raise KeyError(kind)
+
+
+@lru_cache(maxsize=4096)
+def lookup(kind: str, text: str) -> Match:
+    """Look a name up in one namespace; never raises for any text.
+
+    >>> lookup("house_card", "jaime").id
+    'ser_jaime_lannister'
+    >>> lookup("area", "Winterfeld").id, lookup("area", "Winterfeld").fuzzy
+    ('winterfell', True)
+    >>> lookup("area", "Riverlands").suggestions
+    ('Riverrun',)
+    """
+    return namespace(kind).lookup(text)
+
+
+def display_name(kind: str, ident: str) -> str:
+    """The canonical printed name of an id: ``kings_landing`` -> ``King's Landing``.
+
+    Houses, unit types and tracks print in lower case, like keywords; areas and cards by their
+    printed names.
+    """
+    if kind == "unit":
+        return UNIT_NAMES.get(ident, (ident.replace("_", " "),))[0]
+    if kind == "track":
+        return TRACK_NAMES.get(ident, ident.replace("_", " "))
+    return namespace(kind).display.get(ident, ident)
+
+
+def unit_text(unit: str, count: int = 1) -> str:
+    """``footman``, ``2 footmen``."""
+    singular, plural = UNIT_NAMES.get(unit, (unit.replace("_", " "), unit.replace("_", " ") + "s"))
+    return singular if count == 1 else f"{count} {plural}"
+
+
+def describe_match_error(m: Match) -> tuple[str, str]:
+    """(message, suggestion) for a failed lookup, in the project's wording."""
+    other = other_kind(m.text, m.kind)
+    if other:
+        return f"{m.text!r} is {other}, where {_article(m.kind_word)} is expected", ""
+    if m.candidates:
+        listed = ", ".join(repr(c) for c in m.candidates)
+        return f"{m.kind_word} {m.text!r} is ambiguous: it could be {listed}", "write more of the name"
+    if m.suggestions:
+        listed = " or ".join(repr(s) for s in m.suggestions)
+        return f"unknown {m.kind_word} {m.text!r}; did you mean {listed}?", f"did you mean {listed}?"
+    return f"unknown {m.kind_word} {m.text!r}", ""
+
+
+def other_kind(text: str, kind: str) -> str:
+    """'an area' when a text failing as one kind of name is exactly a name of another kind."""
+    key = normalise(text)
+    for other in ("area", "house", "house_card", "westeros_card", "wildling_card", "unit", "track"):
+        if other != kind and not (kind == "card" and other.endswith("_card")) and key in namespace(other).keys:
+            return _article(_KIND_WORDS[other])
+    return ""
+
+
+def _article(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+# --- order tokens ----------------------------------------------------------------------------
+
+
+def order_token(kind: str, modifier: int | None, special: bool) -> tuple[str | None, str]:
+    """The token id for an order as written, or ``(None, reason)``; an ambiguous one says "could be".
+
+    >>> order_token("march", 1, False)
+    ('march+1', '')
+    >>> order_token("defense", None, True)
+    ('defense+2', '')
+    >>> order_token("march", None, False)[1]
+    "'march' could be march -1 or march +0"
+    """
+    if kind in ("raid", "consolidate"):
+        if modifier not in (None, 0):
+            return None, f"a {kind} order has no modifier"
+        return (f"{kind}*" if special else kind), ""
+    allowed = {"march": (-1, 0, 1), "defense": (1, 2), "support": (0, 1)}[kind]
+    special_value = allowed[-1]
+    if modifier is None:
+        if special:
+            return f"{kind}{special_value:+d}", ""
+        normal = allowed[:-1]
+        if len(normal) == 1:
+            return f"{kind}{normal[0]:+d}", ""
+        return None, f"{kind!r} could be " + " or ".join(f"{kind} {m:+d}" for m in normal)
+    if modifier not in allowed:
+        listed = ", ".join(f"{kind} {m:+d}" for m in allowed)
+        return None, f"there is no {kind} {modifier:+d} order; the {kind} orders are {listed}"
+    if special and modifier != special_value:
+        return None, f"the special {kind} order is {kind} {special_value:+d}"
+    return f"{kind}{modifier:+d}", ""
+
+
+def order_suggestions(text: str) -> tuple[str, ...]:
+    """Order texts close to a word that is not an order (for 'Winterfell: defend')."""
+    words = list(ORDER_TEXT.values()) + ["no order", "special march", "consolidate power"]
+    key = normalise(text)
+    close = difflib.get_close_matches(key, words, n=3, cutoff=0.5)
+    if not close:
+        close = [w for w in words if w.split()[0].startswith(key[:3])][:3] if len(key) >= 3 else []
+    return tuple(close)
+
+
+# --- choices after a card's name ("Tyrion Lannister: cancel") --------------------------------
+
+# The forms of answer each card with a choice accepts. The command carries the objects named
+# (area, house card, track, units, muster) as the engine reads them; only a Westeros card's
+# option, Tyrion's "cancel" and a refusal ("no") are keywords. docs/turn-files.md lists them all.
+CARD_CHOICES: dict[str, frozenset[str]] = {
+    k: frozenset(v) for k, v in {
+        "westeros_card:a_throne_of_blades": ("muster", "supply", "nothing"),
+        "westeros_card:dark_wings_dark_words": ("bid", "collect", "nothing"),
+        "westeros_card:put_to_the_sword": ("no march+1", "no defense", "nothing"),
+        "wildling_card:preemptive_raid": ("destroy", "track"),
+        "wildling_card:crow_killers": ("upgrade", "downgrade", "nothing"),
+        "wildling_card:a_king_beyond_the_wall": ("track", "nothing"),
+        "wildling_card:massing_on_the_milkwater": ("discard",),
+        "wildling_card:mammoth_riders": ("destroy", "take_back", "nothing"),
+        "wildling_card:the_horde_descends": ("muster", "destroy", "nothing"),
+        "house_card:tyrion_lannister": ("cancel", "nothing"),
+        "house_card:doran_martell": ("track",),
+        "house_card:patchface": ("discard", "nothing"),
+        "house_card:aeron_damphair": ("swap", "nothing"),
+        "house_card:cersei_lannister": ("remove_order", "nothing"),
+        "house_card:queen_of_thorns": ("remove_order",),
+        "house_card:renly_baratheon": ("upgrade", "nothing"),
+        "house_card:robb_stark": ("retreat", "nothing"),
+    }.items()
+}
+
+# A bare word after a card's name, and the form it gives.
+OPTION_WORDS: dict[str, str] = {
+    "nothing": "nothing", "none": "nothing", "no effect": "nothing", "pass": "nothing", "skip": "nothing",
+    "decline": "nothing", "nobody": "nothing", "keep": "nothing",
+    "muster": "muster", "mustering": "muster", "supply": "supply",
+    "bid": "bid", "bidding": "bid", "bids": "bid", "clash": "bid", "clash of kings": "bid",
+    "collect": "collect", "collect power": "collect", "power": "collect", "game of thrones": "collect",
+    "cancel": "cancel",
+}
+
+# How each form is written, for messages and the guide.
+FORM_EXAMPLES: dict[str, str] = {
+    "muster": "muster", "supply": "supply", "nothing": "nothing", "bid": "bid", "collect": "collect",
+    "no march+1": "no march +1", "no defense": "no defense",
+    "destroy": "destroy footman in AREA, ...", "upgrade": "upgrade footman in AREA",
+    "downgrade": "downgrade knight in AREA, ...", "track": "iron throne | fiefdoms | king's court",
+    "discard": "discard CARD", "take_back": "take back CARD", "cancel": "cancel", "swap": "swap to CARD",
+    "remove_order": "remove order in AREA", "retreat": "retreat to AREA",
+}
+
+# The verb that names an object for each card whose choice is an area or a house card.
+CARD_VERBS: dict[str, str] = {
+    "patchface": "discard", "aeron_damphair": "swap", "cersei_lannister": "remove_order",
+    "queen_of_thorns": "remove_order", "renly_baratheon": "upgrade", "robb_stark": "retreat",
+    "massing_on_the_milkwater": "discard", "mammoth_riders": "take_back",
+}
+
+
+def choice_forms_text(card_key: str) -> str:
+    """``'cancel' or 'nothing'``: the forms a card accepts, as a player writes them."""
+    forms = sorted(CARD_CHOICES.get(card_key, ()))
+    return " or ".join(repr(FORM_EXAMPLES[f]) for f in forms)
