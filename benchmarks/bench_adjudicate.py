@@ -28,8 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator.folder.batch import Timings, adjudicate  # noqa: E402
-from adjudicator.robots.demo import new_sample_game, sample_dir, sample_plan  # noqa: E402
+from adjudicator.folder.batch import Timings, adjudicate
+from adjudicator.robots.demo import new_sample_game, sample_dir, sample_plan
 
 PARTS = [f.name for f in fields(Timings)]
 

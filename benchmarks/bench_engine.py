@@ -24,11 +24,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator.engine.core.context import Step  # noqa: E402
+from adjudicator.engine.core.context import Step
 from adjudicator.engine.machine import advance
-from adjudicator.game.board import Board  # noqa: E402
-from adjudicator.game.state import GameState  # noqa: E402
-from adjudicator.robots import simulate as sim  # noqa: E402
+from adjudicator.game.board import Board
+from adjudicator.game.state import GameState
+from adjudicator.robots import simulate as sim
 
 GOAL_MS = 200.0
 
@@ -48,11 +48,11 @@ def record(players: int, seed: int) -> tuple[GameState, list[Call], GameState, s
         return advance(state, answers, deadline=deadline, board=board)
 
     last: list[GameState] = []
-    setattr(sim, "advance", recording)  # the simulation's own calls go through the recorder
+    sim.advance = recording  # the simulation's own calls go through the recorder
     try:
         result = sim.simulate(players, seed, text=False, on_step=last.append)
     finally:
-        setattr(sim, "advance", advance)
+        sim.advance = advance
     return first[0], calls, last[-1], result.final_line()
 
 

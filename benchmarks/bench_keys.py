@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from adjudicator.seals import keys, seal  # noqa: E402
+from adjudicator.seals import keys, seal
 
 TURN = "game bench · house stark · round 1 · planning · seq 1\nWinterfell: defense +1\nbid throne 3\n"
 

@@ -31,12 +31,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator.engine.core.context import Request  # noqa: E402
-from adjudicator.folder import batch, registry  # noqa: E402
-from adjudicator.folder.gamedir import GameDir, create_game  # noqa: E402
-from adjudicator.game.board import Board  # noqa: E402
-from adjudicator.robots.players import Robot, robot_key  # noqa: E402
-from adjudicator.seals.keys import PublicKey  # noqa: E402
+from adjudicator.engine.core.context import Request
+from adjudicator.folder import batch, registry
+from adjudicator.folder.gamedir import GameDir, create_game
+from adjudicator.game.board import Board
+from adjudicator.robots.players import Robot, robot_key
+from adjudicator.seals.keys import PublicKey
 from adjudicator.util import fileio
 
 GOAL = 1.8

@@ -26,9 +26,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator.folder import registry  # noqa: E402
+from adjudicator.folder import registry
 from adjudicator.seals import seal
-from adjudicator.seals.keys import PublicKey  # noqa: E402
+from adjudicator.seals.keys import PublicKey
 
 HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell")
 ORDERS = [

@@ -29,14 +29,15 @@ import contextlib
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator.folder import batch  # noqa: E402
+from adjudicator.folder import batch
 from adjudicator.robots import players as robots
-from adjudicator.robots import simulate as sim  # noqa: E402
+from adjudicator.robots import simulate as sim
 from adjudicator.util import fileio
 
 GOAL_S = 2.0

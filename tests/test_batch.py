@@ -174,7 +174,7 @@ def state_of(root: Path):
 
 
 def planning_bids(root: Path, amounts: dict[str, int] | None = None) -> None:
-    amounts = amounts or {h: 1 for h in HOUSES}
+    amounts = amounts or dict.fromkeys(HOUSES, 1)
     for h, n in amounts.items():
         drop(root, f"{h}-1.txt", sealed(h, f"bid wildlings {n}\n"))
 
@@ -287,7 +287,7 @@ def test_ruling_92_later_seq_replaces_the_earlier_in_either_order_of_arrival(toy
         root = make_game(tmp_path / f"g{order[0]}")
         for seq in order:
             drop(root, f"{seq}.txt", sealed("stark", f"bid wildlings {4 if seq == 1 else 1}\n", seq=seq))
-        planning_bids(root, {h: 0 for h in HOUSES[1:]})
+        planning_bids(root, dict.fromkeys(HOUSES[1:], 0))
         result = run(root)
         assert result.exit_status == 0 and len(result.accepted) == 5
         results.append(state_of(root))
@@ -298,7 +298,7 @@ def test_ruling_94_later_seq_in_a_later_run_replaces_unused_answers(toy: Path):
     drop(toy, "s1.txt", sealed("stark", "bid wildlings 4\n", seq=1))
     run(toy)
     drop(toy, "s2.txt", sealed("stark", "bid wildlings 2\n", seq=2))
-    planning_bids(toy, {h: 0 for h in HOUSES[1:]})
+    planning_bids(toy, dict.fromkeys(HOUSES[1:], 0))
     run(toy)
     assert state_of(toy).houses["stark"].power == 3
     assert [a["id"] for a in state_of(toy).answers] == []
@@ -446,9 +446,8 @@ def test_ruling_98_status_refuses_a_damaged_state_file(toy: Path):
 
 
 def test_second_run_while_the_lock_is_held_is_refused_clearly(toy: Path):
-    with GameDir.open(toy).lock():
-        with pytest.raises(GameLocked, match="another maester run holds its lock"):
-            run(toy)
+    with GameDir.open(toy).lock(), pytest.raises(GameLocked, match="another maester run holds its lock"):
+        run(toy)
 
 
 def test_cli_exit_status_0_1_and_2(toy: Path, capsys: pytest.CaptureFixture[str]):
@@ -534,7 +533,7 @@ def test_adjudicate_all_runs_every_game_folder_in_two_processes(tmp_path: Path, 
 
 
 def test_ruling_94_answers_already_used_stand_when_a_later_file_comes(toy: Path):
-    planning_bids(toy, {h: 0 for h in HOUSES})
+    planning_bids(toy, dict.fromkeys(HOUSES, 0))
     run(toy)  # the action phase asks Baratheon, Lannister, Stark, Greyjoy in turn
     drop(toy, "stark-a1.txt", sealed("stark", "bid fiefdoms 1\n", step="action"))
     for h in ("baratheon", "lannister"):

@@ -5,6 +5,7 @@ Line numbers (000:N) are lines of the rulebook text; E-numbers are the worked ex
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import pytest
@@ -224,9 +225,9 @@ def test_E07_supply_5_allows_armies_of_4_3_2_2():
 
 def test_R059_supply_track_runs_0_to_6_and_limits_never_shrink():
     table = [BOARD.supply_limits(n) for n in range(7)]
-    for lower, higher in zip(table, table[1:]):
+    for lower, higher in itertools.pairwise(table):
         assert len(higher) >= len(lower)
-        assert all(h >= l for h, l in zip(higher, lower))
+        assert all(h >= lo for h, lo in zip(higher, lower))
     assert BOARD.supply_limits(9) == BOARD.supply_limits(6)  # clamped to the track
 
 

@@ -6,7 +6,7 @@ import json
 import os
 import stat
 import tomllib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -317,7 +317,7 @@ def test_save_state_is_atomic_and_leaves_no_temporary_file(tmp_path):
 
 
 def test_create_game_records_the_time_given(tmp_path):
-    when = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+    when = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
     gd = create_game(tmp_path / "g", houses=["stark", "lannister", "baratheon"], seed="x", now=when)
     assert gd.info().created == "2026-01-02T03:04:05+00:00"
 
@@ -331,19 +331,17 @@ def test_a_new_folder_gets_ordinary_permissions(tmp_path):
 
 def test_the_lock_is_exclusive_and_released_on_exit(tmp_path):
     gd = create_game(tmp_path / "g", houses=["stark", "lannister", "baratheon"], seed="x")
-    with gd.lock():
-        with pytest.raises(GameLocked, match="is busy: another maester run holds its lock"):
-            with gd.lock(timeout=0.1):
-                pass
+    with gd.lock(), pytest.raises(GameLocked, match="is busy: another maester run holds its lock"), \
+            gd.lock(timeout=0.1):
+        pass
     with gd.lock():
         pass
 
 
 def test_the_lock_is_released_when_the_body_raises(tmp_path):
     gd = create_game(tmp_path / "g", houses=["stark", "lannister", "baratheon"], seed="x")
-    with pytest.raises(RuntimeError):
-        with gd.lock():
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError), gd.lock():
+        raise RuntimeError("boom")
     with gd.lock(timeout=0):
         pass
 

@@ -84,7 +84,7 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
         root = _copy(template, tmp_path / f"k{k}" / "toy")
         calls = 0
 
-        def counted(real):
+        def counted(real, k=k):
             def wrapper(*a, **kw):
                 nonlocal calls
                 calls += 1

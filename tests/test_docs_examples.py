@@ -9,7 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -93,7 +93,7 @@ def test_state_json_md_documents_every_top_level_key():
 
 def test_game_folder_md_game_toml_is_what_maester_new_writes(tmp_path):
     gd = create_game(tmp_path / "mygame", houses=["stark", "lannister", "greyjoy", "baratheon"],
-                     seed="an example seed", now=datetime(2026, 3, 1, 18, 0, tzinfo=timezone.utc))
+                     seed="an example seed", now=datetime(2026, 3, 1, 18, 0, tzinfo=UTC))
     shown = [text for _, lang, text in blocks("game-folder.md") if lang == "toml"]
     assert len(shown) == 1
     expected = shown[0].replace('maester_version = "0.1.0"', f'maester_version = "{__version__}"')

@@ -56,9 +56,8 @@ def test_relaxed_blocks_nest_and_durability_returns_after_the_outer_one(tmp_path
 
 
 def test_durability_returns_when_a_relaxed_block_raises(tmp_path, fsyncs):
-    with pytest.raises(RuntimeError):
-        with fileio.relaxed():
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError), fileio.relaxed():
+        raise RuntimeError("boom")
     assert fileio.durable()
     fileio.append_line(tmp_path / "log", "entry")
     assert fsyncs == ["file"]

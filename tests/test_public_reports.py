@@ -60,7 +60,7 @@ def test_the_check_catches_a_leak(monkeypatch):
     state = new_game(["stark", "lannister", "baratheon"], seed="leak")
     state.answers = [{"id": "x", "house": "stark", "round": 1, "text": "bid fiefdoms 4",
                       "command": {"type": "Bid", "track": "fiefdoms", "amount": 4}}]
-    st, evs, reqs = _public_only(state, [], [])
+    st, evs, _ = _public_only(state, [], [])
     assert report.render_report(state, [], viewer=None, fmt="json") == report.render_report(st, evs, viewer=None, fmt="json")
     monkeypatch.setattr(report, "public_state", lambda s, **kw: {"answers": s.answers})
     assert report.render_report(state, [], viewer=None, fmt="json") != report.render_report(st, evs, viewer=None, fmt="json")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,7 @@ STARK = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
 LANNISTER = Ed25519PrivateKey.from_private_bytes(bytes(range(1, 33)))
 STRANGER = Ed25519PrivateKey.from_private_bytes(bytes(range(2, 34)))
 MODERATOR = Ed25519PrivateKey.from_private_bytes(bytes(range(3, 35)))
-T0 = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
 GAME_TOML = """\
 # the moderator's notes
@@ -111,7 +111,7 @@ def test_register_needs_a_game_folder(tmp_path: Path) -> None:
 
 def test_revoke_records_reason_date_and_log_line(game: Path) -> None:
     fp = pub(STARK).fingerprint
-    entry = registry.revoke_key(game, fp, "laptop stolen", now=datetime(2026, 11, 5, tzinfo=timezone.utc))
+    entry = registry.revoke_key(game, fp, "laptop stolen", now=datetime(2026, 11, 5, tzinfo=UTC))
     assert (entry.revoked, entry.revoked_reason, entry.revoked_on[:10]) == (True, "laptop stolen", "2026-11-05")
     assert registry.fingerprints_in_force(game) == {"lannister": [pub(LANNISTER).fingerprint],
                                                     "moderator": [pub(MODERATOR).fingerprint]}  # fmt: skip
@@ -191,7 +191,7 @@ def test_unregistered_key(game: Path) -> None:
 
 
 def test_revoked_key(game: Path) -> None:
-    registry.revoke_key(game, pub(STARK).fingerprint, "lost", now=datetime(2026, 11, 3, tzinfo=timezone.utc))
+    registry.revoke_key(game, pub(STARK).fingerprint, "lost", now=datetime(2026, 11, 3, tzinfo=UTC))
     e = only_error(game, seal.sign(turn(), STARK))
     assert e.code == "revoked-key"
     assert str(e) == f"key {pub(STARK).fingerprint} was revoked on 2026-11-03 (lost)"

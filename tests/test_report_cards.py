@@ -138,7 +138,7 @@ LEAKS = re.compile(r"\b(raven_wildling|westeros_choice|wildling_choice|card_choi
 def test_every_text_a_player_reads_is_within_80_columns_and_names_no_engine_id(games):
     pages, folders = games
     checked = 0
-    for state, fmt, page in pages:
+    for _state, fmt, page in pages:
         if fmt == "text":
             assert max(len(line) for line in page.splitlines()) <= 80
             checked += 1

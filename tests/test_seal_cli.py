@@ -178,7 +178,7 @@ def test_usage_errors_are_one_line_exit_2(tmp_path: Path, game: Path, stark: Pat
         (["verify", tmp_path, write_turn(tmp_path)], "is not a game folder"),
     ]
     for argv, message in cases:
-        rc, out, err = maester(capsys, *argv)
+        rc, _, err = maester(capsys, *argv)
         assert rc == 2 and err.startswith("maester: error: ") and message in err, (argv, err)
         assert err.count("\n") == 1
 
@@ -193,7 +193,7 @@ def test_sign_refuses_a_file_that_does_not_start_with_its_header(tmp_path: Path,
 
 def test_keygen_with_passphrase_file_then_sign(tmp_path: Path, game: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "pw").write_text("the north remembers\n")
-    rc, out, err = maester(capsys, "keygen", "--out", tmp_path / "k", "--passphrase-file", tmp_path / "pw", "--rounds", "1")
+    rc, _, err = maester(capsys, "keygen", "--out", tmp_path / "k", "--passphrase-file", tmp_path / "pw", "--rounds", "1")
     assert rc == 0, err
     armoured = "".join((tmp_path / "k").read_text().splitlines()[1:-1])
     assert b"aes256-ctr" in base64.b64decode(armoured)  # the key file is encrypted

@@ -75,7 +75,10 @@ def wildling_choices() -> st.SearchStrategy[C.WildlingChoice]:
         return st.builds(C.WildlingChoice, card=st.just(card), **kw)  # type: ignore[arg-type]
 
     some = _tuple(located, 1)
-    of_type = lambda unit: _tuple(st.builds(C.Located, area=areas, unit=st.just(unit), count=counts), 1)
+
+    def of_type(unit: str) -> st.SearchStrategy[tuple[C.Located, ...]]:
+        return _tuple(st.builds(C.Located, area=areas, unit=st.just(unit), count=counts), 1)
+
     return st.one_of(
         make("preemptive_raid", units=some), make("preemptive_raid", track=influence),
         make("crow_killers", units=of_type("footman")), make("crow_killers", units=of_type("knight")),

@@ -12,7 +12,8 @@ import importlib
 import os
 import re
 import sys
-from typing import Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from .. import __version__
 

@@ -42,7 +42,7 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    houses = [h for h in args.houses.split(",")] if args.houses else None
+    houses = args.houses.split(",") if args.houses else None
     try:
         gd = gamedir.create_game(
             args.game_dir, houses=houses, game_id=args.game_id, seed=args.seed,

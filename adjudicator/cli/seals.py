@@ -7,8 +7,9 @@ import functools
 import getpass
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..folder import registry
 from ..seals import keys, seal

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable
-from typing import Any, Optional
+from typing import Any
 
 from ..game.board import Board
 from ..game.state import GameState, Segment
@@ -37,7 +37,7 @@ def advance(
     answers: Iterable[dict[str, Any]] = (),
     *,
     deadline: bool | frozenset[str] = False,
-    board: Optional[Board] = None,
+    board: Board | None = None,
 ) -> Step:
     """Resolve as far as the answers allow. Pure: ``state`` is not changed.
 

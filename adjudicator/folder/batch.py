@@ -23,10 +23,11 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
+from typing import Any
 
 from ..game.board import Board
 from ..game.state import GameState
@@ -635,7 +636,7 @@ def game_folders(parent: str | Path) -> list[Path]:
 
 def adjudicate_all(parent: str | Path, *, jobs: int = 1, deadline: bool = False,
                    templates_dir: str | Path | None = None,
-                   progress: Optional[Callable[[int, int], None]] = None) -> dict[str, tuple[int, list[str]]]:  # fmt: skip
+                   progress: Callable[[int, int], None] | None = None) -> dict[str, tuple[int, list[str]]]:  # fmt: skip
     """Adjudicate every game folder in ``parent``, ``jobs`` at a time in separate processes.
 
     Returns, per folder, the exit status and the lines of its run. ``progress(done, total)`` is

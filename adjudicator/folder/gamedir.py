@@ -34,7 +34,7 @@ import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -330,7 +330,7 @@ def create_game(
     info = GameInfo(
         id=gid,
         houses=list(state.houses_in_play),
-        created=(now or datetime.now(timezone.utc)).isoformat(timespec="seconds"),
+        created=(now or datetime.now(UTC)).isoformat(timespec="seconds"),
         seed_commitment=rng.commitment(state.rng_seed),
         options=dict(state.options),
     )

@@ -6,9 +6,9 @@ Part of the batch run (:mod:`adjudicator.folder.batch`): a file whose seal fails
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from ..game.state import GameState
 from ..seals.seal import (
@@ -246,7 +246,7 @@ class Intake:
             u = understand(record.name, c.data, record, self.ledger.moderator_accepts)
         except SealError as e:
             return f"not taken: its text does not read back as one turn ({e})"
-        except Exception as e:  # noqa: BLE001 - a fault of ours in reading it must not stop the game
+        except Exception as e:
             return f"not taken: it could not be read ({type(e).__name__}); please report this to the moderator"
         if (why := u.disagreement()) or u.header.game != self.checker.game_id:
             return f"not taken: it does not read back as the turn that was checked ({why or 'another game'})"

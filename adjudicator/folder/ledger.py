@@ -12,6 +12,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,7 @@ class Ledger:
         """
         path = Path(root) / registry.LOG_FILE
         try:
-            f = open(path, "rb")
+            f = open(path, "rb")  # noqa: SIM115  (closed by the with below; no log yet is no error)
         except FileNotFoundError:
             return cls()
         with f:
@@ -255,9 +256,9 @@ def _resume(path: Path, ident: tuple[int, int], size: int, f: Any) -> tuple[Ledg
 
 def now() -> str:
     """The time a log line is stamped with (UTC, to the second)."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def log(root: Path, entry: dict[str, Any]) -> None:

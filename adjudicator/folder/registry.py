@@ -39,7 +39,7 @@ import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +91,7 @@ def _locked(game_dir: Path) -> Iterator[None]:
 
 
 def _now(now: datetime | None) -> str:
-    return (now or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+    return (now or datetime.now(UTC)).isoformat(timespec="seconds")
 
 
 def house_name(house: str) -> str:

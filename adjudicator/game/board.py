@@ -15,10 +15,11 @@ True
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 
 AreaId = str
 HouseId = str

@@ -11,7 +11,7 @@ Every command names areas, houses, cards and unit types by their canonical snake
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 AreaId = str
 HouseId = str
@@ -82,14 +82,14 @@ class CombatFilter:
     Every field left ``None`` matches anything.
     """
 
-    role: Optional[Literal["attacker", "defender"]] = None
-    area: Optional[AreaId] = None
-    opponent: Optional[HouseId] = None
+    role: Literal["attacker", "defender"] | None = None
+    area: AreaId | None = None
+    opponent: HouseId | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Command:
-    where: Optional[Where] = field(default=None, compare=False, repr=False)
+    where: Where | None = field(default=None, compare=False, repr=False)
 
     @property
     def kind(self) -> str:
@@ -119,8 +119,8 @@ class Raven(Command):
     """Messenger Raven (D15): ``raven swap Winterfell defense+1``, ``raven look``, ``raven pass``."""
 
     action: Literal["swap", "look", "pass"]
-    area: Optional[AreaId] = None
-    token: Optional[str] = None
+    area: AreaId | None = None
+    token: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -141,7 +141,7 @@ class Raid(Command):
     """
 
     origin: AreaId
-    targets: tuple[Optional[AreaId], ...] = ()
+    targets: tuple[AreaId | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -167,9 +167,9 @@ class Support(Command):
     ``combat_area`` limits it to the combat in that area; ``origin`` to one support order.
     """
 
-    side: Optional[str]
-    combat_area: Optional[AreaId] = None
-    origin: Optional[AreaId] = None
+    side: str | None
+    combat_area: AreaId | None = None
+    origin: AreaId | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -177,7 +177,7 @@ class RefuseSupport(Command):
     """``refuse support from greyjoy`` (D21)."""
 
     supporter: HouseId
-    when: Optional[CombatFilter] = None
+    when: CombatFilter | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -185,7 +185,7 @@ class PlayCard(Command):
     """``play eddard stark`` / ``if attacked in Winterfell: play eddard stark`` (D22)."""
 
     card: CardId
-    when: Optional[CombatFilter] = None
+    when: CombatFilter | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -193,7 +193,7 @@ class UseBlade(Command):
     """``use blade`` / ``keep blade`` (D24, D25)."""
 
     use: bool
-    when: Optional[CombatFilter] = None
+    when: CombatFilter | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -201,7 +201,7 @@ class Casualties(Command):
     """``casualties: footman, knight`` (D26, D27)."""
 
     units: tuple[UnitSpec, ...]
-    when: Optional[CombatFilter] = None
+    when: CombatFilter | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -210,7 +210,7 @@ class Retreat(Command):
 
     areas: tuple[AreaId, ...]
     destroy: tuple[UnitSpec, ...] = ()
-    when: Optional[CombatFilter] = None
+    when: CombatFilter | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -223,11 +223,11 @@ class CardChoice(Command):
     """
 
     card: CardId
-    option: Optional[str] = None
-    area: Optional[AreaId] = None
-    house_card: Optional[CardId] = None
-    track: Optional[str] = None
-    when: Optional[CombatFilter] = None
+    option: str | None = None
+    area: AreaId | None = None
+    house_card: CardId | None = None
+    track: str | None = None
+    when: CombatFilter | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -244,7 +244,7 @@ class MusterAction(Command):
 
     unit: str  # footman | knight | siege_engine | ship
     upgrade: bool = False  # replace a footman in the area with `unit`
-    to: Optional[AreaId] = None  # ships: the port or sea area they go into
+    to: AreaId | None = None  # ships: the port or sea area they go into
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -260,7 +260,7 @@ class Consolidate(Command):
     """``consolidate in Lannisport`` / ``consolidate in Lannisport: muster footman`` (D30)."""
 
     area: AreaId
-    muster: Optional[tuple[MusterAction, ...]] = None  # None: take power
+    muster: tuple[MusterAction, ...] | None = None  # None: take power
 
 
 # --- Westeros phase -------------------------------------------------------------------------
@@ -279,7 +279,7 @@ class TieBreak(Command):
     """``tie-break: stark, lannister, baratheon`` (D9, D11, D31); ``context`` None = any tie."""
 
     order: tuple[HouseId, ...]
-    context: Optional[str] = None
+    context: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -302,11 +302,11 @@ class WildlingChoice(Command):
     """A wildling card choice (D12): units to destroy or swap, a track, a house card, an area."""
 
     card: CardId
-    option: Optional[str] = None
+    option: str | None = None
     units: tuple[Located, ...] = ()
-    track: Optional[str] = None
-    house_card: Optional[CardId] = None
-    area: Optional[AreaId] = None
+    track: str | None = None
+    house_card: CardId | None = None
+    area: AreaId | None = None
     muster: tuple[MusterAction, ...] = ()
 
 

@@ -136,7 +136,7 @@ class _Reader:
         if key not in d:
             return default
         value = d[key]
-        if isinstance(value, bool) and kind is int or not isinstance(value, kind):
+        if (isinstance(value, bool) and kind is int) or not isinstance(value, kind):
             self.fail(f"{path}{key}", f"expected {_kind_name(kind)}, got {_show(value)}")
         return value
 
@@ -602,9 +602,7 @@ def _scan(line: str, depth: int, in_string: str | None) -> tuple[int, str | None
                 end = line.find(c, end + 1)
             i = len(line) if end < 0 else end + 1
             continue
-        if c in "[{" and depth > 0 or c == "[" and line[:i].strip().endswith("="):
-            depth += 1
-        elif c == "{" and line[:i].strip().endswith("="):
+        if (c in "[{" and depth > 0) or (c == "[" and line[:i].strip().endswith("=")) or (c == "{" and line[:i].strip().endswith("=")):
             depth += 1
         elif c in "]}" and depth > 0:
             depth -= 1

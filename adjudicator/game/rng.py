@@ -29,7 +29,7 @@ def commitment(seed: str) -> str:
 
 def shuffled(seed: str, items: list[T], counter: int) -> list[T]:
     """A shuffled copy of ``items``: the ``counter``-th random draw of the game."""
-    digest = hashlib.sha256(f"{seed}:{counter}".encode("utf-8")).digest()
+    digest = hashlib.sha256(f"{seed}:{counter}".encode()).digest()
     out = list(items)
     random.Random(int.from_bytes(digest, "big")).shuffle(out)
     return out

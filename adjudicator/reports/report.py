@@ -20,9 +20,10 @@ import json
 import sys
 import textwrap
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from markupsafe import escape
 
@@ -329,7 +330,7 @@ def public_view(
         "decks": _decks(state),
         "restrictions": list(state.restrictions),
         "fingerprints": [{"house": h.title(), "fingerprints": list((fingerprints or {}).get(h, []))}
-                         for h in state.houses_in_play if (fingerprints or {}).get(h)],  # fmt: skip
+                         for h in state.houses_in_play if (fingerprints or {}).get(h)],
         "seed_commitment": seed_commitment(state),
         "seed": state.rng_seed if state.phase == "game_over" else None,
     }

@@ -17,14 +17,16 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 import tomllib
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
@@ -279,7 +281,7 @@ def _summary(state: GameState, facts: _BoardFacts, keys: dict[str, AreaKey]) -> 
     lines = []
     for area_id in facts.by_name:
         if area_id not in state.impassable:
-            line = facts.descriptions.get(keys[area_id], lambda: describe_area(state, facts.board, area_id))
+            line = facts.descriptions.get(keys[area_id], functools.partial(describe_area, state, facts.board, area_id))
             if line:
                 lines.append(line)
     closed = [facts.board.area(a).name for a in facts.by_name if a in state.impassable]

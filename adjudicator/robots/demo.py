@@ -19,9 +19,10 @@ import argparse
 import shutil
 import sys
 import tomllib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
 
 from ..folder import registry
 from ..folder.batch import RunResult, adjudicate
@@ -71,8 +72,8 @@ def new_sample_game(root: Path, sample: Path | None = None) -> GameDir:
     return gd
 
 
-def play_sample(root: Path, sample: Path | None = None, *, upto: Optional[int] = None,
-                each: Optional[Callable[[SampleRun, RunResult], None]] = None) -> list[RunResult]:  # fmt: skip
+def play_sample(root: Path, sample: Path | None = None, *, upto: int | None = None,
+                each: Callable[[SampleRun, RunResult], None] | None = None) -> list[RunResult]:  # fmt: skip
     """Replay the sample game into a new game folder ``root``: each run's sealed files, then any deadline.
 
     ``upto`` stops after that many runs; ``each(run, result)`` is called after every batch run.

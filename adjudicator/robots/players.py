@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -70,7 +70,7 @@ class Robot:
         commands.extend(self.mischief(state, board))
         return commands
 
-    def turn_file(self, state: GameState, requests: list[Request], board: Board, game_id: str) -> Optional[str]:
+    def turn_file(self, state: GameState, requests: list[Request], board: Board, game_id: str) -> str | None:
         """The sealed turn file answering this robot's open requests, or None if it has none."""
         commands = self.commands(state, requests, board)
         if not commands:
@@ -148,7 +148,7 @@ def _march(robot: Robot, state: GameState, req: Request, board: Board) -> list[C
     dests: list[str] = list(dict(ctx.get("destinations", {})).get(origin, []))
     if not units or not dests or robot.rng.random() < 0.25:
         return [March(origin=origin)]
-    attacked: Optional[str] = None
+    attacked: str | None = None
     moves: dict[str, list[str]] = {}
     for unit in units:
         fits = [d for d in dests if board.area(d).is_land == (unit != "ship")]

@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
 
 from ..engine.core.context import Request, pool_entry
 from ..engine.invariants import check_invariants
@@ -35,12 +35,12 @@ STALL_LIMIT = 3  # adjudications without progress before the moderator calls a d
 class SimResult:
     players: int
     seed: int
-    winner: Optional[str]
+    winner: str | None
     round: int
     steps: int
     deadlines: int
     problems: list[str] = field(default_factory=list)
-    folder: Optional[Path] = None
+    folder: Path | None = None
 
     def final_line(self) -> str:
         if self.winner:
@@ -52,12 +52,12 @@ def simulate(
     players: int,
     seed: int,
     *,
-    rounds: Optional[int] = None,
-    out: Optional[Path] = None,
+    rounds: int | None = None,
+    out: Path | None = None,
     tides_of_battle: bool = False,
     chaos: float = 0.05,
     text: bool = True,
-    on_step: Optional[Callable[[GameState], None]] = None,
+    on_step: Callable[[GameState], None] | None = None,
 ) -> SimResult:
     """Play one game with robots; stop at the winner or after ``rounds`` rounds.
 
@@ -145,24 +145,24 @@ def _robots(houses: list[str], seed: int, chaos: float) -> dict[str, Robot]:
     return {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos) for h in houses}
 
 
-def _play(root: Path, houses: list[str], seed: int, rounds: Optional[int], tides: bool, chaos: float,
-          board: Board, on_step: Optional[Callable[[GameState], None]]) -> SimResult:
+def _play(root: Path, houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,
+          board: Board, on_step: Callable[[GameState], None] | None) -> SimResult:
     robots = _robots(houses, seed, chaos)
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0,
                        folder=None if root.parent.name.startswith("maester-sim-") else root)
     return _loop(_Folder(root, houses, seed, tides, robots, board), result, rounds, board, on_step)
 
 
-def _play_engine(houses: list[str], seed: int, rounds: Optional[int], tides: bool, chaos: float, board: Board,
-                 on_step: Optional[Callable[[GameState], None]]) -> SimResult:
+def _play_engine(houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float, board: Board,
+                 on_step: Callable[[GameState], None] | None) -> SimResult:
     """The same game with no text, seals or reports: robots answer the engine directly."""
     robots = _robots(houses, seed, chaos)
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0)
     return _loop(_Engine(houses, seed, tides, robots, board), result, rounds, board, on_step)
 
 
-def _loop(table: _Table, result: SimResult, rounds: Optional[int], board: Board,
-          on_step: Optional[Callable[[GameState], None]]) -> SimResult:
+def _loop(table: _Table, result: SimResult, rounds: int | None, board: Board,
+          on_step: Callable[[GameState], None] | None) -> SimResult:
     """Step until the game is won, ``rounds`` are played, or an invariant breaks.
 
     A moderator calls a deadline for the requests open when the robots made no progress for

@@ -20,6 +20,7 @@ whose key that may be is :mod:`adjudicator.folder.registry`'s business.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -43,13 +44,44 @@ from .sshsig import (
 )
 
 __all__ = [
-    "BEGIN", "END", "HASH_ALGORITHMS", "NAMESPACE",
-    "BadArmour", "BadEncoding", "BadHeader", "BadSignature", "DoubledArmour", "NoSeal",
-    "Replayed", "RevokedKey", "SealError", "TruncatedArmour", "UnknownKey", "UnsupportedKey",
-    "WrongGame", "WrongHouse", "WrongNamespace", "WrongStep",
-    "Ignored", "PublicKey", "Scan", "Sealed", "SealedBlock", "Signature",
-    "armour", "decode", "fingerprint", "normalise", "parse_public_key", "read_armour", "scan",
-    "check_turn_text", "seal_text", "sign", "split_sealed", "verify",
+    "BEGIN",
+    "END",
+    "HASH_ALGORITHMS",
+    "NAMESPACE",
+    "BadArmour",
+    "BadEncoding",
+    "BadHeader",
+    "BadSignature",
+    "DoubledArmour",
+    "Ignored",
+    "NoSeal",
+    "PublicKey",
+    "Replayed",
+    "RevokedKey",
+    "Scan",
+    "SealError",
+    "Sealed",
+    "SealedBlock",
+    "Signature",
+    "TruncatedArmour",
+    "UnknownKey",
+    "UnsupportedKey",
+    "WrongGame",
+    "WrongHouse",
+    "WrongNamespace",
+    "WrongStep",
+    "armour",
+    "check_turn_text",
+    "decode",
+    "fingerprint",
+    "normalise",
+    "parse_public_key",
+    "read_armour",
+    "scan",
+    "seal_text",
+    "sign",
+    "split_sealed",
+    "verify",
 ]  # fmt: skip
 
 NAMESPACE = "maester-turn"
@@ -336,7 +368,7 @@ def scan(text: str) -> Scan:
     heads = [i for i, line in enumerate(plain) if _is_header(line)] + [n]
     blocks: list[SealedBlock] = []
     covered = [False] * n
-    for i, stop in zip(heads[:-1], heads[1:], strict=True):
+    for i, stop in itertools.pairwise(heads):
         depth = _depth(lines[i])
         window = lines[i:stop]
         block, used = _read_block([_unquote(line, depth) for line in window] if depth else window, i)

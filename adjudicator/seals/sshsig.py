@@ -28,7 +28,6 @@ import base64
 import binascii
 import functools
 import hashlib
-import re
 import struct
 from dataclasses import dataclass
 

@@ -380,13 +380,13 @@ def header_hint(line: str) -> str:
 
 # Characters that look like the ones the language uses, and what they stand for.
 _LOOKALIKES = str.maketrans({
-    **{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"},
-    **{c: "->" for c in "\u2192\u27f6\u2794\u279c\u27a1\u2b95\u21d2\u27f9"},
-    **{c: "'" for c in "\u2018\u2019\u201a\u201b\u2032\u00b4`"},
-    **{c: '"' for c in "\u201c\u201d\u201e\u2033"},
-    **{c: "*" for c in "\u2217\u204e\u2731\u2732\u066d"},
-    **{c: "\u00b7" for c in "\u2022\u2219\u22c5\u30fb"},
-    **{c: "" for c in "\u200b\u200c\u200d\u2060\ufeff\u00ad"},
+    **dict.fromkeys("‐‑‒–—―−﹘﹣－", "-"),
+    **dict.fromkeys("→⟶➔➜➡⮕⇒⟹", "->"),
+    **dict.fromkeys("‘’‚‛′´`", "'"),
+    **dict.fromkeys("“”„″", '"'),
+    **dict.fromkeys("∗⁎✱✲٭", "*"),
+    **dict.fromkeys("•∙⋅・", "·"),
+    **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\xad", ""),
     "\t": " ",
 })
 _QP = re.compile(r"=(?:[0-9A-F]{2}|\r?\n)")

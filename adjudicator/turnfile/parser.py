@@ -696,7 +696,7 @@ def _parse_lines(lines: list[SourceLine]) -> list[tuple[SourceLine, Built]]:
         built: Any = parser.parse("\n".join(line.text for line in lines), start="file")
         if isinstance(built, list) and len(built) == len(lines):
             return [(line, b) for line, b in zip(lines, built)]
-    except Exception:  # noqa: BLE001 - any failure: fall back to one line at a time, which explains it
+    except Exception:
         pass
     return [(line, _parse_line(parser, line.text)) for line in lines]
 
@@ -707,7 +707,7 @@ def _parse_line(parser: Lark, text: str) -> Built:
         built = parser.parse(text, start="line")
     except UnexpectedInput as e:
         built = Built(None, [syntax_problem(e, text, _expected_words())], [])
-    except Exception as e:  # noqa: BLE001 - a bug of ours must not stop the other lines
+    except Exception as e:
         message = f"internal error while reading this line: {type(e).__name__}: {e} (please report this)"
         return Built(None, [(InvalidLine, "E900", message, 1, 2, "", ())], [])
     if built.errors:

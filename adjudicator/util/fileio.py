@@ -8,11 +8,12 @@ the writes stay atomic, only the wait for the disk goes.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 _relaxed_depth = 0  # how many relaxed() blocks are open in this process
 
@@ -62,10 +63,8 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
             os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
     _fsync_dir(path.parent)
 

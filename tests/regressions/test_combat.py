@@ -12,9 +12,7 @@ from rules.test_combat_harness import Assault, battle, duel, everyone, play, say
 
 from adjudicator.engine.core.common import UnitsDestroyed
 from adjudicator.engine.events.combat import (
-    AttackerAdvanced,
     AttackRepelled,
-    CasualtiesDue,
     CombatResolved,
     PortCaptured,
     Retreated,
@@ -22,7 +20,6 @@ from adjudicator.engine.events.combat import (
 from adjudicator.game.commands import (
     CardChoice,
     Casualties,
-    PlayCard,
     Retreat,
     Support,
     UnitSpec,

@@ -34,7 +34,6 @@ from adjudicator.engine.events.action import (
     PowerTokenPlaced,
     UnitsMoved,
 )
-from adjudicator.game.commands import March, Move, UnitSpec
 
 pytestmark = pytest.mark.usefixtures("phases", "combat")
 

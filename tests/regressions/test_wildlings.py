@@ -18,7 +18,6 @@ from adjudicator.engine import machine
 from adjudicator.engine.core.common import PowerChanged
 from adjudicator.engine.core.context import Context, NeedAnswers, pool_entry
 from adjudicator.engine.events.westeros import (
-    TieBroken,
     WildlingBidderNamed,
     WildlingCardBuried,
     WildlingCardRevealed,
@@ -27,7 +26,7 @@ from adjudicator.engine.events.westeros import (
 from adjudicator.engine.machine import advance
 from adjudicator.engine.rules import westeros
 from adjudicator.game.cards import CARDS
-from adjudicator.game.commands import Bid, TieBreak, WildlingChoice
+from adjudicator.game.commands import Bid, TieBreak
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState
 

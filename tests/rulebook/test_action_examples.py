@@ -31,7 +31,7 @@ from rules.helpers import (  # noqa: F401
 
 from adjudicator.engine.core.common import PowerChanged
 from adjudicator.engine.events.action import MarchResolved, RaidResolved, UnitsMoved
-from adjudicator.game.commands import AssignOrder, March, Move, Raid, UnitSpec
+from adjudicator.game.commands import AssignOrder, Raid
 from adjudicator.game.state import Order
 
 pytestmark = pytest.mark.usefixtures("phases", "combat")

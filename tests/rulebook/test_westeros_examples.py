@@ -31,7 +31,6 @@ from adjudicator.game.commands import (
     MusterAction,
     Reconcile,
     TieBreak,
-    WildlingChoice,
 )
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState, Order, Unit

@@ -10,8 +10,9 @@ from __future__ import annotations
 import itertools
 import sys
 import types
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional
+from typing import Any
 
 import pytest
 
@@ -49,7 +50,7 @@ def game(houses: Iterable[str] = SIX, *, seed: str = "test", bare: bool = True) 
     return state
 
 
-def put(state: GameState, area: str, house: str, *units: str, order: Optional[str] = None, routed: int = 0) -> None:
+def put(state: GameState, area: str, house: str, *units: str, order: str | None = None, routed: int = 0) -> None:
     """Add units of one house to an area (the first ``routed`` of them routed), and maybe its order."""
     st = state.area_mut(area)
     st.units.extend(Unit(house, u, routed=i < routed) for i, u in enumerate(units))
@@ -57,12 +58,12 @@ def put(state: GameState, area: str, house: str, *units: str, order: Optional[st
         st.order = Order(house, order)
 
 
-def units(state: GameState, area: str, house: Optional[str] = None) -> list[str]:
+def units(state: GameState, area: str, house: str | None = None) -> list[str]:
     """Sorted unit types in an area (of one house, if given)."""
     return sorted(u.type for u in state.area(area).units if house is None or u.house == house)
 
 
-def token(state: GameState, area: str) -> Optional[str]:
+def token(state: GameState, area: str) -> str | None:
     order = state.area(area).order
     return f"{order.house} {order.token}" if order else None
 
@@ -85,7 +86,7 @@ def public(events: Iterable[Event]) -> list[Event]:
     return [e for e in events if e.visible_to == "public"]
 
 
-def unusable(step: Step, house: Optional[str] = None) -> list[Any]:
+def unusable(step: Step, house: str | None = None) -> list[Any]:
     return [e for e in step.events if type(e).__name__ == "AnswerUnusable" and (house is None or e.house == house)]
 
 

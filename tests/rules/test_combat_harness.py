@@ -8,8 +8,9 @@ refusal and replay behaves exactly as in a game. Positions are written as positi
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional
+from typing import Any
 
 import pytest
 
@@ -44,7 +45,7 @@ class Assault:
     attacker: str
     origin: str
     units: tuple[str, ...]
-    march_token: Optional[str] = None  # default: the order in the origin
+    march_token: str | None = None  # default: the order in the origin
 
 
 def position(text: str, **overrides: Any) -> GameState:
@@ -67,14 +68,14 @@ def duel(
     area: str = "kingswood",
     origin: str = "kings_landing",
     token: str = "march+0",
-    defense: Optional[str] = None,
+    defense: str | None = None,
     areas: str = "",
-    houses: Optional[list[str]] = None,
-    iron_throne: Optional[list[str]] = None,
-    fiefdoms: Optional[list[str]] = None,
-    hands: Optional[dict[str, list[str]]] = None,
-    discards: Optional[dict[str, list[str]]] = None,
-    power: Optional[dict[str, int]] = None,
+    houses: list[str] | None = None,
+    iron_throne: list[str] | None = None,
+    fiefdoms: list[str] | None = None,
+    hands: dict[str, list[str]] | None = None,
+    discards: dict[str, list[str]] | None = None,
+    power: dict[str, int] | None = None,
     options: str = "",
 ) -> GameState:
     """Two houses about to fight: ``attack``/``defend`` are unit specs like ``"2 footmen"``.
@@ -144,7 +145,7 @@ class Battle:
         self.state = state
         self.assaults = list(assaults)
         self.events: list[Event] = []
-        self.step: Optional[Step] = None
+        self.step: Step | None = None
 
     def runner(self, ctx: Context) -> None:
         for a in self.assaults:
@@ -187,10 +188,10 @@ class Battle:
         """``(kind, house)`` of every open request."""
         return [(r.kind, r.house) for r in self.requests()]
 
-    def unusable(self, house: Optional[str] = None) -> list[str]:
+    def unusable(self, house: str | None = None) -> list[str]:
         return [e.reason for e in self.events if type(e).__name__ == "AnswerUnusable" and (house is None or e.house == house)]
 
-    def units(self, area: str, house: Optional[str] = None, *, routed: Optional[bool] = None) -> list[str]:
+    def units(self, area: str, house: str | None = None, *, routed: bool | None = None) -> list[str]:
         return sorted(u.type for u in self.state.area(area).units
                       if (house is None or u.house == house) and (routed is None or u.routed == routed))
 

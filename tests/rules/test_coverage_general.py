@@ -299,7 +299,7 @@ def test_R013_a_raided_order_is_back_among_its_houses_tokens_and_every_order_is_
 
 def test_R014_the_box_holds_the_printed_cards_tokens_and_overlay():
     assert len(CARDS.house_cards) == 42
-    assert Counter(c.house for c in CARDS.house_cards.values()) == {h: 7 for h in HOUSES}
+    assert Counter(c.house for c in CARDS.house_cards.values()) == dict.fromkeys(HOUSES, 7)
     assert sum(c.copies for c in CARDS.westeros) == 30
     assert [len(CARDS.westeros_deck(d)) for d in (1, 2, 3)] == [10, 10, 10]
     assert len(CARDS.wildling_cards) == 9
@@ -336,7 +336,7 @@ def test_R015_a_new_game_is_the_result_of_all_eleven_setup_steps(n):
     assert placed == printed
     assert {a: st.garrison for a, st in s.areas.items() if st.garrison} == {  # step 10
         BOARD.houses[h].home_area: 2 for h in s.houses_in_play}
-    assert {h: s.houses[h].power for h in s.houses_in_play} == {h: 5 for h in s.houses_in_play}  # step 11
+    assert {h: s.houses[h].power for h in s.houses_in_play} == dict.fromkeys(s.houses_in_play, 5)  # step 11
     assert s.check() == []
 
 

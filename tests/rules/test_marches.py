@@ -17,7 +17,6 @@ from adjudicator.engine.events.action import (
     PowerTokenPlaced,
     UnitsMoved,
 )
-from adjudicator.game.commands import March, Move, UnitSpec
 from adjudicator.game.state import Order
 
 from .helpers import (  # noqa: F401

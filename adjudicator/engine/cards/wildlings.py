@@ -17,8 +17,8 @@ True
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 from ...game.board import TRACKS, HouseId
 from ...game.cards import CARDS
@@ -46,8 +46,8 @@ class Outcome:
     strength: int
     nights_watch_won: bool
     bids: tuple[tuple[HouseId, int], ...]  # every house taking part, in turn order
-    highest: Optional[HouseId]  # set when the Night's Watch won (ties already broken)
-    lowest: Optional[HouseId]  # set when the wildlings won
+    highest: HouseId | None  # set when the Night's Watch won (ties already broken)
+    lowest: HouseId | None  # set when the wildlings won
     attack: Callable[[int, frozenset[HouseId]], None]  # another attack: strength, houses left out
 
     def bid(self, house: HouseId) -> int:
@@ -89,7 +89,7 @@ def _name(card: str) -> str:
 
 def _ask(
     ctx: Context, house: HouseId, card: str, role: str, prompt: str, context: dict[str, object],
-    check: Callable[[WildlingChoice], Optional[str]], default: WildlingChoice, only: Optional[WildlingChoice] = None,
+    check: Callable[[WildlingChoice], str | None], default: WildlingChoice, only: WildlingChoice | None = None,
 ) -> WildlingChoice:
     """Ask one house one wildling-card choice (``role``: reward, severe or lesser)."""
     req = Request(
@@ -116,8 +116,8 @@ def _tally(units: tuple[Located, ...]) -> Counter[tuple[str, str]]:
 
 def _check_units(
     state: GameState, house: HouseId, units: tuple[Located, ...], count: int, *,
-    unit_type: Optional[str] = None, one_area_of: Optional[list[str]] = None, at_most: bool = False,
-) -> Optional[str]:
+    unit_type: str | None = None, one_area_of: list[str] | None = None, at_most: bool = False,
+) -> str | None:
     """Why a list of the house's units does not fit the card, or ``None``."""
     if any(loc.count < 1 for loc in units):
         return "name each unit at least once (R109)"
@@ -153,7 +153,7 @@ def _located(pairs: list[tuple[str, str]]) -> tuple[Located, ...]:
     return tuple(Located(area=a, unit=u, count=n) for (a, u), n in counts.items())
 
 
-def default_units(state: GameState, house: HouseId, n: int, areas: Optional[list[str]] = None) -> tuple[Located, ...]:
+def default_units(state: GameState, house: HouseId, n: int, areas: list[str] | None = None) -> tuple[Located, ...]:
     """``n`` units to lose by default: from the largest armies, cheapest units first."""
     left = {a: sorted((u.type for u in s.units if u.house == house), key=CHEAP_FIRST.index)
             for a, s in sorted(state.areas.items()) if areas is None or a in areas}
@@ -176,7 +176,7 @@ def _destroy(ctx: Context, house: HouseId, units: tuple[Located, ...], card: str
     after_control_change(ctx)
 
 
-def _destroy_penalty(ctx: Context, house: HouseId, card: str, role: str, n: int, areas: Optional[list[str]] = None) -> None:
+def _destroy_penalty(ctx: Context, house: HouseId, card: str, role: str, n: int, areas: list[str] | None = None) -> None:
     """The house destroys ``n`` of its units (within ``areas`` if given, all in one of them);
     a house with fewer loses all it has (ruling 71)."""
     st = ctx.state
@@ -227,7 +227,7 @@ def preemptive_raid(ctx: Context, out: Outcome) -> None:
     tracks = best_tracks(st, house)
     can_destroy = len(st.units_of(house)) >= 2
 
-    def check(c: WildlingChoice) -> Optional[str]:
+    def check(c: WildlingChoice) -> str | None:
         if c.track is not None and not c.units:
             return None if c.track in tracks else f"your highest influence track is {' or '.join(tracks)}, not {c.track} (R109)"
         if c.units and c.track is None:
@@ -277,7 +277,7 @@ def _crow_killers_reward(ctx: Context, house: HouseId, card: str) -> None:
         ctx.emit(UnitsSwapped(house=house, area=area, old="footman", new="knight", count=1))
 
 
-def _knights_to_footmen(ctx: Context, house: HouseId, card: str, role: str, limit: Optional[int]) -> None:
+def _knights_to_footmen(ctx: Context, house: HouseId, card: str, role: str, limit: int | None) -> None:
     """Knights (all, or ``limit`` of them) become footmen while footmen last; the rest are
     destroyed, in the order the house names them (ruling 69)."""
     st, board = ctx.state, ctx.board
@@ -347,7 +347,7 @@ def massing_on_the_milkwater(ctx: Context, out: Outcome) -> None:
             continue
         weakest = min(hand, key=lambda c: (CARDS.house_cards[c].strength, c))
 
-        def check(c: WildlingChoice, hand: list[str] = hand) -> Optional[str]:
+        def check(c: WildlingChoice, hand: list[str] = hand) -> str | None:
             return None if c.house_card in hand else f"choose a house card in your hand: {', '.join(hand)} (R109)"
 
         choice = _ask(ctx, house, out.card, "lesser", "discard one house card from your hand", {"hand": list(hand)},
@@ -450,7 +450,7 @@ def _horde_muster(ctx: Context, house: HouseId, card: str) -> None:
     areas = {a: board.area(a).muster_points for a in mustering_areas(st, board, house)}
     usable = [a for a, p in areas.items() if legal_single_actions(st, board, house, a, p)]
 
-    def check(c: WildlingChoice) -> Optional[str]:
+    def check(c: WildlingChoice) -> str | None:
         if c.area is None:
             return None if not c.muster else "name the castle or stronghold you muster in (R109)"
         if c.area not in areas:

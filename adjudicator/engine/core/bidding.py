@@ -19,7 +19,8 @@ the highest bidder against the wildlings; the last counts as the lowest.
 
 from __future__ import annotations
 
-from typing import Callable, Literal, Optional, cast
+from collections.abc import Callable
+from typing import Literal, cast
 
 from ...game.board import TRACKS, HouseId
 from ...game.commands import Bid, Command, TieBreak
@@ -156,7 +157,7 @@ def _in_written_order(ctx: Context, house: HouseId, check: Callable[[Command], V
 
 
 def break_tie(ctx: Context, context: str, tied: list[HouseId], default: list[HouseId], *,
-              prompt: Optional[str] = None) -> list[HouseId]:
+              prompt: str | None = None) -> list[HouseId]:
     """The Iron Throne holder's order of the tied houses, higher bidder first (R084, R107).
 
     ``default`` (the deadline default) is an order of every house; the answer is read from a
@@ -241,6 +242,6 @@ def best_tracks(state: GameState, house: HouseId) -> list[str]:
     return [t for t in TRACKS if state.position(t, house) == best]
 
 
-def tie_break_default(state: GameState, track: Optional[str]) -> list[HouseId]:
+def tie_break_default(state: GameState, track: str | None) -> list[HouseId]:
     """The deadline default order: that track's current order, or turn order."""
     return list(state.tracks[track]) if track in TRACKS else state.turn_order()

@@ -15,8 +15,9 @@ replay reaches the same point - and goes on. No I/O, no clock, no global randomn
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Final, Optional, Union
+from typing import Any, Final
 
 from ...game.board import Board
 from ...game.commands import Command, from_dict, to_dict
@@ -43,7 +44,7 @@ class _NotApplicable(enum.Enum):
 NOT_APPLICABLE: Final = _NotApplicable.TOKEN  # a check's verdict: this answer is not meant for this decision
 # A check's verdict: None when legal; a string saying why not (ending with the rule number);
 # or NOT_APPLICABLE.
-Verdict = Union[str, None, _NotApplicable]
+Verdict = str | None | _NotApplicable
 # What a decision takes: one command, or for a composite decision (orders) the tuple of its parts.
 Answer = Command | tuple[Command, ...]
 
@@ -63,7 +64,7 @@ class Request:
     prompt: str
     context: dict[str, Any] = field(default_factory=dict)
     options: tuple[Command, ...] = ()
-    default: Optional[Answer] = None
+    default: Answer | None = None
     secret: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -128,7 +129,7 @@ class Composed:
     (all of them are consumed once the decision is taken, refused ones included).
     """
 
-    parts: Optional[tuple[Command, ...]]
+    parts: tuple[Command, ...] | None
     events: list[Event]
     used: list[PoolEntry]
 
@@ -149,8 +150,8 @@ class Ask:
 
     request: Request
     check: Callable[[Command], Any]
-    only: Optional[Answer] = None
-    compose: Optional[Callable[[list[PoolEntry]], Composed]] = None
+    only: Answer | None = None
+    compose: Callable[[list[PoolEntry]], Composed] | None = None
 
 
 @dataclass
@@ -208,7 +209,7 @@ class Context:
         Nothing is recorded until every one of them can be taken, so a house may still replace
         its answer while it waits for the others.
         """
-        results: list[Optional[Answer]] = []
+        results: list[Answer | None] = []
         pending: list[tuple[Ask, Answer, list[Event], list[PoolEntry]]] = []
         missing: list[Request] = []
         for a in asks:
@@ -249,13 +250,13 @@ class Context:
             out.append(cmd)
         return out
 
-    def _compose(self, a: Ask) -> tuple[Optional[Answer], list[Event], list[PoolEntry]]:
+    def _compose(self, a: Ask) -> tuple[Answer | None, list[Event], list[PoolEntry]]:
         assert a.compose is not None
         got = a.compose(self.entries(a.request.house, a.request.kind))
         # Answers are consumed only when the composite answer is taken.
         return got.parts, got.events, (got.used if got.parts is not None else [])
 
-    def _from_pool(self, a: Ask) -> tuple[Optional[Command], list[Event], list[PoolEntry]]:
+    def _from_pool(self, a: Ask) -> tuple[Command | None, list[Event], list[PoolEntry]]:
         evs: list[Event] = []
         req = a.request
         # The newest answer wins among those meant for this decision: a later file replaces.
@@ -270,7 +271,7 @@ class Context:
         return None, evs, []
 
 
-def _parts(dicts: Optional[list[dict[str, Any]]]) -> Optional[tuple[Command, ...]]:
+def _parts(dicts: list[dict[str, Any]] | None) -> tuple[Command, ...] | None:
     return None if dicts is None else tuple(from_dict(d) for d in dicts)
 
 

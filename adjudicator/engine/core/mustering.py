@@ -23,7 +23,6 @@ True
 from __future__ import annotations
 
 import copy
-from typing import Optional
 
 from ...game.board import Board, HouseId
 from ...game.commands import Command, Muster, MusterAction
@@ -51,16 +50,16 @@ def ship_places(state: GameState, board: Board, house: HouseId, area: str) -> li
     """Where a ship mustered by ``area`` may go now: its port, adjacent seas without enemy ships (R075-R077)."""
     a = board.area(area)
     places = []
-    if a.port and a.port not in state.impassable:
-        if sum(1 for u in state.area(a.port).units if u.type == "ship") < board.constants["port_max_ships"]:
-            places.append(a.port)
+    if a.port and a.port not in state.impassable \
+            and sum(1 for u in state.area(a.port).units if u.type == "ship") < board.constants["port_max_ships"]:
+        places.append(a.port)
     places += sorted(n for n in board.neighbours[area] if board.area(n).is_sea and not enemy_ships(state, house, n))
     return places
 
 
 def check_muster(
     state: GameState, board: Board, house: HouseId, area: str, actions: tuple[MusterAction, ...], points: int
-) -> Optional[str]:
+) -> str | None:
     """``None`` when the house may muster ``actions`` with ``points`` in ``area``, else why not."""
     a = board.area(area)
     if not a.is_land or not a.has_castle:
@@ -95,7 +94,7 @@ def _scratch(state: GameState, board: Board, area: str) -> GameState:
     return scratch
 
 
-def _apply(state: GameState, board: Board, house: HouseId, area: str, action: MusterAction) -> tuple[Optional[str], str]:
+def _apply(state: GameState, board: Board, house: HouseId, area: str, action: MusterAction) -> tuple[str | None, str]:
     """Carry out one action on ``state``: (None, where the unit went), or (why not, "").
 
     After a refusal ``state`` may be half changed: callers apply to a scratch copy first.

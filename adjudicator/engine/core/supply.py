@@ -19,8 +19,8 @@ first (footman, ship, siege engine, knight).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from itertools import product
-from typing import Iterable, Optional
 
 from ...game.board import Board, HouseId
 from ...game.commands import Command, Located, Reconcile
@@ -155,12 +155,12 @@ def cheapest(state: GameState, house: HouseId, area: str, n: int) -> list[Locate
     return [Located(area=area, unit=t, count=c) for t, c in sorted(Counter(types).items(), key=lambda kv: CHEAP_FIRST.index(kv[0]))]
 
 
-def forced_removals(state: GameState, board: Board, house: HouseId) -> Optional[Reconcile]:
+def forced_removals(state: GameState, board: Board, house: HouseId) -> Reconcile | None:
     """The only legal reconciliation, when there is exactly one (else ``None``)."""
     sized = armies(state, house)
     need = need_to_remove(state, board, house)
     areas = list(sized)
-    ranges = [range(0, sized[a] + 1) for a in areas]
+    ranges = [range(sized[a] + 1) for a in areas]
     total = 1
     for r in ranges:
         total *= len(r)

@@ -309,7 +309,7 @@ class PhaseStarted(Event):
 
     def describe(self) -> str:
         return f"Round {self.round}: the {self.phase.title()} Phase begins."
-from . import (
+from . import (  # noqa: E402  (last: the phase modules subclass the events above)
     action,  # noqa: F401
     combat,  # noqa: F401
     westeros,  # noqa: F401

@@ -8,7 +8,7 @@ game state stays the only lasting record (the phase is replayed from its start o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from ...game.board import Board
 from ...game.commands import CombatFilter, Command, order_kind
@@ -37,10 +37,10 @@ class Side:
     """One side of a combat: its house (None for a neutral force), card, support, tides, blade."""
 
     role: Role
-    house: Optional[str]
-    card: Optional[str] = None
+    house: str | None
+    card: str | None = None
     grants: list[Grant] = field(default_factory=list)
-    tides: Optional[str] = None
+    tides: str | None = None
     blade: bool = False  # used the Blade for +1
     card_kept: bool = False  # the card went back to the hand (Roose Bolton) instead of the discards
 
@@ -56,11 +56,11 @@ class Combat:
     garrison_only: bool = False
     resolved: set[str] = field(default_factory=set)  # cards whose text has been resolved (once each)
     cancelled: set[str] = field(default_factory=set)  # cards Tyrion Lannister sent back: not again this combat
-    winner: Optional[Role] = None
-    forced_retreat: Optional[str] = None  # Robb Stark's choice
+    winner: Role | None = None
+    forced_retreat: str | None = None  # Robb Stark's choice
     held: bool = False  # Arianne Martell: the attackers may not advance
     advanced: bool = False
-    controllers: dict[str, Optional[str]] = field(default_factory=dict)  # control of land areas before
+    controllers: dict[str, str | None] = field(default_factory=dict)  # control of land areas before
 
     @property
     def area(self) -> str:
@@ -75,19 +75,19 @@ class Combat:
         return self.attack.attacker
 
     @property
-    def defender(self) -> Optional[str]:
+    def defender(self) -> str | None:
         return self.sides["defender"].house
 
-    def house(self, role: Role) -> Optional[str]:
+    def house(self, role: Role) -> str | None:
         return self.sides[role].house
 
-    def role_of(self, house: str) -> Optional[Role]:
+    def role_of(self, house: str) -> Role | None:
         for role in ROLES:
             if self.sides[role].house == house:
                 return role
         return None
 
-    def opponent_of(self, house: str) -> Optional[str]:
+    def opponent_of(self, house: str) -> str | None:
         role = self.role_of(house)
         return self.sides[other(role)].house if role else None
 
@@ -98,7 +98,7 @@ def iron_throne_roles(state: GameState, combat: Combat) -> list[Role]:
     return sorted(ROLES, key=lambda r: order.index(h) if (h := combat.house(r)) in order else len(order))
 
 
-def matches(when: Optional[CombatFilter], combat: Combat, house: str) -> bool:
+def matches(when: CombatFilter | None, combat: Combat, house: str) -> bool:
     """Does a standing instruction's condition (``if attacked in Winterfell``) fit this combat?"""
     if when is None:
         return True
@@ -107,9 +107,7 @@ def matches(when: Optional[CombatFilter], combat: Combat, house: str) -> bool:
         return False
     if when.area is not None and when.area != combat.area:
         return False
-    if when.opponent is not None and when.opponent != combat.opponent_of(house):
-        return False
-    return True
+    return when.opponent is None or when.opponent == combat.opponent_of(house)
 
 
 def fighters(state: GameState, board: Board, combat: Combat) -> list[Fighter]:

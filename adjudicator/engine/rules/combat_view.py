@@ -6,7 +6,8 @@ applies what a card yields.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ...game.board import Board
 from ...game.cards import CARDS
@@ -32,10 +33,10 @@ class View:
 
     # --- reading --------------------------------------------------------------------------
 
-    def house(self, role: Role) -> Optional[str]:
+    def house(self, role: Role) -> str | None:
         return self._combat.house(role)
 
-    def card(self, role: Role) -> Optional[str]:
+    def card(self, role: Role) -> str | None:
         return self._combat.sides[role].card
 
     def fighters(self) -> Sequence[Fighter]:
@@ -45,7 +46,7 @@ class View:
         """Does anyone (itself or another house) support this side (card FAQ: any support counts)?"""
         return bool(live_grants(self._ctx.state, self._combat, role))
 
-    def order(self, area: str) -> Optional[Order]:
+    def order(self, area: str) -> Order | None:
         return self._ctx.state.area(area).order
 
     def orders_of(self, house: str) -> Sequence[tuple[str, Order]]:
@@ -79,7 +80,7 @@ class View:
     def knights_available(self, house: str) -> int:
         return available_units(self._ctx.state, self._ctx.board, house, "knight")
 
-    def winner(self) -> Optional[Role]:
+    def winner(self) -> Role | None:
         return self._combat.winner
 
     def retreat_losses(self) -> dict[str, int]:
@@ -93,7 +94,7 @@ class View:
     # --- asking ---------------------------------------------------------------------------
 
     def choose(
-        self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice, house: Optional[str] = None
+        self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice, house: str | None = None
     ) -> CardChoice:
         """Ask for one of ``options`` (a ``card_choice`` request); one option is taken unasked."""
         ctx, combat = self._ctx, self._combat
@@ -121,7 +122,7 @@ class View:
         return picked
 
 
-def _normal(c: CardChoice) -> tuple[Optional[str], Optional[str], Optional[str], Optional[str]]:
+def _normal(c: CardChoice) -> tuple[str | None, str | None, str | None, str | None]:
     option = c.option.lower() if c.option else None
     if option in DECLINE_WORDS:
         option = "no"
@@ -130,7 +131,7 @@ def _normal(c: CardChoice) -> tuple[Optional[str], Optional[str], Optional[str],
     return option, c.area, c.house_card, c.track
 
 
-def _pick(cmd: CardChoice, options: Sequence[CardChoice]) -> Optional[CardChoice]:
+def _pick(cmd: CardChoice, options: Sequence[CardChoice]) -> CardChoice | None:
     """The option an answer names (``when`` and spelling of a refusal aside)."""
     want = _normal(cmd)
     return next((o for o in options if _normal(o) == want), None)

@@ -8,7 +8,6 @@ Mustering itself is the mustering module's (``engine/core/mustering.py``).
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Optional
 
 from ...game.board import Board, HouseId
 from ...game.commands import Command, Consolidate, order_kind
@@ -19,7 +18,7 @@ from ..events.action import ConsolidateResolved
 from .planning import in_board_order
 
 
-def _mustering() -> Optional[ModuleType]:
+def _mustering() -> ModuleType | None:
     """The mustering rules, when that module is present."""
     try:
         from ..core import mustering
@@ -38,7 +37,7 @@ def consolidate_orders(state: GameState, board: Board, house: HouseId) -> list[s
                                   if st.order and st.order.house == house and order_kind(st.order.token) == "consolidate"])
 
 
-def can_muster(state: GameState, board: Board, house: HouseId, area: str) -> Optional[str]:
+def can_muster(state: GameState, board: Board, house: HouseId, area: str) -> str | None:
     """Why the order in ``area`` cannot muster, or ``None`` (R165)."""
     order = state.area(area).order
     a = board.area(area)
@@ -69,7 +68,7 @@ def consolidate_problem(state: GameState, board: Board, house: HouseId, cmd: Com
         return why
     mustering = _mustering()
     assert mustering is not None
-    verdict: Optional[str] = mustering.check_muster(state, board, house, cmd.area, cmd.muster,
+    verdict: str | None = mustering.check_muster(state, board, house, cmd.area, cmd.muster,
                                                     board.area(cmd.area).muster_points)
     return verdict
 

@@ -8,7 +8,7 @@ effect a card yields is applied here, where it is checked and reported.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from ...game.cards import CARDS
 from ...game.commands import Command, PlayCard, UseBlade
@@ -277,7 +277,7 @@ def _discard_from_hand(ctx: Context, me: Me, house: str, card: str) -> None:
         refill_hand(ctx, house, keep=card, cause="Patchface emptied the hand")
 
 
-def refill_hand(ctx: Context, house: str, *, keep: Optional[str], cause: str) -> None:
+def refill_hand(ctx: Context, house: str, *, keep: str | None, cause: str) -> None:
     """An empty hand takes back every discarded card but the last one (R196)."""
     hs = ctx.state.houses[house]
     back = [c for c in hs.discards if c != keep]

@@ -9,7 +9,6 @@ here decide whether the march is legal; the attack itself, if any, is handed to
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from ...game.board import LAND_UNITS, UNIT_TYPES, Board, HouseId
 from ...game.commands import Command, March, order_bonus, order_kind
@@ -41,7 +40,7 @@ def march_orders(state: GameState, board: Board, house: HouseId) -> list[str]:
                                   if st.order and st.order.house == house and order_kind(st.order.token) == "march"])
 
 
-def hostile(state: GameState, board: Board, house: HouseId, area: str) -> Optional[str]:
+def hostile(state: GameState, board: Board, house: HouseId, area: str) -> str | None:
     """Who the house would fight on entering ``area``: a house, ``"neutral force"``, or ``None``.
 
     Another house's units (R147), a neutral force (R231) or another house's garrison in its home
@@ -86,11 +85,11 @@ class MarchPlan:
     """A legal march, worked out: the units going to each area and the one attack, if any."""
 
     moves: dict[str, list[Unit]] = field(default_factory=dict)
-    attack: Optional[str] = None
+    attack: str | None = None
     vacates: bool = False
 
 
-def plan_march(state: GameState, board: Board, house: HouseId, cmd: March) -> tuple[Optional[str], MarchPlan]:
+def plan_march(state: GameState, board: Board, house: HouseId, cmd: March) -> tuple[str | None, MarchPlan]:
     """Check a march answer; return (why it is illegal, or ``None``; the plan)."""
     plan = MarchPlan()
     if cmd.origin not in board.areas:
@@ -125,7 +124,7 @@ def plan_march(state: GameState, board: Board, house: HouseId, cmd: March) -> tu
     return None, plan
 
 
-def _take_units(state: GameState, board: Board, house: HouseId, cmd: March, plan: MarchPlan) -> Optional[str]:
+def _take_units(state: GameState, board: Board, house: HouseId, cmd: March, plan: MarchPlan) -> str | None:
     """Pick the units each move names from the march's area into ``plan.moves`` (R142, R143, R152)."""
     here = state.area(cmd.origin)
     free = {t: [u for u in here.units if u.house == house and u.type == t and not u.routed] for t in UNIT_TYPES}
@@ -155,7 +154,7 @@ def _moving(plan: MarchPlan, unit: Unit) -> bool:
     return any(unit is u for units in plan.moves.values() for u in units)
 
 
-def _destination_problem(state: GameState, board: Board, house: HouseId, origin: str, dest: str, units: list[Unit]) -> Optional[str]:
+def _destination_problem(state: GameState, board: Board, house: HouseId, origin: str, dest: str, units: list[Unit]) -> str | None:
     d = board.area(dest)
     if dest in state.impassable:
         return f"{d.name} is impassable all game (R235)"
@@ -181,7 +180,7 @@ def _destination_problem(state: GameState, board: Board, house: HouseId, origin:
     return None
 
 
-def _power_token_problem(state: GameState, board: Board, house: HouseId, origin: str, vacates: bool) -> Optional[str]:
+def _power_token_problem(state: GameState, board: Board, house: HouseId, origin: str, vacates: bool) -> str | None:
     a = board.area(origin)
     if not a.is_land:
         return f"power tokens are left only on land areas, not {a.name} (R241)"
@@ -286,7 +285,7 @@ def _enter(ctx: Context, house: HouseId, origin: str, dest: str, units: list[Uni
     ctx.emit(UnitsMoved(house=house, origin=origin, destination=dest, units=tuple(u.type for u in units)))
 
 
-def _note_control(ctx: Context, before: dict[str, Optional[str]]) -> None:
+def _note_control(ctx: Context, before: dict[str, str | None]) -> None:
     for area, old in before.items():
         new = ctx.state.controller(area, ctx.board)
         if new != old and ctx.board.area(area).is_land:

@@ -12,7 +12,7 @@ shared by the action phase.
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 from ...game.board import Board, HouseId
 from ...game.commands import (
@@ -149,7 +149,7 @@ def order_line_problem(state: GameState, board: Board, house: HouseId, areas: li
 
 
 def order_set_problem(state: GameState, board: Board, house: HouseId, areas: list[str], short: bool,
-                      parts: dict[str, Command]) -> Optional[str]:
+                      parts: dict[str, Command]) -> str | None:
     """Why a house's whole set of orders cannot be taken yet (token copies, stars, missing areas)."""
     tokens = [p.token for p in parts.values() if isinstance(p, AssignOrder)]
     for token, copies in ORDER_TOKENS.items():

@@ -8,8 +8,6 @@ makes the whole answer illegal, with the rule's reason.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ...game.board import Board, HouseId
 from ...game.commands import Command, Raid, order_kind
 from ...game.state import GameState
@@ -31,7 +29,7 @@ def raid_orders(state: GameState, board: Board, house: HouseId) -> list[str]:
                                   if st.order and st.order.house == house and order_kind(st.order.token) == "raid"])
 
 
-def reach_problem(board: Board, origin: str, target: str) -> Optional[str]:
+def reach_problem(board: Board, origin: str, target: str) -> str | None:
     """Why a raid in ``origin`` could never hit ``target``, whatever lies there (R132, R137, R138)."""
     if target not in board.areas:
         return f"there is no area {target!r}"
@@ -49,7 +47,7 @@ def reach_problem(board: Board, origin: str, target: str) -> Optional[str]:
     return None
 
 
-def target_problem(state: GameState, board: Board, house: HouseId, origin: str, target: str) -> Optional[str]:
+def target_problem(state: GameState, board: Board, house: HouseId, origin: str, target: str) -> str | None:
     """Why ``target`` cannot be raided from ``origin`` now, or ``None`` (R130, R133, R136, R139)."""
     why = reach_problem(board, origin, target)
     if why:
@@ -93,7 +91,7 @@ def raid_problem(state: GameState, board: Board, house: HouseId, cmd: Command) -
     return str(target_problem(state, board, house, cmd.origin, first))
 
 
-def chosen_target(state: GameState, board: Board, house: HouseId, cmd: Raid) -> Optional[str]:
+def chosen_target(state: GameState, board: Board, house: HouseId, cmd: Raid) -> str | None:
     """The first listed target that can be raided now; ``None`` for no effect."""
     for t in cmd.targets:
         if t is None:

@@ -8,7 +8,7 @@ destroyed (R218, R219); retreated units are routed.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Optional
+from typing import Any
 
 from ...game.commands import Command, Retreat, UnitSpec
 from ...game.state import Unit
@@ -99,7 +99,7 @@ def retreating(ctx: Context, combat: Combat) -> list[Unit]:
     return [u for u in ctx.state.area(combat.area).units if u.house == house and not u.routed and u.type != "siege_engine"]
 
 
-def why_not_area(ctx: Context, combat: Combat, dest: str) -> Optional[str]:
+def why_not_area(ctx: Context, combat: Combat, dest: str) -> str | None:
     """Why the defender's army cannot retreat into ``dest`` at all (supply aside), or None."""
     st, board = ctx.state, ctx.board
     house = str(combat.defender)

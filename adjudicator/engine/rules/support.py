@@ -8,7 +8,7 @@ standing ``refuse support from ...`` instruction, so that support never holds up
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from ...game.board import HOUSES, Board
 from ...game.commands import Command, RefuseSupport, Support, order_kind
@@ -61,7 +61,7 @@ def call_for_support(ctx: Context, combat: Combat) -> None:
         _refusals(ctx, combat, role)
 
 
-def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) -> Optional[Role]:
+def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) -> Role | None:
     """One Support Order's declaration: the side it supports, or None."""
     st, board = ctx.state, ctx.board
     combatant = combat.role_of(house)
@@ -103,7 +103,7 @@ def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) ->
     return _role(combat, cmd.side) if cmd.side not in (None, NO_ONE) else None
 
 
-def _role(combat: Combat, side: str) -> Optional[Role]:
+def _role(combat: Combat, side: str) -> Role | None:
     if side in ROLES:
         return "attacker" if side == "attacker" else "defender"
     return combat.role_of(side)

@@ -17,7 +17,7 @@ clears them (R057). They are cleared here too, so that none outlives the plannin
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ...game.cards import CARDS
 from ...game.commands import Command, WesterosChoice

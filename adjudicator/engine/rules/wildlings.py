@@ -14,8 +14,6 @@ back two spaces) and the card goes to the bottom of the deck (ruling 66 gives th
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ...game.board import HouseId
 from ..cards.wildlings import WILDLING_CARDS, Outcome
 from ..core.bidding import break_tie, secret_bids
@@ -49,7 +47,7 @@ def advance_threat(ctx: Context, icons: int, cause: str) -> None:
         attack(ctx)
 
 
-def attack(ctx: Context, strength: Optional[int] = None, excluded: frozenset[HouseId] = frozenset()) -> None:
+def attack(ctx: Context, strength: int | None = None, excluded: frozenset[HouseId] = frozenset()) -> None:
     """Resolve one wildling attack (R100-R108); ``strength`` defaults to the threat."""
     st = ctx.state
     strength = st.wildling_threat if strength is None else strength
