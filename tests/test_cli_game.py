@@ -186,7 +186,7 @@ BAD_POSITIONS = [
     ('houses = ["stark", "lannister", "baratheon"]\nround = \n', "pos.toml:2: not valid TOML"),
     ('houses = ["stark", "lannister", "baratheon"]\n[areas]\nwinterfel = []\n',
      "pos.toml:3: areas.winterfel: unknown area 'winterfel'"),
-    ('houses = ["stark", "lannister", "baratheon"]\n[areas]\nkarhold = ["11 stark footmen"]\n',
+    ('houses = ["stark", "lannister", "baratheon"]\n[areas]\nkarhold = ["6 stark footmen", "5 stark footmen"]\n',
      "pos.toml:3: areas.karhold.units: stark has more than 10 footmen"),
     ('houses = ["stark", "lannister", "baratheon"]\n[areas.winterfell]\norder = "raid"\norder = "raid"\n',
      "pos.toml:4: not valid TOML"),

@@ -9,7 +9,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.game.board import TRACKS, Board
-from adjudicator.game.commands import ORDER_TOKENS
+from adjudicator.game.commands import (
+    ORDER_TOKENS,
+    Bid,
+    Casualties,
+    PortShips,
+    Raid,
+    Support,
+    UnitSpec,
+    to_dict,
+)
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import (
     PHASES,
@@ -65,19 +74,45 @@ def valid_states(draw: st.DrawFn) -> GameState:
         s.tides_deck, s.tides_discards = s.tides_deck[cut:], s.tides_deck[:cut]
     s.rng_counter = draw(st.integers(0, 10_000))
     s.winner = draw(st.one_of(st.none(), st.sampled_from(s.houses_in_play)))
-    s.pending = draw(st.lists(st.dictionaries(st.sampled_from(["key", "kind", "house", "n"]), SCALARS), max_size=2))
-    s.answers = draw(st.lists(st.dictionaries(st.sampled_from(["kind", "text", "seq"]), SCALARS), max_size=2))
+    s.pending = draw(st.lists(_requests(s.houses_in_play), max_size=2))
+    s.answers = draw(st.lists(_answers(s.houses_in_play), max_size=2))
     if draw(st.booleans()):
         s.segment = Segment(
             name=draw(st.sampled_from(["planning", "action"])),
-            start={"round": s.round, "note": draw(st.text(max_size=5))},
-            decisions=draw(st.dictionaries(st.text(min_size=1, max_size=5), st.dictionaries(st.just("kind"), SCALARS),
+            start=new_game(s.houses_in_play, seed="start").to_dict(),
+            decisions=draw(st.dictionaries(st.text(min_size=1, max_size=5), COMMANDS.map(lambda c: {"value": c}),
                                            max_size=2)),
             used=draw(st.lists(st.text(max_size=4), max_size=2)),
             events_seen=draw(st.integers(0, 50)),
         )
     s.tidy()
     return s
+
+
+# The engine's records as the engine writes them: commands it can read back, within their bounds.
+COMMANDS = st.one_of(
+    st.builds(Bid, track=st.sampled_from(["fiefdoms", "wildlings"]), amount=st.integers(0, 99)),
+    st.builds(PortShips, port=st.just("pyke"), count=st.integers(0, 3)),
+    st.builds(Casualties, units=st.tuples(st.builds(UnitSpec, unit=st.just("footman"), count=st.integers(1, 10)))),
+    st.builds(Raid, origin=st.just("winterfell"), targets=st.lists(st.sampled_from([None, "karhold"]), max_size=2).map(tuple)),
+    st.just(Support(side=None)),
+).map(to_dict)
+
+
+@st.composite
+def _requests(draw: st.DrawFn, houses: list[str]) -> dict[str, object]:
+    request = {"key": draw(st.text(max_size=6)), "kind": draw(st.text(max_size=6)),
+               "house": draw(st.sampled_from(houses)), "prompt": draw(st.text(max_size=8)),
+               "options": draw(st.lists(COMMANDS, max_size=2))}  # fmt: skip
+    if draw(st.booleans()):
+        request["n"] = draw(SCALARS)
+    return request
+
+
+@st.composite
+def _answers(draw: st.DrawFn, houses: list[str]) -> dict[str, object]:
+    return {"id": draw(st.text(max_size=6)), "house": draw(st.sampled_from(houses)),
+            "round": draw(st.integers(1, 10)), "command": draw(COMMANDS), "text": draw(st.text(max_size=8))}
 
 
 def _random_board(draw: st.DrawFn, s: GameState) -> None:

@@ -31,7 +31,7 @@ from ..game.commands import to_dict
 from ..game.state import GameState
 from ..seals.seal import NoSeal, SealError, decode, normalise, scan
 from ..turnfile.header import Header, HeaderError, find_header
-from ..util import fileio
+from ..util import fileio, tomltext
 from . import registry
 from .gamedir import GameDir, GameDirError
 from .ledger import Archived, Ledger, log, log_lost, mend_log, sha256
@@ -78,7 +78,7 @@ class Snapshot:
     def from_toml(cls, text: str, *, where: str) -> Snapshot:
         """:raises CorruptFolder: when the text is not a snapshot."""
         try:
-            data = tomllib.loads(text)
+            data = tomltext.loads(text)
             meta = data.pop("snapshot")
             return cls(
                 number=int(meta["number"]), state=GameState.from_dict(data), applied=list(meta["applied"]),

@@ -99,7 +99,7 @@ def published_state(path: str | Path) -> GameState:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         return GameState.from_dict(data["state"])
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError) as e:  # JSON nested deep
         why = f" (it is not a Maester report: {type(e).__name__}: {e})" if str(path).endswith(".json") else ""
         raise CheckError(f"{path} is neither a game folder nor a published report.json{why}; give the game "
                          "folder, or the report.json attached to your last report mail") from None

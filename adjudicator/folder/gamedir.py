@@ -46,7 +46,7 @@ from ..game.board import HOUSES, Board
 from ..game.position import read_position
 from ..game.setup import check_houses, new_game
 from ..game.state import GameState, StateError, validate_engine
-from ..util import fileio
+from ..util import fileio, tomltext
 
 GAME_FILE = "game.toml"
 STATE_FILE = "state.toml"
@@ -188,7 +188,7 @@ class GameDir:
         :raises GameDirError: when the file is missing or is not TOML.
         """
         try:
-            return tomllib.loads(self.game_file.read_text(encoding="utf-8"))
+            return tomltext.loads(self.game_file.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise GameDirError(f"{self.root} is not a game folder: it has no {GAME_FILE}") from None
         except UnicodeDecodeError:

@@ -66,7 +66,7 @@ from ..seals.seal import (
     scan,
 )
 from ..turnfile.header import Header, HeaderError, find_header
-from ..util import fileio
+from ..util import fileio, tomltext
 from ..util.lines import split_lines
 from .gamedir import GameDir, GameDirError
 
@@ -109,8 +109,7 @@ def read_game(game_dir: Path) -> dict[str, Any]:
     """
     path = Path(game_dir) / GAME_FILE
     try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
+        return tomltext.loads(path.read_bytes().decode("utf-8"))
     except FileNotFoundError:
         raise RegistryError(f"{game_dir} is not a game folder: it has no {GAME_FILE}") from None
     except UnicodeDecodeError:
@@ -321,8 +320,7 @@ def current_step(game_dir: Path) -> tuple[int, str]:
     """
     path = Path(game_dir) / STATE_FILE
     try:
-        with open(path, "rb") as f:
-            state = tomllib.load(f)
+        state = tomltext.loads(path.read_bytes().decode("utf-8"))
     except FileNotFoundError:
         return 1, "planning"
     except OSError as e:

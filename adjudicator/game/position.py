@@ -24,14 +24,17 @@ adjudicator.game.position.PositionError: t.toml:3: areas.winterfel: unknown area
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import tomllib
 from collections import Counter
+from functools import cached_property
 from pathlib import Path
 from typing import Any, NoReturn
 
 import tomli_w
 
+from ..util import tomltext
 from .board import HOUSES, TRACKS, Board, HouseId
 from .cards import CARDS
 from .commands import ORDER_TOKENS
@@ -46,6 +49,7 @@ from .state import (
     StateError,
     Unit,
     validate_dict,
+    validate_engine,
 )
 
 POSITION_FORMAT = 1
@@ -65,6 +69,7 @@ DECK_KEYS = (
     "westeros_3_discards", "wildling", "tides", "tides_discards",
 )
 ORDER_KINDS = ("march", "defense", "support", "raid", "consolidate")
+OPTION_KEYS = ("tides_of_battle", "tides_reshuffle_each_combat")  # each true or false
 
 _UNIT_WORDS = {
     "footman": "footman", "footmen": "footman", "knight": "knight", "knights": "knight",
@@ -121,7 +126,10 @@ class _Reader:
 
     def __init__(self, text: str, filename: str, board: Board, seed: str) -> None:
         self.text, self.file, self.board, self.seed = text, filename, board, seed
-        self.lines = key_lines(text)
+
+    @cached_property
+    def lines(self) -> dict[tuple[str, ...], int]:
+        return key_lines(self.text)
 
     def fail(self, key: str, message: str) -> NoReturn:
         parts = tuple(key.split(".")) if key else ()
@@ -154,13 +162,31 @@ class _Reader:
             if k not in allowed:
                 self.fail(f"{path}{k}", f"unknown key {k!r}{_suggest(k, allowed)}")
 
+    def whole_numbers(self, data: dict[str, Any]) -> None:
+        """No fractions anywhere: Maester writes none, and ``nan`` is not even equal to itself."""
+        stack: list[tuple[Any, str]] = [(data, "")]
+        while stack:
+            value, key = stack.pop()
+            if isinstance(value, dict):
+                stack += [(v, f"{key}.{k}" if key else k) for k, v in value.items()]
+            elif isinstance(value, list):
+                stack += [(v, key) for v in value]
+            elif isinstance(value, float):
+                shown = "nan" if math.isnan(value) else repr(value)
+                self.fail(key, f"expected a whole number, true or false or a string, not the fraction {shown}")
+
     def read(self) -> GameState:
         try:
-            data = tomllib.loads(self.text)
+            data = tomltext.loads(self.text)
+        except tomltext.TomlLimit as e:
+            if e.key:
+                self.fail(e.key, e.message)
+            raise PositionError(self.file, e.line, "", e.message) from None
         except tomllib.TOMLDecodeError as e:
             m = re.search(r"line (\d+)", str(e))
             raise PositionError(self.file, int(m.group(1)) if m else None, "", f"not valid TOML: {e}") from None
         self.known_keys(data, TOP_KEYS, "")
+        self.whole_numbers(data)
         fmt = self.get(data, "position_format", "", int, POSITION_FORMAT)
         if fmt != POSITION_FORMAT:
             self.fail("position_format", f"this Maester reads position format {POSITION_FORMAT}, not {fmt}")
@@ -174,6 +200,9 @@ class _Reader:
         rng = self.get(data, "rng", "", dict, {})
         self.known_keys(rng, ("seed", "counter"), "rng.")
         options = self.get(data, "options", "", dict, {})
+        self.known_keys(options, OPTION_KEYS, "options.")
+        for key in OPTION_KEYS:
+            self.get(options, key, "options.", bool, None)
         tides = self.get(options, "tides_of_battle", "options.", bool, False)
         state = new_game(
             in_play,
@@ -309,10 +338,12 @@ class _Reader:
         unit = _UNIT_WORDS.get(word) or _UNIT_WORDS.get(word.replace(" ", "_"))
         if unit is None:
             self.fail(key, f"unknown unit {m['unit']!r}; the units are footman, knight, ship, siege engine")
-        count = int(m["count"] or 1)
-        if count < 1:
-            self.fail(key, f"cannot place {count} units")
-        return [Unit(house, unit, bool(m["routed"])) for _ in range(count)]
+        digits = (m["count"] or "1").lstrip("0") or "0"
+        limit = self.board.unit_limit(unit)
+        if len(digits) > 2 or not 1 <= int(digits) <= limit:  # checked before a single unit is built
+            shown = digits if len(digits) <= 12 else f"{digits[:6]}...({len(digits)} digits)"
+            self.fail(key, f"cannot place {shown} {PLURALS[unit]}: a house has 1 to {limit}")
+        return [Unit(house, unit, bool(m["routed"])) for _ in range(int(digits))]
 
     def order(self, text: str, key: str, st: AreaState) -> Order | None:
         words = text.split()
@@ -417,18 +448,17 @@ class _Reader:
         state.pending = [dict(p) for p in engine.get("pending", [])]
         state.answers = [dict(a) for a in engine.get("answers", [])]
         seg = self.get(engine, "segment", "engine.", dict, None)
-        if seg is not None:
-            try:
+        try:  # every part of its type before anything is built from it (decisions = "ab" was a ValueError)
+            if seg is not None:
+                validate_dict({**state.to_dict(), "segment": seg})
                 state.segment = Segment(
                     name=seg["name"], start=seg["start"], decisions=dict(seg.get("decisions", {})),
                     used=list(seg.get("used", [])), events_seen=seg.get("events_seen", 0),
                 )
-            except KeyError as e:
-                self.fail(f"engine.segment.{e.args[0]}", "missing")
-            try:
-                validate_dict({**state.to_dict(), "segment": seg})
-            except StateError as e:
-                self.fail("engine", str(e))
+            validate_engine(state.to_dict())
+        except StateError as e:
+            key, _, message = str(e).partition(": ")
+            self.fail(f"engine.{key}" if key.startswith(("pending", "answers", "segment")) else key, message)
 
 
 # --- writing ------------------------------------------------------------------------------------
@@ -564,10 +594,10 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
     for n, line in enumerate(text.splitlines(), start=1):
         if depth == 0 and in_string is None:
             if m := _HEADER_RE.match(line):
-                table = _split_key(m.group(1))
+                table = _split_key(m.group(1))[: tomltext.MAX_DEPTH]  # a longer key is refused anyway
                 lines.setdefault(table, n)
             elif m := _KEY_RE.match(line):
-                path = table + _split_key(m.group(1))
+                path = (table + _split_key(m.group(1)))[: tomltext.MAX_DEPTH]
                 for i in range(len(table) + 1, len(path) + 1):
                     lines.setdefault(path[:i], n)
         depth, in_string = _scan(line, depth, in_string)

@@ -14,12 +14,12 @@ True
 from __future__ import annotations
 
 import copy
-import tomllib
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 import tomli_w
 
+from ..util import tomltext
 from .board import DOMINANCE_TOKENS, HOUSES, TRACKS, UNIT_TYPES, AreaId, Board, HouseId
 from .cards import CARDS
 from .commands import ORDER_TOKENS, SPECIAL_TOKENS
@@ -374,11 +374,11 @@ class GameState:
     def from_toml(cls, text: str) -> GameState:
         """Read a state written by :meth:`to_toml`.
 
-        :raises tomllib.TOMLDecodeError: for text that is not TOML.
+        :raises tomllib.TOMLDecodeError: for text that is not TOML, or is nested too deep (:mod:`tomltext`).
         :raises MissingKey: (a ``KeyError`` and a :class:`StateError`) for a missing required key.
         :raises StateError: for a key of the wrong type, or naming what the game does not know.
         """
-        return cls.from_dict(tomllib.loads(text))
+        return cls.from_dict(tomltext.loads(text))
 
     def dominance(self) -> dict[str, dict[str, Any]]:
         used = {"iron_throne": False, "valyrian_steel_blade": self.blade_used, "messenger_raven": self.raven_used}
@@ -639,11 +639,12 @@ def validate_engine(d: dict[str, Any]) -> None:
 
     :raises StateError: naming the first entry at fault.
     """
+    from .commands import check_command
     from .commands import from_dict as command
 
     def known(value: Any, key: str) -> None:
         try:
-            command(value)
+            check_command(command(value))
         except (KeyError, TypeError, ValueError, AssertionError, AttributeError) as e:
             raise StateError(f"{key}: not an answer Maester knows ({type(e).__name__}: {e})") from None
 
@@ -651,11 +652,18 @@ def validate_engine(d: dict[str, Any]) -> None:
         if (kind is int and not _is_int(entry.get(key))) or not isinstance(entry.get(key), kind):
             raise StateError(f"{path}.{key}: expected {_KIND_NAMES[kind]}, got {_show(entry.get(key))}")
 
+    def items(entry: dict[str, Any], key: str, path: str) -> list[Any]:
+        value = entry.get(key, [])
+        if not isinstance(value, list):
+            raise StateError(f"{path}.{key}: expected a list, got {_show(value)}")
+        return value
+
     for i, p in enumerate(d.get("pending", []), 1):
         for key in ("key", "kind", "house", "prompt"):
             text(p, key, f"pending.{i}")
-        for j, value in enumerate([*([p["default"]] if "default" in p else []), *p.get("default_parts", []),
-                                   *p.get("options", [])], 1):  # fmt: skip
+        for j, value in enumerate([*([p["default"]] if "default" in p else []),
+                                   *items(p, "default_parts", f"pending.{i}"), *items(p, "options", f"pending.{i}")],
+                                  1):  # fmt: skip
             known(value, f"pending.{i}: default or option {j}")
     for i, a in enumerate(d.get("answers", []), 1):
         for key, kind in (("id", str), ("house", str), ("round", int)):
@@ -669,6 +677,36 @@ def validate_engine(d: dict[str, Any]) -> None:
             validate_dict(seg["start"])
         except StateError as e:
             raise StateError(f"segment.start.{e}") from None
+        for key, rec in seg.get("decisions", {}).items():
+            path = f"segment.decisions.{key}"
+            if "value" in rec:
+                known(rec["value"], f"{path}.value")
+            else:
+                for j, part in enumerate(items(rec, "parts", path), 1):
+                    known(part, f"{path}.parts.{j}")
+            for j, record in enumerate(items(rec, "events", path), 1):  # events are the engine's: their shape only
+                if not isinstance(record, dict) or not isinstance(record.get("type"), str):
+                    raise StateError(f"{path}.events.{j}: expected a table with a type, got {_show(record)}")
+                try:
+                    _check_numbers(record)
+                except ValueError as err:
+                    raise StateError(f"{path}.events.{j}: {err}") from None
+
+
+MAX_RECORD_NUMBER = 1000  # a number in the engine's records of events: power, strength, a count of units
+
+
+def _check_numbers(value: Any) -> None:
+    """Every whole number in a recorded event within +-1000 (a report sizes a list by an event's count)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack += v.values()
+        elif isinstance(v, list):
+            stack += v
+        elif _is_int(v) and abs(v) > MAX_RECORD_NUMBER:
+            raise ValueError(f"the number {_show(v)} is past {MAX_RECORD_NUMBER}")
 
 
 def _house_dict(s: HouseState) -> dict[str, Any]:

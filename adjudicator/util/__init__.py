@@ -1,1 +1,2 @@
-"""Helpers every layer uses: atomic file writes (``fileio``) and the package's resource folders (``resources``)."""
+"""Helpers every layer uses: atomic file writes (``fileio``), the package's resource folders (``resources``) and TOML
+read within bounds (``tomltext``)."""

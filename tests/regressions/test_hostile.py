@@ -549,7 +549,7 @@ class _Collect:
 @pytest.mark.parametrize("engine,message", [
     ("[engine]\npending = [1]\n", "engine.pending: entry 1: expected a table, got 1"),
     ("[engine]\nanswers = ['x']\n", "engine.answers: entry 1: expected a table, got 'x'"),
-    ("[engine.segment]\nname = 5\nstart = {}\n", "engine: segment.name: expected text, got 5"),
+    ("[engine.segment]\nname = 5\nstart = {}\n", "pos.toml:3: engine.segment.name: expected text, got 5"),
 ], ids=["pending", "answers", "segment name"])
 def test_a_position_with_engine_parts_of_the_wrong_shape_is_refused(capsys, tmp_path, engine, message):
     """'maester new --position' with '[engine] pending = [1]' was an internal error (TypeError)."""
