@@ -15,12 +15,14 @@ from mail import shapes
 
 from adjudicator.cli import main as cli_main
 from adjudicator.folder import batch
+from adjudicator.mail.mapimage import png_size
 from adjudicator.mail.outbox import (
     OutboxError,
     parse_smtp_url,
     verify_report,
     write_outbox,
 )
+from adjudicator.reports.svgmap import MapLayout
 from adjudicator.seals import seal
 from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
 
@@ -105,12 +107,29 @@ def test_a_house_gets_the_receipts_of_its_files_applied_in_the_step(game: Path, 
     assert "RECEIPTS" not in lannister and "Receipt for" not in lannister
 
 
-def test_the_html_alternative_has_the_map_with_what_is_asked_first(game: Path) -> None:
+def test_the_html_alternative_has_what_is_asked_first_then_the_map(game: Path) -> None:
     write_outbox(game, key=MOD)
     _, page, _ = parts(read(outbox(game) / "lannister.eml"))
-    assert '<section id="asked">' in page and "<svg" in page
-    assert page.index('<section id="asked">') < page.index("<svg")
+    assert 'id="private"' in page and '<img id="map" src="cid:' in page
+    assert page.index('id="private"') < page.index('<img id="map"')
     assert "house lannister · round 1 · planning · seq 1" in page
+
+
+def test_the_html_part_shows_the_map_as_a_png_attached_by_content_id(game: Path) -> None:
+    """Webmail drops inline SVG and <style>: the map goes as a PNG inside the HTML part, styles inline."""
+    write_outbox(game, key=MOD)
+    for name in ("stark.eml", "public.eml"):
+        msg = read(outbox(game) / name)
+        html_part = msg.get_body(("html",))
+        assert html_part is not None
+        related = next(p for p in msg.walk() if p.get_content_type() == "multipart/related")
+        png_part = next(p for p in related.iter_parts() if p.get_content_type() == "image/png")
+        cid = str(png_part["Content-ID"]).strip("<>")
+        page = html_part.get_content()
+        assert f'<img id="map" src="cid:{cid}"' in page and "<svg" not in page and "<style" not in page
+        png = png_part.get_content()
+        assert png_size(png) == (MapLayout.classic().width, MapLayout.classic().height + MapLayout.classic().legend_height)
+        assert len(png) > 20_000  # a drawn map, not a blank picture
 
 
 def test_ruling_146_the_moderators_seal_verifies_over_the_text_and_the_attached_copy(game: Path) -> None:

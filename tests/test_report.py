@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -29,6 +30,7 @@ from adjudicator.reports.report import (
     event_view,
     public_state,
     render_report,
+    render_step_map,
     seed_commitment,
     skeleton,
 )
@@ -407,7 +409,7 @@ def test_breakdown_fields_render_as_tables_with_house_titles_and_totals():
             "        march..........1      total.....2\n"
             "        total..........3\n") in text  # fmt: skip
     html = render_report(_game(), [event], fmt="html")
-    assert "<caption>Stark (attacker)</caption>" in html and '<th class="n">3</th>' in html
+    assert ">Stark (attacker)</caption>" in html and re.search(r'<th style="[^"]*text-align:right">3</th>', html)
 
 
 def test_bid_reveals_render_as_a_table_by_house():
@@ -434,8 +436,9 @@ def test_html_report_embeds_the_map_and_marks_the_embattled_area():
         area: str
 
     html = render_report(_game(), [CombatSample(area="moat_cailin")], fmt="html")
-    assert html.count("<svg") == 1 and 'id="shape-winterfell"' in html
-    assert '<use href="#shape-moat_cailin" class="highlight"' in html
+    assert "<svg" not in html and '<img id="map" src="map.svg"' in html  # webmail drops inline SVG
+    svg = render_step_map(_game(), [CombatSample(area="moat_cailin")])
+    assert 'id="shape-winterfell"' in svg and '<use href="#shape-moat_cailin" class="highlight"' in svg
 
 
 # --- refusals and templates ----------------------------------------------------------------------
@@ -455,7 +458,7 @@ def test_templates_override_one_template_and_keep_the_others(tmp_path):
     (tmp_path / "report.txt.j2").write_text("custom {{ game_id }} round {{ round }}\n", encoding="utf-8")
     assert render_report(_game(), [], templates_dir=tmp_path) == "custom demo round 1\n"
     html = render_report(_game(), [], fmt="html", templates_dir=tmp_path)
-    assert html.startswith("<!DOCTYPE html>") and "<svg" in html
+    assert html.startswith("<!DOCTYPE html>") and '<img id="map"' in html
 
 
 def test_templates_are_strict_about_unknown_names(tmp_path):
@@ -486,8 +489,8 @@ def test_every_player_count_renders_in_every_format(houses):
     for viewer in (None, houses[-1]):
         out = _all(state, [PhaseStarted(round=1, phase="planning")], viewer)
         assert all(len(line) <= 80 for line in out["text"].splitlines())
-        svg = out["html"][out["html"].index("<svg"):out["html"].index("</svg>") + 6]
-        ET.fromstring(svg)  # the embedded map is well-formed XML
+        ET.fromstring(render_step_map(state, []))  # the step's map is well-formed XML
+        assert '<img id="map" src="map.svg"' in out["html"]
         assert json.loads(out["json"])["state"]["houses_in_play"] == list(houses)
 
 

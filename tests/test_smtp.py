@@ -151,7 +151,7 @@ def check_intact(game: Path, received: list[tuple[str, list[str], bytes]]) -> No
         text_part, html_part = msg.get_body(("plain",)), msg.get_body(("html",))
         assert text_part is not None and html_part is not None
         text, page = text_part.get_content().replace("\r\n", "\n"), html_part.get_content()
-        assert "<svg" in page and page.rstrip().endswith("</html>")
+        assert '<img id="map" src="cid:' in page and page.rstrip().endswith("</html>")
         files = {p.get_filename(): p.get_payload(decode=True) for p in msg.iter_attachments()}
         sig = files[f"report-0000-{house}.txt.sig"]
         assert verify_report(text, sig.decode()).key.fingerprint == MOD.public.fingerprint

@@ -88,7 +88,7 @@ def _clock() -> float:
 def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger, templates_dir: Path | None,
                   timings: Timings) -> None:  # fmt: skip
     """``state.toml``, the step's report folder, ``pending``; ``report.json`` last, marking it complete."""
-    from ..reports.report import render_reports
+    from ..reports.report import MAP_FILE, render_reports, render_step_map
 
     t0 = _clock()
     snap = outcome.snapshot
@@ -106,11 +106,14 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
 
     def render(viewers: list[str | None], formats: list[str]) -> dict[tuple[str | None, str], str]:
         return render_reports(state, events, viewers=viewers, formats=formats, requests=requests, fingerprints=fps,
-                              templates_dir=templates_dir, last_seqs=seqs)  # fmt: skip
+                              templates_dir=templates_dir, last_seqs=seqs, split=True)  # fmt: skip
 
+    # What every reader shares is written once (the public report, the map); each house's file
+    # holds only its private part (docs/game-folder.md): a 6-player step stays within 100 KB.
     ext = {"text": "txt", "html": "html"}
     pages = {f"{viewer or 'public'}.{ext[fmt]}": page
              for (viewer, fmt), page in render([None, *state.houses_in_play], ["text", "html"]).items()}  # fmt: skip
+    pages[MAP_FILE] = render_step_map(state, events, templates_dir=templates_dir)
     done = render([None], ["json"])[(None, "json")]
     t2 = _clock()
     for name, page in pages.items():
@@ -382,7 +385,7 @@ class Run:
         """The receipt first, then the log line: a killed run writes the same receipt again."""
         if not rej.sha256:
             return  # an unreadable input: reported, nothing to keep
-        rej = Rejection(shown(rej.source), rej.sha256, rej.reasons, rej.retry)
+        rej = Rejection(shown(rej.source), rej.sha256, rej.reasons, rej.retry, rej.taken)
         where = self.folder.report_dir(snap) / "receipts" / receipt_name(rej)
         fileio.atomic_write_text(where, rejected_receipt(rej, snap))
         log(self.gd.root, {"action": "reject", "sha256": rej.sha256, "file": str(rej.source), "retry": rej.retry,

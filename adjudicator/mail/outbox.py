@@ -19,7 +19,6 @@ True
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 import os
 import smtplib
@@ -43,10 +42,21 @@ from ..folder import registry
 from ..folder.audit import Folder
 from ..folder.gamedir import GameDir, GameDirError
 from ..game.state import GameState
-from ..reports.report import PHASE_NAMES, WIDTH, skeleton
+from ..reports.report import (
+    MAP_FILE,
+    PHASE_NAMES,
+    WIDTH,
+    ReportError,
+    drop_map,
+    join_html,
+    join_text,
+    skeleton,
+    with_map_src,
+)
 from ..seals import seal, sshsig
 from ..seals.keys import KeyPair
 from ..util import fileio
+from .mapimage import MapImageError, attach_map, render_png
 
 __all__ = [
     "REPORT_NAMESPACE", "OutboxError", "OutboxReport", "SmtpServer",
@@ -187,28 +197,23 @@ def letter_text(step: _Step, report_text: str, house: str | None, last_seq: int,
     return seal.normalise("\n".join(out))
 
 
-def letter_html(page: str, step: _Step, house: str | None, last_seq: int) -> str:
-    """The HTML report with what is asked and the skeleton put first, inside ``<main>``."""
-    if house is None:
-        return page
-    mine = _mine(step, house)
-    skel = _skeleton(step, house, mine, last_seq)
-    items = "".join(f"<li>{html.escape(_request_line(r))}</li>" for r in mine)
-    box = ('<section id="asked"><h2>Asked of you now</h2>'
-           + (f"<ol>{items}</ol>" if items else "<p>Nothing: no decision of yours is waiting.</p>")
-           + (f"<h3>Your turn file</h3><p>Fill in the lines you mean, seal it (maester sign) and mail it back.</p>"
-              f"<pre>{html.escape(skel)}</pre>" if skel else "") + "</section>\n")  # fmt: skip
-    for tag in ("<main>", "<body>"):
-        at = page.find(tag)
-        if at >= 0:
-            return page[: at + len(tag)] + "\n" + box + page[at + len(tag) :]
-    return box + page
+def letter_html(page: str, cid: str | None = None) -> str:
+    """The HTML report for a mail: its map shown from the picture attached as ``cid`` (none: no map)."""
+    if cid is None:
+        return drop_map(page)
+    return with_map_src(page, f"cid:{cid}")
+
+
+def map_cid(step: _Step) -> str:
+    """The Content-ID of a step's map picture: unique to the game and step, the same in each of its mails."""
+    return f"map-{step.number:04d}.{step.game_id}@maester"
 
 
 def compose(step: _Step, house: str | None, to: list[str], text: str, page: str,
-            public_json: bytes | None = None) -> EmailMessage:  # fmt: skip
-    """One mail: the text, the HTML alternative, the public game state (so that a player can run
-    ``maester check`` offline), and with a key the sealed text and its seal attached."""
+            public_json: bytes | None = None, map_png: bytes | None = None) -> EmailMessage:  # fmt: skip
+    """One mail: the text, the HTML alternative with the map as a picture inside it (``map_png``,
+    shown by Content-ID), the public game state (so that a player can run ``maester check``
+    offline), and with a key the sealed text and its seal attached."""
     who = f"House {house.title()}" if house else "everyone"
     m = EmailMessage(policy=policy.default)
     m["From"] = formataddr((f"Maester ({step.game_id})", step.sender))
@@ -225,6 +230,8 @@ def compose(step: _Step, house: str | None, to: list[str], text: str, page: str,
     m["X-Maester-House"] = house or "public"
     m.set_content(text, cte="quoted-printable")
     m.add_alternative(page, subtype="html", cte="quoted-printable")
+    if map_png is not None:
+        attach_map(m, map_png, map_cid(step))
     if public_json is not None:
         m.add_attachment(public_json, maintype="application", subtype="json",
                          filename=f"{step.game_id}-{step.number:04d}.json")  # fmt: skip
@@ -302,6 +309,14 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
     game = registry.read_game(gd.root)
     game_id = registry.game_id(game)  # a damaged game.toml is named before anything else
     players = registry.players(game)
+    try:  # every address before anything is written: a hand-edited list must not get a private report
+        for who, entry in players.items():
+            if entry.get("email"):
+                registry.one_address(str(entry["email"]), f"players.{who}.email {str(entry['email'])!r} in game.toml")
+        if public_to:
+            registry.one_address(public_to, f"--public-to {public_to!r}")
+    except registry.RegistryError as e:
+        raise OutboxError(str(e)) from None
     sender = sender or str(players.get(registry.MODERATOR, {}).get("email", ""))
     if "@" not in parseaddr(sender)[1]:
         raise OutboxError("give the moderator's address with --from ADDR "
@@ -319,6 +334,7 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
         st = _Step(game_id, number, where.name, snap.state, parseaddr(sender)[1], key,
                    now or datetime.now(UTC))  # fmt: skip
         before = _read_json(folder / MANIFEST_FILE).get("mails", {})
+        png = _map_png(where, report.notes)  # one picture for every mail of the step
         manifest: dict[str, Any] = {"report": where.name, "report_sha256": _report_sha256(where), "mails": {}}
         for house in [*snap.state.houses_in_play, None]:
             name = f"{house or 'public'}.eml"
@@ -332,7 +348,7 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
                                     f"(maester register GAME_DIR --house {house} --key KEY.pub --email ADDR)")  # fmt: skip
                 continue
             to = [formataddr((registry.house_name(house), address))] if house else [address]
-            msg = _letter(gd, where, st, house, to, snap.state)
+            msg = _letter(gd, where, st, house, to, snap.state, png)
             data = msg.as_bytes(policy=policy.SMTP)
             fileio.atomic_write_bytes(folder / name, data)
             manifest["mails"][name] = {"to": to, "subject": str(msg["Subject"]), "message_id": str(msg["Message-ID"]),
@@ -343,12 +359,16 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
     return report
 
 
-def _letter(gd: GameDir, where: Path, st: _Step, house: str | None, to: list[str], state: GameState) -> EmailMessage:
+def _letter(gd: GameDir, where: Path, st: _Step, house: str | None, to: list[str], state: GameState,
+            map_png: bytes | None) -> EmailMessage:  # fmt: skip
     stem = house or "public"
     try:
-        text = (where / f"{stem}.txt").read_text(encoding="utf-8")
-        page = (where / f"{stem}.html").read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        text = (where / "public.txt").read_text(encoding="utf-8")
+        page = (where / "public.html").read_text(encoding="utf-8")
+        if house is not None:  # the folder keeps each house's private part; the mail carries the whole report
+            text = join_text((where / f"{stem}.txt").read_text(encoding="utf-8"), text)
+            page = join_html((where / f"{stem}.html").read_text(encoding="utf-8"), page)
+    except (OSError, UnicodeDecodeError, ReportError) as e:
         raise OutboxError(f"cannot read the report {where.name}/{stem}: {e}") from None
     last = registry.highest_accepted_seq(gd.root, house, state.round, state.phase) if house else 0
     attachment = f"report-{st.number:04d}-{stem}.txt"
@@ -358,7 +378,18 @@ def _letter(gd: GameDir, where: Path, st: _Step, house: str | None, to: list[str
     except OSError:
         public_json = None
     return compose(st, house, to, letter_text(st, text, house, last, attachment, receipts),
-                   letter_html(page, st, house, last), public_json)  # fmt: skip
+                   letter_html(page, map_cid(st) if map_png else None), public_json, map_png)  # fmt: skip
+
+
+def _map_png(where: Path, notes: list[str]) -> bytes | None:
+    """The step's map as a PNG for its mails; None (and a note) when the folder has no readable map."""
+    try:
+        return render_png((where / MAP_FILE).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        notes.append(f"{where.name} has no {MAP_FILE}: the mails go without the map")
+    except (OSError, UnicodeDecodeError, MapImageError) as e:
+        notes.append(f"{where.name}/{MAP_FILE} cannot be drawn ({e}): the mails go without the map")
+    return None
 
 
 def _receipts(where: Path, house: str | None) -> list[Path]:

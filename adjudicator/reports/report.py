@@ -25,7 +25,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import escape
 
 from ..engine.events import (
     AnswerUnusable,
@@ -46,10 +46,11 @@ from ..game.state import GameState
 from ..turnfile.header import Header, format_header
 from ..turnfile.names import ORDER_TEXT, display_name
 from .cardtext import card_ref
-from .svgmap import HOUSE_COLOURS, board_summary, render_map
+from .svgmap import HOUSE_COLOURS, MapLayout, board_summary, render_map
 from .templating import environment
 
 FORMATS = ("text", "html", "json")
+MAP_FILE = "map.svg"  # the step's map in its report folder, beside the pages that show it
 WIDTH = 78  # text reports wrap here: within 80 columns in any mail client
 TRACK_NAMES = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court"}
 TOKEN_NAMES = {"iron_throne": "Iron Throne", "valyrian_steel_blade": "Valyrian Steel Blade",
@@ -97,9 +98,15 @@ def render_reports(
     templates_dir: str | Path | None = None,
     last_seqs: Mapping[str, int] | None = None,
     board: Board | None = None,
+    split: bool = False,
+    map_src: str = MAP_FILE,
 ) -> dict[tuple[str | None, str], str]:
     """Every report of one step, by ``(viewer, format)``: each is what :func:`render_report` gives.
 
+    A house's report is its private part (``private.txt.j2``, ``private.html.j2``) joined to the
+    public report (:func:`join_text`, :func:`join_html`); with ``split`` a house gets its private
+    part alone, as the game folder keeps it (the public report is written once). The HTML shows
+    the map as an image from ``map_src`` (the step's ``map.svg``; see :func:`render_step_map`).
     The part of the view every reader sees (:func:`public_view`) and each event's view are worked
     out once for all the reports, and each viewer's view once for both its formats.
 
@@ -117,29 +124,89 @@ def render_reports(
     reqs = [_request_dict(r) for r in (requests or state.pending)]
     shared: dict[str, Any] | None = None
     event_views: dict[int, dict[str, Any]] = {}  # by id() of the events in `every`, alive throughout
+    public_pages: dict[str, str] = {}
     out: dict[tuple[str | None, str], str] = {}
+    env = environment(templates_dir)
+    extra = {"colours": _COLOURS, "map_src": map_src, "map_width": MapLayout.classic().width}
+
+    def public_page(fmt: str) -> str:
+        if fmt not in public_pages:
+            view = report_view(state, visible(every, None), viewer=None, requests=reqs, fingerprints=fingerprints,
+                               last_seqs=last_seqs, board=board, shared=shared, event_views=event_views)  # fmt: skip
+            public_pages[fmt] = env.get_template(_TEMPLATES[None, fmt]).render(**view, **extra)
+        return public_pages[fmt]
+
     for viewer in viewers:
-        evs = visible(every, viewer)
         view: dict[str, Any] | None = None
         for fmt in formats:
             if fmt == "json":
-                out[(viewer, fmt)] = json_report(state, evs, viewer=viewer, requests=reqs, fingerprints=fingerprints)
+                out[(viewer, fmt)] = json_report(state, visible(every, viewer), viewer=viewer, requests=reqs,
+                                                 fingerprints=fingerprints)  # fmt: skip
                 continue
             if shared is None:
                 shared = public_view(state, requests=reqs, fingerprints=fingerprints, board=board)
+            if viewer is None:
+                out[(viewer, fmt)] = public_page(fmt)
+                continue
             if view is None:
-                view = report_view(state, evs, viewer=viewer, requests=reqs, fingerprints=fingerprints,
-                                   last_seqs=last_seqs, board=board, shared=shared, event_views=event_views)  # fmt: skip
-            env = environment(templates_dir)
-            if fmt == "html":
-                svg = render_map(state, viewer=viewer, highlight=embattled_areas(evs), board=board,
-                                 templates_dir=templates_dir)  # fmt: skip
-                # The map is already escaped by its own template; its XML declaration-free root embeds as is.
-                out[(viewer, fmt)] = env.get_template("report.html.j2").render(**view, map_svg=Markup(svg),
-                                                                               colours=_COLOURS)  # fmt: skip
+                view = report_view(state, visible(every, viewer), viewer=viewer, requests=reqs,
+                                   fingerprints=fingerprints, last_seqs=last_seqs, board=board, shared=shared,
+                                   event_views=event_views)  # fmt: skip
+            part = env.get_template(_TEMPLATES["house", fmt]).render(**view, **extra)
+            if split:
+                out[(viewer, fmt)] = part
             else:
-                out[(viewer, fmt)] = env.get_template("report.txt.j2").render(**view)
+                out[(viewer, fmt)] = (join_text if fmt == "text" else join_html)(part, public_page(fmt))
     return out
+
+
+_TEMPLATES = {(None, "text"): "report.txt.j2", (None, "html"): "report.html.j2",
+              ("house", "text"): "private.txt.j2", ("house", "html"): "private.html.j2"}  # fmt: skip
+PRIVATE_AT = "<!-- maester:private -->"
+PRIVATE_BEGIN, PRIVATE_END = "<!-- maester:private-begin -->", "<!-- maester:private-end -->"
+
+
+def join_text(private: str, public: str) -> str:
+    """A house's whole text report: its private part, then the public report of the step."""
+    return private.rstrip("\n") + "\n\n" + public
+
+
+def join_html(private: str, public: str) -> str:
+    """A house's whole HTML report: the public page with the house's private sections put in.
+
+    :raises ReportError: when either page lacks its marker (a moderator's template without them).
+    """
+    begin, end, at = private.find(PRIVATE_BEGIN), private.find(PRIVATE_END), public.find(PRIVATE_AT)
+    if begin < 0 or end < begin or at < 0:
+        raise ReportError(f"the HTML templates must keep the markers {PRIVATE_AT} (report.html.j2) and "
+                          f"{PRIVATE_BEGIN} ... {PRIVATE_END} (private.html.j2)")  # fmt: skip
+    sections = private[begin + len(PRIVATE_BEGIN) : end].strip("\n")
+    return public[:at] + sections + public[at + len(PRIVATE_AT) :]
+
+
+_MAP_IMG = f' id="map" src="{MAP_FILE}"'
+
+
+def with_map_src(page: str, src: str) -> str:
+    """An HTML report showing its map from ``src`` (a ``cid:`` in a mail) instead of the folder's ``map.svg``."""
+    return page.replace(_MAP_IMG, f' id="map" src="{escape(src)}"', 1)
+
+
+def drop_map(page: str) -> str:
+    """An HTML report without its map picture (a mail sent without one)."""
+    at = page.find(_MAP_IMG)
+    if at < 0:
+        return page
+    start, end = page.rfind("<img", 0, at), page.find(">", at)
+    return page[:start] + page[end + 1 :]
+
+
+def render_step_map(state: GameState, events: Iterable[Event | Mapping[str, Any]], *, board: Board | None = None,
+                    templates_dir: str | Path | None = None) -> str:  # fmt: skip
+    """The step's one map (``map.svg``), shared by every reader: public facts only, the combats marked."""
+    public = visible([_event(e) for e in events], None)
+    return render_map(state, highlight=embattled_areas(public), board=board, templates_dir=templates_dir,
+                      events=public)  # fmt: skip
 
 
 _COLOURS = {h: c[0] for h, c in HOUSE_COLOURS.items()}  # each house's main colour, for the HTML report
@@ -197,7 +264,8 @@ def report_view(
                                                          board=board)),
         "viewer": viewer,
         "viewer_name": viewer.title() if viewer else None,
-        "events": [_event_view_once(e, event_views) for e in events],
+        "events": [_event_view_once(e, event_views) for e in events if e.is_public()],
+        "private_events": _private_events(events, event_views),
         "hand": [], "discards": [], "my_requests": [], "skeleton": None, "held": [], "held_step": "",
     }
     if viewer is not None:
@@ -211,6 +279,17 @@ def report_view(
         if (mine or any(h["this_step"] for h in view["held"])) and state.phase in ("westeros", "planning", "action"):
             view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0), refused=refused)
     return view
+
+
+def _private_events(events: list[Event], views: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The viewer's own events, each with the number of the public event it follows (0: before the first)."""
+    out, public = [], 0
+    for e in events:
+        if e.is_public():
+            public += 1
+        else:
+            out.append(_event_view_once(e, views) | {"after": public})
+    return out
 
 
 def _event_view_once(e: Event, views: dict[int, dict[str, Any]]) -> dict[str, Any]:

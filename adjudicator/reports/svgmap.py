@@ -453,8 +453,11 @@ def render_map(
     highlight: Iterable[str] = (),
     board: Board | None = None,
     templates_dir: str | Path | None = None,
+    events: Iterable[Any] = (),
 ) -> str:
     """The board as an SVG document (a string), ready to embed in HTML or save as ``.svg``.
+
+    ``events`` are the step's public events: its marches and retreats are drawn as arrows.
 
     ``highlight`` names areas to mark (the embattled ones); ``viewer`` only names the reader in
     the title: the board holds no secrets, the state's public facts are all it draws. Parts that
