@@ -185,6 +185,11 @@ class _Ctx:
         return token
 
     def done(self, command: Command) -> Built:
+        if not self.errors and len(printed := format_command(command)) > MAX_LINE_CHARS:
+            # Names read generously ("kl", "ratheon") print in full: what a line accepts must print
+            # to a line the parser accepts again (the receipt restates it, the engine logs it).
+            self.error("E002", f"written out in full this line is {len(printed):,} characters long; the limit is "
+                       f"{MAX_LINE_CHARS:,}", _Name("", 1, 2), suggestion="split it into several lines")
         return Built(None if self.errors else command, self.errors, self.warnings)
 
 

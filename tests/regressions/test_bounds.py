@@ -257,3 +257,23 @@ def test_a_file_of_thousands_of_bad_lines_is_read_only_to_its_hundredth_problem(
     tf = parse_turn_file(b"1\n" * 10_000)
     assert len(tf.problems) == 101 and tf.problems[-1].code == "E005"
     assert len(parsed) == 101
+
+
+def test_a_tie_break_that_prints_longer_than_a_line_is_refused():
+    """Fuzz finding (turnfile, round trip): 'tie-break: baratheon,ratheon,ratheon,...' (740 characters) was
+    accepted as an order of 91 Baratheons, and printed to a line of 1,000+ characters the parser refuses."""
+    line = "tie-break: baratheon" + ",ratheon" * 90
+    tf = parse_turn_file(line + "\n")
+    assert tf.commands == ()
+    assert [str(p) for p in tf.problems] == [
+        "<turn>:1:1: E002 written out in full this line is 1,010 characters long; the limit is 1,000"]
+
+
+def test_a_line_whose_full_form_would_be_too_long_is_refused():
+    """What a line accepts prints to a line the parser accepts again: 'kl' 120 times prints as King's Landing."""
+    line = "raid from Winterfell onto " + " else ".join(["kl"] * 120)
+    assert len(line) < 1000
+    tf = parse_turn_file(line + "\n")
+    assert tf.commands == ()
+    assert [str(p) for p in tf.problems] == [
+        "<turn>:1:1: E002 written out in full this line is 2,420 characters long; the limit is 1,000"]
