@@ -13,7 +13,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TextIO, TypeVar
 
 from .. import __version__
 
@@ -89,8 +89,57 @@ def _print_anything() -> None:
             reconfigure(errors="backslashreplace")
 
 
+class _QuietPipe:
+    """Standard output, except that once its reader is gone (``maester replay G | head -1``) the rest vanishes.
+
+    The command still ends as it would have, with its own exit status; the file descriptor is
+    pointed at ``/dev/null`` so that the interpreter's last flush does not complain either.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream, self.gone = stream, False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._lost()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._lost()
+
+    def _lost(self) -> None:
+        self.gone = True
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):  # a stream with no file descriptor (a test's capture)
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _print_anything()
+    stdout = sys.stdout
+    quiet = _QuietPipe(stdout)
+    sys.stdout = quiet
+    try:
+        return _run(argv)
+    finally:
+        quiet.flush()
+        sys.stdout = stdout
+
+
+def _run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)

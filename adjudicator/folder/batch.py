@@ -385,7 +385,7 @@ class Run:
         """The receipt first, then the log line: a killed run writes the same receipt again."""
         if not rej.sha256:
             return  # an unreadable input: reported, nothing to keep
-        rej = Rejection(shown(rej.source), rej.sha256, rej.reasons, rej.retry)
+        rej = Rejection(shown(rej.source), rej.sha256, rej.reasons, rej.retry, rej.taken)
         where = self.folder.report_dir(snap) / "receipts" / receipt_name(rej)
         fileio.atomic_write_text(where, rejected_receipt(rej, snap))
         log(self.gd.root, {"action": "reject", "sha256": rej.sha256, "file": str(rej.source), "retry": rej.retry,

@@ -34,6 +34,7 @@ from ..turnfile.header import STEPS, Header, format_header
 from ..turnfile.names import INFLUENCE_TRACKS, ORDER_TEXT, display_name, lookup
 from ..turnfile.parser import TurnFile, parse_turn_file
 from ..turnfile.printer import format_command
+from ..turnfile.shadowing import shadowed
 
 __all__ = ["CheckError", "check_file", "check_turn_file"]
 
@@ -141,7 +142,7 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = Non
     for cmd in tf.commands:
         static.check(cmd)
     static.check_bids()
-    static.notices += _shadowed(tf, refused={p.where.line for p in static.problems})
+    static.notices += shadowed(tf, refused={p.where.line for p in static.problems})
     problems += static.problems
     notices = [w for w in tf.warnings if w.code != "W301"] + static.notices  # E307 says it for a check
     if early is not None:
@@ -250,86 +251,6 @@ def _seq_problems(tf: TurnFile, state: GameState, house: str, last_seq: int | No
 
 def _where(tf: TurnFile, line: int, column: int = 1) -> C.Where:
     return C.Where(tf.filename, line, column)
-
-
-# --- lines that can never be used ---------------------------------------------------------------
-
-
-# Decisions asked once in a step: of two lines for one, the earlier is never used. (Mustering,
-# supply and wildling bids may come twice in a Westeros phase, so they are not here.)
-_ONCE: dict[type, Callable[[Any], tuple[Any, ...]]] = {
-    C.Raven: lambda c: (), C.RavenKeep: lambda c: (), C.WesterosChoice: lambda c: (c.card,),
-    C.Bid: lambda c: (c.track,) if c.track != "wildlings" else (id(c),),
-    C.Raid: lambda c: (c.origin,), C.March: lambda c: (c.origin,), C.PortShips: lambda c: (c.port,),
-}  # fmt: skip
-# One-shot combat answers: the latest fitting line is used in the first fitting combat.
-_PER_COMBAT: dict[type, Callable[[Any], tuple[Any, ...]]] = {
-    C.PlayCard: lambda c: (), C.UseBlade: lambda c: (), C.Casualties: lambda c: (), C.Retreat: lambda c: (),
-    C.CardChoice: lambda c: (c.card,),
-}  # fmt: skip
-
-
-def _covers(later: Any, earlier: Any, names: tuple[str, ...]) -> bool:
-    """Whether every case the earlier condition fits is one the later condition fits too."""
-    if later is None:
-        return True
-    if earlier is None:
-        return False
-    return all(getattr(later, f) in (None, getattr(earlier, f)) for f in names)
-
-
-def _hides(late: Command, early: Command) -> bool:
-    """Whether the later line is always chosen over the earlier one where the earlier one fits."""
-    if type(late) is not type(early):
-        return False
-    if isinstance(late, C.TieBreak) and isinstance(early, C.TieBreak):
-        return late.context in (None, early.context)
-    if isinstance(late, C.Support) and isinstance(early, C.Support):
-        # A house named fits only its combats, and a side that would support the supporter's own
-        # opponent is refused there, so the earlier line is used: only these pairs really hide.
-        sides = ("attacker", "defender")
-        return _covers(late, early, ("origin", "combat_area")) and (
-            late.side in (None, "none", early.side) or (late.side in sides and early.side in sides))
-    for table in (_ONCE, _PER_COMBAT):
-        key = table.get(type(late))
-        if key is not None:
-            return key(late) == key(early) and (table is _ONCE or _covers(getattr(late, "when", None),
-                                                                          getattr(early, "when", None), _WHEN))
-    return False
-
-
-_WHEN = ("role", "area", "opponent")
-
-
-def _scope(cmd: Command) -> tuple[Any, ...]:
-    if isinstance(cmd, C.Support):
-        return cmd.origin, cmd.combat_area
-    return (cmd.context,) if isinstance(cmd, C.TieBreak) else ()
-
-
-def _shadowed(tf: TurnFile, refused: set[int] = frozenset()) -> list[Notice]:  # type: ignore[assignment]
-    """Lines that a later line of the file overrides: the newest fitting answer is used (ruling 155).
-
-    A later line that is ``refused`` hides nothing: the engine refuses it too and takes the earlier one.
-    """
-    out = []
-    cmds = [c for c in tf.commands if c.where is not None]
-    for i, early in enumerate(cmds):
-        if early.where is not None and early.where.line in refused:
-            continue  # refused itself: its problem says enough
-        late = next((c for c in cmds[i + 1:] if _hides(c, early) and c.where and c.where.line not in refused), None)
-        if late is None or early.where is None or late.where is None:
-            continue
-        n = late.where.line
-        if type(early) in _PER_COMBAT:
-            code, why = "W208", (f"line {n} fits every combat this line fits and is used first; this line waits for "
-                                 "a later such combat: put the general line before the particular one")
-        elif _scope(late) != _scope(early):
-            code, why = "W205", f"line {n} fits every case this line fits and counts instead; put the general line first"
-        else:
-            code, why = "W205", f"replaced by line {n}, which answers the same decision"
-        out.append(Notice(code, f"{why} (ruling 155)", early.where, tf.texts.get(early.where.line, "")))
-    return out
 
 
 # --- the house's answers waiting in the game ---------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..game.state import GameState
@@ -48,6 +48,7 @@ class Rejection:
     sha256: str
     reasons: list[str]
     retry: bool = False  # sealed for a step not open yet: tried again when it opens
+    taken: list[str] = field(default_factory=list)  # archive names of the other blocks of the file, accepted
 
 
 @dataclass
@@ -159,6 +160,7 @@ class Intake:
         # Order-independent: a house's seq 1 and seq 2 give the same result in either order.
         good.sort(key=lambda c: (*_step_index(c.header.round, c.header.step), c.header.house, c.header.seq, c.source))
         accepted: list[Archived] = []
+        kept: dict[str, list[str]] = {}  # source -> archive names of its blocks accepted now
         for c in good:
             fault = self.checker.check_header(c.header)
             why = f"invalid [{fault.code}]: {fault}" if fault is not None else self._unreadable(c)
@@ -167,6 +169,9 @@ class Intake:
                 rej.reasons.append(f"{c.where}: {why}")
                 continue
             accepted.append(self._archive(c))
+            kept.setdefault(c.source, []).append(accepted[-1].name)
+        for source, rej in rejected.items():
+            rej.taken = kept.get(source, [])
         deferred = [p for p in deferred if str(p) not in rejected]
         return accepted, list(rejected.values()), deferred
 

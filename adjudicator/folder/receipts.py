@@ -99,6 +99,11 @@ def rejected_receipt(rej: Rejection, snap: Snapshot) -> str:
         head = ["Not yet: this file is sealed for a step that is not open.",
                 f"The game is at round {st.round}, {st.phase} (step {snap.number:04d}). Maester keeps the file",
                 "and tries it again at every run; it is accepted when its step opens."]  # fmt: skip
+    elif rej.taken:  # a file of several sealed turns: the others were accepted (ruling 95)
+        names = ", ".join(f"archive/{n}" for n in rej.taken)
+        head = ["Rejected in part: what the reasons below name was not read or applied. The other sealed turns",
+                f"of this file were accepted, each with its own receipt: {names}.",
+                f"It was checked against round {st.round}, {st.phase} (step {snap.number:04d})."]  # fmt: skip
     else:
         head = ["Rejected: nothing in this file was read or applied.",
                 f"It was checked against round {st.round}, {st.phase} (step {snap.number:04d})."]  # fmt: skip

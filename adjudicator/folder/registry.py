@@ -35,11 +35,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.headerregistry import Address
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -256,8 +259,7 @@ def _register(game_dir: Path, house: str, key: PublicKey, email: str | None, rep
     entry = KeyEntry(house, key.fingerprint, key.line(), _now(now))
     entries.append(entry)
     if email is not None:
-        if "@" not in email or any(c.isspace() for c in email):
-            raise RegistryError(f"{email!r} is not a mail address")
+        email = one_address(email, f"--email {email!r}")
         mail = players(game)
         game["players"] = game.get("players", {}) | {house: mail.get(house, {}) | {"email": email}}
     _write_keys(game_dir, game, entries)
@@ -266,6 +268,34 @@ def _register(game_dir: Path, house: str, key: PublicKey, email: str | None, rep
         line |= {"replaces": replaces, "reason": reason}
     _log(game_dir, line | {"time": entry.added})
     return entry
+
+
+_LOCAL = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+_DOMAIN = r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*"
+_ADDRESS = re.compile(f"{_LOCAL}@{_DOMAIN}")
+
+
+def one_address(text: str, what: str) -> str:
+    """``text`` when it is exactly one plain mail address (``local@domain``), as ``outbox --send`` will use it.
+
+    A list (``a@x, b@y``), a display name or angle brackets (``Ned <a@x>``), a comment, quotes,
+    white space or line breaks are refused: each could make a private report go to a second address.
+
+    >>> one_address("ned.stark+agot@example.org", "--email")
+    'ned.stark+agot@example.org'
+
+    :raises RegistryError: naming ``what`` and saying what is valid.
+    """
+    ok = _ADDRESS.fullmatch(text) is not None and len(text) <= 254 and parseaddr(text) == ("", text)
+    if ok:
+        try:
+            ok = Address(addr_spec=text).addr_spec == text
+        except (ValueError, TypeError, IndexError):  # the header parser's errors on a bad address
+            ok = False
+    if not ok:
+        raise RegistryError(f"{what} is not one mail address: give exactly one plain address such as "
+                            "ned@example.org (no list, no name, no <...>)")
+    return text
 
 
 def _revoked(entries: list[KeyEntry], fingerprint: str, reason: str, when: str, *, house: str | None = None) -> list[KeyEntry]:

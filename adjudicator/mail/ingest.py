@@ -22,7 +22,6 @@ address that is not the player's is reported, no more. See ``docs/moderating.md`
 from __future__ import annotations
 
 import codecs
-import email
 import fcntl
 import hashlib
 import json
@@ -30,12 +29,10 @@ import mailbox as std_mailbox  # the standard library's: absolute imports never 
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from email import policy
 from email.message import Message
-from email.utils import parseaddr, parsedate_to_datetime
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -45,6 +42,7 @@ from ..folder.gamedir import GameDir, GameDirError
 from ..seals.seal import NoSeal, SealedBlock, SealError, normalise, scan
 from ..turnfile.header import Header, HeaderError, read_header
 from ..util import fileio
+from .parse import info, parse, raw_size
 
 __all__ = [
     "MAX_PART_BYTES", "SEEN_FILE", "FoundBlock", "IngestReport", "MailError", "MailScan", "MessageOutcome",
@@ -173,59 +171,55 @@ def html_to_text(html: str) -> str:
 
 
 def _where(part: Message, n: int, top: bool) -> str:
-    name = _safe(part.get_filename)
-    if name:
-        return f"attachment {name!r}"
-    first_text = n == 1 and part.get_content_maintype() == "text" and _safe(part.get_content_disposition) != "attachment"
-    return "the body" if top or first_text else f"part {n} ({part.get_content_type()})"
-
-
-def _safe(fn: Any, *args: Any) -> Any:
-    """Call a header accessor of the email package; hostile headers can make them raise."""
-    try:
-        return fn(*args)
-    except Exception:  # the stdlib parser's errors on malformed headers are many and undocumented
-        return None
+    p = info(part)
+    if p.cut:
+        return f"part {n}"
+    if p.filename:
+        return f"attachment {p.filename!r}"
+    first_text = n == 1 and p.maintype == "text" and p.disposition != "attachment"
+    return "the body" if top or first_text else f"part {n} ({p.ctype})"
 
 
 def _decode(part: Message, where: str, notes: list[str]) -> str:
     data = part.get_payload(decode=True)
     data = data if isinstance(data, bytes) else b""
-    charset = (_safe(part.get_content_charset) or "").strip().lower()
+    charset = info(part).params.get("charset", "").strip().lower()
     if charset in ("", "us-ascii", "ascii"):
         charset = "utf-8"  # undeclared 8-bit text is UTF-8 far more often than anything else
     try:
         codecs.lookup(charset)
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a NUL in the name
         notes.append(f"{where}: unknown character set {charset[:40]!r}: read as UTF-8")
         charset = "utf-8"
     try:
         text = data.decode(charset)
-    except UnicodeDecodeError:
+    except (UnicodeError, ValueError, LookupError):  # LookupError: a codec that is not a text encoding
         notes.append(f"{where}: not valid {charset} text: the bad bytes were replaced (a seal over them fails)")
-        text = data.decode(charset, "replace")
+        try:
+            text = data.decode(charset, "replace")
+        except (UnicodeError, ValueError, LookupError):  # idna and others refuse "replace"
+            text = data.decode("utf-8", "replace")
     return text.lstrip("\ufeff")
 
 
 def _part_text(part: Message, where: str, notes: list[str]) -> str | None:
-    ctype = part.get_content_type()
-    if ctype == "text/html":
+    p = info(part)
+    if p.ctype == "text/html":
         return html_to_text(_decode(part, where, notes))
-    if part.get_content_maintype() == "text":
+    if p.maintype == "text":
         text = _decode(part, where, notes)
-        if str(_safe(part.get_param, "format") or "").lower() == "flowed":
-            text = unflow(text, delsp=str(_safe(part.get_param, "delsp") or "").lower() == "yes")
+        if p.params.get("format", "").lower() == "flowed":
+            text = unflow(text, delsp=p.params.get("delsp", "").lower() == "yes")
         return text
-    attached = bool(_safe(part.get_filename)) or _safe(part.get_content_disposition) == "attachment"
-    if part.get_content_maintype() == "application":
+    if p.maintype == "application":
         data = part.get_payload(decode=True)
         if isinstance(data, bytes) and b"\0" not in data:
             try:
                 return data.decode("utf-8-sig")
             except UnicodeDecodeError:
                 pass
-    if attached:
-        notes.append(f"{where} ({ctype}) is not text: not read")
+    if p.filename or p.disposition == "attachment":
+        notes.append(f"{where} ({p.ctype}) is not text: not read")
     return None
 
 
@@ -240,35 +234,45 @@ def _collect(part: Message, walk: _Walk, *, top: bool = False) -> None:
     if part.is_multipart():
         payload = part.get_payload()
         children = [c for c in payload if isinstance(c, Message)] if isinstance(payload, list) else []
-        if part.get_content_type() == "multipart/alternative":
+        if info(part).ctype == "multipart/alternative":
             _alternatives(children, walk)
         else:
             for child in children:
                 _collect(child, walk)
         return
     walk.parts += 1
-    where = _where(part, walk.parts, top)
-    raw = part.get_payload()
-    size = len(raw) if isinstance(raw, (str, bytes)) else 0
-    if size > MAX_PART_BYTES:
-        walk.notes.append(f"{where} is {size / 2**20:.1f} MB as sent, over the {MAX_PART_BYTES // 2**20} MB limit: not read")
-        return
-    name = str(_safe(part.get_filename) or "").lower()
-    if part.get_content_type() in _ZIP_TYPES or name.endswith(".zip"):
-        walk.notes.append(f"{where} is a zip archive: not opened (turn files must come as text)")
-        return
-    try:
-        text = _part_text(part, where, walk.notes)
-    except Exception as e:  # a part the email package cannot decode: reported, the others stand
+    where = f"part {walk.parts}"
+    try:  # every step of a part inside the guard: one bad part is noted and skipped, the others are read
+        where = _where(part, walk.parts, top)
+        text = _leaf_text(part, where, walk.notes)
+    except Exception as e:  # the email package's errors on hostile parts are many
         walk.notes.append(f"{where} could not be decoded ({type(e).__name__}): not read")
         return
     if text is not None:
         walk.texts.append(TextPart(where, text))
 
 
+def _leaf_text(part: Message, where: str, notes: list[str]) -> str | None:
+    p = info(part)
+    if p.cut:
+        notes.append(f"{where}: {p.cut}: not read")
+        return None
+    if p.maintype == "multipart":  # its boundary could not be read: the parser kept its body as text
+        notes.append(f"{where}: a multipart part whose boundary cannot be read: read as plain text")
+        return _decode(part, where, notes)
+    size = raw_size(part)
+    if size > MAX_PART_BYTES:
+        notes.append(f"{where} is {size / 2**20:.1f} MB as sent, over the {MAX_PART_BYTES // 2**20} MB limit: not read")
+        return None
+    if p.ctype in _ZIP_TYPES or p.filename.lower().endswith(".zip"):
+        notes.append(f"{where} is a zip archive: not opened (turn files must come as text)")
+        return None
+    return _part_text(part, where, notes)
+
+
 def _alternatives(children: list[Message], walk: _Walk) -> None:
     """The alternatives say the same thing: read the one holding the most good seals, plain text first."""
-    ranked = sorted(children, key=lambda c: c.get_content_type() != "text/plain")
+    ranked = sorted(children, key=lambda c: info(c).ctype != "text/plain")
     best: _Walk | None = None
     best_score = -1
     for child in ranked:
@@ -321,44 +325,22 @@ class MailScan:
     unsealed: list[FoundBlock] = field(default_factory=list)
     repeats: int = 0  # blocks seen twice in this message (a quoted copy, an attachment and the body)
     notes: list[str] = field(default_factory=list)
-
-
-def _header_text(msg: Message, name: str) -> str:
-    value = _safe(msg.get, name)
-    if value is None:
-        raw = _safe(msg.get_all, name)  # fall back to the raw text of a header that will not parse
-        value = raw[0] if raw else ""
-    return " ".join(str(value).split())
-
-
-def _date(msg: Message) -> datetime | None:
-    text = _header_text(msg, "Date")
-    try:
-        when = parsedate_to_datetime(text) if text else None
-    except (TypeError, ValueError, IndexError, OverflowError):
-        return None
-    if when is not None and when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return when
-
-
-def _message_id(msg: Message) -> str:
-    text = _header_text(msg, "Message-ID")
-    m = re.search(r"<[^<>\s]+>", text)
-    return m.group(0) if m else text[:200]
+    refused: str = ""  # why the message was not read at all (beyond a bound of adjudicator.mail.parse)
 
 
 def scan_message(raw: bytes) -> MailScan:
     """Every sealed block of one message (each once), its unsealed turn texts, and what was not read.
 
-    Never raises for any bytes: a part that cannot be decoded is noted and skipped.
+    Never raises for any bytes: the message is parsed within the bounds of :mod:`adjudicator.mail.parse`
+    (a message beyond them is ``refused``); a part that cannot be decoded is noted and skipped.
     """
-    msg = email.message_from_bytes(raw, policy=policy.default)
-    found = MailScan(_message_id(msg), parseaddr(_header_text(msg, "From"))[1].lower(),
-                     _header_text(msg, "Subject"), _date(msg))  # fmt: skip
+    parsed = parse(raw)
+    found = MailScan(parsed.message_id, parsed.sender, parsed.subject, parsed.date, refused=parsed.refused)
+    if parsed.root is None:
+        return found
     walk = _Walk()
-    _collect(msg, walk, top=True)
-    found.notes += walk.notes
+    _collect(parsed.root, walk, top=True)
+    found.notes += parsed.notes + walk.notes
     seen: set[str] = set()
     for part in walk.texts:
         for block in scan(part.text).blocks:
@@ -403,10 +385,16 @@ class _Raw:
     data: bytes | None
     problem: str = ""
     retry: bool = False  # a transient problem: the message is read again next time
+    name: str = ""  # "maildir:<unique name>": known before the bytes are read
+    known: bool = False  # read before, by that name: not read again
 
 
-def _maildir(path: Path) -> Iterator[_Raw]:
-    """Messages in ``new/`` and ``cur/`` (never ``tmp/``, where mail is still being written)."""
+def _maildir(path: Path, known: Callable[[str], bool]) -> Iterator[_Raw]:
+    """Messages in ``new/`` and ``cur/`` (never ``tmp/``, where mail is still being written).
+
+    A message whose unique name is ``known`` is not read at all (its name does not change when a
+    mail program moves it from ``new/`` to ``cur/`` or marks it read).
+    """
     if not ((path / "new").is_dir() and (path / "cur").is_dir()):
         raise MailError(f"{path} is not a Maildir: it has no new/ and cur/ folders")
     box = std_mailbox.Maildir(str(path), factory=None, create=False)
@@ -415,8 +403,12 @@ def _maildir(path: Path) -> Iterator[_Raw]:
     except OSError as e:
         raise MailError(f"cannot list {path}: {e.strerror}") from None
     for key in keys:
+        name = f"maildir:{key}"
+        if known(name):
+            yield _Raw(key, None, name=name, known=True)
+            continue
         try:
-            yield _Raw(key, box.get_bytes(key))
+            yield _Raw(key, box.get_bytes(key), name=name)
         except (KeyError, FileNotFoundError):
             yield _Raw(key, None, "vanished while being read (moved or deleted)", retry=True)
         except OSError as e:
@@ -462,18 +454,23 @@ def _shared_lock(fd: int, path: Path, wait: float) -> None:
 
 @dataclass
 class _Seen:
-    """``GAME_DIR/mail-seen.json``: messages read (by Message-ID, else the SHA-256 of their bytes), blocks taken."""
+    """``GAME_DIR/mail-seen.json``: messages read (by Message-ID, else the SHA-256 of their bytes), blocks taken.
+
+    ``raw`` knows each message read by what identifies it before it is parsed (its Maildir name,
+    the SHA-256 of its bytes), so a message read before costs no parsing at the next run.
+    """
 
     path: Path
     messages: dict[str, dict[str, Any]] = field(default_factory=dict)
     blocks: dict[str, dict[str, str]] = field(default_factory=dict)
+    raw: dict[str, str] = field(default_factory=dict)  # "maildir:NAME" or "sha256:HEX" -> the message's key
 
     @classmethod
     def read(cls, root: Path) -> _Seen:
         path = root / SEEN_FILE
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
-            return cls(path, dict(doc["messages"]), dict(doc["blocks"]))
+            return cls(path, dict(doc["messages"]), dict(doc["blocks"]), dict(doc.get("raw", {})))
         except FileNotFoundError:
             return cls(path)
         except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
@@ -481,7 +478,7 @@ class _Seen:
                             "blocks already in the inbox are still recognised") from None  # fmt: skip
 
     def save(self) -> None:
-        doc = {"version": 1, "messages": self.messages, "blocks": self.blocks}
+        doc = {"version": 2, "messages": self.messages, "blocks": self.blocks, "raw": self.raw}
         fileio.atomic_write_text(self.path, json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
 
 
@@ -490,10 +487,10 @@ class _Seen:
 
 @dataclass
 class MessageOutcome:
-    """What became of one message: taken, ignored, read before, or not readable."""
+    """What became of one message: taken, ignored, read before, refused, or not readable."""
 
     source: str
-    status: str  # "taken", "nothing new", "ignored", "seen", "unreadable", "retry"
+    status: str  # "taken", "nothing new", "ignored", "seen", "refused", "unreadable", "retry"
     sender: str = ""
     subject: str = ""
     lines: list[str] = field(default_factory=list)
@@ -514,8 +511,8 @@ class IngestReport:
 
     @property
     def exit_status(self) -> int:
-        """0, or 1 when some message could not be read at all."""
-        return 1 if any(o.status == "unreadable" for o in self.outcomes) else 0
+        """0, or 1 when some message could not be read at all (or was refused: the moderator should know)."""
+        return 1 if any(o.status in ("unreadable", "refused") for o in self.outcomes) else 0
 
     def lines(self) -> list[str]:
         out = [f"mail for game {self.game} from {self.mailbox}:"]
@@ -524,7 +521,7 @@ class IngestReport:
             if o.status != "seen":
                 out.append(f"  {o.title()}")
                 out += [f"    {line}" for line in o.lines]
-        counts = {s: sum(o.status == s for o in self.outcomes) for s in ("ignored", "unreadable", "retry")}
+        counts = {s: sum(o.status == s for o in self.outcomes) for s in ("ignored", "refused", "unreadable", "retry")}
         summary = f"  took {len(self.taken)} turn file{'s' * (len(self.taken) != 1)} into the inbox"
         summary += "".join(f"; {n} {s}" for s, n in counts.items() if n) + (f"; {seen} read before" if seen else "")
         return out + [summary]
@@ -550,11 +547,17 @@ def ingest_into_inbox(game_dir: str | Path, maildir: str | Path | None = None, m
     report = IngestReport(intake.game_id, source)
     with gd.lock(timeout=10):
         intake.seen = _Seen.read(gd.root)
-        messages = _maildir(Path(maildir)) if maildir is not None else _mbox(Path(mbox or ""), lock_wait)
-        for raw in messages:
-            outcome = intake.take(raw)
-            report.outcomes.append(outcome)
-            report.taken += intake.written
+        intake.list_inbox()
+        known = intake.seen.raw.__contains__
+        messages = _maildir(Path(maildir), known) if maildir is not None else _mbox(Path(mbox or ""), lock_wait)
+        try:
+            for raw in messages:
+                outcome = intake.take(raw)
+                report.outcomes.append(outcome)
+                report.taken += intake.written
+        finally:  # once a run, not once a message; a run killed before it finds its blocks in the inbox again
+            if intake.changed:
+                intake.seen.save()
     return report
 
 
@@ -568,20 +571,53 @@ class _Intake:
         self.key_house = {e.fingerprint: e.house for e in registry.key_entries(game) if not e.revoked}
         self.seen = _Seen(gd.root / SEEN_FILE)
         self.written: list[str] = []
+        self.in_inbox: dict[str, str] = {}  # SHA-256 prefix of each block in the inbox -> its file name
+        self.changed = False  # mail-seen.json is to be written
+
+    def list_inbox(self) -> None:
+        """Note the blocks in the inbox once (a listing per block made ingest quadratic in mail)."""
+        try:
+            names = os.listdir(self.inbox)
+        except OSError:
+            names = []
+        for name in sorted(names):
+            if name.endswith(".txt") and not name.startswith(".") and "-" in name:
+                self.in_inbox.setdefault(name[:-4].rsplit("-", 1)[1], name)
+
+    def _seen(self, raw: _Raw, digest: str, key: str, entry: dict[str, Any] | None = None) -> None:
+        """Record a message as read: under its key (with ``entry``), its digest and its Maildir name."""
+        if entry is not None:
+            self.seen.messages[key] = entry
+        self.seen.raw[digest] = key
+        if raw.name:
+            self.seen.raw[raw.name] = key
+        self.changed = True
 
     def take(self, raw: _Raw) -> MessageOutcome:
         self.written = []
+        if raw.known:
+            return MessageOutcome(raw.label, "seen")
         if raw.data is None:
             note = "read again next time" if raw.retry else "not read"
             return MessageOutcome(raw.label, "retry" if raw.retry else "unreadable", lines=[f"{raw.problem}: {note}"])
+        digest = "sha256:" + hashlib.sha256(raw.data).hexdigest()
+        if (known := self.seen.raw.get(digest)) is not None or digest in self.seen.messages:
+            if raw.name and raw.name not in self.seen.raw:
+                self._seen(raw, digest, known or digest)
+            return MessageOutcome(raw.label, "seen")  # recognised before any parsing
         try:
             found = scan_message(raw.data)
-        except Exception as e:  # the email package on hostile input: this message is lost to us, say so
-            return MessageOutcome(raw.label, "unreadable", lines=[f"not a readable message ({type(e).__name__}: {e})"])
-        key = found.message_id or "sha256:" + hashlib.sha256(raw.data).hexdigest()
+        except Exception as e:  # never expected (scan_message guards itself); this message only
+            found = MailScan("", "", "", None, refused=f"not a readable message ({type(e).__name__})")
+        if found.refused:
+            self._seen(raw, digest, digest, self._entry(found, "refused"))
+            return MessageOutcome(raw.label, "refused", found.sender, found.subject,
+                                  [f"{found.refused} (recorded: it is not read again)"])  # fmt: skip
+        key = found.message_id or digest
         label = f"{raw.label} {found.message_id}".strip() if found.message_id else raw.label
         out = MessageOutcome(label, "seen", found.sender, found.subject)
         if key in self.seen.messages:
+            self._seen(raw, digest, key)
             return out
         mine = [b for b in found.blocks if b.game == self.game_id]
         for b in mine:
@@ -597,22 +633,22 @@ class _Intake:
         out.status = "taken" if self.written else ("nothing new" if mine else "ignored")
         if out.status == "ignored":
             out.lines.insert(0, "no sealed block for this game")
-        self.seen.messages[key] = {
-            "from": found.sender, "subject": found.subject, "date": found.date.isoformat() if found.date else "",
-            "read": self.now.isoformat(timespec="seconds"), "status": out.status, "took": list(self.written),
-        }  # fmt: skip
-        self.seen.save()
+        self._seen(raw, digest, key, self._entry(found, out.status))
         return out
+
+    def _entry(self, found: MailScan, status: str) -> dict[str, Any]:
+        return {"from": found.sender, "subject": found.subject, "date": found.date.isoformat() if found.date else "",
+                "read": self.now.isoformat(timespec="seconds"), "status": status, "took": list(self.written)}  # fmt: skip
 
     def _take_block(self, b: FoundBlock, found: MailScan, key: str) -> list[str]:
         claim = f"house {b.header.house}, round {b.header.round} {b.header.step}, seq {b.header.seq}" if b.header else \
             f"header {b.first_line[:50]!r}"  # fmt: skip
         earlier = self.seen.blocks.get(b.sha256)
-        existing = sorted(self.inbox.glob(f"*-{b.sha256[:16]}.txt"))
+        existing = self.in_inbox.get(b.sha256[:16])
         if earlier or existing:
-            whence = f"from {earlier['message']}" if earlier else f"inbox/{existing[0].name}"
+            whence = f"from {earlier['message']}" if earlier else f"inbox/{existing}"
             return [f"already taken ({whence}): {claim} ({b.where})"]
-        name = f"{found.date.astimezone(UTC):%Y%m%dT%H%M%SZ}" if found.date else "undated"
+        name = f"{found.date:%Y%m%dT%H%M%SZ}" if found.date else "undated"  # already in UTC
         name += f"-{b.sha256[:16]}.txt"
         meta = {"message_id": found.message_id, "from": found.sender, "subject": found.subject,
                 "date": found.date.isoformat() if found.date else "", "where": b.where, "sha256": b.sha256,
@@ -620,6 +656,7 @@ class _Intake:
         fileio.atomic_write_bytes(self.inbox / name, b.data)
         fileio.atomic_write_text(self.inbox / f".{name}.meta.json", json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
         self.seen.blocks[b.sha256] = {"file": f"inbox/{name}", "message": key}
+        self.in_inbox[b.sha256[:16]] = name
         self.written.append(name)
         lines = [f"took inbox/{name}: {claim} ({b.where}); {self._seal_words(b)}"]
         if b.header and (sender_note := self._sender_note(b.header.house, found.sender)):

@@ -309,6 +309,14 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
     game = registry.read_game(gd.root)
     game_id = registry.game_id(game)  # a damaged game.toml is named before anything else
     players = registry.players(game)
+    try:  # every address before anything is written: a hand-edited list must not get a private report
+        for who, entry in players.items():
+            if entry.get("email"):
+                registry.one_address(str(entry["email"]), f"players.{who}.email {str(entry['email'])!r} in game.toml")
+        if public_to:
+            registry.one_address(public_to, f"--public-to {public_to!r}")
+    except registry.RegistryError as e:
+        raise OutboxError(str(e)) from None
     sender = sender or str(players.get(registry.MODERATOR, {}).get("email", ""))
     if "@" not in parseaddr(sender)[1]:
         raise OutboxError("give the moderator's address with --from ADDR "

@@ -194,3 +194,31 @@ def test_issue13_2_a_turn_an_older_maester_archived_broken_is_set_aside_by_a_rol
     assert cli_main(["adjudicate", str(game)]) == 0, "the same turn, sent again, is taken"
     assert answers(game, "lannister") == LANNISTER_ORDERS.rstrip("\n").split("\n")
     assert audit.replay(game).ok
+
+
+def test_issue13_a_turn_that_does_not_read_back_gets_a_receipt_and_never_reaches_the_archive(
+        game: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """Intake reads the bytes back as the run will before it archives them; a fault there is a refusal."""
+    from adjudicator.folder import intake
+
+    real = intake.understand
+
+    def fails_for_lannister(name: str, data: bytes, record, accepts):  # type: ignore[no-untyped-def]
+        if "-lannister-" in name:
+            raise seal.SealError("a fault of this test")
+        return real(name, data, record, accepts)
+
+    monkeypatch.setattr(intake, "understand", fails_for_lannister)
+    (game / "inbox" / "b-two.txt").write_text(two_blocks("\n"), encoding="utf-8")
+    assert cli_main(["adjudicate", str(game)]) == 1
+    out = capsys.readouterr().out
+    assert "not taken: its text does not read back as one turn (a fault of this test)" in out
+    assert sorted(e["house"] for e in accept_lines(game)) == ["baratheon", "stark"]
+    assert not any("-lannister-" in p.name for p in (game / "archive").iterdir())
+    receipts = list((game / "reports").glob("*/receipts/rejected-*"))
+    said = " ".join(receipts[0].read_text().split())
+    assert len(receipts) == 1 and "a fault of this test" in said
+    assert "Rejected in part" in said and "-baratheon-r1-planning-seq1.txt" in said, "the block taken is named"
+    monkeypatch.setattr(intake, "understand", real)
+    assert cli_main(["adjudicate", str(game)]) == 0, "refused once, recorded, and the game goes on"
+    assert audit.replay(game).ok
