@@ -274,3 +274,20 @@ def test_a_map_template_without_the_macros_is_refused_with_what_it_lacks(tmp_pat
     (tmp_path / "map.svg.j2").write_text("<svg>{{ title }}</svg>\n", encoding="utf-8")
     with pytest.raises(jinja2.TemplateError, match="missing: shapes, area_fill, area_contents, arrows, tracks, legend"):
         render_map(_six(), templates_dir=tmp_path)
+
+
+def test_mother_of_dragons_overlays_keep_the_base_map_and_share_edges_where_the_expansion_has_borders():
+    """The expansion's areas come as data (mother_of_dragons/map_shapes.toml), not a new drawing."""
+    import tomllib
+    from importlib import resources
+
+    mod = tomllib.loads(resources.files("adjudicator.game").joinpath("data/mother_of_dragons/board.toml")
+                        .read_text("utf-8"))["borders"]  # fmt: skip
+    base = {frozenset(p) for p in BOARD.border_pairs}
+    westeros = base - {frozenset(p) for p in mod["removed_pairs"]} | {frozenset(p) for p in mod["added_pairs"]}
+    essos = {frozenset(p) for p in mod["essos_pairs"] + mod["cross_board_pairs"]}
+    assert set(MapShapes.mother_of_dragons("vale").shared_edges()) == westeros
+    both = MapShapes.mother_of_dragons()
+    assert set(both.shared_edges()) == westeros | essos
+    assert both.width == SHAPES.width + 16 * SHAPES.cell, "Essos is drawn to the right of the base board"
+    assert [row[:40] for row in MapShapes.mother_of_dragons("essos").rows] == list(SHAPES.rows)  # base untouched

@@ -72,23 +72,52 @@ class MapShapes:
         return MapShapes.from_toml(tomllib.loads(text))
 
     @staticmethod
-    def from_toml(data: dict[str, Any]) -> MapShapes:
-        """Trace the shapes of a parsed ``map_grid.toml``.
+    def from_toml(data: dict[str, Any], *overlays: dict[str, Any]) -> MapShapes:
+        """Trace the shapes of a parsed ``map_grid.toml``, with overlays applied in order.
 
-        :raises ValueError: for rows of unequal length or a character missing from the legend.
+        An overlay (Mother of Dragons: ``mother_of_dragons/map_shapes.toml``) may widen the grid
+        (``width``: new cells to the right, no area until patched), name more areas in its
+        ``legend``, and ``patch`` runs of cells: ``{row, col, cells}``. The base is never redrawn.
+
+        :raises ValueError: for rows of unequal length, a character missing from the legend, or a
+            patch outside the grid.
         """
         grid, legend = data["grid"], dict(data["legend"])
-        rows = tuple(grid["rows"])
+        rows = list(grid["rows"])
         lake = grid.get("lake", "~")
         if len({len(r) for r in rows}) != 1:
             raise ValueError("map grid: every row must be as long as the first")
+        for overlay in overlays:
+            legend.update(overlay.get("legend", {}))
+            width = int(overlay.get("width", len(rows[0])))
+            rows = [r.ljust(width, lake) for r in rows]
+            for p in overlay.get("patch", []):
+                r, c, run = int(p["row"]), int(p["col"]), str(p["cells"])
+                if not (0 <= r < len(rows) and c >= 0 and c + len(run) <= len(rows[r])):
+                    raise ValueError(f"map overlay {overlay.get('name', '?')}: a patch at row {r}, column {c} "
+                                     "lies outside the grid")  # fmt: skip
+                rows[r] = rows[r][:c] + run + rows[r][c + len(run):]
         unknown = {c for r in rows for c in r if c != lake and c not in legend}
         if unknown:
             raise ValueError(f"map grid: characters without an area in the legend: {''.join(sorted(unknown))}")
         cells = [[legend.get(c, OUT) for c in r] for r in rows]
         cell = int(grid["cell"])
         anchors, room = _anchors(cells, cell)
-        return MapShapes(cell, rows, legend, _chains(cells, cell), anchors, room)
+        return MapShapes(cell, tuple(rows), legend, _chains(cells, cell), anchors, room)
+
+    @staticmethod
+    def mother_of_dragons(*names: str) -> MapShapes:
+        """The classic board with the Mother of Dragons overlays named (default: all, in order).
+
+        >>> shapes = MapShapes.mother_of_dragons()
+        >>> shapes.width, "the_bite" in shapes.anchors, "volantis" in shapes.anchors
+        (1680, True, True)
+        """
+        pkg = resources.files("adjudicator.game")
+        base = tomllib.loads(pkg.joinpath("data/map_grid.toml").read_text("utf-8"))
+        mod = tomllib.loads(pkg.joinpath("data/mother_of_dragons/map_shapes.toml").read_text("utf-8"))
+        chosen = [o for o in mod["overlay"] if not names or o["name"] in names]
+        return MapShapes.from_toml(base, *chosen)
 
     def shared_edges(self) -> dict[frozenset[str], float]:
         """For each pair of areas that share an edge, how long it is (pixels)."""
