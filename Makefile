@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DEMO   := demo-game
 
-.PHONY: demo test lint dist venv soak bench fuzz clean
+.PHONY: demo test lint dist venv soak bench fuzz clean screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,3 +49,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache $(DEMO)
+
+# Screenshots of a late 6-player step's public and private reports at 400 and 1280 px (needs chromium).
+screenshots: $(STAMP)
+	$(PY) samples/screenshots.py

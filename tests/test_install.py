@@ -52,7 +52,7 @@ def test_the_wheel_installs_into_a_plain_venv_and_runs_outside_the_checkout(tmp_
     (wheel,) = wheels.glob("maester-*.whl")
 
     names = set(zipfile.ZipFile(wheel).namelist())
-    data = ("board", "cards", "map", "mother_of_dragons/board", "mother_of_dragons/cards")
+    data = ("board", "cards", "map_grid", "mother_of_dragons/board", "mother_of_dragons/cards")
     assert {f"adjudicator/game/data/{name}.toml" for name in data} <= names
     for folder in ("grammar", "templates"):
         for f in (ROOT / folder).rglob("*"):

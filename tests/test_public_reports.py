@@ -46,7 +46,18 @@ def test_public_reports_of_a_robot_game_depend_on_public_facts_only(monkeypatch,
             checked[fmt] += 1
         return out
 
+    real_map = report.render_step_map
+
+    def map_spy(state, events, **kw):  # the step's one map, shared by every reader
+        svg = real_map(state, events, **kw)
+        st, evs, _ = _public_only(state, events, None)
+        assert real_map(st, evs, **kw) == svg, f"the map of round {state.round} {state.phase} shows a secret"
+        checked["map"] += 1
+        return svg
+
+    checked["map"] = 0
     monkeypatch.setattr(report, "render_reports", spy)
+    monkeypatch.setattr(report, "render_step_map", map_spy)
     result = simulate(players, seed, rounds=2, tides_of_battle=tides, chaos=0.2)
     assert result.problems == []
     assert min(checked.values()) >= 10, checked

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 
 import pytest
@@ -409,7 +408,7 @@ def test_breakdown_fields_render_as_tables_with_house_titles_and_totals():
             "        march..........1      total.....2\n"
             "        total..........3\n") in text  # fmt: skip
     html = render_report(_game(), [event], fmt="html")
-    assert ">Stark (attacker)</caption>" in html and re.search(r'<th style="[^"]*text-align:right">3</th>', html)
+    assert ">Stark (attacker)</caption>" in html and '<th align="right">3</th>' in html
 
 
 def test_bid_reveals_render_as_a_table_by_house():
@@ -438,7 +437,7 @@ def test_html_report_embeds_the_map_and_marks_the_embattled_area():
     html = render_report(_game(), [CombatSample(area="moat_cailin")], fmt="html")
     assert "<svg" not in html and '<img id="map" src="map.svg"' in html  # webmail drops inline SVG
     svg = render_step_map(_game(), [CombatSample(area="moat_cailin")])
-    assert 'id="shape-winterfell"' in svg and '<use href="#shape-moat_cailin" class="highlight"' in svg
+    assert 'id="a-winterfell"' in svg and '<use href="#a-moat_cailin" fill="none" stroke="#d00000"' in svg
 
 
 # --- refusals and templates ----------------------------------------------------------------------

@@ -5,6 +5,7 @@ Skipped, with the reason, on a machine without Chromium (``apt-get install chrom
 
 from __future__ import annotations
 
+import re
 import shutil
 import struct
 import subprocess
@@ -60,3 +61,50 @@ def test_private_html_report_renders_in_headless_chromium(tmp_path):
     assert _png_size(data) == (WIDTH, HEIGHT)
     # A blank page compresses to a few kilobytes; the map, tables and text take far more.
     assert len(data) > 100_000
+
+
+def _scroll_width(page: Path, width: int, profile: Path) -> tuple[int, int]:
+    """``document.documentElement.scrollWidth`` and the viewport's width of a page ``width`` pixels wide.
+
+    Headless Chromium's window is at least 500 pixels wide: the page is opened in a frame of the
+    width asked for, which is its viewport, and read from the frame page."""
+    probe = page.with_name(f"{page.stem}-probe-{width}.html")
+    probe.write_text(
+        f'<!DOCTYPE html><body style="margin:0"><iframe src="{page.name}" width="{width}" height="900" '
+        'style="border:0" onload="var d = this.contentWindow; document.title = \'SW=\' + '
+        "d.document.documentElement.scrollWidth + ';VW=' + d.innerWidth\"></iframe></body>", encoding="utf-8")
+    run = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+         "--allow-file-access-from-files", "--virtual-time-budget=5000", f"--user-data-dir={profile}",
+         f"--window-size={max(width, 500) + 20},1000", "--dump-dom", probe.resolve().as_uri()],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    found = re.search(r"<title>SW=(\d+);VW=(\d+)</title>", run.stdout)
+    assert found, run.stderr[-2000:] + run.stdout[-500:]
+    return int(found.group(1)), int(found.group(2))
+
+
+@pytest.fixture(scope="module")
+def late_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The public and a house's whole HTML report of the last step of a 6-player robot game."""
+    from adjudicator.reports.report import MAP_FILE, join_html
+    from adjudicator.robots.simulate import simulate
+
+    root = tmp_path_factory.mktemp("late")
+    simulate(6, 4, rounds=3, out=root / "game")
+    step = sorted(p for p in (root / "game" / "reports").iterdir() if p.is_dir())[-1]
+    (root / MAP_FILE).write_bytes((step / MAP_FILE).read_bytes())
+    public = (step / "public.html").read_text(encoding="utf-8")
+    (root / "public.html").write_text(public, encoding="utf-8")
+    (root / "stark.html").write_text(join_html((step / "stark.html").read_text(encoding="utf-8"), public),
+                                     encoding="utf-8")  # fmt: skip
+    return {"public": root / "public.html", "stark": root / "stark.html"}
+
+
+@pytest.mark.parametrize("which", ["public", "stark"])
+@pytest.mark.parametrize("width", [400, 1280])
+def test_reports_read_without_sideways_scrolling_on_a_phone_and_a_desktop(late_pages, which, width, tmp_path):
+    scroll, viewport = _scroll_width(late_pages[which], width, tmp_path / "profile")
+    assert viewport == width
+    assert scroll <= viewport, f"the {which} report scrolls sideways at {width} px ({scroll} px wide)"

@@ -164,3 +164,17 @@ def test_the_step_where_the_raven_looks_is_not_nothing_new(games):
     assert looked
     for page in looked:
         assert "Nothing new happened" not in page
+
+
+def test_the_drawn_list_includes_the_westeros_cards_being_resolved():
+    """Was wrong: while a Westeros card waited for answers, 'drawn' listed only the discards."""
+    state = new_game(["stark", "lannister", "baratheon"], seed="drawn")
+    state.phase = "westeros"
+    deck = state.westeros_decks["1"]
+    resolving = deck.pop(0)  # drawn, not yet discarded
+    state.westeros_discards["1"] = [deck.pop(0)]
+    text = " ".join(report.render_report(state, []).split())
+    name = next(c.name for c in CARDS.westeros if c.deck == 1 and c.id == resolving)
+    assert f"{name} (being resolved)" in text
+    state.phase = "planning"  # outside the Westeros Phase every drawn card is a discard
+    assert "(being resolved)" not in report.render_report(state, [])

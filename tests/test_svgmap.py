@@ -1,93 +1,69 @@
-"""The SVG map: a shape for every area, honest borders, geography, and what each area holds."""
+"""The SVG map: area shapes that share an edge exactly where the board has a border, a palette told
+apart by colour-blind readers, and what each area holds, the step's moves and the tracks drawn."""
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
+from itertools import combinations
 
 import pytest
 
+from adjudicator.engine.events.action import UnitsMoved
+from adjudicator.engine.events.combat import Retreated
 from adjudicator.game.board import Board
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import Order, Unit
+from adjudicator.reports.mapshapes import MapShapes
 from adjudicator.reports.svgmap import (
     HOUSE_COLOURS,
+    NEUTRAL_FILL,
+    PORT_FILL,
+    SEA_FILL,
     MapLayout,
-    _edges,
-    border_lines,
-    inside,
     render_map,
-    segments_cross,
-    shape_gap,
 )
 
 BOARD = Board.classic()
-LAYOUT = MapLayout.classic()
+SHAPES = MapShapes.classic()
 SVG = "{http://www.w3.org/2000/svg}"
-ADJACENT = {tuple(sorted(p)) for p in BOARD.border_pairs}
-
-
-def _tree(state, **kw):
-    return ET.fromstring(render_map(state, **kw))
-
-
-def _area_group(root, area_id):
-    return next(g for g in root.iter(f"{SVG}g") if g.get("id") == f"area-{area_id}")
-
-
-def _texts(element):
-    return [t.text for t in element.iter(f"{SVG}text")]
-
-
-def _fill_of(root, area_id):
-    uses = [u for u in root.iter(f"{SVG}use") if u.get("href") == f"#shape-{area_id}" and u.get("class") != "highlight"]
-    assert len(uses) == 1
-    return uses[0].get("fill"), uses[0].get("stroke")
 
 
 def _six():
     return new_game(["stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell"], seed="map")
 
 
-# --- the layout data -----------------------------------------------------------------------------
+def _fill_of(svg: str, area_id: str) -> tuple[str, str]:
+    """An area's fill and outline: its own, or the land group's default."""
+    m = re.search(rf'<use href="#a-{area_id}"( fill="([^"]+)" stroke="([^"]+)")?', svg)
+    assert m, area_id
+    return (m.group(2), m.group(3)) if m.group(1) else (NEUTRAL_FILL, "#8a7752")
 
 
-def test_every_area_has_exactly_one_shape_on_the_canvas():
-    assert set(LAYOUT.shapes) == set(BOARD.areas) and len(LAYOUT.shapes) == 58
-    for shape in LAYOUT.shapes.values():
-        for x, y in shape.outline:
-            assert 0 <= x <= LAYOUT.width and 0 <= y <= LAYOUT.height, shape.id
+# --- the shapes ------------------------------------------------------------------------------------
 
 
-def test_every_border_is_visible_as_a_short_line_or_touching_shapes():
-    for a, b in ADJACENT:
-        gap, _, _ = shape_gap(LAYOUT.shapes[a], LAYOUT.shapes[b])
-        assert gap <= 180, (a, b, gap)
-    drawn = {(a, b) for a, b, _, _ in border_lines()}
-    for a, b in ADJACENT:
-        assert (a, b) in drawn or shape_gap(LAYOUT.shapes[a], LAYOUT.shapes[b])[0] == 0, (a, b)
+def test_bordering_areas_share_an_edge_and_no_others_do():
+    """The map's promise: two areas are drawn touching along an edge exactly when they border."""
+    shared = SHAPES.shared_edges()
+    borders = {frozenset(p) for p in BOARD.border_pairs}
+    assert set(shared) == borders
+    assert all(length >= 25 for length in shared.values()), "every border is long enough to see"
+    for a, b in combinations(sorted(BOARD.areas), 2):
+        assert (frozenset((a, b)) in shared) == (frozenset((a, b)) in borders), (a, b)
 
 
-def test_areas_that_are_not_adjacent_never_touch():
-    ids = sorted(LAYOUT.shapes)
-    for i, a in enumerate(ids):
-        for b in ids[i + 1:]:
-            if (a, b) not in ADJACENT:
-                assert shape_gap(LAYOUT.shapes[a], LAYOUT.shapes[b])[0] >= 8, (a, b)
+def test_every_area_has_one_outline_that_closes():
+    for area_id in BOARD.areas:
+        path = SHAPES.path(area_id)
+        assert path.startswith("M") and path.endswith("z"), area_id
+    assert SHAPES.path("pyke").count("M") == 1, "an island is one ring"
+    assert SHAPES.path("ironmans_bay").count("M") == 2, "the sea round Pyke has Pyke as a hole"
 
 
-def test_border_lines_cross_no_third_area_except_a_sea_at_one_of_their_coasts():
-    for a, b, p, q in border_lines():
-        for c, shape in LAYOUT.shapes.items():
-            if c in (a, b):
-                continue
-            crosses = inside(p, shape) or inside(q, shape) or any(segments_cross(p, q, *e) for e in _edges(shape))
-            coast = BOARD.area(c).is_sea and 0 in (shape_gap(shape, LAYOUT.shapes[a])[0], shape_gap(shape, LAYOUT.shapes[b])[0])
-            assert not crosses or coast, (a, b, c)
-
-
-def test_the_schematic_follows_the_geography_of_the_board():
-    y = {a: s.centre[1] for a, s in LAYOUT.shapes.items()}
-    x = {a: s.centre[0] for a, s in LAYOUT.shapes.items()}
+def test_the_map_follows_the_geography_of_the_board():
+    x = {a: p[0] for a, p in SHAPES.anchors.items()}
+    y = {a: p[1] for a, p in SHAPES.anchors.items()}
     assert y["castle_black"] < y["winterfell"] < y["moat_cailin"] < y["riverrun"] < y["kings_landing"]
     assert y["kings_landing"] < y["the_reach"] < y["dornish_marches"] < y["princes_pass"] < y["starfall"]
     assert y["sunspear"] > y["storms_end"] and y["highgarden"] > y["lannisport"]
@@ -96,76 +72,128 @@ def test_the_schematic_follows_the_geography_of_the_board():
     assert x["pyke"] < x["riverrun"] and x["the_arbor"] < x["oldtown"] and x["the_eyrie"] > x["the_twins"]
 
 
-def test_ports_sit_between_their_land_area_and_their_sea():
-    for port in BOARD.ports():
-        shape = LAYOUT.shapes[port.id]
-        assert shape.box is not None and shape.box[2] < 120, port.id  # drawn as a small box
-        for other in (port.port_of, port.opens_onto):
-            assert shape_gap(shape, LAYOUT.shapes[other])[0] <= 60, (port.id, other)
+def test_a_grid_with_a_character_not_in_the_legend_is_refused():
+    with pytest.raises(ValueError, match="characters without an area in the legend: Q"):
+        MapShapes.from_toml({"grid": {"cell": 10, "rows": ["aQ"]}, "legend": {"a": "x"}})
 
 
-# --- the picture --------------------------------------------------------------------------------
+# --- the palette -----------------------------------------------------------------------------------
+
+
+def _rgb(hex_colour: str) -> tuple[float, float, float]:
+    return tuple(int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+# How readers with each common colour-vision deficiency see a colour (Machado et al. 2009, severity 1).
+DEFICIENCIES = {
+    "protanopia": ((0.152, 1.053, -0.205), (0.115, 0.786, 0.099), (-0.004, -0.048, 1.052)),
+    "deuteranopia": ((0.367, 0.861, -0.228), (0.280, 0.673, 0.047), (-0.012, 0.043, 0.969)),
+    "tritanopia": ((1.256, -0.077, -0.179), (-0.078, 0.931, 0.148), (0.005, 0.691, 0.304)),
+}
+
+
+def _seen(rgb: tuple[float, float, float], matrix) -> tuple[float, ...]:
+    return tuple(max(0.0, min(1.0, sum(m * c for m, c in zip(row, rgb)))) for row in matrix)
+
+
+def test_every_house_colour_differs_from_the_others_and_from_the_neutral_and_sea_colours_for_every_reader():
+    mains = {h: c[0] for h, c in HOUSE_COLOURS.items()}
+    tints = {h: c[1] for h, c in HOUSE_COLOURS.items()}
+    fixed = {"neutral": NEUTRAL_FILL, "sea": SEA_FILL, "port": PORT_FILL, "impassable": "#d0d0d0"}
+    for name, matrix in {"normal": ((1, 0, 0), (0, 1, 0), (0, 0, 1)), **DEFICIENCIES}.items():
+        for group in (mains, tints | fixed):
+            seen = {k: _seen(_rgb(v), matrix) for k, v in group.items()}
+            for a, b in combinations(seen, 2):
+                distance = sum((p - q) ** 2 for p, q in zip(seen[a], seen[b])) ** 0.5
+                assert distance > 0.06, (name, a, b)
+
+
+# --- the picture ------------------------------------------------------------------------------------
 
 
 def test_svg_is_well_formed_with_title_and_desc():
-    root = _tree(_six())
+    root = ET.fromstring(render_map(_six()))
     assert root.tag == f"{SVG}svg"
     assert root.find(f"{SVG}title").text.startswith("game · round 1 · planning")
-    desc = root.find(f"{SVG}desc").text
-    assert "Winterfell: Stark; 1 footman, 1 knight; garrison 2" in desc
-    assert "Sunspear: Martell; 1 footman, 1 knight; garrison 2" in desc
+    assert root.find(f"{SVG}desc").text
+    assert (int(root.get("width")), int(root.get("height"))) == (MapLayout.classic().width,
+                                                                   MapLayout.classic().height + MapLayout.classic().legend_height)  # fmt: skip
 
 
-def test_each_area_shape_is_defined_once_and_drawn_once():
+def test_each_land_outline_is_defined_once_and_drawn_once():
     svg = render_map(_six(), highlight=["winterfell"])
-    for area_id in BOARD.areas:
-        assert svg.count(f'id="shape-{area_id}"') == 1, area_id
-        fills = [line for line in svg.splitlines() if f'href="#shape-{area_id}"' in line and "highlight" not in line]
-        assert len(fills) == 1, area_id
+    for area in BOARD.areas.values():
+        if area.is_sea:  # the seas are the background; a line marks each border between two seas
+            assert f'id="a-{area.id}"' not in svg
+            continue
+        assert svg.count(f'id="a-{area.id}"') == 1, area.id
+        assert svg.count(f'<use href="#a-{area.id}"') == 2 if area.id == "winterfell" else 1, area.id
 
 
 def test_areas_are_coloured_by_their_controller():
     state = _six()
     state.area_mut("the_reach").power_token = "tyrell"
-    root = _tree(state)
-    assert _fill_of(root, "winterfell") == (HOUSE_COLOURS["stark"][1], HOUSE_COLOURS["stark"][0])
-    assert _fill_of(root, "the_reach") == (HOUSE_COLOURS["tyrell"][1], HOUSE_COLOURS["tyrell"][0])
-    assert _fill_of(root, "harrenhal")[0] == "#f2ead6"  # nobody's
-    assert _fill_of(root, "the_narrow_sea")[0] == "#cfe2f3"
+    svg = render_map(state)
+    assert _fill_of(svg, "winterfell") == (HOUSE_COLOURS["stark"][1], HOUSE_COLOURS["stark"][0])
+    assert _fill_of(svg, "the_reach") == (HOUSE_COLOURS["tyrell"][1], HOUSE_COLOURS["tyrell"][0])
+    assert _fill_of(svg, "harrenhal")[0] == NEUTRAL_FILL  # nobody's
+    assert f'fill="{SEA_FILL}"' in svg
 
 
-def test_units_are_drawn_as_labelled_chips_by_house_and_type():
+def test_units_are_icons_in_their_house_colour_with_a_count():
     state = _six()
     state.area_mut("the_twins").units += [Unit("stark", "footman"), Unit("stark", "footman"), Unit("stark", "siege_engine")]
-    root = _tree(state)
-    assert _texts(_area_group(root, "the_twins"))[1:] == ["2F", "1E"]
-    assert "1S" in _texts(_area_group(root, "port_of_lannisport"))
-    assert "2S" in _texts(_area_group(root, "shipbreaker_bay"))
+    svg = render_map(state)
+    stark = HOUSE_COLOURS["stark"][0]
+    assert re.search(rf'<use href="#u-footman" x="[\d.]+" y="[\d.]+" fill="{stark}"/><text x="[\d.]+" y="[\d.]+">2</text>', svg)
+    assert re.search(rf'<use href="#u-siege_engine" x="[\d.]+" y="[\d.]+" fill="{stark}"/>', svg)
+    assert svg.count('href="#u-ship"') == 8 + 1  # the starting fleets (two ships in one area: one icon), the legend
 
 
-def test_routed_units_are_faded_and_say_so():
+def test_routed_units_are_faded():
     state = _six()
     state.area_mut("the_twins").units.append(Unit("stark", "knight", routed=True))
-    chip = next(g for g in _area_group(_tree(state), "the_twins").iter(f"{SVG}g") if "unit" in (g.get("class") or ""))
-    assert chip.get("opacity") == "0.55" and chip.find(f"{SVG}title").text == "Stark: 1 knight (routed)"
+    assert re.search(r'<use href="#u-knight" [^>]* opacity=".5"/>', render_map(state))
 
 
 def test_orders_power_tokens_garrisons_and_neutral_forces_are_drawn():
     state = _six()
     state.area_mut("winterfell").order = Order("stark", "march+1")
-    state.area_mut("lannisport").order = Order("lannister", "raid")
+    state.area_mut("lannisport").order = Order("lannister", "raid*")
     state.area_mut("harrenhal").power_token = "lannister"
-    root = _tree(state)
-    assert "M+1*" in _texts(_area_group(root, "winterfell")) and "G2" in _texts(_area_group(root, "winterfell"))
-    assert "R" in _texts(_area_group(root, "lannisport"))
-    assert "P" in _texts(_area_group(root, "harrenhal"))
-    assert "N6" in _texts(_area_group(root, "the_eyrie"))  # six players: the Eyrie's token is 6
+    svg = render_map(state)
+    stark, lannister = HOUSE_COLOURS["stark"][0], HOUSE_COLOURS["lannister"][0]
+    assert re.search(rf'<use href="#tok" x="[\d.]+" y="[\d.]+" stroke="{stark}" stroke-dasharray="3 2"/><text [^>]*>M\+1</text>', svg)
+    assert re.search(rf'stroke="{lannister}" stroke-dasharray="3 2"/><text [^>]*>R</text>', svg)  # special orders dashed
+    assert f'r="8" fill="{HOUSE_COLOURS["lannister"][0]}"' in svg  # the power token
+    assert svg.count("q0 8-9 11q-9-3-9-11z") >= 6  # a garrison shield in each home area and the legend
+    assert ">6</text>" in svg  # six players: the Eyrie's neutral force is 6
+
+
+def test_the_steps_marches_and_retreats_are_arrows():
+    state = _six()
+    events = [UnitsMoved(house="stark", origin="winterfell", destination="moat_cailin", units=("footman",)),
+              Retreated(house="greyjoy", from_area="seagard", to_area="riverrun", units=("footman",))]
+    svg = render_map(state, events=events)
+    assert svg.count('marker-end="url(#head)"') == 2 + 1  # and one in the legend
+    assert 'stroke-dasharray="6 4"' in svg  # the retreat
+    assert render_map(state).count('marker-end="url(#head)"') == 1
+
+
+def test_the_tracks_are_drawn_under_the_board():
+    state = _six()
+    state.wildling_threat = 6
+    svg = render_map(state)
+    assert "Iron Throne</text>" in svg and "Supply</text>" in svg and "Victory</text>" in svg
+    assert re.search(r'fill="#5a5a5a" stroke="#777"/><text [^>]*fill="#fff">6</text>', svg)  # the threat marker
+    throne = state.tracks["iron_throne"][0]
+    assert f'fill="{HOUSE_COLOURS[throne][0]}" stroke="#111"/><text x="120"' in svg
 
 
 def test_highlighted_areas_are_marked():
-    svg = render_map(_six(), highlight=["the_twins"])
-    assert '<use href="#shape-the_twins" class="highlight"' in svg
-    assert svg.count('class="highlight"') == 1
+    svg = render_map(_six(), highlight=["the_twins", "the_narrow_sea"])
+    assert '<use href="#a-the_twins" fill="none" stroke="#d00000"' in svg
+    assert svg.count('stroke="#d00000" stroke-width="5"') == 2  # a sea's outline is drawn for it
 
 
 def test_highlighting_an_unknown_area_is_refused():
@@ -174,16 +202,16 @@ def test_highlighting_an_unknown_area_is_refused():
 
 
 def test_impassable_areas_are_hatched_in_a_three_player_game():
-    root = _tree(new_game(["stark", "lannister", "baratheon"], seed="map"))
-    assert _fill_of(root, "sunspear")[0] == "url(#hatch)"
-    assert "impassable" in _texts(_area_group(root, "sunspear"))
-    assert _fill_of(root, "winterfell")[0] != "url(#hatch)"
+    svg = render_map(new_game(["stark", "lannister", "baratheon"], seed="map"))
+    assert _fill_of(svg, "sunspear")[0] == "url(#hatch)"
+    assert ">impassable</text>" in svg
+    assert _fill_of(svg, "winterfell")[0] != "url(#hatch)"
 
 
 def test_text_in_the_map_is_escaped():
     state = _six()
     state.game_id = "a<b>&c"
-    root = _tree(state, viewer="stark")
+    root = ET.fromstring(render_map(state, viewer="stark"))
     assert root.find(f"{SVG}title").text == "a<b>&c · round 1 · planning · seen by Stark"
 
 
@@ -223,11 +251,8 @@ def test_reused_parts_give_the_same_map_as_drawing_everything_afresh():
 def test_a_state_changed_in_place_is_drawn_as_it_is_now():
     state = _six()
     before = render_map(state)
-    state.area_mut("winterfell").garrison = 0
     state.area_mut("winterfell").units.append(Unit("stark", "siege_engine"))
-    after = _tree(state)
-    assert "G2" not in _texts(_area_group(after, "winterfell")) and "1E" in _texts(_area_group(after, "winterfell"))
-    state.area_mut("winterfell").garrison = 2
+    assert render_map(state) != before
     state.area_mut("winterfell").units.pop()
     assert render_map(state) == before
 
@@ -235,17 +260,34 @@ def test_a_state_changed_in_place_is_drawn_as_it_is_now():
 def test_a_moderators_map_template_is_used_and_kept_apart_from_the_builtin_one(tmp_path):
     from adjudicator.util.resources import resource_dir
 
-    own = (resource_dir("templates") / "map.svg.j2").read_text(encoding="utf-8").replace("#f7f4ec", "#000001")
+    own = (resource_dir("templates") / "map.svg.j2").read_text(encoding="utf-8").replace("#fffdf6", "#000001")
     (tmp_path / "map.svg.j2").write_text(own, encoding="utf-8")
     builtin = render_map(_six())
     theirs = render_map(_six(), templates_dir=tmp_path)
     assert 'fill="#000001"' in theirs and 'fill="#000001"' not in builtin
-    assert theirs.replace("#000001", "#f7f4ec") == builtin == render_map(_six())
+    assert theirs.replace("#000001", "#fffdf6") == builtin == render_map(_six())
 
 
 def test_a_map_template_without_the_macros_is_refused_with_what_it_lacks(tmp_path):
     import jinja2
 
     (tmp_path / "map.svg.j2").write_text("<svg>{{ title }}</svg>\n", encoding="utf-8")
-    with pytest.raises(jinja2.TemplateError, match="missing: shapes, border_lines, area_fill, area_contents, legend"):
+    with pytest.raises(jinja2.TemplateError, match="missing: shapes, area_fill, area_contents, arrows, tracks, legend"):
         render_map(_six(), templates_dir=tmp_path)
+
+
+def test_mother_of_dragons_overlays_keep_the_base_map_and_share_edges_where_the_expansion_has_borders():
+    """The expansion's areas come as data (mother_of_dragons/map_shapes.toml), not a new drawing."""
+    import tomllib
+    from importlib import resources
+
+    mod = tomllib.loads(resources.files("adjudicator.game").joinpath("data/mother_of_dragons/board.toml")
+                        .read_text("utf-8"))["borders"]  # fmt: skip
+    base = {frozenset(p) for p in BOARD.border_pairs}
+    westeros = base - {frozenset(p) for p in mod["removed_pairs"]} | {frozenset(p) for p in mod["added_pairs"]}
+    essos = {frozenset(p) for p in mod["essos_pairs"] + mod["cross_board_pairs"]}
+    assert set(MapShapes.mother_of_dragons("vale").shared_edges()) == westeros
+    both = MapShapes.mother_of_dragons()
+    assert set(both.shared_edges()) == westeros | essos
+    assert both.width == SHAPES.width + 16 * SHAPES.cell, "Essos is drawn to the right of the base board"
+    assert [row[:40] for row in MapShapes.mother_of_dragons("essos").rows] == list(SHAPES.rows)  # base untouched

@@ -727,7 +727,7 @@ def json_report(
         "state": public_state(state, viewer=viewer, requests=requests),
         "fingerprints": {h: list(v) for h, v in sorted((fingerprints or {}).items())},
     }
-    return json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+    return json.dumps(doc, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"  # compact: kept per step
 
 
 def public_state(state: GameState, *, viewer: str | None, requests: list[dict[str, Any]] | None = None) -> dict[str, Any]:

@@ -1,17 +1,20 @@
-"""The board as an SVG picture: a schematic map of the 58 areas, coloured by who holds them.
+"""The board as an SVG picture: every area drawn as its shape, coloured by who holds it.
 
-Shapes and places come from ``data/map.toml``; what lies in each area comes from the state.
-The picture is a pure function of the state (``render_map(state) -> str``), drawn by the
-``map.svg.j2`` template: each area's shape is defined once in ``<defs>``, borders are short lines
-joining adjacent shapes, and a ``<desc>`` carries the same facts as text.
+Shapes come from ``data/map_grid.toml`` (:mod:`adjudicator.reports.mapshapes`: each border drawn
+once and shared by the two areas it divides); what lies in each area comes from the state. The
+picture is a pure function of the state and the step's public events (``render_map(state) ->
+str``), drawn by the ``map.svg.j2`` template: each area's outline is defined once in ``<defs>``;
+units are icons with counts, orders round tokens, power tokens discs, garrisons shields; this
+step's marches and retreats are arrows, the embattled area has a red outline, and the tracks
+(influence, supply, victory, wildling threat) are drawn under the board.
 
 Drawing is fast because little changes from one map to the next: the template's macros draw the
-shapes, borders and legend once per game, and each area again only when its holder or contents
-changed; the reports of a step (one map per house) then cost little more than one.
+outlines and the legend once per game, and each area again only when its holder or contents
+changed.
 
 >>> from adjudicator.game.setup import new_game
 >>> svg = render_map(new_game(["stark", "lannister", "baratheon"], seed="doc"))
->>> svg.startswith("<svg") and 'id="shape-winterfell"' in svg
+>>> svg.startswith("<svg") and 'id="a-winterfell"' in svg
 True
 """
 
@@ -19,12 +22,10 @@ from __future__ import annotations
 
 import functools
 import math
-import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -32,189 +33,55 @@ import jinja2
 from markupsafe import Markup
 
 from ..engine.events import order_name
-from ..game.board import Board
+from ..game.board import DOMINANCE_TOKENS, TRACKS, Board
 from ..game.commands import SPECIAL_TOKENS, order_kind
 from ..game.state import AreaState, GameState, Unit
+from .mapshapes import MapShapes
 from .templating import environment
 
 Point = tuple[float, float]
 
-# House colours: (main, tint for the areas it holds, text drawn on the main colour).
+# House colours: (main, tint for the land it holds, text drawn on the main colour). The mains are
+# the Okabe-Ito palette, told apart with every common colour-vision deficiency; no house is grey
+# (neutral land is parchment, impassable land hatched grey, seas pale blue-green). Arryn and
+# Targaryen (Mother of Dragons) take the palette's last two.
 HOUSE_COLOURS: dict[str, tuple[str, str, str]] = {
-    "stark": ("#7d8896", "#eef1f5", "#ffffff"),
-    "lannister": ("#a4161a", "#f2c6c6", "#ffffff"),
-    "greyjoy": ("#2b3640", "#9da8b4", "#ffffff"),
-    "tyrell": ("#2e7d32", "#c6e5c8", "#ffffff"),
-    "baratheon": ("#d4a017", "#f9e7a6", "#111111"),
-    "martell": ("#e06a00", "#fbd2ad", "#111111"),
+    "stark": ("#0072b2", "#9ec5e4", "#ffffff"),
+    "lannister": ("#d55e00", "#f2b48a", "#ffffff"),
+    "greyjoy": ("#1b1b1b", "#8f8f8f", "#ffffff"),
+    "tyrell": ("#009e73", "#7fcfa8", "#ffffff"),
+    "baratheon": ("#f0e442", "#f7ea7a", "#111111"),
+    "martell": ("#e69f00", "#f5d08a", "#111111"),
+    "arryn": ("#56b4e9", "#c3e3f6", "#111111"),
+    "targaryen": ("#cc79a7", "#e2a3c6", "#ffffff"),
 }
+NEUTRAL_FILL, SEA_FILL, PORT_FILL = "#efe5c8", "#d3e8e6", "#ddd0a4"
 UNIT_LETTERS: dict[str, str] = {"footman": "F", "knight": "K", "ship": "S", "siege_engine": "E"}
-ORDER_LETTERS: dict[str, str] = {"march": "M", "defense": "D", "support": "S", "raid": "R", "consolidate": "CP"}
-
-_CHIP_W, _CHIP_GAP = 24, 3
-
-
-@dataclass(frozen=True, slots=True)
-class Shape:
-    """Where one area is drawn: a rounded box or a polygon, and where its label goes."""
-
-    id: str
-    outline: tuple[Point, ...]  # corners, clockwise
-    label: Point
-    box: tuple[float, float, float, float] | None  # x, y, width, height (top-left) for boxes
-    slot: Point | None = None  # polygons: top-left of the row of units and order
-    label_rotate: float = 0.0
-
-    @property
-    def centre(self) -> Point:
-        return self.label
+ORDER_LETTERS: dict[str, str] = {"march": "M", "defense": "D", "support": "S", "raid": "R", "consolidate": "C"}
+PANEL_HEIGHT = 190  # the tracks and the legend under the board
 
 
 @dataclass(frozen=True)
 class MapLayout:
-    """The schematic: canvas size and one shape per area."""
+    """The canvas: the board's shapes and the panel of tracks under them."""
 
-    width: int
-    height: int
-    legend_height: int
-    shapes: dict[str, Shape]
+    shapes: MapShapes
+    legend_height: int = PANEL_HEIGHT
+
+    @property
+    def width(self) -> int:
+        return self.shapes.width
+
+    @property
+    def height(self) -> int:
+        """The board's height (the panel comes below it)."""
+        return self.shapes.height
 
     @staticmethod
     @cache
     def classic() -> MapLayout:
-        """The layout of the classic board, loaded once from ``data/map.toml``."""
-        text = resources.files("adjudicator.game").joinpath("data/map.toml").read_text("utf-8")
-        return MapLayout.from_toml(tomllib.loads(text))
-
-    @staticmethod
-    def from_toml(data: dict[str, Any]) -> MapLayout:
-        """Build a layout from parsed ``map.toml`` data.
-
-        :raises KeyError: for an area with neither ``box`` nor ``polygon``.
-        """
-        canvas = data["canvas"]
-        shapes = {area_id: _shape(area_id, spec) for area_id, spec in data["area"].items()}
-        return MapLayout(canvas["width"], canvas["height"], canvas.get("legend_height", 0), shapes)
-
-
-def _shape(area_id: str, spec: dict[str, Any]) -> Shape:
-    if "box" in spec:
-        cx, cy, w, h = (float(v) for v in spec["box"])
-        x, y = cx - w / 2, cy - h / 2
-        corners = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
-        return Shape(area_id, corners, (cx, cy), (x, y, w, h))
-    points = tuple((float(p[0]), float(p[1])) for p in spec["polygon"])
-    label = spec["label"]
-    slot = spec.get("slot", (label[0] - 40, label[1] + 8))
-    return Shape(
-        area_id, points, (float(label[0]), float(label[1])), None,
-        (float(slot[0]), float(slot[1])), float(spec.get("label_rotate", 0)),
-    )
-
-
-# --- geometry: the line that shows a border ---------------------------------------------------
-
-
-def _edges(shape: Shape) -> list[tuple[Point, Point]]:
-    pts = shape.outline
-    return [(pts[i], pts[(i + 1) % len(pts)]) for i in range(len(pts))]
-
-
-def _closest_on_segment(p: Point, a: Point, b: Point) -> Point:
-    ax, ay = a
-    dx, dy = b[0] - ax, b[1] - ay
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / length2))
-    return (ax + t * dx, ay + t * dy)
-
-
-def _cross(o: Point, a: Point, b: Point) -> float:
-    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-
-def segments_cross(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
-    """True when two segments meet (touching counts)."""
-    d1, d2 = _cross(q1, q2, p1), _cross(q1, q2, p2)
-    d3, d4 = _cross(p1, p2, q1), _cross(p1, p2, q2)
-    if ((d1 > 0) != (d2 > 0) or d1 == 0 or d2 == 0) and ((d3 > 0) != (d4 > 0) or d3 == 0 or d4 == 0):
-        if d1 == d2 == 0:  # collinear: do the spans overlap?
-            return _overlap_1d(p1, p2, q1, q2)
-        return True
-    return False
-
-
-def _overlap_1d(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
-    for axis in (0, 1):
-        if max(p1[axis], p2[axis]) < min(q1[axis], q2[axis]) or max(q1[axis], q2[axis]) < min(p1[axis], p2[axis]):
-            return False
-    return True
-
-
-def inside(p: Point, shape: Shape) -> bool:
-    """True when a point lies strictly inside a shape (ray casting)."""
-    x, y = p
-    result = False
-    for (x1, y1), (x2, y2) in _edges(shape):
-        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-            result = not result
-    return result
-
-
-def shape_gap(a: Shape, b: Shape) -> tuple[float, Point, Point]:
-    """The distance between two outlines and the line that spans it (0 when they touch or overlap).
-
-    Where the nearest parts run parallel (two boxes one above the other), the line is drawn in the
-    middle of the stretch they share rather than at a corner.
-    """
-    if any(inside(p, b) for p in a.outline) or any(inside(p, a) for p in b.outline):
-        return 0.0, a.label, b.label
-    best: tuple[float, float, Point, Point] | None = None  # (distance, -stretch, from, to)
-    for ea in _edges(a):
-        for eb in _edges(b):
-            if segments_cross(ea[0], ea[1], eb[0], eb[1]):
-                return 0.0, a.label, b.label
-            found = _edge_gap(ea, eb)
-            if best is None or (found[0], found[1]) < (best[0] - 0.5, best[1]) or (
-                abs(found[0] - best[0]) <= 0.5 and found[1] < best[1]
-            ):
-                best = found
-    assert best is not None
-    return best[0], best[2], best[3]
-
-
-def _edge_gap(ea: tuple[Point, Point], eb: tuple[Point, Point]) -> tuple[float, float, Point, Point]:
-    """The gap between two edges, minus the length they run side by side, and its middle line."""
-    pairs = [(p, _closest_on_segment(p, *eb)) for p in ea] + [(_closest_on_segment(q, *ea), q) for q in eb]
-    dist = min(math.dist(p, q) for p, q in pairs)
-    near = [(p, q) for p, q in pairs if math.dist(p, q) <= dist + 0.5]
-    stretch = max(math.dist(p1, p2) for p1, _ in near for p2, _ in near)
-    pa = (sum(p[0] for p, _ in near) / len(near), sum(p[1] for p, _ in near) / len(near))
-    pb = (sum(q[0] for _, q in near) / len(near), sum(q[1] for _, q in near) / len(near))
-    return dist, -stretch, pa, pb
-
-
-BorderLine = tuple[str, str, Point, Point]
-
-
-def border_lines(layout: MapLayout | None = None, board: Board | None = None) -> tuple[BorderLine, ...]:
-    """Every border that needs a line: ``(area, area, from, to)``; touching shapes need none."""
-    if (layout is None or layout is MapLayout.classic()) and (board is None or board is Board.classic()):
-        return _classic_border_lines()
-    return _border_lines(layout or MapLayout.classic(), board or Board.classic())
-
-
-@cache
-def _classic_border_lines() -> tuple[BorderLine, ...]:
-    return _border_lines(MapLayout.classic(), Board.classic())
-
-
-def _border_lines(layout: MapLayout, board: Board) -> tuple[BorderLine, ...]:
-    lines = []
-    for a, b in sorted(tuple(sorted(p)) for p in board.border_pairs):
-        gap, pa, pb = shape_gap(layout.shapes[a], layout.shapes[b])
-        if gap > 0.5:
-            lines.append((a, b, pa, pb))
-    return tuple(lines)
+        """The classic board's canvas."""
+        return MapLayout(MapShapes.classic())
 
 
 # --- what the picture says, as text -------------------------------------------------------------
@@ -339,7 +206,7 @@ def _facts(board: Board) -> _BoardFacts:
         layout = MapLayout.classic()
         order = sorted(board.areas.values(), key=lambda a: ({"sea": 0, "land": 1, "port": 2}[a.kind], a.id))
         facts = _FACTS[id(board)] = _BoardFacts(
-            board, layout, {a.id: _place(layout.shapes[a.id], a) for a in order}, [a.id for a in order],
+            board, layout, {a.id: _place(layout.shapes, a) for a in order}, [a.id for a in order],
             [a.id for a in sorted(board.areas.values(), key=lambda a: a.name)],
         )  # fmt: skip
     return facts
@@ -366,7 +233,7 @@ def _unusable(state: GameState, board: Board) -> tuple[str, ...]:
     return board.setups[len(state.houses_in_play)].unusable_ports if state.houses_in_play else ()
 
 
-MAP_MACROS = ("shapes", "border_lines", "area_fill", "area_contents", "legend")  # what map.svg.j2 must define
+MAP_MACROS = ("shapes", "area_fill", "area_contents", "arrows", "tracks", "legend")  # what map.svg.j2 must define
 
 
 class _Painter:
@@ -395,19 +262,13 @@ class _Painter:
 
     def _draw_layer(self, state: GameState) -> dict[str, Any]:
         facts, m = self.facts, self.macros
-        layout, board = facts.layout, facts.board
+        layout = facts.layout
         height = layout.height + layout.legend_height
-        borders = [
-            {"a": a, "b": b, "x1": _r(p[0]), "y1": _r(p[1]), "x2": _r(q[0]), "y2": _r(q[1]),
-             "kind": "-".join(sorted({board.area(a).kind, board.area(b).kind})),
-             "blocked": a in state.impassable or b in state.impassable}
-            for a, b, p, q in border_lines(layout, board)
-        ]  # fmt: skip
         houses = [{"house": h, "name": h.title()} for h in state.houses_in_play]
         return {
-            "shapes": m.shapes([facts.places[a] for a in facts.drawing_order], layout.width, height),
-            "borders": m.border_lines(borders),
-            "legend": m.legend(houses, COLOURS, layout.width, height, layout.height, layout.height + 8),
+            "shapes": m.shapes([facts.places[a] for a in facts.drawing_order], layout.width, height, SEA_FILL,
+                               layout.shapes.sea_lines()),
+            "legend": m.legend(houses, COLOURS, layout.width, layout.height),
         }
 
     def area(self, state: GameState, key: AreaKey, highlight: bool) -> tuple[Markup, Markup]:
@@ -455,11 +316,10 @@ def render_map(
     templates_dir: str | Path | None = None,
     events: Iterable[Any] = (),
 ) -> str:
-    """The board as an SVG document (a string), ready to embed in HTML or save as ``.svg``.
+    """The board as an SVG document (a string), ready to show as an image or save as ``.svg``.
 
-    ``events`` are the step's public events: its marches and retreats are drawn as arrows.
-
-    ``highlight`` names areas to mark (the embattled ones); ``viewer`` only names the reader in
+    ``highlight`` names areas to mark (the embattled ones); ``events`` are the step's public
+    events, whose marches and retreats are drawn as arrows; ``viewer`` only names the reader in
     the title: the board holds no secrets, the state's public facts are all it draws. Parts that
     did not change since an earlier map in this process (most areas, from one step to the next)
     are reused as drawn, so the result is the same as drawing everything afresh.
@@ -472,11 +332,13 @@ def render_map(
     for area_id in marked:
         board.area(area_id)
     template = environment(templates_dir).get_template("map.svg.j2")
-    return template.render(**map_view(state, _painter(template, board), viewer=viewer, highlight=marked))
+    painter = _painter(template, board)
+    return template.render(**map_view(state, painter, viewer=viewer, highlight=marked, events=list(events)))
 
 
-def map_view(state: GameState, painter: _Painter, *, viewer: str | None, highlight: set[str]) -> dict[str, Any]:
-    """What the SVG template's document receives: the title, the text summary and the drawn parts."""
+def map_view(state: GameState, painter: _Painter, *, viewer: str | None, highlight: set[str],
+             events: list[Any] | None = None) -> dict[str, Any]:  # fmt: skip
+    """What the SVG template's document receives: the title, a short description and the drawn parts."""
     facts = painter.facts
     keys = _area_keys(state, facts)
     drawn = {a: painter.area(state, keys[a], a in highlight) for a in facts.drawing_order}
@@ -484,57 +346,57 @@ def map_view(state: GameState, painter: _Painter, *, viewer: str | None, highlig
     others = [a for a in facts.drawing_order if facts.places[a]["kind"] != "sea"]
     title = f"{state.game_id} · round {state.round} · {state.phase}"
     layout = facts.layout
+    m = painter.macros
     return {
         "width": layout.width,
         "height": layout.height + layout.legend_height,
         "title": title + (f" · seen by {viewer.title()}" if viewer else ""),
-        "desc": "\n".join(_summary(state, facts, keys)) or "The board is empty.",
+        "desc": "The board; the report lists every area with what lies in it.",
+        "neutral": NEUTRAL_FILL,
         "parts": painter.layer(state) | {
             "sea_fills": [drawn[a][0] for a in seas],
             "land_fills": [drawn[a][0] for a in others],
             "contents": [drawn[a][1] for a in facts.drawing_order],
+            "arrows": m.arrows(_arrows(facts, events or []), COLOURS),
+            "tracks": m.tracks(_tracks_view(state, facts.board, layout), COLOURS),
         },
     }
 
 
 def _r(v: float) -> float:
-    return round(v, 1)
+    """A coordinate with one decimal at most (a whole number prints without ``.0``)."""
+    v = round(v, 1)
+    return int(v) if v == int(v) else v
 
 
-def _place(shape: Shape, area: Any) -> dict[str, Any]:
-    """The fixed part of an area's view: its shape, label, icons and where its row of marks goes."""
-    label = "port" if area.is_port else area.name
-    size = 9.5 if area.is_port else (13.0 if len(label) <= 14 else 12.0 if len(label) <= 17 else 11.0)
+# --- where an area's marks go ----------------------------------------------------------------------
+
+
+def _place(shapes: MapShapes, area: Any) -> dict[str, Any]:
+    """The fixed part of an area's view: its outline, its name, its printed icons and where its marks go."""
+    ax, ay = shapes.anchors[area.id]
+    room = shapes.room[area.id]
+    name = area.name
+    size = 11 if area.is_port else (13 if room >= 45 else 11)
     place: dict[str, Any] = {
         "id": area.id,
-        "name": area.name,
+        "name": name,
         "kind": area.kind,
         "home_of": area.home_of,
-        "box": [_r(v) for v in shape.box] if shape.box else None,
-        "points": " ".join(f"{_r(px)},{_r(py)}" for px, py in shape.outline),
-        "label": label,
+        "path": shapes.path(area.id),
+        "label": "" if area.is_port else name,
         "label_size": size,
-        "label_colour": "#24507a" if area.is_sea else "#222222",
-        "label_rotate": shape.label_rotate,
-        "label_squeeze": None,
+        "label_x": _r(ax),
+        "label_y": _r(ay - (14 if room >= 45 else 6)),
+        "label_colour": "#1d4a5a" if area.is_sea else "#2a2116",
         "icons": [],
-        "badge_at": None,  # right end and top of the garrison or neutral-force badge
+        "badge_at": None,
+        "row": (ax, ay + (2 if area.is_port else 8)),
     }
-    if shape.box is None:  # a large sea: the label where the map says, the units in its slot
-        assert shape.slot is not None
-        place.update(label_x=_r(shape.label[0]), label_y=_r(shape.label[1]), row=(shape.slot[0], shape.slot[1], None))
-        return place
-    x, y, w, h = shape.box
-    if area.is_port:  # "port", then the ships and their order on the same line
-        place.update(label_x=_r(x + 5), label_y=_r(y + 12), row=(x + 30, y + 9, x + w - 4))
-        return place
-    place.update(label_x=_r(x + w / 2), label_y=_r(y + 14), row=(x + 4, y + h - 22, x + w - 4))
-    # Squeeze a name only when it would not fit its box (about 0.6 em per bold character).
-    if len(label) * size * 0.6 > w - 10:
-        place["label_squeeze"] = _r(w - 10)
     if area.is_land:
-        place["icons"] = _icons(area, x, y + 22)
-        place["badge_at"] = (x + w - 4, y + 22)
+        place["icons"] = _icons(area, ax, ay - 8 if room >= 45 else ay + 2)
+        place["row"] = (ax, ay + (14 if room >= 45 else 16))
+        place["badge_at"] = (ax + 30, ay - 34 if room >= 45 else ay - 26)
     return place
 
 
@@ -547,6 +409,7 @@ def _area_view(
     st = state.area(area_id)
     fill, stroke = _colours(place["kind"], holder, blocked)
     view = place | {
+        "plain_fill": NEUTRAL_FILL,  # the group's default: an area drawn so needs no fill of its own
         "holder": holder,
         "blocked": blocked,
         "highlight": highlight,
@@ -557,89 +420,113 @@ def _area_view(
     }
     if place["badge_at"] is not None:
         view["badge"] = _badge(st, area_id, place["home_of"], state, *place["badge_at"])
-    x, y, right = place["row"]
-    view.update(_row(st, x, y, right=right))
+    view.update(_row(st, *place["row"]))
     return view
 
 
-def _row(st: AreaState, x: float, y: float, *, right: float | None) -> dict[str, Any]:
-    """Unit chips from the left; the power token and the order at the right (or right after)."""
-    chips = _chips(st, x, y)
-    order_w = _order_width(st)
-    if right is None:
-        right = x + len(chips) * (_CHIP_W + _CHIP_GAP) + order_w + (17 if st.power_token else 0)
-    power = {"house": st.power_token, "x": _r(right - 8), "y": _r(y + 8)} if st.power_token else None
-    order_right = right - (18 if st.power_token else 0)
-    return {"chips": chips, "power": power, "order": _order(st, order_right - order_w, y, order_w)}
+_UNIT_W = 27  # an icon and its count
+
+
+def _row(st: AreaState, cx: float, y: float) -> dict[str, Any]:
+    """Unit icons centred under the name; the order token and the power token beside them."""
+    counts = Counter((u.house, u.type, u.routed) for u in st.units)
+    groups = sorted(counts.items(), key=lambda kv: (kv[0][0], list(UNIT_LETTERS).index(kv[0][1]), kv[0][2]))
+    extra = (22 if st.order else 0) + (20 if st.power_token else 0)
+    x = cx - (len(groups) * _UNIT_W + extra) / 2
+    units = []
+    for (house, unit, routed), n in groups:
+        units.append({"house": house, "unit": unit, "n": n, "routed": routed, "x": _r(x), "y": _r(y),
+                      "title": f"{house.title()}: {_plural(n, unit)}" + (" (routed)" if routed else "")})  # fmt: skip
+        x += _UNIT_W
+    order = None
+    if st.order:
+        order = {"house": st.order.house, "text": _order_text(st.order.token), "special": st.order.token in SPECIAL_TOKENS,
+                 "title": order_name(st.order.token), "x": _r(x + 10), "y": _r(y + 8)}  # fmt: skip
+        x += 22
+    power = {"house": st.power_token, "x": _r(x + 9), "y": _r(y + 8)} if st.power_token else None
+    return {"units": units, "order": order, "power": power}
 
 
 def _colours(kind: str, holder: str | None, blocked: bool) -> tuple[str, str]:
-    """Fill and outline of an area: its holder's tint, sea blue, or parchment."""
+    """Fill and outline of an area: its holder's tint, sea, port or parchment."""
     if blocked:
-        return "url(#hatch)", "#888888"
+        return "url(#hatch)", "#777777"
     if kind == "sea":
-        return "#cfe2f3", "#8fb3d6"
-    if kind == "port":
-        return "#e8f1fa", "#6f9cc6"
+        return SEA_FILL, "#7aa8b0"
     if holder in HOUSE_COLOURS:
         main, tint, _ = HOUSE_COLOURS[holder]
         return tint, main
-    return "#f2ead6", "#a89878"
+    return (PORT_FILL if kind == "port" else NEUTRAL_FILL), "#8a7752"  # a land's plain look: drawn as the default
 
 
-def _icons(area: Any, x: float, y: float) -> list[dict[str, Any]]:
-    """Fortification, supply barrels and power crowns printed on the area, left to right."""
-    icons: list[dict[str, Any]] = []
-    cx = x + 5
-    if area.fortification != "none":
-        icons.append({"symbol": area.fortification, "x": _r(cx), "y": _r(y)})
-        cx += 18 if area.fortification == "stronghold" else 13
-    for _ in range(area.supply):
-        icons.append({"symbol": "barrel", "x": _r(cx), "y": _r(y)})
-        cx += 10
-    for _ in range(area.power):
-        icons.append({"symbol": "crown", "x": _r(cx), "y": _r(y)})
-        cx += 13
+def _icons(area: Any, cx: float, y: float) -> list[dict[str, Any]]:
+    """Fortification, supply barrels and power crowns printed on the area, centred under the name."""
+    widths = {"castle": 12, "stronghold": 16, "barrel": 9, "crown": 12}
+    symbols = ([area.fortification] if area.fortification != "none" else []) + ["barrel"] * area.supply + \
+        ["crown"] * area.power  # fmt: skip
+    x = cx - sum(widths[s] for s in symbols) / 2
+    icons = []
+    for sym in symbols:
+        icons.append({"symbol": sym, "x": _r(x), "y": _r(y)})
+        x += widths[sym]
     return icons
 
 
 def _badge(
-    st: AreaState, area_id: str, home_of: str | None, state: GameState, right: float, y: float
+    st: AreaState, area_id: str, home_of: str | None, state: GameState, x: float, y: float
 ) -> dict[str, Any] | None:
-    """The garrison shield or the neutral-force token, drawn at the top right."""
+    """The garrison shield or the neutral-force token, above the name at the right."""
     if st.garrison:
-        return {"symbol": "garrison", "house": home_of or "", "text": f"G{st.garrison}", "x": _r(right - 26), "y": _r(y)}
+        return {"symbol": "garrison", "house": home_of or "", "text": str(st.garrison), "x": _r(x), "y": _r(y)}
     if st.neutral_force is not None and area_id not in state.impassable:
-        return {"symbol": "neutral", "house": "", "text": f"N{st.neutral_force}", "x": _r(right - 26), "y": _r(y)}
+        return {"symbol": "neutral", "house": "", "text": str(st.neutral_force), "x": _r(x), "y": _r(y)}
     return None
 
 
-def _chips(st: AreaState, x: float, y: float) -> list[dict[str, Any]]:
-    """One labelled chip per house and unit type: ``2F`` for two footmen."""
-    chips = []
-    counts = Counter((u.house, u.type, u.routed) for u in st.units)
-    for (house, unit, routed), n in sorted(counts.items(), key=lambda kv: (kv[0][0], list(UNIT_LETTERS).index(kv[0][1]), kv[0][2])):
-        chips.append({
-            "house": house, "text": f"{n}{UNIT_LETTERS[unit]}", "routed": routed,
-            "x": _r(x), "y": _r(y), "title": f"{house.title()}: {_plural(n, unit)}" + (" (routed)" if routed else ""),
-        })
-        x += _CHIP_W + _CHIP_GAP
-    return chips
-
-
 def _order_text(token: str) -> str:
-    """``M+1*`` for the special March +1: kind letter, bonus, ``*`` for special orders."""
+    """``M+1`` for March +1: kind letter and bonus (special orders get a star drawn round them)."""
     kind = order_kind(token)
     bonus = token[len(kind):].rstrip("*")
-    return ORDER_LETTERS.get(kind, "?") + bonus + ("*" if token in SPECIAL_TOKENS else "")
+    return ORDER_LETTERS.get(kind, "?") + bonus
 
 
-def _order_width(st: AreaState) -> float:
-    return 8 + 7 * len(_order_text(st.order.token)) if st.order else 0
+# --- arrows and tracks -------------------------------------------------------------------------------
 
 
-def _order(st: AreaState, x: float, y: float, width: float) -> dict[str, Any] | None:
-    if not st.order:
-        return None
-    token = st.order.token
-    return {"house": st.order.house, "text": _order_text(token), "token": token, "x": _r(x), "y": _r(y), "w": width}
+def _arrows(facts: _BoardFacts, events: list[Any]) -> list[dict[str, Any]]:
+    """This step's marches and retreats as arrows from area to area, in the house's colour."""
+    anchors = facts.layout.shapes.anchors
+    out = []
+    for e in events:
+        kind = type(e).__name__
+        if kind == "UnitsMoved":
+            a, b, style = e.origin, e.destination, "march"
+        elif kind == "AttackDeclared":
+            a, b, style = e.origin, e.area, "attack"
+        elif kind == "Retreated":
+            a, b, style = e.from_area, e.to_area, "retreat"
+        else:
+            continue
+        if a not in anchors or b not in anchors or a == b:
+            continue
+        (x1, y1), (x2, y2) = anchors[a], anchors[b]
+        d = math.dist((x1, y1), (x2, y2)) or 1.0
+        ux, uy = (x2 - x1) / d, (y2 - y1) / d
+        out.append({"house": e.house, "style": style, "x1": _r(x1 + ux * 14), "y1": _r(y1 + uy * 14),
+                    "x2": _r(x2 - ux * 16), "y2": _r(y2 - uy * 16)})  # fmt: skip
+    return out
+
+
+def _tracks_view(state: GameState, board: Board, layout: MapLayout) -> dict[str, Any]:
+    """The influence tracks, supply, victory and wildling threat, as rows of the panel under the board."""
+    names = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court"}
+    dominance = state.dominance()
+    influence = [{"name": names[t], "houses": list(state.tracks.get(t, [])),
+                  "used": bool(dominance[DOMINANCE_TOKENS[t]]["used"]) if t != "iron_throne" else False}
+                 for t in TRACKS]  # fmt: skip
+    supply = [[h for h in state.houses_in_play if state.houses[h].supply == n] for n in range(7)]
+    victory_max = board.constants["castles_needed_to_win"]
+    castles = {h: state.castles(h, board) for h in state.houses_in_play}
+    victory = [[h for h in state.houses_in_play if min(castles[h], victory_max) == n] for n in range(victory_max + 1)]
+    return {"y": layout.height, "width": layout.width, "influence": influence, "supply": supply, "victory": victory,
+            "threat": state.wildling_threat, "threat_max": board.constants["wildling_attack_at"]}  # fmt: skip

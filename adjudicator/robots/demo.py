@@ -121,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print((root / "pending").read_text(encoding="utf-8"), end="")
     print(f"\nThe demo game is in {root} (replaced on each run)")
     print(f"Open in a browser: {latest / 'public.html'}")
-    print(f"  and House Stark's own report: {latest / 'stark.html'}")
+    print(f"  and House Stark's private part: {latest / 'stark.html'} (the mail joins it to the public one)")
     beside = Path(sys.executable).parent / "maester"  # .venv/bin/maester after make demo
     maester = str(beside) if beside.is_file() else "maester"
     print(f"Try: {maester} status {root}   {maester} replay {root}")
