@@ -46,7 +46,7 @@ def advance(
     the end of the game; with a set of request keys only those requests do (a moderator's deadline
     for the requests open now), and decisions that come up afterwards are asked as usual.
     """
-    board = board or Board.classic()
+    board = board or state.board()
     # A shallow copy is enough: the loop below builds every position it changes afresh from data.
     live = copy.copy(state)
     live.answers = [*state.answers, *(dict(a) for a in answers)]

@@ -42,7 +42,7 @@ TOKEN_NAMES = {"iron_throne": "Iron Throne", "valyrian_steel_blade": "Valyrian S
 
 def json_view(state: GameState, board: Board | None = None) -> dict[str, Any]:
     """The state as plain JSON data; see ``docs/state-json.md`` for every key."""
-    board = board or Board.classic()
+    board = board or state.board()
     areas: dict[str, Any] = {}
     for area in board.areas.values():
         st = state.area(area.id)
@@ -116,7 +116,7 @@ def compact_json(value: Any, level: int = 0, prefix: int = 0) -> str:
 
 def summary(state: GameState, board: Board | None = None) -> str:
     """A few readable lines: tracks, houses, the board area by area, open requests."""
-    board = board or Board.classic()
+    board = board or state.board()
     name = {h: board.houses[h].name.removeprefix("House ") for h in state.houses_in_play}
     phase = "game over" if state.phase == "game_over" else f"{state.phase} phase"
     out = [f"Game {state.game_id}: round {state.round}, {phase}"]

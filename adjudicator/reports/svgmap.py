@@ -56,7 +56,7 @@ HOUSE_COLOURS: dict[str, tuple[str, str, str]] = {
     "targaryen": ("#cc79a7", "#e2a3c6", "#ffffff"),
 }
 NEUTRAL_FILL, SEA_FILL, PORT_FILL = "#efe5c8", "#d3e8e6", "#ddd0a4"
-UNIT_LETTERS: dict[str, str] = {"footman": "F", "knight": "K", "ship": "S", "siege_engine": "E"}
+UNIT_LETTERS: dict[str, str] = {"footman": "F", "knight": "K", "ship": "S", "siege_engine": "E", "dragon": "D"}
 ORDER_LETTERS: dict[str, str] = {"march": "M", "defense": "D", "support": "S", "raid": "R", "consolidate": "C"}
 PANEL_HEIGHT = 190  # the tracks and the legend under the board
 
@@ -82,6 +82,17 @@ class MapLayout:
     def classic() -> MapLayout:
         """The classic board's canvas."""
         return MapLayout(MapShapes.classic())
+
+    @staticmethod
+    @cache
+    def for_map(name: str) -> MapLayout:
+        """The canvas of a board's map: classic, or Mother of Dragons' Westeros with the Eyrie and Bite
+        overlays (``westeros_mod``), with the Essos side board to its right (``with_essos``)."""
+        if name == "westeros_mod":
+            return MapLayout(MapShapes.mother_of_dragons("vale"))
+        if name == "with_essos":
+            return MapLayout(MapShapes.mother_of_dragons("vale", "essos"))
+        return MapLayout.classic()
 
 
 # --- what the picture says, as text -------------------------------------------------------------
@@ -139,7 +150,7 @@ def describe_area(state: GameState, board: Board, area_id: str) -> str | None:
 
 def board_summary(state: GameState, board: Board | None = None) -> list[str]:
     """:func:`describe_area` for every area with something to say, by name; impassable ones last, together."""
-    board = board or Board.classic()
+    board = board or state.board()
     facts = _facts(board)
     return _summary(state, facts, _area_keys(state, facts))
 
@@ -203,7 +214,7 @@ def _facts(board: Board) -> _BoardFacts:
     if facts is None or facts.board is not board:
         if len(_FACTS) >= 16:
             _FACTS.clear()
-        layout = MapLayout.classic()
+        layout = MapLayout.for_map(board.map)
         order = sorted(board.areas.values(), key=lambda a: ({"sea": 0, "land": 1, "port": 2}[a.kind], a.id))
         facts = _FACTS[id(board)] = _BoardFacts(
             board, layout, {a.id: _place(layout.shapes, a) for a in order}, [a.id for a in order],
@@ -230,7 +241,8 @@ def _area_keys(state: GameState, facts: _BoardFacts) -> dict[str, AreaKey]:
 
 
 def _unusable(state: GameState, board: Board) -> tuple[str, ...]:
-    return board.setups[len(state.houses_in_play)].unusable_ports if state.houses_in_play else ()
+    setup = board.setups.get(len(state.houses_in_play))  # an expansion's map has no base setups
+    return setup.unusable_ports if setup is not None else ()
 
 
 MAP_MACROS = ("shapes", "area_fill", "area_contents", "arrows", "tracks", "legend")  # what map.svg.j2 must define
@@ -265,9 +277,10 @@ class _Painter:
         layout = facts.layout
         height = layout.height + layout.legend_height
         houses = [{"house": h, "name": h.title()} for h in state.houses_in_play]
+        dragons = {"dragons": True} if facts.board.unit_limit("dragon", "targaryen") else {}  # Mother of Dragons'
         return {
             "shapes": m.shapes([facts.places[a] for a in facts.drawing_order], layout.width, height, SEA_FILL,
-                               layout.shapes.sea_lines()),
+                               layout.shapes.sea_lines(), **dragons),
             "legend": m.legend(houses, COLOURS, layout.width, layout.height),
         }
 
@@ -327,7 +340,7 @@ def render_map(
     :raises KeyError: when ``highlight`` names an unknown area.
     :raises jinja2.TemplateError: when a moderator's ``map.svg.j2`` lacks one of :data:`MAP_MACROS`.
     """
-    board = board or Board.classic()
+    board = board or state.board()
     marked = set(highlight)
     for area_id in marked:
         board.area(area_id)
