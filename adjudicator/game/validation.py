@@ -99,6 +99,7 @@ def validate_dict(d: Any) -> None:
     if variant not in VARIANT_NAMES:
         sh.fail("variant", f"{_show(variant)} is not a variant ({', '.join(VARIANT_NAMES)})")
     known_houses = HOUSES if variant == CLASSIC else MOD_HOUSES
+    units = UNIT_TYPES if variant != CLASSIC else tuple(u for u in UNIT_TYPES if u != "dragon")  # Targaryen's
     board = Board.classic()  # the constants every variant shares, until the houses name the map
     sh.get(d, "game_id", "", str, "")
     sh.number(d, "round", "", 1, board.constants["rounds"], required=True)
@@ -132,7 +133,7 @@ def validate_dict(d: Any) -> None:
         sh.names(hs, "hand", path, own, f"a house card of {h}")
         sh.names(hs, "discards", path, own, f"a house card of {h}")
         sh.names(hs, "loans", path, CARDS.loans if variant != CLASSIC else (), "a loan of the Iron Bank")
-    _validate_areas(sh, d, in_play, board)
+    _validate_areas(sh, d, in_play, board, units)
     sh.names(d, "impassable", "", board.areas, "an area")
     threat = sh.get(d, "wildling_threat", "", int, 2)
     if threat not in board.constants["wildling_track"]:
@@ -164,13 +165,13 @@ _ANY_TEXT = _AnyText()
 _AREA_KEYS_INT = ("garrison", "neutral_force", "loyalty")
 
 
-def _area_ok(a: Any, in_play: list[str]) -> bool:
+def _area_ok(a: Any, in_play: list[str], unit_types: tuple[str, ...]) -> bool:
     """The common case at speed (the engine reads a state per phase): no message needed."""
     if not isinstance(a, dict):
         return False
     units = a.get("units", [])
     if not isinstance(units, list) or not all(
-        isinstance(u, dict) and u.get("house") in in_play and u.get("type") in UNIT_TYPES
+        isinstance(u, dict) and u.get("house") in in_play and u.get("type") in unit_types
         and isinstance(u.get("routed", False), bool) for u in units
     ):  # fmt: skip
         return False
@@ -183,9 +184,9 @@ def _area_ok(a: Any, in_play: list[str]) -> bool:
     return all(_is_int(v := a.get(k, 0)) and v >= 0 for k in _AREA_KEYS_INT)
 
 
-def _validate_areas(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Board) -> None:
+def _validate_areas(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Board, unit_types: tuple[str, ...]) -> None:
     for area_id, a in sh.table(d, "areas", "").items():
-        if area_id in board.areas and _area_ok(a, in_play):
+        if area_id in board.areas and _area_ok(a, in_play, unit_types):
             continue
         path = f"areas.{area_id}."
         if area_id not in board.areas:
@@ -196,8 +197,8 @@ def _validate_areas(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Bo
             if not isinstance(u, dict):
                 sh.fail(f"{path}units", f"expected a table per unit, got {_show(u)}")
             sh.names({"house": [u.get("house")]}, "house", f"{path}units.{i + 1}.", in_play, "a house in play")
-            sh.names({"type": [u.get("type")]}, "type", f"{path}units.{i + 1}.", UNIT_TYPES,
-                     f"a unit type ({', '.join(UNIT_TYPES)})")  # fmt: skip
+            sh.names({"type": [u.get("type")]}, "type", f"{path}units.{i + 1}.", unit_types,
+                     f"a unit type ({', '.join(unit_types)})")  # fmt: skip
             sh.get(u, "routed", f"{path}units.{i + 1}.", bool, False)
         order = sh.get(a, "order", path, dict, None)
         if order is not None:

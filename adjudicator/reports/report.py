@@ -379,7 +379,7 @@ def _house_row(state: GameState, board: Board, house: str) -> dict[str, Any]:
         "power_on_board": state.power_on_board(house),
         "supply": hs.supply,
         "armies": ",".join(str(n) for n in board.supply_limits(hs.supply)),
-        "castles": state.castles(house, board),
+        "castles": state.victory(house, board),  # the victory track (Targaryen: loyalty, M076)
         "throne": state.position("iron_throne", house),
         "fiefdoms": state.position("fiefdoms", house),
         "court": state.position("kings_court", house),

@@ -143,6 +143,10 @@ def describe_area(state: GameState, board: Board, area_id: str) -> str | None:
         parts.append(f"garrison {st.garrison}")
     if st.neutral_force is not None and area_id not in state.impassable:
         parts.append(f"neutral force {st.neutral_force}")
+    if st.loyalty:
+        parts.append(f"{st.loyalty} loyalty token{'s' if st.loyalty > 1 else ''}")
+    if st.improvements:
+        parts.append("tokens " + " ".join(st.improvements))
     if not parts:
         return None
     return f"{area.name}: " + "; ".join(parts)
@@ -172,7 +176,7 @@ def _summary(state: GameState, facts: _BoardFacts, keys: dict[str, AreaKey]) -> 
 # it is impassable, whether it is drawn blocked, and its contents (every field of its AreaState).
 AreaKey = tuple[Any, ...]
 # The AreaState fields that _area_key reads: a test keeps this in step with the class.
-KEYED_AREA_FIELDS = ("units", "order", "power_token", "garrison", "neutral_force")
+KEYED_AREA_FIELDS = ("units", "order", "power_token", "garrison", "neutral_force", "loyalty", "improvements")
 
 
 class _Memo:
@@ -232,7 +236,7 @@ def _area_keys(state: GameState, facts: _BoardFacts) -> dict[str, AreaKey]:
         contents = None if st is None else (
             tuple((u.house, u.type, u.routed) for u in st.units),
             (st.order.house, st.order.token) if st.order else None,
-            st.power_token, st.garrison, st.neutral_force,
+            st.power_token, st.garrison, st.neutral_force, st.loyalty, tuple(st.improvements),
         )  # fmt: skip
         holder = state.controller(area_id, board) if facts.places[area_id]["kind"] == "land" else None
         closed = area_id in state.impassable
@@ -539,7 +543,7 @@ def _tracks_view(state: GameState, board: Board, layout: MapLayout) -> dict[str,
                  for t in TRACKS]  # fmt: skip
     supply = [[h for h in state.houses_in_play if state.houses[h].supply == n] for n in range(7)]
     victory_max = board.constants["castles_needed_to_win"]
-    castles = {h: state.castles(h, board) for h in state.houses_in_play}
+    castles = {h: state.victory(h, board) for h in state.houses_in_play}  # Targaryen's counts loyalty (M076)
     victory = [[h for h in state.houses_in_play if min(castles[h], victory_max) == n] for n in range(victory_max + 1)]
     return {"y": layout.height, "width": layout.width, "influence": influence, "supply": supply, "victory": victory,
             "threat": state.wildling_threat, "threat_max": board.constants["wildling_attack_at"]}  # fmt: skip
