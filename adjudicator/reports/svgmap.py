@@ -281,7 +281,7 @@ class _Painter:
         layout = facts.layout
         height = layout.height + layout.legend_height
         houses = [{"house": h, "name": h.title()} for h in state.houses_in_play]
-        dragons = {"dragons": True} if facts.board.unit_limit("dragon", "targaryen") else {}  # Mother of Dragons'
+        dragons = {"dragons": True} if "targaryen" in facts.board.houses else {}  # Mother of Dragons' Targaryen
         return {
             "shapes": m.shapes([facts.places[a] for a in facts.drawing_order], layout.width, height, SEA_FILL,
                                layout.shapes.sea_lines(), **dragons),
