@@ -77,9 +77,16 @@ def read_expansion(r: _Reader, data: dict[str, Any], state: GameState) -> None:
     state.loyalty_gained = r.get(table, "loyalty_gained", path, int, state.loyalty_gained)
     if state.loyalty_gained < 0:
         r.fail(f"{path}loyalty_gained", "cannot be negative")
+    # Loans a house holds, or a slot given, leave the setup's deck and slots unless those are given too.
+    slots = r.str_list(table, "loan_slots", path, None)
+    if slots is not None:
+        state.loan_slots = [s if not s else _loans(r, [s], f"{path}loan_slots")[0] for s in slots]
+    taken = {x for h in state.houses.values() for x in h.loans}
+    if slots is None:
+        state.loan_slots = ["" if s in taken else s for s in state.loan_slots]
+    taken |= set(state.loan_slots)
+    state.loan_deck = [x for x in state.loan_deck if x not in taken]
     state.loan_deck = _loans(r, r.str_list(table, "loan_deck", path, state.loan_deck) or [], f"{path}loan_deck")
-    slots = r.str_list(table, "loan_slots", path, state.loan_slots) or []
-    state.loan_slots = [s if not s else _loans(r, [s], f"{path}loan_slots")[0] for s in slots]
     token = r.get(table, "braavos_token", path, str, state.braavos_token or "")
     if token and token not in state.players():
         r.fail(f"{path}braavos_token", f"{token!r} is not a player in this game (ruling 257)")

@@ -282,8 +282,9 @@ def namespace(kind: str, variant: str = CLASSIC) -> Namespace:
         return _build(kind, {c.id: c.name for c in CARDS.wildling_cards.values()}, _ALIASES["wildling_card"])
     if kind == "loan":
         return _build(kind, {} if variant == CLASSIC else {c.id: c.name for c in CARDS.loans.values()})
-    if kind == "unit":
-        return _build(kind, {u: s for u, (s, _) in UNIT_NAMES.items()}, _ALIASES["unit"])
+    if kind == "unit":  # the dragon is Mother of Dragons' (Targaryen's) unit
+        units = {u: s for u, (s, _) in UNIT_NAMES.items() if u != "dragon" or variant != CLASSIC}
+        return _build(kind, units, {k: v for k, v in _ALIASES["unit"].items() if v in units})
     if kind == "track":
         return _build(kind, TRACK_NAMES, _ALIASES["track"])
     if kind == "card":  # every card that can head a choice line; ids carry their kind

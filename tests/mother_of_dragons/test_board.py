@@ -7,14 +7,13 @@ barrels in a Supply count, its castles towards seven.
 from __future__ import annotations
 
 import pytest
+from rules.helpers import at_action, combat, entry, march, phases, run  # noqa: F401
 
 from adjudicator.engine.core.common import GameWon, supply_count
 from adjudicator.game.mod_board import WESTEROSI, mod_board
 from adjudicator.game.mod_setup import new_mod_game
 from adjudicator.game.position import PositionError, load_position
 from adjudicator.game.state import GameState, Order, Unit
-
-from rules.helpers import at_action, combat, entry, march, phases, run  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("phases", "combat")
 

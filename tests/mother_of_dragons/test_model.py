@@ -117,7 +117,7 @@ def test_M122_the_standard_sets_base_cards_arryns_own_and_targaryen_a():
         sets = {CARDS.house_cards[c].set for c in s.houses[h].hand}
         assert sets == ({"arryn_mod"} if h == "arryn" else {"targaryen_a"} if h == "targaryen" else {"base"})
         assert len(s.houses[h].hand) == 7
-    assert STANDARD_SETS == {"base", "arryn_mod", "targaryen_a"}
+    assert {"base", "arryn_mod", "targaryen_a"} == STANDARD_SETS
     assert sum(CARDS.house_cards[c].strength for c in s.houses["arryn"].hand) == 13
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from adjudicator.game.cards import CARDS
 from adjudicator.game.mod_board import MOD, WESTEROSI, mod_board
-from adjudicator.game.mod_setup import ALTERNATE_CARDS_REFUSED, check_mod_houses, new_mod_game, starting_tracks
+from adjudicator.game.mod_setup import check_mod_houses, new_mod_game, starting_tracks
 from adjudicator.game.setup import SetupError
 from adjudicator.game.state import GameState
 from adjudicator.game.variants import variant
