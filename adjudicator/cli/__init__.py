@@ -28,7 +28,7 @@ COMMANDS: dict[str, str] = {
     "check": "check",
     "adjudicate": "batch", "status": "batch", "rollback": "batch", "replay": "batch", "reveal": "batch",
     "extend": "batch",
-    "ingest": "mail", "outbox": "mail",
+    "ingest": "mail", "outbox": "mail", "verify-report": "mail",
     "simulate": "simulate",
 }  # fmt: skip
 
