@@ -500,7 +500,7 @@ class Run:
         digests: dict[str, str] = {}
         done: set[str] = set()  # input files whose turns are all taken
         early_house: dict[str, str] = {}
-        result.notes += deadlines.end_disorder(self.gd.root, self.ledger, snap)
+        result.notes += deadlines.disorder_lines(self.gd.root, self.ledger, snap)
         if deadline and self.ledger.open_deadline is None:  # else an interrupted run called it: this run completes it
             # Logged before the files are taken: it fills what they leave open.
             result.notes += deadlines.call(self.gd.root, self.ledger, self.clock, snap)
@@ -529,7 +529,7 @@ class Run:
             result.receipts |= {u.name: f"reports/{new.label()}/receipts/{u.name}" for u in self.outcome.understood} \
                 if self.outcome else {}  # fmt: skip
             result.notes += _flagged(self.outcome)
-            result.notes += deadlines.after_step(self.gd.root, new, self.outcome, rule, disorder)
+            result.notes += deadlines.after_step(self.gd.root, self.ledger, new, self.outcome, rule, disorder)
             moved = (new.state.round, new.state.phase) != (snap.state.round, snap.state.phase)
             snap = new
             if not (moved and deferred):
