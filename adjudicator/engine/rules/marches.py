@@ -29,7 +29,7 @@ from ..events.action import (
     PowerTokenPlaced,
     UnitsMoved,
 )
-from .cycle import cycle
+from .cycle import next_in_cycle
 from .planning import in_board_order
 from .ports import capture_port
 
@@ -216,15 +216,15 @@ def destinations(state: GameState, board: Board, house: HouseId, origin: str) ->
     return in_board_order(board, out - set(state.impassable))
 
 
-def resolve_marches(ctx: Context) -> None:
-    """R141: cycle through the turn order until no march order is left."""
+def resolve_next_march(ctx: Context) -> bool:
+    """R141: the next march of the cycle through the turn order; ``False`` when none is left."""
     st, board = ctx.state, ctx.board
 
     def one(house: HouseId) -> None:
         origins = march_orders(st, board, house)  # an order lost in a combat is gone
         resolve_march(ctx, house, ctx.ask(_march_ask(ctx, house, origins)))
 
-    cycle(ctx, lambda h: bool(march_orders(st, board, h)), one)
+    return next_in_cycle(ctx, lambda h: bool(march_orders(st, board, h)), one)
 
 
 def _march_ask(ctx: Context, house: HouseId, origins: list[str]) -> Ask:
