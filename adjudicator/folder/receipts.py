@@ -140,7 +140,8 @@ def rejected_receipt(rej: Rejection, snap: Snapshot, *, to: str = "", came: dict
 # What a player does about each reason a seal check gives (the codes of docs/seals.md).
 WHAT_TO_DO: dict[str, str] = {
     "bad-signature": "the text changed after it was sealed (a mail program may have rewrapped a line): seal the "
-                     "file again and send it unchanged, best as an attachment",
+                     "file again and send it unchanged, best as an attachment; with plain ssh-keygen, seal the "
+                     "normalised text (maester normalise FILE > FILE.norm, docs/seals.md)",
     "unknown-key": "seal with the key registered for your house, or ask the moderator to register this one",
     "revoked-key": "this key is revoked: seal with your house's key in force (the report lists them)",
     "wrong-house": "seal with your own house's key, and name your house in the header",

@@ -54,6 +54,7 @@ from ..seals.seal import (
     BEGIN,
     END,
     BadHeader,
+    BadSignature,
     Ignored,
     NoSeal,
     Replayed,
@@ -66,7 +67,9 @@ from ..seals.seal import (
     WrongStep,
     decode,
     normalise,
+    read_armour,
     scan,
+    unnormalised_hint,
 )
 from ..turnfile.header import Header, HeaderError, find_header
 from ..util import fileio, tomltext
@@ -498,6 +501,9 @@ class Checker:
         where = (block.first_line, block.last_line)
         try:
             sealed = block.open()
+        except BadSignature as e:  # a registered player's raw ssh-keygen seal over CRLF text: say so
+            hint = unnormalised_hint(block.text, block.armour) if self._registered(block) else ""
+            return Verdict(*where, error=BadSignature(f"{e}{hint}") if hint else e)
         except SealError as e:
             return Verdict(*where, error=e)
         fp, h = sealed.key.fingerprint, sealed.header
@@ -505,6 +511,12 @@ class Checker:
         entry = self.keys.get(fp)
         signer = entry.house if entry else ""
         return Verdict(*where, h, fp, signer, digest, self._fault(h, fp, entry), block.own_text())
+
+    def _registered(self, block: SealedBlock) -> bool:
+        try:
+            return read_armour(block.armour).key.fingerprint in self.keys
+        except SealError:
+            return False
 
     def _fault(self, h: Header, fp: str, entry: KeyEntry | None) -> SealError | None:
         if entry is None:
