@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "normalize": "seals",
     "check": "check",
     "adjudicate": "batch", "status": "batch", "rollback": "batch", "replay": "batch", "reveal": "batch",
+    "extend": "batch",
     "ingest": "mail", "outbox": "mail", "verify-report": "mail",
     "simulate": "simulate",
 }  # fmt: skip

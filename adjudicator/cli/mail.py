@@ -48,6 +48,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--user", metavar="USER", help="log in to the mail server as USER")
     p.add_argument("--password-file", type=Path, metavar="F", help="the password for --user, first line of F")
     p.add_argument("--cafile", type=Path, metavar="F", help="trust the certificates in F (default: the system's)")
+    p.add_argument("--reminders", action="store_true",
+                   help="instead of the reports: remind each house whose answers are due within [deadlines] "
+                   "remind_hours (once per request), in GAME_DIR/outbox/reminders/")  # fmt: skip
+    p.add_argument("--now", metavar="TIME", help="with --reminders: judge what is due soon by this time (ISO 8601)")
     p.set_defaults(handler=cmd_outbox)
 
     p = subparsers.add_parser(
@@ -121,6 +125,10 @@ def _server(args: argparse.Namespace) -> outbox.SmtpServer:
 def cmd_outbox(args: argparse.Namespace) -> int:
     if (args.starttls or args.user or args.cafile) and not args.send:
         raise UserError("--starttls, --user and --cafile go with --send URL")
+    if args.reminders:
+        return _reminders(args)
+    if args.now is not None:
+        raise UserError("--now goes with --reminders (the reports are mailed as they are)")
     try:
         server = guard(lambda: _server(args)) if args.send else None  # before writing: a bad address changes nothing
         key = _load_key(args.key, args.passphrase_file) if args.key else None
@@ -168,3 +176,24 @@ def cmd_verify_report(args: argparse.Namespace) -> int:
         return 1
     print(f"{args.file}: good: sealed by the moderator's key {key.fingerprint}, unchanged")
     return 0
+
+
+def _reminders(args: argparse.Namespace) -> int:
+    """``outbox --reminders``: write the reminders due, and send them with ``--send``."""
+    from ..folder.deadlines import moderator_time
+    from ..mail import reminders
+
+    for given, name in ((args.step, "--step"), (args.key, "--key"), (args.public_to, "--public-to")):
+        if given is not None:
+            raise UserError(f"{name} does not go with --reminders (a reminder is a short plain mail to one house)")
+    now = guard(lambda: moderator_time(args.now))
+    server = guard(lambda: _server(args)) if args.send else None  # before writing: a bad address changes nothing
+    report = guard(lambda: reminders.write_reminders(args.game_dir, sender=args.sender, now=now))
+    lines, status = report.lines(), report.exit_status
+    if server is not None:
+        sent = guard(lambda: reminders.send_reminders(args.game_dir, server=server, now=now))
+        lines += [f"  sent {n}" for n in sent.sent] + [f"  NOT SENT {n}" for n in sent.failed]
+        lines += [f"  {n}" for n in sent.notes]
+        status = sent.exit_status
+    print("\n".join(lines))
+    return status

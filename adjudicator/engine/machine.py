@@ -17,6 +17,7 @@ from ..game.state import GameState, Segment
 from .core.context import (
     STANDING_KINDS,
     Context,
+    Deadline,
     GameOver,
     NeedAnswers,
     PoolEntry,
@@ -36,15 +37,17 @@ def advance(
     state: GameState,
     answers: Iterable[dict[str, Any]] = (),
     *,
-    deadline: bool | frozenset[str] = False,
+    deadline: Deadline = False,
     board: Board | None = None,
 ) -> Step:
     """Resolve as far as the answers allow. Pure: ``state`` is not changed.
 
     ``answers`` are pool entries (see :func:`pool_entry`), appended to the standing pool.
-    With ``deadline=True`` every decision without an answer takes its documented default, up to
-    the end of the game; with a set of request keys only those requests do (a moderator's deadline
-    for the requests open now), and decisions that come up afterwards are asked as usual.
+    ``deadline`` says which decisions without an answer take their documented default: with a set
+    of request keys only those requests do, with a predicate ``deadline(request)`` those it names
+    (the requests past due: the caller decides that from its own clock, the engine has none), and
+    decisions that come up afterwards and are not named are asked as usual. ``True`` names every
+    decision, up to the end of the game (the rules' tests and the robots' soaks use it).
     """
     board = board or state.board()
     # A shallow copy is enough: the loop below builds every position it changes afresh from data.
@@ -59,7 +62,7 @@ def advance(
         work = Segment(seg.name, seg.start, dict(seg.decisions), list(seg.used), seg.events_seen)
         ctx = Context(pos, board, work, pool, deadline)
         try:
-            runners[seg.name](ctx)
+            _run_segment(runners[seg.name], ctx)
         except NeedAnswers as need:
             events.extend(ctx.events[seg.events_seen:])
             events.extend(ctx.transient)
@@ -73,13 +76,27 @@ def advance(
             pass  # the winner and phase "game_over" were set where the game ended
         events.extend(ctx.events[seg.events_seen:])
         pos.answers = [a for a in live.answers if a["id"] not in set(work.used)]
-        if seg.name == "action" or pos.phase == "game_over":
+        if pos.round != live.round or pos.phase == "game_over":
             events.extend(_expire(pos, pool, set(work.used)))
+        pos.decisions_asked = ctx.asked if pos.phase == seg.name else 0
         pos.segment = None
         pos.pending = []
         pos.tidy()
         live = pos
     return Step(live, events, [])
+
+
+def _run_segment(runner: PhaseRunner, ctx: Context) -> None:
+    """Run one step of the phase (a segment), and on while decisions recorded for it remain.
+
+    A phase runner resolves one step of its phase and returns; the next step starts a segment of
+    its own. A segment saved by an earlier Maester spans a whole phase: its recorded decisions are
+    replayed through as many steps as they reach.
+    """
+    phase = ctx.state.phase
+    runner(ctx)
+    while ctx.state.phase == phase and ctx.recorded - ctx.replayed:
+        runner(ctx)
 
 
 def _position(state: GameState) -> dict[str, Any]:

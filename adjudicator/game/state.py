@@ -26,10 +26,10 @@ from .cards import CARDS
 from .commands import ORDER_TOKENS, SEA_ORDER_TOKENS, SPECIAL_TOKENS, VASSAL_ORDER_TOKENS
 from .maps import CLASSIC, board_for
 from .mod_board import MOD
-from .validation import PHASES, MissingKey, StateError, _is_int, validate_dict, validate_engine
+from .validation import CYCLE_STEPS, PHASES, STEPS, MissingKey, StateError, _is_int, validate_dict, validate_engine
 
-__all__ = ["PHASES", "PLURALS", "SCHEMA_VERSION", "AreaState", "GameState", "HouseState", "MissingKey", "Order",
-           "Segment", "StateError", "Unit", "migrate", "validate_dict", "validate_engine"]
+__all__ = ["CYCLE_STEPS", "PHASES", "PLURALS", "SCHEMA_VERSION", "STEPS", "AreaState", "GameState", "HouseState",
+           "MissingKey", "Order", "Segment", "StateError", "Unit", "migrate", "validate_dict", "validate_engine"]
 
 SCHEMA_VERSION = 2  # the newest this Maester reads; a state is written with the oldest that holds it
 PLURALS = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines",
@@ -121,6 +121,10 @@ class GameState:
     rng_seed: str = ""
     rng_counter: int = 0
     winner: HouseId | None = None
+    step: str = ""  # where inside the phase (STEPS)
+    westeros_revealed: list[str] = field(default_factory=list)  # this Westeros phase's cards, deck I first
+    cycle_done: list[HouseId] = field(default_factory=list)  # houses that resolved an order in this cycle
+    decisions_asked: int = 0  # decisions asked so far in this phase: the next decision key's number
     pending: list[dict[str, Any]] = field(default_factory=list)
     segment: Segment | None = None
     answers: list[dict[str, Any]] = field(default_factory=list)  # standing answers, serialised
@@ -403,6 +407,14 @@ class GameState:
             }
             if self.braavos_token:
                 d["braavos_token"] = self.braavos_token
+        if self.step:
+            d["step"] = self.step
+        if self.westeros_revealed:
+            d["decks"]["westeros_revealed"] = list(self.westeros_revealed)
+        if self.cycle_done:
+            d["cycle_done"] = list(self.cycle_done)
+        if self.decisions_asked:
+            d["decisions_asked"] = self.decisions_asked
         if self.segment:
             seg = self.segment
             d["segment"] = {
@@ -454,6 +466,10 @@ class GameState:
             rng_seed=d.get("rng", {}).get("seed", ""),
             rng_counter=d.get("rng", {}).get("counter", 0),
             winner=d.get("winner"),
+            step=d.get("step", ""),
+            westeros_revealed=list(decks.get("westeros_revealed", [])),
+            cycle_done=list(d.get("cycle_done", [])),
+            decisions_asked=d.get("decisions_asked", 0),
             pending=[dict(p) for p in d.get("pending", [])],
             answers=[dict(a) for a in d.get("answers", [])],
             segment=Segment(

@@ -18,6 +18,15 @@ from .maps import CLASSIC, MOTHER_OF_DRAGONS, VARIANT_NAMES, board_for
 from .mod_board import MOD_HOUSES
 
 PHASES = ("westeros", "planning", "action", "game_over")
+# Where inside a phase the game stands (docs/positions.md); "" is the phase's start. Each is a
+# point where the engine starts a segment, so each can be written down as a position file.
+STEPS = {
+    "westeros": ("", "threat", "card_1", "card_2", "card_3"),  # cards revealed; threat moved, deck N next
+    "planning": ("", "raven"),  # orders revealed, the Messenger Raven next
+    "action": ("", "raids", "marches", "consolidate"),  # a cycle of orders (cycle_done: who has resolved one)
+    "game_over": ("",),
+}
+CYCLE_STEPS = ("raids", "marches", "consolidate")
 IMPROVEMENT_TOKENS = ("+supply", "+power", "+stronghold", "-castle", "-supply", "-power")
 """Mother of Dragons' improvement (``+``) and degradation (``-``) tokens on an area (M119, M120)."""
 
@@ -151,6 +160,11 @@ def validate_dict(d: Any) -> None:
     winner = sh.get(d, "winner", "", str, None)
     if winner is not None and winner not in in_play:
         sh.fail("winner", f"{_show(winner)} is not a house in play")
+    step = sh.get(d, "step", "", str, "")
+    if step not in STEPS[phase]:
+        sh.fail("step", f"{_show(step)} is not a step of the {phase} phase ({', '.join(map(repr, STEPS[phase]))})")
+    sh.names(d, "cycle_done", "", in_play, "a house in play")
+    sh.number(d, "decisions_asked", "", 0)
     _validate_engine(sh, d)
 
 
@@ -241,6 +255,10 @@ def _validate_decks(sh: _Shape, decks: dict[str, Any], numbers: tuple[str, ...])
     sh.names(decks, "wildling", "decks.", _box("wildling"), "a wildling card")
     sh.names(decks, "tides", "decks.", _box("tides"), "a Tides of Battle card")
     sh.names(decks, "tides_discards", "decks.", _box("tides"), "a Tides of Battle card")
+    revealed = sh.names(decks, "westeros_revealed", "decks.", _ANY_TEXT, "text")
+    for i, card in enumerate(revealed, 1):
+        if i > len(numbers) or card not in _box(str(i)):
+            sh.fail("decks.westeros_revealed", f"{_show(card)} is not a card of Westeros deck {i}")
 
 
 def _validate_expansion(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Board) -> None:

@@ -161,11 +161,16 @@ class Step:
     requests: list[Request]
 
 
+# Which unanswered decisions take their default: all (True), none (False), the requests with these
+# keys, or those a predicate names (the moderator's past-due requests; the caller holds the clock).
+Deadline = bool | frozenset[str] | Callable[[Request], bool]
+
+
 class Context:
     """What a phase sees while it runs: the position it changes and the way to ask."""
 
     def __init__(self, state: GameState, board: Board, segment: Segment, pool: list[PoolEntry],
-                 deadline: bool | frozenset[str]):
+                 deadline: Deadline):
         self.state = state
         self.board = board
         self.segment = segment
@@ -173,7 +178,9 @@ class Context:
         self.deadline = deadline
         self.events: list[Event] = []
         self.transient: list[Event] = []  # unusable answers for decisions still open
-        self._asked = 0
+        self.asked = state.decisions_asked  # decisions asked in this phase before this segment
+        self.recorded = frozenset(segment.decisions)  # decisions taken before this run of the segment
+        self.replayed: set[str] = set()  # those taken again by this run
 
     # --- events ----------------------------------------------------------------------------
 
@@ -183,13 +190,17 @@ class Context:
     # --- decisions -------------------------------------------------------------------------
 
     def _past_deadline(self, request: Request) -> bool:
-        """``deadline=True``: every decision; a set of keys: only those requests (the open ones)."""
-        return self.deadline is True or (isinstance(self.deadline, frozenset) and request.key in self.deadline)
+        """``deadline=True``: every decision; a set of keys: only those requests; a predicate: those it names."""
+        if isinstance(self.deadline, bool):
+            return self.deadline
+        if isinstance(self.deadline, frozenset):
+            return request.key in self.deadline
+        return bool(self.deadline(request))
 
     def key(self, kind: str, house: str) -> str:
         """The next decision key; deterministic because the phase code is."""
-        self._asked += 1
-        return f"r{self.state.round}.{self.segment.name}.{self._asked}.{kind}.{house}"
+        self.asked += 1
+        return f"r{self.state.round}.{self.segment.name}.{self.asked}.{kind}.{house}"
 
     def entries(self, house: str, kind: str) -> list[PoolEntry]:
         """Unused answers of one house of one kind, oldest first."""
@@ -215,6 +226,7 @@ class Context:
         for a in asks:
             rec = self.segment.decisions.get(a.request.key)
             if rec is not None:
+                self.replayed.add(a.request.key)
                 self.events.extend(event_from_dict(e) for e in rec.get("events", []))
                 results.append(from_dict(rec["value"]) if "value" in rec else _parts(rec["parts"]))
                 continue
