@@ -22,8 +22,9 @@ from .core.context import (
     PoolEntry,
     Step,
 )
-from .events import AnswersExpired, Event
+from .events import AnswersExpired, AnswerUnusable, AnswerUsed, Event
 from .rules import action, planning, westeros
+from .rules.lapsed import lapsed
 
 PhaseRunner = Callable[[Context], None]
 
@@ -53,6 +54,7 @@ def advance(
     runners = _runners()
     events: list[Event] = []
     while live.phase != "game_over":
+        events.extend(_refuse_lapsed(live, board))
         seg = live.segment or Segment(name=live.phase, start=_position(live))
         pos = GameState.from_dict(seg.start, validate=False)  # checked when the state was read
         pool = [PoolEntry.from_dict(a) for a in live.answers]
@@ -64,7 +66,7 @@ def advance(
             events.extend(ctx.events[seg.events_seen:])
             events.extend(ctx.transient)
             work.events_seen = len(ctx.events)
-            pos.answers = live.answers
+            pos.answers = _mark_applied(live.answers, ctx.events)
             pos.segment = work
             pos.pending = [r.to_dict() for r in need.requests]
             pos.tidy()
@@ -72,7 +74,7 @@ def advance(
         except GameOver:
             pass  # the winner and phase "game_over" were set where the game ended
         events.extend(ctx.events[seg.events_seen:])
-        pos.answers = [a for a in live.answers if a["id"] not in set(work.used)]
+        pos.answers = _mark_applied([a for a in live.answers if a["id"] not in set(work.used)], ctx.events)
         if seg.name == "action" or pos.phase == "game_over":
             events.extend(_expire(pos, pool, set(work.used)))
         pos.segment = None
@@ -89,15 +91,53 @@ def _position(state: GameState) -> dict[str, Any]:
     return d
 
 
+def _refuse_lapsed(state: GameState, board: Board) -> list[Event]:
+    """Drop from the pool, with their verdict, the answers no decision left in their round can use
+    (ruling 161): not needed when the part of the round that asks for them is over, refused when no
+    decision could ever have used them. Run when a file's answers arrive and as each phase begins,
+    on the position as it stands.
+    """
+    used = set(state.segment.used) if state.segment else set()
+    out: list[Event] = []
+    kept = []
+    for a in state.answers:
+        # A standing answer a decision has used keeps its verdict, "used", to the end of its round.
+        verdict = None if a["id"] in used or a.get("applied") else lapsed(state, board, PoolEntry.from_dict(a))
+        if verdict is None:
+            kept.append(a)
+            continue
+        status, why = verdict
+        house, text, ids = a["house"], str(a.get("text", "")), (a["id"],)
+        out.append(AnswersExpired(house=house, answers=(text,), ids=ids, reason=why, visible_to=house)
+                   if status == "expired" else
+                   AnswerUnusable(house=house, answer=text, reason=why, ids=ids, visible_to=house))  # fmt: skip
+    if out:
+        state.answers = kept
+    return out
+
+
+def _mark_applied(answers: list[dict[str, Any]], events: list[Event]) -> list[dict[str, Any]]:
+    """The pool with each standing answer that a decision has used marked ``applied``: at the end of
+    the round it is dropped as used, not reported as not needed."""
+    applied = {i for e in events if isinstance(e, AnswerUsed) for i in e.ids}
+    return [{**a, "applied": True} if a["id"] in applied and not a.get("applied") else a for a in answers]
+
+
 def _expire(state: GameState, pool: list[PoolEntry], used: set[str]) -> list[Event]:
-    """At the end of a round, answers sent during it that were never needed are dropped."""
+    """At the end of a round, answers sent during it that no decision used are dropped (ruling 160).
+
+    Each is reported to its house as not needed, standing answers among them unless a decision
+    used them in the round.
+    """
     over = state.phase == "game_over"
     stale = [e for e in pool if e.id not in used and (over or e.round < state.round)]
+    applied = {a["id"] for a in state.answers if a.get("applied")}
     out: list[Event] = []
     for house in sorted({e.house for e in stale}):
-        texts = tuple(e.text for e in stale if e.house == house and e.command.kind not in STANDING_KINDS)
-        if texts:
-            out.append(AnswersExpired(house=house, answers=texts, visible_to=house))
+        mine = [e for e in stale if e.house == house and not (e.command.kind in STANDING_KINDS and e.id in applied)]
+        if mine:
+            out.append(AnswersExpired(house=house, answers=tuple(e.text for e in mine), ids=tuple(e.id for e in mine),
+                                      visible_to=house))
     stale_ids = {e.id for e in stale}
     state.answers = [a for a in state.answers if a["id"] not in stale_ids]
     return out

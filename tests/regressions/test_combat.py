@@ -203,7 +203,8 @@ def test_R212_a_retreat_by_ship_never_reaches_the_area_the_attackers_came_from(b
     b = battle(state, everyone(state, "stark"))
     b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"),
           say("lannister", Retreat(areas=("kings_landing",))))
-    assert b.unusable("lannister") == ["King's Landing is the area the attackers marched from (R212)"]
+    assert b.unusable("lannister") == ['the only legal answer, "retreat to Crackclaw Point", was taken without asking; '
+                                       "King's Landing is the area the attackers marched from (R212)"]
     assert b.done and [r.to_area for r in b.of(Retreated)] == ["crackclaw_point"]
 
 

@@ -140,7 +140,10 @@ class Ask:
 
     ``check(command)`` returns ``None`` when the command is a legal answer, a reason string when
     it is meant for this decision but illegal, or :data:`NOT_APPLICABLE`.
-    ``only`` is the single legal option, when there is exactly one.
+    ``only`` is the single legal option, when there is exactly one; the house's answers that
+    do not fit are refused saying so. With ``fallback`` it is instead what a decision a house
+    makes only by standing instruction comes to when no answer is waiting (keep the support,
+    keep the Blade): taken at once, never asked (``combat_state.decide_now``).
 
     A composite decision (a house's orders: one line per area) sets ``compose`` instead of
     relying on ``check``: it gets every unused answer of the request's kind from that house,
@@ -152,6 +155,7 @@ class Ask:
     check: Callable[[Command], Any]
     only: Answer | None = None
     compose: Callable[[list[PoolEntry]], Composed] | None = None
+    fallback: bool = False
 
 
 @dataclass
@@ -174,6 +178,7 @@ class Context:
         self.events: list[Event] = []
         self.transient: list[Event] = []  # unusable answers for decisions still open
         self._asked = 0
+        self._settled = 0
 
     # --- events ----------------------------------------------------------------------------
 
@@ -224,6 +229,8 @@ class Context:
             elif a.only is not None:
                 only = OnlyOption(house=a.request.house, decision=a.request.prompt, answer=_text(a.only),
                                   visible_to=a.request.house)
+                if not a.fallback:
+                    evs = [_only_legal(e, a.only) for e in evs]
                 pending.append((a, a.only, [*evs, only], entries))
             elif self._past_deadline(a.request) and a.request.default is not None:
                 # A secret decision's default stays as secret as the answer it replaces.
@@ -265,10 +272,68 @@ class Context:
             if verdict is NOT_APPLICABLE:
                 continue
             if verdict is None:
-                evs.append(AnswerUsed(house=req.house, decision=req.prompt, answer=entry.text, visible_to=req.house))
+                evs.append(AnswerUsed(house=req.house, decision=req.prompt, answer=entry.text, ids=(entry.id,),
+                                      visible_to=req.house))
                 return entry.command, evs, [entry]
-            evs.append(AnswerUnusable(house=req.house, answer=entry.text, reason=str(verdict), visible_to=req.house))
+            evs.append(AnswerUnusable(house=req.house, answer=entry.text, reason=str(verdict), ids=(entry.id,),
+                                      visible_to=req.house))
         return None, evs, []
+
+    # --- verdicts on answers that no decision of their house reads ---------------------------
+
+    def ask_refusing(self, ask: Ask, strays: list[PoolEntry], reason: Callable[[PoolEntry], str], *,
+                     use_up: bool = True) -> Any:
+        """Take a decision; ``strays``, answers of other houses aimed at it, are refused with ``reason``.
+
+        The refusals are shown while the decision waits and recorded with it once taken, so that a
+        replay tells the same story. With ``use_up`` the refused answers are used up with the
+        decision; a standing answer (a tie-break order) may instead wait for a decision it fits.
+        """
+        refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason(e), ids=(e.id,), visible_to=e.house)
+                    for e in strays]
+        fresh = ask.request.key not in self.segment.decisions
+        try:
+            got = self.ask(ask)
+        except NeedAnswers:
+            self.transient.extend(refusals)
+            raise
+        if fresh and refusals:
+            self.emit(*refusals)
+            self.segment.decisions[ask.request.key]["events"].extend(e.to_dict() for e in refusals)
+            if use_up:
+                self.segment.used.extend(e.id for e in strays)
+        return got
+
+    def settle(self, kind: str, houses: list[str], aimed: Callable[[Command], bool], reason: str) -> None:
+        """A decision that came up and was taken without asking anyone, with nothing to choose (no
+        legal retreat, no casualty due): the answers of ``houses`` of ``kind`` it was ``aimed`` at
+        are refused with ``reason`` and used up.
+
+        Recorded like a decision (under a key of its own, which leaves the decisions' keys as they
+        are), so that a replay tells the same story and answers arriving after it wait for
+        decisions to come.
+        """
+        self._settled += 1
+        key = f"r{self.state.round}.{self.segment.name}.settled{self._settled}.{kind}"
+        rec = self.segment.decisions.get(key)
+        if rec is not None:
+            self.events.extend(event_from_dict(e) for e in rec.get("events", []))
+            return
+        strays = [e for h in houses for e in self.entries(h, kind) if aimed(e.command)]
+        refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason, ids=(e.id,), visible_to=e.house)
+                    for e in strays]
+        self.segment.decisions[key] = {"settled": True, "events": [e.to_dict() for e in refusals]}
+        self.segment.used.extend(e.id for e in strays)
+        self.emit(*refusals)
+
+
+def _only_legal(event: Event, only: Answer) -> Event:
+    """A refusal for a decision taken without asking: it says which answer was the only legal one."""
+    if not isinstance(event, AnswerUnusable):
+        return event
+    reason = f'the only legal answer, "{_text(only)}", was taken without asking; {event.reason}'
+    return AnswerUnusable(house=event.house, answer=event.answer, reason=reason, rule=event.rule, ids=event.ids,
+                          visible_to=event.visible_to)
 
 
 def _parts(dicts: list[dict[str, Any]] | None) -> tuple[Command, ...] | None:
