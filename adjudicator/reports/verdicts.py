@@ -51,7 +51,8 @@ def answer_verdicts(state: GameState, events: Iterable[Event], house: str) -> li
     ``status`` (the step's last verdict on it, or ``waiting``), ``held`` (the game still holds
     it: a standing answer once used, a refused one waiting for another decision it fits),
     ``rule`` and ``reason`` (for a refusal or an expiry) and ``decision`` (what used it).
-    An answer judged several times in a step keeps its last verdict.
+    An answer judged several times in a step keeps its last verdict, but an answer refused and
+    then dropped with its round stays "refused".
     """
     out: dict[str, dict[str, Any]] = {}
 
@@ -69,7 +70,9 @@ def answer_verdicts(state: GameState, events: Iterable[Event], house: str) -> li
         elif isinstance(e, AnswerUnusable):
             judge(e.ids, _split(e.answer, len(e.ids)), status="refused", rule=e.rule, reason=e.reason)
         elif isinstance(e, AnswersExpired):
-            judge(e.ids, list(e.answers), status="expired", rule=e.rule,
+            # Refused for a decision, then dropped with its round: the refusal is what it needs to know.
+            fresh = tuple(i for i in e.ids if out.get(i, {}).get("status") != "refused")
+            judge(fresh, [t for i, t in zip(e.ids, e.answers) if i in fresh], status="expired", rule=e.rule,
                   reason=e.reason or f"no decision it fits came up in its round ({e.rule})")
     held = _held(state, house)
     for answer_id, verdict in out.items():

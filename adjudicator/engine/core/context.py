@@ -236,6 +236,8 @@ class Context:
                 # A secret decision's default stays as secret as the answer it replaces.
                 seen_by = a.request.house if a.request.secret else PUBLIC
                 ev = DefaultUsed(house=a.request.house, decision=a.request.prompt, answer=_text(a.request.default), visible_to=seen_by)
+                if a.compose:  # the lines read for it, refused above, are used up with the default
+                    entries = self.entries(a.request.house, a.request.kind)
                 pending.append((a, a.request.default, [*evs, ev], entries))
             else:
                 self.transient.extend(evs)
@@ -304,13 +306,15 @@ class Context:
                 self.segment.used.extend(e.id for e in strays)
         return got
 
-    def settle(self, kind: str, houses: list[str], aimed: Callable[[Command], bool], reason: str) -> None:
+    def settle(self, kind: str, houses: list[str], aimed: Callable[[Command], bool], reason: str, *,
+               only_this: Callable[[Command], bool] | None = None) -> None:
         """A decision that came up and was taken without asking anyone, with nothing to choose (no
-        legal retreat, no casualty due): the answers of ``houses`` of ``kind`` it was ``aimed`` at
-        are refused with ``reason`` and used up.
+        legal retreat, no casualty due): the answers of ``houses`` of ``kind`` ``aimed`` at it are
+        refused with ``reason``. Those ``only_this`` decision could use (by default all of them)
+        are used up; the others (a retreat for any combat) wait for a decision they fit.
 
-        Recorded like a decision (under a key of its own, which leaves the decisions' keys as they
-        are), so that a replay tells the same story and answers arriving after it wait for
+        Recorded like a decision, under a key of its own that leaves the decisions' keys as they
+        are, so that a replay tells the same story and answers arriving later wait for the
         decisions to come.
         """
         self._settled += 1
@@ -319,11 +323,14 @@ class Context:
         if rec is not None:
             self.events.extend(event_from_dict(e) for e in rec.get("events", []))
             return
-        strays = [e for h in houses for e in self.entries(h, kind) if aimed(e.command)]
+        # Past the events already reported, only a position saved before settling was recorded
+        # can lack the record: it is left as it was told then.
+        fresh = len(self.events) >= self.segment.events_seen
+        strays = [e for h in houses for e in self.entries(h, kind) if aimed(e.command)] if fresh else []
         refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason, ids=(e.id,), visible_to=e.house)
                     for e in strays]
         self.segment.decisions[key] = {"settled": True, "events": [e.to_dict() for e in refusals]}
-        self.segment.used.extend(e.id for e in strays)
+        self.segment.used.extend(e.id for e in strays if only_this is None or only_this(e.command))
         self.emit(*refusals)
 
 

@@ -31,7 +31,6 @@ from ..core.context import (
     Ask,
     Composed,
     Context,
-    NeedAnswers,
     PoolEntry,
     Request,
     Verdict,

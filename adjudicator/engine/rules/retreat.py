@@ -193,6 +193,8 @@ def defender_retreats(ctx: Context, combat: Combat) -> None:
         legal = {str(combat.forced_retreat): legal[str(combat.forced_retreat)]}
     if not legal:
         destroy_units(ctx, combat.area, units, "no legal area to retreat to (R214)")
+        _settle(ctx, combat, str(house), "there was no legal area to retreat to, so the retreating units were "
+                                         "destroyed (R214)")
         return
     cmd = _ask(ctx, combat, legal, units)
     dest = next(a for a in cmd.areas if a in legal)
@@ -204,6 +206,13 @@ def defender_retreats(ctx: Context, combat: Combat) -> None:
         u.routed = True
     st.area_mut(dest).units.extend(moving)
     ctx.emit(Retreated(house=str(house), from_area=combat.area, to_area=dest, units=units_text([u.type for u in moving])))
+
+
+def _settle(ctx: Context, combat: Combat, house: str, reason: str) -> None:
+    """The house's retreat answers meet a retreat with nothing to choose: refused, with the reason;
+    those naming this combat are used up, the others wait for a later retreat."""
+    ctx.settle("retreat", [house], lambda c: isinstance(c, Retreat) and matches(c.when, combat, house), reason,
+               only_this=lambda c: isinstance(c, Retreat) and c.when is not None)
 
 
 def _ask(ctx: Context, combat: Combat, legal: dict[str, int], units: list[Unit]) -> Retreat:

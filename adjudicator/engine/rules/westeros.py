@@ -24,10 +24,10 @@ from ...game.commands import Command, WesterosChoice
 from ...game.setup import draw_shuffle
 from ..core.bidding import bid_on_tracks
 from ..core.common import enemy_ships, gain_power
-from ..core.context import NOT_APPLICABLE, Ask, Context, NeedAnswers, Request, Verdict
+from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..core.mustering import run_mustering
 from ..core.supply import update_supply
-from ..events import AnswerUnusable, PhaseStarted
+from ..events import PhaseStarted
 from ..events.westeros import (
     OrdersRestricted,
     WesterosCardResolved,
