@@ -244,6 +244,6 @@ def test_ruling_56_no_retreat_into_an_enemy_home_area_or_a_neutral_force(battle)
     b.run(play("stark", "catelyn_stark"), play("greyjoy", "dagmar_cleftjaw"),
           say("greyjoy", Retreat(areas=("highgarden",))))
     b.run(say("greyjoy", Retreat(areas=("stoney_sept",))))
-    assert set(b.unusable("greyjoy")) == {"Highgarden is the home area of Tyrell, who controls it (Q6)",
-                                          "Stoney Sept holds a neutral force (Q15)"}
+    assert set(b.unusable("greyjoy")) == {"Highgarden is the home area of Tyrell, who controls it (ruling 56)",
+                                          "Stoney Sept holds a neutral force (ruling 56)"}
     assert b.requests()[0].context["legal_areas"] == ["blackwater", "riverrun"]

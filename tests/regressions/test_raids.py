@@ -43,7 +43,7 @@ def test_R137_a_raid_from_the_connected_sea_pillages_a_port():
 def test_R132_a_raid_at_sea_reaches_the_land_next_to_it_but_never_its_port_from_land():
     """From the sea a raid reaches land (R132); the land area never raids its own port (R137)."""
     step = run(port_position(), entry("greyjoy", Raid(origin="the_golden_sound", targets=("lannisport",))))
-    assert any("only a special raid may remove the defense order in Lannisport (R136, R139)" in r
+    assert any("only a special raid may remove the defense order in Lannisport (R139, R136)" in r
                for r in reasons(step, "greyjoy"))
     step = run(port_position("raid*"), entry("greyjoy", Raid(origin="the_golden_sound", targets=("lannisport",))))
     assert removed(step) == [("greyjoy", "the_golden_sound", "lannisport", "defense+1")]

@@ -342,7 +342,7 @@ def test_R258_areas_the_board_does_not_join_are_not_adjacent_for_raids_or_marche
     step = run(s)
     assert step.requests[0].context["targets"] == {"harrenhal": ["blackwater"]}
     step = run(s, entry("lannister", Raid(origin="harrenhal", targets=("the_twins",))))
-    assert any("is not adjacent to Harrenhal" in r and "(R130, R138)" in r for r in reasons(step, "lannister"))
+    assert any("is not adjacent to Harrenhal" in r and r.endswith("(R130)") for r in reasons(step, "lannister"))
     s = game()
     put(s, "harrenhal", "lannister", "footman", order="march+0")
     step = run(at_action(s), entry("lannister", move("harrenhal", "the_twins", "footman")))

@@ -123,7 +123,7 @@ def test_R136_a_special_raid_may_remove_a_defense_order_a_normal_raid_may_not():
     put(s, "stoney_sept", "baratheon", "footman", order="raid")
     put(s, "lannisport", "lannister", "footman", order="defense+1")
     step = run(at_action(s), entry("baratheon", Raid(origin="stoney_sept", targets=("lannisport",))))
-    assert any("only a special raid may remove the defense order in Lannisport (R136, R139)" in e.reason
+    assert any("only a special raid may remove the defense order in Lannisport (R139, R136)" in e.reason
                for e in unusable(step, "baratheon"))
     s.area_mut("stoney_sept").order.token = "raid*"
     step = run(s, entry("baratheon", Raid(origin="stoney_sept", targets=("lannisport",))))
@@ -179,10 +179,24 @@ def test_R138_a_non_adjacent_target_is_refused():
     s = position()
     put(s, "kings_landing", "tyrell", "footman", order="support+0")
     step = run(s, entry("lannister", Raid(origin="stoney_sept", targets=("kings_landing",))))
-    assert any("King's Landing is not adjacent to Stoney Sept" in e.reason and "(R130, R138)" in e.reason
+    assert any("King's Landing is not adjacent to Stoney Sept" in e.reason and e.reason.endswith("(R130)")
                for e in unusable(step, "lannister"))
     assert [r.kind for r in step.requests] == ["raid"]
     assert token(step.state, "kings_landing") == "tyrell support+0"
+
+
+def test_R138_land_areas_linked_by_ship_transport_are_not_adjacent_for_a_raid():
+    s = game()
+    put(s, "lannisport", "lannister", "footman", order="raid")
+    put(s, "the_golden_sound", "lannister", "ship")
+    put(s, "sunset_sea", "lannister", "ship")
+    put(s, "ironmans_bay", "lannister", "ship")
+    put(s, "seagard", "stark", "footman", order="support+0")
+    put(s, "stoney_sept", "stark", "footman", order="support+0")  # a target next to Lannisport: the raid is asked
+    step = run(at_action(s), entry("lannister", Raid(origin="lannisport", targets=("seagard",))))
+    assert [(e.reason, e.rule) for e in unusable(step, "lannister")] == [
+        ("Seagard is not adjacent to Lannisport; ship transport never makes areas adjacent for a raid (R138)", "R138")]
+    assert token(step.state, "seagard") == "stark support+0"
 
 
 def test_R139_march_orders_cannot_be_raided():

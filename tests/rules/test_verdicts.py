@@ -151,7 +151,7 @@ def test_ruling_91_lines_of_orders_still_incomplete_at_the_deadline_are_refused_
     s = new_game(["stark", "lannister", "baratheon"], seed="verdicts")
     alone = say("stark", AssignOrder(area="winterfell", token="march+0"))
     r = Round(s).send(alone).finish()
-    assert r.final(alone) == ("refused", "R115") and "no order yet for White Harbor" in r.reason(alone)
+    assert r.final(alone) == ("refused", "R121") and "no order yet for White Harbor" in r.reason(alone)
     assert r.verdicts(alone)[-1][0] == "refused", "used up with the default: not refused again later"
 
 

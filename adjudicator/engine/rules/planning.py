@@ -128,7 +128,7 @@ def order_line_problem(state: GameState, board: Board, house: HouseId, areas: li
     if not isinstance(cmd, (AssignOrder, LeaveUnordered)):
         return NOT_APPLICABLE
     if cmd.area not in board.areas:
-        return f"there is no area {cmd.area!r}"
+        return f"there is no area {cmd.area!r} (R115)"
     if cmd.area not in areas:
         st = state.area(cmd.area)
         if st.units:
@@ -138,7 +138,7 @@ def order_line_problem(state: GameState, board: Board, house: HouseId, areas: li
         return f"you have no units in {_area_text(board, cmd.area)}; orders go only on areas with your units (R115)"
     if isinstance(cmd, LeaveUnordered):
         if not short:
-            return "only a house short of order tokens may leave an area without an order (R121, R122)"
+            return "only a house short of order tokens may leave an area without an order (R122, R121)"
         return None
     if cmd.token not in ORDER_TOKENS:
         return f"there is no order token {cmd.token!r}; the tokens are {', '.join(ORDER_TOKENS)} (R112)"
@@ -162,7 +162,7 @@ def order_set_problem(state: GameState, board: Board, house: HouseId, areas: lis
     missing = [a for a in areas if a not in parts]
     if not short:
         if missing:
-            return f"no order yet for {_names(board, missing)}: every area with your units needs exactly one (R115, R121)"
+            return f"no order yet for {_names(board, missing)}: every area with your units needs exactly one (R121, R115)"
         return None
     can_place = eligible_count(state, board, house)
     if len(tokens) < can_place:
@@ -306,7 +306,7 @@ def raven_problem(state: GameState, board: Board, house: HouseId, cmd: Command) 
     specials = sum(1 for t in placed if t in SPECIAL_TOKENS) - (order.token in SPECIAL_TOKENS) + (cmd.token in SPECIAL_TOKENS)
     if specials > state.stars(house, board):
         return (f"the swap would give you {specials} special order{'s' if specials != 1 else ''} but your "
-                f"King's Court position allows {state.stars(house, board)} (R119, R126, ruling 3)")
+                f"King's Court position allows {state.stars(house, board)} (R126, R119, ruling 3)")
     return None
 
 
