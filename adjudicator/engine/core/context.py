@@ -244,6 +244,8 @@ class Context:
                 missing.append(a.request)
             results.append(None)
         if missing:
+            # The answers refused on the way to a decision that waits for the others are told now.
+            self.transient.extend(e for _, _, evs, _ in pending for e in evs if isinstance(e, AnswerUnusable))
             raise NeedAnswers(missing)
         it = iter(pending)
         out: list[Answer] = []
