@@ -344,6 +344,20 @@ EXPIRY_RULE = "ruling 160"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CivilDisorder(Event):
+    """A house that missed too many deadlines in a row plays by the deadline defaults (ruling 113)."""
+
+    house: str
+    begins: bool = False
+
+    def describe(self) -> str:
+        if self.begins:
+            return (f"House {house_name(self.house)} missed too many deadlines in a row and is now in civil disorder: it "
+                    "plays by the deadline defaults until a substitute player takes over.")
+        return f"House {house_name(self.house)} is in civil disorder: it plays by the deadline defaults."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AnswersExpired(Event):
     """Answers no decision used, dropped at the end of their round or of the game (ruling 160), or
     as soon as the part of the round that could use them is over (``reason``, ruling 161).
