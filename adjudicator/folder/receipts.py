@@ -99,8 +99,12 @@ def verdict_section(u: Understood, outcome: Outcome) -> list[str]:
     out = []
     for entry, (line, _) in zip(u.entries, u.lines):
         v = verdicts.get(str(entry["id"]))
-        said = verdict_line(v).removeprefix(f"{v['text']}: ") if v and v["status"] != "waiting" else \
-            "waiting for a decision it fits"
+        if v is None or v["status"] == "waiting":
+            said = "waiting for a decision it fits"
+        elif v["status"] == "used":  # the receipt tells what used it: it carries no events
+            said = f"used for: {v['decision']}" + ("; it stands for later decisions" if v["held"] else "")
+        else:
+            said = verdict_line(v).removeprefix(f"{v['text']}: ")
         out.append(f"  line {line}: {said}")
     if out:
         out = ["", "What became of these answers:", *out]

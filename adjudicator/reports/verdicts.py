@@ -91,9 +91,9 @@ def judged(verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def verdict_line(v: dict[str, Any]) -> str:
     """One verdict in words: ``use blade: refused: the Valyrian Steel Blade ... (R093)``; a reason
-    ends with its rule."""
-    if v["status"] == "used":
-        return f"{v['text']}: used for: {v['decision']}" + ("; it stands for later decisions" if v["held"] else "")
+    ends with its rule. What used an answer is told by the event that used it (and in ``decision``)."""
+    if v["status"] == "used":  # the decision it served is told among the events
+        return f"{v['text']}: used" + ("; it stands for later decisions" if v["held"] else "")
     tail = "; it waits for another decision it fits" if v["held"] else ""
     return f"{v['text']}: {STATUS_WORDS[v['status']]}: {v['reason']}{tail}"
 

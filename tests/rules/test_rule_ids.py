@@ -517,7 +517,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.situation for c in CASES])
-def test_every_refusal_names_the_rule_the_checklist_gives(case: Case, monkeypatch: pytest.MonkeyPatch):
+def test_ruling_162_every_refusal_names_the_rule_the_checklist_gives(case: Case, monkeypatch: pytest.MonkeyPatch):
     found = case.run(monkeypatch)
     assert found, f"no refusal for: {case.situation}"
     for e in found:
