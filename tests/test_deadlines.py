@@ -24,7 +24,7 @@ from adjudicator.folder import audit, batch, deadlines, ledger, registry
 from adjudicator.folder.gamedir import GameDir, GameDirError, create_game
 from adjudicator.folder.schedule import Schedule, ScheduleError, add_hours, parse_time
 from adjudicator.mail import reminders
-from adjudicator.mail.outbox import OutboxError
+from adjudicator.mail.outbox import OutboxError, SmtpServer
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
 
@@ -403,6 +403,27 @@ def test_reminders_are_sent_once_through_smtp(game: Path, clock: LogClock, tmp_p
     assert len(sent) == 4
 
 
+def test_ruling_114_a_reminder_not_sent_before_its_due_time_is_not_sent_late(game: Path) -> None:
+    schedule(game, hours=48, remind_hours=12)
+    with_addresses(game)
+    assert len(remind(game, 37)) == 4  # written, not sent (no --send)
+    server = SmtpServer("127.0.0.1", 1, timeout=1)  # never reached: nothing is left to send
+    report = reminders.send_reminders(game, server=server, now=at(48))
+    assert report.sent == [] and report.failed == [] and len(report.notes) == 4
+    assert all("its due time passed before it was sent" in n for n in report.notes)
+    sent = json.loads((game / "outbox" / "reminders" / "sent.json").read_text())
+    assert len(sent) == 4 and all("dropped" in v for v in sent.values())
+
+
+def test_reminder_options_that_do_not_fit_are_refused(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for argv, message in ((["--reminders", "--step", "0"], "--step does not go with --reminders"),
+                          (["--now", at(1).isoformat()], "--now goes with --reminders")):
+        assert cli_main(["outbox", str(game), "--from", "gm@example.org", *argv]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
+    assert not (game / "outbox").exists()
+
+
 # --- civil disorder ------------------------------------------------------------------------------
 
 
@@ -426,6 +447,8 @@ def test_ruling_113_after_k_missed_deadlines_a_house_plays_by_the_defaults_until
     assert "House Greyjoy missed too many deadlines in a row and is now in civil disorder" in words(latest / "public.txt")
     view = batch.status(game, now=at(99))
     assert view["civil_disorder"] == ["greyjoy"]
+    assert "House Greyjoy is in civil disorder: it plays by the deadline defaults until a key is registered" in \
+        deadlines.status_text(view)  # fmt: skip
     # Round 2: the others bid; greyjoy's action bid is taken at once, and every report says why.
     clock.set(100)
     for h in others:
@@ -466,3 +489,32 @@ def test_ruling_113_a_file_of_the_house_resets_its_count(game: Path, clock: LogC
     assert deadlines.disorder_now(ledger.Ledger.read(game), rule).misses["greyjoy"] == 1
     assert log_lines(game, "civil-disorder") == []
     assert batch.status(game, now=at(101))["civil_disorder"] == []
+
+
+def test_ruling_113_a_run_killed_before_logging_civil_disorder_leaves_the_line_to_the_next(game: Path, clock: LogClock,
+                                                                                         monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    schedule(game, hours=48, civil_disorder_after=1)
+    real = deadlines.log
+
+    def killed(root: Path, entry: dict[str, object]) -> dict[str, object]:
+        if entry["action"] == "civil-disorder":
+            raise KeyboardInterrupt("killed")
+        return real(root, entry)
+
+    monkeypatch.setattr(deadlines, "log", killed)
+    with pytest.raises(KeyboardInterrupt):
+        deadline(game, 49, clock)
+    monkeypatch.setattr(deadlines, "log", real)
+    run(game)
+    run(game)
+    assert sorted(e["house"] for e in log_lines(game, "civil-disorder")) == sorted(HOUSES)
+    assert audit.replay(game).ok
+
+
+def test_times_at_the_ends_of_the_calendar_do_not_break_status_or_the_run(game: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    for now in ("9999-12-31T23:59Z", "0001-01-01T00:00Z"):
+        assert cli_main(["status", str(game), "--now", now]) == 0
+        assert cli_main(["adjudicate", str(game), "--deadline", "--now", now]) == 0
+    out = capsys.readouterr().out
+    assert "overdue" in out and "left" in out

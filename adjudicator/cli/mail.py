@@ -193,6 +193,7 @@ def _reminders(args: argparse.Namespace) -> int:
     if server is not None:
         sent = guard(lambda: reminders.send_reminders(args.game_dir, server=server, now=now))
         lines += [f"  sent {n}" for n in sent.sent] + [f"  NOT SENT {n}" for n in sent.failed]
+        lines += [f"  {n}" for n in sent.notes]
         status = sent.exit_status
     print("\n".join(lines))
     return status

@@ -478,7 +478,7 @@ class Run:
         todo = [Path(f) for f in files]
         if inbox and self.folder.inbox.is_dir():
             todo += inbox_files(self.folder.inbox, Intake.judged_by(self.ledger))
-        result.notes += deadlines.end_disorder(self.gd.root, self.ledger, snap)
+        result.notes += deadlines.disorder_lines(self.gd.root, self.ledger, snap)
         if deadline and self.ledger.open_deadline is None:  # else an interrupted run called it: this run completes it
             # Logged before the files are taken: it fills what they leave open.
             result.notes += deadlines.call(self.gd.root, self.ledger, self.clock, snap)
@@ -500,7 +500,7 @@ class Run:
             new = self.apply(snap, unapplied, rule)
             result.steps.append(new.label())
             result.notes += _flagged(self.outcome)
-            result.notes += deadlines.after_step(self.gd.root, new, self.outcome, rule, disorder)
+            result.notes += deadlines.after_step(self.gd.root, self.ledger, new, self.outcome, rule, disorder)
             moved = (new.state.round, new.state.phase) != (snap.state.round, snap.state.phase)
             snap = new
             if not (moved and deferred):

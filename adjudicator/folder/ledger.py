@@ -244,6 +244,7 @@ class DeadlineBook:
     extensions: list[dict[str, Any]] = field(default_factory=list)  # extend lines
     reminded: set[tuple[str, str]] = field(default_factory=set)  # (request key, due time) a reminder was mailed for
     key_changes: dict[str, int] = field(default_factory=dict)  # house -> latest snapshot logged when it got a key
+    disorder_starts: set[tuple[str, int]] = field(default_factory=set)  # (house, snapshot) civil-disorder lines
     disorder_ends: set[tuple[str, int]] = field(default_factory=set)  # (house, snapshot) civil-disorder-end lines
 
     def take(self, e: dict[str, Any], latest: int) -> None:
@@ -256,12 +257,14 @@ class DeadlineBook:
             self.reminded.update((str(r["key"]), str(r["due"])) for r in e["requests"])
         elif action == "register-key":
             self.key_changes[str(e["house"])] = latest
+        elif action == "civil-disorder":
+            self.disorder_starts.add((str(e["house"]), int(e["at"])))
         elif action == "civil-disorder-end":
             self.disorder_ends.add((str(e["house"]), int(e["at"])))
 
     def copy(self) -> DeadlineBook:
         return DeadlineBook(dict(self.calls), list(self.extensions), set(self.reminded), dict(self.key_changes),
-                            set(self.disorder_ends))  # fmt: skip
+                            set(self.disorder_starts), set(self.disorder_ends))  # fmt: skip
 
 
 @dataclass

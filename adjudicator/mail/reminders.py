@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
+from email.parser import BytesParser
 from email.utils import format_datetime, formataddr, make_msgid, parseaddr
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,16 @@ def _iso(t: datetime) -> str:
     return t.isoformat(timespec="seconds")
 
 
+def _too_late(path: Path, now: datetime) -> bool:
+    """Whether a written reminder's first due time has passed (its ``X-Maester-Reminder`` header)."""
+    try:
+        with open(path, "rb") as f:
+            head = BytesParser(policy=policy.default).parse(f, headersonly=True)
+        return now >= datetime.fromisoformat(str(head.get("X-Maester-Reminder", "")))
+    except (OSError, ValueError):
+        return False  # written by an older Maester, or unreadable: sending says what is wrong
+
+
 def reminder_text(game_id: str, house: str, owed: list[Owed], now: datetime, grace: int) -> str:
     """The text of one reminder."""
     from ..turnfile.printer import format_command  # the parser's grammar loads lazily
@@ -100,7 +111,7 @@ def compose_reminder(game_id: str, sender: str, house: str, to: str, text: str, 
     m["Auto-Submitted"] = "auto-generated"  # no vacation replies (RFC 3834)
     m["X-Maester-Game"] = game_id
     m["X-Maester-House"] = house
-    m["X-Maester-Reminder"] = "yes"
+    m["X-Maester-Reminder"] = _iso(first_due)  # send_reminders sends no reminder after this
     m.set_content(text, cte="quoted-printable")
     return m
 
@@ -164,13 +175,25 @@ def write_reminders(game_dir: str | Path, *, sender: str | None = None, now: dat
 
 
 def send_reminders(game_dir: str | Path, *, server: SmtpServer, now: datetime | None = None) -> OutboxReport:
-    """Send every reminder of ``outbox/reminders/`` not sent yet; record each in its ``sent.json``."""
+    """Send every reminder of ``outbox/reminders/`` not sent yet; record each in its ``sent.json``.
+
+    A reminder written but not sent before its due time (written without ``--send``) is not sent
+    any more: it is recorded as dropped, and said.
+    """
     gd = GameDir.open(game_dir)
     folder = gd.root / OUTBOX / REMINDERS
     report = OutboxReport(registry.game_id(registry.read_game(gd.root)), REMINDERS, folder)
+    when = now or datetime.now(UTC)
     with gd.lock(timeout=10):
         sent: dict[str, Any] = _read_json(folder / SENT_FILE)
         todo = sorted(p for p in folder.glob("*.eml") if p.name not in sent) if folder.is_dir() else []
+        late = [p for p in todo if _too_late(p, when)]
+        for path in late:
+            sent[path.name] = {"dropped": _iso(when), "why": "its due time passed before it was sent"}
+            report.notes.append(f"{path.name} is not sent: its due time passed before it was sent")
+            todo.remove(path)
+        if late:
+            fileio.atomic_write_text(folder / SENT_FILE, json.dumps(sent, indent=1, sort_keys=True) + "\n")
         if not todo:
             return report
         try:

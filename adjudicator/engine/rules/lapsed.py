@@ -99,8 +99,9 @@ def _planning(state: GameState, house: str, cmd: Command) -> str | None:
     """The orders once placed; the Messenger Raven of another house, or once used."""
     if isinstance(cmd, (AssignOrder, LeaveUnordered)):
         seg = state.segment
-        if seg and any(k.endswith(f".orders.{house}") and k.startswith(f"r{state.round}.planning.")
-                       for k in seg.decisions):
+        taken = seg is not None and any(k.endswith(f".orders.{house}") and k.startswith(f"r{state.round}.planning.")
+                                        for k in seg.decisions)  # placed in turn order, not revealed yet
+        if taken or state.step == "raven":
             return f"your orders for round {state.round} are placed already, one in each area (R115)"
         return None
     if cmd.kind in ("raven", "raven_wildling"):
