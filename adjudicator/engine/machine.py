@@ -69,7 +69,7 @@ def advance(
             events.extend(ctx.events[seg.events_seen:])
             events.extend(ctx.transient)
             work.events_seen = len(ctx.events)
-            pos.answers = _mark_applied(live.answers, ctx.events)
+            pos.answers = _mark_judged(live.answers, [*ctx.events, *ctx.transient])
             pos.segment = work
             pos.pending = [r.to_dict() for r in need.requests]
             pos.tidy()
@@ -77,7 +77,7 @@ def advance(
         except GameOver:
             pass  # the winner and phase "game_over" were set where the game ended
         events.extend(ctx.events[seg.events_seen:])
-        pos.answers = _mark_applied([a for a in live.answers if a["id"] not in set(work.used)], ctx.events)
+        pos.answers = _mark_judged([a for a in live.answers if a["id"] not in set(work.used)], ctx.events)
         if pos.round != live.round or pos.phase == "game_over":
             events.extend(_expire(pos, pool, set(work.used)))
         pos.decisions_asked = ctx.asked if pos.phase == seg.name else 0
@@ -111,47 +111,59 @@ def _position(state: GameState) -> dict[str, Any]:
 def _refuse_lapsed(state: GameState, board: Board) -> list[Event]:
     """Drop from the pool, with their verdict, the answers no decision left in their round can use
     (ruling 161): not needed when the part of the round that asks for them is over, refused when no
-    decision could ever have used them. Run when a file's answers arrive and as each phase begins,
-    on the position as it stands.
+    decision could ever have used them. Run when a file's answers arrive and as each step of a
+    phase begins, on the position as it stands. An answer a decision already refused has had its
+    verdict: it is dropped without another.
     """
     used = set(state.segment.used) if state.segment else set()
     out: list[Event] = []
     kept = []
     for a in state.answers:
         # A standing answer a decision has used keeps its verdict, "used", to the end of its round.
-        verdict = None if a["id"] in used or a.get("applied") else lapsed(state, board, PoolEntry.from_dict(a))
+        verdict = None if a["id"] in used or a.get("verdict") == "used" else lapsed(state, board, PoolEntry.from_dict(a))
         if verdict is None:
             kept.append(a)
             continue
         status, why = verdict
         house, text, ids = a["house"], str(a.get("text", "")), (a["id"],)
+        if a.get("verdict") == "refused":
+            continue
         out.append(AnswersExpired(house=house, answers=(text,), ids=ids, reason=why, visible_to=house)
                    if status == "expired" else
                    AnswerUnusable(house=house, answer=text, reason=why, ids=ids, visible_to=house))  # fmt: skip
-    if out:
+    if len(kept) != len(state.answers):
         state.answers = kept
     return out
 
 
-def _mark_applied(answers: list[dict[str, Any]], events: list[Event]) -> list[dict[str, Any]]:
-    """The pool with each standing answer that a decision has used marked ``applied``: at the end of
-    the round it is dropped as used, not reported as not needed."""
-    applied = {i for e in events if isinstance(e, AnswerUsed) for i in e.ids}
-    return [{**a, "applied": True} if a["id"] in applied and not a.get("applied") else a for a in answers]
+def _mark_judged(answers: list[dict[str, Any]], events: list[Event]) -> list[dict[str, Any]]:
+    """The pool with each answer's last verdict while the game holds it (``verdict``): "used" for a
+    standing answer a decision took, which is then dropped at the end of its round as used, not as
+    not needed; "refused" for one a decision refused, which the next judgement drops quietly."""
+    used = {i for e in events if isinstance(e, AnswerUsed) for i in e.ids}
+    refused = {i for e in events if isinstance(e, AnswerUnusable) for i in e.ids}
+    out = []
+    for a in answers:
+        # Used stays used: a later refusal of a standing answer is for another decision.
+        mark = "used" if a["id"] in used or a.get("verdict") == "used" else "refused" if a["id"] in refused else ""
+        out.append({**a, "verdict": mark} if mark and a.get("verdict") != mark else a)
+    return out
 
 
 def _expire(state: GameState, pool: list[PoolEntry], used: set[str]) -> list[Event]:
     """At the end of a round, answers sent during it that no decision used are dropped (ruling 160).
 
-    Each is reported to its house as not needed, standing answers among them unless a decision
-    used them in the round.
+    Each is reported to its house as not needed, standing answers among them, unless it had its
+    verdict already: a standing answer a decision used, an answer a decision refused.
     """
     over = state.phase == "game_over"
     stale = [e for e in pool if e.id not in used and (over or e.round < state.round)]
-    applied = {a["id"] for a in state.answers if a.get("applied")}
+    verdicts = {a["id"]: a.get("verdict", "") for a in state.answers}  # marked with this segment's events
+    told = {e.id for e in stale if verdicts.get(e.id) == "refused"
+            or (verdicts.get(e.id) == "used" and e.command.kind in STANDING_KINDS)}
     out: list[Event] = []
     for house in sorted({e.house for e in stale}):
-        mine = [e for e in stale if e.house == house and not (e.command.kind in STANDING_KINDS and e.id in applied)]
+        mine = [e for e in stale if e.house == house and e.id not in told]
         if mine:
             out.append(AnswersExpired(house=house, answers=tuple(e.text for e in mine), ids=tuple(e.id for e in mine),
                                       visible_to=house))

@@ -230,13 +230,13 @@ def test_R140_a_raided_raid_is_skipped_and_its_answer_is_never_used():
     # Baratheon removed Tyrell's raid before Tyrell's turn: Lannister raids next, and Tyrell is skipped
     assert raids(step) == [("baratheon", "kings_landing", "blackwater")]
     assert [(r.kind, r.house) for r in step.requests] == [("raid", "lannister")]
-    step = run(step.state, entry("lannister", Raid(origin="stoney_sept", targets=("harrenhal",))))
-    assert raids(step) == [("lannister", "stoney_sept", "harrenhal")]
     # no decision of the round can use it any more: Tyrell is told so at once (ruling 161)
     refused = [e for e in step.events if type(e).__name__ == "AnswerUnusable" and e.house == "tyrell"]
     assert [e.reason for e in refused] == [
         "you have no raid order in Blackwater (never placed, or already removed) (R129, R140)"]
     assert not [a for a in step.state.answers if a["house"] == "tyrell"]
+    step = run(step.state, entry("lannister", Raid(origin="stoney_sept", targets=("harrenhal",))))
+    assert raids(step) == [("lannister", "stoney_sept", "harrenhal")]
 
 
 def test_ruling_8_a_target_whose_order_is_gone_is_not_legal_but_a_preference_list_falls_through():

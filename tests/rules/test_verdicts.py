@@ -427,7 +427,8 @@ def test_R084_a_tie_break_from_a_house_not_breaking_the_tie_is_refused_and_then_
     r.finish()
     assert ("refused", "R084") in r.verdicts(stray), ("the Fiefdoms or King's Court tie", r.verdicts(stray))
     assert r.final(stray) == ("refused", "R084"), "the tie-break's last word: refused, not just not needed"
-    assert r.verdicts(stray)[-1] == ("expired", "R033")
+    assert r.verdicts(stray)[-1] == ("refused", "R084"), "refused already: dropped with its phase, not told again"
+    assert stray["id"] not in {a["id"] for a in r.state.answers}
 
 
 def test_R060_R067_a_supply_removal_and_a_muster_no_decision_asked_for_are_not_needed():

@@ -91,22 +91,31 @@ class Request:
 
 @dataclass
 class PoolEntry:
-    """One answer a house has sent: its command, where it came from, its canonical text."""
+    """One answer a house has sent: its command, where it came from, its canonical text.
+
+    ``verdict`` is the last verdict the answer had while the game still holds it: ``"used"`` (a
+    standing answer: it stands to the end of its round) or ``"refused"`` (it waits for another
+    decision it fits); ``""`` for none yet (ruling 160).
+    """
 
     id: str
     house: str
     round: int
     command: Command
     text: str
+    verdict: str = ""
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> PoolEntry:
-        return PoolEntry(d["id"], d["house"], d["round"], from_dict(d["command"]), d.get("text", ""))
+        return PoolEntry(d["id"], d["house"], d["round"], from_dict(d["command"]), d.get("text", ""),
+                         str(d.get("verdict", "")))
 
 
-def pool_entry(*, id: str, house: str, round: int, command: Command, text: str = "") -> dict[str, Any]:
+def pool_entry(*, id: str, house: str, round: int, command: Command, text: str = "",
+               verdict: str = "") -> dict[str, Any]:
     """A pool entry as stored in ``GameState.answers``."""
-    return {"id": id, "house": house, "round": round, "command": to_dict(command), "text": text or repr(command)}
+    d = {"id": id, "house": house, "round": round, "command": to_dict(command), "text": text or repr(command)}
+    return {**d, "verdict": verdict} if verdict else d
 
 
 class GameOver(Exception):
