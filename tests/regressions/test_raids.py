@@ -95,5 +95,7 @@ def test_R140_a_raid_removed_by_a_raid_earlier_in_the_cycle_never_resolves():
     step = run(at_action(s), entry("lannister", Raid(origin="stoney_sept", targets=("searoad_marches",))),
                entry("tyrell", Raid(origin="searoad_marches", targets=("stoney_sept",))))
     assert removed(step) == [("lannister", "stoney_sept", "searoad_marches", "raid")]
-    expired = [e for e in step.events if type(e).__name__ == "AnswersExpired"]
-    assert [e.house for e in expired] == ["tyrell"] and step.state.round == 2
+    # Tyrell's answer can no longer be used: refused as soon as its raid order is gone (ruling 161)
+    refused = [e for e in step.events if type(e).__name__ == "AnswerUnusable"]
+    assert [(e.house, e.rule) for e in refused] == [("tyrell", "R129")] and "R140" in refused[0].reason
+    assert step.state.round == 2
