@@ -60,3 +60,8 @@ def unjudged(sent: Mapping[str, int], judged: set[str], state: GameState) -> lis
     without a verdict among ``judged`` (ruling 160), as sentences."""
     over = [i for i, r in sent.items() if (r < state.round or state.phase == "game_over") and i not in judged]
     return [f"answer {i} of round {sent[i]} ended its round without a verdict" for i in sorted(over)]
+
+
+def unruled(events: Iterable[Event]) -> list[str]:
+    """Every refusal without a rule id (ruling 162), as sentences."""
+    return [f"a refusal names no rule: {e.reason!r}" for e in events if isinstance(e, AnswerUnusable) and not e.rule]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.core.context import Request, pool_entry
-from ..engine.invariants import check_invariants, judged_ids, unjudged
+from ..engine.invariants import check_invariants, judged_ids, unjudged, unruled
 from ..engine.machine import advance
 from ..folder import batch, registry
 from ..folder.gamedir import create_game
@@ -132,6 +132,7 @@ class _Engine(_Table):
         self.robots, self.board, self.n = robots, board, 0
         self.sent: dict[str, int] = {}  # every answer handed in, by pool id: its round
         self.judged: set[str] = set()  # the answers a step's events gave a verdict on
+        self.unruled: list[str] = []  # the last step's refusals that name no rule (ruling 162)
 
     def start(self) -> GameState:
         return advance(self.state, board=self.board).state
@@ -146,14 +147,15 @@ class _Engine(_Table):
                 self.sent[answers[-1]["id"]] = state.round
         step = advance(state, answers, deadline=deadline or False, board=self.board)
         self.judged |= judged_ids(step.events)
+        self.unruled = unruled(step.events)
         return step.state
 
     def problems(self, state: GameState) -> list[str]:
-        """Every answer whose round ended without a verdict (ruling 160)."""
+        """Every answer whose round ended without a verdict (ruling 160); refusals naming no rule (162)."""
         late = unjudged(self.sent, self.judged, state)
         for line in late:  # each told once
             self.judged.add(line.split()[1])
-        return late
+        return late + self.unruled
 
 
 def _robots(houses: list[str], seed: int, chaos: float) -> dict[str, Robot]:
