@@ -402,10 +402,15 @@ def highest_accepted_seq(game_dir: Path, house: str, round: int, step: str) -> i
 
 
 def record_acceptance(game_dir: Path, header: Header, sha256: str, archived_path: str | Path, *,
-                      now: datetime | None = None) -> None:  # fmt: skip
-    """Log that a sealed submission was accepted; later ones must carry a higher ``seq``."""
-    _log(game_dir, {"action": "accept", "house": header.house, "round": header.round, "step": header.step,
-                    "seq": header.seq, "sha256": sha256, "file": str(archived_path), "time": _now(now)})  # fmt: skip
+                      now: datetime | None = None, index: int | None = None) -> None:  # fmt: skip
+    """Log that a sealed submission was accepted; later ones must carry a higher ``seq``.
+
+    ``index``: the place in the order of acceptances of a file taken again from the archive after a
+    rollback, whose name keeps the number it was first given.
+    """
+    entry = {"action": "accept", "house": header.house, "round": header.round, "step": header.step,
+             "seq": header.seq, "sha256": sha256, "file": str(archived_path), "time": _now(now)}  # fmt: skip
+    _log(game_dir, entry if index is None else entry | {"index": index})
 
 
 def moderator_acceptance(game_dir: Path, sha256: str) -> dict[str, Any] | None:

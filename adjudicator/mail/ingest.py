@@ -757,7 +757,11 @@ class _Intake:
         self.in_inbox[b.sha256[:16]] = name
         self.written.append(name)
         lines = [f"took inbox/{name}: {claim} ({b.where}); {self._seal_words(b)}"]
-        if b.header and (sender_note := self._sender_note(b.header.house, found.sender)):
+        sealer = self.key_house.get(b.fingerprint, "") if b.fingerprint else ""
+        if b.header and sealer and sealer != b.header.house:  # the key is at fault, not the address (ruling 300)
+            lines.append(f"note: sealed with {registry.house_name(sealer)}'s key but claims "
+                         f"{registry.house_name(b.header.house)}: the run refuses it and tells {registry.house_name(sealer)}")  # fmt: skip
+        elif b.header and sealer and (sender_note := self._sender_note(b.header.house, found.sender)):
             lines.append(sender_note)
         return lines
 
