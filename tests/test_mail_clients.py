@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from mail import clients, shapes
 
+from adjudicator.cli import main as cli_main
 from adjudicator.folder import batch
 from adjudicator.mail.ingest import ingest_into_inbox
 
@@ -107,6 +108,21 @@ def test_issue_21_a_turn_written_above_a_mutt_reply_to_a_report_is_taken(game: P
     lines = report.outcomes[0].lines
     assert [x for x in lines if "seal good" in x] and len([x for x in lines if x.startswith("not taken")]) == 1
     taken_exactly(game, ["mutt-inline"])
+
+
+@needs_mutt
+def test_issue_21_the_text_of_a_report_mail_saved_by_mutt_checks_with_verify_report(tmp_path: Path,
+                                                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """docs/moderating.md: the body as a mail program saves it verifies (mutt saves it byte for byte)."""
+    raw = clients.report_mail(tmp_path)
+    (tmp_path / "saved.txt").write_bytes(clients.mutt_save_text(tmp_path / "mutt", raw))
+    msg = BytesParser(policy=policy.default).parsebytes(raw)
+    sig = next(p for p in msg.iter_attachments() if str(p.get_filename()).endswith(".sig"))
+    (tmp_path / "report.sig").write_bytes(sig.get_payload(decode=True))
+    (tmp_path / "moderator.pub").write_text(shapes.MODERATOR.public.line() + "\n")
+    argv = ["verify-report", "--key", str(tmp_path / "moderator.pub"), str(tmp_path / "saved.txt"),
+            "--sig", str(tmp_path / "report.sig")]  # fmt: skip
+    assert cli_main(argv) == 0 and "good: sealed by the moderator's key" in capsys.readouterr().out
 
 
 # --- stored: delivered by Postfix ---------------------------------------------------------------

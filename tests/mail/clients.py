@@ -158,6 +158,23 @@ def mutt_reply(tmp: Path, message: bytes, *, on_top: str = "") -> bytes:
     return out.read_bytes()
 
 
+def mutt_save_text(tmp: Path, message: bytes) -> bytes:
+    """Open ``message`` in mutt, list its parts (``v``), and save the first text part (``s``): its bytes."""
+    assert MUTT is not None
+    tmp.mkdir(parents=True, exist_ok=True)
+    box = mailbox.mbox(str(tmp / "inbox.mbox"))
+    box.add(message)
+    box.close()
+    saved = tmp / "saved.txt"
+    saved.unlink(missing_ok=True)
+    rc = muttrc(tmp, "set move=no", "set quit=yes", "set sleep_time=0")
+    keys = f"<display-message><view-attachments><next-entry>s<kill-line>{saved}\\n<exit><exit>q"
+    _in_terminal([MUTT, "-F", str(rc), "-f", str(tmp / "inbox.mbox"), "-e", f'push "{keys}"'],
+                 {**_env(tmp), "TERM": "vt100"})  # fmt: skip
+    assert saved.is_file(), "mutt saved nothing"
+    return saved.read_bytes()
+
+
 def _in_terminal(argv: list[str], env: dict[str, str], timeout: float = 60.0) -> None:
     """Run a full-screen program in a pseudo-terminal until it ends (killed after ``timeout`` seconds)."""
     pid, fd = pty.fork()
