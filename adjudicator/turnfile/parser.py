@@ -62,6 +62,7 @@ from .names import (
     order_suggestions,
     order_token,
     other_kind,
+    vassal_order_token,
     vocabulary,
 )
 from .printer import format_command
@@ -253,6 +254,34 @@ class _Lines(Transformer[Token, Any]):
         shown = " ".join(str(t) for t in toks if t.type != "STAR") + (f" {mod:+d}" if mod is not None else "")
         return _Order(ORDER_KINDS[kind_words], mod, special, col, end, shown + ("*" if toks[-1].type == "STAR" else ""))
 
+    def muster_word(self, ch: list[Any]) -> Any:
+        return Token("MUSTER", "muster")
+
+    def vassal_token(self, ch: list[Any]) -> Any:
+        words = [t for t in ch if t.type not in ("INT", "MODIFIER")]
+        nums = [int(t) for t in ch if t.type in ("INT", "MODIFIER")]
+        toks = [t for t in ch if t.column]
+        text = "vassal " + " ".join(str(t) for t in ch)
+        return ("vassal_order", tuple(str(w).lower() for w in words), nums[0] if nums else None,
+                _Name(text, toks[0].column if toks else 1, toks[-1].end_column if toks else 2))
+
+    def command_vassal(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        return c.done(C.CommandVassal(vassal=c.name("house", ch[0])))
+
+    def command_none(self, ch: list[Any]) -> Any:
+        return _Ctx().done(C.CommandVassal(vassal=None))
+
+    def for_line(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        vassal = c.name("house", ch[0])
+        inner: Built = ch[1]
+        c.errors.extend(inner.errors)
+        c.warnings.extend(inner.warnings)
+        if c.errors or inner.command is None:
+            return Built(None, c.errors, c.warnings)
+        return c.done(C.ForVassal(vassal=vassal, command=inner.command))
+
     def unit_spec(self, ch: list[Any]) -> Any:
         return ("unit", ch[0] if len(ch) == 2 else None, ch[-1])
 
@@ -296,6 +325,7 @@ class _Lines(Transformer[Token, Any]):
     cond_area = cond_target = _tag("area", "first")
     cond_opponent = _tag("opponent", "first")
     rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
+    rhs_vassal_order = _tag("vassal_order", "first")
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
     rhs_upgrade, rhs_downgrade, rhs_destroy = _tag("upgrade", "first"), _tag("downgrade", "first"), _tag("destroy", "first")
@@ -484,6 +514,12 @@ def _conditional(cond: tuple[Any, ...], inner: Built) -> Built:
 def _head_line(head: _Name, rhs: tuple[Any, ...]) -> Built:
     c = _Ctx()
     form = rhs[0]
+    if form == "vassal_order":
+        _, words, number, at = rhs[1]
+        token, reason = vassal_order_token(words, number)
+        if token is None:
+            c.error("E108", f"{at.text!r} is not an order: {reason}", at)
+        return c.done(C.AssignOrder(area=c.name("area", head), token=token or ""))
     if form in ("order", "no_order", "take_over"):
         if lookup("area", head.text).id is None and lookup("card", head.text).id is not None and form == "order":
             c.error("E209", f"{head.text!r} is a card; an order goes after an area's name", head)

@@ -75,6 +75,14 @@ from adjudicator.engine.events.combat import (
     TidesRevealed,
     TrackMoved,
 )
+from adjudicator.engine.events.vassals import (
+    CommanderRewarded,
+    VassalCardsDrawn,
+    VassalCommanded,
+    VassalDeckShuffled,
+    VassalRaidKept,
+    VassalSetPassed,
+)
 from adjudicator.engine.events.westeros import (
     BidsRevealed,
     FinalStandings,
@@ -248,6 +256,16 @@ SAMPLES: list[Event] = [
     PowerChanged(house="stark", amount=0, cause="Game of Thrones", power=0, asked=2),
     ControlChanged(area="white_harbor", old="stark", new=""),
     GameWon(winner="lannister", round=6, reason="7 castles and strongholds"),
+]
+# Mother of Dragons' vassals
+SAMPLES += [
+    VassalCommanded(vassal="tyrell", commander="stark"),
+    VassalCommanded(vassal="arryn", commander="stark", rest=True),
+    VassalSetPassed(house="baratheon", to="lannister"),
+    VassalRaidKept(vassal="tyrell", area="highgarden"),
+    VassalCardsDrawn(vassal="tyrell", commander="stark", cards=("bronn", "varys", "jaqen_hghar")),
+    VassalDeckShuffled(vassal="tyrell"),
+    CommanderRewarded(vassal="tyrell", commander="stark"),
 ]
 
 TOKEN_ID = re.compile(r"(?:march|defense|support)[+-]\d|raid\*|consolidate\*|'s (?:march|defense|support|raid|consolidate)\b")
