@@ -95,6 +95,7 @@ class StepPart:
     text: str  # the whole text report (a house's: its private part, then the public report)
     page: str  # the whole HTML report
     receipts: tuple[str, ...] = ()  # of the reader's files applied in this step
+    private_json: bytes | None = None  # a house's private part as JSON (HOUSE.json: its answers' verdicts)
 
     @property
     def number(self) -> int:
@@ -329,8 +330,9 @@ def subject(game: Game, d: Digest) -> str:
 def compose(game: Game, d: Digest, to: str, text: str, page: str, public_json: bytes | None,
             map_png: bytes | None) -> EmailMessage:  # fmt: skip
     """One mail: the text, the HTML alternative with the map inside it (``map_png``, by Content-ID),
-    the latest public game state (so that a player can run ``maester check`` offline), and with a
-    key the sealed text and its seal attached."""
+    the latest public game state (so that a player can run ``maester check`` offline), a house's
+    private part as JSON for each step it carries (its answers' verdicts), and with a key the sealed
+    text and its seal attached."""
     m = EmailMessage(policy=policy.default)
     m["From"] = formataddr((f"Maester ({game.game_id})", game.sender))
     m["To"] = formataddr((registry.house_name(d.who), to)) if d.house else to
@@ -349,6 +351,10 @@ def compose(game: Game, d: Digest, to: str, text: str, page: str, public_json: b
     if public_json is not None:
         m.add_attachment(public_json, maintype="application", subtype="json",
                          filename=f"{game.game_id}-{game.number:04d}.json")  # fmt: skip
+    for part in d.steps if d.house else []:
+        if part.private_json is not None:
+            m.add_attachment(part.private_json, maintype="application", subtype="json",
+                             filename=f"{game.game_id}-{part.number:04d}-{d.who}.json")  # fmt: skip
     if game.key is not None:
         name = d.attachment(game)
         # application/octet-stream, not text/plain: mail programs show it as an attachment to save

@@ -354,7 +354,12 @@ def _step_part(folder: Path, who: str) -> StepPart:
         text, page = read_report(folder, who)
     except (OSError, UnicodeDecodeError, ReportError) as e:
         raise OutboxError(f"cannot read the report {folder.name} for {who}: {e}") from None
-    return StepPart(folder.name, text, page, tuple(_receipts(folder, None if who in (MODERATOR, PUBLIC) else who)))
+    house = None if who in (MODERATOR, PUBLIC) else who
+    try:
+        private_json = (folder / f"{house}.json").read_bytes() if house is not None else None
+    except OSError:
+        private_json = None  # a step reported before houses had one
+    return StepPart(folder.name, text, page, tuple(_receipts(folder, house)), private_json)
 
 
 def _free_folder(gd: GameDir, book: MailBook, number: int, names: list[str]) -> str:

@@ -42,12 +42,14 @@ from ..game.cards import CARDS
 from ..game.commands import Command
 from ..game.commands import from_dict as command_from_dict
 from ..game.commands import to_dict as to_command_dict
+from ..game.mod_board import mod_board  # its map with Essos holds every area of every board
 from ..game.state import GameState
 from ..turnfile.header import Header, format_header
 from ..turnfile.names import ORDER_TEXT, display_name
 from .cardtext import card_ref
 from .svgmap import HOUSE_COLOURS, MapLayout, board_summary, render_map
 from .templating import environment
+from .verdicts import answer_verdicts, judged
 
 FORMATS = ("text", "html", "json")
 MAP_FILE = "map.svg"  # the step's map in its report folder, beside the pages that show it
@@ -119,7 +121,7 @@ def render_reports(
     for viewer in viewers:
         if viewer is not None and viewer not in state.houses_in_play:
             raise ReportError(f"house {viewer!r} is not in this game ({', '.join(state.houses_in_play)})")
-    board = board or Board.classic()
+    board = board or state.board()
     every = [_event(e) for e in events]
     reqs = [_request_dict(r) for r in (requests or state.pending)]
     shared: dict[str, Any] | None = None
@@ -127,7 +129,7 @@ def render_reports(
     public_pages: dict[str, str] = {}
     out: dict[tuple[str | None, str], str] = {}
     env = environment(templates_dir)
-    extra = {"colours": _COLOURS, "map_src": map_src, "map_width": MapLayout.classic().width}
+    extra = {"colours": _COLOURS, "map_src": map_src, "map_width": MapLayout.for_map(board.map).width}
 
     def public_page(fmt: str) -> str:
         if fmt not in public_pages:
@@ -228,7 +230,7 @@ def embattled_areas(events: Iterable[Event]) -> list[str]:
     out = []
     for e in events:
         area = getattr(e, "area", None)
-        if type(e).__name__.startswith("Combat") and isinstance(area, str) and area in Board.classic().areas:
+        if type(e).__name__.startswith("Combat") and isinstance(area, str) and area in mod_board(essos=True).areas:
             out.append(area)
     return sorted(set(out))
 
@@ -255,7 +257,7 @@ def report_view(
     has it already from another reader's report of the step; ``event_views`` keeps each event's
     view by ``id()`` for the next reader (the events must outlive it).
     """
-    board = board or Board.classic()
+    board = board or state.board()
     mine = [r for r in requests if viewer is not None and r["house"] == viewer]
     if event_views is None:
         event_views = {}
@@ -267,6 +269,7 @@ def report_view(
         "events": [_event_view_once(e, event_views) for e in events if e.is_public()],
         "private_events": _private_events(events, event_views),
         "hand": [], "discards": [], "my_requests": [], "skeleton": None, "held": [], "held_step": "",
+        "verdicts": judged(answer_verdicts(state, events, viewer)) if viewer is not None else [],
     }
     if viewer is not None:
         hs = state.houses[viewer]
@@ -308,7 +311,7 @@ def public_view(
     board: Board | None = None,
 ) -> dict[str, Any]:
     """The part of :func:`report_view` every reader of a step sees: the same in all its reports."""
-    board = board or Board.classic()
+    board = board or state.board()
     phase = PHASE_NAMES.get(state.phase, state.phase)
     return {
         "width": WIDTH,
@@ -378,7 +381,7 @@ def _house_row(state: GameState, board: Board, house: str) -> dict[str, Any]:
         "power_on_board": state.power_on_board(house),
         "supply": hs.supply,
         "armies": ",".join(str(n) for n in board.supply_limits(hs.supply)),
-        "castles": state.castles(house, board),
+        "castles": state.victory(house, board),  # the victory track (Targaryen: loyalty, M076)
         "throne": state.position("iron_throne", house),
         "fiefdoms": state.position("fiefdoms", house),
         "court": state.position("kings_court", house),
@@ -718,7 +721,8 @@ def json_report(
     requests: list[dict[str, Any]],
     fingerprints: Mapping[str, list[str]] | None,
 ) -> str:
-    """The machine-readable twin of a report: events, the state without secrets, open requests."""
+    """The machine-readable twin of a report: events, the state without secrets, open requests; for a
+    house, also every answer of its own with its verdict (:func:`adjudicator.reports.verdicts.answer_verdicts`)."""
     doc = {
         "format": "maester-report",
         "version": 1,
@@ -727,6 +731,8 @@ def json_report(
         "state": public_state(state, viewer=viewer, requests=requests),
         "fingerprints": {h: list(v) for h, v in sorted((fingerprints or {}).items())},
     }
+    if viewer is not None:
+        doc["answers"] = answer_verdicts(state, events, viewer)
     return json.dumps(doc, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"  # compact: kept per step
 
 

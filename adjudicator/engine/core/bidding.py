@@ -44,6 +44,7 @@ from .context import (
 )
 
 BidTrack = Literal["iron_throne", "fiefdoms", "kings_court", "wildlings"]
+FIXED_LAST = "targaryen"  # Mother of Dragons: never moves from position 8 of any influence track (M097)
 
 # The rule that governs each kind of bid (for the reasons given when a bid is refused).
 _BID_RULE = {"iron_throne": "R082", "fiefdoms": "R082", "kings_court": "R082", "wildlings": "R101"}
@@ -94,6 +95,15 @@ def check_tie_break(state: GameState, context: str, tied: list[HouseId], cmd: Co
     return None
 
 
+def not_the_tie_breaker(holder: HouseId, context: str) -> str:
+    """Why a tie-break order of a house other than ``holder`` is not used for a tie of ``context``."""
+    if context == "iron_throne":
+        return (f"{holder.title()} held the Iron Throne before this bidding and breaks the ties on its own track "
+                "(R085)")
+    rule = "R107" if context == "wildlings" else "R084"
+    return f"{holder.title()} holds the Iron Throne and breaks this tie ({rule})"
+
+
 # --- secret bids and ties -------------------------------------------------------------------
 
 
@@ -122,7 +132,7 @@ def secret_bids(ctx: Context, track: str, houses: list[HouseId]) -> dict[HouseId
     # and used up with the decision; recorded with it, so that a replay tells the same story.
     fresh = [a.request for a in asks if a.request.key not in ctx.segment.decisions and skipped.get(a.request.house)]
     refusals = {r.key: [AnswerUnusable(house=r.house, answer=e.text, reason=str(check_bid(st, r.house, track, e.command)),
-                                       visible_to=r.house) for e in skipped[r.house]] for r in fresh}  # fmt: skip
+                                       ids=(e.id,), visible_to=r.house) for e in skipped[r.house]] for r in fresh}  # fmt: skip
     try:
         cmds = ctx.ask_all(asks)
     except NeedAnswers:
@@ -173,7 +183,12 @@ def break_tie(ctx: Context, context: str, tied: list[HouseId], default: list[Hou
         context={"tie": context, "tied": list(tied)},
         default=TieBreak(order=tuple(default), context=context),
     )
-    cmd = ctx.ask(Ask(req, lambda c: check_tie_break(st, context, tied, c)))
+    # Tie-break orders of the other houses meant for this tie are refused; being standing, they
+    # stay for a later tie their house may break (the Iron Throne may change hands on its track).
+    strays = [e for h in st.houses_in_play if h != holder for e in ctx.entries(h, "tie_break")
+              if isinstance(e.command, TieBreak) and e.command.context in (None, context)]
+    cmd = ctx.ask_refusing(Ask(req, lambda c: check_tie_break(st, context, tied, c)), strays,
+                           lambda e: not_the_tie_breaker(holder, context), use_up=False)
     assert isinstance(cmd, TieBreak)
     order = sorted(tied, key=cmd.order.index)
     ctx.emit(TieBroken(house=holder, context=context, order=tuple(order)))
@@ -206,10 +221,14 @@ def bid_for_track(ctx: Context, track: str) -> None:
     """Bid for one influence track, place the houses, give position 1 its token (R082-R087)."""
     st = ctx.state
     previous = list(st.tracks[track])
-    bids = secret_bids(ctx, track, st.turn_order())
+    # Mother of Dragons: a vassal bids 0 unasked (M064); Targaryen bids but keeps position 8 (M097).
+    bids = secret_bids(ctx, track, [h for h in st.turn_order() if not st.is_vassal(h)])
+    bids |= dict.fromkeys(st.vassals, 0)
+    fixed = [h for h in previous if h == FIXED_LAST and st.variant != "classic"]
     # The old Iron Throne holder still breaks ties on the Iron Throne track (R085): the track
     # is replaced only now.
-    st.tracks[track] = rank(ctx, track, bids, previous)
+    ranked = rank(ctx, track, {h: b for h, b in bids.items() if h not in fixed}, [h for h in previous if h not in fixed])
+    st.tracks[track] = ranked + fixed
     ctx.emit(InfluenceTrackChanged(track=track, order=tuple(st.tracks[track]), cause="bidding"))
 
 
@@ -224,15 +243,20 @@ def move_on_track(state: GameState, track: str, house: HouseId, position: int) -
     order = state.tracks[track]
     if not 1 <= position <= len(order):
         raise ValueError(f"position {position} is not on the {track} track of {len(order)} houses")
+    if FIXED_LAST in order and state.variant != "classic":  # Targaryen holds position 8 all game (M097)
+        if house == FIXED_LAST:
+            return
+        position = min(position, len(order) - 1)
     order.remove(house)
     order.insert(position - 1, house)
 
 
 def shift_on_track(ctx: Context, track: str, house: HouseId, position: int, cause: str) -> None:
     """:func:`move_on_track`, with the public event saying so (nothing when nothing moves)."""
-    if ctx.state.position(track, house) == position:
-        return
+    before = list(ctx.state.tracks[track])
     move_on_track(ctx.state, track, house, position)
+    if ctx.state.tracks[track] == before:
+        return
     ctx.emit(InfluenceTrackChanged(track=track, order=tuple(ctx.state.tracks[track]), cause=cause))
 
 

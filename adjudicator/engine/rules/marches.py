@@ -63,9 +63,10 @@ def hostile(state: GameState, board: Board, house: HouseId, area: str) -> str | 
     return None
 
 
-def unit_strength(unit: str, castle: bool) -> int:
-    """Attacking strength: a siege engine counts 4 only against a castle or stronghold (R187, R236)."""
-    return {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 4 if castle else 0}[unit]
+def unit_strength(unit: str, castle: bool, dragon: int = 0) -> int:
+    """Attacking strength: a siege engine counts 4 only against a castle or stronghold (R187, R236); a
+    Mother of Dragons dragon ``dragon``, the strength tokens in the box (M089)."""
+    return {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 4 if castle else 0, "dragon": dragon}[unit]
 
 
 def sure_strength(state: GameState, board: Board, house: HouseId, area: str, units: list[Unit], token: str) -> int:
@@ -74,13 +75,14 @@ def sure_strength(state: GameState, board: Board, house: HouseId, area: str, uni
     Its marching units, the march modifier, and its own support orders next to the area
     (never from a port, R185); support other houses may give comes on top at the combat.
     """
-    castle = board.area(area).has_castle
-    total = sum(unit_strength(u.type, castle) for u in units) + order_bonus(token)
+    castle = state.effective_area(area, board).has_castle
+    dragon = state.dragon_strength(board)
+    total = sum(unit_strength(u.type, castle, dragon) for u in units) + order_bonus(token)
     for a in board.neighbours[area]:
         order = state.area(a).order
         if order and order.house == house and order_kind(order.token) == "support" and not board.area(a).is_port:
             helpers = [u for u in state.area(a).units if u.house == house and not u.routed]
-            total += sum(unit_strength(u.type, castle) for u in helpers) + order_bonus(order.token)
+            total += sum(unit_strength(u.type, castle, dragon) for u in helpers) + order_bonus(order.token)
     return total
 
 
@@ -97,7 +99,7 @@ def plan_march(state: GameState, board: Board, house: HouseId, cmd: March) -> tu
     """Check a march answer; return (why it is illegal, or ``None``; the plan)."""
     plan = MarchPlan()
     if cmd.origin not in board.areas:
-        return f"there is no area {cmd.origin!r}", plan
+        return f"there is no area {cmd.origin!r}, so no march order there (R141)", plan
     here = state.area(cmd.origin)
     if not here.order or here.order.house != house or order_kind(here.order.token) != "march":
         return f"you have no march order in {_name(board, cmd.origin)} (never placed, or already resolved) (R141)", plan
@@ -135,12 +137,12 @@ def _take_units(state: GameState, board: Board, house: HouseId, cmd: March, plan
     wanted: dict[str, int] = {}
     for move in cmd.moves:
         if move.destination not in board.areas:
-            return f"there is no area {move.destination!r}"
+            return f"there is no area {move.destination!r} to march to (R144)"
         if move.destination == cmd.origin:
             return f"units that stay in {_name(board, cmd.origin)} need no move (R143)"
         for spec in move.units:
             if spec.unit not in UNIT_TYPES or spec.count < 1:
-                return f"'{spec.count} {spec.unit}' is not a number of units"
+                return f"'{spec.count} {spec.unit}' is not a number of units (R142)"
             wanted[spec.unit] = wanted.get(spec.unit, 0) + spec.count
     for unit, n in wanted.items():
         if n > len(free[unit]):
