@@ -7,6 +7,7 @@ from adjudicator.engine.events.combat import (
     AttackerAdvanced,
     BladeUsed,
     CardAbility,
+    CasualtiesDue,
     CombatOrderRemoved,
     CombatResolved,
     CombatStrengths,
@@ -265,6 +266,12 @@ def test_ruling_54_a_house_without_cards_fights_without_one(battle):
     b.run(play("stark", "catelyn_stark"))
     assert b.done and b.of(HouseCardsRevealed)[0].defender_card == ""
     assert len(b.state.houses["lannister"].hand) == 7, "the empty hand is refilled at the end of the combat"
+    later = duel("stark", "lannister", attack=("knight",), defend=("2 footmen",), hands={"lannister": []},
+                 discards={"lannister": ["tywin_lannister", "ser_gregor_clegane", "ser_jaime_lannister", "the_hound",
+                                         "ser_kevan_lannister", "tyrion_lannister", "cersei_lannister"]}, areas=BLOCKED)
+    b = battle(later, everyone(later, "stark"))
+    b.run(play("stark", "eddard_stark"))
+    assert [(d.swords, d.fortifications, d.count) for d in b.of(CasualtiesDue)] == [(2, 0, 2)]  # no card, no icons
 
 
 def test_ruling_57_a_blade_answer_that_cannot_be_used_does_not_hold_up_the_combat(battle):

@@ -31,41 +31,40 @@ def take_casualties(ctx: Context, combat: Combat) -> None:
     swords = icons(ctx, combat, winner)[0]
     forts = icons(ctx, combat, loser)[1]
     if swords:
-        _lose(ctx, combat, loser, max(0, swords - forts), CasualtiesDue(
-            house=str(combat.house(loser)), area=combat.area, count=max(0, swords - forts), swords=swords,
-            fortifications=forts))
+        _lose(ctx, combat, loser, max(0, swords - forts), swords=swords, fortifications=forts)
     for role in ROLES:
         tides = combat.sides[role].tides
         if tides and tides_card(tides).skull:
-            hit = other(role)
-            _lose(ctx, combat, hit, 1, CasualtiesDue(house=str(combat.house(hit)), area=combat.area, count=1, skulls=1))
+            _lose(ctx, combat, other(role), 1, skulls=1)
 
 
 def standing(ctx: Context, combat: Combat, role: Role) -> list[str]:
     """The unit types a side may lose as casualties: its attacking or defending units, not routed."""
-    return [f.type for f in fighters(ctx.state, ctx.board, combat) if f.side == role and not f.supporting and not f.routed]
+    return [f.type for f in fighters(ctx.state, combat) if f.side == role and not f.supporting and not f.routed]
 
 
-def _lose(ctx: Context, combat: Combat, role: Role, count: int, due: CasualtiesDue) -> None:
+def _lose(ctx: Context, combat: Combat, role: Role, count: int, *, swords: int = 0, fortifications: int = 0,
+          skulls: int = 0) -> None:
+    """One side loses ``count`` units, as the swords beyond the fortifications or a skull say."""
     house = str(combat.house(role))
     blocker = no_casualties(ctx, combat, role)
     if blocker:
-        ctx.emit(CasualtiesDue(house=house, area=combat.area, count=0, swords=due.swords,
-                               fortifications=due.fortifications, skulls=due.skulls, prevented_by=blocker))
+        ctx.emit(CasualtiesDue(house=house, area=combat.area, count=0, swords=swords, fortifications=fortifications,
+                               skulls=skulls, prevented_by=blocker))
         return
     pool = standing(ctx, combat, role)
     count = min(count, len(pool))  # a house loses at most what stands in the combat
-    ctx.emit(CasualtiesDue(house=house, area=combat.area, count=count, swords=due.swords,
-                           fortifications=due.fortifications, skulls=due.skulls))
+    ctx.emit(CasualtiesDue(house=house, area=combat.area, count=count, swords=swords, fortifications=fortifications,
+                           skulls=skulls))
     if not count:
         return
-    chosen = _ask(ctx, combat, role, count, pool, skull=bool(due.skulls))
+    chosen = _ask(ctx, combat, role, count, pool, skull=bool(skulls))
     area = combat.origin if role == "attacker" else combat.area
     lost = pick_units(ctx.state.area(area).units, house, chosen)
     if role == "attacker":
         for unit in chosen:
             combat.attacking.remove(unit)
-    cause = "a Tides of Battle skull (R272)" if due.skulls else "casualties of the combat (R203)"
+    cause = "a Tides of Battle skull (R272)" if skulls else "casualties of the combat (R203)"
     destroy_units(ctx, area, lost, cause, reported_in=combat.area, in_combat=True)
 
 
@@ -104,7 +103,7 @@ def why_not(ctx: Context, combat: Combat, role: Role, cmd: Casualties, count: in
     for unit, n in want.items():
         if n <= have[unit]:
             continue
-        others = [f for f in fighters(ctx.state, ctx.board, combat) if f.side == role and f.type == unit]
+        others = [f for f in fighters(ctx.state, combat) if f.side == role and f.type == unit]
         if any(f.routed and not f.supporting for f in others):
             return f"routed units can never be chosen as casualties: you have {have[unit]} standing {unit}(s) here (R205)"
         if any(f.supporting for f in others):
@@ -122,7 +121,7 @@ def pick_units(units: list[Unit], house: str, types: list[str]) -> list[Unit]:
     return out
 
 
-def _cheapest(pool: list[str], count: int, *, doomed: bool = False) -> list[str]:
+def _cheapest(pool: list[str], count: int, *, doomed: bool) -> list[str]:
     """The default casualties: the cheapest units, but first the siege engines of a defeated army,
     which cannot retreat and would be destroyed anyway (R218, ruling 48)."""
     order = DOOMED_FIRST if doomed else CHEAP_FIRST
