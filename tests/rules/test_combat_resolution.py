@@ -132,8 +132,9 @@ def test_R204_a_casualty_choice_naming_a_unit_twice_counts_both(battle):
     state = duel("stark", "lannister", attack=("2 knights",), defend=("footman", "2 knights"), areas=BLOCKED)
     b = battle(state, everyone(state, "stark"))
     b.run(play("stark", "eddard_stark"), play("lannister", "cersei_lannister"),
-          say("lannister", Casualties(units=(UnitSpec("footman"), UnitSpec("footman")))))
+          say("lannister", Casualties(units=(UnitSpec("knight"),)), Casualties(units=(UnitSpec("footman"), UnitSpec("footman")))))
     assert any("you have 1 footman(s) in the combat, not 2 (R204)" in r for r in b.unusable("lannister"))
+    assert any("2 casualties must be chosen, not 1 (R203, R206)" in r for r in b.unusable("lannister"))
     assert b.asked() == [("casualties", "lannister")]
 
 

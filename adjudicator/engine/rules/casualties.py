@@ -31,11 +31,11 @@ def take_casualties(ctx: Context, combat: Combat) -> None:
     swords = icons(ctx, combat, winner)[0]
     forts = icons(ctx, combat, loser)[1]
     if swords:
-        _lose(ctx, combat, loser, max(0, swords - forts), swords=swords, fortifications=forts)
+        _lose(ctx, combat, loser, max(0, swords - forts), swords=swords, fortifications=forts, skulls=0)
     for role in ROLES:
         tides = combat.sides[role].tides
         if tides and tides_card(tides).skull:
-            _lose(ctx, combat, other(role), 1, skulls=1)
+            _lose(ctx, combat, other(role), 1, swords=0, fortifications=0, skulls=1)
 
 
 def standing(ctx: Context, combat: Combat, role: Role) -> list[str]:
@@ -43,8 +43,8 @@ def standing(ctx: Context, combat: Combat, role: Role) -> list[str]:
     return [f.type for f in fighters(ctx.state, combat) if f.side == role and not f.supporting and not f.routed]
 
 
-def _lose(ctx: Context, combat: Combat, role: Role, count: int, *, swords: int = 0, fortifications: int = 0,
-          skulls: int = 0) -> None:
+def _lose(ctx: Context, combat: Combat, role: Role, count: int, *, swords: int, fortifications: int,
+          skulls: int) -> None:
     """One side loses ``count`` units, as the swords beyond the fortifications or a skull say."""
     house = str(combat.house(role))
     blocker = no_casualties(ctx, combat, role)
