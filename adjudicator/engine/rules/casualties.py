@@ -16,6 +16,7 @@ from ..cards.registry import ROLES, Role, other
 from ..cards.tides import tides_card
 from ..core.common import destroy_units
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request
+from ..events import card_name
 from ..events.combat import CasualtiesDue
 from .combat_state import Combat, fighters, matches
 from .strength import icons, no_casualties
@@ -30,42 +31,60 @@ def take_casualties(ctx: Context, combat: Combat) -> None:
     winner, loser = combat.winner, other(combat.winner)
     swords = icons(ctx, combat, winner)[0]
     forts = icons(ctx, combat, loser)[1]
+    hit: set[Role] = set()
     if swords:
-        _lose(ctx, combat, loser, max(0, swords - forts), swords=swords, fortifications=forts, skulls=0)
+        hit.add(loser)
+        _lose(ctx, combat, loser, max(0, swords - forts), CasualtiesDue(
+            house=str(combat.house(loser)), area=combat.area, count=max(0, swords - forts), swords=swords,
+            fortifications=forts))
     for role in ROLES:
         tides = combat.sides[role].tides
         if tides and tides_card(tides).skull:
-            _lose(ctx, combat, other(role), 1, swords=0, fortifications=0, skulls=1)
+            hit.add(other(role))
+            _lose(ctx, combat, other(role), 1, CasualtiesDue(house=str(combat.house(other(role))), area=combat.area,
+                                                             count=1, skulls=1))
+    for role in ROLES:  # a side no casualty reached: its casualty answers for this combat are told why
+        if role not in hit and combat.house(role):
+            why = "the victor takes none" if role == winner else "the victor's House card shows no sword"
+            _settle(ctx, combat, str(combat.house(role)), f"no casualty was due: {why} (R203)")
 
 
 def standing(ctx: Context, combat: Combat, role: Role) -> list[str]:
     """The unit types a side may lose as casualties: its attacking or defending units, not routed."""
-    return [f.type for f in fighters(ctx.state, combat) if f.side == role and not f.supporting and not f.routed]
+    return [f.type for f in fighters(ctx.state, ctx.board, combat) if f.side == role and not f.supporting and not f.routed]
 
 
-def _lose(ctx: Context, combat: Combat, role: Role, count: int, *, swords: int, fortifications: int,
-          skulls: int) -> None:
-    """One side loses ``count`` units, as the swords beyond the fortifications or a skull say."""
+def _lose(ctx: Context, combat: Combat, role: Role, count: int, due: CasualtiesDue) -> None:
     house = str(combat.house(role))
     blocker = no_casualties(ctx, combat, role)
     if blocker:
-        ctx.emit(CasualtiesDue(house=house, area=combat.area, count=0, swords=swords, fortifications=fortifications,
-                               skulls=skulls, prevented_by=blocker))
+        ctx.emit(CasualtiesDue(house=house, area=combat.area, count=0, swords=due.swords,
+                               fortifications=due.fortifications, skulls=due.skulls, prevented_by=blocker))
+        _settle(ctx, combat, house, f"no casualty was due: {card_name(blocker)} spares this side every casualty (R193)")
         return
     pool = standing(ctx, combat, role)
     count = min(count, len(pool))  # a house loses at most what stands in the combat
-    ctx.emit(CasualtiesDue(house=house, area=combat.area, count=count, swords=swords, fortifications=fortifications,
-                           skulls=skulls))
+    ctx.emit(CasualtiesDue(house=house, area=combat.area, count=count, swords=due.swords,
+                           fortifications=due.fortifications, skulls=due.skulls))
     if not count:
+        _settle(ctx, combat, house, "no casualty was due: the victor's swords did not outnumber the fortifications, "
+                                    "or no unit of yours stood in the combat (R203)")
         return
-    chosen = _ask(ctx, combat, role, count, pool, skull=bool(skulls))
+    chosen = _ask(ctx, combat, role, count, pool, skull=bool(due.skulls))
     area = combat.origin if role == "attacker" else combat.area
     lost = pick_units(ctx.state.area(area).units, house, chosen)
     if role == "attacker":
         for unit in chosen:
             combat.attacking.remove(unit)
-    cause = "a Tides of Battle skull (R272)" if skulls else "casualties of the combat (R203)"
+    cause = "a Tides of Battle skull (R272)" if due.skulls else "casualties of the combat (R203)"
     destroy_units(ctx, area, lost, cause, reported_in=combat.area, in_combat=True)
+
+
+def _settle(ctx: Context, combat: Combat, house: str, reason: str) -> None:
+    """The house's casualty answers meet a combat where none is due: refused, with the reason; those
+    naming this combat are used up, the others wait for a later combat."""
+    ctx.settle("casualties", [house], lambda c: isinstance(c, Casualties) and matches(c.when, combat, house), reason,
+               only_this=lambda c: isinstance(c, Casualties) and c.when is not None)
 
 
 def _ask(ctx: Context, combat: Combat, role: Role, count: int, pool: list[str], *, skull: bool) -> list[str]:
@@ -103,7 +122,7 @@ def why_not(ctx: Context, combat: Combat, role: Role, cmd: Casualties, count: in
     for unit, n in want.items():
         if n <= have[unit]:
             continue
-        others = [f for f in fighters(ctx.state, combat) if f.side == role and f.type == unit]
+        others = [f for f in fighters(ctx.state, ctx.board, combat) if f.side == role and f.type == unit]
         if any(f.routed and not f.supporting for f in others):
             return f"routed units can never be chosen as casualties: you have {have[unit]} standing {unit}(s) here (R205)"
         if any(f.supporting for f in others):
@@ -121,7 +140,7 @@ def pick_units(units: list[Unit], house: str, types: list[str]) -> list[Unit]:
     return out
 
 
-def _cheapest(pool: list[str], count: int, *, doomed: bool) -> list[str]:
+def _cheapest(pool: list[str], count: int, *, doomed: bool = False) -> list[str]:
     """The default casualties: the cheapest units, but first the siege engines of a defeated army,
     which cannot retreat and would be destroyed anyway (R218, ruling 48)."""
     order = DOOMED_FIRST if doomed else CHEAP_FIRST
