@@ -222,6 +222,7 @@ class _Reader:
         self.read_areas(data, state)
         self.read_decks(data, state)
         self.read_engine(data, state)
+        self.check_orders_have_units(state)
         state.tidy()
         problems = state.check(self.board)
         if problems:
@@ -390,6 +391,15 @@ class _Reader:
             self.fail(key, f"unknown area {area_id!r}{_suggest(area_id, list(self.board.areas))}")
         return area_id
 
+    def check_orders_have_units(self, state: GameState) -> None:
+        """Every order stands with its units (R115), except in a combat under way, whose orders stay
+        until its clean-up (ruling 50): known only once the engine's records are read."""
+        fighting = state.combat_under_way()
+        for area_id, st in sorted(state.areas.items(), key=lambda kv: self.lines.get(("areas", kv[0]), 0)):
+            if st.order and area_id not in fighting and all(u.house != st.order.house for u in st.units):
+                name = self.board.area(area_id).name
+                self.fail(f"areas.{area_id}.order", f"an order of {st.order.house} needs its units in {name} (R115)")
+
     def check_area_limits(self, state: GameState) -> None:
         """Per-area limits, reported against the area's own key and line."""
         seen: Counter[tuple[str, str]] = Counter()
@@ -412,8 +422,6 @@ class _Reader:
             if a.is_port and len(st.units) > self.board.constants["port_max_ships"]:
                 self.fail(f"{key}.units", f"{a.name} holds {len(st.units)} ships; a port holds 3 (R250)")
             if st.order:
-                if st.order.house not in houses:
-                    self.fail(f"{key}.order", f"an order of {st.order.house} needs its units in {a.name} (R115)")
                 orders[(st.order.house, st.order.token)] += 1
                 if orders[(st.order.house, st.order.token)] > ORDER_TOKENS[st.order.token]:
                     self.fail(f"{key}.order", f"{st.order.house} owns only {ORDER_TOKENS[st.order.token]} "
