@@ -8,8 +8,8 @@ from adjudicator.engine.events.vassals import VassalCommanded, VassalSetPassed
 from adjudicator.engine.machine import advance
 from adjudicator.game.commands import AssignOrder, CommandVassal, LeaveUnordered, Raven
 from adjudicator.game.state import Order
-from tests.mother_of_dragons.vassal_helpers import for_vassal, mod_game
-from tests.rules.helpers import entry, of, put, reasons
+from mother_of_dragons.vassal_helpers import for_vassal, mod_game
+from rules.helpers import entry, of, put, reasons
 
 
 def _choices(state, *pairs):

@@ -7,7 +7,7 @@ from typing import Any
 from adjudicator.game.commands import Command, ForVassal
 from adjudicator.game.mod_setup import new_mod_game
 from adjudicator.game.state import GameState
-from tests.rules.helpers import entry
+from rules.helpers import entry
 
 THREE = ["stark", "lannister", "baratheon"]  # vassals: greyjoy, tyrell, martell, arryn
 
