@@ -306,6 +306,23 @@ class Consolidate(Command):
     muster: tuple[MusterAction, ...] | None = None  # None: take power
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IronBank(Command):
+    """Mother of Dragons: resolve an Iron Bank order (M104, M117), taking a loan or none.
+
+    ``iron bank in Shipbreaker Bay: take customs officer`` / ``iron bank in Shipbreaker Bay: no loan``.
+    Its kind is ``consolidate``: it answers a house's turn of the Resolve Consolidate Power step
+    (ruling 259). ``areas`` are the areas a loan improves, ``units`` the units it places or destroys,
+    ``option`` its word choice (Pyromancer's ``crown``/``barrel``, Spymaster's deck ``1``-``4``).
+    """
+
+    area: AreaId
+    loan: CardId | None = None
+    areas: tuple[AreaId, ...] = ()
+    units: tuple[Located, ...] = ()
+    option: str | None = None
+
+
 # --- Westeros phase -------------------------------------------------------------------------
 
 
@@ -341,6 +358,15 @@ class WesterosChoice(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class InterestLosses(Command):
+    """Mother of Dragons (M110): ``interest for stark: destroy footman in Winterfell, ship in Bay of Ice``,
+    the units of a debtor destroyed for the interest it could not pay."""
+
+    debtor: HouseId
+    removals: tuple[Located, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WildlingChoice(Command):
     """A wildling card choice (D12): units to destroy or swap, a track, a house card, an area."""
 
@@ -373,6 +399,8 @@ _KIND_OF: dict[str, str] = {
     "MusterAction": "muster",
     "Muster": "muster",
     "Consolidate": "consolidate",
+    "IronBank": "consolidate",
+    "InterestLosses": "interest",
     "Bid": "bid",
     "TieBreak": "tie_break",
     "Reconcile": "reconcile",
@@ -383,7 +411,7 @@ _KIND_OF: dict[str, str] = {
 COMMAND_TYPES: tuple[type[Command], ...] = (
     AssignOrder, LeaveUnordered, Raven, RavenKeep, Raid, March, Support, RefuseSupport,
     PlayCard, UseBlade, Casualties, Retreat, CardChoice, PortShips, Muster, Consolidate,
-    Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice,
+    Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice, IronBank, InterestLosses,
 )
 
 _BY_NAME: dict[str, type] = {t.__name__: t for t in COMMAND_TYPES}

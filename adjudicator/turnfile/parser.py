@@ -54,7 +54,9 @@ from .names import (
     OPTION_WORDS,
     ORDER_KINDS,
     ORDER_TEXT,
+    SEA_ORDER_WORDS,
     choice_forms_text,
+    current_vocabulary,
     describe_match_error,
     display_name,
     lookup,
@@ -72,7 +74,7 @@ __all__ = [
 ]
 
 _NAME_CODES = {"area": "E101", "house": "E102", "house_card": "E103", "westeros_card": "E104",
-               "wildling_card": "E104", "card": "E104", "unit": "E106", "track": "E107"}
+               "wildling_card": "E104", "card": "E104", "loan": "E104", "unit": "E106", "track": "E107"}
 _SIDES = {"attacker": "attacker", "defender": "defender", "nobody": None, "no one": None, "noone": None}
 # The most units of one type a house owns (10 footmen, R011): no line may name more in one count.
 MAX_UNITS_NAMED = 10
@@ -296,6 +298,10 @@ class _Lines(Transformer[Token, Any]):
     cond_area = cond_target = _tag("area", "first")
     cond_opponent = _tag("opponent", "first")
     rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
+
+    def rhs_word_order(self, ch: list[Any]) -> Any:
+        """``sea march``, ``sea support``: a word before an order's own keyword (Mother of Dragons)."""
+        return ("option", _Name(f"{ch[0]} {ch[1]}", ch[0].column, ch[1].end_column))
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
     rhs_upgrade, rhs_downgrade, rhs_destroy = _tag("upgrade", "first"), _tag("downgrade", "first"), _tag("destroy", "first")
@@ -397,6 +403,35 @@ class _Lines(Transformer[Token, Any]):
     def supply_none(self, ch: list[Any]) -> Any:
         return _Ctx().done(C.Reconcile(removals=()))
 
+    loan_areas = _tag("loan_areas", "all")
+
+    def loan_word(self, ch: list[Any]) -> Any:
+        return ("loan_word", ch[0], ch[1] if len(ch) > 1 else None)
+
+    def iron_bank_take(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        area, loan_name = _only(ch, _Name)[:2]
+        fields_: dict[str, Any] = {"area": c.name("area", area), "loan": c.name("loan", loan_name)}
+        for part in _tagged(ch, "loan_areas"):
+            fields_["areas"] = tuple(c.name("area", n) for n in part[1])
+        for part in _tagged(ch, "locs"):
+            fields_["units"] = _located(c, part[1])
+        for _, word, number in _tagged(ch, "loan_word"):
+            fields_["option"] = _loan_option(c, word, number)
+        return c.done(C.IronBank(**fields_))
+
+    def iron_bank_none(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        return c.done(C.IronBank(area=c.name("area", _only(ch, _Name)[0])))
+
+    def interest_line(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        return c.done(C.InterestLosses(debtor=c.name("house", ch[0]), removals=_located(c, ch[1][1])))
+
+    def interest_none(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        return c.done(C.InterestLosses(debtor=c.name("house", ch[0]), removals=()))
+
     def cond_line(self, ch: list[Any]) -> Any:
         return _conditional(ch[0], ch[1])
 
@@ -410,6 +445,21 @@ def _located(c: _Ctx, locs: Sequence[tuple[Any, ...]]) -> tuple[C.Located, ...]:
         C.Located(area=c.name("area", a), unit=c.name("unit", u), count=c.count(n, 1, MAX_UNITS_NAMED, "a number of units"))
         for _, n, u, a in locs
     )
+
+
+LOAN_WORDS = {"crown": "crown", "power": "crown", "barrel": "barrel", "supply": "barrel"}
+
+
+def _loan_option(c: _Ctx, word: _Name, number: Token | None) -> str | None:
+    """A loan's word choice: Pyromancer's ``crown`` or ``barrel``; Spymaster's ``deck N``."""
+    key = normalise(word.text)
+    if key in ("deck", "westeros deck") and number is not None:
+        return str(c.count(number, 1, 4, "a Westeros deck"))
+    if number is None and key in LOAN_WORDS:
+        return LOAN_WORDS[key]
+    c.error("E206", f"{word.text!r} is not a loan's choice: write 'crown' or 'barrel' (Pyromancer) or 'deck N' (Spymaster)",
+            word)
+    return None
 
 
 def _muster(c: _Ctx, actions: Sequence[tuple[Any, ...]]) -> tuple[C.MusterAction, ...]:
@@ -496,6 +546,9 @@ def _head_line(head: _Name, rhs: tuple[Any, ...]) -> Built:
         return c.done(C.PortShips(port=area, count=c.count(rhs[1], 0, 3, "a number of ships", 0)))
     card_match = lookup("card", head.text)
     if card_match.id is None and lookup("area", head.text).id is not None:
+        sea = SEA_ORDER_WORDS.get(normalise(rhs[1].text)) if form == "option" else None
+        if sea is not None and current_vocabulary() != CLASSIC:  # Mother of Dragons' sea orders (M114)
+            return c.done(C.AssignOrder(area=c.name("area", head), token=sea))
         if form == "option":
             sugg = order_suggestions(rhs[1].text)
             hint = "did you mean " + " or ".join(repr(s) for s in sugg) + "?" if sugg else "orders: " + ", ".join(ORDER_TEXT.values())
