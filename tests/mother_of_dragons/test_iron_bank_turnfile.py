@@ -72,3 +72,15 @@ def test_M104_a_bad_loan_choice_is_refused_with_what_would_do():
 def test_M114_a_classic_game_knows_no_sea_orders_or_loans():
     tf = parse_turn_file("Bay of Ice: iron bank\niron bank in Bay of Ice: take customs officer\n")
     assert not tf.commands and [p.code for p in tf.problems] == ["E108", "E104"]
+
+
+def test_the_guides_mother_of_dragons_examples_parse():
+    import re
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "turn-files.md").read_text("utf-8")
+    blocks = re.findall(r"```turn-mod\n(.*?)```", guide, re.DOTALL)
+    assert len(blocks) >= 3
+    for body in blocks:
+        tf = parse_turn_file(body, variant=MOD)
+        assert not tf.problems and tf.commands, [p.render() for p in tf.problems]
