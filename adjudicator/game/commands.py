@@ -358,6 +358,14 @@ class WesterosChoice(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Give(Command):
+    """Mother of Dragons (M121, ruling 261): ``give 2 power to Stark``, a gift of available power."""
+
+    power: int
+    to: HouseId
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class InterestLosses(Command):
     """Mother of Dragons (M110): ``interest for stark: destroy footman in Winterfell, ship in Bay of Ice``,
     the units of a debtor destroyed for the interest it could not pay."""
@@ -401,6 +409,7 @@ _KIND_OF: dict[str, str] = {
     "Consolidate": "consolidate",
     "IronBank": "consolidate",
     "InterestLosses": "interest",
+    "Give": "give",
     "Bid": "bid",
     "TieBreak": "tie_break",
     "Reconcile": "reconcile",
@@ -411,7 +420,7 @@ _KIND_OF: dict[str, str] = {
 COMMAND_TYPES: tuple[type[Command], ...] = (
     AssignOrder, LeaveUnordered, Raven, RavenKeep, Raid, March, Support, RefuseSupport,
     PlayCard, UseBlade, Casualties, Retreat, CardChoice, PortShips, Muster, Consolidate,
-    Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice, IronBank, InterestLosses,
+    Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice, IronBank, InterestLosses, Give,
 )
 
 _BY_NAME: dict[str, type] = {t.__name__: t for t in COMMAND_TYPES}
@@ -482,7 +491,7 @@ def _unplain(v: object) -> object:
 # house owns 10 footmen, a port holds 3 ships, a bid is 0 to 99. The engine sizes lists by them.
 NUMBER_RANGES: dict[tuple[str, str], tuple[int, int]] = {
     ("UnitSpec", "count"): (1, 10), ("Located", "count"): (1, 10), ("PortShips", "count"): (0, 3),
-    ("Bid", "amount"): (0, 99),
+    ("Bid", "amount"): (0, 99), ("Give", "power"): (1, 20),
 }
 MAX_PARTS = 1000  # items in one list of a command: a turn-file line of 1,000 characters holds fewer
 

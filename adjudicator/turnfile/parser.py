@@ -428,6 +428,11 @@ class _Lines(Transformer[Token, Any]):
         c = _Ctx()
         return c.done(C.InterestLosses(debtor=c.name("house", ch[0]), removals=_located(c, ch[1][1])))
 
+    def give_line(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        amount = c.count(ch[0], 1, 20, "an amount of power")
+        return c.done(C.Give(power=amount, to=c.name("house", _only(ch, _Name)[0])))
+
     def interest_none(self, ch: list[Any]) -> Any:
         c = _Ctx()
         return c.done(C.InterestLosses(debtor=c.name("house", ch[0]), removals=()))

@@ -155,6 +155,7 @@ _PRINTERS: dict[type, Any] = {
     C.Muster: lambda c: f"muster in {_area(c.area)}: {_muster_text(c.actions)}",
     C.Consolidate: lambda c: f"consolidate in {_area(c.area)}" + ("" if c.muster is None else f": muster {_muster_text(c.muster)}"),
     C.IronBank: _iron_bank_text,
+    C.Give: lambda c: f"give {c.power} power to {c.to.title()}",
     C.InterestLosses: lambda c: f"interest for {c.debtor}: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
     C.Bid: lambda c: f"bid {TRACK_NAMES.get(c.track, c.track)} {c.amount}",
     C.TieBreak: lambda c: "tie-break" + (f" {TRACK_NAMES.get(c.context, c.context)}" if c.context else "") + ": " + ", ".join(c.order),

@@ -119,6 +119,7 @@ from adjudicator.engine.events.bank import (  # noqa: E402
     LoansShifted,
     LoanTaken,
     NoLoanTaken,
+    PowerGiven,
     SeaOrdersRemoved,
     SpymasterDone,
     SpymasterLooked,
@@ -273,6 +274,7 @@ SAMPLES: list[Event] = [
     BraavosTokenTaken(house="stark"), BraavosTokenTaken(house=""),
     SpymasterLooked(house="stark", deck=2, cards=("clash_of_kings", "game_of_thrones")),
     SpymasterDone(house="stark", deck=2, bottom=1),
+    PowerGiven(house="stark", to="targaryen", power=2, asked=2), PowerGiven(house="stark", to="arryn", power=1, asked=3),
 ]
 
 TOKEN_ID = re.compile(r"(?:march|defense|support)[+-]\d|raid\*|consolidate\*|'s (?:march|defense|support|raid|consolidate)\b")

@@ -142,3 +142,17 @@ class SpymasterDone(Event):
     def describe(self) -> str:
         return (f"{house_name(self.house)} puts {plural(self.bottom, 'card')} of Westeros deck {self.deck} "
                 f"at the bottom and the rest back on top (Spymaster).")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PowerGiven(Event):
+    """M121 (ruling 261): a gift of available power, public."""
+
+    house: str
+    to: str
+    power: int
+    asked: int
+
+    def describe(self) -> str:
+        short = f" (it asked to give {self.asked}; {house_name(self.to)} could take no more)" if self.power < self.asked else ""
+        return f"{house_name(self.house)} gives {plural(self.power, 'power')} to {house_name(self.to)}{short}."
