@@ -358,6 +358,16 @@ class WesterosChoice(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SpymasterChoice(Command):
+    """Mother of Dragons' Spymaster loan (ruling 225), after its secret look at the top two cards of a
+    Westeros deck: ``spymaster: bottom second; top first``. Cards are named by where they lay (1 the
+    top one, 2 the next); each group is listed top to bottom as it will lie."""
+
+    top: tuple[int, ...] = ()
+    bottom: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Give(Command):
     """Mother of Dragons (M121, ruling 261): ``give 2 power to Stark``, a gift of available power."""
 
@@ -410,6 +420,7 @@ _KIND_OF: dict[str, str] = {
     "IronBank": "consolidate",
     "InterestLosses": "interest",
     "Give": "give",
+    "SpymasterChoice": "spymaster",
     "Bid": "bid",
     "TieBreak": "tie_break",
     "Reconcile": "reconcile",
@@ -420,7 +431,7 @@ _KIND_OF: dict[str, str] = {
 COMMAND_TYPES: tuple[type[Command], ...] = (
     AssignOrder, LeaveUnordered, Raven, RavenKeep, Raid, March, Support, RefuseSupport,
     PlayCard, UseBlade, Casualties, Retreat, CardChoice, PortShips, Muster, Consolidate,
-    Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice, IronBank, InterestLosses, Give,
+    Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice, IronBank, InterestLosses, Give, SpymasterChoice,
 )
 
 _BY_NAME: dict[str, type] = {t.__name__: t for t in COMMAND_TYPES}
@@ -492,6 +503,7 @@ def _unplain(v: object) -> object:
 NUMBER_RANGES: dict[tuple[str, str], tuple[int, int]] = {
     ("UnitSpec", "count"): (1, 10), ("Located", "count"): (1, 10), ("PortShips", "count"): (0, 3),
     ("Bid", "amount"): (0, 99), ("Give", "power"): (1, 20),
+    ("SpymasterChoice", "top"): (1, 2), ("SpymasterChoice", "bottom"): (1, 2),
 }
 MAX_PARTS = 1000  # items in one list of a command: a turn-file line of 1,000 characters holds fewer
 

@@ -428,6 +428,25 @@ class _Lines(Transformer[Token, Any]):
         c = _Ctx()
         return c.done(C.InterestLosses(debtor=c.name("house", ch[0]), removals=_located(c, ch[1][1])))
 
+    def spy_group(self, ch: list[Any]) -> Any:
+        return ("spy", str(ch[0]).lower(), [n for n in ch[1:] if isinstance(n, _Name)])
+
+    def spymaster_line(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        groups: dict[str, tuple[int, ...]] = {"top": (), "bottom": ()}
+        for _, where, names in _tagged(ch, "spy"):
+            places = []
+            for n in names:
+                if n.text == _NO_ONE:
+                    continue
+                place = SPY_PLACES.get(normalise(n.text))
+                if place is None:
+                    c.error("E206", f"{n.text!r} is not a card's place: write 'first' (the top card) or 'second'", n)
+                else:
+                    places.append(place)
+            groups[where] = groups[where] + tuple(places)
+        return c.done(C.SpymasterChoice(top=groups["top"], bottom=groups["bottom"]))
+
     def give_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         amount = c.count(ch[0], 1, 20, "an amount of power")
@@ -452,6 +471,7 @@ def _located(c: _Ctx, locs: Sequence[tuple[Any, ...]]) -> tuple[C.Located, ...]:
     )
 
 
+SPY_PLACES = {"first": 1, "1st": 1, "top card": 1, "second": 2, "2nd": 2}
 LOAN_WORDS = {"crown": "crown", "power": "crown", "barrel": "barrel", "supply": "barrel"}
 
 

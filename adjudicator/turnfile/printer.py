@@ -155,6 +155,9 @@ _PRINTERS: dict[type, Any] = {
     C.Muster: lambda c: f"muster in {_area(c.area)}: {_muster_text(c.actions)}",
     C.Consolidate: lambda c: f"consolidate in {_area(c.area)}" + ("" if c.muster is None else f": muster {_muster_text(c.muster)}"),
     C.IronBank: _iron_bank_text,
+    C.SpymasterChoice: lambda c: "spymaster: " + "; ".join(
+        f"{where} " + (", ".join(("first", "second")[i - 1] for i in places) or "none")
+        for where, places in (("top", c.top), ("bottom", c.bottom)) if places or where == "top"),
     C.Give: lambda c: f"give {c.power} power to {c.to.title()}",
     C.InterestLosses: lambda c: f"interest for {c.debtor}: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
     C.Bid: lambda c: f"bid {TRACK_NAMES.get(c.track, c.track)} {c.amount}",

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.game.cards import CARDS
-from adjudicator.game.commands import AssignOrder, InterestLosses, IronBank, Located
+from adjudicator.game.commands import AssignOrder, Give, InterestLosses, IronBank, Located, SpymasterChoice
 from adjudicator.turnfile.parser import parse_turn_file
 from adjudicator.turnfile.printer import format_command
 
@@ -32,6 +32,10 @@ commands = st.one_of(
     st.builds(InterestLosses, debtor=st.sampled_from(["stark", "arryn", "targaryen"]),
               removals=st.lists(located, max_size=3).map(tuple)),
     st.builds(AssignOrder, area=areas, token=st.sampled_from(["sea_march", "sea_support", "iron_bank"])),
+    st.builds(SpymasterChoice, top=st.lists(st.sampled_from([1, 2]), max_size=2).map(tuple),
+              bottom=st.lists(st.sampled_from([1, 2]), min_size=1, max_size=2).map(tuple)),
+    st.builds(SpymasterChoice, top=st.lists(st.sampled_from([1, 2]), min_size=1, max_size=2).map(tuple)),
+    st.builds(Give, power=st.integers(1, 20), to=st.sampled_from(["stark", "arryn", "targaryen"])),
 )
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.engine.cards.loans import LOANS, first_choice
-from adjudicator.engine.events.bank import SpymasterLooked
+from adjudicator.engine.events.bank import SpymasterDone, SpymasterLooked
 from adjudicator.game.cards import CARDS
-from adjudicator.game.commands import IronBank, Located
+from adjudicator.game.commands import IronBank, Located, SpymasterChoice
 from adjudicator.game.state import GameState
 from tests.mother_of_dragons.test_iron_bank import at_consolidate, bank_game
 from tests.rules.helpers import answers, of, phases, put, reasons, run, units  # noqa: F401
@@ -106,13 +106,21 @@ def test_siege_engineers_places_a_footman_and_two_siege_engines():
     assert units(t, "winterfell") == ["footman", "footman", "siege_engine", "siege_engine"]
 
 
-def test_spymaster_shows_its_buyer_the_top_two_cards_of_a_westeros_deck():
+def test_spymaster_shows_its_buyer_the_top_two_cards_of_a_westeros_deck_then_places_them():
     s = buying("spymaster")
-    top = s.westeros_decks["2"][:2]
+    deck = list(s.westeros_decks["2"])
     step = buy(s, option="2")
     looked = of(step.events, SpymasterLooked)
-    assert looked and looked[0].cards == tuple(top) and looked[0].visible_to == "stark"
-    assert step.state.westeros_decks["2"][:2] == top  # both left on top (MD14's default)
+    assert looked and looked[0].cards == tuple(deck[:2]) and looked[0].visible_to == "stark"
+    req = next(r for r in step.requests if r.house == "stark")
+    assert req.kind == "spymaster" and req.context == {"deck": 2, "cards": deck[:2]}
+    bad = run(step.state, *answers("stark", SpymasterChoice(top=(1,))))
+    assert any("ruling 225" in r for r in reasons(bad, "stark"))
+    done = run(step.state, *answers("stark", SpymasterChoice(top=(2,), bottom=(1,))))
+    assert done.state.westeros_decks["2"] == [deck[1], *deck[2:], deck[0]]
+    assert of(done.events, SpymasterDone)[0].visible_to == "public"
+    kept = run(step.state, deadline=True).state  # MD14's default: both back on top as they lay
+    assert kept.westeros_decks["2"][: len(deck)] == deck
 
 
 def test_the_faceless_men_destroy_a_knight_and_a_footman_in_two_areas():

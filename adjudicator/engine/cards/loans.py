@@ -15,13 +15,13 @@ from itertools import combinations
 
 from ...game.board import Board, HouseId
 from ...game.cards import CARDS
-from ...game.commands import IronBank, Located
+from ...game.commands import Command, IronBank, Located, SpymasterChoice
 from ...game.state import GameState, Segment
 from ..core.bank import has_castle_only, improvement_tokens_left, place_improvement, place_unit, placement_problem
 from ..core.common import after_control_change, destroy_units, gain_power
-from ..core.context import Context
+from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..core.supply import move_supply
-from ..events.bank import SpymasterLooked
+from ..events.bank import SpymasterDone, SpymasterLooked
 
 LoanFn = Callable[[Context, HouseId, IronBank], "str | None"]
 LOANS: dict[str, LoanFn] = {}
@@ -211,21 +211,48 @@ def the_faceless_men(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
 
 @loan("spymaster")
 def spymaster(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
-    """Look in secret at the top two cards of one Westeros deck (ruling 225). The cards stay on top
-    in their order (MD14's choice: the order a player gives is not asked yet)."""
+    """Look in secret at the top two cards of one Westeros deck, then put any of them at the bottom
+    and the rest back on top, each group in the order the buyer gives (ruling 225)."""
     decks = sorted(ctx.state.westeros_decks)
     if why := _only(cmd, option=tuple(decks)):
         return why
-    top = tuple(ctx.state.westeros_decks[cmd.option or ""][:2])
+    if ctx.segment.name == TRIAL:
+        return None  # the look and the choice after it are the buyer's alone: nothing to judge now
+    deck = ctx.state.westeros_decks[cmd.option or ""]
+    top = tuple(deck[:2])
     ctx.emit(SpymasterLooked(house=house, deck=int(cmd.option or 0), cards=top, visible_to=house))
+    if not top:
+        return None
+    req = Request(key=ctx.key("spymaster", house), kind="spymaster", house=house,
+                  prompt=f"Spymaster: put the {len(top)} card{'s' if len(top) > 1 else ''} you saw on top or at the bottom",
+                  context={"deck": int(cmd.option or 0), "cards": list(top)},
+                  default=SpymasterChoice(top=tuple(range(1, len(top) + 1))))
+    got: SpymasterChoice = ctx.ask(Ask(req, lambda c: spymaster_problem(len(top), c)))
+    del deck[: len(top)]
+    deck[:0] = [top[i - 1] for i in got.top]
+    deck.extend(top[i - 1] for i in got.bottom)
+    ctx.emit(SpymasterDone(house=house, deck=int(cmd.option or 0), bottom=len(got.bottom)))
+    return None
+
+
+def spymaster_problem(seen: int, cmd: Command) -> Verdict:
+    """Why a Spymaster answer does not place each card seen exactly once, or ``None``."""
+    if not isinstance(cmd, SpymasterChoice):
+        return NOT_APPLICABLE
+    if sorted(cmd.top + cmd.bottom) != list(range(1, seen + 1)):
+        places = "the first card" if seen == 1 else "the first and the second card"
+        return f"place {places} you saw, each once, on top or at the bottom (ruling 225)"
     return None
 
 
 # --- judging and resolving --------------------------------------------------------------------
 
 
+TRIAL = "loan trial"
+
+
 def _trial(state: GameState, board: Board) -> Context:
-    return Context(state.copy(), board, Segment("loan trial", {}), [], False)
+    return Context(state.copy(), board, Segment(TRIAL, {}), [], False)
 
 
 def loan_problem(state: GameState, board: Board, house: HouseId, cmd: IronBank) -> str | None:
