@@ -159,7 +159,7 @@ _PRINTERS: dict[type, Any] = {
         f"{where} " + (", ".join(("first", "second")[i - 1] for i in places) or "none")
         for where, places in (("top", c.top), ("bottom", c.bottom)) if places or where == "top"),
     C.Give: lambda c: f"give {c.power} power to {c.to.title()}",
-    C.InterestLosses: lambda c: f"interest for {c.debtor}: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
+    C.InterestLosses: lambda c: f"interest for {c.debtor.title()}: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
     C.Bid: lambda c: f"bid {TRACK_NAMES.get(c.track, c.track)} {c.amount}",
     C.TieBreak: lambda c: "tie-break" + (f" {TRACK_NAMES.get(c.context, c.context)}" if c.context else "") + ": " + ", ".join(c.order),
     C.Reconcile: lambda c: "supply: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),

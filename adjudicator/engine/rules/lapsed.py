@@ -19,6 +19,7 @@ from ...game.commands import (
     AssignOrder,
     Command,
     Consolidate,
+    IronBank,
     LeaveUnordered,
     PlayCard,
     Raid,
@@ -121,6 +122,9 @@ def _action(state: GameState, board: Board, house: str, cmd: Command) -> str | N
     if isinstance(cmd, Consolidate) and not _has_order(state, house, cmd.area, "consolidate"):
         return (f"you have no consolidate power order in {_name(board, cmd.area)} (never placed, or raided) "
                 "(R161, R166)")
+    if isinstance(cmd, IronBank) and not _has_order(state, house, cmd.area, "iron_bank"):
+        return (f"you have no Iron Bank order in {_name(board, cmd.area)} (never placed, removed or raided) "
+                "(M117, M116, M118)")
     if cmd.kind == "march" and not _orders(state, house, "march"):
         return "you have no march order left on the board this round (R141)"
     if isinstance(cmd, Support):
