@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from rules.helpers import entry, game, of, phases, reasons, run  # noqa: F401
 
 from adjudicator.engine.events.bank import PowerGiven
 from adjudicator.game.commands import Give
 from adjudicator.game.mod_setup import new_mod_game
 from adjudicator.turnfile.parser import parse_turn_file
 from adjudicator.turnfile.printer import format_command
-from tests.rules.helpers import entry, game, of, phases, reasons, run  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("phases")
 

@@ -5,13 +5,12 @@ The loans' own abilities are tested one per card in ``test_loans.py``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from rules.helpers import answers, at_action, entry, of, phases, put, reasons, run, units  # noqa: F401
 
 from adjudicator.engine.core.bank import loan_cost, sync_braavos
 from adjudicator.engine.core.common import supply_count
-from adjudicator.engine.core.context import Context, NeedAnswers, PoolEntry
+from adjudicator.engine.core.context import NeedAnswers
 from adjudicator.engine.events.action import RaidResolved
 from adjudicator.engine.events.bank import (
     BraavosTokenTaken,
@@ -34,35 +33,9 @@ from adjudicator.game.commands import (
     UnitSpec,
 )
 from adjudicator.game.mod_setup import new_mod_game
-from adjudicator.game.state import GameState, Segment
-from tests.rules.helpers import answers, at_action, entry, of, phases, put, reasons, run, units  # noqa: F401
+from mother_of_dragons.bank_helpers import at_consolidate, bank_game, ctx_for
 
 pytestmark = pytest.mark.usefixtures("phases")
-
-FOUR_T = ["stark", "lannister", "baratheon", "targaryen"]
-
-
-def bank_game(houses: list[str] = FOUR_T, *, bare: bool = True) -> GameState:
-    """An expansion game with Targaryen (so the Iron Bank is in play), emptied of units when ``bare``."""
-    s = new_mod_game(houses, seed="bank")
-    if bare:
-        for st in s.areas.values():
-            st.units.clear()
-        s.tidy()
-    s.loan_slots = ["spymaster", "full_host", "customs_officer"]
-    s.loan_deck = ["vanguard_cavalry", "sea_raiders"]
-    return s
-
-
-def ctx_for(s: GameState, *entries: dict[str, Any], deadline: bool = False) -> Context:
-    pool = [PoolEntry.from_dict(e) for e in entries]
-    return Context(s, s.board(), Segment("test", {}), pool, deadline)
-
-
-def at_consolidate(s: GameState) -> GameState:
-    at_action(s)
-    s.step = "consolidate"
-    return s
 
 
 # --- 5. the Iron Bank ------------------------------------------------------------------------------
@@ -260,7 +233,7 @@ def test_M114_a_player_places_sea_orders_beside_its_15_orders_but_not_two_of_one
 
 
 def test_M114_a_classic_game_has_no_sea_orders():
-    from tests.rules.helpers import game
+    from rules.helpers import game
 
     s = game()
     put(s, "bay_of_ice", "stark", "ship")

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from rules.helpers import answers, of, phases, put, reasons, run, units  # noqa: F401
 
 from adjudicator.engine.cards.loans import LOANS, first_choice
 from adjudicator.engine.events.bank import SpymasterDone, SpymasterLooked
 from adjudicator.game.cards import CARDS
 from adjudicator.game.commands import IronBank, Located, SpymasterChoice
 from adjudicator.game.state import GameState
-from tests.mother_of_dragons.test_iron_bank import at_consolidate, bank_game
-from tests.rules.helpers import answers, of, phases, put, reasons, run, units  # noqa: F401
+from mother_of_dragons.bank_helpers import at_consolidate, bank_game
 
 pytestmark = pytest.mark.usefixtures("phases")
 
