@@ -216,10 +216,11 @@ def default_orders(state: GameState, board: Board, house: HouseId, areas: list[s
     """
     specials_left = state.stars(house, board)
     tokens: list[str] = []
-    for token in FILLER_ORDER:
+    owned = state.order_tokens(house)  # with the expansion the sea orders come last (M114)
+    for token in (*FILLER_ORDER, *(t for t in owned if t not in FILLER_ORDER)):
         if is_banned(token, state.restrictions):
             continue
-        for _ in range(ORDER_TOKENS[token]):
+        for _ in range(owned.get(token, 0)):
             if token in SPECIAL_TOKENS:
                 if specials_left == 0:
                     break
