@@ -51,10 +51,13 @@ from .names import (
     CARD_CHOICES,
     FORM_EXAMPLES,
     INFLUENCE_TRACKS,
+    LOAN_WORDS,
     OPTION_WORDS,
     ORDER_KINDS,
     ORDER_TEXT,
     SEA_ORDER_WORDS,
+    SPY_DECK_WORDS,
+    SPY_PLACES,
     choice_forms_text,
     current_vocabulary,
     describe_match_error,
@@ -410,51 +413,49 @@ class _Lines(Transformer[Token, Any]):
 
     def iron_bank_take(self, ch: list[Any]) -> Any:
         c = _Ctx()
-        area, loan_name = _only(ch, _Name)[:2]
-        fields_: dict[str, Any] = {"area": c.name("area", area), "loan": c.name("loan", loan_name)}
+        names = _only(ch, _Name)
+        fields_: dict[str, Any] = {"area": c.name("area", names[0])}
+        if len(names) > 1 and names[1].text != _NO_ONE:  # "no loan" / "none": the order takes nothing
+            fields_["loan"] = c.name("loan", names[1])
         for part in _tagged(ch, "loan_areas"):
             fields_["areas"] = tuple(c.name("area", n) for n in part[1])
         for part in _tagged(ch, "locs"):
             fields_["units"] = _located(c, part[1])
         for _, word, number in _tagged(ch, "loan_word"):
-            fields_["option"] = _loan_option(c, word, number)
+            key, number = normalise(word.text), c.count(number, 1, 4, "a Westeros deck", 0)
+            fields_["option"] = LOAN_WORDS.get(key) if not number else str(number) if key in SPY_DECK_WORDS else None
+            if fields_["option"] is None:
+                c.error("E206", f"{word.text!r} is not a loan's choice: write 'crown' or 'barrel' (Pyromancer) or "
+                        "'deck N' (Spymaster)", word)
         return c.done(C.IronBank(**fields_))
 
-    def iron_bank_none(self, ch: list[Any]) -> Any:
-        c = _Ctx()
-        return c.done(C.IronBank(area=c.name("area", _only(ch, _Name)[0])))
+    iron_bank_none = iron_bank_take
 
     def interest_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
-        return c.done(C.InterestLosses(debtor=c.name("house", ch[0]), removals=_located(c, ch[1][1])))
+        removals = next((_located(c, p[1]) for p in _tagged(ch, "locs")), ())
+        return c.done(C.InterestLosses(debtor=c.name("house", ch[0]), removals=removals))
+
+    interest_none = interest_line
 
     def spy_group(self, ch: list[Any]) -> Any:
-        return ("spy", str(ch[0]).lower(), [n for n in ch[1:] if isinstance(n, _Name)])
+        return ("spy", str(ch[0]).lower(), [n for n in ch[1:] if isinstance(n, _Name) and n.text != _NO_ONE])
 
     def spymaster_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         groups: dict[str, tuple[int, ...]] = {"top": (), "bottom": ()}
         for _, where, names in _tagged(ch, "spy"):
-            places = []
             for n in names:
-                if n.text == _NO_ONE:
-                    continue
-                place = SPY_PLACES.get(normalise(n.text))
-                if place is None:
+                if (place := SPY_PLACES.get(normalise(n.text))) is None:
                     c.error("E206", f"{n.text!r} is not a card's place: write 'first' (the top card) or 'second'", n)
                 else:
-                    places.append(place)
-            groups[where] = groups[where] + tuple(places)
+                    groups[where] += (place,)
         return c.done(C.SpymasterChoice(top=groups["top"], bottom=groups["bottom"]))
 
     def give_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         amount = c.count(ch[0], 1, 20, "an amount of power")
         return c.done(C.Give(power=amount, to=c.name("house", _only(ch, _Name)[0])))
-
-    def interest_none(self, ch: list[Any]) -> Any:
-        c = _Ctx()
-        return c.done(C.InterestLosses(debtor=c.name("house", ch[0]), removals=()))
 
     def cond_line(self, ch: list[Any]) -> Any:
         return _conditional(ch[0], ch[1])
@@ -469,22 +470,6 @@ def _located(c: _Ctx, locs: Sequence[tuple[Any, ...]]) -> tuple[C.Located, ...]:
         C.Located(area=c.name("area", a), unit=c.name("unit", u), count=c.count(n, 1, MAX_UNITS_NAMED, "a number of units"))
         for _, n, u, a in locs
     )
-
-
-SPY_PLACES = {"first": 1, "1st": 1, "top card": 1, "second": 2, "2nd": 2}
-LOAN_WORDS = {"crown": "crown", "power": "crown", "barrel": "barrel", "supply": "barrel"}
-
-
-def _loan_option(c: _Ctx, word: _Name, number: Token | None) -> str | None:
-    """A loan's word choice: Pyromancer's ``crown`` or ``barrel``; Spymaster's ``deck N``."""
-    key = normalise(word.text)
-    if key in ("deck", "westeros deck") and number is not None:
-        return str(c.count(number, 1, 4, "a Westeros deck"))
-    if number is None and key in LOAN_WORDS:
-        return LOAN_WORDS[key]
-    c.error("E206", f"{word.text!r} is not a loan's choice: write 'crown' or 'barrel' (Pyromancer) or 'deck N' (Spymaster)",
-            word)
-    return None
 
 
 def _muster(c: _Ctx, actions: Sequence[tuple[Any, ...]]) -> tuple[C.MusterAction, ...]:
