@@ -55,14 +55,11 @@ def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
 
 def _bank_problems(state: GameState, board: Board) -> list[str]:
     """The Iron Bank (M104-M113): the twelve loans each once in the deck, a slot or a house's hand;
-    vassals hold none and have no sea orders; no sea order stays on land once orders resolve (M116)."""
+    no sea order stays on land once orders resolve (M116)."""
     problems: list[str] = []
     loans = state.loan_deck + [x for x in state.loan_slots if x] + [x for h in state.houses.values() for x in h.loans]
     if sorted(loans) != sorted(CARDS.loans):
         problems.append(f"the Iron Bank's loans are not each exactly once in its deck, slots and houses: {sorted(loans)}")
-    for house in state.vassals:
-        if state.houses[house].loans:
-            problems.append(f"the vassal {house} holds loans (ruling 255)")
     if state.phase == "action":
         on_land = [a for a, s in state.areas.items() if s.order and s.order.token in SEA_ORDER_TOKENS
                    and board.areas[a].kind == "land"]

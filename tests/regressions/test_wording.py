@@ -119,6 +119,7 @@ from adjudicator.engine.events.bank import (  # noqa: E402
     LoansShifted,
     LoanTaken,
     NoLoanTaken,
+    PlayerLeft,
     PowerGiven,
     SeaOrdersRemoved,
     SpymasterDone,
@@ -274,6 +275,7 @@ SAMPLES: list[Event] = [
     BraavosTokenTaken(house="stark"), BraavosTokenTaken(house=""),
     SpymasterLooked(house="stark", deck=2, cards=("clash_of_kings", "game_of_thrones")),
     SpymasterDone(house="stark", deck=2, bottom=1),
+    PlayerLeft(house="stark", power_returned=3),
     PowerGiven(house="stark", to="targaryen", power=2, asked=2), PowerGiven(house="stark", to="arryn", power=1, asked=3),
 ]
 

@@ -156,3 +156,15 @@ class PowerGiven(Event):
     def describe(self) -> str:
         short = f" (it asked to give {self.asked}; {house_name(self.to)} could take no more)" if self.power < self.asked else ""
         return f"{house_name(self.house)} gives {plural(self.power, 'power')} to {house_name(self.to)}{short}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerLeft(Event):
+    """M124 (ruling 262): a player left between rounds; its house is a vassal now."""
+
+    house: str
+    power_returned: int
+
+    def describe(self) -> str:
+        return (f"{house_name(self.house)}'s player leaves the game: {house_name(self.house)} and all its units are a "
+                f"vassal from now on, and its {plural(self.power_returned, 'available power')} goes back to the pool.")
