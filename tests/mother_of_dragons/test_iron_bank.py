@@ -307,3 +307,11 @@ def test_M120_a_degradation_makes_an_area_lose_its_printed_icon():
     assert s.castles("stark", board) == 2  # Winterfell by its home shield, White Harbor by its footman
     s.area_mut("white_harbor").improvements = ["-castle"]
     assert s.castles("stark", board) == 1 and not s.effective_area("white_harbor", board).has_castle
+
+
+def test_M115_ruling_207_westeros_bans_touch_a_sea_order_as_the_order_it_names():
+    from adjudicator.engine.rules.planning import is_banned
+
+    assert is_banned("sea_support", ["support"]) and is_banned("sea_march", ["march"])
+    assert not is_banned("sea_march", ["march+1"])  # Rains of Autumn bans only March +1
+    assert not is_banned("iron_bank", ["consolidate"])  # Feast for Crows leaves the Iron Bank order
