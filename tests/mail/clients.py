@@ -175,6 +175,24 @@ def mutt_save_text(tmp: Path, message: bytes) -> bytes:
     return saved.read_bytes()
 
 
+def mutt_save_message(tmp: Path, message: bytes) -> bytes:
+    """Open a mailbox holding ``message`` in mutt and save the message (``s`` in the index) to a new
+    mailbox file, as a player keeps a mail: that file's bytes (an mbox of one message)."""
+    assert MUTT is not None
+    tmp.mkdir(parents=True, exist_ok=True)
+    box = mailbox.mbox(str(tmp / "inbox.mbox"))
+    box.add(message)
+    box.close()
+    saved = tmp / "saved.mbox"
+    saved.unlink(missing_ok=True)
+    rc = muttrc(tmp, "set move=no", "set quit=yes", "set sleep_time=0", "set confirmcreate=no", "set delete=no")
+    keys = f"s<kill-line>{saved}\\n<exit>q"
+    _in_terminal([MUTT, "-F", str(rc), "-f", str(tmp / "inbox.mbox"), "-e", f'push "{keys}"'],
+                 {**_env(tmp), "TERM": "vt100"})  # fmt: skip
+    assert saved.is_file(), "mutt saved nothing"
+    return saved.read_bytes()
+
+
 def _in_terminal(argv: list[str], env: dict[str, str], timeout: float = 60.0) -> None:
     """Run a full-screen program in a pseudo-terminal until it ends (killed after ``timeout`` seconds)."""
     pid, fd = pty.fork()
