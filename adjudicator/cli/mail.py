@@ -179,7 +179,7 @@ def cmd_verify_report(args: argparse.Namespace) -> int:
         raise UserError(os_error_line(e, "file")) from None
     if saved.mail and not saved.texts:
         raise UserError(f"{args.file}: a mail with no text part: give the report-NNNN-HOUSE.txt attachment")
-    armoured = _report_seal(args, saved.seal, saved.seal_name)
+    armoured = _report_seal(args, saved.seal)
     first: seal.SealError | None = None
     for reading in saved.texts:
         try:
@@ -202,7 +202,7 @@ def cmd_verify_report(args: argparse.Namespace) -> int:
     return 1
 
 
-def _report_seal(args: argparse.Namespace, attached: str | None, attached_name: str) -> str:
+def _report_seal(args: argparse.Namespace, attached: str | None) -> str:
     """The seal to check: --sig, else the saved mail's own .sig attachment, else FILE.sig."""
     if args.sig is None and attached is not None:
         return attached

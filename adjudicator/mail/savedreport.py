@@ -51,7 +51,6 @@ class Reading:
 class SavedReport:
     texts: list[Reading] = field(default_factory=list)  # the readings to try, the likeliest first
     seal: str | None = None  # the armour of a whole mail's .sig attachment, if it has one
-    seal_name: str = ""  # that attachment's file name
     mail: bool = False  # the file is a whole mail
 
 
@@ -91,7 +90,7 @@ def _from_mail(data: bytes) -> SavedReport:
             raw = part.get_payload(decode=True)
             armour = raw.decode("ascii", "replace") if isinstance(raw, bytes) else ""
             if armour.lstrip().startswith(BEGIN):
-                out.seal, out.seal_name = armour, p.filename
+                out.seal = armour
         elif body is None and p.ctype == "text/plain" and p.disposition != "attachment" and not p.filename:
             body = part
     if body is not None:
