@@ -51,10 +51,15 @@ from .names import (
     CARD_CHOICES,
     FORM_EXAMPLES,
     INFLUENCE_TRACKS,
+    LOAN_WORDS,
     OPTION_WORDS,
     ORDER_KINDS,
     ORDER_TEXT,
+    SEA_ORDER_WORDS,
+    SPY_DECK_WORDS,
+    SPY_PLACES,
     choice_forms_text,
+    current_vocabulary,
     describe_match_error,
     display_name,
     lookup,
@@ -62,10 +67,10 @@ from .names import (
     order_suggestions,
     order_token,
     other_kind,
-    vassal_order_token,
     vocabulary,
 )
 from .printer import format_command
+from .vassal_lines import VassalLines, vassal_order
 
 __all__ = [
     "MAX_FILE_BYTES", "MAX_LINE_CHARS", "AmbiguousName", "IllegalOrder", "InvalidLine", "TurnFile", "TurnFileError",
@@ -73,7 +78,7 @@ __all__ = [
 ]
 
 _NAME_CODES = {"area": "E101", "house": "E102", "house_card": "E103", "westeros_card": "E104",
-               "wildling_card": "E104", "card": "E104", "unit": "E106", "track": "E107"}
+               "wildling_card": "E104", "card": "E104", "loan": "E104", "unit": "E106", "track": "E107"}
 _SIDES = {"attacker": "attacker", "defender": "defender", "nobody": None, "no one": None, "noone": None}
 # The most units of one type a house owns (10 footmen, R011): no line may name more in one count.
 MAX_UNITS_NAMED = 10
@@ -220,7 +225,7 @@ def _tag(tag: str, keep: str = "") -> Callable[[Any, list[Any]], Any]:
     return lambda self, ch: (tag, []) if keep == "empty" else (tag,)
 
 
-class _Lines(Transformer[Token, Any]):
+class _Lines(VassalLines, Transformer[Token, Any]):
     """Shapes each rule's children; the rules that end a line resolve names and build a command."""
 
     # names and small pieces
@@ -253,34 +258,6 @@ class _Lines(Transformer[Token, Any]):
         col, end = toks[0].column or 1, toks[-1].end_column or 1
         shown = " ".join(str(t) for t in toks if t.type != "STAR") + (f" {mod:+d}" if mod is not None else "")
         return _Order(ORDER_KINDS[kind_words], mod, special, col, end, shown + ("*" if toks[-1].type == "STAR" else ""))
-
-    def muster_word(self, ch: list[Any]) -> Any:
-        return Token("MUSTER", "muster")
-
-    def vassal_token(self, ch: list[Any]) -> Any:
-        words = [t for t in ch if t.type not in ("INT", "MODIFIER")]
-        nums = [int(t) for t in ch if t.type in ("INT", "MODIFIER")]
-        toks = [t for t in ch if t.column]
-        text = "vassal " + " ".join(str(t) for t in ch)
-        return ("vassal_order", tuple(str(w).lower() for w in words), nums[0] if nums else None,
-                _Name(text, toks[0].column if toks else 1, toks[-1].end_column if toks else 2))
-
-    def command_vassal(self, ch: list[Any]) -> Any:
-        c = _Ctx()
-        return c.done(C.CommandVassal(vassal=c.name("house", ch[0])))
-
-    def command_none(self, ch: list[Any]) -> Any:
-        return _Ctx().done(C.CommandVassal(vassal=None))
-
-    def for_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
-        vassal = c.name("house", ch[0])
-        inner: Built = ch[1]
-        c.errors.extend(inner.errors)
-        c.warnings.extend(inner.warnings)
-        if c.errors or inner.command is None:
-            return Built(None, c.errors, c.warnings)
-        return c.done(C.ForVassal(vassal=vassal, command=inner.command))
 
     def unit_spec(self, ch: list[Any]) -> Any:
         return ("unit", ch[0] if len(ch) == 2 else None, ch[-1])
@@ -325,7 +302,10 @@ class _Lines(Transformer[Token, Any]):
     cond_area = cond_target = _tag("area", "first")
     cond_opponent = _tag("opponent", "first")
     rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
-    rhs_vassal_order = _tag("vassal_order", "first")
+
+    def rhs_word_order(self, ch: list[Any]) -> Any:
+        """``sea march``, ``sea support``: a word before an order's own keyword (Mother of Dragons)."""
+        return ("option", _Name(f"{ch[0]} {ch[1]}", ch[0].column, ch[1].end_column))
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
     rhs_upgrade, rhs_downgrade, rhs_destroy = _tag("upgrade", "first"), _tag("downgrade", "first"), _tag("destroy", "first")
@@ -427,6 +407,57 @@ class _Lines(Transformer[Token, Any]):
     def supply_none(self, ch: list[Any]) -> Any:
         return _Ctx().done(C.Reconcile(removals=()))
 
+    loan_areas = _tag("loan_areas", "all")
+
+    def loan_word(self, ch: list[Any]) -> Any:
+        return ("loan_word", ch[0], ch[1] if len(ch) > 1 else None)
+
+    def iron_bank_take(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        names = _only(ch, _Name)
+        fields_: dict[str, Any] = {"area": c.name("area", names[0])}
+        if len(names) > 1 and names[1].text != _NO_ONE:  # "no loan" / "none": the order takes nothing
+            fields_["loan"] = c.name("loan", names[1])
+        for part in _tagged(ch, "loan_areas"):
+            fields_["areas"] = tuple(c.name("area", n) for n in part[1])
+        for part in _tagged(ch, "locs"):
+            fields_["units"] = _located(c, part[1])
+        for _, word, number in _tagged(ch, "loan_word"):
+            key, number = normalise(word.text), c.count(number, 1, 4, "a Westeros deck", 0)
+            fields_["option"] = LOAN_WORDS.get(key) if not number else str(number) if key in SPY_DECK_WORDS else None
+            if fields_["option"] is None:
+                c.error("E206", f"{word.text!r} is not a loan's choice: write 'crown' or 'barrel' (Pyromancer) or "
+                        "'deck N' (Spymaster)", word)
+        return c.done(C.IronBank(**fields_))
+
+    iron_bank_none = iron_bank_take
+
+    def interest_line(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        removals = next((_located(c, p[1]) for p in _tagged(ch, "locs")), ())
+        return c.done(C.InterestLosses(debtor=c.name("house", ch[0]), removals=removals))
+
+    interest_none = interest_line
+
+    def spy_group(self, ch: list[Any]) -> Any:
+        return ("spy", str(ch[0]).lower(), [n for n in ch[1:] if isinstance(n, _Name) and n.text != _NO_ONE])
+
+    def spymaster_line(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        groups: dict[str, tuple[int, ...]] = {"top": (), "bottom": ()}
+        for _, where, names in _tagged(ch, "spy"):
+            for n in names:
+                if (place := SPY_PLACES.get(normalise(n.text))) is None:
+                    c.error("E206", f"{n.text!r} is not a card's place: write 'first' (the top card) or 'second'", n)
+                else:
+                    groups[where] += (place,)
+        return c.done(C.SpymasterChoice(top=groups["top"], bottom=groups["bottom"]))
+
+    def give_line(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        amount = c.count(ch[0], 1, 20, "an amount of power")
+        return c.done(C.Give(power=amount, to=c.name("house", _only(ch, _Name)[0])))
+
     def cond_line(self, ch: list[Any]) -> Any:
         return _conditional(ch[0], ch[1])
 
@@ -515,11 +546,7 @@ def _head_line(head: _Name, rhs: tuple[Any, ...]) -> Built:
     c = _Ctx()
     form = rhs[0]
     if form == "vassal_order":
-        _, words, number, at = rhs[1]
-        token, reason = vassal_order_token(words, number)
-        if token is None:
-            c.error("E108", f"{at.text!r} is not an order: {reason}", at)
-        return c.done(C.AssignOrder(area=c.name("area", head), token=token or ""))
+        return c.done(vassal_order(c, head, rhs[1]))
     if form in ("order", "no_order", "take_over"):
         if lookup("area", head.text).id is None and lookup("card", head.text).id is not None and form == "order":
             c.error("E209", f"{head.text!r} is a card; an order goes after an area's name", head)
@@ -532,6 +559,9 @@ def _head_line(head: _Name, rhs: tuple[Any, ...]) -> Built:
         return c.done(C.PortShips(port=area, count=c.count(rhs[1], 0, 3, "a number of ships", 0)))
     card_match = lookup("card", head.text)
     if card_match.id is None and lookup("area", head.text).id is not None:
+        sea = SEA_ORDER_WORDS.get(normalise(rhs[1].text)) if form == "option" else None
+        if sea is not None and current_vocabulary() != CLASSIC:  # Mother of Dragons' sea orders (M114)
+            return c.done(C.AssignOrder(area=c.name("area", head), token=sea))
         if form == "option":
             sugg = order_suggestions(rhs[1].text)
             hint = "did you mean " + " or ".join(repr(s) for s in sugg) + "?" if sugg else "orders: " + ", ".join(ORDER_TEXT.values())

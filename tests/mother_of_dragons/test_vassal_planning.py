@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rules.helpers import entry, of, put, reasons
+
 from adjudicator.engine.events import AnswerUnusable
 from adjudicator.engine.events.action import OrdersRevealed
 from adjudicator.engine.events.vassals import VassalCommanded, VassalSetPassed
@@ -9,7 +11,6 @@ from adjudicator.engine.machine import advance
 from adjudicator.game.commands import AssignOrder, CommandVassal, LeaveUnordered, Raven
 from adjudicator.game.state import Order
 from mother_of_dragons.vassal_helpers import for_vassal, mod_game
-from rules.helpers import entry, of, put, reasons
 
 
 def _choices(state, *pairs):

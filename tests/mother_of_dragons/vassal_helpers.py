@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.helpers import entry
+
 from adjudicator.game.commands import Command, ForVassal
 from adjudicator.game.mod_setup import new_mod_game
 from adjudicator.game.state import GameState
-from rules.helpers import entry
 
 THREE = ["stark", "lannister", "baratheon"]  # vassals: greyjoy, tyrell, martell, arryn
 
