@@ -570,6 +570,22 @@ highgarden = ["stark footman", "stark knight", "stark footman"]""")
     assert [(e.house, e.units) for e in b.of(UnitsDestroyed) if e.area == "highgarden"] == [("stark", ("knight",))]
 
 
+def test_R203_a_casualty_answer_for_a_later_combat_is_not_told_off_by_an_earlier_one(battle):
+    """The same two combats; Stark's answer names the second (Highgarden): the first, where none is
+    due, leaves it alone, and the second uses it."""
+    from adjudicator.game.commands import CombatFilter
+
+    state = duel("lannister", "stark", attack=("knight",), defend=("footman", "knight"), areas=BLOCKED + """
+searoad_marches = { units = ["2 lannister knights"], order = "march-1" }
+highgarden = ["stark footman", "stark knight", "stark footman"]""")
+    b = battle(state, everyone(state, "lannister"), Assault("highgarden", "lannister", "searoad_marches", ("knight", "knight")))
+    b.run(play("lannister", "cersei_lannister"), play("stark", "eddard_stark"),
+          say("stark", Casualties(units=(UnitSpec("knight"),), when=CombatFilter(area="highgarden"))))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "catelyn_stark"), deadline=True)
+    assert [r.winner for r in b.results()] == ["stark", "lannister"] and b.unusable("stark") == []
+    assert [(e.house, e.units) for e in b.of(UnitsDestroyed) if e.area == "highgarden"] == [("stark", ("knight",))]
+
+
 def test_R233_the_neutral_force_attacked_is_reported_with_its_attacker_and_the_attacker_wins(battle):
     state = duel("stark", "lannister", attack=("2 knights", "footman"), defend=(), area="kings_landing",
                  origin="kingswood", areas='kings_landing = { neutral_force = 5 }')
@@ -579,3 +595,12 @@ def test_R233_the_neutral_force_attacked_is_reported_with_its_attacker_and_the_a
     assert (e.area, e.house, e.strength, e.attacker_total, e.destroyed) == ("kings_landing", "stark", 5, 5, True)
     assert dict(e.attacker_strength) == {"units:footman": 1, "units:knight": 4}
     assert [(r.attacker_won, r.winner) for r in b.results()] == [(True, "stark")]
+
+
+def test_R209_a_retreat_answer_naming_no_area_is_refused_and_asked_again(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"), say("lannister", Retreat(areas=())))
+    assert b.unusable("lannister") == ["name an area to retreat to (R209)"]
+    assert b.asked() == [("retreat", "lannister")]
+
