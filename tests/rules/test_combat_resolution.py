@@ -604,3 +604,18 @@ def test_R209_a_retreat_answer_naming_no_area_is_refused_and_asked_again(battle)
     assert b.unusable("lannister") == ["name an area to retreat to (R209)"]
     assert b.asked() == [("retreat", "lannister")]
 
+
+def test_R209_R213_the_retreat_request_names_the_legal_areas_and_what_each_costs(battle):
+    state = duel("lannister", "stark", attack=("3 knights",), defend=("2 footmen", "knight"),
+                 areas='the_reach = ["tyrell footman"]\nstorms_end = ["stark footman"]\nthe_boneway = ["stark footman"]')
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "the_hound"), play("stark", "catelyn_stark"))
+    (req,) = b.requests()
+    assert (req.key.split(".")[-2:], req.kind, req.house, req.prompt) == (
+        ["retreat", "stark"], "retreat", "stark", "retreat from Kingswood")
+    assert req.context == {"combat_area": "kingswood", "legal_areas": ["storms_end", "the_boneway"],
+                           "destroy_first": {"storms_end": 1, "the_boneway": 1}, "units": {"footman": 2, "knight": 1}}
+    cheapest = (UnitSpec("footman"),)
+    assert req.options == (Retreat(areas=("storms_end",), destroy=cheapest), Retreat(areas=("the_boneway",), destroy=cheapest))
+    assert req.default == req.options[0]
+
