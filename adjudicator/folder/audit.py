@@ -288,8 +288,8 @@ def derive(
     ('0000-r1-planning', ['orders'])
 
     A later file of a house for a step replaces that house's unused answers of earlier files of
-    that step. At a deadline, the requests that were open before and are still open after the
-    files take their defaults; decisions that arise from them are asked as usual (ruling 91).
+    that step, unless its header says ``add`` (ruling 120). At a deadline, the requests that were
+    open before and are still open after the files take their defaults; decisions that arise from them are asked as usual (ruling 91).
     """
     # Shallow copies: the engine changes no state it is given, and only the answers pool is replaced here.
     state = copy.copy(base)
@@ -300,9 +300,10 @@ def derive(
     for u in understood:
         if why := u.disagreement():  # intake never archives such a file: the archive or the log was changed
             raise CorruptFolder(f"archive/{u.name} is refused: {why}; check the game with 'maester replay'")
-        prefix = entry_prefix(u.header)
-        state.answers = [a for a in state.answers if not a["id"].startswith(prefix) or a["id"] in used]
-        new = [a for a in new if not a["id"].startswith(prefix)]
+        if not u.header.add:  # ruling 94; a file whose header says "add" keeps them (ruling 120)
+            prefix = entry_prefix(u.header)
+            state.answers = [a for a in state.answers if not a["id"].startswith(prefix) or a["id"] in used]
+            new = [a for a in new if not a["id"].startswith(prefix)]
         new.extend(u.entries)
         idle[u.name] = u.header.house not in owing
     step = machine.advance(state, new, board=board)
@@ -313,8 +314,9 @@ def derive(
     if overdue:
         state = copy.copy(step.state)
         assert step.state.segment is not None, "open requests belong to a half-resolved phase"
-        state.segment = dataclasses.replace(step.state.segment, decisions=dict(step.state.segment.decisions))
-        filled = record_defaults(state, overdue)  # writes only into the decisions copied just above
+        state.segment = dataclasses.replace(step.state.segment, decisions=dict(step.state.segment.decisions),
+                                            used=list(step.state.segment.used))
+        filled = record_defaults(state, overdue)  # writes only into the decisions and used ids copied just above
         step = machine.advance(state, [], board=board)
         events.extend(step.events)
     since_before = prev.since if prev else {}
@@ -348,6 +350,7 @@ def record_defaults(state: GameState, requests: list[Request]) -> list[str]:
             marks.append(DefaultUsed(house=r.house, decision=r.prompt, answer="its documented default (secret)"))
         value = {"parts": [to_dict(c) for c in parts]} if parts is not None else {"value": to_dict(r.default)}
         state.segment.decisions[r.key] = {**value, "events": [m.to_dict() for m in marks]}
+        state.segment.used.extend(u for u in r.uses if u not in state.segment.used)  # the lines that stood (ruling 121)
         filled.append(r.key)
     return filled
 

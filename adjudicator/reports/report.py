@@ -675,8 +675,11 @@ def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq:
         lines += ["# Your answers not used yet, repeated: this file replaces those you sent for",
                   f"# round {state.round} {state.phase} (ruling 94). Delete the lines you no longer mean."]
         for h in kept:
-            lines += ["# refused in this step (see your report): mend or delete the next line"] if h["refused"] else []
-            lines.append(h["text"])
+            if h["refused"]:  # commented out: sent back as it is, the skeleton does not send it again
+                lines += ["# refused (see your report): mend it and remove the '# ', or leave it out",
+                          f"# {h['text']}"]
+            else:
+                lines.append(h["text"])
     for r in (_request_dict(r) for r in requests):
         if r["house"] != house:
             continue

@@ -390,7 +390,7 @@ def test_ruling_94_a_receipt_names_what_a_later_file_replaced_and_what_is_still_
     assert first.endswith("Nothing is asked of you now.\n")
     send(root, keys, "lannister", 2, "raven: pass\n")
     second = receipt(root, "lannister", 2)
-    replaced = second.split("Replaced by this file")[1]
+    replaced = second.split("Replaced by this file: dropped 5 answers of seq 1;")[1]
     assert "  support lannister in every combat\n" in replaced and "  Lannisport: defense +1\n" in replaced
     assert second.endswith("Asked of you now:\n  - orders: assign one order to every area with your units\n")
 
@@ -475,7 +475,7 @@ def test_ruling_155_a_refused_later_line_hides_nothing() -> None:
     assert codes(tf) == [(2, "E409")] and warnings_of(tf) == []
 
 
-def test_a_refused_answer_waiting_is_marked_and_the_skeleton_says_to_mend_it() -> None:
+def test_ruling_122_a_refused_answer_waiting_is_marked_and_commented_out_in_the_skeleton() -> None:
     """A refused answer stays in the pool (it may fit a later decision), and the waiting list showed
     it like any other; the skeleton repeated it with no word that it had been refused."""
     from adjudicator.engine import machine
@@ -491,9 +491,13 @@ def test_a_refused_answer_waiting_is_marked_and_the_skeleton_says_to_mend_it() -
     step = machine.advance(state, entries, board=BOARD)
     text = render_report(step.state, step.events, viewer="stark", last_seqs={"stark": 1})
     waiting = text.split("YOUR ANSWERS WAITING")[1].split("YOUR TURN FILE")[0]
-    assert waiting.count("refused in this step (see above)") == 3
+    # Stark has 2 stars here: the two newest specials stand, the oldest is refused (ruling 121).
+    assert waiting.count("refused in this step (see above)") == 1
     skeleton = text.split("seal and send\n")[1]
-    assert "# refused in this step (see your report): mend or delete the next line\nWinterfell: march +1\n" in skeleton
+    # The refused lines are commented out, so the skeleton sent back as it is does not send them again.
+    assert ("# refused (see your report): mend it and remove the '# ', or leave it out\n"
+            "# Winterfell: march +1\n") in skeleton
+    assert "\nWinterfell: march +1\n" not in skeleton and "\nThe Shivering Sea: support +1\n" in skeleton
 
 
 def test_R244_leave_power_without_power_is_flagged() -> None:
