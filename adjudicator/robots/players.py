@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from ..engine.ahead import upcoming
 from ..engine.core.context import Request
 from ..game.board import Board
 from ..game.commands import (
@@ -30,6 +32,7 @@ from ..game.commands import (
     Muster,
     MusterAction,
     Raid,
+    RavenKeep,
     Support,
     TieBreak,
     UnitSpec,
@@ -55,11 +58,15 @@ class Robot:
     chaos: float = 0.05  # how often it adds an illegal answer or a standing instruction
     seq: int = 0
     tried: dict[str, int] = field(default_factory=dict)  # request key -> attempts so far
+    ahead: bool = False  # also answer what comes up later in the step (engine/ahead.py), as early as it can
+    ahead_done: set[str] = field(default_factory=set)  # keys of the decisions it answered ahead
+    last_step: tuple[int, str] | None = None  # the step of its last file: a next one for it adds (ruling 120)
 
     def commands(self, state: GameState, requests: list[Request], board: Board) -> list[Command]:
-        """This robot's answers to its open requests (empty when it has none)."""
+        """This robot's answers to its open requests (empty when it has none), and, answering
+        ahead, to the decisions coming up for it that it has not answered yet."""
         mine = [r for r in requests if r.house == self.house]
-        if not mine:
+        if not mine and not self.ahead:
             return []
         commands: list[Command] = []
         for req in mine:
@@ -67,8 +74,25 @@ class Robot:
             self.tried[req.key] = n + 1
             # After a refused answer, fall back to the request's default, which is always legal.
             commands.extend(_default(req) if n >= 2 else self.answer(state, req, board))
-        commands.extend(self.mischief(state, board))
+        if self.ahead:
+            commands.extend(self.answer_ahead(state, requests, board, commands))
+        if commands:
+            commands.extend(self.mischief(state, board))
         return commands
+
+    def answer_ahead(self, state: GameState, requests: list[Request], board: Board, sent: list[Command]) -> list[Command]:
+        """Answers to every decision coming up for this robot, each once (ruling 124)."""
+        orders = {c.area: c.token for c in sent if isinstance(c, AssignOrder)} or None
+        done = {(c.kind, getattr(c, "origin", None) or getattr(c, "area", None)) for c in sent}
+        out: list[Command] = []
+        for up in upcoming(state, self.house, requests, board=board, orders=orders):
+            req = up.request
+            if req.key in self.ahead_done or (req.kind, req.context.get("origin") or req.context.get("area")) in done:
+                continue
+            self.ahead_done.add(req.key)
+            composer = _AHEAD.get(req.kind)
+            out.extend(composer(self, req) if composer else self.answer(state, req, board))
+        return out
 
     def turn_file(self, state: GameState, requests: list[Request], board: Board, game_id: str) -> str | None:
         """The sealed turn file answering this robot's open requests, or None if it has none."""
@@ -76,7 +100,10 @@ class Robot:
         if not commands:
             return None
         self.seq += 1
-        header = Header(game_id, self.house, state.round, state.phase, self.seq)
+        step = (state.round, state.phase)
+        # Answering ahead, a second file for a step adds to the first: its answers wait for later decisions.
+        header = Header(game_id, self.house, state.round, state.phase, self.seq, add=self.ahead and step == self.last_step)
+        self.last_step = step
         lines = [format_header(header)] + [format_command(c) for c in commands]
         return sign("\n".join(lines) + "\n", self.key)
 
@@ -102,6 +129,32 @@ class Robot:
             return [Bid(track="wildlings", amount=power + 1 + self.rng.randrange(3))]  # above available power
         land = [a.id for a in board.land_areas()]
         return [Raid(origin=self.rng.choice(land), targets=(None,))]  # most likely no raid order there
+
+
+def _support_ahead(robot: Robot, req: Request) -> list[Command]:
+    """A side for every combat the support order may join: "none" first, then the side it prefers
+    (the newest fitting line is used; a house not in the combat does not fit, and "none" does)."""
+    sides = [o for o in req.options if isinstance(o, Support) and o.side != "none"]
+    return [req.options[-1], robot.rng.choice(sides)] if sides else list(req.options[-1:])
+
+
+def _cards_ahead(robot: Robot, req: Request) -> list[Command]:
+    """Every card in hand, in an order of its own: each line is used once, the last first."""
+    cards = list(req.options)
+    robot.rng.shuffle(cards)
+    return cards
+
+
+def _raven_card_ahead(robot: Robot, req: Request) -> list[Command]:
+    """Where the card seen goes, as a conditional on the card (ruling 123)."""
+    cards = list(req.context.get("cards", []))
+    picked = tuple(sorted(robot.rng.sample(cards, k=min(len(cards), robot.rng.randrange(1, 4))))) if cards else ()
+    return [RavenKeep(choice="bottom", cards=picked)] if picked else [RavenKeep(choice="top")]
+
+
+_AHEAD: dict[str, Callable[[Robot, Request], list[Command]]] = {
+    "support": _support_ahead, "house_card": _cards_ahead, "raven_wildling": _raven_card_ahead,
+}
 
 
 def _default(req: Request) -> list[Command]:

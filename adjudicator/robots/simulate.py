@@ -41,6 +41,8 @@ class SimResult:
     deadlines: int
     problems: list[str] = field(default_factory=list)
     folder: Path | None = None
+    # One entry per mail round in which a house had to answer: (round, step, kinds asked), in order.
+    mail_rounds: list[tuple[int, str, tuple[str, ...]]] = field(default_factory=list)
 
     def final_line(self) -> str:
         if self.winner:
@@ -58,6 +60,7 @@ def simulate(
     chaos: float = 0.05,
     text: bool = True,
     on_step: Callable[[GameState], None] | None = None,
+    ahead: bool = False,
 ) -> SimResult:
     """Play one game with robots; stop at the winner or after ``rounds`` rounds.
 
@@ -67,11 +70,14 @@ def simulate(
     ``out`` keeps the game folder (it must not exist yet); otherwise a temporary one is removed.
     The text path writes without fsync (:func:`adjudicator.util.fileio.relaxed`): the folder is a
     simulation's, not a real game's. Every broken invariant is collected in ``problems`` (the game
-    stops at the first).
+    stops at the first). With ``ahead`` the robots also answer every decision coming up for them
+    (:mod:`adjudicator.engine.ahead`) as early as the turn-file language allows; ``mail_rounds``
+    records each mail round in which a house had to answer.
     """
     board = Board.classic()
     if not text:
-        return _play_engine(list(board.setups[players].houses), seed, rounds, tides_of_battle, chaos, board, on_step)
+        return _play_engine(list(board.setups[players].houses), seed, rounds, tides_of_battle, chaos, board, on_step,
+                            ahead)
     houses = list(board.setups[players].houses)
     tmp = None
     if out is None:
@@ -81,7 +87,7 @@ def simulate(
         root = Path(out)
     try:
         with fileio.relaxed():
-            return _play(root, houses, seed, rounds, tides_of_battle, chaos, board, on_step)
+            return _play(root, houses, seed, rounds, tides_of_battle, chaos, board, on_step, ahead)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -140,23 +146,23 @@ class _Engine(_Table):
         return advance(state, answers, deadline=deadline or False, board=self.board).state
 
 
-def _robots(houses: list[str], seed: int, chaos: float) -> dict[str, Robot]:
+def _robots(houses: list[str], seed: int, chaos: float, ahead: bool = False) -> dict[str, Robot]:
     rng = random.Random(seed)
-    return {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos) for h in houses}
+    return {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos, ahead=ahead) for h in houses}
 
 
 def _play(root: Path, houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,
-          board: Board, on_step: Callable[[GameState], None] | None) -> SimResult:
-    robots = _robots(houses, seed, chaos)
+          board: Board, on_step: Callable[[GameState], None] | None, ahead: bool = False) -> SimResult:
+    robots = _robots(houses, seed, chaos, ahead)
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0,
                        folder=None if root.parent.name.startswith("maester-sim-") else root)
     return _loop(_Folder(root, houses, seed, tides, robots, board), result, rounds, board, on_step)
 
 
 def _play_engine(houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float, board: Board,
-                 on_step: Callable[[GameState], None] | None) -> SimResult:
+                 on_step: Callable[[GameState], None] | None, ahead: bool = False) -> SimResult:
     """The same game with no text, seals or reports: robots answer the engine directly."""
-    robots = _robots(houses, seed, chaos)
+    robots = _robots(houses, seed, chaos, ahead)
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0)
     return _loop(_Engine(houses, seed, tides, robots, board), result, rounds, board, on_step)
 
@@ -181,6 +187,8 @@ def _loop(table: _Table, result: SimResult, rounds: int | None, board: Board,
         if deadline:
             result.deadlines += 1
             stalled = 0
+        if requests:
+            result.mail_rounds.append((state.round, state.phase, tuple(sorted({r.kind for r in requests}))))
         state = table.play(state, requests, deadline)
         result.steps += 1
         if on_step:

@@ -436,9 +436,10 @@ def messenger_raven(ctx: Context) -> None:
     keep = _holders_decision(ctx, Ask(keep_req, lambda c: None if isinstance(c, RavenKeep) else NOT_APPLICABLE),
                              ("raven_wildling",))
     assert isinstance(keep, RavenKeep)
-    if keep.choice == "bottom":
+    where = keep.for_card(st.wildling_deck[0])  # a conditional sent ahead decides by the card seen (ruling 123)
+    if where == "bottom":
         st.wildling_deck.append(st.wildling_deck.pop(0))
-    ctx.emit(WildlingCardPlaced(house=holder, where=keep.choice))
+    ctx.emit(WildlingCardPlaced(house=holder, where=where))
 
 
 def _holders_decision(ctx: Context, ask: Ask, kinds: tuple[str, ...]) -> Command:

@@ -1,0 +1,376 @@
+"""What comes up for a house later in the step, and may be answered now (ruling 124).
+
+A decision the engine has not asked yet can often be answered already: a house mustering after
+another, the Messenger Raven's look with the card's placement as a conditional, raids, marches and
+consolidations in later cycles, support, house cards and retreats for the combats that may come.
+The private report lists them under COMING UP FOR YOU with skeleton lines, and robots that answer
+ahead (:mod:`adjudicator.robots.players`) answer them: each answer is used when its decision comes,
+like any standing instruction, and one mail round is saved.
+
+Each :class:`Upcoming` holds a :class:`~adjudicator.engine.core.context.Request` shaped as the
+engine will ask it, as far as the house can tell now. Only what the house may know is read: the
+public position, the Westeros cards drawn this phase (revealed at its start), and the house's own
+orders and answers; never another house's answers, the wildling deck or a card not drawn yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..game.board import Board, HouseId
+from ..game.cards import CARDS
+from ..game.commands import (
+    AssignOrder,
+    Bid,
+    CombatFilter,
+    Command,
+    Consolidate,
+    Muster,
+    PlayCard,
+    Raid,
+    Raven,
+    RavenKeep,
+    Retreat,
+    Support,
+    TieBreak,
+    UseBlade,
+    WesterosChoice,
+    from_dict,
+    order_kind,
+)
+from ..game.state import GameState
+from .core.context import Request
+from .core.mustering import legal_single_actions, muster_request, mustering_areas
+from .rules.marches import destinations, hostile
+from .rules.planning import in_board_order
+from .rules.raids import reach_problem, targets
+from .rules.westeros import CHOICES, DECIDER, TOKEN_NAMES
+
+TRACK_WORDS = {"iron_throne": "the Iron Throne", "fiefdoms": "the Fiefdoms", "kings_court": "the King's Court"}
+
+
+@dataclass(frozen=True)
+class Upcoming:
+    """One decision not asked yet that the house may answer now.
+
+    ``request`` is the decision as it will be asked (its key starts with ``ahead.``); ``why`` says
+    when it comes, in a player's words; ``lines`` are template lines where the request's default
+    and options would not show the form to write (the raven's conditional, several lines at once).
+    """
+
+    request: Request
+    why: str
+    lines: tuple[str, ...] = field(default=())
+
+
+def upcoming(state: GameState, house: HouseId, requests: Iterable[Request | dict[str, Any]], *,
+             board: Board | None = None, orders: dict[str, str] | None = None) -> list[Upcoming]:
+    """The decisions coming up for ``house`` in the open step that it has not answered yet.
+
+    ``requests`` are the open requests of every house (who is asked now is public); ``orders``
+    the house's own orders by area when the caller knows them better than the game does (a robot
+    writing its orders and its answers for the action phase in one file); otherwise the orders on
+    the board, or the house's own order lines waiting in the game.
+    """
+    board = board or Board.classic()
+    if house not in state.houses_in_play or state.phase not in ("westeros", "planning", "action"):
+        return []
+    asked = [r if isinstance(r, Request) else Request.from_dict(r) for r in requests]
+    if state.phase == "westeros":
+        found = _westeros(state, board, house, asked)
+    elif state.phase == "planning":
+        found = [*_raven(state, board, house, asked), *_action(state, board, house, asked, _own_orders(state, house, orders))]
+    else:
+        found = _action(state, board, house, asked, _own_orders(state, house, orders))
+    return [u for u in found if not _answered(state, house, u.request)]
+
+
+def _key(state: GameState, house: str, kind: str, detail: str = "") -> str:
+    return f"ahead.r{state.round}.{state.phase}.{kind}.{house}" + (f".{detail}" if detail else "")
+
+
+def _name(board: Board, area: str) -> str:
+    return board.area(area).name
+
+
+# --- the Westeros phase -------------------------------------------------------------------------
+
+
+def cards_to_come(state: GameState) -> tuple[str | None, list[str]]:
+    """The Westeros card resolving now and the cards drawn this phase still to resolve after it.
+
+    The three cards are drawn and revealed at the start of the phase (R038); a card drawn for
+    Winter is Coming is not known before it is drawn, so nothing after it is foretold.
+    """
+    if state.segment is None or state.segment.name != "westeros":
+        return None, []
+    start = state.segment.start.get("decks", {})
+    left: list[str] = []
+    for k in ("1", "2", "3"):
+        deck = list(start.get("westeros", {}).get(k, []))
+        if not deck or deck[0] == "winter_is_coming":
+            break
+        if len(state.westeros_discards.get(k, [])) <= len(start.get("westeros_discards", {}).get(k, [])):
+            left.append(deck[0])  # not discarded yet: not resolved
+    return (left[0] if left else None), left[1:]
+
+
+def _westeros(state: GameState, board: Board, house: str, asked: list[Request]) -> list[Upcoming]:
+    now, later = cards_to_come(state)
+    mine = {r.kind for r in asked if r.house == house}
+    out: list[Upcoming] = []
+    mustering = next((r for r in asked if r.kind == "muster"), None)
+    if mustering is not None and mustering.house != house and "muster" not in mine:
+        order = state.turn_order()
+        if house in order and mustering.house in order and order.index(house) > order.index(mustering.house):
+            out += _musters(state, board, house, f"you muster after {mustering.house.title()} (turn order): you may "
+                                                  "send it now")
+    for card in later:
+        name = next(c.name for c in CARDS.westeros if c.id == card)
+        if card == "mustering":
+            out += _musters(state, board, house, f"{name} resolves later in this phase: you may send it now")
+        elif card == "clash_of_kings":
+            out += _bids(state, house, f"{name} resolves later in this phase: your three bids may go now")
+            if state.holder("iron_throne") == house:
+                out.append(_tie_break(state, house))
+        elif card == "wildlings_attack":
+            out.append(Upcoming(Request(key=_key(state, house, "bid", "wildlings"), kind="bid", house=house,
+                                        prompt="bid for the Night's Watch against the wildlings",
+                                        context={"track": "wildlings", "available_power": state.houses[house].power},
+                                        default=Bid(track="wildlings", amount=0), secret=True),
+                                f"{name} resolves later in this phase: your bid may go now"))
+        elif card in DECIDER and state.holder(DECIDER[card]) == house:
+            out.append(Upcoming(Request(key=_key(state, house, "westeros_choice", card), kind="westeros_choice",
+                                        house=house, prompt=f"choose how {name} resolves", context={"card": card},
+                                        options=tuple(WesterosChoice(card=card, option=o) for o in CHOICES[card]),
+                                        default=WesterosChoice(card=card, option="nothing")),
+                                f"{name} resolves later in this phase and you hold {TOKEN_NAMES[DECIDER[card]]}: "
+                                "you may choose now"))
+    if now == "clash_of_kings" and state.holder("iron_throne") == house and "tie_break" not in mine:
+        out.append(_tie_break(state, house))
+    return out
+
+
+def _musters(state: GameState, board: Board, house: str, why: str) -> list[Upcoming]:
+    areas = mustering_areas(state, board, house)
+    out = []
+    for i, area in enumerate(areas):
+        points = board.area(area).muster_points
+        singles = legal_single_actions(state, board, house, area, points)
+        if not singles:
+            continue  # nothing can be mustered there: it passes unasked
+        req = muster_request(board, _key(state, house, "muster", area), house, area, points, singles, tuple(areas[i + 1:]))
+        out.append(Upcoming(req, why))
+    return out
+
+
+def _bids(state: GameState, house: str, why: str) -> list[Upcoming]:
+    power = state.houses[house].power
+    return [Upcoming(Request(key=_key(state, house, "bid", t), kind="bid", house=house, prompt=f"bid for {TRACK_WORDS[t]}",
+                             context={"track": t, "available_power": power}, default=Bid(track=t, amount=0),  # type: ignore[arg-type]
+                             secret=True), why)
+            for t in ("iron_throne", "fiefdoms", "kings_court")]
+
+
+def _tie_break(state: GameState, house: str) -> Upcoming:
+    order = tuple(state.turn_order())
+    return Upcoming(Request(key=_key(state, house, "tie_break"), kind="tie_break", house=house,
+                            prompt="break the ties of this phase's bidding: name the houses from best to worst",
+                            context={"tie": None, "tied": list(order)}, default=TieBreak(order=order)),
+                    "you hold the Iron Throne: if bids tie, you break the ties; one line may order them all now")
+
+
+# --- the Messenger Raven ------------------------------------------------------------------------
+
+
+def _raven(state: GameState, board: Board, house: str, asked: list[Request]) -> list[Upcoming]:
+    if state.raven_used or state.holder("kings_court") != house or any(r.house == house and r.kind == "raven" for r in asked):
+        return []
+    options: tuple[Command, ...] = (Raven(action="pass"),) + ((Raven(action="look"),) if state.wildling_deck else ())
+    why = ("you hold the Messenger Raven: it is used after the orders are revealed; send your choice now "
+           "(with 'raven: look', say now where the card you see goes)")
+    out = [Upcoming(Request(key=_key(state, house, "raven"), kind="raven", house=house,
+                            prompt="use the Messenger Raven: swap one of your orders, look at the top wildling card, "
+                                   "or pass", options=options, default=Raven(action="pass")),
+                    why, ("raven: pass", "raven: look", "wildling card: bottom if CARD, CARD",
+                          "raven: swap AREA to ORDER"))]
+    if state.wildling_deck:
+        cards = tuple(sorted(CARDS.wildling_cards))
+        out.append(Upcoming(Request(key=_key(state, house, "raven_wildling"), kind="raven_wildling", house=house,
+                                    prompt="after 'raven: look': where the wildling card you see goes",
+                                    context={"cards": list(cards)},
+                                    options=(RavenKeep(choice="top"), RavenKeep(choice="bottom")),
+                                    default=RavenKeep(choice="top")),
+                            "if you look at the top wildling card: put it at the bottom if it is one of the cards "
+                            "you name, else it stays on top"))
+    return out
+
+
+# --- the action phase ---------------------------------------------------------------------------
+
+
+def _own_orders(state: GameState, house: str, given: dict[str, str] | None) -> dict[str, str]:
+    """The house's orders by area: as given, on the board, or its own order lines waiting (newest wins)."""
+    if given is not None:
+        return dict(given)
+    placed = {a: st.order.token for a, st in state.areas.items() if st.order and st.order.house == house}
+    if placed or state.phase == "action":
+        return placed
+    used = set(state.segment.used) if state.segment else set()
+    out: dict[str, str] = {}
+    for a in state.answers:
+        if a.get("house") == house and a.get("id") not in used and a.get("command", {}).get("type") == "AssignOrder":
+            cmd = from_dict(a["command"])
+            assert isinstance(cmd, AssignOrder)
+            out[cmd.area] = cmd.token
+    return out
+
+
+def _action(state: GameState, board: Board, house: str, asked: list[Request], orders: dict[str, str]) -> list[Upcoming]:
+    mine = [o for o in in_board_order(board, orders) if o in board.areas]
+    revealed = state.phase == "action"
+    later = "in a later cycle, in turn order" if revealed else "in the action phase, in turn order"
+    out: list[Upcoming] = []
+    for area in mine:
+        kind = order_kind(orders[area])
+        here = _name(board, area)
+        if kind == "raid":
+            reach = targets(state, board, house, area) if revealed else \
+                [t for t in in_board_order(board, board.neighbours[area]) if reach_problem(board, area, t) is None]
+            options = tuple(Raid(origin=area, targets=(t, None)) for t in reach) + (Raid(origin=area, targets=(None,)),)
+            out.append(Upcoming(Request(key=_key(state, house, "raid", area), kind="raid", house=house,
+                                        prompt=f"resolve your raid order in {here}",
+                                        context={"origin": area, "raid_orders": {area: orders[area]}, "targets": {area: reach}},
+                                        options=options, default=options[-1]),
+                                f"your raid in {here} resolves {later}: name its targets now (else none)"))
+        elif kind == "march":
+            movable = [u.type for u in state.area(area).units if u.house == house and not u.routed]
+            if not movable:
+                continue
+            out.append(Upcoming(Request(key=_key(state, house, "march", area), kind="march", house=house,
+                                        prompt=f"resolve your march order in {here}",
+                                        context={"origin": area, "march_orders": {area: orders[area]},
+                                                 "units": {area: movable},
+                                                 "destinations": {area: destinations(state, board, house, area)}}),
+                                f"your march from {here} resolves {later}: say now where its units go"))
+        elif kind == "consolidate":
+            out.append(Upcoming(Request(key=_key(state, house, "consolidate", area), kind="consolidate", house=house,
+                                        prompt=f"resolve your consolidate power order in {here}",
+                                        context={"origin": area}, options=(Consolidate(area=area),),
+                                        default=Consolidate(area=area)),
+                                f"your consolidate power order in {here} resolves {later}: you may send it now"))
+        elif kind == "support":
+            sides = (house, *(h for h in state.turn_order() if h != house))
+            options = tuple(Support(side=s, origin=area) for s in sides) + (Support(side="none", origin=area),)
+            out.append(Upcoming(Request(key=_key(state, house, "support", area), kind="support", house=house,
+                                        prompt=f"whom your support order in {here} supports",
+                                        context={"origin": area}, options=options, default=options[-1]),
+                                f"a combat next to {here} calls on your support order: name a side now; it stands "
+                                "for every combat it fits",
+                                (f"support from {here}: none", f"support from {here}: {house}")))
+    out += _combats(state, board, house, asked, orders)
+    return out
+
+
+def _threatened(state: GameState, board: Board, house: str) -> list[str]:
+    """The house's areas another house may attack this round, as far as it can tell."""
+    mine = [a for a, st in state.areas.items() if any(u.house == house for u in st.units)]
+    if state.phase == "action":
+        reach: set[str] = set()
+        for area, st in state.areas.items():
+            if st.order and st.order.house != house and order_kind(st.order.token) == "march":
+                reach |= set(destinations(state, board, st.order.house, area))
+        return in_board_order(board, [a for a in mine if a in reach])
+    return in_board_order(board, [a for a in mine if any(
+        any(u.house != house for u in state.area(n).units) for n in board.neighbours[a])])
+
+
+def _retreat_areas(state: GameState, board: Board, house: str, area: str) -> list[str]:
+    """Where the house's army in ``area`` could retreat, its own areas first (R210-R217, as it stands)."""
+    at_sea = board.area(area).is_sea
+    found = []
+    for n in in_board_order(board, board.neighbours[area]):
+        a, st = board.area(n), state.area(n)
+        if (a.is_land if not at_sea else not (a.is_sea or (a.is_port and state.controller(n, board) == house))):
+            continue
+        if n in state.impassable or st.neutral_force or any(u.house != house for u in st.units):
+            continue
+        owner = state.controller(n, board)
+        if (st.power_token and st.power_token != house) or (a.home_of and owner and owner != house):
+            continue
+        found.append(n)
+    return sorted(found, key=lambda n: state.controller(n, board) != house)[:3]
+
+
+def _combats(state: GameState, board: Board, house: str, asked: list[Request], orders: dict[str, str]) -> list[Upcoming]:
+    out: list[Upcoming] = []
+    threatened = _threatened(state, board, house)
+    for area in threatened:
+        if not any(u.house == house and u.type != "siege_engine" for u in state.area(area).units):
+            continue
+        where = _retreat_areas(state, board, house, area)
+        if not where:
+            continue
+        when = CombatFilter(role="defender", area=area)
+        here = _name(board, area)
+        out.append(Upcoming(Request(key=_key(state, house, "retreat", area), kind="retreat", house=house,
+                                    prompt=f"retreat from {here}, if you are attacked there and lose",
+                                    context={"combat_area": area, "legal_areas": where},
+                                    options=(Retreat(areas=tuple(where), when=when),),
+                                    default=Retreat(areas=tuple(where), when=when)),
+                            f"you may be attacked in {here}: if you lose there, where your army retreats"))
+    attacking = [a for a, t in orders.items() if order_kind(t) == "march" and a in board.areas
+                 and any(hostile(state, board, house, d) not in (None, "neutral force")
+                         for d in destinations(state, board, house, a))]
+    fights = bool(threatened or attacking)
+    hand = list(state.houses[house].hand)
+    if fights and len(hand) > 1 and not any(r.house == house and r.kind == "house_card" for r in asked):
+        out.append(Upcoming(Request(key=_key(state, house, "house_card"), kind="house_card", house=house,
+                                    prompt="your house card, if you fight a combat", context={"hand": hand},
+                                    options=tuple(PlayCard(card=c) for c in hand)),
+                            "if you fight a combat, your house card: each line is used once, the last one first; "
+                            "a condition ties one to a combat",
+                            ("play CARD", "if attacked in AREA: play CARD", "if attacking AREA: play CARD")))
+    if fights and state.holder("fiefdoms") == house and not state.blade_used \
+            and not any(r.house == house and r.kind == "blade" for r in asked):
+        out.append(Upcoming(Request(key=_key(state, house, "blade"), kind="blade", house=house,
+                                    prompt="use the Valyrian Steel Blade in your next combat, or keep it",
+                                    options=(UseBlade(use=True), UseBlade(use=False)), default=UseBlade(use=False)),
+                            "you hold the Valyrian Steel Blade: if you fight, use it or keep it"))
+    return out
+
+
+# --- what the house has answered already ---------------------------------------------------------
+
+
+def _answered(state: GameState, house: str, req: Request) -> bool:
+    """Whether one of the house's own answers waiting in the game already answers this decision."""
+    used = set(state.segment.used) if state.segment else set()
+    for a in state.answers:
+        if a.get("house") != house or a.get("id") in used:
+            continue
+        cmd = from_dict(a["command"])
+        if cmd.kind == req.kind and _fits(cmd, req):
+            return True
+    return False
+
+
+def _fits(cmd: Command, req: Request) -> bool:
+    ctx = req.context
+    if isinstance(cmd, Muster):
+        return cmd.area == ctx.get("area")
+    if isinstance(cmd, (Raid, Consolidate)):
+        return (cmd.origin if isinstance(cmd, Raid) else cmd.area) == ctx.get("origin")
+    if isinstance(cmd, Support):
+        return cmd.origin in (None, ctx.get("origin"))
+    if isinstance(cmd, Bid):
+        return cmd.track == ctx.get("track")
+    if isinstance(cmd, WesterosChoice):
+        return cmd.card == ctx.get("card")
+    if isinstance(cmd, Retreat):
+        return cmd.when is None or cmd.when.area in (None, ctx.get("combat_area"))
+    if hasattr(cmd, "origin"):  # a march
+        return getattr(cmd, "origin", None) == ctx.get("origin")
+    return True  # raven, the card's placement, tie-breaks, house cards, the blade: one line answers
