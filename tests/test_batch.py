@@ -393,7 +393,8 @@ def test_ruling_91_deadline_fills_only_the_open_requests_and_the_game_goes_on(to
     assert [e["at"] for e in registry.read_log(snap.root) if e.get("action") == "deadline"] == [1]
     greyjoy = (toy / "reports" / result.steps[0] / "greyjoy.txt").read_text()
     assert "default" in greyjoy.lower()
-    assert result.notes == ["deadline: 3 request(s) took their default"]
+    assert result.notes == [f"deadline: House {h} took the default of its bid: bid for the wildlings"
+                            for h in ("Baratheon", "Lannister", "Greyjoy")], "each house and request is named"
 
 
 def test_ruling_91_deadline_does_not_fill_requests_that_open_in_the_same_run(toy: Path):

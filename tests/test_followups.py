@@ -155,7 +155,7 @@ def state_with(orders: dict[str, str]) -> GameState:
 
 
 def test_ruling_121_the_deadline_fills_only_the_open_area(tmp_path: Path) -> None:
-    from adjudicator.folder.audit import record_defaults
+    from adjudicator.folder.defaults import record_defaults
 
     state = state_with({"Winterfell": "march +1", "The Shivering Sea": "support +1"})
     (stark,) = [r for r in machine.advance(state).requests if r.house == "stark"]

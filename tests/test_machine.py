@@ -144,6 +144,15 @@ def test_deadline_for_named_requests_defaults_only_those(toy):
     assert [r.prompt for r in step.requests] == ["bid for fiefdoms"], "a decision that comes up later is asked"
 
 
+def test_deadline_as_a_predicate_defaults_only_the_requests_it_names(toy):
+    """The moderator's past-due requests, decided outside the engine (which has no clock)."""
+    step = advance(toy, deadline=lambda r: r.house == "stark")
+    assert [e.decision for e in step.events if type(e).__name__ == "DefaultUsed"] == ["bid for iron_throne",
+                                                                                       "bid for fiefdoms"]
+    assert "stark" not in {r.house for r in step.requests}, "its secret bid waits, defaulted, for the others' bids"
+    assert {r.house for r in step.requests} == set(toy.houses_in_play) - {"stark"}
+
+
 def test_expired_answers_are_counted_in_good_english():
     from adjudicator.engine.events import AnswersExpired
 

@@ -27,7 +27,8 @@ COMMANDS: dict[str, str] = {
     "normalize": "seals",
     "check": "check",
     "adjudicate": "batch", "status": "batch", "rollback": "batch", "replay": "batch", "reveal": "batch",
-    "ingest": "mail", "outbox": "mail",
+    "extend": "batch",
+    "ingest": "mail", "outbox": "mail", "verify-report": "mail",
     "simulate": "simulate",
 }  # fmt: skip
 

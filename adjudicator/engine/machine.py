@@ -17,6 +17,7 @@ from ..game.state import GameState, Segment
 from .core.context import (
     STANDING_KINDS,
     Context,
+    Deadline,
     GameOver,
     NeedAnswers,
     PoolEntry,
@@ -36,15 +37,17 @@ def advance(
     state: GameState,
     answers: Iterable[dict[str, Any]] = (),
     *,
-    deadline: bool | frozenset[str] = False,
+    deadline: Deadline = False,
     board: Board | None = None,
 ) -> Step:
     """Resolve as far as the answers allow. Pure: ``state`` is not changed.
 
     ``answers`` are pool entries (see :func:`pool_entry`), appended to the standing pool.
-    With ``deadline=True`` every decision without an answer takes its documented default, up to
-    the end of the game; with a set of request keys only those requests do (a moderator's deadline
-    for the requests open now), and decisions that come up afterwards are asked as usual.
+    ``deadline`` says which decisions without an answer take their documented default: with a set
+    of request keys only those requests do, with a predicate ``deadline(request)`` those it names
+    (the requests past due: the caller decides that from its own clock, the engine has none), and
+    decisions that come up afterwards and are not named are asked as usual. ``True`` names every
+    decision, up to the end of the game (the rules' tests and the robots' soaks use it).
     """
     board = board or Board.classic()
     # A shallow copy is enough: the loop below builds every position it changes afresh from data.

@@ -26,6 +26,7 @@ import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from ..game.board import Board
 from ..game.state import GameState
 from ..seals.seal import SealError
 from ..util import fileio
-from . import registry
+from . import deadlines, registry
 from .audit import (
     PENDING_JSON,
     SETUP_NAME,
@@ -46,10 +47,12 @@ from .audit import (
     Understood,
     complete_rollback,
     derive,
+    logged_rule,
     pending_view,
     understand,
     write_pending,
 )
+from .defaults import DefaultRule
 from .gamedir import GameDir, GameDirError
 from .intake import Intake, Rejection, inbox_files
 from .ledger import Archived, Ledger, log, log_lost, mend_log, sha256
@@ -333,7 +336,7 @@ class Run:
             base = prev.state
         understood = [self.read_archived(name) for name in stored.applied]
         outcome = derive(prev, base, n, understood, deadline=stored.deadline,
-                         previous_sha256=sha256(prev_text.encode()), board=self.board)  # fmt: skip
+                         previous_sha256=sha256(prev_text.encode()), board=self.board, rule=stored.rule())  # fmt: skip
         if outcome.snapshot.to_toml() != text:
             raise CorruptFolder(f"states/{n:04d}.toml does not follow from the snapshot before it and "
                                 f"{', '.join(stored.applied) or 'no archived file'}; see 'maester replay {self.gd.root}'")  # fmt: skip
@@ -378,9 +381,9 @@ class Run:
 
     def _log_snapshot(self, snap: Snapshot, text: str) -> None:
         entry = {"action": "snapshot", "number": snap.number, "sha256": sha256(text.encode()),
-                 "applied": snap.applied, "deadline": snap.deadline}  # fmt: skip
-        log(self.gd.root, entry)
-        self.ledger.snapshots[snap.number] = entry
+                 "applied": snap.applied, "deadline": snap.deadline, "defaults": snap.defaults}  # fmt: skip
+        entry |= {k: v for k, v in (("disorder", snap.disorder), ("missed", snap.missed)) if v}
+        self.ledger.snapshots[snap.number] = log(self.gd.root, entry)  # with its time: when the step was asked
 
     def reject(self, rej: Rejection, snap: Snapshot) -> None:
         """The receipt first, then the log line: a killed run writes the same receipt again."""
@@ -426,14 +429,15 @@ class Run:
             logged = self.ledger.snapshots.get(n)
             if logged is not None:
                 applied, deadline = [str(x) for x in logged["applied"]], bool(logged.get("deadline", False))
+                rule = logged_rule(logged)
             elif stored is not None:
                 meta = Snapshot.from_toml(stored, where=str(path))
-                applied, deadline = meta.applied, meta.deadline
+                applied, deadline, rule = meta.applied, meta.deadline, meta.rule()
             else:
                 raise CorruptFolder(f"cannot repair: {path} is unreadable and the log does not say what it applied")
             understood = [self.read_archived(name) for name in applied]
             outcome = derive(prev, base, n, understood, deadline=deadline,
-                             previous_sha256=sha256(prev_text.encode()), board=self.board)  # fmt: skip
+                             previous_sha256=sha256(prev_text.encode()), board=self.board, rule=rule)  # fmt: skip
             text = outcome.snapshot.to_toml()
             if text != stored:
                 if stored is not None:
@@ -457,24 +461,25 @@ class Run:
 
     # --- one run --------------------------------------------------------------------------------
 
-    def go(self, files: Iterable[Path], *, deadline: bool = False, inbox: bool = True) -> RunResult:
-        """Take the files, apply them step by step, and write everything (see the module's doc)."""
+    def go(self, files: Iterable[Path], *, deadline: bool = False, inbox: bool = True,
+           now: datetime | None = None) -> RunResult:  # fmt: skip
+        """Take the files, apply them step by step, and write everything (see the module's doc).
+
+        ``deadline``: the requests past due at ``now`` (default: the time of the run) take their defaults.
+        """
         result = RunResult(self.gd.info().id, timings=self.timings)
+        schedule = deadlines.load_schedule(self.gd)  # a bad [deadlines] table stops the run before it writes
         snap = self.recover()
+        self.clock = deadlines.Clock(schedule, self.ledger, now or datetime.now(UTC))
         if self.first_written:
             result.steps.append(snap.label())
         todo = [Path(f) for f in files]
         if inbox and self.folder.inbox.is_dir():
             todo += inbox_files(self.folder.inbox, Intake.judged_by(self.ledger))
-        if deadline and self.ledger.open_deadline is not None:
-            deadline = False  # an interrupted run ordered it: this run completes that one, not a second
-        elif deadline and not snap.state.pending:
-            result.notes.append("--deadline: nothing is pending, so no default was used")
-            deadline = False
-        if deadline:  # logged before the files are taken: it fills what they leave open
-            log(self.gd.root, {"action": "deadline", "at": snap.number})
-            self.ledger.deadlines.add(snap.number)
-            self.ledger.open_deadline = snap.number
+        result.notes += deadlines.disorder_lines(self.gd.root, self.ledger, snap)
+        if deadline and self.ledger.open_deadline is None:  # else an interrupted run called it: this run completes it
+            # Logged before the files are taken: it fills what they leave open.
+            result.notes += deadlines.call(self.gd.root, self.ledger, self.clock, snap)
         while True:
             t0 = _clock()
             intake = Intake(self.folder, self.ledger, snap.state)
@@ -486,15 +491,14 @@ class Run:
             result.accepted += [a.name for a in accepted]
             result.rejected += rejected
             unapplied = self.ledger.after(snap.applied_through)
-            if not unapplied and snap.number not in self.ledger.deadlines:
+            disorder = deadlines.disorder_now(self.ledger, schedule)
+            if not unapplied and snap.number not in self.ledger.deadlines and not disorder.owes(snap):
                 break
-            new = self.apply(snap, unapplied)
+            rule = deadlines.rule_for(snap, self.ledger, disorder)
+            new = self.apply(snap, unapplied, rule)
             result.steps.append(new.label())
             result.notes += _flagged(self.outcome)
-            if new.deadline:
-                result.notes.append(f"deadline: {len(new.defaults)} request(s) took their default")
-                still = [r for r in new.requests() if new.since.get(r.key, new.number) <= snap.number]
-                result.notes += [f"deadline: {r.house} still owes '{r.prompt}': it has no default" for r in still]
+            result.notes += deadlines.after_step(self.gd.root, self.ledger, new, self.outcome, rule, disorder)
             moved = (new.state.round, new.state.phase) != (snap.state.round, snap.state.phase)
             snap = new
             if not (moved and deferred):
@@ -517,13 +521,14 @@ class Run:
         result.state = snap.state.copy()  # the snapshot itself stays as written: the next run may go on from it
         return result
 
-    def apply(self, prev: Snapshot, unapplied: list[Archived]) -> Snapshot:
-        """Derive and commit the next snapshot from archived files and any deadline ordered at ``prev``."""
+    def apply(self, prev: Snapshot, unapplied: list[Archived], rule: DefaultRule) -> Snapshot:
+        """Derive and commit the next snapshot from archived files and the defaults ``rule`` names (a
+        deadline called at ``prev``, the houses in civil disorder: :func:`deadlines.rule_for`)."""
         understood = [self.read_archived(a.name) for a in unapplied]
         prev_text = self._snapshot_text(prev.number)
         t0 = _clock()
         outcome = derive(prev, prev.state, prev.number + 1, understood, deadline=prev.number in self.ledger.deadlines,
-                         previous_sha256=sha256(prev_text.encode()), board=self.board)  # fmt: skip
+                         previous_sha256=sha256(prev_text.encode()), board=self.board, rule=rule)  # fmt: skip
         self.timings.engine += _clock() - t0
         self.commit(outcome)
         self.outcome = outcome
@@ -574,8 +579,11 @@ def check_writable(root: Path) -> None:
 
 
 def adjudicate(root: str | Path, files: Iterable[str | Path] = (), *, deadline: bool = False,
-               templates_dir: str | Path | None = None, inbox: bool = True) -> RunResult:  # fmt: skip
+               templates_dir: str | Path | None = None, inbox: bool = True, now: datetime | None = None) -> RunResult:  # fmt: skip
     """Adjudicate a game folder with the given files and its inbox (see the module's doc).
+
+    ``deadline``: the requests past due at ``now`` (the moderator's clock; default: the time of the
+    run) take their defaults (:mod:`adjudicator.folder.deadlines`).
 
     :raises GameDirError: (``GameLocked``, ``BatchError``, ``CorruptFolder``) when the folder
         cannot be adjudicated; nothing is changed then.
@@ -586,7 +594,7 @@ def adjudicate(root: str | Path, files: Iterable[str | Path] = (), *, deadline: 
         gd.folder(d).mkdir(exist_ok=True)
     with gd.lock():
         run = Run(gd, templates_dir=Path(templates_dir) if templates_dir else None)
-        return run.go([Path(f) for f in files], deadline=deadline, inbox=inbox)
+        return run.go([Path(f) for f in files], deadline=deadline, inbox=inbox, now=now)
 
 
 def repair(root: str | Path, *, templates_dir: str | Path | None = None) -> Check:
@@ -600,10 +608,11 @@ def repair(root: str | Path, *, templates_dir: str | Path | None = None) -> Chec
         return Run(gd, templates_dir=Path(templates_dir) if templates_dir else None).repair()
 
 
-def status(root: str | Path) -> dict[str, Any]:
-    """Who owes what and since which step, read from the latest snapshot (see :func:`pending_view`).
+def status(root: str | Path, *, now: datetime | None = None) -> dict[str, Any]:
+    """Who owes what, since which step and by when, read from the latest snapshot (see :func:`pending_view`
+    and :func:`adjudicator.folder.deadlines.dated_view`); ``now``: the moderator's clock.
 
-    :raises GameDirError: when the folder has no resolved step yet, or its state is damaged.
+    :raises GameDirError: when the folder has no resolved step yet, or its state or schedule is damaged.
     """
     gd = GameDir.open(root)
     folder = Folder(gd)
@@ -621,16 +630,16 @@ def status(root: str | Path) -> dict[str, Any]:
     if current != folder.snapshot_path(snap.number).read_text(encoding="utf-8"):
         raise CorruptFolder(f"{gd.state_file} does not match states/{snap.number:04d}.toml; run 'maester adjudicate "
                             f"{root}' to finish an interrupted run, or 'maester replay --repair {root}'")  # fmt: skip
-    return pending_view(snap, gd.info().id)
+    return deadlines.dated_view(gd, snap, now=now or datetime.now(UTC))
 
 
 # --- many games at once -----------------------------------------------------------------------
 
 
-def _one(job: tuple[str, bool, str | None]) -> tuple[str, int, list[str]]:
-    root, deadline, templates = job
+def _one(job: tuple[str, bool, str | None, datetime | None]) -> tuple[str, int, list[str]]:
+    root, deadline, templates, now = job
     try:
-        r = adjudicate(root, deadline=deadline, templates_dir=templates)
+        r = adjudicate(root, deadline=deadline, templates_dir=templates, now=now)
         return root, r.exit_status, [f"{root} (game {r.game}):", *r.lines()[1:]]
     except (GameDirError, registry.RegistryError, OSError) as e:
         return root, 2, [f"game {root}: {e}"]
@@ -642,14 +651,14 @@ def game_folders(parent: str | Path) -> list[Path]:
 
 
 def adjudicate_all(parent: str | Path, *, jobs: int = 1, deadline: bool = False,
-                   templates_dir: str | Path | None = None,
+                   templates_dir: str | Path | None = None, now: datetime | None = None,
                    progress: Callable[[int, int], None] | None = None) -> dict[str, tuple[int, list[str]]]:  # fmt: skip
     """Adjudicate every game folder in ``parent``, ``jobs`` at a time in separate processes.
 
     Returns, per folder, the exit status and the lines of its run. ``progress(done, total)`` is
     called after each folder.
     """
-    work = [(str(p), deadline, str(templates_dir) if templates_dir else None) for p in game_folders(parent)]
+    work = [(str(p), deadline, str(templates_dir) if templates_dir else None, now) for p in game_folders(parent)]
     out: dict[str, tuple[int, list[str]]] = {}
     if jobs <= 1:
         for i, job in enumerate(work, 1):

@@ -71,6 +71,7 @@ class Ledger:
     setup_sha256: str = ""
     rollback: dict[str, Any] | None = None  # the last rollback line
     rollback_done: bool = True  # its files were all moved aside
+    book: DeadlineBook = field(default_factory=lambda: DeadlineBook())  # deadline calls, extensions, reminders
     # Indexes of `archived`, kept in step with it by add() and _take():
     _by_name: dict[str, Archived] = field(default_factory=dict, repr=False)
     _shas: dict[str, int] = field(default_factory=dict, repr=False)  # sha256 -> archived files with it
@@ -116,7 +117,7 @@ class Ledger:
             rejected=dict(self.rejected), rejected_at=dict(self.rejected_at), deadlines=set(self.deadlines),
             open_deadline=self.open_deadline, snapshots=dict(self.snapshots),
             moderator_accepts=set(self.moderator_accepts), revealed=self.revealed, setup_sha256=self.setup_sha256,
-            rollback=self.rollback, rollback_done=self.rollback_done, _by_name=dict(self._by_name),
+            rollback=self.rollback, rollback_done=self.rollback_done, book=self.book.copy(), _by_name=dict(self._by_name),
             _shas=dict(self._shas), _highest=dict(self._highest), _in_order=self._in_order,
         )  # fmt: skip
 
@@ -152,6 +153,7 @@ class Ledger:
         elif action == "deadline":
             self.deadlines.add(int(e["at"]))
             self.open_deadline = int(e["at"])
+            self.book.calls[int(e["at"])] = e
         elif action == "deadline-done":
             self.open_deadline = None
         elif action == "snapshot":
@@ -166,6 +168,7 @@ class Ledger:
             self.set_aside.update({a.name: a for a in self.archived if a.name in gone})
             self._set_archived([a for a in self.archived if a.name not in gone])
             self.deadlines = {d for d in self.deadlines if d < to}
+            self.book.calls = {d: c for d, c in self.book.calls.items() if d < to}
             self.open_deadline = None
             self.snapshots = {n: s for n, s in self.snapshots.items() if n <= to}
             later = {sha for sha, at in self.rejected_at.items() if at > to}  # judged against an undone step
@@ -179,6 +182,8 @@ class Ledger:
             self.moderator_accepts.add(str(e.get("sha256", "")))
         elif action == "reveal":
             self.revealed = str(e.get("seed", ""))
+        else:
+            self.book.take(e, max(self.snapshots, default=-1))
 
     def add(self, a: Archived) -> None:
         """Count one more archived file in force (its ``accept`` line is in the log, or about to be)."""
@@ -228,6 +233,41 @@ class Ledger:
 
 
 @dataclass
+class DeadlineBook:
+    """What the log says about deadlines besides the calls' snapshot numbers (``adjudicator.folder.deadlines`` reads it).
+
+    None of it is undone by a rollback but the calls: an extension granted, a reminder mailed or a
+    key registered happened, whatever step the game went back to.
+    """
+
+    calls: dict[int, dict[str, Any]] = field(default_factory=dict)  # snapshot -> its deadline line (now, keys)
+    extensions: list[dict[str, Any]] = field(default_factory=list)  # extend lines
+    reminded: set[tuple[str, str]] = field(default_factory=set)  # (request key, due time) a reminder was mailed for
+    key_changes: dict[str, int] = field(default_factory=dict)  # house -> latest snapshot logged when it got a key
+    disorder_starts: set[tuple[str, int]] = field(default_factory=set)  # (house, snapshot) civil-disorder lines
+    disorder_ends: set[tuple[str, int]] = field(default_factory=set)  # (house, snapshot) civil-disorder-end lines
+
+    def take(self, e: dict[str, Any], latest: int) -> None:
+        """Read one log line of the kinds this book keeps (others are not its business)."""
+        action = e.get("action")
+        if action == "extend":
+            self.extensions.append({"house": str(e["house"]), "round": int(e["round"]), "step": str(e["step"]),
+                                    "hours": int(e["hours"])})  # fmt: skip
+        elif action == "remind":
+            self.reminded.update((str(r["key"]), str(r["due"])) for r in e["requests"])
+        elif action == "register-key":
+            self.key_changes[str(e["house"])] = latest
+        elif action == "civil-disorder":
+            self.disorder_starts.add((str(e["house"]), int(e["at"])))
+        elif action == "civil-disorder-end":
+            self.disorder_ends.add((str(e["house"]), int(e["at"])))
+
+    def copy(self) -> DeadlineBook:
+        return DeadlineBook(dict(self.calls), list(self.extensions), set(self.reminded), dict(self.key_changes),
+                            set(self.disorder_starts), set(self.disorder_ends))  # fmt: skip
+
+
+@dataclass
 class _Read:
     """Where this process last stopped reading one log, and the ledger it had read by then."""
 
@@ -261,10 +301,11 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def log(root: Path, entry: dict[str, Any]) -> None:
-    """Append one line to the game's log (flushed to disk), stamped with the time unless it has one."""
+def log(root: Path, entry: dict[str, Any]) -> dict[str, Any]:
+    """Append one line to the game's log (flushed to disk), stamped with the time unless it has one; returns it."""
     entry = {"time": now(), **entry}
     fileio.append_line(root / registry.LOG_FILE, json.dumps(entry, ensure_ascii=False, sort_keys=True))
+    return entry
 
 
 def log_lost(root: Path, ledger: Ledger, numbers: list[int]) -> str | None:

@@ -384,21 +384,21 @@ class _Reader:
             a, key = self.board.area(area_id), f"areas.{area_id}"
             houses = sorted({u.house for u in st.units})
             if len(houses) > 1:
-                self.fail(f"{key}.units", f"units of {' and '.join(houses)} cannot share an area (R139)")
+                self.fail(f"{key}.units", f"units of {' and '.join(houses)} cannot share an area: entering an area held by another house starts a combat (R147)")
             for u in st.units:
                 if u.type == "ship" and a.is_land:
-                    self.fail(f"{key}.units", f"{a.name} is a land area: ships stay at sea or in a port (R077)")
+                    self.fail(f"{key}.units", f"{a.name} is a land area: ships stay at sea or in a port (R145)")
                 if u.type != "ship" and not a.is_land:
-                    self.fail(f"{key}.units", f"{a.name} is a {a.kind} area: only ships may be there (R077)")
+                    self.fail(f"{key}.units", f"{a.name} is a {a.kind} area: only ships may be there (R145, R250)")
                 seen[(u.house, u.type)] += 1
                 if seen[(u.house, u.type)] > self.board.unit_limit(u.type):
                     self.fail(f"{key}.units", f"{u.house} has more than {self.board.unit_limit(u.type)} "
                               f"{PLURALS[u.type]}; the box holds {self.board.unit_limit(u.type)}")
             if a.is_port and len(st.units) > self.board.constants["port_max_ships"]:
-                self.fail(f"{key}.units", f"{a.name} holds {len(st.units)} ships; a port holds 3 (R245)")
+                self.fail(f"{key}.units", f"{a.name} holds {len(st.units)} ships; a port holds 3 (R250)")
             if st.order:
                 if st.order.house not in houses:
-                    self.fail(f"{key}.order", f"an order of {st.order.house} needs its units in {a.name} (R111)")
+                    self.fail(f"{key}.order", f"an order of {st.order.house} needs its units in {a.name} (R115)")
                 orders[(st.order.house, st.order.token)] += 1
                 if orders[(st.order.house, st.order.token)] > ORDER_TOKENS[st.order.token]:
                     self.fail(f"{key}.order", f"{st.order.house} owns only {ORDER_TOKENS[st.order.token]} "
@@ -411,7 +411,7 @@ class _Reader:
                 self.fail(f"{key}.garrison", "a garrison lies only on the home area of a house in play, "
                           "and never under enemy units (R225, R228)")
             if st.neutral_force and (st.units or st.power_token):
-                self.fail(f"{key}.neutral_force", "a neutral force holds its area alone (R233)")
+                self.fail(f"{key}.neutral_force", "a neutral force holds its area alone: units enter only by destroying it (R231, R233)")
 
     def read_decks(self, data: dict[str, Any], state: GameState) -> None:
         decks = self.get(data, "decks", "", dict, {})

@@ -199,6 +199,13 @@ def _decode(part: Message, where: str, notes: list[str]) -> str:
             text = data.decode(charset, "replace")
         except (UnicodeError, ValueError, LookupError):  # idna and others refuse "replace"
             text = data.decode("utf-8", "replace")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # UTF-7 and others can decode to lone surrogates, which no file can hold
+        note = f"{where}: not valid {charset} text: the bad bytes were replaced (a seal over them fails)"
+        if note not in notes:
+            notes.append(note)
+        text = text.encode("utf-8", "replace").decode("utf-8")
     return text.lstrip("\ufeff")
 
 

@@ -193,6 +193,17 @@ def test_R139_march_orders_cannot_be_raided():
     assert "blackwater" not in step.requests[0].context["targets"]["stoney_sept"]
 
 
+def test_R139_a_regular_raid_cannot_hit_a_defense_order():
+    s = game()
+    put(s, "stoney_sept", "baratheon", "footman", order="raid")
+    put(s, "lannisport", "lannister", "footman", order="defense+1")
+    put(s, "harrenhal", "stark", "footman", order="support+0")
+    step = run(at_action(s), entry("baratheon", Raid(origin="stoney_sept", targets=("lannisport",))))
+    assert any("(R136, R139)" in e.reason for e in unusable(step, "baratheon"))
+    assert step.requests[0].context["targets"]["stoney_sept"] == ["harrenhal"]  # the defense order is no target
+    assert token(step.state, "lannisport") == "lannister defense+1"
+
+
 def test_R140_a_raided_raid_is_skipped_and_its_answer_is_never_used():
     s = game()
     put(s, "stoney_sept", "lannister", "footman", order="raid")

@@ -164,11 +164,16 @@ class Step:
     requests: list[Request]
 
 
+# Which unanswered decisions take their default: all (True), none (False), the requests with these
+# keys, or those a predicate names (the moderator's past-due requests; the caller holds the clock).
+Deadline = bool | frozenset[str] | Callable[[Request], bool]
+
+
 class Context:
     """What a phase sees while it runs: the position it changes and the way to ask."""
 
     def __init__(self, state: GameState, board: Board, segment: Segment, pool: list[PoolEntry],
-                 deadline: bool | frozenset[str]):
+                 deadline: Deadline):
         self.state = state
         self.board = board
         self.segment = segment
@@ -186,8 +191,12 @@ class Context:
     # --- decisions -------------------------------------------------------------------------
 
     def _past_deadline(self, request: Request) -> bool:
-        """``deadline=True``: every decision; a set of keys: only those requests (the open ones)."""
-        return self.deadline is True or (isinstance(self.deadline, frozenset) and request.key in self.deadline)
+        """``deadline=True``: every decision; a set of keys: only those requests; a predicate: those it names."""
+        if isinstance(self.deadline, bool):
+            return self.deadline
+        if isinstance(self.deadline, frozenset):
+            return request.key in self.deadline
+        return bool(self.deadline(request))
 
     def key(self, kind: str, house: str) -> str:
         """The next decision key; deterministic because the phase code is."""

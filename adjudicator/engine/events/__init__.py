@@ -287,6 +287,20 @@ class DefaultUsed(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CivilDisorder(Event):
+    """A house that missed too many deadlines in a row plays by the deadline defaults (ruling 113)."""
+
+    house: str
+    begins: bool = False
+
+    def describe(self) -> str:
+        if self.begins:
+            return (f"House {house_name(self.house)} missed too many deadlines in a row and is now in civil disorder: it "
+                    "plays by the deadline defaults until a substitute player takes over.")
+        return f"House {house_name(self.house)} is in civil disorder: it plays by the deadline defaults."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AnswersExpired(Event):
     """Answers submitted for a step that ended without needing them."""
 

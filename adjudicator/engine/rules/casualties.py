@@ -66,7 +66,7 @@ def _lose(ctx: Context, combat: Combat, role: Role, count: int, due: CasualtiesD
         for unit in chosen:
             combat.attacking.remove(unit)
     cause = "a Tides of Battle skull (R272)" if due.skulls else "casualties of the combat (R203)"
-    destroy_units(ctx, area, lost, cause, reported_in=combat.area)
+    destroy_units(ctx, area, lost, cause, reported_in=combat.area, in_combat=True)
 
 
 def _ask(ctx: Context, combat: Combat, role: Role, count: int, pool: list[str], *, skull: bool) -> list[str]:

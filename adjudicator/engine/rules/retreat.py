@@ -42,7 +42,7 @@ def repel(ctx: Context, combat: Combat) -> None:
     house = combat.attacker
     units = st.area(combat.origin).units
     engines = pick_units(units, house, [t for t in combat.attacking if t == "siege_engine"])
-    destroy_units(ctx, combat.origin, engines, "siege engines cannot retreat (R218)")
+    destroy_units(ctx, combat.origin, engines, "siege engines cannot retreat (R218)", in_combat=True)
     combat.attacking = [t for t in combat.attacking if t != "siege_engine"]
     back = pick_units(st.area(combat.origin).units, house, combat.attacking)
     for u in back:
@@ -61,7 +61,7 @@ def shed_excess(ctx: Context, combat: Combat, units: list[Unit], cause: str) -> 
     excess = sorted(units, key=lambda u: CHEAP_FIRST.index(u.type))
     while excess and not within_supply(ctx.state, ctx.board, combat.attacker):
         unit = excess.pop(0)
-        destroy_units(ctx, combat.origin, [unit], cause)
+        destroy_units(ctx, combat.origin, [unit], cause, in_combat=True)
         combat.attacking.remove(unit.type)
 
 
@@ -182,9 +182,9 @@ def defender_retreats(ctx: Context, combat: Combat) -> None:
         return
     here = st.area(combat.area).units
     routed = [u for u in here if u.house == house and u.routed]
-    destroy_units(ctx, combat.area, routed, "routed units cannot retreat (R219)")
+    destroy_units(ctx, combat.area, routed, "routed units cannot retreat (R219)", in_combat=True)
     engines = [u for u in st.area(combat.area).units if u.house == house and u.type == "siege_engine"]
-    destroy_units(ctx, combat.area, engines, "siege engines cannot retreat (R218)")
+    destroy_units(ctx, combat.area, engines, "siege engines cannot retreat (R218)", in_combat=True)
     units = retreating(ctx, combat)
     if not units:
         return
@@ -192,12 +192,12 @@ def defender_retreats(ctx: Context, combat: Combat) -> None:
     if combat.forced_retreat in legal:
         legal = {str(combat.forced_retreat): legal[str(combat.forced_retreat)]}
     if not legal:
-        destroy_units(ctx, combat.area, units, "no legal area to retreat to (R214)")
+        destroy_units(ctx, combat.area, units, "no legal area to retreat to (R214)", in_combat=True)
         return
     cmd = _ask(ctx, combat, legal, units)
     dest = next(a for a in cmd.areas if a in legal)
     lost = pick_units(units, str(house), [s.unit for s in cmd.destroy for _ in range(s.count)])
-    destroy_units(ctx, combat.area, lost, "retreat over the supply limit (R213)")
+    destroy_units(ctx, combat.area, lost, "retreat over the supply limit (R213)", in_combat=True)
     moving = retreating(ctx, combat)
     for u in moving:
         st.area_mut(combat.area).units.remove(u)
