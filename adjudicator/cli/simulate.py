@@ -19,6 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--tides-of-battle", action="store_true", help="play with the Tides of Battle cards")
     p.add_argument("--engine-only", action="store_true",
                    help="answer the engine directly (no text, seals or reports): much faster")
+    p.add_argument("--ahead", action="store_true",
+                   help="robots answer every decision coming up for them before it is asked (and say the mail rounds)")
     p.add_argument("--soak", type=int, default=0, metavar="N",
                    help="play N engine-only games over every player count, with and without Tides of Battle")
     p.set_defaults(handler=run)
@@ -36,11 +38,15 @@ def run(args: argparse.Namespace) -> int:
     if args.rounds is not None and not 1 <= args.rounds <= 10:
         raise UserError("--rounds must be between 1 and 10")
     result = simulate(args.players, args.seed, rounds=args.rounds, out=args.out, tides_of_battle=args.tides_of_battle,
-                      text=not args.engine_only)
+                      text=not args.engine_only, ahead=args.ahead)
     for p in result.problems:
         print(f"invariant broken: {p}")
     if result.folder is not None:
         print(f"game folder: {result.folder}")
+    rounds = {r for r, _, _ in result.mail_rounds}
+    if rounds:
+        print(f"mail rounds: {len(result.mail_rounds)} in {len(rounds)} rounds "
+              f"({len(result.mail_rounds) / len(rounds):.1f} a round)")
     print(result.final_line())
     return 1 if result.problems else 0
 

@@ -15,6 +15,7 @@ orders and answers; never another house's answers, the wildling deck or a card n
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,11 +23,14 @@ from typing import Any
 from ..game.board import Board, HouseId
 from ..game.cards import CARDS
 from ..game.commands import (
+    ORDER_TOKENS,
     AssignOrder,
     Bid,
+    CardChoice,
     CombatFilter,
     Command,
     Consolidate,
+    LeaveUnordered,
     Muster,
     PlayCard,
     Raid,
@@ -44,7 +48,14 @@ from ..game.state import GameState
 from .core.context import Request
 from .core.mustering import legal_single_actions, muster_request, mustering_areas
 from .rules.marches import destinations, hostile
-from .rules.planning import in_board_order
+from .rules.planning import (
+    areas_needing_orders,
+    default_orders,
+    eligible_count,
+    in_board_order,
+    is_banned,
+    is_short,
+)
 from .rules.raids import reach_problem, targets
 from .rules.westeros import CHOICES, DECIDER, TOKEN_NAMES
 
@@ -80,8 +91,10 @@ def upcoming(state: GameState, house: HouseId, requests: Iterable[Request | dict
     asked = [r if isinstance(r, Request) else Request.from_dict(r) for r in requests]
     if state.phase == "westeros":
         found = _westeros(state, board, house, asked)
+        found += _after_others(state, board, house, asked, found)
     elif state.phase == "planning":
-        found = [*_raven(state, board, house, asked), *_action(state, board, house, asked, _own_orders(state, house, orders))]
+        found = [*_orders(state, board, house, asked), *_raven(state, board, house, asked),
+                 *_action(state, board, house, asked, _own_orders(state, house, orders))]
     else:
         found = _action(state, board, house, asked, _own_orders(state, house, orders))
     return [u for u in found if not _answered(state, house, u.request)]
@@ -101,19 +114,19 @@ def _name(board: Board, area: str) -> str:
 def cards_to_come(state: GameState) -> tuple[str | None, list[str]]:
     """The Westeros card resolving now and the cards drawn this phase still to resolve after it.
 
-    The three cards are drawn and revealed at the start of the phase (R038); a card drawn for
-    Winter is Coming is not known before it is drawn, so nothing after it is foretold.
+    The three cards are drawn and revealed at the start of the phase (R038), and a card drawn for
+    Winter is Coming is revealed as it is drawn; which cards of a deck are out is what its deck and
+    discard pile lack, from the phase's start to now. A Winter is Coming not resolved yet stands
+    for the card it will draw, which nobody knows: it stays in the list as ``winter_is_coming``.
     """
     if state.segment is None or state.segment.name != "westeros":
         return None, []
     start = state.segment.start.get("decks", {})
     left: list[str] = []
     for k in ("1", "2", "3"):
-        deck = list(start.get("westeros", {}).get(k, []))
-        if not deck or deck[0] == "winter_is_coming":
-            break
-        if len(state.westeros_discards.get(k, [])) <= len(start.get("westeros_discards", {}).get(k, [])):
-            left.append(deck[0])  # not discarded yet: not resolved
+        before = Counter([*start.get("westeros", {}).get(k, []), *start.get("westeros_discards", {}).get(k, [])])
+        out = before - Counter([*state.westeros_decks.get(k, []), *state.westeros_discards.get(k, [])])
+        left += sorted(out.elements())
     return (left[0] if left else None), left[1:]
 
 
@@ -127,29 +140,86 @@ def _westeros(state: GameState, board: Board, house: str, asked: list[Request]) 
         if house in order and mustering.house in order and order.index(house) > order.index(mustering.house):
             out += _musters(state, board, house, f"you muster after {mustering.house.title()} (turn order): you may "
                                                   "send it now")
-    for card in later:
+    if mustering is not None and mustering.house == house:
+        then = tuple(str(a) for a in mustering.context.get("then", ()))
+        out += [u for u in _musters(state, board, house, "your next area to muster: you may send it now")
+                if u.request.context.get("area") in then]
+    pending_bid = next((r for r in asked if r.house == house and r.kind == "bid"), None)
+    bidding = any(r.kind == "bid" and r.context.get("track") != "wildlings" for r in asked)
+    if pending_bid is not None and pending_bid.context.get("track") in _TRACKS[:-1]:
+        later_tracks = _TRACKS[_TRACKS.index(str(pending_bid.context["track"])) + 1:]
+        out += _bids(state, house, "the next tracks are bid for after this one: your bids may go now", later_tracks)
+    if now in ("clash_of_kings", "dark_wings_dark_words") and "tie_break" not in mine:
+        out += _tie_break(state, house, settled=pending_bid is not None and pending_bid.context.get("track") != "iron_throne")
+    if any(r.kind == "bid" and r.context.get("track") == "wildlings" for r in asked) and "tie_break" not in mine:
+        out += _tie_break(state, house, settled=True)  # ties of the wildling bids (R107)
+    if now == "mustering" and mustering is None:
+        out += _musters(state, board, house, "Mustering resolves after what is asked now: you may send yours now")
+    if now == "a_throne_of_blades" and mustering is None and _decided(state, now) in (None, "muster"):
+        out += _musters(state, board, house, "if the holder of the Iron Throne chooses mustering for A Throne of "
+                                             "Blades: you may send yours now")
+    if now in ("clash_of_kings", "dark_wings_dark_words") and not bidding and _decided(state, now) in (None, "bid"):
+        out += _bids(state, house, "the bidding of this card comes after what is asked now: your three bids may go now"
+                     if now == "clash_of_kings" else "if the holder of the Messenger Raven chooses the bidding for "
+                     "Dark Wings, Dark Words: your three bids may go now")
+    choosing = any(r.kind == "westeros_choice" for r in asked)
+    bidding_first = False  # a track may change hands before a later card's choice (R044, R047, R056)
+    for i, card in enumerate([now, *later] if now else []):
         name = next(c.name for c in CARDS.westeros if c.id == card)
-        if card == "mustering":
-            out += _musters(state, board, house, f"{name} resolves later in this phase: you may send it now")
-        elif card == "clash_of_kings":
+        if card in DECIDER and not (i == 0 and (choosing or _decided(state, card) is not None)):
+            out += _choice(state, house, card, name, anyone=bidding_first)
+        # a bidding, or a card nobody knows yet (Winter is Coming's), may move a token before a later choice
+        bidding_first = bidding_first or card in ("clash_of_kings", "dark_wings_dark_words", "winter_is_coming")
+        if i == 0:
+            continue  # what the card resolving now asks is said above
+        if card in ("mustering", "a_throne_of_blades"):
+            out += _musters(state, board, house, f"{name} resolves later in this phase: you may send your mustering now")
+        elif card in ("clash_of_kings", "dark_wings_dark_words"):
             out += _bids(state, house, f"{name} resolves later in this phase: your three bids may go now")
-            if state.holder("iron_throne") == house:
-                out.append(_tie_break(state, house))
+            out += _tie_break(state, house, settled=False)
         elif card == "wildlings_attack":
+            out += _tie_break(state, house, settled=True)
             out.append(Upcoming(Request(key=_key(state, house, "bid", "wildlings"), kind="bid", house=house,
                                         prompt="bid for the Night's Watch against the wildlings",
                                         context={"track": "wildlings", "available_power": state.houses[house].power},
                                         default=Bid(track="wildlings", amount=0), secret=True),
                                 f"{name} resolves later in this phase: your bid may go now"))
-        elif card in DECIDER and state.holder(DECIDER[card]) == house:
-            out.append(Upcoming(Request(key=_key(state, house, "westeros_choice", card), kind="westeros_choice",
-                                        house=house, prompt=f"choose how {name} resolves", context={"card": card},
-                                        options=tuple(WesterosChoice(card=card, option=o) for o in CHOICES[card]),
-                                        default=WesterosChoice(card=card, option="nothing")),
-                                f"{name} resolves later in this phase and you hold {TOKEN_NAMES[DECIDER[card]]}: "
-                                "you may choose now"))
-    if now == "clash_of_kings" and state.holder("iron_throne") == house and "tie_break" not in mine:
-        out.append(_tie_break(state, house))
+    return _unique(out)
+
+
+def _decided(state: GameState, card: str) -> str | None:
+    """The option chosen for a Westeros card in this phase so far (a public choice), or ``None``."""
+    for record in (state.segment.decisions.values() if state.segment else ()):
+        value = record.get("value") if isinstance(record, dict) else None
+        if isinstance(value, dict) and value.get("type") == "WesterosChoice" and value.get("card") == card:
+            return str(value.get("option", ""))
+    return None
+
+
+def _choice(state: GameState, house: str, card: str, name: str, *, anyone: bool) -> list[Upcoming]:
+    """The choice of a Westeros card for the holder of its token; with ``anyone``, a bidding comes
+    first and any house may hold the token by then."""
+    token = TOKEN_NAMES[DECIDER[card]]
+    if state.holder(DECIDER[card]) == house:
+        why = f"{name} resolves later in this phase and you hold {token}: you may choose now"
+    elif anyone:
+        why = f"{name} resolves after a bidding: if you hold {token} by then, you may choose now"
+    else:
+        return []
+    return [Upcoming(Request(key=_key(state, house, "westeros_choice", card), kind="westeros_choice", house=house,
+                             prompt=f"choose how {name} resolves", context={"card": card},
+                             options=tuple(WesterosChoice(card=card, option=o) for o in CHOICES[card]),
+                             default=WesterosChoice(card=card, option="nothing")), why)]
+
+
+def _unique(items: list[Upcoming]) -> list[Upcoming]:
+    """Each decision once (a card resolving now and a later one may both foretell it)."""
+    seen: set[str] = set()
+    out = []
+    for u in items:
+        if u.request.key not in seen:
+            seen.add(u.request.key)
+            out.append(u)
     return out
 
 
@@ -166,20 +236,107 @@ def _musters(state: GameState, board: Board, house: str, why: str) -> list[Upcom
     return out
 
 
-def _bids(state: GameState, house: str, why: str) -> list[Upcoming]:
+_TRACKS = ("iron_throne", "fiefdoms", "kings_court")  # the Clash of Kings bids, one track after another (R081)
+
+
+def _bids(state: GameState, house: str, why: str, tracks: tuple[str, ...] = _TRACKS) -> list[Upcoming]:
     power = state.houses[house].power
     return [Upcoming(Request(key=_key(state, house, "bid", t), kind="bid", house=house, prompt=f"bid for {TRACK_WORDS[t]}",
                              context={"track": t, "available_power": power}, default=Bid(track=t, amount=0),  # type: ignore[arg-type]
                              secret=True), why)
-            for t in ("iron_throne", "fiefdoms", "kings_court")]
+            for t in tracks]
 
 
-def _tie_break(state: GameState, house: str) -> Upcoming:
+def _tie_break(state: GameState, house: str, *, settled: bool) -> list[Upcoming]:
+    """The holder of the Iron Throne breaks the ties (R084, R085); until the Iron Throne has been
+    bid for (``settled``), any house may come to hold it for the later tracks."""
+    holder = state.holder("iron_throne") == house
+    if not holder and settled:
+        return []
     order = tuple(state.turn_order())
-    return Upcoming(Request(key=_key(state, house, "tie_break"), kind="tie_break", house=house,
-                            prompt="break the ties of this phase's bidding: name the houses from best to worst",
-                            context={"tie": None, "tied": list(order)}, default=TieBreak(order=order)),
-                    "you hold the Iron Throne: if bids tie, you break the ties; one line may order them all now")
+    why = ("you hold the Iron Throne: if bids tie, you break the ties" if holder else
+           "if you win the Iron Throne, you break the ties of the later tracks") + "; one line may order them all now"
+    return [Upcoming(Request(key=_key(state, house, "tie_break"), kind="tie_break", house=house,
+                             prompt="break the ties of this phase's bidding: name the houses from best to worst",
+                             context={"tie": None, "tied": list(order)}, default=TieBreak(order=order)), why)]
+
+
+def _hidden(state: GameState) -> tuple[object, ...]:
+    """What a dry run must not reach: a card drawn from a hidden deck, a shuffle."""
+    return (state.rng_counter, tuple(state.wildling_deck[:1]), len(state.wildling_deck), len(state.tides_deck),
+            tuple(len(d) for _, d in sorted(state.westeros_decks.items())))
+
+
+def _after_others(state: GameState, board: Board, house: str, asked: list[Request], found: list[Upcoming]) -> list[Upcoming]:
+    """What the house is asked next in this step once the houses asked before it have answered.
+
+    A dry run on a copy of the game that holds only the house's own answers: the requests of the
+    others take their documented defaults (public rules on public facts), and the run goes on until
+    the house is asked something. It is given up when it would draw a card or shuffle a deck, or
+    leave the step: what comes then may depend on what nobody knows yet (a wildling lesser penalty
+    asked in turn order after another house is the case it is for).
+    """
+    from .machine import advance  # the step machine sits beside this module, above the rules
+
+    if any(r.house == house for r in asked) or not asked:
+        return []
+    trial = _copy_with_answers(state, house)
+    before = _hidden(state)
+    waiting = list(asked)
+    for _ in range(len(state.houses_in_play)):  # each house before it in turn order, at most
+        step = advance(trial, (), deadline=frozenset(r.key for r in waiting), board=board)
+        if (step.state.round, step.state.phase) != (state.round, state.phase) or _hidden(step.state) != before:
+            return []
+        mine = [r for r in step.requests if r.house == house]
+        if mine:
+            names = ", ".join(sorted({r.house.title() for r in asked}))
+            known = {(u.request.kind, _subject(u.request)) for u in found}
+            return [Upcoming(_renamed(r), f"asked after {names} answer: you may answer now")
+                    for r in mine if (r.kind, _subject(r)) not in known]
+        trial, waiting = step.state, step.requests
+        if not waiting:
+            return []
+    return []
+
+
+def _copy_with_answers(state: GameState, house: str) -> GameState:
+    import copy
+
+    trial = copy.copy(state)
+    trial.answers = [a for a in state.answers if a.get("house") == house]
+    return trial
+
+
+def _subject(r: Request) -> object:
+    return r.context.get("area") or r.context.get("origin") or r.context.get("track") or r.context.get("card")
+
+
+def _renamed(r: Request) -> Request:
+    import dataclasses
+
+    return dataclasses.replace(r, key="ahead." + r.key)
+
+
+# --- orders, in turn order ---------------------------------------------------------------------
+
+
+def _orders(state: GameState, board: Board, house: str, asked: list[Request]) -> list[Upcoming]:
+    """A house short of tokens makes every house assign in turn order (R122): the later ones may
+    send their orders while the earlier ones are asked."""
+    first = next((r for r in asked if r.kind == "orders"), None)
+    areas = areas_needing_orders(state, board, house)
+    if first is None or first.house == house or not areas or any(r.house == house for r in asked):
+        return []
+    short = is_short(state, board, house, areas)
+    allowed = {t: n for t, n in ORDER_TOKENS.items() if not is_banned(t, state.restrictions)}
+    req = Request(key=_key(state, house, "orders"), kind="orders", house=house,
+                  prompt="assign one order to every area with your units", secret=True,
+                  context={"areas": list(areas), "tokens": allowed, "special_orders_allowed": state.stars(house, board),
+                           "banned": list(state.restrictions), "short": short,
+                           "orders_to_place": min(len(areas), eligible_count(state, board, house))},
+                  default=default_orders(state, board, house, areas))
+    return [Upcoming(req, f"the houses assign their orders in turn order, as a house is short of tokens (R122): "
+                          f"you assign after {first.house.title()}; your orders may go now")]
 
 
 # --- the Messenger Raven ------------------------------------------------------------------------
@@ -194,8 +351,7 @@ def _raven(state: GameState, board: Board, house: str, asked: list[Request]) -> 
     out = [Upcoming(Request(key=_key(state, house, "raven"), kind="raven", house=house,
                             prompt="use the Messenger Raven: swap one of your orders, look at the top wildling card, "
                                    "or pass", options=options, default=Raven(action="pass")),
-                    why, ("raven: pass", "raven: look", "wildling card: bottom if CARD, CARD",
-                          "raven: swap AREA to ORDER"))]
+                    why, ("raven: pass", "raven: look", "raven: swap AREA to ORDER"))]
     if state.wildling_deck:
         cards = tuple(sorted(CARDS.wildling_cards))
         out.append(Upcoming(Request(key=_key(state, house, "raven_wildling"), kind="raven_wildling", house=house,
@@ -203,8 +359,9 @@ def _raven(state: GameState, board: Board, house: str, asked: list[Request]) -> 
                                     context={"cards": list(cards)},
                                     options=(RavenKeep(choice="top"), RavenKeep(choice="bottom")),
                                     default=RavenKeep(choice="top")),
-                            "if you look at the top wildling card: put it at the bottom if it is one of the cards "
-                            "you name, else it stays on top"))
+                            "with 'raven: look': the card you see goes to the bottom if it is one you name, else it "
+                            "stays on top (or the reverse, with 'top if')",
+                            ("wildling card: bottom if CARD, CARD", "wildling card: top if CARD, CARD")))
     return out
 
 
@@ -239,7 +396,8 @@ def _action(state: GameState, board: Board, house: str, asked: list[Request], or
         if kind == "raid":
             reach = targets(state, board, house, area) if revealed else \
                 [t for t in in_board_order(board, board.neighbours[area]) if reach_problem(board, area, t) is None]
-            options = tuple(Raid(origin=area, targets=(t, None)) for t in reach) + (Raid(origin=area, targets=(None,)),)
+            raids: tuple[Command, ...] = tuple(Raid(origin=area, targets=(t, None)) for t in reach)
+            options = (*raids, Raid(origin=area, targets=(None,)))
             out.append(Upcoming(Request(key=_key(state, house, "raid", area), kind="raid", house=house,
                                         prompt=f"resolve your raid order in {here}",
                                         context={"origin": area, "raid_orders": {area: orders[area]}, "targets": {area: reach}},
@@ -263,7 +421,7 @@ def _action(state: GameState, board: Board, house: str, asked: list[Request], or
                                 f"your consolidate power order in {here} resolves {later}: you may send it now"))
         elif kind == "support":
             sides = (house, *(h for h in state.turn_order() if h != house))
-            options = tuple(Support(side=s, origin=area) for s in sides) + (Support(side="none", origin=area),)
+            options = (*(Support(side=s, origin=area) for s in sides), Support(side="none", origin=area))
             out.append(Upcoming(Request(key=_key(state, house, "support", area), kind="support", house=house,
                                         prompt=f"whom your support order in {here} supports",
                                         context={"origin": area}, options=options, default=options[-1]),
@@ -293,7 +451,8 @@ def _retreat_areas(state: GameState, board: Board, house: str, area: str) -> lis
     found = []
     for n in in_board_order(board, board.neighbours[area]):
         a, st = board.area(n), state.area(n)
-        if (a.is_land if not at_sea else not (a.is_sea or (a.is_port and state.controller(n, board) == house))):
+        fits = (a.is_sea or (a.is_port and state.controller(n, board) == house)) if at_sea else a.is_land
+        if not fits:  # ships retreat to a sea or their own port, armies to land (R215, Q5)
             continue
         if n in state.impassable or st.neutral_force or any(u.house != house for u in st.units):
             continue
@@ -333,13 +492,37 @@ def _combats(state: GameState, board: Board, house: str, asked: list[Request], o
                             "if you fight a combat, your house card: each line is used once, the last one first; "
                             "a condition ties one to a combat",
                             ("play CARD", "if attacked in AREA: play CARD", "if attacking AREA: play CARD")))
+    if fights:
+        for card in hand:
+            if card in CARD_CHOICES and not any(r.house == house and r.kind == "card_choice" for r in asked):
+                options = tuple(CardChoice(card=card, option=kw.get("option"), track=kw.get("track"))
+                                for kw in CARD_CHOICES[card])
+                out.append(Upcoming(Request(key=_key(state, house, "card_choice", card), kind="card_choice", house=house,
+                                            prompt=f"the choice of {_card_name(card)}, if you play it",
+                                            context={"card": card}, options=options, default=options[-1]),
+                                    f"if you play {_card_name(card)}, its choice: you may make it now"))
     if fights and state.holder("fiefdoms") == house and not state.blade_used \
             and not any(r.house == house and r.kind == "blade" for r in asked):
         out.append(Upcoming(Request(key=_key(state, house, "blade"), kind="blade", house=house,
                                     prompt="use the Valyrian Steel Blade in your next combat, or keep it",
                                     options=(UseBlade(use=True), UseBlade(use=False)), default=UseBlade(use=False)),
-                            "you hold the Valyrian Steel Blade: if you fight, use it or keep it"))
+                            "you hold the Valyrian Steel Blade: if you fight, use it or keep it ('keep blade' holds "
+                            "for one combat: the Blade is asked again in the next)"))
     return out
+
+
+# The house cards whose choice can be made before the combat is known: the options, the default last.
+CARD_CHOICES: dict[str, tuple[dict[str, str], ...]] = {
+    "tyrion_lannister": ({"option": "cancel"}, {"option": "no"}),
+    "aeron_damphair": ({"option": "no"},), "cersei_lannister": ({"option": "no"},),
+    "renly_baratheon": ({"option": "no"},), "robb_stark": ({"option": "no"},), "patchface": ({"option": "no"},),
+    "doran_martell": ({"track": "fiefdoms"}, {"track": "kings_court"}, {"track": "iron_throne"}),
+}
+
+
+def _card_name(card: str) -> str:
+    found = CARDS.house_cards.get(card)
+    return found.name if found else card
 
 
 # --- what the house has answered already ---------------------------------------------------------
@@ -367,8 +550,12 @@ def _fits(cmd: Command, req: Request) -> bool:
         return cmd.origin in (None, ctx.get("origin"))
     if isinstance(cmd, Bid):
         return cmd.track == ctx.get("track")
-    if isinstance(cmd, WesterosChoice):
+    if isinstance(cmd, (WesterosChoice, CardChoice)):
         return cmd.card == ctx.get("card")
+    if isinstance(cmd, TieBreak):
+        return cmd.context is None  # one for a single track leaves the others' ties open
+    if isinstance(cmd, (AssignOrder, LeaveUnordered)):
+        return True  # orders sent: the set is the engine's to judge
     if isinstance(cmd, Retreat):
         return cmd.when is None or cmd.when.area in (None, ctx.get("combat_area"))
     if hasattr(cmd, "origin"):  # a march

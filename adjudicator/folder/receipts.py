@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..engine.ahead import upcoming
 from ..engine.events import AnswerUnusable, kind_name
 from ..game.state import GameState
 from ..util.columns import fold
@@ -61,8 +62,13 @@ def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str,
     if u.ignored:
         out += ["", "Outside the seal (not read):"] + [f"  {g}" for g in u.ignored]
     asked = [r for r in outcome.requests if r.house == h.house]
-    out += ["", "Asked of you now:" if asked else "Nothing is asked of you now."]
+    ahead = upcoming(snap.state, h.house, outcome.requests)  # ruling 124
+    out += ["", "Asked of you now:" if asked else "Nothing is asked of you now." if not ahead else "Nothing is asked of "
+            "you now; what comes up for you may be answered now (your report shows the lines):"]
     out += [f"  - {kind_name(r.kind)}: {r.prompt}" for r in asked]
+    if ahead and asked:
+        out += ["Coming up for you, not asked yet (your report shows the lines to answer it now):"]
+    out += [f"  - {kind_name(u.request.kind)}: {u.why}" for u in ahead]
     return fold("\n".join(out)) + "\n"
 
 

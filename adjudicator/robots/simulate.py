@@ -148,7 +148,9 @@ class _Engine(_Table):
 
 def _robots(houses: list[str], seed: int, chaos: float, ahead: bool = False) -> dict[str, Robot]:
     rng = random.Random(seed)
-    return {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos, ahead=ahead) for h in houses}
+    # Robots answering ahead also check their answers first, as a player does with 'maester check'.
+    return {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos, ahead=ahead, careful=ahead)
+            for h in houses}
 
 
 def _play(root: Path, houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,

@@ -94,6 +94,14 @@ def _scratch(state: GameState, board: Board, area: str) -> GameState:
     return scratch
 
 
+def mustered(state: GameState, board: Board, house: HouseId, area: str, actions: tuple[MusterAction, ...]) -> GameState:
+    """A copy of the position with a legal muster carried out (for a player trying several areas)."""
+    scratch = _scratch(state, board, area)
+    for action in actions:
+        _apply(scratch, board, house, area, action)
+    return scratch
+
+
 def _apply(state: GameState, board: Board, house: HouseId, area: str, action: MusterAction) -> tuple[str | None, str]:
     """Carry out one action on ``state``: (None, where the unit went), or (why not, "").
 
