@@ -223,8 +223,11 @@ def test_file_whose_seal_fails_is_rejected_unread_with_its_own_receipt(toy: Path
     result = run(toy)
     assert result.exit_status == 1 and result.accepted == []
     assert "bad-signature" in result.rejected[0].reasons[0]
-    receipts = list((toy / "reports" / "0000-r1-planning" / "receipts").glob("rejected-stark-*.txt"))
+    # A damaged seal is no house's: the receipt goes to the moderator only (ruling 300), and the run says so.
+    receipts = list((toy / "refused").glob("0000-stark-*-moderator.txt"))
     assert len(receipts) == 1 and "Rejected: nothing in this file was read" in receipts[0].read_text()
+    assert result.rejected[0].receipts == {"moderator": f"refused/{receipts[0].name}"}
+    assert f"    receipt refused/{receipts[0].name}: for the moderator only" in "\n".join(result.lines())
     assert (toy / "state.toml").read_bytes() == before
     assert not any((toy / "archive").iterdir())
 
@@ -344,11 +347,15 @@ def test_ruling_90_file_sealed_for_the_next_step_is_kept_and_applied_when_it_ope
     drop(toy, "early.txt", sealed(order[0], "bid fiefdoms 2\n", step="action"))
     first = run(toy)
     assert first.exit_status == 0 and first.rejected[0].retry
-    assert any(p.name.startswith("rejected-early") for p in (toy / "reports" / "0000-r1-planning" / "receipts").iterdir())
+    # The "not yet" receipt goes to the house whose key sealed the file; the file waits in the inbox.
+    assert first.rejected[0].receipts == {order[0]: f"refused/0000-early-{first.rejected[0].sha256[:8]}-{order[0]}.txt"}
+    assert "Not yet" in (toy / first.rejected[0].receipts[order[0]]).read_text()
+    assert (toy / "inbox" / "early.txt").is_file()
     planning_bids(toy)
     second = run(toy)
     assert second.steps == ["0001-r1-action", "0002-r1-action"], "applied in the same run, once its step opened"
     assert state_of(toy).houses[order[0]].power == 2
+    assert not any((toy / "inbox").iterdir()), "taken files leave the inbox"
     assert run(toy).steps == []
 
 
@@ -554,10 +561,13 @@ def test_ruling_96_a_refused_file_sent_again_unchanged_gives_nothing_new(toy: Pa
     bad = sealed("stark", "bid wildlings 1\n", key=STRANGER)
     drop(toy, "first.txt", bad)
     assert run(toy).exit_status == 1
+    assert [p.name for p in (toy / "refused" / "files").iterdir()] == ["first.txt"], "refused: out of the inbox"
     drop(toy, "again.txt", bad)
     result = run(toy)
     assert result.rejected == [] and result.exit_status == 0
-    assert len(list((toy / "reports" / "0000-r1-planning" / "receipts").iterdir())) == 1
+    assert len([p for p in (toy / "refused").iterdir() if p.is_file()]) == 1, "one receipt"
+    assert [p.name for p in (toy / "refused" / "files").iterdir()] == ["first.txt"], "the same bytes: kept once"
+    assert not any((toy / "inbox").iterdir())
 
 
 def test_ruling_97_a_deadline_of_an_interrupted_run_is_completed_without_the_option(toy: Path, monkeypatch):

@@ -181,13 +181,13 @@ def test_ruling_124_the_action_phase_lists_later_raids_marches_and_consolidation
 def test_ruling_124_westeros_cards_to_come_are_what_the_decks_lack() -> None:
     seen: list[GameState] = []
     simulate(3, 5, rounds=4, text=False, chaos=0.0, on_step=seen.append)
-    westeros = [s for s in seen if s.phase == "westeros" and s.segment is not None]
+    westeros = [s for s in seen if s.phase == "westeros" and s.westeros_revealed]
     assert westeros
     for state in westeros:
         now, later = cards_to_come(state)
-        drawn = [d[0] for d in (state.segment.start["decks"]["westeros"].get(k, []) for k in "123") if d]  # type: ignore[union-attr]
-        assert {c for c in [now, *later] if c} <= set(drawn) | {c for k in "123" for c in state.westeros_discards[k]} \
-            or "winter_is_coming" in drawn
+        k = int(state.step.removeprefix("card_")) if state.step.startswith("card_") else 1
+        assert later == state.westeros_revealed[k:]  # revealed at the phase's start, in deck order
+        assert now == state.westeros_revealed[k - 1] or state.westeros_revealed[k - 1] == "winter_is_coming"
 
 
 def test_ruling_124_the_receipt_names_what_is_coming_up(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -165,7 +165,7 @@ def commands_in(text: str) -> list[str]:
     return out
 
 
-def test_issue_21_the_sealed_copy_is_an_attachment_no_mail_program_shows_inline(game: Path) -> None:
+def test_ruling_135_the_sealed_copy_is_an_attachment_no_mail_program_shows_inline(game: Path) -> None:
     """Terminal clients show every text/* part inline and quote it in a reply: the copy kept for the seal
     goes as application/octet-stream (with its .txt name), so a mail shows, and a reply quotes, the report once."""
     write_outbox(game, key=MOD)

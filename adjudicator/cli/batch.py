@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..folder import audit, batch, deadlines
+from ..folder import audit, batch, deadlines, undo
 from ..folder.gamedir import GameDir
 from . import UserError, guard, mail
 
@@ -52,11 +52,14 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser("rollback", help="undo steps: set later snapshots and reports aside",
                               description="Go back to snapshot NNNN. Later snapshots and reports move to "
-                              "states/rolled-back-K/ and reports/rolled-back-K/; archived files are kept; the "
-                              "action is logged with its reason.")  # fmt: skip
+                              "states/rolled-back-K/ and reports/rolled-back-K/. The archived files applied after "
+                              "NNNN come back at the next run, each at its step, without a copy; those named with "
+                              "--drop never do. The action is logged with its reason.")  # fmt: skip
     p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
     p.add_argument("--to", type=int, required=True, metavar="NNNN", help="the snapshot to go back to")
     p.add_argument("--reason", required=True, help="why (kept in the log)")
+    p.add_argument("--drop", nargs="+", default=[], metavar="ARCHIVED_FILE",
+                   help="archived files (archive/NNNNNN-...txt) never to take again: the mistake being undone")
     p.set_defaults(handler=cmd_rollback)
 
     p = subparsers.add_parser("replay", help="re-derive every state from the archive and check it byte for byte",
@@ -160,7 +163,13 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     now = guard(lambda: deadlines.moderator_time(args.now))
     view = guard(lambda: batch.status(args.game_dir, now=now))
-    sys.stdout.write(json.dumps(view, indent=1, sort_keys=True) + "\n" if args.json else deadlines.status_text(view))
+    waiting = guard(lambda: batch.waiting(args.game_dir))
+    if args.json:
+        sys.stdout.write(json.dumps(view | {"waiting": waiting}, indent=1, sort_keys=True) + "\n")
+        return 0
+    sys.stdout.write(deadlines.status_text(view))
+    if waiting:
+        sys.stdout.write("Files waiting:\n" + "".join(f"  {w}\n" for w in waiting))
     return 0
 
 
@@ -174,7 +183,7 @@ def cmd_rollback(args: argparse.Namespace) -> int:
     if args.to < 0:
         raise UserError(f"--to takes a snapshot number (0 or more), not {args.to}; 'maester status' shows the latest")
     guard(lambda: batch.check_writable(GameDir.open(args.game_dir).root))  # not half done for want of a permission
-    print(guard(lambda: audit.rollback(args.game_dir, to=args.to, reason=args.reason)))
+    print(guard(lambda: undo.rollback(args.game_dir, to=args.to, reason=args.reason, drop=args.drop)))
     return 0
 
 

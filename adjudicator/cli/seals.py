@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..folder import registry
-from ..seals import keys, seal
+from ..seals import keys, seal, wrapping
 from ..util import fileio
 from . import UserError, os_error_line
 
@@ -178,6 +178,11 @@ def cmd_sign(args: argparse.Namespace) -> int:
     h = block.header
     summary = f"sealed {h.game}, house {h.house}, round {h.round} {h.step}, seq {h.seq} with {block.key.fingerprint}"
     print(summary + ("" if out == "-" else f" -> {out}"), file=sys.stderr if out == "-" else sys.stdout)
+    if long := wrapping.long_lines(block.text):
+        print(f"maester: warning: {wrapping.long_lines_text(long)}, over {wrapping.WRAP_WIDTH}: a mail program "
+              "may wrap such a line and break the seal; attach the sealed file to the mail, or send it from a "
+              "mail program that sends format=flowed (mutt: set text_flowed), or shorten the line and seal "
+              "again", file=sys.stderr)  # fmt: skip
     return 0
 
 

@@ -114,20 +114,25 @@ def _name(board: Board, area: str) -> str:
 def cards_to_come(state: GameState) -> tuple[str | None, list[str]]:
     """The Westeros card resolving now and the cards drawn this phase still to resolve after it.
 
-    The three cards are drawn and revealed at the start of the phase (R038), and a card drawn for
-    Winter is Coming is revealed as it is drawn; which cards of a deck are out is what its deck and
-    discard pile lack, from the phase's start to now. A Winter is Coming not resolved yet stands
-    for the card it will draw, which nobody knows: it stays in the list as ``winter_is_coming``.
+    The three cards are drawn and revealed at the start of the phase (R038, ``westeros_revealed``)
+    and resolve in deck order, each a step of the phase (``card_1`` ...). A card drawn for Winter
+    is Coming is revealed as it is drawn: while it resolves it is what the deck lacks since its step
+    began. A Winter is Coming not resolved yet stands for the card it will draw, which nobody
+    knows: it stays in the list as ``winter_is_coming``.
     """
-    if state.segment is None or state.segment.name != "westeros":
+    if state.phase != "westeros" or not state.westeros_revealed:
         return None, []
-    start = state.segment.start.get("decks", {})
-    left: list[str] = []
-    for k in ("1", "2", "3"):
-        before = Counter([*start.get("westeros", {}).get(k, []), *start.get("westeros_discards", {}).get(k, [])])
-        out = before - Counter([*state.westeros_decks.get(k, []), *state.westeros_discards.get(k, [])])
-        left += sorted(out.elements())
-    return (left[0] if left else None), left[1:]
+    k = int(state.step.removeprefix("card_")) if state.step.startswith("card_") else 1
+    cards = list(state.westeros_revealed[k - 1:])
+    if cards and cards[0] == "winter_is_coming" and state.segment is not None:
+        start = state.segment.start.get("decks", {})
+        deck = str(k)
+        before = Counter([*start.get("westeros", {}).get(deck, []), *start.get("westeros_discards", {}).get(deck, [])])
+        out = before - Counter([*state.westeros_decks.get(deck, []), *state.westeros_discards.get(deck, [])])
+        drawn = [c for c in out.elements() if c != "winter_is_coming"]
+        if drawn:
+            cards[0] = drawn[0]
+    return (cards[0] if cards else None), cards[1:]
 
 
 def _westeros(state: GameState, board: Board, house: str, asked: list[Request]) -> list[Upcoming]:

@@ -62,7 +62,7 @@ def advance(
         work = Segment(seg.name, seg.start, dict(seg.decisions), list(seg.used), seg.events_seen)
         ctx = Context(pos, board, work, pool, deadline)
         try:
-            runners[seg.name](ctx)
+            _run_segment(runners[seg.name], ctx)
         except NeedAnswers as need:
             events.extend(ctx.events[seg.events_seen:])
             events.extend(ctx.transient)
@@ -76,13 +76,27 @@ def advance(
             pass  # the winner and phase "game_over" were set where the game ended
         events.extend(ctx.events[seg.events_seen:])
         pos.answers = [a for a in live.answers if a["id"] not in set(work.used)]
-        if seg.name == "action" or pos.phase == "game_over":
+        if pos.round != live.round or pos.phase == "game_over":
             events.extend(_expire(pos, pool, set(work.used)))
+        pos.decisions_asked = ctx.asked if pos.phase == seg.name else 0
         pos.segment = None
         pos.pending = []
         pos.tidy()
         live = pos
     return Step(live, events, [])
+
+
+def _run_segment(runner: PhaseRunner, ctx: Context) -> None:
+    """Run one step of the phase (a segment), and on while decisions recorded for it remain.
+
+    A phase runner resolves one step of its phase and returns; the next step starts a segment of
+    its own. A segment saved by an earlier Maester spans a whole phase: its recorded decisions are
+    replayed through as many steps as they reach.
+    """
+    phase = ctx.state.phase
+    runner(ctx)
+    while ctx.state.phase == phase and ctx.recorded - ctx.replayed:
+        runner(ctx)
 
 
 def _position(state: GameState) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from ..util import fileio, tomltext
 from . import registry
 from .defaults import DefaultRule, take_defaults
 from .gamedir import GameDir, GameDirError
-from .ledger import Archived, Ledger, log, log_lost, mend_log, sha256
+from .ledger import Archived, Ledger, log, log_lost, sha256
 
 SETUP_NAME = "setup.toml"
 PENDING_FILE = "pending"
@@ -335,7 +335,9 @@ def derive(
     step, events = taken.step, [*step.events, *taken.events]
     since_before = prev.since if prev else {}
     since = {r.key: since_before.get(r.key, number) for r in step.requests}
-    applied_through = max([prev.applied_through if prev else 0, *(archive_index(u.name) for u in understood)])
+    # A file a rollback gave back keeps its name; its place in the order is its accept line's (ruling 301).
+    places = (u.logged.index if u.logged is not None else archive_index(u.name) for u in understood)
+    applied_through = max([prev.applied_through if prev else 0, *places])
     snap = Snapshot(
         number=number, state=step.state, applied=[u.name for u in understood], applied_through=applied_through,
         deadline=deadline, defaults=[r.key for r in taken.filled], since=since, previous_sha256=previous_sha256,
@@ -384,74 +386,6 @@ def write_pending(folder: Folder, snap: Snapshot) -> None:
     view = pending_view(snap)
     fileio.atomic_write_text(folder.root / PENDING_FILE, pending_text(view))
     fileio.atomic_write_text(folder.root / PENDING_JSON, json.dumps(view, indent=1, sort_keys=True) + "\n")
-
-
-# --- rollback: the moderator's undo -----------------------------------------------------------
-
-
-def rollback(root: str | Path, *, to: int, reason: str) -> str:
-    """Go back to snapshot ``to``: later snapshots and reports are set aside, the action logged.
-
-    Archived files stay in ``archive/``; those applied after ``to`` (or not applied yet) are set
-    aside with the snapshots and no longer count: a house may send them again (ruling 93).
-
-    :raises BatchError: for a missing reason, an unknown snapshot, or nothing to undo.
-    """
-    if not reason.strip():
-        raise BatchError("give the reason for the rollback (--reason); it is kept in the log")
-    gd = GameDir.open(root)
-    with gd.lock():
-        folder = Folder(gd)
-        ledger = Ledger.read(gd.root)
-        if (lost := log_lost(gd.root, ledger, folder.numbers())) is not None:
-            raise CorruptFolder(lost)
-        mend_log(gd.root)
-        if ledger.rollback is not None and not ledger.rollback_done:
-            complete_rollback(folder, ledger)
-        numbers = folder.numbers()
-        if to not in numbers:
-            have = f"0000-{numbers[-1]:04d}" if numbers else "none yet"
-            raise BatchError(f"there is no snapshot {to:04d} (the snapshots are {have})")
-        target = folder.read_snapshot(to)
-        files = [a.name for a in ledger.archived if a.index > target.applied_through]
-        if to == numbers[-1] and not files:
-            raise BatchError(f"snapshot {to:04d} is the latest: there is nothing to undo")
-        # To the latest snapshot: only the archived files that wait to be applied are set aside (a file an
-        # older Maester archived broken would otherwise stop every run; ruling 93).
-        taken = [p.name for p in folder.states.glob("rolled-back-*")]
-        k = 1 + max((int(n.rsplit("-", 1)[1]) for n in taken if n.rsplit("-", 1)[1].isdigit()), default=0)
-        later = [n for n in numbers if n > to]
-        entry = {"action": "rollback", "to": to, "reason": reason.strip(), "folder": f"rolled-back-{k}",
-                 "set_aside_snapshots": later, "set_aside_files": files}  # fmt: skip
-        log(gd.root, entry)
-        ledger._take(entry)
-        complete_rollback(folder, ledger)
-    files_note = (f"; {len(files)} archived file(s) no longer count: sent again, or still in the inbox, they are "
-                  "taken again at the next run" if files else "")  # fmt: skip
-    moved = (f"snapshots {', '.join(f'{n:04d}' for n in later)} and their reports moved to rolled-back-{k}/" if later
-             else "it is the latest snapshot: no snapshot or report moved")  # fmt: skip
-    return f"rolled back to snapshot {to:04d} (round {target.state.round}, {target.state.phase}); {moved}{files_note}"
-
-
-def complete_rollback(folder: Folder, ledger: Ledger) -> None:
-    """Move aside what the last logged rollback sets aside; safe to run again after a crash."""
-    e = ledger.rollback
-    assert e is not None
-    to, dest = int(e["to"]), str(e["folder"])
-    for n in reversed([n for n in folder.numbers() if n > to]):
-        (folder.states / dest).mkdir(parents=True, exist_ok=True)
-        os.replace(folder.snapshot_path(n), folder.states / dest / folder.snapshot_path(n).name)
-    for d in sorted(folder.reports.glob("[0-9][0-9][0-9][0-9]-*")):
-        if int(d.name[:4]) > to:
-            for tmp in d.glob("**/.*.tmp"):  # a killed run's: no later run sweeps a folder set aside
-                tmp.unlink(missing_ok=True)
-            (folder.reports / dest).mkdir(parents=True, exist_ok=True)
-            os.replace(d, folder.reports / dest / d.name)
-    text = folder.snapshot_path(to).read_text(encoding="utf-8")
-    fileio.atomic_write_text(folder.gd.state_file, text)
-    write_pending(folder, Snapshot.from_toml(text, where=str(folder.snapshot_path(to))))
-    log(folder.root, {"action": "rollback-done", "folder": dest})
-    ledger.rollback_done = True
 
 
 # --- reveal: the seed at the end --------------------------------------------------------------

@@ -20,6 +20,7 @@ lost or applied twice, and the result is byte for byte that of an uninterrupted 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -45,7 +46,6 @@ from .audit import (
     Outcome,
     Snapshot,
     Understood,
-    complete_rollback,
     derive,
     logged_rule,
     pending_view,
@@ -56,15 +56,16 @@ from .defaults import DefaultRule
 from .gamedir import GameDir, GameDirError
 from .intake import Intake, Rejection, inbox_files
 from .ledger import Archived, Ledger, log, log_lost, mend_log, sha256
+from .notices import game_path, in_inbox, kept_name, move, settle_inbox, who_gets, write_receipts
+from .notices import waiting as notices_waiting
 from .receipts import (
     accepted_receipt,
     dropped_text,
-    receipt_name,
-    rejected_receipt,
     replaced_answers,
     shown,
     unusable_for,
 )
+from .undo import complete_rollback
 
 REPORT_DONE = "report.json"  # written last in a report folder: its presence marks it complete
 
@@ -173,6 +174,8 @@ class RunResult:
     notes: list[str] = field(default_factory=list)
     timings: Timings = field(default_factory=Timings)
     state: GameState | None = None  # the state written to state.toml: a copy of the latest snapshot's, the caller's own
+    receipts: dict[str, str] = field(default_factory=dict)  # archive name -> its receipt, in the game folder
+    players: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)  # game.toml's, for the lines
 
     @property
     def exit_status(self) -> int:
@@ -185,11 +188,15 @@ class RunResult:
 
     def lines(self) -> list[str]:
         out = [f"game {self.game}:"]
-        out += [f"  accepted archive/{n}" for n in self.accepted]
+        out += [f"  accepted archive/{n}" + (f"; receipt {self.receipts[n]}" if n in self.receipts else "")
+                for n in self.accepted]  # fmt: skip
         for r in self.rejected:
             what = "kept for later" if r.retry else "rejected"
             out.append(f"  {what} {shown(r.source)}:")
             out += [f"    {x}" for x in r.reasons]
+            out += [f"    receipt {path}: for {who_gets(who, self.players)}" for who, path in r.receipts.items()]
+            if r.kept:
+                out.append(f"    the file is kept in {r.kept}")
         out += [f"  kept for a later step: {shown(d)}" for d in self.deferred]
         out += [f"  wrote reports/{s}/" for s in self.steps]
         out += [f"  {n}" for n in self.notes]
@@ -365,7 +372,8 @@ class Run:
             numbers = self.folder.numbers()
             latest = f"{numbers[-1]:04d}" if numbers else "NNNN"
             raise CorruptFolder(f"archive/{name} holds no readable turn: {e}; when no step applied it yet, set it aside "
-                                f"with 'maester rollback {self.gd.root} --to {latest} --reason ...'") from None  # fmt: skip
+                                f"for good with 'maester rollback {self.gd.root} --to {latest} --drop archive/{name} --reason ...'"
+                                ) from None  # fmt: skip
         finally:
             self.timings.parse += _clock() - t0
 
@@ -386,15 +394,24 @@ class Run:
         self.ledger.snapshots[snap.number] = log(self.gd.root, entry)  # with its time: when the step was asked
 
     def reject(self, rej: Rejection, snap: Snapshot) -> None:
-        """The receipt first, then the log line: a killed run writes the same receipt again."""
+        """The receipts first, then the log line, then the file out of the inbox: a killed run writes
+        the same receipts again, and the next run moves the file (see :mod:`adjudicator.folder.notices`)."""
         if not rej.sha256:
             return  # an unreadable input: reported, nothing to keep
-        rej = Rejection(shown(rej.source), rej.sha256, rej.reasons, rej.retry, rej.taken)
-        where = self.folder.report_dir(snap) / "receipts" / receipt_name(rej)
-        fileio.atomic_write_text(where, rejected_receipt(rej, snap))
-        log(self.gd.root, {"action": "reject", "sha256": rej.sha256, "file": str(rej.source), "retry": rej.retry,
-                           "at": snap.number, "reasons": rej.reasons})  # fmt: skip
-        self.ledger.rejected[rej.sha256] = rej.retry
+        source = Path(rej.source)
+        shown_rej = Rejection(shown(rej.source), rej.sha256, rej.reasons, rej.retry, rej.taken, list(rej.by))
+        rej.receipts = write_receipts(self.folder, shown_rej, snap, source)
+        where = rej.source if rej.returning else shown(game_path(self.gd.root, source))
+        if not rej.retry and not rej.returning and in_inbox(self.folder, source):
+            rej.kept = kept_name(self.folder, source, rej.sha256)
+        entry: dict[str, Any] = {"action": "reject", "sha256": rej.sha256, "file": where, "retry": rej.retry,
+                                 "at": snap.number, "reasons": rej.reasons, "receipts": rej.receipts}  # fmt: skip
+        entry |= {"kept": rej.kept} if rej.kept else {}
+        entry |= {"returning": rej.returning} if rej.returning else {}
+        log(self.gd.root, entry)
+        self.ledger._take(entry | {"time": ""})
+        if rej.kept:
+            move(source, self.gd.root / rej.kept)
 
     # --- repair -------------------------------------------------------------------------------
 
@@ -473,9 +490,17 @@ class Run:
         self.clock = deadlines.Clock(schedule, self.ledger, now or datetime.now(UTC))
         if self.first_written:
             result.steps.append(snap.label())
-        todo = [Path(f) for f in files]
+        with contextlib.suppress(registry.RegistryError):  # said by the intake, which needs game.toml too
+            result.players = registry.players(registry.read_game(self.gd.root))
+        # Files a rollback gave back come first: an inbox copy of one of them is then known as the same turn.
+        todo = [self.folder.archive / n for n in sorted(self.ledger.returning, key=lambda n: self.ledger.returning[n].index)]
+        todo += [Path(f) for f in files]
         if inbox and self.folder.inbox.is_dir():
-            todo += inbox_files(self.folder.inbox, Intake.judged_by(self.ledger))
+            todo += inbox_files(self.folder.inbox, lambda digest: False)
+        looked = list(todo)
+        digests: dict[str, str] = {}
+        done: set[str] = set()  # input files whose turns are all taken
+        early_house: dict[str, str] = {}
         result.notes += deadlines.disorder_lines(self.gd.root, self.ledger, snap)
         if deadline and self.ledger.open_deadline is None:  # else an interrupted run called it: this run completes it
             # Logged before the files are taken: it fills what they leave open.
@@ -487,7 +512,12 @@ class Run:
             self.read_back.update(intake.understood)
             self.timings.verify += _clock() - t0
             for rej in rejected:
+                if not rej.by and rej.sha256:  # a file refused as a whole before any seal was read
+                    rej.by = [""] * len(rej.reasons)
                 self.reject(rej, snap)
+            digests.update(intake.digests)
+            done |= intake.copies | (intake.taken_from - {r.source for r in rejected})
+            early_house.update(intake.early_house)
             result.accepted += [a.name for a in accepted]
             result.rejected += rejected
             unapplied = self.ledger.after(snap.applied_through)
@@ -497,6 +527,8 @@ class Run:
             rule = deadlines.rule_for(snap, self.ledger, disorder)
             new = self.apply(snap, unapplied, rule)
             result.steps.append(new.label())
+            result.receipts |= {u.name: f"reports/{new.label()}/receipts/{u.name}" for u in self.outcome.understood} \
+                if self.outcome else {}  # fmt: skip
             result.notes += _flagged(self.outcome)
             result.notes += deadlines.after_step(self.gd.root, self.ledger, new, self.outcome, rule, disorder)
             moved = (new.state.round, new.state.phase) != (snap.state.round, snap.state.phase)
@@ -505,16 +537,21 @@ class Run:
                 break
             todo = deferred  # files sealed for the step that just opened
         for path in deferred:
+            if path.parent == self.folder.archive:  # given back by a rollback: it waits in the archive
+                result.deferred.append(f"archive/{path.name}")
+                continue
             try:
                 digest = sha256(path.read_bytes())
             except OSError:
                 continue  # gone since it was read: nothing to keep
             if digest not in self.ledger.rejected:
-                rej = Rejection(str(path), digest, ["sealed for a step that is not open yet"], retry=True)
+                rej = Rejection(str(path), digest, ["sealed for a step that is not open yet"], retry=True,
+                                by=[early_house.get(str(path), "")])  # fmt: skip
                 self.reject(rej, snap)
                 result.rejected.append(rej)
             else:
                 result.deferred.append(str(path))
+        settle_inbox(self.folder, self.ledger, looked, digests, done)
         if self.ledger.open_deadline is not None:
             log(self.gd.root, {"action": "deadline-done", "at": self.ledger.open_deadline})
             self.ledger.open_deadline = None
@@ -631,6 +668,13 @@ def status(root: str | Path, *, now: datetime | None = None) -> dict[str, Any]:
         raise CorruptFolder(f"{gd.state_file} does not match states/{snap.number:04d}.toml; run 'maester adjudicate "
                             f"{root}' to finish an interrupted run, or 'maester replay --repair {root}'")  # fmt: skip
     return deadlines.dated_view(gd, snap, now=now or datetime.now(UTC))
+
+
+def waiting(root: str | Path) -> list[str]:
+    """The files that wait, one line each (``maester status``): inbox files sealed for a later step or
+    not read yet, and archived files a rollback gave back (see :func:`adjudicator.folder.notices.waiting`)."""
+    gd = GameDir.open(root)
+    return notices_waiting(Folder(gd), Ledger.read(gd.root))
 
 
 # --- many games at once -----------------------------------------------------------------------

@@ -105,6 +105,19 @@ def test_R204_a_casualty_choice_of_the_wrong_size_is_refused(battle):
     assert b.asked() == [("casualties", "stark")] and b.units("kingswood", "stark") == ["footman", "knight"]
 
 
+def test_R204_a_casualty_choice_for_another_combat_waits_for_it(battle):
+    """A choice conditioned on another combat (``if attacked in Winterfell: casualties knight``) is
+    not an answer for this one: it is neither used nor refused here (mutation testing found no test)."""
+    from adjudicator.game.commands import CombatFilter
+
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("footman", "knight"), areas=BLOCKED)
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "catelyn_stark"),
+          say("stark", Casualties(units=(UnitSpec("knight"),), when=CombatFilter(area="winterfell"))))
+    assert b.asked() == [("casualties", "stark")] and b.units("kingswood", "stark") == ["footman", "knight"]
+    assert b.unusable("stark") == []
+
+
 def test_R205_routed_units_can_never_be_chosen_as_casualties(battle):
     state = duel("lannister", "stark", attack=("2 knights",), defend=("footman", "siege_engine", "knight"), areas=BLOCKED)
     state.area_mut("kingswood").units[2].routed = True

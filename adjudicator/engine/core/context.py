@@ -181,7 +181,9 @@ class Context:
         self.deadline = deadline
         self.events: list[Event] = []
         self.transient: list[Event] = []  # unusable answers for decisions still open
-        self._asked = 0
+        self.asked = state.decisions_asked  # decisions asked in this phase before this segment
+        self.recorded = frozenset(segment.decisions)  # decisions taken before this run of the segment
+        self.replayed: set[str] = set()  # those taken again by this run
 
     # --- events ----------------------------------------------------------------------------
 
@@ -200,8 +202,8 @@ class Context:
 
     def key(self, kind: str, house: str) -> str:
         """The next decision key; deterministic because the phase code is."""
-        self._asked += 1
-        return f"r{self.state.round}.{self.segment.name}.{self._asked}.{kind}.{house}"
+        self.asked += 1
+        return f"r{self.state.round}.{self.segment.name}.{self.asked}.{kind}.{house}"
 
     def entries(self, house: str, kind: str) -> list[PoolEntry]:
         """Unused answers of one house of one kind, oldest first."""
@@ -227,6 +229,7 @@ class Context:
         for a in asks:
             rec = self.segment.decisions.get(a.request.key)
             if rec is not None:
+                self.replayed.add(a.request.key)
                 self.events.extend(event_from_dict(e) for e in rec.get("events", []))
                 results.append(from_dict(rec["value"]) if "value" in rec else _parts(rec["parts"]))
                 continue

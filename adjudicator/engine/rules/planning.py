@@ -336,7 +336,19 @@ def _place(state: GameState, house: HouseId, parts: tuple[Command, ...]) -> None
 
 
 def run(ctx: Context) -> None:
-    """Assign Orders, Reveal Orders, Use Messenger Raven (R114); then the Action Phase."""
+    """Assign and reveal orders (step ""), then use the Messenger Raven ("raven") (R114); then the Action Phase."""
+    st = ctx.state
+    if st.step == "raven":
+        messenger_raven(ctx)
+        st.restrictions = []  # R057: the Westeros bans last for this Planning Phase only
+        st.step, st.phase = "", "action"
+        return
+    assign_orders(ctx)
+    st.step = "raven"
+
+
+def assign_orders(ctx: Context) -> None:
+    """Every house places its orders in secret, or in turn order when one is short of tokens; all are revealed."""
     st, board = ctx.state, ctx.board
     ctx.emit(PhaseStarted(round=st.round, phase="planning"))
     needs = {h: areas_needing_orders(st, board, h) for h in st.turn_order()}
@@ -357,9 +369,6 @@ def run(ctx: Context) -> None:
         for h, parts in zip(houses, ctx.ask_all(asks)):
             _place(st, h, parts)
     ctx.emit(OrdersRevealed(orders=tuple(orders_on_board(st, board))))
-    messenger_raven(ctx)
-    st.restrictions = []  # R057: the Westeros bans last for this Planning Phase only
-    st.phase = "action"
 
 
 # --- the Messenger Raven (R125-R127) --------------------------------------------------------

@@ -14,6 +14,7 @@ from ...game.state import GameState
 from ..core.common import gain_power, lose_power
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..events.action import RaidResolved
+from .cycle import next_in_cycle
 from .planning import in_board_order
 
 RAIDABLE_KINDS = frozenset({"support", "raid", "consolidate"})  # R130; march never (R139)
@@ -101,15 +102,15 @@ def chosen_target(state: GameState, board: Board, house: HouseId, cmd: Raid) -> 
     return None
 
 
-def resolve_raids(ctx: Context) -> None:
-    """R129: cycle through the turn order until no raid order is left."""
+def resolve_next_raid(ctx: Context) -> bool:
+    """R129: the next raid of the cycle through the turn order; ``False`` when none is left."""
     st, board = ctx.state, ctx.board
-    while any(raid_orders(st, board, h) for h in st.turn_order()):
-        for house in st.turn_order():
-            origins = raid_orders(st, board, house)  # R140: a raided raid is no longer there
-            if origins:
-                cmd = ctx.ask(_raid_ask(ctx, house, origins))
-                resolve_raid(ctx, house, cmd)
+
+    def one(house: HouseId) -> None:
+        origins = raid_orders(st, board, house)  # R140: a raided raid is no longer there
+        resolve_raid(ctx, house, ctx.ask(_raid_ask(ctx, house, origins)))
+
+    return next_in_cycle(ctx, lambda h: bool(raid_orders(st, board, h)), one)
 
 
 def _raid_ask(ctx: Context, house: HouseId, origins: list[str]) -> Ask:

@@ -69,19 +69,31 @@ BANS = {
 
 
 def run(ctx: Context) -> None:
-    """Resolve the Westeros phase, then hand over to the Planning Phase."""
+    """Resolve one step of the Westeros phase (``state.step``); after deck III, the Planning Phase.
+
+    The steps: "" draws and reveals the three cards (kept in ``westeros_revealed``), "threat" moves
+    the wildling threat, "card_1" to "card_3" resolve the cards in deck order.
+    """
     st = ctx.state
-    if st.round > ctx.board.constants["rounds"]:
-        final_winner(ctx)  # only if the clean-up of round 10 did not end the game already (ruling 77)
-    ctx.emit(PhaseStarted(round=st.round, phase="westeros"))
-    st.restrictions = []
-    drawn = [(deck, _draw(ctx, deck)) for deck in (1, 2, 3)]
-    for deck, card in drawn:
-        ctx.emit(WesterosCardRevealed(deck=deck, card=card, wildling_icon=_icon(deck, card)))
-    advance_threat(ctx, sum(_icon(d, c) for d, c in drawn), "wildling icons on the Westeros cards")
-    for deck, card in drawn:
-        resolve_card(ctx, deck, card)
-    st.phase = "planning"
+    if not st.step:
+        if st.round > ctx.board.constants["rounds"]:
+            final_winner(ctx)  # only if the clean-up of round 10 did not end the game already (ruling 77)
+        ctx.emit(PhaseStarted(round=st.round, phase="westeros"))
+        st.restrictions = []
+        st.westeros_revealed = [_draw(ctx, deck) for deck in (1, 2, 3)]
+        for deck, card in enumerate(st.westeros_revealed, 1):
+            ctx.emit(WesterosCardRevealed(deck=deck, card=card, wildling_icon=_icon(deck, card)))
+        st.step = "threat"
+    elif st.step == "threat":
+        icons = sum(_icon(d, c) for d, c in enumerate(st.westeros_revealed, 1))
+        advance_threat(ctx, icons, "wildling icons on the Westeros cards")
+        st.step = "card_1"
+    else:
+        deck = int(st.step.removeprefix("card_"))
+        resolve_card(ctx, deck, st.westeros_revealed[deck - 1])
+        st.step = f"card_{deck + 1}"
+        if deck == 3:
+            st.westeros_revealed, st.step, st.phase = [], "", "planning"
 
 
 def _icon(deck: int, card: str) -> bool:
