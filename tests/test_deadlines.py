@@ -8,6 +8,7 @@ moderator's clock. One test plays the real rules: the raven asked of a house tha
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -518,3 +519,81 @@ def test_times_at_the_ends_of_the_calendar_do_not_break_status_or_the_run(game: 
         assert cli_main(["adjudicate", str(game), "--deadline", "--now", now]) == 0
     out = capsys.readouterr().out
     assert "overdue" in out and "left" in out
+
+
+# --- docs/moderating.md: a week of the loop, as it runs ------------------------------------------
+
+WEEK_HOUSES = ["stark", "lannister", "greyjoy", "baratheon"]
+WEEK_KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 1] * 32)) for i, h in enumerate(WEEK_HOUSES)}
+WEEK_ORDERS = {
+    "stark": "Winterfell: defense +1\nWhite Harbor: defense +1\nThe Shivering Sea: support +0\n",
+    "lannister": "Lannisport: defense +1\nStoney Sept: defense +1\nThe Golden Sound: support +0\n"
+                 "Port of Lannisport: raid\nraven pass\n",
+    "greyjoy": "Pyke: defense +1\nGreywater Watch: defense +1\nIronman's Bay: support +0\nPort of Pyke: raid\n",
+    "baratheon": "Dragonstone: defense +1\nKingswood: defense +1\nShipbreaker Bay: support +0\n",
+}  # fmt: skip
+
+
+def play_the_week(clock: LogClock) -> dict[str, list[str]]:
+    """The week of docs/moderating.md, run by run, at the times it names, in the current folder;
+    what each command printed."""
+    from adjudicator.folder.schedule import parse_time as when
+
+    root = Path("winter")
+    create_game(root, houses=WEEK_HOUSES, seed="winter-demo")
+    for h in WEEK_HOUSES:
+        registry.register_key(root, h, PublicKey.from_key(WEEK_KEYS[h], h), email=f"{h}@example.org")
+    GameDir.open(root).write_table("deadlines", {"hours": 48, "westeros_hours": 24, "skip_weekends": True,
+                                                 "grace_hours": 2, "remind_hours": 12, "civil_disorder_after": 3})  # fmt: skip
+
+    def mail(house: str, time: str) -> None:
+        """A house's orders, as maester ingest puts them in the inbox (named by the mail's date and hash)."""
+        text = seal.sign(f"game winter · house {house} · round 1 · planning · seq 1\n{WEEK_ORDERS[house]}", WEEK_KEYS[house])
+        name = f"{when(time):%Y%m%dT%H%M%SZ}-{hashlib.sha256(text.encode()).hexdigest()[:16]}.txt"
+        (root / "inbox" / name).write_text(text, encoding="utf-8")
+
+    def cron(time: str) -> list[str]:
+        clock.now = when(time)
+        return batch.adjudicate(root, deadline=True, now=clock.now).lines()
+
+    out: dict[str, list[str]] = {}
+    cron("2026-03-02T09:07")
+    mail("stark", "2026-03-02T18:40")
+    mail("lannister", "2026-03-02T20:15")
+    out["# the run of Monday 21:07 prints:"] = cron("2026-03-02T21:07")
+    out["# on Tuesday at 10:00:"] = deadlines.status_text(batch.status(root, now=when("2026-03-03T10:00"))).splitlines()
+    said = deadlines.extend(root, house="greyjoy", hours=24, reason="travelling; asked by mail on Tuesday")
+    out["# it says:"] = [said]
+    cron("2026-03-03T21:07")
+    reminders.write_reminders(root, sender="gm@example.org", now=clock.now)
+    (eml,) = (root / "outbox" / "reminders").glob("baratheon-*.eml")
+    out["# in Baratheon's reminder:"] = BytesParser(policy=policy.default).parsebytes(eml.read_bytes()).get_content().splitlines()  # type: ignore[attr-defined]
+    mail("baratheon", "2026-03-04T08:00")
+    cron("2026-03-04T08:07")
+    out["# the run of Thursday 10:07 prints:"] = cron("2026-03-05T10:07")
+    out["# the run of Thursday 11:07 prints:"] = cron("2026-03-05T11:07")
+    mail("greyjoy", "2026-03-05T12:30")
+    out["# the run of Thursday 12:37 prints:"] = cron("2026-03-05T12:37")
+    assert audit.replay(root).ok
+    return out
+
+
+def test_moderating_md_a_week_of_the_loop_shows_what_the_commands_print(tmp_path: Path, clock: LogClock,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Each output block of the walkthrough (its first line a caption) is what that command prints
+    at that time; the reminder's block is part of the mail's text."""
+    from test_docs_examples import fenced
+
+    monkeypatch.chdir(tmp_path)
+    printed = play_the_week(clock)
+    doc = Path(__file__).resolve().parent.parent / "docs" / "moderating.md"
+    shown = {text.splitlines()[0]: text.splitlines()[1:] for lang, text, _ in fenced(doc)
+             if lang == "text" and text.splitlines()[0] in printed}  # fmt: skip
+    assert set(shown) == set(printed), "every run of the week is shown"
+    for caption, lines in shown.items():
+        if caption == "# in Baratheon's reminder:":
+            body = printed[caption]
+            start = body.index(lines[0])
+            assert body[start : start + len(lines)] == lines, caption
+        else:
+            assert lines == printed[caption], caption

@@ -72,7 +72,7 @@ def test_ruling_191_the_seal_decides_a_sig_over_another_text_is_taken_and_reject
     result = batch.adjudicate(game)
     assert not result.accepted
     assert any("bad-signature" in r for rej in result.rejected for r in rej.reasons)
-    assert list((game / "reports").glob("*/receipts/rejected-*"))  # the player's receipt says why
+    assert list((game / "refused").glob("*-moderator.txt"))  # the receipt says why (ruling 300: no good seal, the moderator's)
 
 
 def test_ruling_191_a_sig_by_another_houses_key_gives_no_turn_to_that_house(game: Path, tmp_path: Path) -> None:
@@ -153,7 +153,7 @@ def test_ruling_194_a_raw_ssh_keygen_seal_over_a_crlf_file_says_to_normalise_fir
     result = batch.adjudicate(game)
     (rejected,) = result.rejected
     assert any(HINT in r for r in rejected.reasons)
-    (receipt,) = (game / "reports").glob("*/receipts/rejected-*")
+    (receipt,) = (game / "refused").glob("*-moderator.txt")  # no good seal: the moderator's (ruling 300)
     assert HINT in " ".join(receipt.read_text().split())
 
 

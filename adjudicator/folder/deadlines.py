@@ -75,7 +75,8 @@ class Clock:
     """The deadlines of a game at one moment: its schedule, its log and the time ``now``."""
 
     def __init__(self, schedule: Schedule | None, ledger: Ledger, now: datetime) -> None:
-        self.schedule, self.ledger, self.now = schedule, ledger, now
+        self.schedule, self.ledger = schedule, ledger
+        self.now = now if now.tzinfo is not None else now.replace(tzinfo=UTC)  # a time without a zone is UTC
 
     def asked_at(self, number: int) -> datetime | None:
         """When the reports of step ``number`` went out: the time of its ``snapshot`` line (ruling 110)."""
