@@ -303,9 +303,12 @@ def test_a_player_without_an_address_gets_no_mail_and_is_named(game: Path) -> No
 def test_without_a_key_the_mails_are_not_sealed_and_it_is_said(game: Path) -> None:
     report = write_outbox(game)
     _, _, files = parts(read(outbox(game) / "stark.eml"))
-    # Only the public state for an offline `maester check` is attached: no report copy, no seal.
+    # Only the public state for an offline `maester check` and the house's own private part as
+    # JSON (its answers' verdicts) are attached: no report copy, no seal.
     assert [n for n in files if not n.endswith(".json")] == []
-    assert files == {next(iter(files)): (next(game.glob("reports/0000-*")) / "report.json").read_bytes()}
+    step = next(game.glob("reports/0000-*"))
+    assert files == {"mailgame-0000.json": (step / "report.json").read_bytes(),
+                     "mailgame-0000-stark.json": (step / "stark.json").read_bytes()}
     assert "not sealed: give --key MODERATOR_KEY so that players can check the reports" in report.notes
 
 

@@ -40,8 +40,8 @@ def samples() -> dict[str, list[tuple[GameState, Any, Step]]]:
     def spy(runner: Any, ctx: Context) -> None:
         if not ctx.segment.decisions and not ctx.segment.events_seen:
             start = GameState.from_dict(copy.deepcopy(ctx.segment.start))
-            start.answers = [pool_entry(id=e.id, house=e.house, round=e.round, command=e.command, text=e.text)
-                             for e in ctx.pool]
+            start.answers = [pool_entry(id=e.id, house=e.house, round=e.round, command=e.command, text=e.text,
+                                        verdict=e.verdict) for e in ctx.pool]
             records.append((start, ctx.deadline, len(results)))
         run_segment(runner, ctx)
 

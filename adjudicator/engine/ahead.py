@@ -400,7 +400,7 @@ def _action(state: GameState, board: Board, house: str, asked: list[Request], or
         here = _name(board, area)
         if kind == "raid":
             reach = targets(state, board, house, area) if revealed else \
-                [t for t in in_board_order(board, board.neighbours[area]) if reach_problem(board, area, t) is None]
+                [t for t in in_board_order(board, board.neighbours[area]) if reach_problem(state, board, house, area, t) is None]
             raids: tuple[Command, ...] = tuple(Raid(origin=area, targets=(t, None)) for t in reach)
             options = (*raids, Raid(origin=area, targets=(None,)))
             out.append(Upcoming(Request(key=_key(state, house, "raid", area), kind="raid", house=house,

@@ -94,6 +94,7 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
                   timings: Timings) -> None:  # fmt: skip
     """``state.toml``, the step's report folder, ``pending``; ``report.json`` last, marking it complete."""
     from ..reports.report import MAP_FILE, render_reports, render_step_map
+    from ..reports.verdicts import private_json
 
     t0 = _clock()
     snap = outcome.snapshot
@@ -119,6 +120,8 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
     pages = {f"{viewer or 'public'}.{ext[fmt]}": page
              for (viewer, fmt), page in render([None, *state.houses_in_play], ["text", "html"]).items()}  # fmt: skip
     pages[MAP_FILE] = render_step_map(state, events, templates_dir=templates_dir)
+    reqs = [r.to_dict() for r in requests]
+    pages.update({f"{h}.json": private_json(state, events, h, reqs) for h in state.houses_in_play})
     done = render([None], ["json"])[(None, "json")]
     t2 = _clock()
     for name, page in pages.items():

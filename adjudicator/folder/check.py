@@ -568,7 +568,7 @@ def _consolidate(s: _Static, cmd: C.Consolidate) -> None:
 
 def _support(s: _Static, cmd: C.Support) -> None:
     if cmd.origin is not None:
-        _needs_order(s, cmd, cmd.origin, "support", "R173")
+        _needs_order(s, cmd, cmd.origin, "support", "R172")
     if cmd.side not in (None, "attacker", "defender") and cmd.side not in s.state.houses_in_play:
         s.fail(cmd, "E412", f"the house supported, {cmd.side}, is not playing in this game")
 

@@ -12,6 +12,7 @@ from typing import Any
 from ..engine.ahead import upcoming
 from ..engine.events import AnswerUnusable, kind_name
 from ..game.state import GameState
+from ..reports.verdicts import answer_verdicts, judged, verdict_line
 from ..util.columns import fold
 from . import registry
 from .audit import (
@@ -47,10 +48,7 @@ def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str,
     if u.problems:
         out += ["", f"Not understood or not allowed ({len(u.problems)}); these lines were left out, the others stand:"]
         out += ["  " + p.replace("\n", "\n  ") for p in u.problems]
-    unusable = unusable_for(u, outcome)
-    if unusable:
-        out += ["", "Answers the engine could not use:"]
-        out += [f"  {e.answer}: {e.reason}" + (f" ({e.rule})" if e.rule else "") for e in unusable]
+    out += verdict_section(u, outcome)
     if outcome.idle.get(u.name):
         out += ["", f"{registry.house_name(h.house)} had nothing pending when this file was applied: its "
                     "answers stand as instructions for later in the round; those not needed expire at its end."]
@@ -112,12 +110,38 @@ def dropped_text(entries: list[dict[str, Any]]) -> str:
 
 
 def unusable_for(u: Understood, outcome: Outcome) -> list[AnswerUnusable]:
-    """The ``AnswerUnusable`` events of the file's house that name its lines (an event names one
-    line, or several of one composite answer joined by "; "); older files' answers tried again are
-    the private report's business."""
+    """The ``AnswerUnusable`` events of the file's house that name its lines: by the answers' pool
+    ids, or (an event without them) by text: an event names one line, or several of one composite
+    answer joined by "; ". Older files' answers tried again are told apart (:func:`verdict_section`)."""
     mine = [e for e in outcome.events if isinstance(e, AnswerUnusable) and e.house == u.header.house]
+    ids = {str(a["id"]) for a in u.entries}
     texts = {t for _, t in u.lines}
-    return [e for e in mine if any(f"; {t}; " in f"; {e.answer}; " for t in texts)]
+    return [e for e in mine if (bool(set(e.ids) & ids) if e.ids else any(f"; {t}; " in f"; {e.answer}; " for t in texts))]
+
+
+def verdict_section(u: Understood, outcome: Outcome) -> list[str]:
+    """What became of each answer of the file in this step (used, refused with the rule, not needed,
+    waiting), and the verdicts this step gave on the house's answers of earlier files."""
+    house = u.header.house
+    verdicts = {v["id"]: v for v in answer_verdicts(outcome.snapshot.state, outcome.events, house)}
+    out = []
+    for entry, (line, _) in zip(u.entries, u.lines):
+        v = verdicts.get(str(entry["id"]))
+        if v is None or v["status"] == "waiting":
+            said = "waiting for a decision it fits"
+        elif v["status"] == "used":  # the receipt tells what used it: it carries no events
+            said = f"used for: {v['decision']}" + ("; it stands for later decisions" if v["held"] else "")
+        else:
+            said = verdict_line(v).removeprefix(f"{v['text']}: ")
+        out.append(f"  line {line}: {said}")
+    if out:
+        out = ["", "What became of these answers:", *out]
+    mine = {str(a["id"]) for a in u.entries}
+    earlier = [v for v in judged(list(verdicts.values())) if v["id"] not in mine]
+    if earlier:
+        out += ["", "Your earlier answers judged in this step:"]
+        out += [f"  {v['line']}" + (f" (from {v['source']})" if v["source"] else "") for v in earlier]
+    return out
 
 
 def rejected_receipt(rej: Rejection, snap: Snapshot, *, to: str = "", came: dict[str, Any] | None = None) -> str:

@@ -228,10 +228,12 @@ def map_cid(step: _Step) -> str:
 
 
 def compose(step: _Step, house: str | None, to: list[str], text: str, page: str,
-            public_json: bytes | None = None, map_png: bytes | None = None) -> EmailMessage:  # fmt: skip
+            public_json: bytes | None = None, map_png: bytes | None = None,
+            private_json: bytes | None = None) -> EmailMessage:  # fmt: skip
     """One mail: the text, the HTML alternative with the map as a picture inside it (``map_png``,
     shown by Content-ID), the public game state (so that a player can run ``maester check``
-    offline), and with a key the sealed text and its seal attached."""
+    offline), a house's private part as JSON (its answers' verdicts, ``private_json``), and with a
+    key the sealed text and its seal attached."""
     who = f"House {house.title()}" if house else "everyone"
     m = EmailMessage(policy=policy.default)
     m["From"] = formataddr((f"Maester ({step.game_id})", step.sender))
@@ -253,6 +255,9 @@ def compose(step: _Step, house: str | None, to: list[str], text: str, page: str,
     if public_json is not None:
         m.add_attachment(public_json, maintype="application", subtype="json",
                          filename=f"{step.game_id}-{step.number:04d}.json")  # fmt: skip
+    if private_json is not None and house is not None:
+        m.add_attachment(private_json, maintype="application", subtype="json",
+                         filename=f"{step.game_id}-{step.number:04d}-{house}.json")  # fmt: skip
     if step.key is not None:
         name = f"report-{step.number:04d}-{house or 'public'}.txt"
         # application/octet-stream, not text/plain: mail programs show it as an attachment to save
@@ -397,8 +402,12 @@ def _letter(gd: GameDir, where: Path, st: _Step, house: str | None, to: list[str
         public_json: bytes | None = (where / REPORT_DONE).read_bytes()  # the public twin: no secrets
     except OSError:
         public_json = None
+    try:
+        private_json = (where / f"{house}.json").read_bytes() if house is not None else None
+    except OSError:
+        private_json = None  # a step reported before houses had one
     return compose(st, house, to, letter_text(st, text, house, last, attachment, receipts),
-                   letter_html(page, map_cid(st) if map_png else None), public_json, map_png)  # fmt: skip
+                   letter_html(page, map_cid(st) if map_png else None), public_json, map_png, private_json)  # fmt: skip
 
 
 def _map_png(where: Path, notes: list[str]) -> bytes | None:

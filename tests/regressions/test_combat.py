@@ -203,7 +203,8 @@ def test_R212_a_retreat_by_ship_never_reaches_the_area_the_attackers_came_from(b
     b = battle(state, everyone(state, "stark"))
     b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"),
           say("lannister", Retreat(areas=("kings_landing",))))
-    assert b.unusable("lannister") == ["King's Landing is the area the attackers marched from (R212)"]
+    assert b.unusable("lannister") == ['the only legal answer, "retreat to Crackclaw Point", was taken without asking; '
+                                       "King's Landing is the area the attackers marched from (R212)"]
     assert b.done and [r.to_area for r in b.of(Retreated)] == ["crackclaw_point"]
 
 
@@ -243,8 +244,8 @@ def test_ruling_56_no_retreat_into_an_enemy_home_area_or_a_neutral_force(battle)
     b.run(play("stark", "catelyn_stark"), play("greyjoy", "dagmar_cleftjaw"),
           say("greyjoy", Retreat(areas=("highgarden",))))
     b.run(say("greyjoy", Retreat(areas=("stoney_sept",))))
-    assert set(b.unusable("greyjoy")) == {"Highgarden is the home area of Tyrell, who controls it (Q6)",
-                                          "Stoney Sept holds a neutral force (Q15)"}
+    assert set(b.unusable("greyjoy")) == {"Highgarden is the home area of Tyrell, who controls it (ruling 56)",
+                                          "Stoney Sept holds a neutral force (ruling 56)"}
     assert b.requests()[0].context["legal_areas"] == ["blackwater", "riverrun"]
 
 

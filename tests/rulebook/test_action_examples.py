@@ -264,7 +264,7 @@ def test_E24_a_port_raid_on_land_is_rejected():
     s = e24_position()
     put(s, "salt_shore", "tyrell", "footman", order="support+0")
     step = run(s, entry("martell", Raid(origin="port_of_sunspear", targets=("salt_shore",))))
-    assert any("(R130, R138)" in r or "(R137)" in r for r in reasons(step, "martell"))
+    assert any(r.endswith(("(R130)", "(R137)")) for r in reasons(step, "martell"))
     step = run(s, entry("martell", Raid(origin="port_of_sunspear", targets=("sunspear",))))
     assert any("may raid only the sea area it opens onto (R137)" in r for r in reasons(step, "martell"))
 

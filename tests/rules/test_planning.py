@@ -96,7 +96,8 @@ def test_R115_every_area_with_units_needs_exactly_one_order():
     step = run(small(), *answers("stark", STARK_OK[0]), *answers("lannister", *LANN_OK, RAVEN_PASS))
     assert [r.house for r in step.requests] == ["stark"]
     (waiting,) = of(step.events, OrdersWaiting)
-    assert waiting.open_areas == ("the_shivering_sea",) and "(R115, R121)" in waiting.reason
+    assert waiting.open_areas == ("the_shivering_sea",) and "The Shivering Sea" in waiting.reason
+    assert "(R121, R115)" in waiting.reason  # the decisive rule first (ruling 162)
     assert len(waiting.standing) == 1 and "winterfell" in waiting.standing[0] and waiting.visible_to == "stark"
     assert not unusable(step, "stark")  # the line sent stands: nothing of it is refused (ruling 121)
     assert not of(step.events, OrdersRevealed)
@@ -233,7 +234,7 @@ def test_R122_the_short_house_places_every_token_it_can_and_chooses_the_areas_le
 def test_R122_only_a_short_house_may_leave_an_area_without_an_order():
     step = run(small(), *answers("stark", STARK_OK[0], LeaveUnordered(area="the_shivering_sea")),
                *answers("lannister", *LANN_OK, RAVEN_PASS))
-    assert any("(R121, R122)" in e.reason for e in unusable(step, "stark"))
+    assert any("(R122, R121)" in e.reason for e in unusable(step, "stark"))
     assert [r.house for r in step.requests] == ["stark"]
 
 
@@ -314,7 +315,7 @@ def test_ruling_3_a_raven_swap_obeys_the_star_cap_and_the_westeros_bans():
     over_cap = Raven(action="swap", area="stoney_sept", token="march+1")  # a 4th special; position 1 has 3 stars
     banned = Raven(action="swap", area="stoney_sept", token="support+0")
     step = run(s, *answers("stark", *STARK_OK), *answers("lannister", *lann, over_cap))
-    assert any("(R119, R126, ruling 3)" in e.reason for e in unusable(step, "lannister"))
+    assert any("(R126, R119, ruling 3)" in e.reason for e in unusable(step, "lannister"))
     assert [r.kind for r in step.requests] == ["raven"]
     step = run(step.state, entry("lannister", banned))
     assert any("support+0" in e.reason and "(R126, ruling 3)" in e.reason for e in unusable(step, "lannister"))
@@ -381,6 +382,20 @@ def test_ruling_10_a_short_house_leaves_unnamed_areas_empty_once_every_token_is_
     placed = [e for e in of(step.events, OrdersPlaced) if e.house == "stark"][0]
     assert len(placed.areas) == 8 and len(placed.unordered) == 5
     assert [e.house for e in of(step.events, OrdersPlaced)] == ["lannister", "stark"]  # turn order
+
+
+def test_ruling_121_an_older_no_order_line_beyond_the_areas_a_short_house_may_leave_is_refused():
+    s = _crowded()  # Stark: 13 areas, 8 orders to place, so 5 areas may go without
+    empty = ["the_stony_shore", "widows_watch", "greywater_watch", "flints_finger", "the_fingers", "seagard"]
+    step = run(s, *answers("lannister", *LANN_PLAIN), *answers("stark", *(LeaveUnordered(area=a) for a in empty)))
+    (refused,) = unusable(step, "stark")
+    assert "the_stony_shore" in refused.answer and refused.rule == "R122"
+    assert "may leave 5 areas without one" in refused.reason
+    (waiting,) = [w for w in of(step.events, OrdersWaiting) if w.house == "stark"]
+    assert len(waiting.standing) == 5 and "the_stony_shore" in waiting.open_areas
+    (stark,) = step.requests
+    assert sum(isinstance(c, LeaveUnordered) for c in stark.default) == 5  # type: ignore[union-attr]
+    assert len(stark.uses) == 5  # the default completes the lines that stand and uses every one
 
 
 def test_R113_each_token_has_its_kind_and_printed_number():

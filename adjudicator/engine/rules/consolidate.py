@@ -58,7 +58,7 @@ def consolidate_problem(state: GameState, board: Board, house: HouseId, cmd: Com
     if not isinstance(cmd, Consolidate):
         return NOT_APPLICABLE
     if cmd.area not in board.areas:
-        return f"there is no area {cmd.area!r}"
+        return f"there is no area {cmd.area!r}, so no consolidate power order there (R161)"
     order = state.area(cmd.area).order
     if not order or order.house != house or order_kind(order.token) != "consolidate":
         return f"you have no consolidate power order in {_name(board, cmd.area)} (never placed, or raided) (R161, R166)"

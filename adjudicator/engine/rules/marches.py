@@ -97,7 +97,7 @@ def plan_march(state: GameState, board: Board, house: HouseId, cmd: March) -> tu
     """Check a march answer; return (why it is illegal, or ``None``; the plan)."""
     plan = MarchPlan()
     if cmd.origin not in board.areas:
-        return f"there is no area {cmd.origin!r}", plan
+        return f"there is no area {cmd.origin!r}, so no march order there (R141)", plan
     here = state.area(cmd.origin)
     if not here.order or here.order.house != house or order_kind(here.order.token) != "march":
         return f"you have no march order in {_name(board, cmd.origin)} (never placed, or already resolved) (R141)", plan
@@ -135,12 +135,12 @@ def _take_units(state: GameState, board: Board, house: HouseId, cmd: March, plan
     wanted: dict[str, int] = {}
     for move in cmd.moves:
         if move.destination not in board.areas:
-            return f"there is no area {move.destination!r}"
+            return f"there is no area {move.destination!r} to march to (R144)"
         if move.destination == cmd.origin:
             return f"units that stay in {_name(board, cmd.origin)} need no move (R143)"
         for spec in move.units:
             if spec.unit not in UNIT_TYPES or spec.count < 1:
-                return f"'{spec.count} {spec.unit}' is not a number of units"
+                return f"'{spec.count} {spec.unit}' is not a number of units (R142)"
             wanted[spec.unit] = wanted.get(spec.unit, 0) + spec.count
     for unit, n in wanted.items():
         if n > len(free[unit]):

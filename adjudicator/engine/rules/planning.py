@@ -31,12 +31,11 @@ from ..core.context import (
     Ask,
     Composed,
     Context,
-    NeedAnswers,
     PoolEntry,
     Request,
     Verdict,
 )
-from ..events import AnswerUnusable, AnswerUsed, Event, PhaseStarted
+from ..events import AnswerUnusable, AnswerUsed, Event, PhaseStarted, plural
 from ..events.action import (
     OrdersPlaced,
     OrdersRevealed,
@@ -130,7 +129,7 @@ def order_line_problem(state: GameState, board: Board, house: HouseId, areas: li
     if not isinstance(cmd, (AssignOrder, LeaveUnordered)):
         return NOT_APPLICABLE
     if cmd.area not in board.areas:
-        return f"there is no area {cmd.area!r}"
+        return f"there is no area {cmd.area!r} (R115)"
     if cmd.area not in areas:
         st = state.area(cmd.area)
         if st.units:
@@ -140,7 +139,7 @@ def order_line_problem(state: GameState, board: Board, house: HouseId, areas: li
         return f"you have no units in {_area_text(board, cmd.area)}; orders go only on areas with your units (R115)"
     if isinstance(cmd, LeaveUnordered):
         if not short:
-            return "only a house short of order tokens may leave an area without an order (R121, R122)"
+            return "only a house short of order tokens may leave an area without an order (R122, R121)"
         return None
     if cmd.token not in ORDER_TOKENS:
         return f"there is no order token {cmd.token!r}; the tokens are {', '.join(ORDER_TOKENS)} (R112)"
@@ -164,7 +163,7 @@ def order_set_problem(state: GameState, board: Board, house: HouseId, areas: lis
     missing = [a for a in areas if a not in parts]
     if not short:
         if missing:
-            return f"no order yet for {_names(board, missing)}: every area with your units needs exactly one (R115, R121)"
+            return f"no order yet for {_names(board, missing)}: every area with your units needs exactly one (R121, R115)"
         return None
     can_place = eligible_count(state, board, house)
     if len(tokens) < can_place:
@@ -190,40 +189,45 @@ def compose_orders(state: GameState, board: Board, house: HouseId, areas: list[s
         if why is NOT_APPLICABLE:
             continue
         if why:
-            events.append(AnswerUnusable(house=house, answer=e.text, reason=str(why)))
+            events.append(AnswerUnusable(house=house, answer=e.text, reason=str(why), ids=(e.id,)))
             continue
         area = e.command.area  # type: ignore[attr-defined]
         if area in chosen:
             events.append(AnswerUnusable(
-                house=house, answer=chosen[area].text,
+                house=house, answer=chosen[area].text, ids=(chosen[area].id,),
                 reason=f"replaced by a later line for {_area_text(board, area)}: an area takes one order (R115)"))
         chosen[area] = e
-    stand = _within_limits(state, board, house, chosen, entries, events)
+    stand = _within_limits(state, board, house, len(areas), chosen, entries, events)
     parts = {a: stand[a].command for a in areas if a in stand}
     why = order_set_problem(state, board, house, areas, short, parts)
     texts = "; ".join(stand[a].text for a in areas if a in stand)
+    ids = tuple(stand[a].id for a in areas if a in stand)
     if why:
         open_areas = tuple(a for a in areas if a not in parts)
         if stand:
             events.append(OrdersWaiting(house=house, standing=tuple(stand[a].text for a in areas if a in stand),
                                         open_areas=open_areas, reason=why))
         return Composed(None, events, [stand[a] for a in areas if a in stand])  # what stands, kept waiting
-    events.append(AnswerUsed(house=house, decision=decision, answer=texts))
+    events.append(AnswerUsed(house=house, decision=decision, answer=texts, ids=ids))
     full = tuple(parts.get(a) or LeaveUnordered(area=a) for a in areas)
     return Composed(full, events, list(entries))
 
 
-def _within_limits(state: GameState, board: Board, house: HouseId, chosen: dict[str, PoolEntry],
+def _within_limits(state: GameState, board: Board, house: HouseId, n_areas: int, chosen: dict[str, PoolEntry],
                    entries: list[PoolEntry], events: list[Event]) -> dict[str, PoolEntry]:
     """The chosen lines that stand within the token copies and the stars, newest first (ruling 121).
 
     An older line that a token's copies (R112) or the stars (R119) leave no room for is refused,
-    with the areas of the later lines that took them; its area stays open.
+    with the areas of the later lines that took them; its area stays open. So is an older "no
+    order" line beyond the areas a house short of tokens may leave without one (R122): what
+    stands can then always be completed to a legal set by the deadline default.
     """
     place = {id(e): i for i, e in enumerate(entries)}
     stars = state.stars(house, board)
+    may_leave = max(0, n_areas - eligible_count(state, board, house))
     taken: dict[str, list[str]] = {}
     specials: list[str] = []
+    left: list[str] = []
     stand: dict[str, PoolEntry] = {}
     for e in sorted(chosen.values(), key=lambda x: place[id(x)], reverse=True):
         cmd = e.command
@@ -232,16 +236,24 @@ def _within_limits(state: GameState, board: Board, house: HouseId, chosen: dict[
             if len(have) >= ORDER_TOKENS[cmd.token]:
                 events.append(AnswerUnusable(house=house, answer=e.text, reason=(
                     f"you own {ORDER_TOKENS[cmd.token]} {cmd.token} order{'s' if ORDER_TOKENS[cmd.token] != 1 else ''}, "
-                    f"placed by later lines in {_names(board, in_board_order(board, have))} (R112)")))
+                    f"placed by later lines in {_names(board, in_board_order(board, have))} (R112)"), ids=(e.id,)))
                 continue
             if cmd.token in SPECIAL_TOKENS and len(specials) >= stars:
                 events.append(AnswerUnusable(house=house, answer=e.text, reason=(
                     f"your King's Court position allows {stars} special order{'s' if stars != 1 else ''}"
-                    + (f", placed by later lines in {_names(board, in_board_order(board, specials))}" if specials else "") + " (R119)")))
+                    + (f", placed by later lines in {_names(board, in_board_order(board, specials))}" if specials else "") + " (R119)"),
+                    ids=(e.id,)))
                 continue
             have.append(cmd.area)
             if cmd.token in SPECIAL_TOKENS:
                 specials.append(cmd.area)
+        elif isinstance(cmd, LeaveUnordered):
+            if len(left) >= may_leave:
+                events.append(AnswerUnusable(house=house, answer=e.text, ids=(e.id,), reason=(
+                    f"you must place every order you can and may leave {plural(may_leave, 'area')} without one"
+                    + (f", left by later lines: {_names(board, in_board_order(board, left))}" if left else "") + " (R122)")))
+                continue
+            left.append(cmd.area)
         stand[cmd.area] = e  # type: ignore[attr-defined]
     return stand
 
@@ -318,11 +330,9 @@ def _orders_ask(ctx: Context, house: HouseId, areas: list[str], short: bool) -> 
         context |= {"orders_standing": {a: e.command.token if isinstance(e.command, AssignOrder) else "no order"
                                         for a, e in standing.items()},
                     "areas_open": [a for a in areas if a not in standing]}
-    req = Request(
-        key=key, kind="orders", house=house, prompt=prompt, context=context,
-        default=complete_orders(st, board, house, areas, short, {a: e.command for a, e in standing.items()}),
-        secret=True, uses=tuple(e.id for e in standing.values()),
-    )
+    default = complete_orders(st, board, house, areas, short, {a: e.command for a, e in standing.items()})
+    req = Request(key=key, kind="orders", house=house, prompt=prompt, context=context, default=default, secret=True,
+                  uses=tuple(e.id for e in standing.values() if e.command in default))  # the default uses them
     return Ask(req, _never, compose=lambda entries: got)
 
 
@@ -397,7 +407,7 @@ def raven_problem(state: GameState, board: Board, house: HouseId, cmd: Command) 
     specials = sum(1 for t in placed if t in SPECIAL_TOKENS) - (order.token in SPECIAL_TOKENS) + (cmd.token in SPECIAL_TOKENS)
     if specials > state.stars(house, board):
         return (f"the swap would give you {specials} special order{'s' if specials != 1 else ''} but your "
-                f"King's Court position allows {state.stars(house, board)} (R119, R126, ruling 3)")
+                f"King's Court position allows {state.stars(house, board)} (R126, R119, ruling 3)")
     return None
 
 
@@ -452,24 +462,11 @@ def messenger_raven(ctx: Context) -> None:
 
 
 def _holders_decision(ctx: Context, ask: Ask, kinds: tuple[str, ...]) -> Command:
-    """Take the raven holder's decision; the same kinds of answer from any other house are refused.
-
-    The refusals are shown while the decision waits and recorded with it once taken, so that a
-    replay tells the same story; the refused answers are then used up.
-    """
+    """Take the raven holder's decision; the same kinds of answer from any other house are refused
+    and used up (:meth:`Context.ask_refusing`)."""
     holder = ask.request.house
     strays = [e for h in ctx.state.houses_in_play if h != holder for k in kinds for e in ctx.entries(h, k)]
-    reason = f"only the holder of the Messenger Raven ({holder}) uses it (R096, R125)"
-    refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason) for e in strays]
-    fresh = ask.request.key not in ctx.segment.decisions
-    try:
-        cmd = ctx.ask(ask)
-    except NeedAnswers:
-        ctx.transient.extend(refusals)
-        raise
-    if fresh and refusals:
-        ctx.emit(*refusals)
-        ctx.segment.decisions[ask.request.key]["events"].extend(e.to_dict() for e in refusals)
-        ctx.segment.used.extend(e.id for e in strays)
+    reason = f"only the holder of the Messenger Raven ({holder.title()}) uses it (R096, R125)"
+    cmd = ctx.ask_refusing(ask, strays, lambda e: reason)
     assert isinstance(cmd, Command)
     return cmd

@@ -53,6 +53,10 @@ def capture_port(ctx: Context, house: str, land: str, *, supply_delta: dict[str,
         cmd = ctx.ask(Ask(req, check))
         assert isinstance(cmd, PortShips)
         count = cmd.count
+    else:
+        ctx.settle("port_ships", [house], lambda c: isinstance(c, PortShips) and c.port == port,
+                   f"you had no ship to place in {board.area(port).name}: none left in your supply, or none the "
+                   "supply limit allowed (R246)")
     old = enemy[0].house
     destroy_units(ctx, port, enemy, "the port's land area was taken (R246)")
     st.area_mut(port).units.extend(Unit(house, "ship") for _ in range(count))

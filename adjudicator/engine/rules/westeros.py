@@ -24,10 +24,10 @@ from ...game.commands import Command, WesterosChoice
 from ...game.setup import draw_shuffle
 from ..core.bidding import bid_on_tracks
 from ..core.common import enemy_ships, gain_power
-from ..core.context import NOT_APPLICABLE, Ask, Context, NeedAnswers, Request, Verdict
+from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..core.mustering import run_mustering
 from ..core.supply import update_supply
-from ..events import AnswerUnusable, PhaseStarted
+from ..events import PhaseStarted
 from ..events.westeros import (
     OrdersRestricted,
     WesterosCardResolved,
@@ -258,19 +258,7 @@ def westeros_choice(ctx: Context, card: str) -> str:
     reason = f"only the holder of {TOKEN_NAMES[track]} ({holder.title()}) chooses for {_card_name(card)} ({RULE[card]})"
     strays = [e for h in st.houses_in_play if h != holder for e in ctx.entries(h, "westeros_choice")
               if isinstance(e.command, WesterosChoice) and e.command.card == card]
-    refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason, visible_to=e.house) for e in strays]
-    fresh = req.key not in ctx.segment.decisions
-    try:
-        cmd = ctx.ask(Ask(req, lambda c: check_westeros_choice(card, c)))
-    except NeedAnswers:
-        ctx.transient.extend(refusals)
-        raise
-    if fresh and refusals:
-        # Recorded with the decision, so that a replay tells the same story; the stray answers
-        # are used up, like any answer read for a decision.
-        ctx.emit(*refusals)
-        ctx.segment.decisions[req.key]["events"].extend(e.to_dict() for e in refusals)
-        ctx.segment.used.extend(e.id for e in strays)
+    cmd = ctx.ask_refusing(Ask(req, lambda c: check_westeros_choice(card, c)), strays, lambda e: reason)
     assert isinstance(cmd, WesterosChoice)
     option = canonical_option(card, cmd.option)
     assert option is not None
