@@ -7,6 +7,7 @@ Ruling 124: the private report lists what comes up later in the step, from what 
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from adjudicator.engine.events.action import WildlingCardPlaced
 from adjudicator.engine.rules.planning import areas_needing_orders, default_orders
 from adjudicator.folder.check import check_turn_file
 from adjudicator.game.board import Board
-from adjudicator.game.commands import Raven, RavenKeep
+from adjudicator.game.commands import Bid, Raven, RavenKeep
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState
 from adjudicator.reports.report import render_report
@@ -125,6 +126,55 @@ def test_ruling_124_a_house_mustering_after_another_is_told_it_may_send_it_now()
               if line and not line.startswith("---")]
     assert coming and all(line.startswith("#") for line in coming)  # commented: sent back as it is, nothing is said
     assert any(line.startswith("# muster in ") for line in coming)
+
+
+def _wildlings_win(card: str) -> GameState:
+    """Round 2's Westeros phase: Wildlings Attack at threat 4 with ``card`` on top of the wildling
+    deck, and bids of Stark 1, Lannister 0, Baratheon 1 sent: the wildlings win, Lannister bid lowest."""
+    s = new_game(THREE, seed="wildling-cards")
+    s.round, s.phase, s.wildling_threat = 2, "westeros", 2
+    for deck, c in enumerate(("supply", "last_days_of_summer", "wildlings_attack"), 1):
+        s.westeros_decks[str(deck)].remove(c)
+        s.westeros_decks[str(deck)].insert(0, c)
+    s.wildling_deck.remove(card)
+    s.wildling_deck.insert(0, card)
+    bids = [pool_entry(id=f"{h}/b", house=h, round=2, command=Bid(track="wildlings", amount=n))
+            for h, n in (("stark", 1), ("lannister", 0), ("baratheon", 1))]
+    return machine.advance(s, bids).state
+
+
+def test_ruling_124_a_wildling_card_s_choice_asked_in_turn_order_may_be_answered_before_the_earlier_house() -> None:
+    state = _wildlings_win("a_king_beyond_the_wall")
+    asked = _requests(state)
+    assert [(r.house, r.kind) for r in asked] == [("baratheon", "wildling_choice")]
+    (later,) = upcoming(state, "stark", asked)  # the dry run, Baratheon taking its default
+    assert later.request.kind == "wildling_choice" and later.request.house == "stark"
+    assert later.why == "asked after Baratheon answer: you may answer now"
+    assert upcoming(state, "lannister", asked) == []  # the lowest bidder is not asked again
+
+
+def test_ruling_124_the_dry_run_is_for_choices_asked_in_turn_order_only() -> None:
+    """Other requests asked in turn order are worked out without replaying the phase (a muster
+    after an earlier house, orders after a house short of tokens): the dry run is not needed."""
+    from adjudicator.engine import ahead
+
+    state = _wildlings_win("a_king_beyond_the_wall")
+    calls: list[str] = []
+    real = machine.advance
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append("advance")
+        return real(*args, **kwargs)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(machine, "advance", counting)
+    try:
+        muster = [dataclasses.replace(r, kind="muster") for r in _requests(state)]
+        assert ahead._after_others(state, BOARD, "stark", muster, []) == [] and calls == []
+        ahead._after_others(state, BOARD, "stark", _requests(state), [])
+        assert calls
+    finally:
+        mp.undo()
 
 
 def test_ruling_124_coming_up_reads_no_other_house_s_answers_and_no_hidden_deck(states) -> None:  # type: ignore[no-untyped-def]

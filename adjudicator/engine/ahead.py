@@ -272,6 +272,9 @@ def _hidden(state: GameState) -> tuple[object, ...]:
             tuple(len(d) for _, d in sorted(state.westeros_decks.items())))
 
 
+_DRY_RUN_KINDS = frozenset({"wildling_choice"})  # asked in turn order, with nothing to tell the choices from
+
+
 def _after_others(state: GameState, board: Board, house: str, asked: list[Request], found: list[Upcoming]) -> list[Upcoming]:
     """What the house is asked next in this step once the houses asked before it have answered.
 
@@ -283,8 +286,8 @@ def _after_others(state: GameState, board: Board, house: str, asked: list[Reques
     """
     from .machine import advance  # the step machine sits beside this module, above the rules
 
-    if any(r.house == house for r in asked) or not asked:
-        return []
+    if any(r.house == house for r in asked) or not any(r.kind in _DRY_RUN_KINDS for r in asked):
+        return []  # what else comes in turn order is worked out above, without replaying the phase
     trial = _copy_with_answers(state, house)
     before = _hidden(state)
     waiting = list(asked)
