@@ -85,7 +85,7 @@ def upcoming(state: GameState, house: HouseId, requests: Iterable[Request | dict
     writing its orders and its answers for the action phase in one file); otherwise the orders on
     the board, or the house's own order lines waiting in the game.
     """
-    board = board or Board.classic()
+    board = board or state.board()
     if house not in state.houses_in_play or state.phase not in ("westeros", "planning", "action"):
         return []
     asked = [r if isinstance(r, Request) else Request.from_dict(r) for r in requests]
