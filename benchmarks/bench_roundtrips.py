@@ -51,6 +51,7 @@ class Round:
     mails: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (step, kinds asked) per mail round
     combats: int = 0
     westeros: bool = False
+    cards: list[str] = field(default_factory=list)  # Westeros and wildling cards revealed, in order
 
 
 def play(players: int, seed: int, *, ahead: bool, text: bool = False) -> dict[int, Round]:
@@ -59,12 +60,19 @@ def play(players: int, seed: int, *, ahead: bool, text: bool = False) -> dict[in
 
     def watching(state: Any, answers: Any = (), *, deadline: Any = False, board: Board | None = None) -> Step:
         step = advance(state, answers, deadline=deadline, board=board)
+        now = state.round  # a call may go on into the next round: its PhaseStarted events say when
         for e in step.events:
             kind = type(e).__name__
             if kind == "CombatStarted":
-                rounds[state.round].combats += 1  # combats come in the action phase of the round the call began in
-            elif kind == "PhaseStarted" and getattr(e, "phase", "") == "westeros":
-                rounds[getattr(e, "round", 0)].westeros = True
+                rounds[now].combats += 1
+            elif kind == "PhaseStarted":
+                now = getattr(e, "round", now)
+                rounds[now].westeros |= getattr(e, "phase", "") == "westeros"
+            elif kind == "WesterosCardRevealed":
+                rounds[now].cards.append(getattr(e, "card", ""))
+            elif kind == "WildlingCardRevealed":
+                side = "watch" if getattr(e, "nights_watch_won", False) else "wildlings"
+                rounds[now].cards.append(f"wildling card {getattr(e, 'card', '')} ({side})")
         return step
 
     sim.advance = watching  # the engine-only table calls advance through the module
@@ -121,6 +129,13 @@ def main() -> None:
         print(f"  {n:3d}x  {what}")
     if not over:
         print("  none")
+    print("\nAhead: each round over the goal (players, seed, round; combats; cards revealed in it):")
+    for (players, seed), g in sorted(games["ahead"].items()):
+        for rnd, r in sorted(g.items()):
+            if len(r.mails) > GOAL:
+                print(f"  {players} players, seed {seed}, round {rnd}: {len(r.mails)} mail rounds "
+                      f"({' -> '.join('+'.join(k) for _, k in r.mails)}); {r.combats} combats; "
+                      f"cards: {', '.join(r.cards) or 'none'}")
     asked_kinds: dict[str, Counter[str]] = {m: Counter() for m in games}
     for mode, played in games.items():
         for g in played.values():
