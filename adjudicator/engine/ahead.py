@@ -23,7 +23,6 @@ from typing import Any
 from ..game.board import Board, HouseId
 from ..game.cards import CARDS
 from ..game.commands import (
-    ORDER_TOKENS,
     AssignOrder,
     Bid,
     CardChoice,
@@ -336,7 +335,7 @@ def _orders(state: GameState, board: Board, house: str, asked: list[Request]) ->
     if first is None or first.house == house or not areas or any(r.house == house for r in asked):
         return []
     short = is_short(state, board, house, areas)
-    allowed = {t: n for t, n in ORDER_TOKENS.items() if not is_banned(t, state.restrictions)}
+    allowed = {t: n for t, n in state.order_tokens(house).items() if not is_banned(t, state.restrictions)}
     req = Request(key=_key(state, house, "orders"), kind="orders", house=house,
                   prompt="assign one order to every area with your units", secret=True,
                   context={"areas": list(areas), "tokens": allowed, "special_orders_allowed": state.stars(house, board),
