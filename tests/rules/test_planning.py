@@ -80,7 +80,7 @@ def test_R112_a_house_cannot_place_more_copies_of_a_token_than_it_owns():
     assert [r.house for r in step.requests] == ["stark"]
     # ruling 121: the newest lines stand within the copies; the oldest is refused and its area stays open
     why = [e.reason for e in unusable(step, "stark") if "winterfell" in e.answer]
-    assert why == ["you own 2 defense+1 orders, placed by later lines in Karhold, White Harbor (R112)"]
+    assert why == ["you own only 2 defense+1 orders, placed by later lines in Karhold, White Harbor (R112)"]
     assert step.requests[0].context["areas_open"] == ["winterfell"]
     assert token(step.state, "winterfell") is None
 

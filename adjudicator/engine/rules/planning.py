@@ -242,7 +242,7 @@ def _within_limits(state: GameState, board: Board, house: HouseId, n_areas: int,
             if len(have) >= owned[cmd.token]:
                 rule = "M114" if cmd.token in SEA_ORDER_TOKENS else "R112"
                 events.append(AnswerUnusable(house=house, answer=e.text, reason=(
-                    f"you own {owned[cmd.token]} {cmd.token} order{'s' if owned[cmd.token] != 1 else ''}, "
+                    f"you own only {owned[cmd.token]} {cmd.token} order{'s' if owned[cmd.token] != 1 else ''}, "
                     f"placed by later lines in {_names(board, in_board_order(board, have))} ({rule})"), ids=(e.id,)))
                 continue
             if cmd.token in SPECIAL_TOKENS and len(specials) >= stars:
