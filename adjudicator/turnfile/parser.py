@@ -328,11 +328,9 @@ class _Lines(Transformer[Token, Any]):
         return _Ctx().done(C.Raven(action="pass"))
 
     def wildling_card_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
-        cards = tuple(c.name("wildling_card", n) for n in _only(ch, _Name))
-        if len(set(cards)) != len(cards) and not c.errors:
-            c.error("E206", "a wildling card is named twice in this condition", _only(ch, _Name)[-1],
-                    suggestion="name each card once")
+        c, names = _Ctx(), _only(ch, _Name)
+        if len(set(cards := tuple(c.name("wildling_card", n) for n in names))) != len(cards) and not c.errors:
+            c.error("E206", "a wildling card is named twice in this condition", names[-1], suggestion="name each card once")
         return c.done(C.RavenKeep(choice=str(ch[0]).lower(), cards=cards))  # type: ignore[arg-type]
 
     def raid_colon(self, ch: list[Any]) -> Any:
