@@ -70,7 +70,7 @@ from .names import (
     vocabulary,
 )
 from .printer import format_command
-from .vassal_lines import VassalLines, vassal_order
+from .vassal_lines import VassalLines
 
 __all__ = [
     "MAX_FILE_BYTES", "MAX_LINE_CHARS", "AmbiguousName", "IllegalOrder", "InvalidLine", "TurnFile", "TurnFileError",
@@ -232,13 +232,13 @@ class _Lines(VassalLines, Transformer[Token, Any]):
     def words(self, ch: list[Any]) -> Any:
         return [ch[0]] if len(ch) == 1 else ch[0] + [ch[1]]
 
-    head_words = words
+    head_words = card_words = words
 
     def name(self, ch: list[Any]) -> Any:
         toks = ch[0]
         return _Name(" ".join(toks), toks[0].column, toks[-1].end_column)
 
-    head_name = name
+    head_name = card_name = name
 
     def no_one(self, ch: list[Any]) -> Any:
         return _Name(_NO_ONE, ch[0].column, ch[0].end_column)
@@ -329,7 +329,10 @@ class _Lines(VassalLines, Transformer[Token, Any]):
         return _Ctx().done(C.Raven(action="pass"))
 
     def wildling_card_line(self, ch: list[Any]) -> Any:
-        return _Ctx().done(C.RavenKeep(choice=str(ch[0]).lower()))  # type: ignore[arg-type]
+        c, names = _Ctx(), _only(ch, _Name)
+        if len(set(cards := tuple(c.name("wildling_card", n) for n in names))) != len(cards) and not c.errors:
+            c.error("E206", "a wildling card is named twice in this condition", names[-1], suggestion="name each card once")
+        return c.done(C.RavenKeep(choice=str(ch[0]).lower(), cards=cards))  # type: ignore[arg-type]
 
     def raid_colon(self, ch: list[Any]) -> Any:
         return _raid(ch, colon=True)
@@ -545,8 +548,6 @@ def _conditional(cond: tuple[Any, ...], inner: Built) -> Built:
 def _head_line(head: _Name, rhs: tuple[Any, ...]) -> Built:
     c = _Ctx()
     form = rhs[0]
-    if form == "vassal_order":
-        return c.done(vassal_order(c, head, rhs[1]))
     if form in ("order", "no_order", "take_over"):
         if lookup("area", head.text).id is None and lookup("card", head.text).id is not None and form == "order":
             c.error("E209", f"{head.text!r} is a card; an order goes after an area's name", head)

@@ -18,8 +18,9 @@ from .names import vassal_order_token
 class VassalLines:
     """The transformer callbacks of the vassal lines (the parser's ``_Lines`` inherits them)."""
 
-    def rhs_vassal_order(self, ch: list[Any]) -> Any:
-        return ("vassal_order", ch[0])
+    def vassal_order_line(self, ch: list[Any]) -> Any:
+        c = _ctx()
+        return c.done(vassal_order(c, ch[0], ch[1]))
 
     def muster_word(self, ch: list[Any]) -> Any:
         return Token("MUSTER", "muster")
