@@ -441,6 +441,8 @@ CARD_CHOICES: dict[str, frozenset[str]] = {
         "house_card:queen_of_thorns": ("remove_order",),
         "house_card:renly_baratheon": ("upgrade", "nothing"),
         "house_card:robb_stark": ("retreat", "nothing"),
+        "house_card:lysa_arryn_mod": ("return", "nothing"),  # Mother of Dragons' Arryn cards
+        "house_card:robert_arryn": ("remove_card", "remove", "nothing"),
     }.items()
 }
 
@@ -451,8 +453,11 @@ OPTION_WORDS: dict[str, str] = {
     "muster": "muster", "mustering": "muster", "supply": "supply",
     "bid": "bid", "bidding": "bid", "bids": "bid", "clash": "bid", "clash of kings": "bid",
     "collect": "collect", "collect power": "collect", "power": "collect", "game of thrones": "collect",
-    "cancel": "cancel",
+    "cancel": "cancel", "return": "return",
 }
+
+# The option words a CardChoice carries as its ``option`` (the others fill no field, or say "no").
+KEYWORD_OPTIONS = frozenset({"cancel", "return"})
 
 # How each form is written, for messages and the guide.
 FORM_EXAMPLES: dict[str, str] = {
@@ -462,6 +467,7 @@ FORM_EXAMPLES: dict[str, str] = {
     "downgrade": "downgrade knight in AREA, ...", "track": "iron throne | fiefdoms | king's court",
     "discard": "discard CARD", "take_back": "take back CARD", "cancel": "cancel", "swap": "swap to CARD",
     "remove_order": "remove order in AREA", "retreat": "retreat to AREA",
+    "return": "return", "remove_card": "remove CARD", "remove": "remove",
 }
 
 # The verb that names an object for each card whose choice is an area or a house card.
@@ -469,6 +475,7 @@ CARD_VERBS: dict[str, str] = {
     "patchface": "discard", "aeron_damphair": "swap", "cersei_lannister": "remove_order",
     "queen_of_thorns": "remove_order", "renly_baratheon": "upgrade", "robb_stark": "retreat",
     "massing_on_the_milkwater": "discard", "mammoth_riders": "take_back",
+    "robert_arryn": "remove_card",
 }
 
 

@@ -51,6 +51,7 @@ from .names import (
     CARD_CHOICES,
     FORM_EXAMPLES,
     INFLUENCE_TRACKS,
+    KEYWORD_OPTIONS,
     OPTION_WORDS,
     ORDER_KINDS,
     ORDER_TEXT,
@@ -298,6 +299,7 @@ class _Lines(Transformer[Token, Any]):
     rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
+    rhs_remove_card, rhs_remove = _tag("remove_card", "first"), _tag("remove")
     rhs_upgrade, rhs_downgrade, rhs_destroy = _tag("upgrade", "first"), _tag("downgrade", "first"), _tag("destroy", "first")
 
     # whole lines
@@ -517,6 +519,10 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
         c.error("E207", f"{shown} asks no choice of its player; nothing to answer", head)
         return c.done(C.PlayCard(card=""))
     form, fields_ = _form(c, rhs, allowed)
+    if key == "house_card:lysa_arryn_mod" and rhs[0] == "option" and normalise(rhs[1].text) == "keep":
+        c.error("E206", "'keep' is unclear for Lysa Arryn", _place(rhs, head),
+                suggestion="write 'return' to take her back into your hand, or 'no' to discard her")
+        return c.done(C.PlayCard(card=""))
     if form not in allowed:
         hint = f"write {choice_forms_text(key)}"
         if normalise(form.lstrip("?")) == "influence":
@@ -550,7 +556,7 @@ def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, 
         key = normalise(rhs[1].text)
         if key in OPTION_WORDS:
             option = OPTION_WORDS[key]
-            return option, ({"option": option} if option == "cancel" else {})
+            return option, ({"option": option} if option in KEYWORD_OPTIONS else {})
         if "track" in allowed and key not in ("influence", "drop"):
             track = c.name("track", rhs[1])
             if track is not None and track not in INFLUENCE_TRACKS:
@@ -563,8 +569,10 @@ def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, 
         token = c.order(rhs[1])
         ban = {"march+1": "no march+1", "defense+1": "no defense", "defense+2": "no defense"}.get(token or "")
         return (ban or f"?no {rhs[1].text}"), {}
-    if form in ("discard", "take_back", "swap"):
+    if form in ("discard", "take_back", "swap", "remove_card"):
         return form, {"house_card": c.name("house_card", rhs[1])}
+    if form == "remove":  # Robert Arryn with no card of the opponent's to name
+        return form, {"option": "remove"}
     if form in ("remove_order", "retreat"):
         return form, {"area": c.name("area", rhs[1])}
     if form in ("upgrade", "downgrade", "destroy"):
