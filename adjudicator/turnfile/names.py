@@ -489,6 +489,20 @@ CARD_VERBS: dict[str, str] = {
 }
 
 
+# Words a card's answer would read the wrong way: "keep" declines every other card, but for Lysa
+# Arryn it would read as "keep her" (ruling 291). Refused with what to write instead.
+UNCLEAR_CHOICES: dict[tuple[str, str], str] = {
+    ("house_card:lysa_arryn_mod", "keep"): "write 'return' to take her back into your hand, or 'no' to discard her",
+}
+
+
+def form_text(form: str) -> str:
+    """How a (possibly unknown) form was written, for a message."""
+    if form.startswith("?"):
+        return {"?order": "an order", "?no_order": "no order", "?take_over": "take over"}.get(form, form[1:])
+    return FORM_EXAMPLES.get(form, form)
+
+
 def choice_forms_text(card_key: str) -> str:
     """``'cancel' or 'nothing'``: the forms a card accepts, as a player writes them."""
     forms = sorted(CARD_CHOICES.get(card_key, ()))

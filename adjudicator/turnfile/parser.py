@@ -59,10 +59,12 @@ from .names import (
     SEA_ORDER_WORDS,
     SPY_DECK_WORDS,
     SPY_PLACES,
+    UNCLEAR_CHOICES,
     choice_forms_text,
     current_vocabulary,
     describe_match_error,
     display_name,
+    form_text,
     lookup,
     normalise,
     order_suggestions,
@@ -582,15 +584,13 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
         c.error("E207", f"{shown} asks no choice of its player; nothing to answer", head)
         return c.done(C.PlayCard(card=""))
     form, fields_ = _form(c, rhs, allowed)
-    if key == "house_card:lysa_arryn_mod" and rhs[0] == "option" and normalise(rhs[1].text) == "keep":
-        c.error("E206", "'keep' is unclear for Lysa Arryn", _place(rhs, head),
-                suggestion="write 'return' to take her back into your hand, or 'no' to discard her")
-        return c.done(C.PlayCard(card=""))
+    if rhs[0] == "option" and (unclear := UNCLEAR_CHOICES.get((key, normalise(rhs[1].text)))):
+        c.error("E206", f"{rhs[1].text!r} is unclear for {shown}", _place(rhs, head), suggestion=unclear)
     if form not in allowed:
         hint = f"write {choice_forms_text(key)}"
         if normalise(form.lstrip("?")) == "influence":
             hint = f"name the track you drop on: {choice_forms_text(key)}"
-        c.error("E206", f"{form_text(form, rhs)!r} is not a choice of {shown}", _place(rhs, head), suggestion=hint)
+        c.error("E206", f"{form_text(form)!r} is not a choice of {shown}", _place(rhs, head), suggestion=hint)
     if form in ("upgrade", "downgrade"):
         want = "footman" if form == "upgrade" else "knight"
         if any(u.unit not in (want, None) for u in fields_["units"]):
@@ -643,13 +643,6 @@ def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, 
     if form == "muster":
         return form, {"area": c.name("area", rhs[1]), "muster": _muster(c, rhs[2])}
     return f"?{form}", {}  # an order or a port take-over after a card's name
-
-
-def form_text(form: str, rhs: tuple[Any, ...]) -> str:
-    """How a (possibly unknown) form was written, for a message."""
-    if form.startswith("?"):
-        return {"?order": "an order", "?no_order": "no order", "?take_over": "take over"}.get(form, form[1:])
-    return FORM_EXAMPLES.get(form, form)
 
 
 def _place(rhs: tuple[Any, ...], head: _Name) -> _Name:
