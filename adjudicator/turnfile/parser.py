@@ -305,10 +305,6 @@ class _Lines(VassalLines, Transformer[Token, Any]):
     cond_area = cond_target = _tag("area", "first")
     cond_opponent = _tag("opponent", "first")
     rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
-
-    def rhs_word_order(self, ch: list[Any]) -> Any:
-        """``sea march``, ``sea support``: a word before an order's own keyword (Mother of Dragons)."""
-        return ("option", _Name(f"{ch[0]} {ch[1]}", ch[0].column, ch[1].end_column))
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
     rhs_remove_card, rhs_remove = _tag("remove_card", "first"), _tag("remove")
