@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..folder import audit, batch
-from ..folder.gamedir import GameDir
 from . import UserError, guard, mail
+
+# Each command imports the folder modules it uses when it runs: ``maester adjudicate`` never loads
+# the replay's, nor ``maester status`` the engine's.
 
 
 def register(subparsers: Any) -> None:
@@ -97,6 +98,8 @@ def template_fault(e: Exception) -> str:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
+    from ..folder import batch
+
     if args.jobs < 1:
         raise UserError(f"--jobs must be 1 or more, not {args.jobs}")
     if args.templates is not None:
@@ -140,12 +143,17 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from ..folder import audit, batch
+
     view = guard(lambda: batch.status(args.game_dir))
     sys.stdout.write(json.dumps(view, indent=1, sort_keys=True) + "\n" if args.json else audit.pending_text(view))
     return 0
 
 
 def cmd_rollback(args: argparse.Namespace) -> int:
+    from ..folder import audit, batch
+    from ..folder.gamedir import GameDir
+
     if args.to < 0:
         raise UserError(f"--to takes a snapshot number (0 or more), not {args.to}; 'maester status' shows the latest")
     guard(lambda: batch.check_writable(GameDir.open(args.game_dir).root))  # not half done for want of a permission
@@ -154,12 +162,17 @@ def cmd_rollback(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from ..folder import audit, batch
+
     check = guard(lambda: batch.repair(args.game_dir) if args.repair else audit.replay(args.game_dir))
     print("\n".join(check.lines()), file=sys.stdout if check.ok else sys.stderr)
     return 0 if check.ok else 1
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:
+    from ..folder import audit, batch
+    from ..folder.gamedir import GameDir
+
     guard(lambda: batch.check_writable(GameDir.open(args.game_dir).root))
     print(guard(lambda: audit.reveal(args.game_dir, force=args.force)))
     return 0

@@ -29,7 +29,7 @@ from lark.lexer import PatternStr
 
 from ..game import commands as C
 from ..game.commands import Command, Where
-from ..util.resources import resource_dir
+from . import grammar
 from .diagnostics import (
     MAX_FILE_BYTES,
     MAX_LINE_CHARS,
@@ -80,21 +80,16 @@ _WHEN_TYPES = frozenset(t for t in C.COMMAND_TYPES if "when" in {f.name for f in
 # --- the grammar ------------------------------------------------------------------------------
 
 
-def grammar_text() -> str:
-    """The grammar source: inside the installed package, or at the top of a checkout."""
-    return (resource_dir("grammar") / "turnfile.lark").read_text("utf-8")
-
-
 @cache
 def _parser() -> Lark:
     """The parser, built once, with the line builder run inline (no parse tree is kept)."""
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", start=["file", "line"], transformer=_Lines())
+    return grammar.parser(_Lines())
 
 
 @cache
 def bare_parser() -> Lark:
     """The same grammar without the line builder: what the benchmark compares against."""
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", start=["file", "line"])
+    return grammar.parser(None)
 
 
 @cache
