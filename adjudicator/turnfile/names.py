@@ -103,6 +103,7 @@ _KIND_WORDS: dict[str, str] = {
 }
 
 
+@lru_cache(maxsize=4096)  # option words and sides come back in every file
 def normalise(text: str) -> str:
     """The form two spellings of one name share.
 
