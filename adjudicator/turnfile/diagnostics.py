@@ -489,8 +489,10 @@ def read_source(data: str | bytes, filename: str = "<turn>") -> Source:
 
 def _decode(data: str | bytes, src: Source) -> str | None:
     # a character is at most 4 bytes of UTF-8: most texts need not be encoded to be measured
-    small = isinstance(data, bytes) or len(data) <= MAX_FILE_BYTES // 4
-    size = len(data) if small else len(data.encode("utf-8", "surrogatepass"))
+    if isinstance(data, bytes) or len(data) <= MAX_FILE_BYTES // 4:
+        size = len(data)
+    else:
+        size = len(data.encode("utf-8", "surrogatepass"))
     where = Where(src.filename, 0)
     if size > MAX_FILE_BYTES:
         src.problems.append(InvalidLine(
