@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DEMO   := demo-game
 
-.PHONY: demo test lint dist venv soak bench fuzz clean screenshots
+.PHONY: demo test lint dist venv soak bench fuzz mutate mutate-results clean screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,18 @@ FUZZ_INPUTS ?= 1000000
 fuzz: $(STAMP)
 	nice $(PY) -m fuzz --inputs $(FUZZ_INPUTS) $(FUZZ_ARGS)
 
+# Not in CI: mutation testing (mutmut) of engine/rules, engine/cards and engine/core against the
+# rules tests (docs/testing.md). The whole run takes hours on one core: run it in chunks, a module at a
+# time, e.g. make mutate MUTANTS='adjudicator.engine.rules.casualties*'; results are kept in mutants/
+# and a later run goes on where the last one stopped. make mutate-results lists what survived.
+MUTANTS ?=
+mutate: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[mutate]'
+	nice $(VENV)/bin/mutmut run --max-children 1 $(MUTANTS)
+
+mutate-results: $(STAMP)
+	$(VENV)/bin/mutmut results
+
 soak: $(STAMP)
 	$(VENV)/bin/maester simulate --soak 1000
 
@@ -48,7 +60,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache $(DEMO)
+	rm -rf $(VENV) build dist .pytest_cache $(DEMO) mutants
 
 # Screenshots of a late 6-player step's public and private reports at 400 and 1280 px (needs chromium).
 screenshots: $(STAMP)

@@ -20,7 +20,7 @@ from test_batch import (
 )
 
 from adjudicator.cli import main as cli_main
-from adjudicator.folder import audit, batch, registry
+from adjudicator.folder import audit, batch, registry, undo
 
 
 @pytest.fixture
@@ -106,7 +106,7 @@ def test_repair_refuses_when_the_archive_itself_is_damaged(played: Path):
 
 
 def test_rollback_sets_later_snapshots_and_reports_aside_and_logs_it(played: Path):
-    message = audit.rollback(played, to=1, reason="the deadline was called a day early")
+    message = undo.rollback(played, to=1, reason="the deadline was called a day early")
     assert "rolled back to snapshot 0001" in message
     assert [p.name for p in sorted((played / "states").glob("[0-9]*.toml"))] == ["0000.toml", "0001.toml"]
     assert sorted(p.name for p in (played / "states" / "rolled-back-1").iterdir()) == ["0002.toml", "0003.toml"]
@@ -122,14 +122,15 @@ def test_rollback_sets_later_snapshots_and_reports_aside_and_logs_it(played: Pat
 
 
 def test_ruling_93_after_a_rollback_the_late_answer_counts_and_the_deadline_is_not_redone(played: Path):
-    audit.rollback(played, to=1, reason="Baratheon's mail was in the spam folder")
+    undo.rollback(played, to=1, reason="Baratheon's mail was in the spam folder")
     drop(played, "baratheon-late.txt", sealed("baratheon", "bid wildlings 3\n"))
     result = run(played)
     assert result.exit_status == 0 and result.steps[0] == "0002-r1-action"
     assert not batch.Snapshot.from_toml((played / "states" / "0002.toml").read_text(), where="0002").deadline
-    # The action files set aside by the rollback are still in the inbox: they count again, once
-    # their step opens, and take the game into round 2.
+    # The action files set aside by the rollback come back from the archive (ruling 301): they count
+    # again, once their step opens, under their own names, and take the game into round 2.
     assert [n.split('-')[2:4] for n in result.accepted] == [['r1', 'planning']] + [['r1', 'action']] * 4
+    assert len(list((played / "archive").iterdir())) == 8, "no second copy of a file given back"
     st = state_of(played)
     assert st.round == 2 and st.houses["baratheon"].power == 5 - 3 - 1
     assert audit.replay(played).ok
@@ -137,11 +138,11 @@ def test_ruling_93_after_a_rollback_the_late_answer_counts_and_the_deadline_is_n
 
 def test_rollback_refuses_an_unknown_snapshot_the_latest_and_a_missing_reason(played: Path):
     with pytest.raises(batch.BatchError, match="there is no snapshot 0009"):
-        audit.rollback(played, to=9, reason="x")
+        undo.rollback(played, to=9, reason="x")
     with pytest.raises(batch.BatchError, match="nothing to undo"):
-        audit.rollback(played, to=3, reason="x")
+        undo.rollback(played, to=3, reason="x")
     with pytest.raises(batch.BatchError, match="--reason"):
-        audit.rollback(played, to=1, reason="  ")
+        undo.rollback(played, to=1, reason="  ")
 
 
 def test_rollback_interrupted_before_its_moves_is_finished_by_the_next_run(played: Path, monkeypatch):
@@ -151,9 +152,9 @@ def test_rollback_interrupted_before_its_moves_is_finished_by_the_next_run(playe
         calls.append(a)
         raise OSError("killed")
 
-    monkeypatch.setattr(audit.os, "replace", crash)
+    monkeypatch.setattr(undo.os, "replace", crash)
     with pytest.raises(OSError):
-        audit.rollback(played, to=1, reason="undo")
+        undo.rollback(played, to=1, reason="undo")
     monkeypatch.undo()
     use_toy_game(monkeypatch)
     run(played)

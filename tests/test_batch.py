@@ -129,6 +129,7 @@ def toy_format(cmd: Command) -> str:
 def use_toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """The toy rules and parser in place of the real ones."""
     monkeypatch.setattr(machine, "_runners", toy_runners)
+    monkeypatch.setattr(machine, "lapsed", lambda *args: None)  # the toy asks for bids in its planning and action
     monkeypatch.setattr(parser, "parse_turn_file", toy_parse)
     monkeypatch.setattr(printer, "format_command", toy_format)
 
@@ -223,8 +224,11 @@ def test_file_whose_seal_fails_is_rejected_unread_with_its_own_receipt(toy: Path
     result = run(toy)
     assert result.exit_status == 1 and result.accepted == []
     assert "bad-signature" in result.rejected[0].reasons[0]
-    receipts = list((toy / "reports" / "0000-r1-planning" / "receipts").glob("rejected-stark-*.txt"))
+    # A damaged seal is no house's: the receipt goes to the moderator only (ruling 300), and the run says so.
+    receipts = list((toy / "refused").glob("0000-stark-*-moderator.txt"))
     assert len(receipts) == 1 and "Rejected: nothing in this file was read" in receipts[0].read_text()
+    assert result.rejected[0].receipts == {"moderator": f"refused/{receipts[0].name}"}
+    assert f"    receipt refused/{receipts[0].name}: for the moderator only" in "\n".join(result.lines())
     assert (toy / "state.toml").read_bytes() == before
     assert not any((toy / "archive").iterdir())
 
@@ -335,8 +339,8 @@ def test_answer_the_engine_cannot_use_is_named_in_the_receipt(toy: Path):
     drop(toy, "s.txt", sealed("stark", "bid wildlings 9\n"))
     result = run(toy)
     receipt = (toy / "reports" / result.steps[-1] / "receipts" / result.accepted[0]).read_text()
-    assert "Answers the engine could not use:" in receipt
-    assert "more than the 5 power available (R082)" in receipt
+    assert "What became of these answers:" in receipt
+    assert "line 2: refused: a bid of 9 is more than the 5 power available" in receipt and "(R082)" in receipt
 
 
 def test_ruling_90_file_sealed_for_the_next_step_is_kept_and_applied_when_it_opens(toy: Path):
@@ -344,11 +348,15 @@ def test_ruling_90_file_sealed_for_the_next_step_is_kept_and_applied_when_it_ope
     drop(toy, "early.txt", sealed(order[0], "bid fiefdoms 2\n", step="action"))
     first = run(toy)
     assert first.exit_status == 0 and first.rejected[0].retry
-    assert any(p.name.startswith("rejected-early") for p in (toy / "reports" / "0000-r1-planning" / "receipts").iterdir())
+    # The "not yet" receipt goes to the house whose key sealed the file; the file waits in the inbox.
+    assert first.rejected[0].receipts == {order[0]: f"refused/0000-early-{first.rejected[0].sha256[:8]}-{order[0]}.txt"}
+    assert "Not yet" in (toy / first.rejected[0].receipts[order[0]]).read_text()
+    assert (toy / "inbox" / "early.txt").is_file()
     planning_bids(toy)
     second = run(toy)
     assert second.steps == ["0001-r1-action", "0002-r1-action"], "applied in the same run, once its step opened"
     assert state_of(toy).houses[order[0]].power == 2
+    assert not any((toy / "inbox").iterdir()), "taken files leave the inbox"
     assert run(toy).steps == []
 
 
@@ -393,7 +401,8 @@ def test_ruling_91_deadline_fills_only_the_open_requests_and_the_game_goes_on(to
     assert [e["at"] for e in registry.read_log(snap.root) if e.get("action") == "deadline"] == [1]
     greyjoy = (toy / "reports" / result.steps[0] / "greyjoy.txt").read_text()
     assert "default" in greyjoy.lower()
-    assert result.notes == ["deadline: 3 request(s) took their default"]
+    assert result.notes == [f"deadline: House {h} took the default of its bid: bid for the wildlings"
+                            for h in ("Baratheon", "Lannister", "Greyjoy")], "each house and request is named"
 
 
 def test_ruling_91_deadline_does_not_fill_requests_that_open_in_the_same_run(toy: Path):
@@ -553,10 +562,13 @@ def test_ruling_96_a_refused_file_sent_again_unchanged_gives_nothing_new(toy: Pa
     bad = sealed("stark", "bid wildlings 1\n", key=STRANGER)
     drop(toy, "first.txt", bad)
     assert run(toy).exit_status == 1
+    assert [p.name for p in (toy / "refused" / "files").iterdir()] == ["first.txt"], "refused: out of the inbox"
     drop(toy, "again.txt", bad)
     result = run(toy)
     assert result.rejected == [] and result.exit_status == 0
-    assert len(list((toy / "reports" / "0000-r1-planning" / "receipts").iterdir())) == 1
+    assert len([p for p in (toy / "refused").iterdir() if p.is_file()]) == 1, "one receipt"
+    assert [p.name for p in (toy / "refused" / "files").iterdir()] == ["first.txt"], "the same bytes: kept once"
+    assert not any((toy / "inbox").iterdir())
 
 
 def test_ruling_97_a_deadline_of_an_interrupted_run_is_completed_without_the_option(toy: Path, monkeypatch):

@@ -55,7 +55,7 @@ def test_a_run_leaves_the_report_folders_of_earlier_steps_unvisited_and_a_repair
 
 
 def test_a_rollback_sweeps_the_report_folders_it_sets_aside(toy: Path):
-    from adjudicator.folder.audit import rollback
+    from adjudicator.folder.undo import rollback
 
     left = _leave_temp(_latest_report(toy))
     rollback(toy, to=0, reason="a test")
@@ -157,8 +157,9 @@ def test_derive_changes_neither_the_snapshot_it_starts_from_nor_its_state():
     assert three.start is two.snapshot.state and first.start is None
 
 
-def test_an_inbox_file_judged_by_an_earlier_run_of_the_process_is_not_read_again(toy: Path, monkeypatch):
-    """Ruling 96: a file once accepted or refused is not read again; a changed file is read afresh."""
+def test_ruling_302_a_judged_inbox_file_leaves_the_inbox_and_is_read_once(toy: Path, monkeypatch):
+    """Ruling 96: a file once accepted or refused is not read again; ruling 302: it leaves the inbox
+    (refused: to refused/files/), and a new file under the same name is read afresh."""
     from test_batch import drop, sealed
 
     reads: list[str] = []
@@ -174,15 +175,20 @@ def test_an_inbox_file_judged_by_an_earlier_run_of_the_process_is_not_read_again
     first = run(toy)
     assert sorted(r.source.rsplit("/", 1)[-1] for r in first.rejected) == ["junk.txt", "late.txt"]
     assert reads.count("late.txt") == 1 and reads.count("junk.txt") == 1
+    assert not any((toy / "inbox").iterdir())
+    assert sorted(p.name for p in (toy / "refused" / "files").iterdir()) == ["junk.txt", "late.txt"]
     again = run(toy)
     assert again.rejected == [] and again.accepted == []
     assert reads.count("late.txt") == 1 and reads.count("junk.txt") == 1, "judged already: not read again"
     drop(toy, "junk.txt", "no seal here either\n")  # a new text under the same name
     third = run(toy)
     assert [r.source.rsplit("/", 1)[-1] for r in third.rejected] == ["junk.txt"] and reads.count("junk.txt") == 2
-    intake._DIGESTS.clear()  # as a new process: every file is read, and known by its SHA-256
+    kept = sorted(p.name for p in (toy / "refused" / "files").iterdir())
+    assert sorted(kept) == sorted(["junk.txt", "late.txt", f"{third.rejected[0].sha256[:8]}-junk.txt"])
+    drop(toy, "late-again.txt", sealed("stark", "bid wildlings 9\n", seq=1))  # the same bytes as late.txt
+    intake._DIGESTS.clear()  # as a new process: the file is read, known by its SHA-256 and put away
     fourth = run(toy)
-    assert fourth.rejected == [] and reads.count("late.txt") == 2
+    assert fourth.rejected == [] and not any((toy / "inbox").iterdir())
 
 
 def test_changing_the_state_a_run_gives_changes_nothing_the_next_run_does(tmp_path: Path, monkeypatch):

@@ -61,5 +61,8 @@ def test_every_report_mail_carries_the_public_state(tmp_path):
     outbox.write_outbox(root, sender="moderator@example.org")
     mail = next((root / "outbox").rglob("stark.eml"))
     msg = message_from_bytes(mail.read_bytes(), policy=policy.default)
-    attached = [p for p in msg.iter_attachments() if p.get_content_type() == "application/json"]
-    assert len(attached) == 1 and attached[0].get_content() == path.read_bytes()
+    attached = {p.get_filename(): p.get_content() for p in msg.iter_attachments()
+                if p.get_content_type() == "application/json"}
+    public = [name for name in attached if not name.endswith("-stark.json")]  # beside the house's own part
+    assert len(public) == 1 and attached[public[0]] == path.read_bytes()
+    assert json.loads(attached[next(n for n in attached if n.endswith("-stark.json"))])["viewer"] == "stark"

@@ -24,12 +24,19 @@ from adjudicator.seals import seal
 from adjudicator.seals.keys import read_public_key
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-BLOCK = re.compile(r"(<!-- refused -->\n)?```(\w+)\n(.*?)```", re.S)
+BLOCK = re.compile(r"(?:<!-- (refused|step: [^>]*) -->\n)?```(\w+)\n(.*?)```", re.S)
 
 
 def blocks(doc: str) -> list[tuple[bool, str, str]]:
-    """Every fenced block of a doc: (marked refused, language, text)."""
-    return [(bool(m[1]), m[2], m[3]) for m in BLOCK.finditer((DOCS / doc).read_text(encoding="utf-8"))]
+    """Every fenced block of a doc but the sub-step positions: (marked refused, language, text)."""
+    return [(m[1] == "refused", m[2], m[3]) for m in BLOCK.finditer((DOCS / doc).read_text(encoding="utf-8"))
+            if not (m[1] or "").startswith("step:")]
+
+
+def step_blocks(doc: str) -> list[tuple[str, str]]:
+    """The positions marked ``<!-- step: PHASE [STEP] -->``: (the mark, the position)."""
+    return [(m[1].removeprefix("step: "), m[3]) for m in BLOCK.finditer((DOCS / doc).read_text(encoding="utf-8"))
+            if (m[1] or "").startswith("step:")]
 
 
 def test_positions_md_every_plain_position_loads():

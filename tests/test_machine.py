@@ -64,6 +64,7 @@ def _toy_planning(ctx: Context) -> None:
 @pytest.fixture
 def toy(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(machine, "_runners", lambda: {"planning": _toy_planning})
+    monkeypatch.setattr(machine, "lapsed", lambda *args: None)  # the toy asks for bids in its planning phase
     return new_game(["stark", "lannister", "baratheon"], seed="m")
 
 
@@ -142,6 +143,15 @@ def test_deadline_for_named_requests_defaults_only_those(toy):
     step = advance(first.state, deadline=frozenset(r.key for r in first.requests))
     assert [e.decision for e in step.events if type(e).__name__ == "DefaultUsed"] == ["bid for iron_throne"]
     assert [r.prompt for r in step.requests] == ["bid for fiefdoms"], "a decision that comes up later is asked"
+
+
+def test_deadline_as_a_predicate_defaults_only_the_requests_it_names(toy):
+    """The moderator's past-due requests, decided outside the engine (which has no clock)."""
+    step = advance(toy, deadline=lambda r: r.house == "stark")
+    assert [e.decision for e in step.events if type(e).__name__ == "DefaultUsed"] == ["bid for iron_throne",
+                                                                                       "bid for fiefdoms"]
+    assert "stark" not in {r.house for r in step.requests}, "its secret bid waits, defaulted, for the others' bids"
+    assert {r.house for r in step.requests} == set(toy.houses_in_play) - {"stark"}
 
 
 def test_expired_answers_are_counted_in_good_english():

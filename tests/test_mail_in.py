@@ -159,10 +159,16 @@ def test_ruling_140_the_seal_decides_not_the_sender_address(game: Path, tmp_path
     text = "\n".join(report.lines())
     assert "sent from mallory@evil.example, not House Stark's registered address stark@players.example" in text
     assert "seal good, House Stark's key" in text and "seal good, House Lannister's key" in text
+    # The wrong-house turn: the key is at fault, not the address; its house hears of it (ruling 300).
+    assert "note: sealed with House Lannister's key but claims House Stark: the run refuses it and tells House " \
+           "Lannister" in text  # fmt: skip
+    assert text.count("not House Stark's registered address") == 1
     assert len(report.taken) == 2  # taken: the adjudication judges the seals
     result = batch.adjudicate(game)
     assert len(result.accepted) == 1
     assert any("wrong-house" in r for rej in result.rejected for r in rej.reasons)
+    (rej,) = result.rejected
+    assert list(rej.receipts) == ["lannister"], "to the house whose key sealed it, not the one it claims"
 
 
 def test_mail_without_a_sealed_block_is_listed_as_ignored(game: Path, tmp_path: Path) -> None:

@@ -153,25 +153,122 @@ def test_ruling_146_a_turn_seal_cannot_pass_as_a_report_seal() -> None:
         verify_report(block.text, block.armour)
 
 
+def commands_in(text: str) -> list[str]:
+    """The shell commands of the mail's seal paragraph (indented lines, continuation lines joined)."""
+    tail = text[text.index("Sealed by the moderator's key"):].splitlines()
+    out: list[str] = []
+    for line in tail[2:]:
+        if line.startswith("  ") and out and out[-1].endswith("\\"):
+            out[-1] = out[-1][:-1] + line.strip()
+        elif line.startswith("  "):
+            out.append(line.strip())
+    return out
+
+
+def test_ruling_135_the_sealed_copy_is_an_attachment_no_mail_program_shows_inline(game: Path) -> None:
+    """Terminal clients show every text/* part inline and quote it in a reply: the copy kept for the seal
+    goes as application/octet-stream (with its .txt name), so a mail shows, and a reply quotes, the report once."""
+    write_outbox(game, key=MOD)
+    msg = read(outbox(game) / "stark.eml")
+    (copy,) = [p for p in msg.iter_attachments() if p.get_filename() == "report-0000-stark.txt"]
+    assert copy.get_content_type() == "application/octet-stream" and copy.get_content_disposition() == "attachment"
+    assert copy["Content-Transfer-Encoding"] == "base64"  # the signed bytes, whatever the mail does to text
+    inline_text = [p for p in msg.walk() if p.get_content_type() == "text/plain"]
+    assert len(inline_text) == 1 and inline_text[0].get_content_disposition() is None
+
+
+def test_issue_21_the_seal_paragraph_cuts_no_name_and_says_how_to_make_moderator_allowed(game: Path) -> None:
+    write_outbox(game, key=MOD)
+    text, _, _ = parts(read(outbox(game) / "stark.eml"))
+    paragraph = text[text.index("Sealed by the moderator's key"):]
+    lines = paragraph.splitlines()
+    assert max(len(line) for line in lines) <= 78
+    assert not any(line.endswith("-") for line in lines)  # 'maester-' / 'report' was the fault
+    words = paragraph.split()
+    for name in ("maester-report", "report-0000-stark.txt", "report-0000-stark.txt.sig", "moderator.allowed"):
+        assert any(w.strip("();:,.<") == name for w in words), name
+    assert commands_in(text) == [
+        'echo "moderator namespaces=\\"maester-report\\" $(cat moderator.pub)" > moderator.allowed',
+        "ssh-keygen -Y verify -f moderator.allowed -I moderator -n maester-report "
+        "-s report-0000-stark.txt.sig < report-0000-stark.txt",
+        "maester verify-report --key moderator.pub report-0000-stark.txt",
+    ]
+
+
 @pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="OpenSSH's ssh-keygen is not installed")
-def test_the_documented_ssh_keygen_recipe_checks_the_seal(game: Path, tmp_path: Path) -> None:
+def test_the_commands_the_mail_gives_check_the_seal(game: Path, tmp_path: Path) -> None:
+    """The mail's own commands, run as a player would: save both attachments and moderator.pub, paste them."""
+    write_outbox(game, key=MOD)
+    text, _, files = parts(read(outbox(game) / "stark.eml"))
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    (tmp_path / "moderator.pub").write_text(MOD.public.line() + "\n")
+    make_allowed, ssh_check, _ = commands_in(text)
+
+    def sh(command: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(["sh", "-c", command], cwd=tmp_path, capture_output=True, check=False)
+
+    assert sh(make_allowed).returncode == 0
+    good = sh(ssh_check)
+    assert good.returncode == 0 and b'Good "maester-report" signature for moderator' in good.stdout + good.stderr
+    copy = tmp_path / "report-0000-stark.txt"
+    copy.write_bytes(copy.read_bytes().replace(b"Stark", b"Stork", 1))
+    assert sh(ssh_check).returncode != 0
+
+
+def test_verify_report_checks_the_copy_and_the_saved_text_of_the_mail(game: Path, tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    write_outbox(game, key=MOD)
+    text, _, files = parts(read(outbox(game) / "stark.eml"))
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    (tmp_path / "moderator.pub").write_text(MOD.public.line() + "\n")
+    (tmp_path / "body.txt").write_bytes(text.replace("\n", "\r\n").encode())  # as a mail program may save it
+    copy, sig, pub = (str(tmp_path / n) for n in ("report-0000-stark.txt", "report-0000-stark.txt.sig", "moderator.pub"))
+    assert cli_main(["verify-report", "--key", pub, copy]) == 0
+    assert f"good: sealed by the moderator's key {MOD.public.fingerprint}" in capsys.readouterr().out
+    assert cli_main(["verify-report", "--key", pub, str(tmp_path / "body.txt"), "--sig", sig]) == 0
+    assert cli_main(["verify-report", "--key", pub, str(tmp_path / "body.txt")]) == 2
+    assert "body.txt.sig: no such file (give the seal with --sig FILE)" in capsys.readouterr().err
+    (tmp_path / "body.txt").write_text(text.replace("Stark", "Stork", 1))
+    assert cli_main(["verify-report", "--key", pub, str(tmp_path / "body.txt"), "--sig", sig]) == 1
+    assert "BAD [bad-signature]: the seal does not match the report" in capsys.readouterr().out
+
+
+def test_verify_report_names_a_seal_by_another_key(game: Path, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    from adjudicator.seals.keys import generate
+
     write_outbox(game, key=MOD)
     _, _, files = parts(read(outbox(game) / "stark.eml"))
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
+    stranger = generate()
+    (tmp_path / "stranger.pub").write_text(stranger.public.line() + "\n")
+    assert cli_main(["verify-report", "--key", str(tmp_path / "stranger.pub"), str(tmp_path / "report-0000-stark.txt")]) == 1
+    out = capsys.readouterr().out
+    assert f"BAD [unknown-key]: sealed by {MOD.public.fingerprint}, not by the key in" in out
+    assert cli_main(["verify-report", "--key", str(tmp_path / "report-0000-stark.txt"),
+                     str(tmp_path / "report-0000-stark.txt")]) == 2  # fmt: skip
+    assert "give the moderator's public key file" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="OpenSSH's ssh-keygen is not installed")
+def test_issue_21_normalise_report_takes_a_saved_mail_text_to_check_with_ssh_keygen(game: Path, tmp_path: Path,
+                                                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """docs/moderating.md: the mail's text, saved with CRLF and trailing blanks, checks once normalised."""
+    write_outbox(game, key=MOD)
+    text, _, files = parts(read(outbox(game) / "stark.eml"))
+    (tmp_path / "sig").write_bytes(files["report-0000-stark.txt.sig"])
+    (tmp_path / "saved.txt").write_bytes(("\r\n" + text.replace("\n", "  \r\n")).encode())
     (tmp_path / "moderator.allowed").write_text(f'moderator namespaces="maester-report" {MOD.public.line()}\n')
-
-    def check(text: Path) -> subprocess.CompletedProcess[bytes]:
-        with open(text, "rb") as f:
-            return subprocess.run(["ssh-keygen", "-Y", "verify", "-f", str(tmp_path / "moderator.allowed"), "-I",
-                                   "moderator", "-n", "maester-report", "-s",
-                                   str(tmp_path / "report-0000-stark.txt.sig")], stdin=f, capture_output=True, check=False)  # fmt: skip
-
-    good = check(tmp_path / "report-0000-stark.txt")
-    assert good.returncode == 0 and b'Good "maester-report" signature for moderator' in good.stdout + good.stderr
-    changed = tmp_path / "changed.txt"
-    changed.write_bytes((tmp_path / "report-0000-stark.txt").read_bytes().replace(b"Stark", b"Stork", 1))
-    assert check(changed).returncode != 0
+    assert cli_main(["normalise", str(tmp_path / "saved.txt")]) == 2
+    assert "this is a report, not a turn file: check its seal with maester verify-report" in capsys.readouterr().err
+    assert cli_main(["normalise", "--report", str(tmp_path / "saved.txt"), "--out", str(tmp_path / "saved.norm")]) == 0
+    with open(tmp_path / "saved.norm", "rb") as f:
+        done = subprocess.run(["ssh-keygen", "-Y", "verify", "-f", "moderator.allowed", "-I", "moderator", "-n",
+                               "maester-report", "-s", "sig"], cwd=tmp_path, stdin=f, capture_output=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
 
 
 def test_the_public_copy_carries_only_the_public_report(game: Path) -> None:
@@ -206,9 +303,12 @@ def test_a_player_without_an_address_gets_no_mail_and_is_named(game: Path) -> No
 def test_without_a_key_the_mails_are_not_sealed_and_it_is_said(game: Path) -> None:
     report = write_outbox(game)
     _, _, files = parts(read(outbox(game) / "stark.eml"))
-    # Only the public state for an offline `maester check` is attached: no report copy, no seal.
+    # Only the public state for an offline `maester check` and the house's own private part as
+    # JSON (its answers' verdicts) are attached: no report copy, no seal.
     assert [n for n in files if not n.endswith(".json")] == []
-    assert files == {next(iter(files)): (next(game.glob("reports/0000-*")) / "report.json").read_bytes()}
+    step = next(game.glob("reports/0000-*"))
+    assert files == {"mailgame-0000.json": (step / "report.json").read_bytes(),
+                     "mailgame-0000-stark.json": (step / "stark.json").read_bytes()}
     assert "not sealed: give --key MODERATOR_KEY so that players can check the reports" in report.notes
 
 

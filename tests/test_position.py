@@ -283,10 +283,10 @@ def test_R112_a_special_order_placed_twice_is_refused():
     assert (e.line, e.key) == (4, "areas.white_harbor.order")
 
 
-def test_R250_a_ship_on_land_is_refused():
+def test_R145_a_position_with_a_ship_on_land_is_refused():
     e = refused(THREE + '[areas]\nkarhold = ["stark ship"]\n')
     assert str(e) == ("p.toml:3: areas.karhold.units: Karhold is a land area: "
-                      "ships stay at sea or in a port (R077)")
+                      "ships stay at sea or in a port (R145)")
 
 
 def test_R078_a_footman_in_a_port_is_refused():
@@ -299,9 +299,9 @@ def test_R077_four_ships_in_a_port_are_refused():
     assert "holds 4 ships; a port holds 3" in e.message
 
 
-def test_R139_two_houses_in_one_area_are_refused():
+def test_R147_a_position_with_two_houses_in_one_area_is_refused():
     e = refused(THREE + '[areas]\nkarhold = ["stark footman", "lannister footman"]\n')
-    assert "units of lannister and stark cannot share an area" in e.message
+    assert "units of lannister and stark cannot share an area" in e.message and e.message.endswith("(R147)")
 
 
 def test_R235_units_in_an_impassable_area_are_refused():
@@ -321,9 +321,9 @@ def test_R225_a_garrison_off_a_home_area_is_refused():
     assert (e.line, e.key) == (3, "areas.winterfell.garrison") and "never under enemy units" in e.message
 
 
-def test_R233_a_neutral_force_with_units_is_refused():
+def test_R231_a_position_with_units_beside_a_neutral_force_is_refused():
     e = refused(THREE + '[areas]\nthe_eyrie = ["stark footman"]\n')
-    assert (e.line, e.key) == (3, "areas.the_eyrie.neutral_force")
+    assert (e.line, e.key) == (3, "areas.the_eyrie.neutral_force") and "(R231, R233)" in e.message
 
 
 def test_box_limits_beyond_the_area_checks_are_refused_by_state_check():

@@ -120,3 +120,20 @@ def test_demo_never_replaces_a_folder_that_is_not_a_demo(capsys: pytest.CaptureF
     assert "is not a demo game folder; it is left alone" in capsys.readouterr().err
     assert [p.name for p in (tmp_path / "notes").iterdir()] == ["mine.txt"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes"]
+
+
+def test_ruling_160_every_answer_of_the_sample_has_a_verdict_in_its_house_s_json(played):
+    """Each house's HOUSE.json lists its answers; by the end of their round each has a verdict."""
+    root, _ = played
+    statuses: dict[str, str] = {}
+    for folder in sorted((root / "reports").glob("[0-9]*")):
+        for house in ("stark", "lannister", "greyjoy", "baratheon"):
+            doc = json.loads((folder / f"{house}.json").read_text())
+            assert doc["format"] == "maester-private-report" and doc["viewer"] == house
+            assert all(a["id"].startswith(f"{house}/") for a in doc["answers"]), "only its own answers"
+            for a in doc["answers"]:
+                if a["status"] != "waiting" or a["id"] not in statuses:
+                    statuses[a["id"]] = a["status"]
+                assert a["status"] != "refused" or a["rule"], a
+    rounds_over = {i: s for i, s in statuses.items() if int(i.split("/")[1].split(".")[0]) < 3}
+    assert rounds_over and set(rounds_over.values()) <= {"used", "refused", "expired"}

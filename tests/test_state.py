@@ -296,13 +296,13 @@ def test_R115_an_order_needs_its_units_in_the_area():
     assert problems_after(add) == ["Karhold: an order of stark without its units"]
 
 
-def test_R139_units_of_two_houses_cannot_share_an_area():
+def test_R147_units_of_two_houses_cannot_share_an_area():
     assert problems_after(lambda s: s.area_mut("white_harbor").units.append(Unit("lannister", "footman"))) == [
         "White Harbor holds units of lannister, stark",
     ]
 
 
-def test_R250_a_ship_cannot_be_on_land_and_land_units_cannot_be_at_sea_or_in_port():
+def test_R145_a_ship_cannot_be_on_land_and_land_units_cannot_be_at_sea_or_in_port():
     def add(s):
         s.area_mut("karhold").units = [Unit("stark", "ship")]
         s.area_mut("bay_of_ice").units = [Unit("stark", "footman")]
@@ -354,7 +354,7 @@ def test_R228_a_garrison_cannot_lie_under_enemy_units():
     ]
 
 
-def test_R233_a_neutral_force_cannot_share_its_area():
+def test_R231_a_neutral_force_cannot_share_its_area():
     assert problems_after(lambda s: setattr(s.area_mut("kings_landing"), "units", [Unit("lannister", "footman")])) == [
         "King's Landing: a neutral force shares the area with units or a power token",
     ]

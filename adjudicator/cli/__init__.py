@@ -27,7 +27,8 @@ COMMANDS: dict[str, str] = {
     "normalize": "seals",
     "check": "check",
     "adjudicate": "batch", "status": "batch", "rollback": "batch", "replay": "batch", "reveal": "batch",
-    "ingest": "mail", "outbox": "mail",
+    "extend": "batch",
+    "ingest": "mail", "outbox": "mail", "verify-report": "mail",
     "simulate": "simulate",
 }  # fmt: skip
 # What ``maester --help`` lists for each command, so that the list needs no command module at all
@@ -43,12 +44,14 @@ SUMMARIES: dict[str, str] = {
     "normalise": "print a turn file's text exactly as a seal covers it",
     "check": "check a turn file against a game's current state (changes nothing)",
     "adjudicate": "take the sealed turn files, resolve as far as possible, write the reports",
-    "status": "who owes what, and since when",
+    "status": "who owes what, since when and by when",
+    "extend": "give a house more time for the step open now",
     "rollback": "undo steps: set later snapshots and reports aside",
     "replay": "re-derive every state from the archive and check it byte for byte",
     "reveal": "publish the secret seed at the end of the game",
     "ingest": "take the sealed turn files of this game out of a Maildir or an mbox into its inbox",
     "outbox": "write the latest reports as one mail per player (and a public copy); send them",
+    "verify-report": "check the moderator's seal on a report mail's text",
     "simulate": "play whole games with robot players and check every invariant",
 }
 ALIASES: dict[str, tuple[str, ...]] = {"normalise": ("normalize",)}

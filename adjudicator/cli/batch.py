@@ -25,27 +25,42 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("game_dir", type=Path, metavar="GAME_DIR", help="the game folder (with --all: a folder of them)")
     p.add_argument("files", type=Path, nargs="*", metavar="FILE", help="sealed turn files (besides the inbox)")
-    p.add_argument("--deadline", action="store_true", help="fill every open request with its documented default and go on")
+    p.add_argument("--deadline", action="store_true",
+                   help="the requests past due take their documented defaults, and the game goes on (docs/moderating.md)")
+    add_now(p, "judge what is past due by this time")
     p.add_argument("--templates", type=Path, metavar="DIR", help="report templates to use instead of the built-in ones")
     p.add_argument("--all", action="store_true", help="GAME_DIR holds many game folders: adjudicate each")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="with --all: N game folders at a time")
     mail.add_mailbox_options(p, required=False)  # take the mail into each inbox first (maester ingest)
     p.set_defaults(handler=cmd_adjudicate)
 
-    p = subparsers.add_parser("status", help="who owes what, and since when",
-                              description="Print the current round and step and, per house, what is requested of it "
-                              "and since which step.")  # fmt: skip
+    p = subparsers.add_parser("status", help="who owes what, since when and by when",
+                              description="Print the current round and step and, per house, what is requested of it, "
+                              "since which step, when it is due (UTC) and the time left.")  # fmt: skip
     p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
-    p.add_argument("--json", action="store_true", help="print JSON (the same as GAME_DIR/pending.json)")
+    p.add_argument("--json", action="store_true", help="print JSON (GAME_DIR/pending.json with the due times)")
+    add_now(p, "count the time left from this time")
     p.set_defaults(handler=cmd_status)
+
+    p = subparsers.add_parser("extend", help="give a house more time for the step open now",
+                              description="Add HOURS to the due time of every request HOUSE is asked in the step open "
+                              "now (game.toml [deadlines] sets the hours). Logged with the reason.")  # fmt: skip
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    p.add_argument("--house", required=True, metavar="HOUSE", help="the house that gets more time")
+    p.add_argument("--hours", required=True, type=int, metavar="N", help="how many hours more")
+    p.add_argument("--reason", required=True, help="why (kept in the log)")
+    p.set_defaults(handler=cmd_extend)
 
     p = subparsers.add_parser("rollback", help="undo steps: set later snapshots and reports aside",
                               description="Go back to snapshot NNNN. Later snapshots and reports move to "
-                              "states/rolled-back-K/ and reports/rolled-back-K/; archived files are kept; the "
-                              "action is logged with its reason.")  # fmt: skip
+                              "states/rolled-back-K/ and reports/rolled-back-K/. The archived files applied after "
+                              "NNNN come back at the next run, each at its step, without a copy; those named with "
+                              "--drop never do. The action is logged with its reason.")  # fmt: skip
     p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
     p.add_argument("--to", type=int, required=True, metavar="NNNN", help="the snapshot to go back to")
     p.add_argument("--reason", required=True, help="why (kept in the log)")
+    p.add_argument("--drop", nargs="+", default=[], metavar="ARCHIVED_FILE",
+                   help="archived files (archive/NNNNNN-...txt) never to take again: the mistake being undone")
     p.set_defaults(handler=cmd_rollback)
 
     p = subparsers.add_parser("replay", help="re-derive every state from the archive and check it byte for byte",
@@ -62,6 +77,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
     p.add_argument("--force", action="store_true", help="reveal before the game is over")
     p.set_defaults(handler=cmd_reveal)
+
+
+def add_now(p: argparse.ArgumentParser, what: str) -> None:
+    """``--now TIME``: the moderator's clock, for the commands that judge deadlines."""
+    p.add_argument("--now", metavar="TIME", help=f"{what} (ISO 8601, e.g. 2026-03-06T18:00Z; default: now)")
 
 
 def check_templates(folder: Path) -> None:
@@ -98,12 +118,13 @@ def template_fault(e: Exception) -> str:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from ..folder import batch
+    from ..folder import batch, deadlines
 
     if args.jobs < 1:
         raise UserError(f"--jobs must be 1 or more, not {args.jobs}")
     if args.templates is not None:
         check_templates(args.templates)
+    now = guard(lambda: deadlines.moderator_time(args.now))
     took = 0
     if args.maildir or args.mbox:
         games = batch.game_folders(args.game_dir) if args.all and args.game_dir.is_dir() else [args.game_dir]
@@ -121,7 +142,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
         if not args.game_dir.is_dir():
             raise UserError(f"{args.game_dir} is not a folder")
         results = batch.adjudicate_all(args.game_dir, jobs=max(1, args.jobs), deadline=args.deadline,
-                                       templates_dir=args.templates, progress=batch.progress_bar)  # fmt: skip
+                                       templates_dir=args.templates, now=now, progress=batch.progress_bar)  # fmt: skip
         for code, lines in results.values():
             print("\n".join(lines), file=sys.stdout if code < 2 else sys.stderr)
         return max([took, *(code for code, _ in results.values())])
@@ -132,7 +153,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 
     try:
         result = guard(lambda: batch.adjudicate(args.game_dir, args.files, deadline=args.deadline,
-                                                 templates_dir=args.templates))  # fmt: skip
+                                                 templates_dir=args.templates, now=now))  # fmt: skip
     except jinja2.TemplateError as e:  # a moderator's template that fails on this step's events only
         if args.templates is None:
             raise
@@ -143,21 +164,37 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from ..folder import audit, batch
+    from ..folder import batch, deadlines
 
-    view = guard(lambda: batch.status(args.game_dir))
-    sys.stdout.write(json.dumps(view, indent=1, sort_keys=True) + "\n" if args.json else audit.pending_text(view))
+    now = guard(lambda: deadlines.moderator_time(args.now))
+    view = guard(lambda: batch.status(args.game_dir, now=now))
+    waiting = guard(lambda: batch.waiting(args.game_dir))
+    if args.json:
+        sys.stdout.write(json.dumps(view | {"waiting": waiting}, indent=1, sort_keys=True) + "\n")
+        return 0
+    sys.stdout.write(deadlines.status_text(view))
+    if waiting:
+        sys.stdout.write("Files waiting:\n" + "".join(f"  {w}\n" for w in waiting))
+    return 0
+
+
+def cmd_extend(args: argparse.Namespace) -> int:
+    from ..folder import batch, deadlines
+    from ..folder.gamedir import GameDir
+
+    guard(lambda: batch.check_writable(GameDir.open(args.game_dir).root))
+    print(guard(lambda: deadlines.extend(args.game_dir, house=args.house, hours=args.hours, reason=args.reason)))
     return 0
 
 
 def cmd_rollback(args: argparse.Namespace) -> int:
-    from ..folder import audit, batch
+    from ..folder import batch, undo
     from ..folder.gamedir import GameDir
 
     if args.to < 0:
         raise UserError(f"--to takes a snapshot number (0 or more), not {args.to}; 'maester status' shows the latest")
     guard(lambda: batch.check_writable(GameDir.open(args.game_dir).root))  # not half done for want of a permission
-    print(guard(lambda: audit.rollback(args.game_dir, to=args.to, reason=args.reason)))
+    print(guard(lambda: undo.rollback(args.game_dir, to=args.to, reason=args.reason, drop=args.drop)))
     return 0
 
 

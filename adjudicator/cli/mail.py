@@ -1,4 +1,5 @@
-"""``maester ingest | outbox``: mail in (sealed turn files into the inbox) and mail out (the reports)."""
+"""``maester ingest | outbox | verify-report``: mail in (sealed turn files into the inbox), mail out
+(the reports), and a player's check of the moderator's seal on a report."""
 
 from __future__ import annotations
 
@@ -47,7 +48,22 @@ def register(subparsers: Any) -> None:
     p.add_argument("--user", metavar="USER", help="log in to the mail server as USER")
     p.add_argument("--password-file", type=Path, metavar="F", help="the password for --user, first line of F")
     p.add_argument("--cafile", type=Path, metavar="F", help="trust the certificates in F (default: the system's)")
+    p.add_argument("--reminders", action="store_true",
+                   help="instead of the reports: remind each house whose answers are due within [deadlines] "
+                   "remind_hours (once per request), in GAME_DIR/outbox/reminders/")  # fmt: skip
+    p.add_argument("--now", metavar="TIME", help="with --reminders: judge what is due soon by this time (ISO 8601)")
     p.set_defaults(handler=cmd_outbox)
+
+    p = subparsers.add_parser(
+        "verify-report", help="check the moderator's seal on a report mail's text",
+        description="Check that SIG (default FILE.sig) is the moderator's seal over FILE: the report-NNNN-HOUSE.txt "
+        "attachment, or the mail's text as saved from a mail program (it is normalised first, as the seal "
+        "covers it). Exit status: 0 for a good seal by the key given, 1 otherwise, 2 usage errors.",
+    )
+    p.add_argument("file", type=Path, metavar="FILE", help="the report's text (the attachment, or the saved body)")
+    p.add_argument("--key", required=True, type=Path, metavar="MODERATOR.pub", help="the moderator's public key")
+    p.add_argument("--sig", type=Path, metavar="SIG", help="the seal (default: FILE.sig)")
+    p.set_defaults(handler=cmd_verify_report)
 
 
 def add_mailbox_options(p: argparse.ArgumentParser, *, required: bool) -> None:
@@ -122,6 +138,10 @@ def cmd_outbox(args: argparse.Namespace) -> int:
 
     if (args.starttls or args.user or args.cafile) and not args.send:
         raise UserError("--starttls, --user and --cafile go with --send URL")
+    if args.reminders:
+        return _reminders(args)
+    if args.now is not None:
+        raise UserError("--now goes with --reminders (the reports are mailed as they are)")
     try:
         server = guard(lambda: _server(args)) if args.send else None  # before writing: a bad address changes nothing
         key = _load_key(args.key, args.passphrase_file) if args.key else None
@@ -135,6 +155,61 @@ def cmd_outbox(args: argparse.Namespace) -> int:
     if server is not None:
         sent = guard(lambda: outbox.send_outbox(args.game_dir, args.step, server=server))
         lines += [f"  sent {n}" for n in sent.sent] + [f"  NOT SENT {n}" for n in sent.failed]
+        status = sent.exit_status
+    print("\n".join(lines))
+    return status
+
+
+def cmd_verify_report(args: argparse.Namespace) -> int:
+    from ..mail import outbox
+    from ..seals import keys, seal
+
+    sig_path: Path = args.sig or args.file.with_name(args.file.name + ".sig")
+    try:
+        key = keys.read_public_key(args.key)
+    except keys.SealError as e:
+        raise UserError(f"--key {args.key}: {e} (give the moderator's public key file, one 'ssh-ed25519 ...' line)") from None
+    except OSError as e:
+        raise UserError(os_error_line(e, "file")) from None
+    try:
+        text = seal.decode(args.file.read_bytes())
+        armoured = sig_path.read_text(encoding="ascii", errors="replace")
+    except seal.SealError as e:
+        raise UserError(f"{args.file}: {e}") from None
+    except FileNotFoundError as e:
+        hint = " (give the seal with --sig FILE)" if not args.sig and e.filename == str(sig_path) else ""
+        raise UserError(f"{e.filename}: no such file{hint}") from None
+    except OSError as e:
+        raise UserError(os_error_line(e, "file")) from None
+    try:
+        sig = outbox.verify_report(text, armoured)
+    except seal.SealError as e:
+        print(f"{args.file}: BAD [{e.code}]: {e}")
+        return 1
+    if sig.key.fingerprint != key.fingerprint:
+        print(f"{args.file}: BAD [unknown-key]: sealed by {sig.key.fingerprint}, not by the key in {args.key} "
+              f"({key.fingerprint})")  # fmt: skip
+        return 1
+    print(f"{args.file}: good: sealed by the moderator's key {key.fingerprint}, unchanged")
+    return 0
+
+
+def _reminders(args: argparse.Namespace) -> int:
+    """``outbox --reminders``: write the reminders due, and send them with ``--send``."""
+    from ..folder.deadlines import moderator_time
+    from ..mail import reminders
+
+    for given, name in ((args.step, "--step"), (args.key, "--key"), (args.public_to, "--public-to")):
+        if given is not None:
+            raise UserError(f"{name} does not go with --reminders (a reminder is a short plain mail to one house)")
+    now = guard(lambda: moderator_time(args.now))
+    server = guard(lambda: _server(args)) if args.send else None  # before writing: a bad address changes nothing
+    report = guard(lambda: reminders.write_reminders(args.game_dir, sender=args.sender, now=now))
+    lines, status = report.lines(), report.exit_status
+    if server is not None:
+        sent = guard(lambda: reminders.send_reminders(args.game_dir, server=server, now=now))
+        lines += [f"  sent {n}" for n in sent.sent] + [f"  NOT SENT {n}" for n in sent.failed]
+        lines += [f"  {n}" for n in sent.notes]
         status = sent.exit_status
     print("\n".join(lines))
     return status

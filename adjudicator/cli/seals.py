@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from ..folder import registry
-from ..seals import keys, seal
+from ..seals import keys, seal, wrapping
 from ..util import fileio
 from . import UserError, os_error_line
 
 Handler = Callable[[argparse.Namespace], int]
+REPORT_FIRST_WORD = "MAESTER ·"  # a report mail's text starts so (mail/outbox.py's letter_text)
 
 
 def register(subparsers: Any) -> None:
@@ -66,6 +67,8 @@ def register(subparsers: Any) -> None:
                               "so that it can be sealed with plain ssh-keygen -Y sign -n maester-turn.")  # fmt: skip
     p.add_argument("file", metavar="FILE", help="the turn file ('-' for standard input)")
     p.add_argument("--out", metavar="OUT", default="-", help="where to write it (default: standard output)")
+    p.add_argument("--report", action="store_true",
+                   help="FILE is a report's text (no header line): normalise it to check the moderator's seal")  # fmt: skip
     p.set_defaults(handler=cmd_normalise)
 
 
@@ -175,6 +178,11 @@ def cmd_sign(args: argparse.Namespace) -> int:
     h = block.header
     summary = f"sealed {h.game}, house {h.house}, round {h.round} {h.step}, seq {h.seq} with {block.key.fingerprint}"
     print(summary + ("" if out == "-" else f" -> {out}"), file=sys.stderr if out == "-" else sys.stdout)
+    if long := wrapping.long_lines(block.text):
+        print(f"maester: warning: {wrapping.long_lines_text(long)}, over {wrapping.WRAP_WIDTH}: a mail program "
+              "may wrap such a line and break the seal; attach the sealed file to the mail, or send it from a "
+              "mail program that sends format=flowed (mutt: set text_flowed), or shorten the line and seal "
+              "again", file=sys.stderr)  # fmt: skip
     return 0
 
 
@@ -223,6 +231,14 @@ def _accept_unsigned(args: argparse.Namespace, data: bytes, name: str) -> int:
 @_user_errors
 def cmd_normalise(args: argparse.Namespace) -> int:
     text = seal.normalise(seal.decode(_read_bytes(args.file)))
-    seal.check_turn_text(text)
+    if not args.report:
+        try:
+            seal.check_turn_text(text)
+        except seal.BadHeader as e:
+            if text.startswith(REPORT_FIRST_WORD):
+                raise UserError("this is a report, not a turn file: check its seal with maester verify-report "
+                                "--key moderator.pub FILE --sig report-NNNN-HOUSE.txt.sig, or normalise it "
+                                "with --report") from None  # fmt: skip
+            raise UserError(f"{e}{_header_hint(text)}") from None
     _write_text(args.out, text)
     return 0

@@ -5,10 +5,13 @@ Each broken invariant is a readable sentence; an empty list means all is well.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from ..game.board import Board
 from ..game.cards import CARDS
 from ..game.state import GameState
 from .core.common import within_supply
+from .events import AnswersExpired, AnswerUnusable, AnswerUsed, Event
 
 # While these are open, a combat is under way and its house cards are on the table.
 _COMBAT_KINDS = frozenset({"house_card", "blade", "casualties", "retreat", "card_choice", "support",
@@ -45,3 +48,20 @@ def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
     if state.phase == "game_over" and state.winner not in state.houses_in_play:
         problems.append("the game is over without a winner in play")
     return problems
+
+
+def judged_ids(events: Iterable[Event]) -> set[str]:
+    """The pool ids of the answers these events give a verdict on (used, refused or not needed)."""
+    return {i for e in events if isinstance(e, (AnswerUsed, AnswerUnusable, AnswersExpired)) for i in e.ids}
+
+
+def unjudged(sent: Mapping[str, int], judged: set[str], state: GameState) -> list[str]:
+    """Every answer sent (``sent``: pool id -> its round) whose round is over, or whose game is,
+    without a verdict among ``judged`` (ruling 160), as sentences."""
+    over = [i for i, r in sent.items() if (r < state.round or state.phase == "game_over") and i not in judged]
+    return [f"answer {i} of round {sent[i]} ended its round without a verdict" for i in sorted(over)]
+
+
+def unruled(events: Iterable[Event]) -> list[str]:
+    """Every refusal without a rule id (ruling 162), as sentences."""
+    return [f"a refusal names no rule: {e.reason!r}" for e in events if isinstance(e, AnswerUnusable) and not e.rule]

@@ -11,12 +11,11 @@ every state byte for byte. See ``docs/game-folder.md``.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import os
 import re
 import tomllib
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,16 +24,16 @@ import tomli_w
 
 from ..engine import machine
 from ..engine.core.context import Request, pool_entry
-from ..engine.events import PUBLIC, DefaultUsed, Event
+from ..engine.events import Event
 from ..game.board import Board
-from ..game.commands import to_dict
 from ..game.state import GameState
 from ..seals.seal import NoSeal, SealError, decode, normalise, scan
 from ..turnfile.header import Header, HeaderError, find_header
 from ..util import fileio, tomltext
 from . import registry
+from .defaults import DefaultRule, take_defaults
 from .gamedir import GameDir, GameDirError
-from .ledger import Archived, Ledger, log, log_lost, mend_log, sha256
+from .ledger import Archived, Ledger, log, log_lost, sha256
 
 SETUP_NAME = "setup.toml"
 PENDING_FILE = "pending"
@@ -65,6 +64,8 @@ class Snapshot:
     defaults: list[str] = field(default_factory=list)  # keys of the requests filled by default
     since: dict[str, int] = field(default_factory=dict)  # open request key -> snapshot it appeared in
     previous_sha256: str = ""
+    disorder: list[str] = field(default_factory=list)  # houses in civil disorder after this step (ruling 113)
+    missed: list[str] = field(default_factory=list)  # houses that missed this step's deadline
 
     def to_toml(self) -> str:
         meta: dict[str, Any] = {
@@ -72,6 +73,8 @@ class Snapshot:
             "deadline": self.deadline, "defaults": list(self.defaults), "since": dict(self.since),
             "previous_sha256": self.previous_sha256,
         }  # fmt: skip
+        # Written only when there are some: a snapshot of a game without them reads as it always did.
+        meta |= {k: v for k, v in (("disorder", self.disorder), ("missed", self.missed)) if v}
         return tomli_w.dumps({**self.state.to_dict(), "snapshot": meta})
 
     @classmethod
@@ -84,7 +87,8 @@ class Snapshot:
                 number=int(meta["number"]), state=GameState.from_dict(data), applied=list(meta["applied"]),
                 applied_through=int(meta["applied_through"]), deadline=bool(meta["deadline"]),
                 defaults=list(meta["defaults"]), since={str(k): int(v) for k, v in meta["since"].items()},
-                previous_sha256=str(meta["previous_sha256"]),
+                previous_sha256=str(meta["previous_sha256"]), disorder=[str(h) for h in meta.get("disorder", [])],
+                missed=[str(h) for h in meta.get("missed", [])],
             )  # fmt: skip
         except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, AttributeError) as e:
             raise CorruptFolder(f"{where} is not a readable snapshot ({type(e).__name__}: {e})") from None
@@ -95,6 +99,19 @@ class Snapshot:
 
     def requests(self) -> list[Request]:
         return [Request.from_dict(p) for p in self.state.pending]
+
+    def rule(self) -> DefaultRule:
+        """What this snapshot's defaults were, as recorded: a replay takes exactly these."""
+        return DefaultRule.recorded(self.defaults, self.disorder, self.missed)
+
+
+def logged_rule(entry: dict[str, Any]) -> DefaultRule | None:
+    """The defaults a ``snapshot`` line of the log records; ``None`` for a line of an older Maester,
+    which records only whether a deadline was called (the requests open before it took their defaults)."""
+    if not isinstance(entry.get("defaults"), list):
+        return None
+    return DefaultRule.recorded([str(k) for k in entry["defaults"]], [str(h) for h in entry.get("disorder", [])],
+                                [str(h) for h in entry.get("missed", [])])  # fmt: skip
 
 
 # --- the folder, as this module sees it -------------------------------------------------------
@@ -267,6 +284,7 @@ class Outcome:
     understood: list[Understood]
     idle: dict[str, bool]  # per archive name: its house had nothing pending when it was applied
     start: GameState | None = None  # the state of the snapshot before (None for the first)
+    filled: list[Request] = field(default_factory=list)  # the requests that took their default, in order
 
 
 def derive(
@@ -278,8 +296,9 @@ def derive(
     deadline: bool,
     previous_sha256: str,
     board: Board | None = None,
+    rule: DefaultRule | None = None,
 ) -> Outcome:
-    """Apply submissions (in archive order) and, at a deadline, the defaults; advance the engine.
+    """Apply submissions (in archive order) and the defaults ``rule`` names; advance the engine.
 
     >>> from adjudicator.game.setup import new_game
     >>> first = derive(None, new_game(["stark", "lannister", "baratheon"], seed="doc"), 0, [],
@@ -288,8 +307,11 @@ def derive(
     ('0000-r1-planning', ['orders'])
 
     A later file of a house for a step replaces that house's unused answers of earlier files of
-    that step. At a deadline, the requests that were open before and are still open after the
-    files take their defaults; decisions that arise from them are asked as usual (ruling 91).
+    that step. ``deadline`` says whether the moderator called a deadline at ``prev``; ``rule``
+    (:class:`~adjudicator.folder.defaults.DefaultRule`) says which requests take their default:
+    what the run found past due, or what a snapshot records. Without a rule, as an older log
+    records a deadline, the requests that were open before and are still open after the files take
+    their defaults, and the decisions that arise from them are asked as usual (ruling 91).
     """
     # Shallow copies: the engine changes no state it is given, and only the answers pool is replaced here.
     state = copy.copy(base)
@@ -306,50 +328,22 @@ def derive(
         new.extend(u.entries)
         idle[u.name] = u.header.house not in owing
     step = machine.advance(state, new, board=board)
-    events = list(step.events)
-    filled: list[str] = []
-    was_open = {p["key"] for p in prev.state.pending} if prev else set()
-    overdue = [r for r in step.requests if r.key in was_open and r.default is not None] if deadline else []
-    if overdue:
-        state = copy.copy(step.state)
-        assert step.state.segment is not None, "open requests belong to a half-resolved phase"
-        state.segment = dataclasses.replace(step.state.segment, decisions=dict(step.state.segment.decisions))
-        filled = record_defaults(state, overdue)  # writes only into the decisions copied just above
-        step = machine.advance(state, [], board=board)
-        events.extend(step.events)
+    if rule is None:
+        rule = DefaultRule(keys=frozenset(p["key"] for p in prev.state.pending) if prev and deadline else frozenset())
+    taken = take_defaults(step, rule, board=board, before=prev.disorder if prev else ())
+    step, events = taken.step, [*step.events, *taken.events]
     since_before = prev.since if prev else {}
     since = {r.key: since_before.get(r.key, number) for r in step.requests}
-    applied_through = max([prev.applied_through if prev else 0, *(archive_index(u.name) for u in understood)])
+    # A file a rollback gave back keeps its name; its place in the order is its accept line's (ruling 301).
+    places = (u.logged.index if u.logged is not None else archive_index(u.name) for u in understood)
+    applied_through = max([prev.applied_through if prev else 0, *places])
     snap = Snapshot(
         number=number, state=step.state, applied=[u.name for u in understood], applied_through=applied_through,
-        deadline=deadline, defaults=filled, since=since, previous_sha256=previous_sha256,
+        deadline=deadline, defaults=[r.key for r in taken.filled], since=since, previous_sha256=previous_sha256,
+        disorder=taken.disorder, missed=taken.missed,
     )  # fmt: skip
-    return Outcome(snap, events, step.requests, understood, idle, start=base if prev is not None else None)
-
-
-def record_defaults(state: GameState, requests: list[Request]) -> list[str]:
-    """Take the documented default for each open request, as if it had been decided (ruling 91).
-
-    The defaults are written into the half-resolved phase as decisions, the way the engine records
-    every decision it takes, so the next ``advance`` goes on from them. Only these requests are
-    filled: decisions that arise later are asked of the houses as usual. Returns the keys filled.
-    """
-    from ..turnfile.printer import format_command
-
-    assert state.segment is not None, "open requests belong to a half-resolved phase"
-    filled = []
-    for r in requests:
-        if r.default is None:
-            continue
-        parts = r.default if isinstance(r.default, tuple) else None
-        text = "; ".join(format_command(c) for c in (parts or (r.default,)))  # type: ignore[arg-type]
-        marks = [DefaultUsed(house=r.house, decision=r.prompt, answer=text, visible_to=r.house if r.secret else PUBLIC)]
-        if r.secret:  # everyone learns that the house missed the deadline; only it learns the answer yet
-            marks.append(DefaultUsed(house=r.house, decision=r.prompt, answer="its documented default (secret)"))
-        value = {"parts": [to_dict(c) for c in parts]} if parts is not None else {"value": to_dict(r.default)}
-        state.segment.decisions[r.key] = {**value, "events": [m.to_dict() for m in marks]}
-        filled.append(r.key)
-    return filled
+    return Outcome(snap, events, step.requests, understood, idle, start=base if prev is not None else None,
+                   filled=taken.filled)
 
 
 def pending_view(snap: Snapshot, game_id: str = "") -> dict[str, Any]:
@@ -365,12 +359,14 @@ def pending_view(snap: Snapshot, game_id: str = "") -> dict[str, Any]:
     }  # fmt: skip
 
 
-def pending_text(view: dict[str, Any]) -> str:
-    """The view of :func:`pending_view` as lines for a person."""
+def pending_text(view: dict[str, Any], *, head: list[str] | None = None,
+                 when: Callable[[str, dict[str, Any]], str] | None = None) -> str:  # fmt: skip
+    """The view of :func:`pending_view` as lines for a person; ``head``: lines after the first,
+    ``when(house, request)``: what to say of a request's due time (``maester status``)."""
     if view["snapshot"] < 0:
         return (f"Game {view['game']}: round {view['round']}, {view['step']}; no step resolved yet: "
                 "'maester adjudicate' writes the first report and asks the first questions\n")  # fmt: skip
-    out = [f"Game {view['game']}: round {view['round']}, {view['step']} (step {view['snapshot']:04d})"]
+    out = [f"Game {view['game']}: round {view['round']}, {view['step']} (step {view['snapshot']:04d})", *(head or [])]
     if view["winner"]:
         out.append(f"The game is over: {registry.house_name(view['winner'])} won.")
     for house, reqs in view["houses"].items():
@@ -378,7 +374,9 @@ def pending_text(view: dict[str, Any]) -> str:
             out.append(f"  {house}: nothing pending")
             continue
         out.append(f"  {house}: {len(reqs)} request{'s' if len(reqs) != 1 else ''}")
-        out += [f"    - {r['kind']}: {r['prompt']} (since step {r['since']:04d})" for r in reqs]
+        for r in reqs:
+            said = when(house, r) if when else ""
+            out.append(f"    - {r['kind']}: {r['prompt']} (since step {r['since']:04d}{'; ' + said if said else ''})")
     return "\n".join(out) + "\n"
 
 
@@ -387,74 +385,6 @@ def write_pending(folder: Folder, snap: Snapshot) -> None:
     view = pending_view(snap)
     fileio.atomic_write_text(folder.root / PENDING_FILE, pending_text(view))
     fileio.atomic_write_text(folder.root / PENDING_JSON, json.dumps(view, indent=1, sort_keys=True) + "\n")
-
-
-# --- rollback: the moderator's undo -----------------------------------------------------------
-
-
-def rollback(root: str | Path, *, to: int, reason: str) -> str:
-    """Go back to snapshot ``to``: later snapshots and reports are set aside, the action logged.
-
-    Archived files stay in ``archive/``; those applied after ``to`` (or not applied yet) are set
-    aside with the snapshots and no longer count: a house may send them again (ruling 93).
-
-    :raises BatchError: for a missing reason, an unknown snapshot, or nothing to undo.
-    """
-    if not reason.strip():
-        raise BatchError("give the reason for the rollback (--reason); it is kept in the log")
-    gd = GameDir.open(root)
-    with gd.lock():
-        folder = Folder(gd)
-        ledger = Ledger.read(gd.root)
-        if (lost := log_lost(gd.root, ledger, folder.numbers())) is not None:
-            raise CorruptFolder(lost)
-        mend_log(gd.root)
-        if ledger.rollback is not None and not ledger.rollback_done:
-            complete_rollback(folder, ledger)
-        numbers = folder.numbers()
-        if to not in numbers:
-            have = f"0000-{numbers[-1]:04d}" if numbers else "none yet"
-            raise BatchError(f"there is no snapshot {to:04d} (the snapshots are {have})")
-        target = folder.read_snapshot(to)
-        files = [a.name for a in ledger.archived if a.index > target.applied_through]
-        if to == numbers[-1] and not files:
-            raise BatchError(f"snapshot {to:04d} is the latest: there is nothing to undo")
-        # To the latest snapshot: only the archived files that wait to be applied are set aside (a file an
-        # older Maester archived broken would otherwise stop every run; ruling 93).
-        taken = [p.name for p in folder.states.glob("rolled-back-*")]
-        k = 1 + max((int(n.rsplit("-", 1)[1]) for n in taken if n.rsplit("-", 1)[1].isdigit()), default=0)
-        later = [n for n in numbers if n > to]
-        entry = {"action": "rollback", "to": to, "reason": reason.strip(), "folder": f"rolled-back-{k}",
-                 "set_aside_snapshots": later, "set_aside_files": files}  # fmt: skip
-        log(gd.root, entry)
-        ledger._take(entry)
-        complete_rollback(folder, ledger)
-    files_note = (f"; {len(files)} archived file(s) no longer count: sent again, or still in the inbox, they are "
-                  "taken again at the next run" if files else "")  # fmt: skip
-    moved = (f"snapshots {', '.join(f'{n:04d}' for n in later)} and their reports moved to rolled-back-{k}/" if later
-             else "it is the latest snapshot: no snapshot or report moved")  # fmt: skip
-    return f"rolled back to snapshot {to:04d} (round {target.state.round}, {target.state.phase}); {moved}{files_note}"
-
-
-def complete_rollback(folder: Folder, ledger: Ledger) -> None:
-    """Move aside what the last logged rollback sets aside; safe to run again after a crash."""
-    e = ledger.rollback
-    assert e is not None
-    to, dest = int(e["to"]), str(e["folder"])
-    for n in reversed([n for n in folder.numbers() if n > to]):
-        (folder.states / dest).mkdir(parents=True, exist_ok=True)
-        os.replace(folder.snapshot_path(n), folder.states / dest / folder.snapshot_path(n).name)
-    for d in sorted(folder.reports.glob("[0-9][0-9][0-9][0-9]-*")):
-        if int(d.name[:4]) > to:
-            for tmp in d.glob("**/.*.tmp"):  # a killed run's: no later run sweeps a folder set aside
-                tmp.unlink(missing_ok=True)
-            (folder.reports / dest).mkdir(parents=True, exist_ok=True)
-            os.replace(d, folder.reports / dest / d.name)
-    text = folder.snapshot_path(to).read_text(encoding="utf-8")
-    fileio.atomic_write_text(folder.gd.state_file, text)
-    write_pending(folder, Snapshot.from_toml(text, where=str(folder.snapshot_path(to))))
-    log(folder.root, {"action": "rollback-done", "folder": dest})
-    ledger.rollback_done = True
 
 
 # --- reveal: the seed at the end --------------------------------------------------------------
@@ -581,13 +511,14 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
         logged = ledger.snapshots.get(n)
         if logged is not None:
             applied, deadline = [str(x) for x in logged["applied"]], bool(logged.get("deadline", False))
+            rule = logged_rule(logged)
         else:
             try:
                 meta = Snapshot.from_toml(stored_text, where=str(path))
             except CorruptFolder as e:
                 chk.problems.append(f"states/{n:04d}.toml: {e}, and the log does not say what it applied")
                 return chk
-            applied, deadline = meta.applied, meta.deadline
+            applied, deadline, rule = meta.applied, meta.deadline, meta.rule()
             chk.notes.append(f"states/{n:04d}.toml is not in the log yet (an interrupted run: the next adjudicate finishes it)")
         for name in applied:
             if name in bad:
@@ -595,7 +526,8 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
                 return chk
         understood = [understand(name, (folder.archive / name).read_bytes(), ledger.find(name), ledger.moderator_accepts)
                       for name in applied]  # fmt: skip
-        outcome = derive(prev, base, n, understood, deadline=deadline, previous_sha256=sha256(prev_text.encode()), board=board)
+        outcome = derive(prev, base, n, understood, deadline=deadline, previous_sha256=sha256(prev_text.encode()),
+                         board=board, rule=rule)  # fmt: skip
         text = outcome.snapshot.to_toml()
         if text != stored_text:
             files = ", ".join(f"archive/{x}" for x in applied) or "no archived file"

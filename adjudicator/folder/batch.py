@@ -20,11 +20,13 @@ lost or applied twice, and the result is byte for byte that of an uninterrupted 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +34,7 @@ from ..game.board import Board
 from ..game.state import GameState
 from ..seals.seal import SealError
 from ..util import fileio
-from . import registry
+from . import deadlines, registry
 from .audit import (
     PENDING_JSON,
     SETUP_NAME,
@@ -43,23 +45,25 @@ from .audit import (
     Outcome,
     Snapshot,
     Understood,
-    complete_rollback,
     derive,
+    logged_rule,
     pending_view,
     understand,
     write_pending,
 )
+from .defaults import DefaultRule
 from .gamedir import GameDir, GameDirError
 from .intake import Intake, Rejection, inbox_files
 from .ledger import Archived, Ledger, log, log_lost, mend_log, sha256
+from .notices import game_path, in_inbox, kept_name, move, settle_inbox, who_gets, write_receipts
+from .notices import waiting as notices_waiting
 from .receipts import (
     accepted_receipt,
-    receipt_name,
-    rejected_receipt,
     replaced_answers,
     shown,
     unusable_for,
 )
+from .undo import complete_rollback
 
 REPORT_DONE = "report.json"  # written last in a report folder: its presence marks it complete
 
@@ -88,6 +92,7 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
                   timings: Timings) -> None:  # fmt: skip
     """``state.toml``, the step's report folder, ``pending``; ``report.json`` last, marking it complete."""
     from ..reports.report import MAP_FILE, render_reports, render_step_map
+    from ..reports.verdicts import private_json
 
     t0 = _clock()
     snap = outcome.snapshot
@@ -113,6 +118,8 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
     pages = {f"{viewer or 'public'}.{ext[fmt]}": page
              for (viewer, fmt), page in render([None, *state.houses_in_play], ["text", "html"]).items()}  # fmt: skip
     pages[MAP_FILE] = render_step_map(state, events, templates_dir=templates_dir)
+    reqs = [r.to_dict() for r in requests]
+    pages.update({f"{h}.json": private_json(state, events, h, reqs) for h in state.houses_in_play})
     done = render([None], ["json"])[(None, "json")]
     t2 = _clock()
     for name, page in pages.items():
@@ -168,6 +175,8 @@ class RunResult:
     notes: list[str] = field(default_factory=list)
     timings: Timings = field(default_factory=Timings)
     state: GameState | None = None  # the state written to state.toml: a copy of the latest snapshot's, the caller's own
+    receipts: dict[str, str] = field(default_factory=dict)  # archive name -> its receipt, in the game folder
+    players: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)  # game.toml's, for the lines
 
     @property
     def exit_status(self) -> int:
@@ -180,11 +189,15 @@ class RunResult:
 
     def lines(self) -> list[str]:
         out = [f"game {self.game}:"]
-        out += [f"  accepted archive/{n}" for n in self.accepted]
+        out += [f"  accepted archive/{n}" + (f"; receipt {self.receipts[n]}" if n in self.receipts else "")
+                for n in self.accepted]  # fmt: skip
         for r in self.rejected:
             what = "kept for later" if r.retry else "rejected"
             out.append(f"  {what} {shown(r.source)}:")
             out += [f"    {x}" for x in r.reasons]
+            out += [f"    receipt {path}: for {who_gets(who, self.players)}" for who, path in r.receipts.items()]
+            if r.kept:
+                out.append(f"    the file is kept in {r.kept}")
         out += [f"  kept for a later step: {shown(d)}" for d in self.deferred]
         out += [f"  wrote reports/{s}/" for s in self.steps]
         out += [f"  {n}" for n in self.notes]
@@ -331,7 +344,7 @@ class Run:
             base = prev.state
         understood = [self.read_archived(name) for name in stored.applied]
         outcome = derive(prev, base, n, understood, deadline=stored.deadline,
-                         previous_sha256=sha256(prev_text.encode()), board=self.board)  # fmt: skip
+                         previous_sha256=sha256(prev_text.encode()), board=self.board, rule=stored.rule())  # fmt: skip
         if outcome.snapshot.to_toml() != text:
             raise CorruptFolder(f"states/{n:04d}.toml does not follow from the snapshot before it and "
                                 f"{', '.join(stored.applied) or 'no archived file'}; see 'maester replay {self.gd.root}'")  # fmt: skip
@@ -360,7 +373,8 @@ class Run:
             numbers = self.folder.numbers()
             latest = f"{numbers[-1]:04d}" if numbers else "NNNN"
             raise CorruptFolder(f"archive/{name} holds no readable turn: {e}; when no step applied it yet, set it aside "
-                                f"with 'maester rollback {self.gd.root} --to {latest} --reason ...'") from None  # fmt: skip
+                                f"for good with 'maester rollback {self.gd.root} --to {latest} --drop archive/{name} --reason ...'"
+                                ) from None  # fmt: skip
         finally:
             self.timings.parse += _clock() - t0
 
@@ -376,20 +390,29 @@ class Run:
 
     def _log_snapshot(self, snap: Snapshot, text: str) -> None:
         entry = {"action": "snapshot", "number": snap.number, "sha256": sha256(text.encode()),
-                 "applied": snap.applied, "deadline": snap.deadline}  # fmt: skip
-        log(self.gd.root, entry)
-        self.ledger.snapshots[snap.number] = entry
+                 "applied": snap.applied, "deadline": snap.deadline, "defaults": snap.defaults}  # fmt: skip
+        entry |= {k: v for k, v in (("disorder", snap.disorder), ("missed", snap.missed)) if v}
+        self.ledger.snapshots[snap.number] = log(self.gd.root, entry)  # with its time: when the step was asked
 
     def reject(self, rej: Rejection, snap: Snapshot) -> None:
-        """The receipt first, then the log line: a killed run writes the same receipt again."""
+        """The receipts first, then the log line, then the file out of the inbox: a killed run writes
+        the same receipts again, and the next run moves the file (see :mod:`adjudicator.folder.notices`)."""
         if not rej.sha256:
             return  # an unreadable input: reported, nothing to keep
-        rej = Rejection(shown(rej.source), rej.sha256, rej.reasons, rej.retry, rej.taken)
-        where = self.folder.report_dir(snap) / "receipts" / receipt_name(rej)
-        fileio.atomic_write_text(where, rejected_receipt(rej, snap))
-        log(self.gd.root, {"action": "reject", "sha256": rej.sha256, "file": str(rej.source), "retry": rej.retry,
-                           "at": snap.number, "reasons": rej.reasons})  # fmt: skip
-        self.ledger.rejected[rej.sha256] = rej.retry
+        source = Path(rej.source)
+        shown_rej = Rejection(shown(rej.source), rej.sha256, rej.reasons, rej.retry, rej.taken, list(rej.by))
+        rej.receipts = write_receipts(self.folder, shown_rej, snap, source)
+        where = rej.source if rej.returning else shown(game_path(self.gd.root, source))
+        if not rej.retry and not rej.returning and in_inbox(self.folder, source):
+            rej.kept = kept_name(self.folder, source, rej.sha256)
+        entry: dict[str, Any] = {"action": "reject", "sha256": rej.sha256, "file": where, "retry": rej.retry,
+                                 "at": snap.number, "reasons": rej.reasons, "receipts": rej.receipts}  # fmt: skip
+        entry |= {"kept": rej.kept} if rej.kept else {}
+        entry |= {"returning": rej.returning} if rej.returning else {}
+        log(self.gd.root, entry)
+        self.ledger._take(entry | {"time": ""})
+        if rej.kept:
+            move(source, self.gd.root / rej.kept)
 
     # --- repair -------------------------------------------------------------------------------
 
@@ -424,14 +447,15 @@ class Run:
             logged = self.ledger.snapshots.get(n)
             if logged is not None:
                 applied, deadline = [str(x) for x in logged["applied"]], bool(logged.get("deadline", False))
+                rule = logged_rule(logged)
             elif stored is not None:
                 meta = Snapshot.from_toml(stored, where=str(path))
-                applied, deadline = meta.applied, meta.deadline
+                applied, deadline, rule = meta.applied, meta.deadline, meta.rule()
             else:
                 raise CorruptFolder(f"cannot repair: {path} is unreadable and the log does not say what it applied")
             understood = [self.read_archived(name) for name in applied]
             outcome = derive(prev, base, n, understood, deadline=deadline,
-                             previous_sha256=sha256(prev_text.encode()), board=self.board)  # fmt: skip
+                             previous_sha256=sha256(prev_text.encode()), board=self.board, rule=rule)  # fmt: skip
             text = outcome.snapshot.to_toml()
             if text != stored:
                 if stored is not None:
@@ -455,24 +479,33 @@ class Run:
 
     # --- one run --------------------------------------------------------------------------------
 
-    def go(self, files: Iterable[Path], *, deadline: bool = False, inbox: bool = True) -> RunResult:
-        """Take the files, apply them step by step, and write everything (see the module's doc)."""
+    def go(self, files: Iterable[Path], *, deadline: bool = False, inbox: bool = True,
+           now: datetime | None = None) -> RunResult:  # fmt: skip
+        """Take the files, apply them step by step, and write everything (see the module's doc).
+
+        ``deadline``: the requests past due at ``now`` (default: the time of the run) take their defaults.
+        """
         result = RunResult(self.gd.info().id, timings=self.timings)
+        schedule = deadlines.load_schedule(self.gd)  # a bad [deadlines] table stops the run before it writes
         snap = self.recover()
+        self.clock = deadlines.Clock(schedule, self.ledger, now or datetime.now(UTC))
         if self.first_written:
             result.steps.append(snap.label())
-        todo = [Path(f) for f in files]
+        with contextlib.suppress(registry.RegistryError):  # said by the intake, which needs game.toml too
+            result.players = registry.players(registry.read_game(self.gd.root))
+        # Files a rollback gave back come first: an inbox copy of one of them is then known as the same turn.
+        todo = [self.folder.archive / n for n in sorted(self.ledger.returning, key=lambda n: self.ledger.returning[n].index)]
+        todo += [Path(f) for f in files]
         if inbox and self.folder.inbox.is_dir():
-            todo += inbox_files(self.folder.inbox, Intake.judged_by(self.ledger))
-        if deadline and self.ledger.open_deadline is not None:
-            deadline = False  # an interrupted run ordered it: this run completes that one, not a second
-        elif deadline and not snap.state.pending:
-            result.notes.append("--deadline: nothing is pending, so no default was used")
-            deadline = False
-        if deadline:  # logged before the files are taken: it fills what they leave open
-            log(self.gd.root, {"action": "deadline", "at": snap.number})
-            self.ledger.deadlines.add(snap.number)
-            self.ledger.open_deadline = snap.number
+            todo += inbox_files(self.folder.inbox, lambda digest: False)
+        looked = list(todo)
+        digests: dict[str, str] = {}
+        done: set[str] = set()  # input files whose turns are all taken
+        early_house: dict[str, str] = {}
+        result.notes += deadlines.disorder_lines(self.gd.root, self.ledger, snap)
+        if deadline and self.ledger.open_deadline is None:  # else an interrupted run called it: this run completes it
+            # Logged before the files are taken: it fills what they leave open.
+            result.notes += deadlines.call(self.gd.root, self.ledger, self.clock, snap)
         while True:
             t0 = _clock()
             intake = Intake(self.folder, self.ledger, snap.state)
@@ -480,48 +513,60 @@ class Run:
             self.read_back.update(intake.understood)
             self.timings.verify += _clock() - t0
             for rej in rejected:
+                if not rej.by and rej.sha256:  # a file refused as a whole before any seal was read
+                    rej.by = [""] * len(rej.reasons)
                 self.reject(rej, snap)
+            digests.update(intake.digests)
+            done |= intake.copies | (intake.taken_from - {r.source for r in rejected})
+            early_house.update(intake.early_house)
             result.accepted += [a.name for a in accepted]
             result.rejected += rejected
             unapplied = self.ledger.after(snap.applied_through)
-            if not unapplied and snap.number not in self.ledger.deadlines:
+            disorder = deadlines.disorder_now(self.ledger, schedule)
+            if not unapplied and snap.number not in self.ledger.deadlines and not disorder.owes(snap):
                 break
-            new = self.apply(snap, unapplied)
+            rule = deadlines.rule_for(snap, self.ledger, disorder)
+            new = self.apply(snap, unapplied, rule)
             result.steps.append(new.label())
+            result.receipts |= {u.name: f"reports/{new.label()}/receipts/{u.name}" for u in self.outcome.understood} \
+                if self.outcome else {}  # fmt: skip
             result.notes += _flagged(self.outcome)
-            if new.deadline:
-                result.notes.append(f"deadline: {len(new.defaults)} request(s) took their default")
-                still = [r for r in new.requests() if new.since.get(r.key, new.number) <= snap.number]
-                result.notes += [f"deadline: {r.house} still owes '{r.prompt}': it has no default" for r in still]
+            result.notes += deadlines.after_step(self.gd.root, self.ledger, new, self.outcome, rule, disorder)
             moved = (new.state.round, new.state.phase) != (snap.state.round, snap.state.phase)
             snap = new
             if not (moved and deferred):
                 break
             todo = deferred  # files sealed for the step that just opened
         for path in deferred:
+            if path.parent == self.folder.archive:  # given back by a rollback: it waits in the archive
+                result.deferred.append(f"archive/{path.name}")
+                continue
             try:
                 digest = sha256(path.read_bytes())
             except OSError:
                 continue  # gone since it was read: nothing to keep
             if digest not in self.ledger.rejected:
-                rej = Rejection(str(path), digest, ["sealed for a step that is not open yet"], retry=True)
+                rej = Rejection(str(path), digest, ["sealed for a step that is not open yet"], retry=True,
+                                by=[early_house.get(str(path), "")])  # fmt: skip
                 self.reject(rej, snap)
                 result.rejected.append(rej)
             else:
                 result.deferred.append(str(path))
+        settle_inbox(self.folder, self.ledger, looked, digests, done)
         if self.ledger.open_deadline is not None:
             log(self.gd.root, {"action": "deadline-done", "at": self.ledger.open_deadline})
             self.ledger.open_deadline = None
         result.state = snap.state.copy()  # the snapshot itself stays as written: the next run may go on from it
         return result
 
-    def apply(self, prev: Snapshot, unapplied: list[Archived]) -> Snapshot:
-        """Derive and commit the next snapshot from archived files and any deadline ordered at ``prev``."""
+    def apply(self, prev: Snapshot, unapplied: list[Archived], rule: DefaultRule) -> Snapshot:
+        """Derive and commit the next snapshot from archived files and the defaults ``rule`` names (a
+        deadline called at ``prev``, the houses in civil disorder: :func:`deadlines.rule_for`)."""
         understood = [self.read_archived(a.name) for a in unapplied]
         prev_text = self._snapshot_text(prev.number)
         t0 = _clock()
         outcome = derive(prev, prev.state, prev.number + 1, understood, deadline=prev.number in self.ledger.deadlines,
-                         previous_sha256=sha256(prev_text.encode()), board=self.board)  # fmt: skip
+                         previous_sha256=sha256(prev_text.encode()), board=self.board, rule=rule)  # fmt: skip
         self.timings.engine += _clock() - t0
         self.commit(outcome)
         self.outcome = outcome
@@ -566,8 +611,11 @@ def check_writable(root: Path) -> None:
 
 
 def adjudicate(root: str | Path, files: Iterable[str | Path] = (), *, deadline: bool = False,
-               templates_dir: str | Path | None = None, inbox: bool = True) -> RunResult:  # fmt: skip
+               templates_dir: str | Path | None = None, inbox: bool = True, now: datetime | None = None) -> RunResult:  # fmt: skip
     """Adjudicate a game folder with the given files and its inbox (see the module's doc).
+
+    ``deadline``: the requests past due at ``now`` (the moderator's clock; default: the time of the
+    run) take their defaults (:mod:`adjudicator.folder.deadlines`).
 
     :raises GameDirError: (``GameLocked``, ``BatchError``, ``CorruptFolder``) when the folder
         cannot be adjudicated; nothing is changed then.
@@ -578,7 +626,7 @@ def adjudicate(root: str | Path, files: Iterable[str | Path] = (), *, deadline: 
         gd.folder(d).mkdir(exist_ok=True)
     with gd.lock():
         run = Run(gd, templates_dir=Path(templates_dir) if templates_dir else None)
-        return run.go([Path(f) for f in files], deadline=deadline, inbox=inbox)
+        return run.go([Path(f) for f in files], deadline=deadline, inbox=inbox, now=now)
 
 
 def repair(root: str | Path, *, templates_dir: str | Path | None = None) -> Check:
@@ -592,10 +640,11 @@ def repair(root: str | Path, *, templates_dir: str | Path | None = None) -> Chec
         return Run(gd, templates_dir=Path(templates_dir) if templates_dir else None).repair()
 
 
-def status(root: str | Path) -> dict[str, Any]:
-    """Who owes what and since which step, read from the latest snapshot (see :func:`pending_view`).
+def status(root: str | Path, *, now: datetime | None = None) -> dict[str, Any]:
+    """Who owes what, since which step and by when, read from the latest snapshot (see :func:`pending_view`
+    and :func:`adjudicator.folder.deadlines.dated_view`); ``now``: the moderator's clock.
 
-    :raises GameDirError: when the folder has no resolved step yet, or its state is damaged.
+    :raises GameDirError: when the folder has no resolved step yet, or its state or schedule is damaged.
     """
     gd = GameDir.open(root)
     folder = Folder(gd)
@@ -613,16 +662,23 @@ def status(root: str | Path) -> dict[str, Any]:
     if current != folder.snapshot_path(snap.number).read_text(encoding="utf-8"):
         raise CorruptFolder(f"{gd.state_file} does not match states/{snap.number:04d}.toml; run 'maester adjudicate "
                             f"{root}' to finish an interrupted run, or 'maester replay --repair {root}'")  # fmt: skip
-    return pending_view(snap, gd.info().id)
+    return deadlines.dated_view(gd, snap, now=now or datetime.now(UTC))
+
+
+def waiting(root: str | Path) -> list[str]:
+    """The files that wait, one line each (``maester status``): inbox files sealed for a later step or
+    not read yet, and archived files a rollback gave back (see :func:`adjudicator.folder.notices.waiting`)."""
+    gd = GameDir.open(root)
+    return notices_waiting(Folder(gd), Ledger.read(gd.root))
 
 
 # --- many games at once -----------------------------------------------------------------------
 
 
-def _one(job: tuple[str, bool, str | None]) -> tuple[str, int, list[str]]:
-    root, deadline, templates = job
+def _one(job: tuple[str, bool, str | None, datetime | None]) -> tuple[str, int, list[str]]:
+    root, deadline, templates, now = job
     try:
-        r = adjudicate(root, deadline=deadline, templates_dir=templates)
+        r = adjudicate(root, deadline=deadline, templates_dir=templates, now=now)
         return root, r.exit_status, [f"{root} (game {r.game}):", *r.lines()[1:]]
     except (GameDirError, registry.RegistryError, OSError) as e:
         return root, 2, [f"game {root}: {e}"]
@@ -634,14 +690,14 @@ def game_folders(parent: str | Path) -> list[Path]:
 
 
 def adjudicate_all(parent: str | Path, *, jobs: int = 1, deadline: bool = False,
-                   templates_dir: str | Path | None = None,
+                   templates_dir: str | Path | None = None, now: datetime | None = None,
                    progress: Callable[[int, int], None] | None = None) -> dict[str, tuple[int, list[str]]]:  # fmt: skip
     """Adjudicate every game folder in ``parent``, ``jobs`` at a time in separate processes.
 
     Returns, per folder, the exit status and the lines of its run. ``progress(done, total)`` is
     called after each folder.
     """
-    work = [(str(p), deadline, str(templates_dir) if templates_dir else None) for p in game_folders(parent)]
+    work = [(str(p), deadline, str(templates_dir) if templates_dir else None, now) for p in game_folders(parent)]
     out: dict[str, tuple[int, list[str]]] = {}
     if jobs <= 1:
         for i, job in enumerate(work, 1):

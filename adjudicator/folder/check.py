@@ -29,6 +29,7 @@ from ..game.board import Board
 from ..game.cards import CARDS
 from ..game.commands import ORDER_TOKENS, SPECIAL_TOKENS, Command, order_kind
 from ..game.state import GameState
+from ..util.lines import WRAP_WIDTH, long_lines, long_lines_text
 from ..turnfile.diagnostics import IllegalOrder, InvalidLine, Notice, TurnFileError
 from ..turnfile.header import STEPS, Header, format_header
 from ..turnfile.names import INFLUENCE_TRACKS, ORDER_TEXT, display_name, lookup
@@ -66,15 +67,28 @@ def check_file(game_dir: str | Path, path: str | Path, *, house: str | None = No
                              engine=False)  # fmt: skip
         note = Notice("W902", "checked against the published state: the rules engine's own checks run when the "
                       "moderator adjudicates", C.Where(tf.filename, 0))  # fmt: skip
-        return replace(tf, warnings=(*tf.warnings, note))
+        return replace(tf, warnings=(*tf.warnings, *wrap_notices(data, tf.filename), note))
     try:
         gd = GameDir.open(game_dir)
         game_id, state = gd.info().id, gd.load_state()
     except GameDirError as e:
         raise CheckError(str(e)) from None
-    tf = parse_turn_file(_read(path), filename=_name(path))
+    data = _read(path)
+    tf = parse_turn_file(data, filename=_name(path))
     last = _last_seq(gd.root, tf, house, state)
-    return check_turn_file(tf, state, game_id=game_id, house=house, last_seq=last)
+    tf = check_turn_file(tf, state, game_id=game_id, house=house, last_seq=last)
+    return replace(tf, warnings=(*tf.warnings, *wrap_notices(data, tf.filename)))
+
+
+def wrap_notices(data: bytes, filename: str) -> list[Notice]:
+    """W209 for the lines a mail program may wrap, which would break the seal: one notice, at the first."""
+    long = long_lines(data.decode("utf-8", "replace"))
+    if not long:
+        return []
+    it = "them" if len(long) > 1 else "it"
+    return [Notice("W209", f"{long_lines_text(long)}, over {WRAP_WIDTH}: a mail program may wrap {it} and break the "
+                   "seal; send the sealed file as an attachment, or from a mail program that sends format=flowed "
+                   f"(mutt: set text_flowed), or shorten {it}", C.Where(filename, long[0][0]))]  # fmt: skip
 
 
 def _last_seq(root: Path, tf: TurnFile, house: str | None, state: GameState) -> int | None:
@@ -553,7 +567,7 @@ def _consolidate(s: _Static, cmd: C.Consolidate) -> None:
 
 def _support(s: _Static, cmd: C.Support) -> None:
     if cmd.origin is not None:
-        _needs_order(s, cmd, cmd.origin, "support", "R173")
+        _needs_order(s, cmd, cmd.origin, "support", "R172")
     if cmd.side not in (None, "attacker", "defender") and cmd.side not in s.state.houses_in_play:
         s.fail(cmd, "E412", f"the house supported, {cmd.side}, is not playing in this game")
 

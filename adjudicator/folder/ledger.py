@@ -63,6 +63,11 @@ class Ledger:
     last_index: int = 0  # highest archive index ever used (set-aside files keep theirs)
     rejected: dict[str, bool] = field(default_factory=dict)  # input sha -> may be retried (early)
     rejected_at: dict[str, int] = field(default_factory=dict)  # input sha -> snapshot it was judged at
+    kept: dict[str, str] = field(default_factory=dict)  # refused input sha -> where the file was moved (refused/files/)
+    notices: dict[str, dict[str, Any]] = field(default_factory=dict)  # input sha -> its reject line, with receipts
+    returning: dict[str, Archived] = field(default_factory=dict)  # set aside by a rollback, taken again from archive/
+    dropped: dict[str, Archived] = field(default_factory=dict)  # set aside by a rollback for good (--drop)
+    unrefused: dict[str, str] = field(default_factory=dict)  # by the last rollback: sha -> refused file to put back
     deadlines: set[int] = field(default_factory=set)  # snapshot numbers a deadline was ordered at
     open_deadline: int | None = None  # ordered by a run that did not finish: a re-run completes it
     snapshots: dict[int, dict[str, Any]] = field(default_factory=dict)  # logged snapshot lines
@@ -71,6 +76,7 @@ class Ledger:
     setup_sha256: str = ""
     rollback: dict[str, Any] | None = None  # the last rollback line
     rollback_done: bool = True  # its files were all moved aside
+    book: DeadlineBook = field(default_factory=lambda: DeadlineBook())  # deadline calls, extensions, reminders
     # Indexes of `archived`, kept in step with it by add() and _take():
     _by_name: dict[str, Archived] = field(default_factory=dict, repr=False)
     _shas: dict[str, int] = field(default_factory=dict, repr=False)  # sha256 -> archived files with it
@@ -113,10 +119,12 @@ class Ledger:
         """An independent ledger with the same contents (the entries themselves are never changed)."""
         return Ledger(
             archived=list(self.archived), set_aside=dict(self.set_aside), last_index=self.last_index,
-            rejected=dict(self.rejected), rejected_at=dict(self.rejected_at), deadlines=set(self.deadlines),
+            rejected=dict(self.rejected), rejected_at=dict(self.rejected_at), kept=dict(self.kept),
+            notices=dict(self.notices), returning=dict(self.returning), dropped=dict(self.dropped),
+            unrefused=dict(self.unrefused), deadlines=set(self.deadlines),
             open_deadline=self.open_deadline, snapshots=dict(self.snapshots),
             moderator_accepts=set(self.moderator_accepts), revealed=self.revealed, setup_sha256=self.setup_sha256,
-            rollback=self.rollback, rollback_done=self.rollback_done, _by_name=dict(self._by_name),
+            rollback=self.rollback, rollback_done=self.rollback_done, book=self.book.copy(), _by_name=dict(self._by_name),
             _shas=dict(self._shas), _highest=dict(self._highest), _in_order=self._in_order,
         )  # fmt: skip
 
@@ -142,16 +150,27 @@ class Ledger:
             m = _ARCHIVE_NAME.match(name)
             if not m:
                 return  # not one of ours
-            a = Archived(int(m[1]), name, str(e["house"]), int(e["round"]), str(e["step"]), int(e["seq"]), str(e["sha256"]))
+            # A file taken again from the archive after a rollback keeps its name; its new place in the
+            # order of acceptances is the line's "index" (ruling 301).
+            index = int(e["index"]) if "index" in e else int(m[1])
+            a = Archived(index, name, str(e["house"]), int(e["round"]), str(e["step"]), int(e["seq"]), str(e["sha256"]))
             if name in self._by_name:  # accepted again under the same name: the later line counts
                 self._set_archived([x for x in self.archived if x.name != name])
             self.add(a)
         elif action == "reject":
-            self.rejected[str(e["sha256"])] = bool(e.get("retry", False))
-            self.rejected_at[str(e["sha256"])] = int(e.get("at", 0))
+            sha = str(e["sha256"])
+            self.rejected[sha] = bool(e.get("retry", False))
+            self.rejected_at[sha] = int(e.get("at", 0))
+            if isinstance(e.get("kept"), str):
+                self.kept[sha] = e["kept"]
+            if isinstance(e.get("receipts"), dict):
+                self.notices[sha] = e
+            if isinstance(e.get("returning"), str):  # a file a rollback gave back, refused this time: it stays aside
+                self.returning.pop(e["returning"], None)
         elif action == "deadline":
             self.deadlines.add(int(e["at"]))
             self.open_deadline = int(e["at"])
+            self.book.calls[int(e["at"])] = e
         elif action == "deadline-done":
             self.open_deadline = None
         elif action == "snapshot":
@@ -163,13 +182,26 @@ class Ledger:
             if not re.fullmatch(r"rolled-back-\d+", str(e["folder"])):
                 raise ValueError("a rollback sets its files aside in states/rolled-back-K/ only")
             gone = set(e.get("set_aside_files", []))
-            self.set_aside.update({a.name: a for a in self.archived if a.name in gone})
+            aside = {a.name: a for a in self.archived if a.name in gone}
+            self.set_aside.update(aside)
             self._set_archived([a for a in self.archived if a.name not in gone])
+            # A rollback line of ruling 301 says which files come back from the archive and which are
+            # dropped for good; an older line says neither: its files came back only when sent again.
+            dropped = set(e.get("dropped", []))
+            self.dropped.update({n: a for n, a in self.set_aside.items() if n in dropped})
+            if "returning" in e:
+                back = set(e["returning"])
+                self.returning = {n: a for n, a in self.returning.items() if n not in dropped}
+                self.returning.update({n: a for n, a in self.set_aside.items() if n in back and n not in dropped})
             self.deadlines = {d for d in self.deadlines if d < to}
+            self.book.calls = {d: c for d, c in self.book.calls.items() if d < to}
             self.open_deadline = None
             self.snapshots = {n: s for n, s in self.snapshots.items() if n <= to}
             later = {sha for sha, at in self.rejected_at.items() if at > to}  # judged against an undone step
             self.rejected = {k: v for k, v in self.rejected.items() if k not in later}
+            self.unrefused = {sha: self.kept[sha] for sha in later if sha in self.kept}
+            self.kept = {k: v for k, v in self.kept.items() if k not in later}
+            self.notices = {k: v for k, v in self.notices.items() if k not in later}
             self.rollback, self.rollback_done = e, False
         elif action == "rollback-done":
             self.rollback_done = True
@@ -179,6 +211,8 @@ class Ledger:
             self.moderator_accepts.add(str(e.get("sha256", "")))
         elif action == "reveal":
             self.revealed = str(e.get("seed", ""))
+        else:
+            self.book.take(e, max(self.snapshots, default=-1))
 
     def add(self, a: Archived) -> None:
         """Count one more archived file in force (its ``accept`` line is in the log, or about to be)."""
@@ -190,7 +224,8 @@ class Ledger:
         k = (a.house, a.round, a.step)
         self._highest[k] = max(self._highest.get(k, 0), a.seq)
         self.set_aside.pop(a.name, None)
-        self.last_index = max(self.last_index, a.index)
+        self.returning.pop(a.name, None)
+        self.last_index = max(self.last_index, a.index, archive_number(a.name))
 
     def _set_archived(self, archived: list[Archived]) -> None:
         """Replace the files in force (after a rollback, or a file accepted again): the indexes are rebuilt."""
@@ -204,6 +239,10 @@ class Ledger:
         if not self._in_order:
             self.archived.sort(key=lambda a: a.index)
             self._in_order = True
+
+    def is_dropped(self, sha: str) -> bool:
+        """Whether a rollback dropped a file with these bytes for good (``--drop``): it is never taken again."""
+        return any(a.sha256 == sha for a in self.dropped.values())
 
     def accepted_shas(self) -> set[str]:
         """The SHA-256 of every archived file in force (a new set)."""
@@ -225,6 +264,41 @@ class Ledger:
     def highest(self) -> dict[tuple[str, int, str], int]:
         """The highest sequence number in force per (house, round, step): a rollback frees its files' (a new dict)."""
         return dict(self._highest)
+
+
+@dataclass
+class DeadlineBook:
+    """What the log says about deadlines besides the calls' snapshot numbers (``adjudicator.folder.deadlines`` reads it).
+
+    None of it is undone by a rollback but the calls: an extension granted, a reminder mailed or a
+    key registered happened, whatever step the game went back to.
+    """
+
+    calls: dict[int, dict[str, Any]] = field(default_factory=dict)  # snapshot -> its deadline line (now, keys)
+    extensions: list[dict[str, Any]] = field(default_factory=list)  # extend lines
+    reminded: set[tuple[str, str]] = field(default_factory=set)  # (request key, due time) a reminder was mailed for
+    key_changes: dict[str, int] = field(default_factory=dict)  # house -> latest snapshot logged when it got a key
+    disorder_starts: set[tuple[str, int]] = field(default_factory=set)  # (house, snapshot) civil-disorder lines
+    disorder_ends: set[tuple[str, int]] = field(default_factory=set)  # (house, snapshot) civil-disorder-end lines
+
+    def take(self, e: dict[str, Any], latest: int) -> None:
+        """Read one log line of the kinds this book keeps (others are not its business)."""
+        action = e.get("action")
+        if action == "extend":
+            self.extensions.append({"house": str(e["house"]), "round": int(e["round"]), "step": str(e["step"]),
+                                    "hours": int(e["hours"])})  # fmt: skip
+        elif action == "remind":
+            self.reminded.update((str(r["key"]), str(r["due"])) for r in e["requests"])
+        elif action == "register-key":
+            self.key_changes[str(e["house"])] = latest
+        elif action == "civil-disorder":
+            self.disorder_starts.add((str(e["house"]), int(e["at"])))
+        elif action == "civil-disorder-end":
+            self.disorder_ends.add((str(e["house"]), int(e["at"])))
+
+    def copy(self) -> DeadlineBook:
+        return DeadlineBook(dict(self.calls), list(self.extensions), set(self.reminded), dict(self.key_changes),
+                            set(self.disorder_starts), set(self.disorder_ends))  # fmt: skip
 
 
 @dataclass
@@ -254,6 +328,16 @@ def _resume(path: Path, ident: tuple[int, int], size: int, f: Any) -> tuple[Ledg
     return Ledger(), 0, b""
 
 
+def archive_number(name: str) -> int:
+    """The number an archived file's name starts with (0 for another name).
+
+    >>> archive_number("000012-stark-r2-action-seq1.txt")
+    12
+    """
+    m = _ARCHIVE_NAME.match(name)
+    return int(m[1]) if m else 0
+
+
 def now() -> str:
     """The time a log line is stamped with (UTC, to the second)."""
     from datetime import datetime
@@ -261,10 +345,11 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def log(root: Path, entry: dict[str, Any]) -> None:
-    """Append one line to the game's log (flushed to disk), stamped with the time unless it has one."""
+def log(root: Path, entry: dict[str, Any]) -> dict[str, Any]:
+    """Append one line to the game's log (flushed to disk), stamped with the time unless it has one; returns it."""
     entry = {"time": now(), **entry}
     fileio.append_line(root / registry.LOG_FILE, json.dumps(entry, ensure_ascii=False, sort_keys=True))
+    return entry
 
 
 def log_lost(root: Path, ledger: Ledger, numbers: list[int]) -> str | None:

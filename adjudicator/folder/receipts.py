@@ -11,6 +11,7 @@ from typing import Any
 
 from ..engine.events import AnswerUnusable, kind_name
 from ..game.state import GameState
+from ..reports.verdicts import answer_verdicts, judged, verdict_line
 from ..util.columns import fold
 from . import registry
 from .audit import (
@@ -45,10 +46,7 @@ def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str, replaced: 
     if u.problems:
         out += ["", f"Not understood or not allowed ({len(u.problems)}); these lines were left out, the others stand:"]
         out += ["  " + p.replace("\n", "\n  ") for p in u.problems]
-    unusable = unusable_for(u, outcome)
-    if unusable:
-        out += ["", "Answers the engine could not use:"]
-        out += [f"  {e.answer}: {e.reason}" + (f" ({e.rule})" if e.rule else "") for e in unusable]
+    out += verdict_section(u, outcome)
     if outcome.idle.get(u.name):
         out += ["", f"{registry.house_name(h.house)} had nothing pending when this file was applied: its "
                     "answers stand as instructions for later in the round; those not needed expire at its end."]
@@ -84,31 +82,78 @@ def replaced_answers(prev: GameState | None, understood: list[Understood]) -> di
 
 
 def unusable_for(u: Understood, outcome: Outcome) -> list[AnswerUnusable]:
-    """The ``AnswerUnusable`` events of the file's house that name its lines (an event names one
-    line, or several of one composite answer joined by "; "); older files' answers tried again are
-    the private report's business."""
+    """The ``AnswerUnusable`` events of the file's house that name its lines: by the answers' pool
+    ids, or (an event without them) by text: an event names one line, or several of one composite
+    answer joined by "; ". Older files' answers tried again are told apart (:func:`verdict_section`)."""
     mine = [e for e in outcome.events if isinstance(e, AnswerUnusable) and e.house == u.header.house]
+    ids = {str(a["id"]) for a in u.entries}
     texts = {t for _, t in u.lines}
-    return [e for e in mine if any(f"; {t}; " in f"; {e.answer}; " for t in texts)]
+    return [e for e in mine if (bool(set(e.ids) & ids) if e.ids else any(f"; {t}; " in f"; {e.answer}; " for t in texts))]
 
 
-def rejected_receipt(rej: Rejection, snap: Snapshot) -> str:
-    """Why a file was not accepted: every reason; nothing in it was read or applied."""
+def verdict_section(u: Understood, outcome: Outcome) -> list[str]:
+    """What became of each answer of the file in this step (used, refused with the rule, not needed,
+    waiting), and the verdicts this step gave on the house's answers of earlier files."""
+    house = u.header.house
+    verdicts = {v["id"]: v for v in answer_verdicts(outcome.snapshot.state, outcome.events, house)}
+    out = []
+    for entry, (line, _) in zip(u.entries, u.lines):
+        v = verdicts.get(str(entry["id"]))
+        if v is None or v["status"] == "waiting":
+            said = "waiting for a decision it fits"
+        elif v["status"] == "used":  # the receipt tells what used it: it carries no events
+            said = f"used for: {v['decision']}" + ("; it stands for later decisions" if v["held"] else "")
+        else:
+            said = verdict_line(v).removeprefix(f"{v['text']}: ")
+        out.append(f"  line {line}: {said}")
+    if out:
+        out = ["", "What became of these answers:", *out]
+    mine = {str(a["id"]) for a in u.entries}
+    earlier = [v for v in judged(list(verdicts.values())) if v["id"] not in mine]
+    if earlier:
+        out += ["", "Your earlier answers judged in this step:"]
+        out += [f"  {v['line']}" + (f" (from {v['source']})" if v["source"] else "") for v in earlier]
+    return out
+
+
+def rejected_receipt(rej: Rejection, snap: Snapshot, *, to: str = "", came: dict[str, Any] | None = None) -> str:
+    """Why a file was not accepted: every reason; nothing in it was read or applied.
+
+    ``to`` is who the receipt goes to: a house whose registered key sealed the parts it speaks of
+    (ruling 300), or ``"moderator"`` for parts no registered key sealed, told to the moderator only;
+    ``came`` is where the file came from, as ``maester ingest`` noted it (unverified: said only to
+    the moderator).
+    """
     st = snap.state
     if rej.retry:
         head = ["Not yet: this file is sealed for a step that is not open.",
                 f"The game is at round {st.round}, {st.phase} (step {snap.number:04d}). Maester keeps the file",
                 "and tries it again at every run; it is accepted when its step opens."]  # fmt: skip
     elif rej.taken:  # a file of several sealed turns: the others were accepted (ruling 95)
-        names = ", ".join(f"archive/{n}" for n in rej.taken)
-        head = ["Rejected in part: what the reasons below name was not read or applied. The other sealed turns",
-                f"of this file were accepted, each with its own receipt: {names}.",
+        # A house reads only of its own turns; how many other houses' were taken, never which.
+        mine = [n for n in rej.taken if not to or to == registry.MODERATOR or f"-{to}-" in n]
+        others = len(rej.taken) - len(mine)
+        said = [f"of this file were accepted, each with its own receipt: {', '.join(f'archive/{n}' for n in mine)}."] \
+            if mine else []  # fmt: skip
+        said += [f"{others} other sealed turn{'s' if others != 1 else ''} of this file, of other houses, "
+                 f"{'were' if others != 1 else 'was'} accepted."] if others else []  # fmt: skip
+        head = ["Rejected in part: what the reasons below name was not read or applied." +
+                (" The other sealed turns" if mine else ""), *said,
                 f"It was checked against round {st.round}, {st.phase} (step {snap.number:04d})."]  # fmt: skip
     else:
         head = ["Rejected: nothing in this file was read or applied.",
                 f"It was checked against round {st.round}, {st.phase} (step {snap.number:04d})."]  # fmt: skip
-    out = [f"Receipt for {Path(rej.source).name} (sha256 {rej.sha256[:16]})", *head, "", "Reasons:"]
-    out += [f"  {r}" for r in rej.reasons]
+    out = [f"Receipt for {Path(rej.source).name} (sha256 {rej.sha256[:16]})", *head]
+    if to == registry.MODERATOR:
+        out += ["No key registered in this game made a good seal over what is refused here: this receipt goes to",
+                "the moderator only, never to the address the file came from (anyone can write any address)."]
+        if came:
+            mail = ", ".join(f"{k} {came[k]!r}" for k in ("from", "subject", "message_id", "date") if came.get(k))
+            out += [f"It came by mail ({mail}); none of that is checked."] if mail else []
+    elif to:
+        out += [f"It goes to {registry.house_name(to)}, whose registered key sealed what it speaks of: to the address",
+                "registered for that house, whatever address the file came from."]
+    out += ["", "Reasons:"] + [f"  {r}" for r in rej.reasons]
     todo = [] if rej.retry else list(dict.fromkeys(WHAT_TO_DO[c] for r in rej.reasons
                                                    for c in re.findall(r"\[([a-z-]+)\]", r) if c in WHAT_TO_DO))
     if todo:
@@ -119,7 +164,8 @@ def rejected_receipt(rej: Rejection, snap: Snapshot) -> str:
 # What a player does about each reason a seal check gives (the codes of docs/seals.md).
 WHAT_TO_DO: dict[str, str] = {
     "bad-signature": "the text changed after it was sealed (a mail program may have rewrapped a line): seal the "
-                     "file again and send it unchanged, best as an attachment",
+                     "file again and send it unchanged, best as an attachment; with plain ssh-keygen, seal the "
+                     "normalised text (maester normalise FILE > FILE.norm, docs/seals.md)",
     "unknown-key": "seal with the key registered for your house, or ask the moderator to register this one",
     "revoked-key": "this key is revoked: seal with your house's key in force (the report lists them)",
     "wrong-house": "seal with your own house's key, and name your house in the header",
@@ -147,6 +193,7 @@ def shown(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def receipt_name(rej: Rejection) -> str:
+def receipt_name(rej: Rejection, number: int, to: str) -> str:
+    """``0005-late-mail-3f2a9c01-stark.txt``: the step it was judged at, the file, its hash, who it goes to."""
     stem = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(rej.source).stem)[:60] or "file"
-    return f"rejected-{stem}-{rej.sha256[:8]}.txt"
+    return f"{number:04d}-{stem}-{rej.sha256[:8]}-{to}.txt"

@@ -52,6 +52,7 @@ from ..seals.seal import (
     BEGIN,
     END,
     BadHeader,
+    BadSignature,
     Ignored,
     NoSeal,
     Replayed,
@@ -64,7 +65,9 @@ from ..seals.seal import (
     WrongStep,
     decode,
     normalise,
+    read_armour,
     scan,
+    unnormalised_hint,
 )
 from ..turnfile.header import Header, HeaderError, find_header
 from ..util import fileio, tomltext
@@ -400,10 +403,15 @@ def highest_accepted_seq(game_dir: Path, house: str, round: int, step: str) -> i
 
 
 def record_acceptance(game_dir: Path, header: Header, sha256: str, archived_path: str | Path, *,
-                      now: datetime | None = None) -> None:  # fmt: skip
-    """Log that a sealed submission was accepted; later ones must carry a higher ``seq``."""
-    _log(game_dir, {"action": "accept", "house": header.house, "round": header.round, "step": header.step,
-                    "seq": header.seq, "sha256": sha256, "file": str(archived_path), "time": _now(now)})  # fmt: skip
+                      now: datetime | None = None, index: int | None = None) -> None:  # fmt: skip
+    """Log that a sealed submission was accepted; later ones must carry a higher ``seq``.
+
+    ``index``: the place in the order of acceptances of a file taken again from the archive after a
+    rollback, whose name keeps the number it was first given.
+    """
+    entry = {"action": "accept", "house": header.house, "round": header.round, "step": header.step,
+             "seq": header.seq, "sha256": sha256, "file": str(archived_path), "time": _now(now)}  # fmt: skip
+    _log(game_dir, entry if index is None else entry | {"index": index})
 
 
 def moderator_acceptance(game_dir: Path, sha256: str) -> dict[str, Any] | None:
@@ -494,6 +502,9 @@ class Checker:
         where = (block.first_line, block.last_line)
         try:
             sealed = block.open()
+        except BadSignature as e:  # a registered player's raw ssh-keygen seal over CRLF text: say so
+            hint = unnormalised_hint(block.text, block.armour) if self._registered(block) else ""
+            return Verdict(*where, error=BadSignature(f"{e}{hint}") if hint else e)
         except SealError as e:
             return Verdict(*where, error=e)
         fp, h = sealed.key.fingerprint, sealed.header
@@ -501,6 +512,12 @@ class Checker:
         entry = self.keys.get(fp)
         signer = entry.house if entry else ""
         return Verdict(*where, h, fp, signer, digest, self._fault(h, fp, entry), block.own_text())
+
+    def _registered(self, block: SealedBlock) -> bool:
+        try:
+            return read_armour(block.armour).key.fingerprint in self.keys
+        except SealError:
+            return False
 
     def _fault(self, h: Header, fp: str, entry: KeyEntry | None) -> SealError | None:
         if entry is None:

@@ -40,8 +40,10 @@ from .cards import CARDS
 from .commands import ORDER_TOKENS
 from .setup import SetupError, check_houses, new_game
 from .state import (
+    CYCLE_STEPS,
     PHASES,
     PLURALS,
+    STEPS,
     AreaState,
     GameState,
     Order,
@@ -58,7 +60,7 @@ DEFAULT_SEED = "position"
 # ``houses`` lists the houses in play; their holdings live under ``[house.<id>]`` (TOML cannot
 # hold both a list and tables under one key).
 TOP_KEYS = (
-    "position_format", "game_id", "round", "phase", "houses", "start", "wildling_threat",
+    "position_format", "game_id", "round", "phase", "step", "cycle_done", "houses", "start", "wildling_threat",
     "kings_court_overlay", "impassable", "restrictions", "winner", "tracks", "dominance", "house",
     "areas", "decks", "options", "rng", "engine",
 )
@@ -66,7 +68,7 @@ HOUSE_KEYS = ("power", "supply", "hand", "discards")
 AREA_KEYS = ("units", "order", "power_token", "garrison", "neutral_force")
 DECK_KEYS = (
     "westeros_1", "westeros_2", "westeros_3", "westeros_1_discards", "westeros_2_discards",
-    "westeros_3_discards", "wildling", "tides", "tides_discards",
+    "westeros_3_discards", "westeros_revealed", "wildling", "tides", "tides_discards",
 )
 ORDER_KINDS = ("march", "defense", "support", "raid", "consolidate")
 OPTION_KEYS = ("tides_of_battle", "tides_reshuffle_each_combat")  # each true or false
@@ -233,6 +235,10 @@ class _Reader:
         state.phase = self.get(data, "phase", "", str, "planning")
         if state.phase not in PHASES:
             self.fail("phase", f"unknown phase {state.phase!r}; the phases are {', '.join(PHASES)}")
+        state.step = self.get(data, "step", "", str, "")
+        if state.step not in STEPS[state.phase]:
+            steps = ", ".join(repr(x) for x in STEPS[state.phase])
+            self.fail("step", f"{state.step!r} is not a step of the {state.phase} phase; its steps are {steps}")
         threat = self.get(data, "wildling_threat", "", int, state.wildling_threat)
         if threat not in self.board.constants["wildling_track"]:
             self.fail("wildling_threat", f"the wildling track has the spaces 0, 2, 4 ... 12, not {threat}")
@@ -264,6 +270,15 @@ class _Reader:
         self.known_keys(dominance, ("blade_used", "raven_used"), "dominance.")
         state.blade_used = self.get(dominance, "blade_used", "dominance.", bool, False)
         state.raven_used = self.get(dominance, "raven_used", "dominance.", bool, False)
+        done = self.str_list(data, "cycle_done", "", []) or []
+        for h in done:
+            self.house(h, "cycle_done", state)
+        if done and state.step not in CYCLE_STEPS:
+            self.fail("cycle_done", f"only the steps {', '.join(CYCLE_STEPS)} of the action phase go in cycles, "
+                      f"not {state.phase} {state.step or 'start'}")
+        if len(set(done)) != len(done):
+            self.fail("cycle_done", "names a house twice: each resolves one order per cycle")
+        state.cycle_done = done
 
     def read_houses(self, data: dict[str, Any], state: GameState) -> None:
         table = self.get(data, "house", "", dict, {})
@@ -384,21 +399,21 @@ class _Reader:
             a, key = self.board.area(area_id), f"areas.{area_id}"
             houses = sorted({u.house for u in st.units})
             if len(houses) > 1:
-                self.fail(f"{key}.units", f"units of {' and '.join(houses)} cannot share an area (R139)")
+                self.fail(f"{key}.units", f"units of {' and '.join(houses)} cannot share an area: entering an area held by another house starts a combat (R147)")
             for u in st.units:
                 if u.type == "ship" and a.is_land:
-                    self.fail(f"{key}.units", f"{a.name} is a land area: ships stay at sea or in a port (R077)")
+                    self.fail(f"{key}.units", f"{a.name} is a land area: ships stay at sea or in a port (R145)")
                 if u.type != "ship" and not a.is_land:
-                    self.fail(f"{key}.units", f"{a.name} is a {a.kind} area: only ships may be there (R077)")
+                    self.fail(f"{key}.units", f"{a.name} is a {a.kind} area: only ships may be there (R145, R250)")
                 seen[(u.house, u.type)] += 1
                 if seen[(u.house, u.type)] > self.board.unit_limit(u.type):
                     self.fail(f"{key}.units", f"{u.house} has more than {self.board.unit_limit(u.type)} "
                               f"{PLURALS[u.type]}; the box holds {self.board.unit_limit(u.type)}")
             if a.is_port and len(st.units) > self.board.constants["port_max_ships"]:
-                self.fail(f"{key}.units", f"{a.name} holds {len(st.units)} ships; a port holds 3 (R245)")
+                self.fail(f"{key}.units", f"{a.name} holds {len(st.units)} ships; a port holds 3 (R250)")
             if st.order:
                 if st.order.house not in houses:
-                    self.fail(f"{key}.order", f"an order of {st.order.house} needs its units in {a.name} (R111)")
+                    self.fail(f"{key}.order", f"an order of {st.order.house} needs its units in {a.name} (R115)")
                 orders[(st.order.house, st.order.token)] += 1
                 if orders[(st.order.house, st.order.token)] > ORDER_TOKENS[st.order.token]:
                     self.fail(f"{key}.order", f"{st.order.house} owns only {ORDER_TOKENS[st.order.token]} "
@@ -411,16 +426,25 @@ class _Reader:
                 self.fail(f"{key}.garrison", "a garrison lies only on the home area of a house in play, "
                           "and never under enemy units (R225, R228)")
             if st.neutral_force and (st.units or st.power_token):
-                self.fail(f"{key}.neutral_force", "a neutral force holds its area alone (R233)")
+                self.fail(f"{key}.neutral_force", "a neutral force holds its area alone: units enter only by destroying it (R231, R233)")
 
     def read_decks(self, data: dict[str, Any], state: GameState) -> None:
         decks = self.get(data, "decks", "", dict, {})
         self.known_keys(decks, DECK_KEYS, "decks.")
+        revealed = self.revealed(decks, state)
+        # A revealed card lies face up until its deck's turn (step card_N resolves deck N); a resolved
+        # one is in its discard pile (or, Winter is Coming, shuffled back into its deck).
+        first = int(state.step.removeprefix("card_")) if state.step.startswith("card_") else 1
         for n in ("1", "2", "3"):
             box = CARDS.westeros_deck(int(n))
+            up = [revealed[int(n) - 1]] if revealed and int(n) >= first else []
             deck = self.str_list(decks, f"westeros_{n}", "decks.", state.westeros_decks[n]) or []
             discards = self.str_list(decks, f"westeros_{n}_discards", "decks.", state.westeros_discards[n]) or []
-            self.box_cards(f"decks.westeros_{n}", deck, discards, box, f"Westeros deck {'I' * int(n)}")
+            if f"westeros_{n}" not in decks:  # a deck left out holds the box's other cards, in the setup's order
+                for card in discards + up:
+                    if card in deck:
+                        deck.remove(card)
+            self.box_cards(f"decks.westeros_{n}", deck, discards + up, box, f"Westeros deck {'I' * int(n)}")
             state.westeros_decks[n], state.westeros_discards[n] = deck, discards
         wild = self.str_list(decks, "wildling", "decks.", state.wildling_deck) or []
         self.box_cards("decks.wildling", wild, [], sorted(CARDS.wildling_cards), "the wildling deck")
@@ -429,6 +453,23 @@ class _Reader:
         tides_discards = self.str_list(decks, "tides_discards", "decks.", state.tides_discards) or []
         self.box_cards("decks.tides", tides, tides_discards, CARDS.tides_deck(), "the Tides of Battle deck")
         state.tides_deck, state.tides_discards = tides, tides_discards
+
+    def revealed(self, decks: dict[str, Any], state: GameState) -> list[str]:
+        """The Westeros cards face up in this phase, deck I first: from "threat" to "card_3" only."""
+        cards = self.str_list(decks, "westeros_revealed", "decks.", []) or []
+        needed = state.phase == "westeros" and state.step != ""
+        if needed and len(cards) != 3:
+            self.fail("decks.westeros_revealed" if cards else "step",
+                      f"the Westeros step {state.step!r} needs the three cards revealed this phase, deck I first: "
+                      "[decks] westeros_revealed = [\"...\", \"...\", \"...\"]")
+        if cards and not needed:
+            self.fail("decks.westeros_revealed", "cards lie face up only from the Westeros step 'threat' to 'card_3'")
+        for n, card in enumerate(cards, 1):
+            box = CARDS.westeros_deck(n)
+            if card not in box:
+                self.fail("decks.westeros_revealed", f"{card!r} is not in Westeros deck {'I' * n}{_suggest(card, box)}")
+        state.westeros_revealed = cards
+        return cards
 
     def box_cards(self, key: str, deck: list[str], discards: list[str], box: list[str], name: str) -> None:
         have, owned = Counter(deck + discards), Counter(box)
@@ -440,7 +481,10 @@ class _Reader:
 
     def read_engine(self, data: dict[str, Any], state: GameState) -> None:
         engine = self.get(data, "engine", "", dict, {})
-        self.known_keys(engine, ("pending", "answers", "segment"), "engine.")
+        self.known_keys(engine, ("pending", "answers", "segment", "decisions_asked"), "engine.")
+        state.decisions_asked = self.get(engine, "decisions_asked", "engine.", int, 0)
+        if state.decisions_asked < 0:
+            self.fail("engine.decisions_asked", "cannot be negative")
         for key in ("pending", "answers"):
             for i, entry in enumerate(self.get(engine, key, "engine.", list, []), 1):
                 if not isinstance(entry, dict):
@@ -476,6 +520,8 @@ def dump_position(state: GameState, *, board: Board | None = None) -> str:
         _kv("game_id", state.game_id),
         _kv("round", state.round),
         _kv("phase", state.phase),
+        *([_kv("step", state.step)] if state.step else []),
+        *([_kv("cycle_done", state.cycle_done)] if state.cycle_done else []),
         _kv("houses", state.houses_in_play),
         _kv("start", "empty"),
         _kv("wildling_threat", state.wildling_threat),
@@ -498,11 +544,15 @@ def dump_position(state: GameState, *, board: Board | None = None) -> str:
     for n in sorted(set(state.westeros_decks) | set(state.westeros_discards)):
         out.append(_kv(f"westeros_{n}", state.westeros_decks.get(n, [])))
         out.append(_kv(f"westeros_{n}_discards", state.westeros_discards.get(n, [])))
+    if state.westeros_revealed:
+        out.append(_kv("westeros_revealed", state.westeros_revealed))
     out += [_kv("wildling", state.wildling_deck), _kv("tides", state.tides_deck),
             _kv("tides_discards", state.tides_discards)]
     out += ["", "[options]"] + [_kv(k, v) for k, v in state.options.items()]
     out += ["", "[rng]", _kv("seed", state.rng_seed), _kv("counter", state.rng_counter)]
     engine: dict[str, Any] = {}
+    if state.decisions_asked:
+        engine["decisions_asked"] = state.decisions_asked
     if state.pending:
         engine["pending"] = state.pending
     if state.answers:

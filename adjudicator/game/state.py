@@ -26,6 +26,15 @@ from .commands import ORDER_TOKENS, SPECIAL_TOKENS
 
 SCHEMA_VERSION = 1
 PHASES = ("westeros", "planning", "action", "game_over")
+# Where inside a phase the game stands (docs/positions.md); "" is the phase's start. Each is a
+# point where the engine starts a segment, so each can be written down as a position file.
+STEPS = {
+    "westeros": ("", "threat", "card_1", "card_2", "card_3"),  # cards revealed; threat moved, deck N next
+    "planning": ("", "raven"),  # orders revealed, the Messenger Raven next
+    "action": ("", "raids", "marches", "consolidate"),  # a cycle of orders (cycle_done: who has resolved one)
+    "game_over": ("",),
+}
+CYCLE_STEPS = ("raids", "marches", "consolidate")
 PLURALS = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines"}
 
 
@@ -119,6 +128,10 @@ class GameState:
     rng_seed: str = ""
     rng_counter: int = 0
     winner: HouseId | None = None
+    step: str = ""  # where inside the phase (STEPS)
+    westeros_revealed: list[str] = field(default_factory=list)  # this Westeros phase's cards, deck I first
+    cycle_done: list[HouseId] = field(default_factory=list)  # houses that resolved an order in this cycle
+    decisions_asked: int = 0  # decisions asked so far in this phase: the next decision key's number
     pending: list[dict[str, Any]] = field(default_factory=list)
     segment: Segment | None = None
     answers: list[dict[str, Any]] = field(default_factory=list)  # standing answers, serialised
@@ -302,6 +315,14 @@ class GameState:
         }
         if self.winner:
             d["winner"] = self.winner
+        if self.step:
+            d["step"] = self.step
+        if self.westeros_revealed:
+            d["decks"]["westeros_revealed"] = list(self.westeros_revealed)
+        if self.cycle_done:
+            d["cycle_done"] = list(self.cycle_done)
+        if self.decisions_asked:
+            d["decisions_asked"] = self.decisions_asked
         if self.segment:
             seg = self.segment
             d["segment"] = {
@@ -354,6 +375,10 @@ class GameState:
             rng_seed=d.get("rng", {}).get("seed", ""),
             rng_counter=d.get("rng", {}).get("counter", 0),
             winner=d.get("winner"),
+            step=d.get("step", ""),
+            westeros_revealed=list(decks.get("westeros_revealed", [])),
+            cycle_done=list(d.get("cycle_done", [])),
+            decisions_asked=d.get("decisions_asked", 0),
             pending=[dict(p) for p in d.get("pending", [])],
             answers=[dict(a) for a in d.get("answers", [])],
             segment=Segment(
@@ -519,6 +544,11 @@ def validate_dict(d: Any) -> None:
     winner = sh.get(d, "winner", "", str, None)
     if winner is not None and winner not in in_play:
         sh.fail("winner", f"{_show(winner)} is not a house in play")
+    step = sh.get(d, "step", "", str, "")
+    if step not in STEPS[phase]:
+        sh.fail("step", f"{_show(step)} is not a step of the {phase} phase ({', '.join(map(repr, STEPS[phase]))})")
+    sh.names(d, "cycle_done", "", in_play, "a house in play")
+    sh.number(d, "decisions_asked", "", 0)
     _validate_engine(sh, d)
 
 
@@ -608,6 +638,10 @@ def _validate_decks(sh: _Shape, decks: dict[str, Any]) -> None:
     sh.names(decks, "wildling", "decks.", _box("wildling"), "a wildling card")
     sh.names(decks, "tides", "decks.", _box("tides"), "a Tides of Battle card")
     sh.names(decks, "tides_discards", "decks.", _box("tides"), "a Tides of Battle card")
+    revealed = sh.names(decks, "westeros_revealed", "decks.", _ANY_TEXT, "text")
+    for i, card in enumerate(revealed, 1):
+        if i > 3 or card not in _box(str(i)):
+            sh.fail("decks.westeros_revealed", f"{_show(card)} is not a card of Westeros deck {i}")
 
 
 def _validate_engine(sh: _Shape, d: dict[str, Any]) -> None:

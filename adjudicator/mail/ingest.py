@@ -4,8 +4,9 @@
 before, takes each sealed block (header line … ``END SSH SIGNATURE``) of this game from it and
 writes it to ``GAME_DIR/inbox/`` as a file of its own, for ``maester adjudicate``. A block is
 found wherever mail puts it: the body, a text attachment, quoted-printable or base64, flowed
-text (RFC 3676), HTML-only mail, a reply's ``> `` quoting, a forwarded message. Blocks are found
-by :func:`adjudicator.seals.seal.scan`; this module only gets the texts out of the mail.
+text (RFC 3676), HTML-only mail, a reply's ``> `` quoting, a forwarded message, a file and its
+detached ``.sig`` (:mod:`adjudicator.mail.detached`). Blocks are found by
+:func:`adjudicator.seals.seal.scan`; this module only gets the texts out of the mail.
 
 Nothing here decides whether a turn counts: the seal does, when the batch run checks it. A sender
 address that is not the player's is reported, no more. See ``docs/moderating.md``.
@@ -29,8 +30,8 @@ import mailbox as std_mailbox  # the standard library's: absolute imports never 
 import os
 import re
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from email.message import Message
 from html.parser import HTMLParser
@@ -39,9 +40,12 @@ from typing import Any
 
 from ..folder import registry
 from ..folder.gamedir import GameDir, GameDirError
-from ..seals.seal import NoSeal, SealedBlock, SealError, normalise, scan
+from ..seals.seal import BadSignature, NoSeal, SealedBlock, SealError, normalise, scan, unnormalised_hint
+from ..seals.wrapping import Rejoiner
 from ..turnfile.header import Header, HeaderError, read_header
 from ..util import fileio
+from ..util.lines import split_lines
+from .detached import DetachedSeal, seal_of, stray_note, with_seal
 from .parse import info, parse, raw_size
 
 __all__ = [
@@ -69,6 +73,7 @@ class TextPart:
 
     where: str  # "the body", "attachment 'turn.txt'", "part 3 (text/html)"
     text: str
+    filename: str = ""  # an attachment's file name
 
 
 def unflow(text: str, *, delsp: bool = False) -> str:
@@ -199,6 +204,13 @@ def _decode(part: Message, where: str, notes: list[str]) -> str:
             text = data.decode(charset, "replace")
         except (UnicodeError, ValueError, LookupError):  # idna and others refuse "replace"
             text = data.decode("utf-8", "replace")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # UTF-7 and others can decode to lone surrogates, which no file can hold
+        note = f"{where}: not valid {charset} text: the bad bytes were replaced (a seal over them fails)"
+        if note not in notes:
+            notes.append(note)
+        text = text.encode("utf-8", "replace").decode("utf-8")
     return text.lstrip("\ufeff")
 
 
@@ -249,7 +261,7 @@ def _collect(part: Message, walk: _Walk, *, top: bool = False) -> None:
         walk.notes.append(f"{where} could not be decoded ({type(e).__name__}): not read")
         return
     if text is not None:
-        walk.texts.append(TextPart(where, text))
+        walk.texts.append(TextPart(where, text, info(part).filename))
 
 
 def _leaf_text(part: Message, where: str, notes: list[str]) -> str | None:
@@ -311,6 +323,7 @@ class FoundBlock:
     seal: str = ""  # what the seal says at a first look: "good, key SHA256:..." or the fault
     fingerprint: str = ""  # of the sealing key, when the seal is good
     first_line: str = ""
+    quoted: bool = False  # its header line is quoted ('> '): a reply quoting a report or an earlier turn
 
 
 @dataclass
@@ -324,12 +337,19 @@ class MailScan:
     blocks: list[FoundBlock] = field(default_factory=list)
     unsealed: list[FoundBlock] = field(default_factory=list)
     repeats: int = 0  # blocks seen twice in this message (a quoted copy, an attachment and the body)
+    stray_seals: list[str] = field(default_factory=list)  # why each .sig attachment sealed no turn
     notes: list[str] = field(default_factory=list)
     refused: str = ""  # why the message was not read at all (beyond a bound of adjudicator.mail.parse)
 
 
-def scan_message(raw: bytes) -> MailScan:
+def scan_message(raw: bytes, *, rejoin_keys: Collection[str] = ()) -> MailScan:
     """Every sealed block of one message (each once), its unsealed turn texts, and what was not read.
+
+    An attachment ``X.sig`` holding a seal seals the attachment ``X`` beside it; one that matches
+    no attachment seals the turn text of the message it verifies over, if any (``stray_seals`` says
+    why the others sealed nothing). A block sealed by a key of ``rejoin_keys`` (fingerprints) whose
+    seal fails is tried again with the lines a mail program may have wrapped joined
+    (:func:`adjudicator.seals.wrapping.rejoined`), in at most :data:`MAX_REJOINED` blocks a message.
 
     Never raises for any bytes: the message is parsed within the bounds of :mod:`adjudicator.mail.parse`
     (a message beyond them is ``refused``); a part that cannot be decoded is noted and skipped.
@@ -341,21 +361,76 @@ def scan_message(raw: bytes) -> MailScan:
     walk = _Walk()
     _collect(parsed.root, walk, top=True)
     found.notes += parsed.notes + walk.notes
+    texts, strays = _pair_detached(walk.texts)
+    rejoin = Rejoiner(frozenset(rejoin_keys), MAX_REJOINED)
     seen: set[str] = set()
-    for part in walk.texts:
+    unsealed: list[tuple[SealedBlock, FoundBlock, TextPart]] = []
+
+    def add(fb: FoundBlock) -> None:
+        if fb.sha256 in seen:
+            found.repeats += 1
+        else:
+            seen.add(fb.sha256)
+            found.blocks.append(fb)
+
+    for part in texts:
+        lines: list[str] | None = None
         for block in scan(part.text).blocks:
-            fb = _found(block, part.where)
-            if not fb.data:
-                found.unsealed.append(fb)
-            elif fb.sha256 in seen:
-                found.repeats += 1
-            else:
-                seen.add(fb.sha256)
-                found.blocks.append(fb)
+            fb = _found(block, part.where, rejoin)
+            if fb.data:
+                add(fb)
+                continue
+            lines = lines if lines is not None else split_lines(part.text)
+            fb = replace(fb, quoted=lines[block.first_line - 1].startswith(">"))
+            unsealed.append((block, fb, part))
+    for stray in strays:  # a .sig with no attachment of its name: the seal decides which turn it seals
+        match = next(((i, c) for i, (b, _, _) in enumerate(unsealed[:MAX_STRAY_TRIES])
+                      for c in _ends(b) if _opens(replace(c, armour=stray.armour))), None)  # fmt: skip
+        if match is None:
+            found.stray_seals.append(stray_note(stray, [t.filename for t in walk.texts]))
+            continue
+        i, block = match
+        _, _, part = unsealed.pop(i)
+        add(_found(replace(block, armour=stray.armour), f"{part.where} with the seal of attachment {stray.name!r}"))
+    found.unsealed = [fb for _, fb, _ in unsealed]
     return found
 
 
-def _found(block: SealedBlock, where: str) -> FoundBlock:
+MAX_REJOINED = 4  # blocks of one message tried with wrapped lines joined again (each up to 63 seal checks)
+MAX_STRAY_TRIES = 8  # unsealed turn texts of one message a .sig with no attachment of its name is tried on
+
+
+def _ends(block: SealedBlock) -> list[SealedBlock]:
+    """Where an unsealed turn text may end: before each blank line (the text after it, a signature say,
+    is no part of the turn), or at its last line; at most :data:`MAX_STRAY_TRIES` of them."""
+    lines = split_lines(block.text)
+    ends = [i for i in range(1, len(lines)) if not lines[i].strip() and lines[i - 1].strip()] + [len(lines)]
+    return [SealedBlock(block.first_line, block.first_line + end - 1, "\n".join(lines[:end]) + "\n", "")
+            for end in ends[:MAX_STRAY_TRIES]]  # fmt: skip
+
+
+def _pair_detached(texts: list[TextPart]) -> tuple[list[TextPart], list[DetachedSeal]]:
+    """The texts with each attachment ``X`` followed by the seal of an attachment ``X.sig`` (as
+    ``cat X X.sig``), and the ``.sig`` attachments that matched no attachment."""
+    seals = {s.name.casefold(): s for t in texts if (s := seal_of(t.filename, t.text)) is not None}
+    if not seals:
+        return texts, []
+    out: list[TextPart] = []
+    used: set[str] = set()
+    for t in texts:
+        if t.filename.casefold() in seals:
+            continue
+        sig = seals.get(t.filename.casefold() + ".sig") if t.filename else None
+        joined = with_seal(t.text, sig) if sig is not None else None
+        if sig is not None and joined is not None:
+            out.append(TextPart(f"{t.where} with its seal {sig.name!r}", joined, t.filename))
+            used.add(sig.name.casefold())
+        else:
+            out.append(t)
+    return out, [s for key, s in seals.items() if key not in used]
+
+
+def _found(block: SealedBlock, where: str, rejoin: Rejoiner | None = None) -> FoundBlock:
     body = normalise(block.text)
     first = body.split("\n", 1)[0]
     m = _GAME_WORD.match(first)
@@ -367,13 +442,32 @@ def _found(block: SealedBlock, where: str) -> FoundBlock:
     game = header.game if header else (m.group(1) if m else None)
     if isinstance(block.error, NoSeal) or not block.armour:
         return FoundBlock(at, game, header, first_line=first)
-    data = block.own_text().encode("utf-8")
     try:
         fp = block.open().key.fingerprint
         verdict = f"seal good, key {fp}"
+    except BadSignature as e:
+        registered = rejoin is not None and rejoin.registered(block)
+        fp, verdict = "", f"seal fails [{e.code}]: {e}{unnormalised_hint(block.text, block.armour) if registered else ''}"
+        again = rejoin.attempt(block) if rejoin is not None and registered else None
+        if again is not None:  # the seal holds over exactly this text: it is the one taken
+            block, joined = again
+            fp = block.open().key.fingerprint
+            verdict = f"seal good, key {fp}"
+            at += f" (line{'s' * (len(joined) > 1)} {', '.join(str(block.first_line + j - 1) for j in joined)} " \
+                  "joined to the next: a mail program had wrapped them)"  # fmt: skip
     except SealError as e:
         fp, verdict = "", f"seal fails [{e.code}]: {e}"
+    data = block.own_text().encode("utf-8")
     return FoundBlock(at, game, header, data, hashlib.sha256(data).hexdigest(), verdict, fp, first)
+
+
+def _quoted_note(quoted: list[FoundBlock]) -> str:
+    """One note for every quoted turn text without a seal (a quoted report holds its skeleton twice)."""
+    spots = [u.where.rpartition(", lines ") for u in quoted]  # ("the body", ", lines ", "12-17")
+    where = sorted({part for part, _, _ in spots})
+    lines = ", ".join(span.split("-")[0] for _, _, span in spots[:6]) + (", ..." * (len(quoted) > 6))
+    return (f"not taken: {len(quoted)} quoted turn text{'s' * (len(quoted) > 1)} with no seal in {', '.join(where)} "
+            f"(line{'s' * (len(quoted) > 1)} {lines}): a reply quoting a report's skeleton or an earlier turn")  # fmt: skip
 
 
 # --- reading a Maildir or an mbox ----------------------------------------------------------------
@@ -606,7 +700,7 @@ class _Intake:
                 self._seen(raw, digest, known or digest)
             return MessageOutcome(raw.label, "seen")  # recognised before any parsing
         try:
-            found = scan_message(raw.data)
+            found = scan_message(raw.data, rejoin_keys=self.key_house.keys())
         except Exception as e:  # never expected (scan_message guards itself); this message only
             found = MailScan("", "", "", None, refused=f"not a readable message ({type(e).__name__})")
         if found.refused:
@@ -622,8 +716,12 @@ class _Intake:
         mine = [b for b in found.blocks if b.game == self.game_id]
         for b in mine:
             out.lines += self._take_block(b, found, key)
-        for u in (u for u in found.unsealed if u.game == self.game_id):
+        unsealed = [u for u in found.unsealed if u.game == self.game_id]
+        for u in (u for u in unsealed if not u.quoted):
             out.lines.append(f"not taken: {u.where}: a turn text with no seal ({u.first_line[:60]!r})")
+        if quoted := [u for u in unsealed if u.quoted]:  # a reply quoting a report: its skeletons, folded
+            out.lines.append(_quoted_note(quoted))
+        out.lines += found.stray_seals
         elsewhere = sorted({str(b.game) for b in found.blocks if b.game != self.game_id})
         if elsewhere:
             out.lines.append(f"left alone: sealed blocks for game {', '.join(elsewhere)}")
@@ -659,7 +757,11 @@ class _Intake:
         self.in_inbox[b.sha256[:16]] = name
         self.written.append(name)
         lines = [f"took inbox/{name}: {claim} ({b.where}); {self._seal_words(b)}"]
-        if b.header and (sender_note := self._sender_note(b.header.house, found.sender)):
+        sealer = self.key_house.get(b.fingerprint, "") if b.fingerprint else ""
+        if b.header and sealer and sealer != b.header.house:  # the key is at fault, not the address (ruling 300)
+            lines.append(f"note: sealed with {registry.house_name(sealer)}'s key but claims "
+                         f"{registry.house_name(b.header.house)}: the run refuses it and tells {registry.house_name(sealer)}")  # fmt: skip
+        elif b.header and sealer and (sender_note := self._sender_note(b.header.house, found.sender)):
             lines.append(sender_note)
         return lines
 

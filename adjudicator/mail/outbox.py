@@ -189,12 +189,30 @@ def letter_text(step: _Step, report_text: str, house: str | None, last_seq: int,
         for receipt in receipts:
             out += ["", receipt.rstrip("\n")]
     if step.key is not None:
-        out += ["", rule, "Sealed by the moderator's key", f"  {step.key.public.fingerprint}.",
-                *_wrap(f"The attachment {attachment}.sig seals this text (namespace {REPORT_NAMESPACE}); "
-                       f"{attachment} is this text byte for byte. To check it:", "", ""),
-                f"  ssh-keygen -Y verify -f moderator.allowed -I moderator -n {REPORT_NAMESPACE} \\",
-                f"    -s {attachment}.sig < {attachment}"]  # fmt: skip
+        out += ["", rule, *seal_paragraph(step.key.public.fingerprint, attachment)]
     return seal.normalise("\n".join(out))
+
+
+def seal_paragraph(fingerprint: str, attachment: str) -> list[str]:
+    """How to check the moderator's seal: the attachments, the allowed-signers file, the commands.
+
+    Wrapped at spaces only, so that no name (``maester-report``, ``report-0012-stark.txt``) is
+    cut at a hyphen, and every command is a line to copy as it is.
+    """
+    prose = (f"The attachment {attachment}.sig seals this text (namespace {REPORT_NAMESPACE}); "
+             f"{attachment} is this text byte for byte. To check it, save both attachments, and once "
+             "make the file moderator.allowed from the moderator's public key (moderator.pub, which "
+             "the moderator gave you when the game began):")  # fmt: skip
+    return ["Sealed by the moderator's key", f"  {fingerprint}.",
+            *textwrap.wrap(prose, WIDTH, break_on_hyphens=False, break_long_words=False),
+            f"  echo \"moderator namespaces=\\\"{REPORT_NAMESPACE}\\\" $(cat moderator.pub)\" \\",
+            "    > moderator.allowed",
+            f"  ssh-keygen -Y verify -f moderator.allowed -I moderator -n {REPORT_NAMESPACE} \\",
+            f"    -s {attachment}.sig < {attachment}",
+            *textwrap.wrap(f"It says Good \"{REPORT_NAMESPACE}\" signature for moderator. Or, with Maester "
+                           "installed (the saved text of this mail checks too, with --sig):", WIDTH,
+                           break_on_hyphens=False, break_long_words=False),
+            f"  maester verify-report --key moderator.pub {attachment}"]  # fmt: skip
 
 
 def letter_html(page: str, cid: str | None = None) -> str:
@@ -210,10 +228,12 @@ def map_cid(step: _Step) -> str:
 
 
 def compose(step: _Step, house: str | None, to: list[str], text: str, page: str,
-            public_json: bytes | None = None, map_png: bytes | None = None) -> EmailMessage:  # fmt: skip
+            public_json: bytes | None = None, map_png: bytes | None = None,
+            private_json: bytes | None = None) -> EmailMessage:  # fmt: skip
     """One mail: the text, the HTML alternative with the map as a picture inside it (``map_png``,
     shown by Content-ID), the public game state (so that a player can run ``maester check``
-    offline), and with a key the sealed text and its seal attached."""
+    offline), a house's private part as JSON (its answers' verdicts, ``private_json``), and with a
+    key the sealed text and its seal attached."""
     who = f"House {house.title()}" if house else "everyone"
     m = EmailMessage(policy=policy.default)
     m["From"] = formataddr((f"Maester ({step.game_id})", step.sender))
@@ -235,10 +255,15 @@ def compose(step: _Step, house: str | None, to: list[str], text: str, page: str,
     if public_json is not None:
         m.add_attachment(public_json, maintype="application", subtype="json",
                          filename=f"{step.game_id}-{step.number:04d}.json")  # fmt: skip
+    if private_json is not None and house is not None:
+        m.add_attachment(private_json, maintype="application", subtype="json",
+                         filename=f"{step.game_id}-{step.number:04d}-{house}.json")  # fmt: skip
     if step.key is not None:
         name = f"report-{step.number:04d}-{house or 'public'}.txt"
-        m.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain", filename=name,
-                         params={"charset": "utf-8"})  # base64: saved, it is the signed bytes exactly  # fmt: skip
+        # application/octet-stream, not text/plain: mail programs show it as an attachment to save
+        # and leave it out of a reply, which quotes the body (this same text) once. Base64: saved, it
+        # is the signed bytes exactly.
+        m.add_attachment(text.encode("utf-8"), maintype="application", subtype="octet-stream", filename=name)
         m.add_attachment(seal_report(text, step.key.private).encode("ascii"), maintype="application",
                          subtype="octet-stream", filename=name + ".sig")  # fmt: skip
     return m
@@ -377,8 +402,12 @@ def _letter(gd: GameDir, where: Path, st: _Step, house: str | None, to: list[str
         public_json: bytes | None = (where / REPORT_DONE).read_bytes()  # the public twin: no secrets
     except OSError:
         public_json = None
+    try:
+        private_json = (where / f"{house}.json").read_bytes() if house is not None else None
+    except OSError:
+        private_json = None  # a step reported before houses had one
     return compose(st, house, to, letter_text(st, text, house, last, attachment, receipts),
-                   letter_html(page, map_cid(st) if map_png else None), public_json, map_png)  # fmt: skip
+                   letter_html(page, map_cid(st) if map_png else None), public_json, map_png, private_json)  # fmt: skip
 
 
 def _map_png(where: Path, notes: list[str]) -> bytes | None:

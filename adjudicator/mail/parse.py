@@ -282,8 +282,15 @@ def _sender(value: str) -> str:
     >>> _sender('"Ned <ned@x.org>" Stark <ned@example.org>'), _sender("ned@example.org (Ned)")
     ('ned@example.org', 'ned@example.org')
     """
-    bracketed = re.findall(r"<([^<>]*)>", value)
-    addr = bracketed[-1].strip() if bracketed else parseaddr(value)[1]
+    bracketed: list[str] = re.findall(r"<([^<>]*)>", value)
+    addr: str
+    if bracketed:
+        addr = bracketed[-1].strip()
+    else:
+        try:  # the standard parser recurses once per group: a From of a thousand groups exhausts the stack
+            addr = str(parseaddr(value[:2000])[1])
+        except (RecursionError, ValueError, IndexError):
+            addr = ""
     return addr.lower()[:200]
 
 

@@ -48,6 +48,7 @@ from ..turnfile.names import ORDER_TEXT, display_name
 from .cardtext import card_ref
 from .svgmap import HOUSE_COLOURS, MapLayout, board_summary, render_map
 from .templating import environment
+from .verdicts import answer_verdicts, judged
 
 FORMATS = ("text", "html", "json")
 MAP_FILE = "map.svg"  # the step's map in its report folder, beside the pages that show it
@@ -267,6 +268,7 @@ def report_view(
         "events": [_event_view_once(e, event_views) for e in events if e.is_public()],
         "private_events": _private_events(events, event_views),
         "hand": [], "discards": [], "my_requests": [], "skeleton": None, "held": [], "held_step": "",
+        "verdicts": judged(answer_verdicts(state, events, viewer)) if viewer is not None else [],
     }
     if viewer is not None:
         hs = state.houses[viewer]
@@ -718,7 +720,8 @@ def json_report(
     requests: list[dict[str, Any]],
     fingerprints: Mapping[str, list[str]] | None,
 ) -> str:
-    """The machine-readable twin of a report: events, the state without secrets, open requests."""
+    """The machine-readable twin of a report: events, the state without secrets, open requests; for a
+    house, also every answer of its own with its verdict (:func:`adjudicator.reports.verdicts.answer_verdicts`)."""
     doc = {
         "format": "maester-report",
         "version": 1,
@@ -727,6 +730,8 @@ def json_report(
         "state": public_state(state, viewer=viewer, requests=requests),
         "fingerprints": {h: list(v) for h, v in sorted((fingerprints or {}).items())},
     }
+    if viewer is not None:
+        doc["answers"] = answer_verdicts(state, events, viewer)
     return json.dumps(doc, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"  # compact: kept per step
 
 

@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ..engine.core.context import Request
 from ..game.board import Board
+from ..game.cards import CARDS
 from ..game.commands import (
     SPECIAL_TOKENS,
     AssignOrder,
@@ -29,10 +30,13 @@ from ..game.commands import (
     Move,
     Muster,
     MusterAction,
+    PlayCard,
     Raid,
+    Raven,
     Support,
     TieBreak,
     UnitSpec,
+    UseBlade,
 )
 from ..game.state import GameState
 from ..seals.seal import sign
@@ -91,17 +95,27 @@ class Robot:
         return _default(req)
 
     def mischief(self, state: GameState, board: Board) -> list[Command]:
-        """Now and then an illegal answer, or a standing instruction for later in the round."""
+        """Now and then an illegal answer, or a standing instruction for later in the round: each
+        gets a verdict (used, refused or not needed) by the end of its round (ruling 160)."""
         if self.rng.random() >= self.chaos:
             return []
         roll = self.rng.random()
-        if roll < 0.4:
+        land = [a.id for a in board.land_areas()]
+        if roll < 0.3:
             return [Support(side=self.house)]  # support myself in every combat
-        if roll < 0.7:
+        if roll < 0.5:
             power = state.houses[self.house].power
             return [Bid(track="wildlings", amount=power + 1 + self.rng.randrange(3))]  # above available power
-        land = [a.id for a in board.land_areas()]
-        return [Raid(origin=self.rng.choice(land), targets=(None,))]  # most likely no raid order there
+        if roll < 0.6:
+            return [Raid(origin=self.rng.choice(land), targets=(None,))]  # most likely no raid order there
+        if roll < 0.7:  # a tie-break order, used only when this house holds the Iron Throne at a tie
+            return [TieBreak(order=tuple(self.rng.sample(state.houses_in_play, len(state.houses_in_play))))]
+        if roll < 0.8:
+            return [UseBlade(use=True)]  # refused unless this house holds the Blade, unused, in a combat
+        if roll < 0.9:
+            return [Raven(action="look")]  # refused unless this house holds the Raven
+        others = sorted(c for c in CARDS.house_cards if CARDS.house_cards[c].house != self.house)
+        return [PlayCard(card=self.rng.choice(others))]  # another house's card: refused (R192)
 
 
 def _default(req: Request) -> list[Command]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.core.context import Request, pool_entry
-from ..engine.invariants import check_invariants
+from ..engine.invariants import check_invariants, judged_ids, unjudged, unruled
 from ..engine.machine import advance
 from ..folder import batch, registry
 from ..folder.gamedir import create_game
@@ -97,6 +97,10 @@ class _Table:
         """Hand in the robots' answers (or, with ``deadline``, the defaults of those requests)."""
         raise NotImplementedError
 
+    def problems(self, state: GameState) -> list[str]:
+        """What went wrong at the table itself (beyond the state's invariants)."""
+        return []
+
 
 class _Folder(_Table):
     """Turn files as text, sealed, dropped in the inbox and adjudicated as a moderator would."""
@@ -126,6 +130,9 @@ class _Engine(_Table):
     def __init__(self, houses: list[str], seed: int, tides: bool, robots: dict[str, Robot], board: Board):
         self.state = new_game(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}", tides_of_battle=tides, board=board)
         self.robots, self.board, self.n = robots, board, 0
+        self.sent: dict[str, int] = {}  # every answer handed in, by pool id: its round
+        self.judged: set[str] = set()  # the answers a step's events gave a verdict on
+        self.unruled: list[str] = []  # the last step's refusals that name no rule (ruling 162)
 
     def start(self) -> GameState:
         return advance(self.state, board=self.board).state
@@ -137,7 +144,18 @@ class _Engine(_Table):
                 self.n += 1
                 answers.append(pool_entry(id=f"{house}/{state.round}.{state.phase}/a{self.n}", house=house,
                                           round=state.round, command=cmd))
-        return advance(state, answers, deadline=deadline or False, board=self.board).state
+                self.sent[answers[-1]["id"]] = state.round
+        step = advance(state, answers, deadline=deadline or False, board=self.board)
+        self.judged |= judged_ids(step.events)
+        self.unruled = unruled(step.events)
+        return step.state
+
+    def problems(self, state: GameState) -> list[str]:
+        """Every answer whose round ended without a verdict (ruling 160); refusals naming no rule (162)."""
+        late = unjudged(self.sent, self.judged, state)
+        for line in late:  # each told once
+            self.judged.add(line.split()[1])
+        return late + self.unruled
 
 
 def _robots(houses: list[str], seed: int, chaos: float) -> dict[str, Robot]:
@@ -185,7 +203,7 @@ def _loop(table: _Table, result: SimResult, rounds: int | None, board: Board,
         result.steps += 1
         if on_step:
             on_step(state)
-        problems = check_invariants(state, board)
+        problems = check_invariants(state, board) + table.problems(state)
         if problems:
             result.problems = [f"step {result.steps}, round {state.round} {state.phase}: {p}" for p in problems]
             break

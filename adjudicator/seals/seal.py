@@ -81,6 +81,7 @@ __all__ = [
     "seal_text",
     "sign",
     "split_sealed",
+    "unnormalised_hint",
     "verify",
 ]  # fmt: skip
 
@@ -258,6 +259,39 @@ def verify(text: str, armoured: str) -> Signature:
 
 def _check(message: bytes, armoured: str) -> Signature:
     return sshsig.verify(message, armoured, NAMESPACE)
+
+
+def unnormalised_hint(text: str, armoured: str) -> str:
+    r"""When a seal fails over the normalised text but holds over the text as it came (LF or CRLF line
+    ends, blanks at line ends, blank lines before the seal), what to do; else ``""``.
+
+    ``ssh-keygen -Y sign`` over a file that was not normalised first makes such a seal. It is still
+    refused (the seal must cover what is archived, the normalised text), but the player is told why.
+    It costs up to two more seal checks: callers ask it for the seals of registered keys only, so that
+    a stranger's mail of many broken seals costs no more than before.
+
+    >>> key = Ed25519PrivateKey.from_private_bytes(bytes(32))
+    >>> raw = "game demo · house stark · round 1 · planning · seq 1  \r\nbid throne 3\r\n"
+    >>> unnormalised_hint(raw, sshsig.sign(raw.encode(), key, NAMESPACE))[:60]
+    ': the seal covers the text as typed, with CRLF line ends and'
+    """
+    body = normalise(text)
+    lines = split_lines(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    for end, what in (("\n", "LF"), ("\r\n", "CRLF")):
+        raw = end.join(lines) + end
+        if raw == body:
+            continue
+        try:
+            _check(raw.encode("utf-8"), armoured)
+        except SealError:
+            continue
+        blanks = any(line != line.rstrip(" \t") for line in lines)
+        return (f": the seal covers the text as typed, with {what} line ends{' and blanks at line ends' * blanks}, "
+                "not its normalised form; normalise the file before sealing it with ssh-keygen (maester "
+                "normalise FILE > FILE.norm, docs/seals.md), or seal it with maester sign")  # fmt: skip
+    return ""
 
 
 # --- finding sealed blocks in a file or a mail ----------------------------------------------

@@ -104,6 +104,7 @@ WARNING_CODES: dict[str, str] = {
     "W206": "not UTF-8",
     "W207": "earlier answers replaced",
     "W208": "a later line is used first",
+    "W209": "a line a mail program may wrap",
     "W301": "no header",
     "W302": "for a step not open yet",
     "W401": "may be refused when it resolves",

@@ -127,3 +127,40 @@ def test_queen_of_thorns_cannot_remove_the_march_that_began_the_combat(battle):
     assert b.done, "no other Stark order next to the Kingswood: skipped, not stuck"
     assert any("no order of the opponent" in e.effect for e in b.of(CardAbility))
     assert not b.of(CasualtiesDue)
+
+
+# --- Mace Tyrell kills the last unit: what the combat counted stays counted (issue 14) -------------
+
+
+def test_mace_tyrell_killing_the_last_defender_keeps_the_defense_bonus_and_catelyns_doubling(battle):
+    """Wrong before: the Defense +2 order left the board with its last footman, at once, so neither
+    its +2 nor Catelyn Stark's doubling counted (defender 0 instead of 4). Orders leave the board
+    when their combat is over (R220, R221, ruling 50), not when their units die mid-combat."""
+    state = duel("tyrell", "stark", attack=("knight",), defend=("footman",), defense="defense+2",
+                 areas='the_boneway = ["martell footman"]\nthe_reach = { units = ["2 stark knights"], order = "support+0" }')
+    b = battle(state, everyone(state, "tyrell"))
+    b.run(say("stark", Support(side="stark")), play("tyrell", "mace_tyrell"), play("stark", "catelyn_stark"))
+    assert b.done
+    assert [(e.house, e.units, e.cause) for e in b.of(UnitsDestroyed)][0] == ("stark", ("footman",), "Mace Tyrell")
+    final = b.of(CombatResolved)[0]
+    assert dict(final.defender_strength) == {
+        "defense": 2, "support:stark:the_reach": 4, "card:catelyn_stark": 0, "ability:catelyn_stark": 2}
+    assert (final.attacker_total, final.defender_total, final.winner) == (6, 8, "stark")
+    removed = [(e.area, e.token, e.cause) for e in b.of(CombatOrderRemoved)]
+    assert ("kingswood", "defense+2", "no units are left to carry it") in removed  # ruling 50, at clean-up
+    assert b.state.area("kingswood").order is None
+
+
+def test_mace_tyrell_killing_the_last_attacker_keeps_the_march_bonus_and_removes_the_order_at_clean_up(battle):
+    """Wrong before: the March +1 order left the emptied area the attackers marched from at once,
+    silently: the report never said the order was removed (R220)."""
+    state = duel("stark", "tyrell", attack=("footman",), defend=("footman",), token="march+1", areas=BLOCKED)
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "eddard_stark"), play("tyrell", "mace_tyrell"))
+    assert b.done
+    final = b.of(CombatResolved)[0]
+    assert dict(final.attacker_strength) == {"march": 1, "card:eddard_stark": 4}
+    assert [(e.area, e.token, e.cause) for e in b.of(CombatOrderRemoved)] == [
+        ("kings_landing", "march+1", "its combat is over (R220)")]
+    # with its march order gone only after the strengths were counted, nothing of the attack is left
+    assert b.state.area("kings_landing").order is None and b.units("kings_landing") == []

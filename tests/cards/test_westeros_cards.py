@@ -85,9 +85,19 @@ def test_R043_mustering_asks_each_house_in_turn_order_area_by_area():
 
 
 def test_R044_a_throne_of_blades_mustering():
+    """The Iron Throne holder's "muster" is a whole Mustering: every house, in turn order (R043)."""
     s = position(("a_throne_of_blades", "game_of_thrones", "storm_of_swords"))
     step = advance(s, [answer("baratheon", WesterosChoice(card="a_throne_of_blades", option="muster"))])
-    assert step.requests[0].kind == "muster" and step.requests[0].house == "baratheon"
+    assert [(r.kind, r.house) for r in step.requests] == [("muster", "baratheon")]
+    musters = [answer("baratheon", Muster(area="dragonstone", actions=(MusterAction(unit="footman"),))),
+               answer("lannister", Muster(area="lannisport", actions=(MusterAction(unit="knight"),))),
+               answer("stark", Muster(area="winterfell", actions=(MusterAction(unit="footman"),)))]
+    step = advance(step.state, musters, deadline=True)  # White Harbor musters nothing by default
+    mustered = [(e.house, e.area) for e in step.events if isinstance(e, UnitsMustered) and e.placed]
+    assert mustered == [("baratheon", "dragonstone"), ("lannister", "lannisport"), ("stark", "winterfell")]
+    assert sorted(u.type for u in step.state.area("dragonstone").units) == ["footman", "footman", "knight"]
+    assert sorted(u.type for u in step.state.area("lannisport").units) == ["footman", "knight", "knight"]
+    assert sorted(u.type for u in step.state.area("winterfell").units) == ["footman", "footman", "knight"]
 
 
 def test_R044_a_throne_of_blades_supply():
@@ -142,9 +152,19 @@ def test_R046_clash_of_kings_bids_for_the_three_tracks():
 
 
 def test_R047_dark_wings_dark_words_bid():
+    """The Raven holder's "bid" is a Clash of Kings: the three tracks bid in turn, the bids spent (R046)."""
     s = position(("last_days_of_summer", "dark_wings_dark_words", "storm_of_swords"))
     step = advance(s, [answer("lannister", WesterosChoice(card="dark_wings_dark_words", option="bid"))])
     assert {r.kind for r in step.requests} == {"bid"} and len(step.requests) == 3
+    bids = {"stark": (3, 0, 1), "lannister": (1, 2, 0), "baratheon": (0, 1, 2)}
+    answers = [answer(h, Bid(track=t, amount=n)) for h, ns in bids.items()
+               for t, n in zip(("iron_throne", "fiefdoms", "kings_court"), ns)]
+    step = advance(step.state, answers)
+    assert step.state.tracks == {"iron_throne": ["stark", "lannister", "baratheon"],
+                                 "fiefdoms": ["lannister", "baratheon", "stark"],
+                                 "kings_court": ["baratheon", "stark", "lannister"]}
+    assert power(step.state) == {"stark": 1, "lannister": 2, "baratheon": 2}
+    assert len([e for e in step.events if isinstance(e, BidsRevealed)]) == 3
 
 
 def test_ruling_62_dark_wings_collect_counts_trading_ports_like_game_of_thrones():

@@ -479,3 +479,21 @@ def test_the_horde_descends_watch_defaults_to_mustering_nothing():
     s = attack("the_horde_descends")
     step = advance(s, bid(**WATCH), deadline=True)
     assert step.state.areas == s.areas
+
+
+def test_ruling_79_after_preemptive_raids_second_attack_the_threat_is_0_and_both_cards_lie_at_the_bottom():
+    """A Night's Watch victory at 10 draws Preemptive Raid; the second attack (6, Lannister left out)
+    is lost and its card, Silence at the Wall, moves the threat back two spaces (10 -> 6) and is buried;
+    then the first attack ends: the threat is reset to 0 and Preemptive Raid buried under it."""
+    from adjudicator.engine.events.westeros import WildlingThreatMoved
+
+    s = attack("preemptive_raid", second="silence_at_the_wall")
+    s.wildling_threat = 8  # Last Days of Summer's icon: the Wildlings Attack card attacks at 10
+    s.houses["lannister"].power = 10
+    third = s.wildling_deck[2]
+    step = advance(s, [*bid(stark=0, lannister=10, baratheon=0)])
+    step = advance(step.state, bid(stark=0, baratheon=0))
+    assert [(e.old, e.new) for e in step.events if isinstance(e, WildlingThreatMoved)] == [(10, 6), (6, 0)]
+    assert step.state.wildling_threat == 0
+    assert step.state.wildling_deck[-2:] == ["silence_at_the_wall", "preemptive_raid"]
+    assert step.state.wildling_deck[0] == third

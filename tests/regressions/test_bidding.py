@@ -120,7 +120,8 @@ def test_R082_a_bid_sent_before_the_attack_at_12_spent_the_power_is_refused_and_
     step = advance(s, [*bids("wildlings", stark=5, lannister=4, baratheon=3),  # the attack at 12
                        *bids("iron_throne", stark=3, lannister=1, baratheon=2)])
     refused = [e for e in of(step.events, AnswerUnusable) if e.house == "stark"]
-    assert [e.reason for e in refused] == ["a bid of 3 is more than your 0 available power (R082)"]
+    assert [e.reason for e in refused] == ['the only legal answer, "bid iron throne 0", was taken without asking; '
+                                           "a bid of 3 is more than your 0 available power (R082)"]
     assert any(isinstance(e, OnlyOption) and e.house == "stark" for e in step.events)  # 0, unasked
     assert step.state.houses["stark"].power == 0 and step.state.houses["lannister"].power == 0
     assert step.state.tracks["iron_throne"] == ["baratheon", "lannister", "stark"]

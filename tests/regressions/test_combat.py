@@ -203,7 +203,8 @@ def test_R212_a_retreat_by_ship_never_reaches_the_area_the_attackers_came_from(b
     b = battle(state, everyone(state, "stark"))
     b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"),
           say("lannister", Retreat(areas=("kings_landing",))))
-    assert b.unusable("lannister") == ["King's Landing is the area the attackers marched from (R212)"]
+    assert b.unusable("lannister") == ['the only legal answer, "retreat to Crackclaw Point", was taken without asking; '
+                                       "King's Landing is the area the attackers marched from (R212)"]
     assert b.done and [r.to_area for r in b.of(Retreated)] == ["crackclaw_point"]
 
 
@@ -243,6 +244,41 @@ def test_ruling_56_no_retreat_into_an_enemy_home_area_or_a_neutral_force(battle)
     b.run(play("stark", "catelyn_stark"), play("greyjoy", "dagmar_cleftjaw"),
           say("greyjoy", Retreat(areas=("highgarden",))))
     b.run(say("greyjoy", Retreat(areas=("stoney_sept",))))
-    assert set(b.unusable("greyjoy")) == {"Highgarden is the home area of Tyrell, who controls it (Q6)",
-                                          "Stoney Sept holds a neutral force (Q15)"}
+    assert set(b.unusable("greyjoy")) == {"Highgarden is the home area of Tyrell, who controls it (ruling 56)",
+                                          "Stoney Sept holds a neutral force (ruling 56)"}
     assert b.requests()[0].context["legal_areas"] == ["blackwater", "riverrun"]
+
+
+# --- orders stay on the board until their combat is over (R220, R221, ruling 50; issue 14) ---------
+
+
+def test_R221_a_defense_order_whose_units_cannot_retreat_is_removed_at_clean_up_and_reported(battle):
+    """Wrong before: the defender's siege engine, which cannot retreat (R218), took its Defense order
+    with it when it was destroyed, silently; the report never said the order was removed."""
+    from adjudicator.engine.events.combat import CombatOrderRemoved
+
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("siege_engine",), defense="defense+1",
+                 areas='the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]')
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"))
+    assert b.done and b.of(CombatResolved)[0].winner == "stark"
+    assert [(e.units, e.cause) for e in b.of(UnitsDestroyed)] == [(("siege_engine",), "siege engines cannot retreat (R218)")]
+    assert ("kingswood", "defense+1", "the defender lost the combat (R221)") in [
+        (e.area, e.token, e.cause) for e in b.of(CombatOrderRemoved)]
+    assert b.units("kingswood") == ["knight", "knight"] and b.state.area("kingswood").order is None
+
+
+def test_R220_a_repelled_attack_whose_units_all_fall_reports_its_march_order_removed(battle):
+    """Wrong before: a defeated attacker's siege engine, destroyed in the area it marched from (R218),
+    took the March order with it at once and silently."""
+    from adjudicator.engine.events.combat import CombatOrderRemoved
+
+    state = duel("stark", "lannister", attack=("siege_engine",), defend=("footman",), area="blackwater",
+                 origin="stoney_sept", token="march+0", areas='the_boneway = ["tyrell footman"]')
+    b = battle(state, everyone(state, "stark", area="blackwater", origin="stoney_sept"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"))
+    assert b.done and b.of(CombatResolved)[0].winner == "lannister"
+    assert [(e.units, e.cause) for e in b.of(UnitsDestroyed)] == [(("siege_engine",), "siege engines cannot retreat (R218)")]
+    assert [(e.area, e.token, e.cause) for e in b.of(CombatOrderRemoved)] == [
+        ("stoney_sept", "march+0", "its combat is over (R220)")]
+    assert b.units("stoney_sept") == [] and b.state.area("stoney_sept").order is None

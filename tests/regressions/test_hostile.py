@@ -232,9 +232,9 @@ def test_an_inbox_file_whose_name_is_not_utf8_is_refused_with_a_receipt(game, ca
     with open(name, "wb") as f:
         f.write(sealed("stark", STARK_ORDERS, seq=2).replace("defense +1", "defense +2", 1).encode())
     code, out, err = run(capsys, "adjudicate", root)
-    assert code == 1 and err == ""
+    assert code == 1 and err == "", err
     assert "rejected " in out and "caf\ufffd.txt" in out and "[bad-signature]" in out
-    receipts = list((root / "reports").glob("*/receipts/rejected-caf_-*.txt"))
+    receipts = list((root / "refused").glob("*-caf_-*-moderator.txt"))
     assert len(receipts) == 1 and "Receipt for caf\ufffd.txt" in receipts[0].read_text()
     code, out, _ = run(capsys, "adjudicate", root)
     assert code == 0 and "nothing new" in out, "refused once, not read again (ruling 96)"

@@ -132,6 +132,20 @@ def test_R250_a_port_may_fill_to_three_ships_counting_those_already_there():
     assert units(step.state, "port_of_lannisport") == ["ship", "ship", "ship"]
 
 
+def test_R250_ships_in_a_port_are_an_army_within_the_supply_limit():
+    """Two ships in a port are an army (R250, R007): at supply 0 (two armies of 2) a third army is refused."""
+    s = game()
+    s.houses["lannister"].supply = 0
+    put(s, "lannisport", "lannister", "footman")
+    put(s, "searoad_marches", "lannister", "footman", "footman")
+    put(s, "stoney_sept", "lannister", "footman", "footman")
+    put(s, "port_of_lannisport", "lannister", "ship", order="support+0")
+    put(s, "the_golden_sound", "lannister", "ship", order="march+0")
+    step = run(at_action(s), entry("lannister", march("the_golden_sound", ("port_of_lannisport", "ship"))))
+    assert any("supply" in r for r in reasons(step, "lannister"))
+    assert units(step.state, "port_of_lannisport") == ["ship"] and units(step.state, "the_golden_sound") == ["ship"]
+
+
 def test_R253_ships_may_use_a_port_held_only_by_a_power_token():
     """Control by a power token is control: the port is the house's to enter (R240, R249)."""
     s = game()

@@ -43,7 +43,7 @@ def test_R137_a_raid_from_the_connected_sea_pillages_a_port():
 def test_R132_a_raid_at_sea_reaches_the_land_next_to_it_but_never_its_port_from_land():
     """From the sea a raid reaches land (R132); the land area never raids its own port (R137)."""
     step = run(port_position(), entry("greyjoy", Raid(origin="the_golden_sound", targets=("lannisport",))))
-    assert any("only a special raid may remove the defense order in Lannisport (R136, R139)" in r
+    assert any("only a special raid may remove the defense order in Lannisport (R139, R136)" in r
                for r in reasons(step, "greyjoy"))
     step = run(port_position("raid*"), entry("greyjoy", Raid(origin="the_golden_sound", targets=("lannisport",))))
     assert removed(step) == [("greyjoy", "the_golden_sound", "lannisport", "defense+1")]
@@ -95,5 +95,7 @@ def test_R140_a_raid_removed_by_a_raid_earlier_in_the_cycle_never_resolves():
     step = run(at_action(s), entry("lannister", Raid(origin="stoney_sept", targets=("searoad_marches",))),
                entry("tyrell", Raid(origin="searoad_marches", targets=("stoney_sept",))))
     assert removed(step) == [("lannister", "stoney_sept", "searoad_marches", "raid")]
-    expired = [e for e in step.events if type(e).__name__ == "AnswersExpired"]
-    assert [e.house for e in expired] == ["tyrell"] and step.state.round == 2
+    # Tyrell's answer can no longer be used: refused as soon as its raid order is gone (ruling 161)
+    refused = [e for e in step.events if type(e).__name__ == "AnswerUnusable"]
+    assert [(e.house, e.rule) for e in refused] == [("tyrell", "R129")] and "R140" in refused[0].reason
+    assert step.state.round == 2

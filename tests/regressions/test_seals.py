@@ -188,7 +188,9 @@ def test_issue13_2_a_turn_an_older_maester_archived_broken_is_set_aside_by_a_rol
     assert cli_main(["adjudicate", str(game)]) == 2, "the broken turn stops the run, naming it"
     assert "rollback" in capsys.readouterr().err
     latest = batch.status(game)["snapshot"]
-    assert cli_main(["rollback", str(game), "--to", str(latest), "--reason", "archived broken"]) == 0
+    (name,) = [p.name for p in (game / "archive").iterdir() if "-lannister-" in p.name]
+    assert cli_main(["rollback", str(game), "--to", str(latest), "--reason", "archived broken",
+                     "--drop", f"archive/{name}"]) == 0  # fmt: skip
     assert cli_main(["adjudicate", str(game)]) == 0
     (game / "inbox" / "c-lannister.txt").write_text(block, encoding="utf-8")
     assert cli_main(["adjudicate", str(game)]) == 0, "the same turn, sent again, is taken"
@@ -215,10 +217,11 @@ def test_issue13_a_turn_that_does_not_read_back_gets_a_receipt_and_never_reaches
     assert "not taken: its text does not read back as one turn (a fault of this test)" in out
     assert sorted(e["house"] for e in accept_lines(game)) == ["baratheon", "stark"]
     assert not any("-lannister-" in p.name for p in (game / "archive").iterdir())
-    receipts = list((game / "reports").glob("*/receipts/rejected-*"))
+    receipts = list((game / "refused").glob("*-lannister.txt"))  # to the house whose key sealed it
     said = " ".join(receipts[0].read_text().split())
     assert len(receipts) == 1 and "a fault of this test" in said
-    assert "Rejected in part" in said and "-baratheon-r1-planning-seq1.txt" in said, "the block taken is named"
+    assert "Rejected in part" in said and "-baratheon-" not in said, "another house's turn is not named to it"
+    assert "1 other sealed turn of this file, of other houses, was accepted" in said
     monkeypatch.setattr(intake, "understand", real)
     assert cli_main(["adjudicate", str(game)]) == 0, "refused once, recorded, and the game goes on"
     assert audit.replay(game).ok

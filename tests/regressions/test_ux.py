@@ -420,7 +420,7 @@ def test_a_rejected_receipt_says_what_to_do(tmp_path) -> None:  # type: ignore[n
         send(root, keys, house, 1, body)
     result = send(root, keys, "stark", 2, "support stark in every combat\n")  # the planning step is over
     assert result.rejected and not result.rejected[0].retry
-    (path,) = root.glob("reports/*/receipts/rejected-*.txt")
+    (path,) = root.glob("refused/*-stark.txt")
     text = path.read_text(encoding="utf-8")
     assert "[wrong-step]" in text
     assert text.endswith("What to do:\n  - write the header for the step the game is at (seq 1 for your first file of\n"

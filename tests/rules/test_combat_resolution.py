@@ -58,6 +58,26 @@ def test_R203_only_the_defeated_side_takes_casualties(battle):
     assert b.units("kings_landing") == []
 
 
+def test_R203_the_losers_fortifications_cancel_the_victors_swords(battle):
+    """Three swords (Ser Gregor Clegane) less two fortifications (Ser Rodrick Cassel): one casualty."""
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("3 footmen",), areas=BLOCKED)
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "ser_gregor_clegane"), play("stark", "ser_rodrick_cassel"))
+    assert b.done and b.results()[0].winner == "lannister"
+    assert [(d.house, d.swords, d.fortifications, d.count) for d in b.of(CasualtiesDue)] == [("stark", 3, 2, 1)]
+    assert b.units("storms_end", "stark") == ["footman"] * 2
+
+
+def test_R203_fortifications_beyond_the_swords_leave_no_casualty(battle):
+    """One sword (Ser Jaime Lannister) against two fortifications: none, never fewer than none."""
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("3 footmen",), areas=BLOCKED)
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "ser_rodrick_cassel"))
+    assert b.done and b.results()[0].winner == "lannister"
+    assert [(d.house, d.swords, d.fortifications, d.count) for d in b.of(CasualtiesDue)] == [("stark", 1, 2, 0)]
+    assert not b.of(UnitsDestroyed) and b.units("storms_end", "stark") == ["footman"] * 3
+
+
 def test_R204_the_defeated_house_chooses_its_casualties(battle):
     state = duel("lannister", "stark", attack=("2 knights",), defend=("footman", "knight"), areas=BLOCKED)
     b = battle(state, everyone(state, "lannister"))
@@ -83,6 +103,19 @@ def test_R204_a_casualty_choice_of_the_wrong_size_is_refused(battle):
           say("stark", Casualties(units=(UnitSpec("knight"), UnitSpec("footman")))))
     assert any("1 casualty must be chosen, not 2" in r for r in b.unusable("stark"))
     assert b.asked() == [("casualties", "stark")] and b.units("kingswood", "stark") == ["footman", "knight"]
+
+
+def test_R204_a_casualty_choice_for_another_combat_waits_for_it(battle):
+    """A choice conditioned on another combat (``if attacked in Winterfell: casualties knight``) is
+    not an answer for this one: it is neither used nor refused here (mutation testing found no test)."""
+    from adjudicator.game.commands import CombatFilter
+
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("footman", "knight"), areas=BLOCKED)
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "catelyn_stark"),
+          say("stark", Casualties(units=(UnitSpec("knight"),), when=CombatFilter(area="winterfell"))))
+    assert b.asked() == [("casualties", "stark")] and b.units("kingswood", "stark") == ["footman", "knight"]
+    assert b.unusable("stark") == []
 
 
 def test_R205_routed_units_can_never_be_chosen_as_casualties(battle):

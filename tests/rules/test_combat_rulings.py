@@ -7,6 +7,7 @@ from adjudicator.engine.events.combat import (
     AttackerAdvanced,
     BladeUsed,
     CardAbility,
+    CombatOrderRemoved,
     CombatResolved,
     CombatStrengths,
     HouseCardsRevealed,
@@ -226,6 +227,9 @@ def test_ruling_50_an_order_left_without_units_is_removed(battle):
     b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"))
     assert b.done and b.results()[0].winner == "lannister" and b.units("kingswood") == []
     assert b.state.area("kingswood").order is None
+    # the Tides skull killed the footman after the victor was known; the order went at clean-up
+    assert [(e.area, e.cause) for e in b.of(CombatOrderRemoved) if e.area == "kingswood"] == [
+        ("kingswood", "no units are left to carry it")]
 
 
 def test_ruling_51_a_special_support_gives_its_one_when_its_units_count_nothing(battle):

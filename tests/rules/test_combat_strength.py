@@ -47,6 +47,21 @@ def test_R187_R236_a_siege_engine_counts_nothing_against_an_area_without_a_castl
     assert ("units:siege_engine", 0) in first.attacker_strength and ("units:siege_engine", 0) in first.defender_strength
 
 
+def test_R187_R236_a_siege_engine_never_adds_to_a_defence_even_in_a_castle(battle):
+    """Riverrun has a castle: the attacking siege engine counts 4; a defending one, or one supporting
+    the defender, counts 0 (R236: "it never adds anything in defence")."""
+    state = duel("stark", "lannister", attack=("knight", "siege_engine"), defend=("footman", "siege_engine"),
+                 area="riverrun", origin="the_twins",
+                 areas='stoney_sept = { units = ["lannister siege_engine"], order = "support+0" }')
+    b = battle(state, everyone(state, "stark", area="riverrun", origin="the_twins"))
+    b.run(say("lannister", Support(side="lannister")))
+    first = b.of(CombatStrengths)[0]
+    assert dict(first.attacker_strength) == {"units:knight": 2, "units:siege_engine": 4}
+    assert dict(first.defender_strength) == {"units:footman": 1, "units:siege_engine": 0,
+                                             "support:lannister:stoney_sept": 0}
+    assert (first.attacker_total, first.defender_total) == (6, 1)
+
+
 def test_R188_initial_strength_adds_units_march_defense_support_and_garrison(battle):
     state = duel("lannister", "stark", attack=("2 knights",), defend=("footman",), area="winterfell",
                  origin="moat_cailin", token="march+1", defense="defense+2",

@@ -197,10 +197,12 @@ def test_R266_a_house_cannot_resolve_another_houses_order():
     s = at_action(s)
     step = run(s, entry("stark", Raid(origin="castle_black", targets=("winterfell",))))
     assert [(r.kind, r.house) for r in step.requests] == [("raid", "lannister")], "Lannister still decides its raid"
+    # refused on arrival (ruling 161): no decision of the round could ever use it
+    assert [(e.reason, e.rule) for e in step.events if type(e).__name__ == "AnswerUnusable"] == [
+        ("you have no raid order in Castle Black (never placed, or already removed) (R129, R140)", "R129")]
+    assert not [a for a in step.state.answers if a["house"] == "stark"]
     step = run(step.state, entry("lannister", Raid(origin="castle_black", targets=(None,))))
     assert [(r.kind, r.house) for r in step.requests] == [("raid", "stark")]
-    assert [e.reason for e in step.events if type(e).__name__ == "AnswerUnusable"] == [
-        "you have no raid order in Castle Black (never placed, or already removed) (R129, R140)"]
     assert step.state.area("winterfell").order is not None
 
 

@@ -290,3 +290,27 @@ def test_ruling_72_actions_apply_in_the_order_given():
     assert check_muster(s, BOARD, "baratheon", "dragonstone", (F, UP_K), 2) is None
     assert check_muster(s, BOARD, "baratheon", "dragonstone", (UP_K, F), 2) == \
         "there is no footman of yours in Dragonstone to upgrade (R071)"
+
+
+def _muster_now(s: GameState, house: str, area: str, *actions: MusterAction) -> GameState:
+    """Muster at once, as a special consolidate power order does in the Action Phase (R165)."""
+    from adjudicator.engine.core.mustering import muster as do_muster
+    from adjudicator.game.state import Segment
+
+    ctx = Context(s, BOARD, Segment("action", {}), [], False)
+    do_muster(ctx, house, area, actions, BOARD.area(area).muster_points)
+    return ctx.state
+
+
+def test_ruling_80_a_routed_footman_may_be_upgraded_and_its_knight_stays_routed():
+    s = bare()
+    s.area_mut("lannisport").units.append(Unit("lannister", "footman", routed=True))
+    after = _muster_now(s, "lannister", "lannisport", UP_K)
+    assert [(u.type, u.routed) for u in after.area("lannisport").units] == [("knight", True)]
+
+
+def test_ruling_80_a_standing_footman_is_upgraded_before_a_routed_one():
+    s = bare()
+    s.area_mut("lannisport").units += [Unit("lannister", "footman", routed=True), Unit("lannister", "footman")]
+    after = _muster_now(s, "lannister", "lannisport", UP_K)
+    assert sorted((u.type, u.routed) for u in after.area("lannisport").units) == [("footman", True), ("knight", False)]

@@ -92,7 +92,7 @@ def test_R115_every_area_with_units_needs_exactly_one_order():
     step = run(small(), *answers("stark", STARK_OK[0]), *answers("lannister", *LANN_OK, RAVEN_PASS))
     assert [r.house for r in step.requests] == ["stark"]
     why = [e.reason for e in unusable(step, "stark")]
-    assert any("The Shivering Sea" in w and "(R115, R121)" in w for w in why)
+    assert any("The Shivering Sea" in w and "(R121, R115)" in w for w in why)
     assert not of(step.events, OrdersRevealed)
 
 
@@ -227,7 +227,7 @@ def test_R122_the_short_house_places_every_token_it_can_and_chooses_the_areas_le
 def test_R122_only_a_short_house_may_leave_an_area_without_an_order():
     step = run(small(), *answers("stark", STARK_OK[0], LeaveUnordered(area="the_shivering_sea")),
                *answers("lannister", *LANN_OK, RAVEN_PASS))
-    assert any("(R121, R122)" in e.reason for e in unusable(step, "stark"))
+    assert any("(R122, R121)" in e.reason for e in unusable(step, "stark"))
     assert [r.house for r in step.requests] == ["stark"]
 
 
@@ -308,7 +308,7 @@ def test_ruling_3_a_raven_swap_obeys_the_star_cap_and_the_westeros_bans():
     over_cap = Raven(action="swap", area="stoney_sept", token="march+1")  # a 4th special; position 1 has 3 stars
     banned = Raven(action="swap", area="stoney_sept", token="support+0")
     step = run(s, *answers("stark", *STARK_OK), *answers("lannister", *lann, over_cap))
-    assert any("(R119, R126, ruling 3)" in e.reason for e in unusable(step, "lannister"))
+    assert any("(R126, R119, ruling 3)" in e.reason for e in unusable(step, "lannister"))
     assert [r.kind for r in step.requests] == ["raven"]
     step = run(step.state, entry("lannister", banned))
     assert any("support+0" in e.reason and "(R126, ruling 3)" in e.reason for e in unusable(step, "lannister"))

@@ -123,7 +123,7 @@ def test_R136_a_special_raid_may_remove_a_defense_order_a_normal_raid_may_not():
     put(s, "stoney_sept", "baratheon", "footman", order="raid")
     put(s, "lannisport", "lannister", "footman", order="defense+1")
     step = run(at_action(s), entry("baratheon", Raid(origin="stoney_sept", targets=("lannisport",))))
-    assert any("only a special raid may remove the defense order in Lannisport (R136, R139)" in e.reason
+    assert any("only a special raid may remove the defense order in Lannisport (R139, R136)" in e.reason
                for e in unusable(step, "baratheon"))
     s.area_mut("stoney_sept").order.token = "raid*"
     step = run(s, entry("baratheon", Raid(origin="stoney_sept", targets=("lannisport",))))
@@ -179,10 +179,24 @@ def test_R138_a_non_adjacent_target_is_refused():
     s = position()
     put(s, "kings_landing", "tyrell", "footman", order="support+0")
     step = run(s, entry("lannister", Raid(origin="stoney_sept", targets=("kings_landing",))))
-    assert any("King's Landing is not adjacent to Stoney Sept" in e.reason and "(R130, R138)" in e.reason
+    assert any("King's Landing is not adjacent to Stoney Sept" in e.reason and e.reason.endswith("(R130)")
                for e in unusable(step, "lannister"))
     assert [r.kind for r in step.requests] == ["raid"]
     assert token(step.state, "kings_landing") == "tyrell support+0"
+
+
+def test_R138_land_areas_linked_by_ship_transport_are_not_adjacent_for_a_raid():
+    s = game()
+    put(s, "lannisport", "lannister", "footman", order="raid")
+    put(s, "the_golden_sound", "lannister", "ship")
+    put(s, "sunset_sea", "lannister", "ship")
+    put(s, "ironmans_bay", "lannister", "ship")
+    put(s, "seagard", "stark", "footman", order="support+0")
+    put(s, "stoney_sept", "stark", "footman", order="support+0")  # a target next to Lannisport: the raid is asked
+    step = run(at_action(s), entry("lannister", Raid(origin="lannisport", targets=("seagard",))))
+    assert [(e.reason, e.rule) for e in unusable(step, "lannister")] == [
+        ("Seagard is not adjacent to Lannisport; ship transport never makes areas adjacent for a raid (R138)", "R138")]
+    assert token(step.state, "seagard") == "stark support+0"
 
 
 def test_R139_march_orders_cannot_be_raided():
@@ -191,6 +205,17 @@ def test_R139_march_orders_cannot_be_raided():
     step = run(s, entry("lannister", Raid(origin="stoney_sept", targets=("blackwater",))))
     assert any("(R139)" in e.reason for e in unusable(step, "lannister"))
     assert "blackwater" not in step.requests[0].context["targets"]["stoney_sept"]
+
+
+def test_R139_a_regular_raid_cannot_hit_a_defense_order():
+    s = game()
+    put(s, "stoney_sept", "baratheon", "footman", order="raid")
+    put(s, "lannisport", "lannister", "footman", order="defense+1")
+    put(s, "harrenhal", "stark", "footman", order="support+0")
+    step = run(at_action(s), entry("baratheon", Raid(origin="stoney_sept", targets=("lannisport",))))
+    assert any(e.reason.endswith("(R139, R136)") and e.rule == "R139" for e in unusable(step, "baratheon"))
+    assert step.requests[0].context["targets"]["stoney_sept"] == ["harrenhal"]  # the defense order is no target
+    assert token(step.state, "lannisport") == "lannister defense+1"
 
 
 def test_R140_a_raided_raid_is_skipped_and_its_answer_is_never_used():
@@ -205,10 +230,13 @@ def test_R140_a_raided_raid_is_skipped_and_its_answer_is_never_used():
     # Baratheon removed Tyrell's raid before Tyrell's turn: Lannister raids next, and Tyrell is skipped
     assert raids(step) == [("baratheon", "kings_landing", "blackwater")]
     assert [(r.kind, r.house) for r in step.requests] == [("raid", "lannister")]
+    # no decision of the round can use it any more: Tyrell is told so at once (ruling 161)
+    refused = [e for e in step.events if type(e).__name__ == "AnswerUnusable" and e.house == "tyrell"]
+    assert [e.reason for e in refused] == [
+        "you have no raid order in Blackwater (never placed, or already removed) (R129, R140)"]
+    assert not [a for a in step.state.answers if a["house"] == "tyrell"]
     step = run(step.state, entry("lannister", Raid(origin="stoney_sept", targets=("harrenhal",))))
     assert raids(step) == [("lannister", "stoney_sept", "harrenhal")]
-    expired = [e for e in step.events if type(e).__name__ == "AnswersExpired" and e.house == "tyrell"]
-    assert expired and "blackwater" in expired[0].answers[0]
 
 
 def test_ruling_8_a_target_whose_order_is_gone_is_not_legal_but_a_preference_list_falls_through():

@@ -94,6 +94,15 @@ def check_tie_break(state: GameState, context: str, tied: list[HouseId], cmd: Co
     return None
 
 
+def not_the_tie_breaker(holder: HouseId, context: str) -> str:
+    """Why a tie-break order of a house other than ``holder`` is not used for a tie of ``context``."""
+    if context == "iron_throne":
+        return (f"{holder.title()} held the Iron Throne before this bidding and breaks the ties on its own track "
+                "(R085)")
+    rule = "R107" if context == "wildlings" else "R084"
+    return f"{holder.title()} holds the Iron Throne and breaks this tie ({rule})"
+
+
 # --- secret bids and ties -------------------------------------------------------------------
 
 
@@ -122,7 +131,7 @@ def secret_bids(ctx: Context, track: str, houses: list[HouseId]) -> dict[HouseId
     # and used up with the decision; recorded with it, so that a replay tells the same story.
     fresh = [a.request for a in asks if a.request.key not in ctx.segment.decisions and skipped.get(a.request.house)]
     refusals = {r.key: [AnswerUnusable(house=r.house, answer=e.text, reason=str(check_bid(st, r.house, track, e.command)),
-                                       visible_to=r.house) for e in skipped[r.house]] for r in fresh}  # fmt: skip
+                                       ids=(e.id,), visible_to=r.house) for e in skipped[r.house]] for r in fresh}  # fmt: skip
     try:
         cmds = ctx.ask_all(asks)
     except NeedAnswers:
@@ -173,7 +182,12 @@ def break_tie(ctx: Context, context: str, tied: list[HouseId], default: list[Hou
         context={"tie": context, "tied": list(tied)},
         default=TieBreak(order=tuple(default), context=context),
     )
-    cmd = ctx.ask(Ask(req, lambda c: check_tie_break(st, context, tied, c)))
+    # Tie-break orders of the other houses meant for this tie are refused; being standing, they
+    # stay for a later tie their house may break (the Iron Throne may change hands on its track).
+    strays = [e for h in st.houses_in_play if h != holder for e in ctx.entries(h, "tie_break")
+              if isinstance(e.command, TieBreak) and e.command.context in (None, context)]
+    cmd = ctx.ask_refusing(Ask(req, lambda c: check_tie_break(st, context, tied, c)), strays,
+                           lambda e: not_the_tie_breaker(holder, context), use_up=False)
     assert isinstance(cmd, TieBreak)
     order = sorted(tied, key=cmd.order.index)
     ctx.emit(TieBroken(house=holder, context=context, order=tuple(order)))

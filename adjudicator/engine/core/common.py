@@ -129,18 +129,23 @@ def lose_power(ctx: Context, house: HouseId, amount: int, cause: str) -> int:
 # --- units ------------------------------------------------------------------------------------
 
 
-def destroy_units(ctx: Context, area: str, units: list[Unit], cause: str, *, reported_in: str | None = None) -> None:
+def destroy_units(
+    ctx: Context, area: str, units: list[Unit], cause: str, *, reported_in: str | None = None, in_combat: bool = False
+) -> None:
     """Remove units from the board (they go back to their house's supply, R010).
 
     ``reported_in`` names the area the event reports: an attacker's casualties stand in their
     origin until the combat ends, but a player reads them as lost in the embattled area.
+    An order left without units goes with them, except ``in_combat``: there an order leaves the
+    board when its combat is over (R220, R221, ruling 50), so a Defense or March order still
+    counts after its last unit fell to Mace Tyrell or a casualty.
     """
     if not units:
         return
     st = ctx.state.area_mut(area)
     for u in units:
         st.units.remove(u)
-    if not st.units:
+    if not st.units and not in_combat:
         st.order = None if st.order and st.order.house == units[0].house else st.order
     ctx.emit(UnitsDestroyed(house=units[0].house, area=reported_in or area, units=tuple(u.type for u in units),
                             cause=cause))

@@ -91,22 +91,31 @@ class Request:
 
 @dataclass
 class PoolEntry:
-    """One answer a house has sent: its command, where it came from, its canonical text."""
+    """One answer a house has sent: its command, where it came from, its canonical text.
+
+    ``verdict`` is the last verdict the answer had while the game still holds it: ``"used"`` (a
+    standing answer: it stands to the end of its round) or ``"refused"`` (it waits for another
+    decision it fits); ``""`` for none yet (ruling 160).
+    """
 
     id: str
     house: str
     round: int
     command: Command
     text: str
+    verdict: str = ""
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> PoolEntry:
-        return PoolEntry(d["id"], d["house"], d["round"], from_dict(d["command"]), d.get("text", ""))
+        return PoolEntry(d["id"], d["house"], d["round"], from_dict(d["command"]), d.get("text", ""),
+                         str(d.get("verdict", "")))
 
 
-def pool_entry(*, id: str, house: str, round: int, command: Command, text: str = "") -> dict[str, Any]:
+def pool_entry(*, id: str, house: str, round: int, command: Command, text: str = "",
+               verdict: str = "") -> dict[str, Any]:
     """A pool entry as stored in ``GameState.answers``."""
-    return {"id": id, "house": house, "round": round, "command": to_dict(command), "text": text or repr(command)}
+    d = {"id": id, "house": house, "round": round, "command": to_dict(command), "text": text or repr(command)}
+    return {**d, "verdict": verdict} if verdict else d
 
 
 class GameOver(Exception):
@@ -140,7 +149,10 @@ class Ask:
 
     ``check(command)`` returns ``None`` when the command is a legal answer, a reason string when
     it is meant for this decision but illegal, or :data:`NOT_APPLICABLE`.
-    ``only`` is the single legal option, when there is exactly one.
+    ``only`` is the single legal option, when there is exactly one; the house's answers that
+    do not fit are refused saying so. With ``fallback`` it is instead what a decision a house
+    makes only by standing instruction comes to when no answer is waiting (keep the support,
+    keep the Blade): taken at once, never asked (``combat_state.decide_now``).
 
     A composite decision (a house's orders: one line per area) sets ``compose`` instead of
     relying on ``check``: it gets every unused answer of the request's kind from that house,
@@ -152,6 +164,7 @@ class Ask:
     check: Callable[[Command], Any]
     only: Answer | None = None
     compose: Callable[[list[PoolEntry]], Composed] | None = None
+    fallback: bool = False
 
 
 @dataclass
@@ -161,11 +174,16 @@ class Step:
     requests: list[Request]
 
 
+# Which unanswered decisions take their default: all (True), none (False), the requests with these
+# keys, or those a predicate names (the moderator's past-due requests; the caller holds the clock).
+Deadline = bool | frozenset[str] | Callable[[Request], bool]
+
+
 class Context:
     """What a phase sees while it runs: the position it changes and the way to ask."""
 
     def __init__(self, state: GameState, board: Board, segment: Segment, pool: list[PoolEntry],
-                 deadline: bool | frozenset[str]):
+                 deadline: Deadline):
         self.state = state
         self.board = board
         self.segment = segment
@@ -173,7 +191,10 @@ class Context:
         self.deadline = deadline
         self.events: list[Event] = []
         self.transient: list[Event] = []  # unusable answers for decisions still open
-        self._asked = 0
+        self.asked = state.decisions_asked  # decisions asked in this phase before this segment
+        self.recorded = frozenset(segment.decisions)  # decisions taken before this run of the segment
+        self.replayed: set[str] = set()  # those taken again by this run
+        self._settled = 0
 
     # --- events ----------------------------------------------------------------------------
 
@@ -183,13 +204,17 @@ class Context:
     # --- decisions -------------------------------------------------------------------------
 
     def _past_deadline(self, request: Request) -> bool:
-        """``deadline=True``: every decision; a set of keys: only those requests (the open ones)."""
-        return self.deadline is True or (isinstance(self.deadline, frozenset) and request.key in self.deadline)
+        """``deadline=True``: every decision; a set of keys: only those requests; a predicate: those it names."""
+        if isinstance(self.deadline, bool):
+            return self.deadline
+        if isinstance(self.deadline, frozenset):
+            return request.key in self.deadline
+        return bool(self.deadline(request))
 
     def key(self, kind: str, house: str) -> str:
         """The next decision key; deterministic because the phase code is."""
-        self._asked += 1
-        return f"r{self.state.round}.{self.segment.name}.{self._asked}.{kind}.{house}"
+        self.asked += 1
+        return f"r{self.state.round}.{self.segment.name}.{self.asked}.{kind}.{house}"
 
     def entries(self, house: str, kind: str) -> list[PoolEntry]:
         """Unused answers of one house of one kind, oldest first."""
@@ -215,6 +240,7 @@ class Context:
         for a in asks:
             rec = self.segment.decisions.get(a.request.key)
             if rec is not None:
+                self.replayed.add(a.request.key)
                 self.events.extend(event_from_dict(e) for e in rec.get("events", []))
                 results.append(from_dict(rec["value"]) if "value" in rec else _parts(rec["parts"]))
                 continue
@@ -224,17 +250,23 @@ class Context:
             elif a.only is not None:
                 only = OnlyOption(house=a.request.house, decision=a.request.prompt, answer=_text(a.only),
                                   visible_to=a.request.house)
+                if not a.fallback:
+                    evs = [_only_legal(e, a.only) for e in evs]
                 pending.append((a, a.only, [*evs, only], entries))
             elif self._past_deadline(a.request) and a.request.default is not None:
                 # A secret decision's default stays as secret as the answer it replaces.
                 seen_by = a.request.house if a.request.secret else PUBLIC
                 ev = DefaultUsed(house=a.request.house, decision=a.request.prompt, answer=_text(a.request.default), visible_to=seen_by)
+                if a.compose:  # the lines read for it, refused above, are used up with the default
+                    entries = self.entries(a.request.house, a.request.kind)
                 pending.append((a, a.request.default, [*evs, ev], entries))
             else:
                 self.transient.extend(evs)
                 missing.append(a.request)
             results.append(None)
         if missing:
+            # The answers refused on the way to a decision that waits for the others are told now.
+            self.transient.extend(e for _, _, evs, _ in pending for e in evs if isinstance(e, AnswerUnusable))
             raise NeedAnswers(missing)
         it = iter(pending)
         out: list[Answer] = []
@@ -265,10 +297,74 @@ class Context:
             if verdict is NOT_APPLICABLE:
                 continue
             if verdict is None:
-                evs.append(AnswerUsed(house=req.house, decision=req.prompt, answer=entry.text, visible_to=req.house))
+                evs.append(AnswerUsed(house=req.house, decision=req.prompt, answer=entry.text, ids=(entry.id,),
+                                      visible_to=req.house))
                 return entry.command, evs, [entry]
-            evs.append(AnswerUnusable(house=req.house, answer=entry.text, reason=str(verdict), visible_to=req.house))
+            evs.append(AnswerUnusable(house=req.house, answer=entry.text, reason=str(verdict), ids=(entry.id,),
+                                      visible_to=req.house))
         return None, evs, []
+
+    # --- verdicts on answers that no decision of their house reads ---------------------------
+
+    def ask_refusing(self, ask: Ask, strays: list[PoolEntry], reason: Callable[[PoolEntry], str], *,
+                     use_up: bool = True) -> Any:
+        """Take a decision; ``strays``, answers of other houses aimed at it, are refused with ``reason``.
+
+        The refusals are shown while the decision waits and recorded with it once taken, so that a
+        replay tells the same story. With ``use_up`` the refused answers are used up with the
+        decision; a standing answer (a tie-break order) may instead wait for a decision it fits.
+        """
+        refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason(e), ids=(e.id,), visible_to=e.house)
+                    for e in strays]
+        fresh = ask.request.key not in self.segment.decisions
+        try:
+            got = self.ask(ask)
+        except NeedAnswers:
+            self.transient.extend(refusals)
+            raise
+        if fresh and refusals:
+            self.emit(*refusals)
+            self.segment.decisions[ask.request.key]["events"].extend(e.to_dict() for e in refusals)
+            if use_up:
+                self.segment.used.extend(e.id for e in strays)
+        return got
+
+    def settle(self, kind: str, houses: list[str], aimed: Callable[[Command], bool], reason: str, *,
+               only_this: Callable[[Command], bool] | None = None) -> None:
+        """A decision that came up and was taken without asking anyone, with nothing to choose (no
+        legal retreat, no casualty due): the answers of ``houses`` of ``kind`` ``aimed`` at it are
+        refused with ``reason``. Those ``only_this`` decision could use (by default all of them)
+        are used up; the others (a retreat for any combat) wait for a decision they fit.
+
+        Recorded like a decision, under a key of its own that leaves the decisions' keys as they
+        are, so that a replay tells the same story and answers arriving later wait for the
+        decisions to come.
+        """
+        self._settled += 1
+        key = f"r{self.state.round}.{self.segment.name}.settled{self._settled}.{kind}"
+        rec = self.segment.decisions.get(key)
+        if rec is not None:
+            self.replayed.add(key)
+            self.events.extend(event_from_dict(e) for e in rec.get("events", []))
+            return
+        # Past the events already reported, only a position saved before settling was recorded
+        # can lack the record: it is left as it was told then.
+        fresh = len(self.events) >= self.segment.events_seen
+        strays = [e for h in houses for e in self.entries(h, kind) if aimed(e.command)] if fresh else []
+        refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason, ids=(e.id,), visible_to=e.house)
+                    for e in strays]
+        self.segment.decisions[key] = {"settled": True, "events": [e.to_dict() for e in refusals]}
+        self.segment.used.extend(e.id for e in strays if only_this is None or only_this(e.command))
+        self.emit(*refusals)
+
+
+def _only_legal(event: Event, only: Answer) -> Event:
+    """A refusal for a decision taken without asking: it says which answer was the only legal one."""
+    if not isinstance(event, AnswerUnusable):
+        return event
+    reason = f'the only legal answer, "{_text(only)}", was taken without asking; {event.reason}'
+    return AnswerUnusable(house=event.house, answer=event.answer, reason=reason, rule=event.rule, ids=event.ids,
+                          visible_to=event.visible_to)
 
 
 def _parts(dicts: list[dict[str, Any]] | None) -> tuple[Command, ...] | None:

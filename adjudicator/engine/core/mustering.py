@@ -108,10 +108,11 @@ def _apply(state: GameState, board: Board, house: HouseId, area: str, action: Mu
         if unit not in UPGRADES:
             return f"only a knight or a siege engine can replace a footman, not a {unit.replace('_', ' ')} (R071)", ""
         units = state.area_mut(area).units
-        footman = next((u for u in units if u.house == house and u.type == "footman"), None)
+        # A standing footman first; a routed one may be upgraded too, and its knight stays routed (ruling 80).
+        footman = min((u for u in units if u.house == house and u.type == "footman"), key=lambda u: u.routed, default=None)
         if footman is None:
             return f"there is no footman of yours in {name} to upgrade (R071)", ""
-        units[units.index(footman)] = Unit(house, unit)
+        units[units.index(footman)] = Unit(house, unit, routed=footman.routed)
         return None, area
     if unit == "ship":
         places = ship_places(state, board, house, area)

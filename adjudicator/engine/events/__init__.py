@@ -6,9 +6,9 @@ Rules code yields events; reports render them (``describe()``) and filter them b
 no id reaches a player. Event classes are grouped by phase in the modules
 beside this one; every class registers itself by name so that ``report.json`` round-trips.
 
->>> e = AnswerUnusable(house="stark", answer="raid from Winterfell", reason="no raid order there")
->>> e.visible_to, e.describe()
-('stark', 'Your answer "raid from Winterfell" could not be used: no raid order there.')
+>>> e = AnswerUnusable(house="stark", answer="raid from Winterfell", reason="no raid order there (R129)")
+>>> e.visible_to, e.rule, e.describe()
+('stark', 'R129', 'Your answer "raid from Winterfell" could not be used: no raid order there (R129).')
 >>> from_dict(e.to_dict()) == e
 True
 """
@@ -229,31 +229,84 @@ def _private_to_house(event: Any) -> None:
 
 # --- events of the step machine itself ------------------------------------------------------
 
+# A rule id, as a refusal carries it: a rule of the rules checklist (R001-R274), a written ruling
+# of docs/rulings.md ("ruling 94"), or a rule of the Mother of Dragons (M001...).
+RULE_ID = re.compile(r"R\d{3}|ruling \d+|M\d{3}")
+_LAST_BRACKET = re.compile(r"\(([^()]*)\)\s*\.?\s*$")
+
+
+def rule_of(reason: str) -> str:
+    """The decisive rule of a refusal's reason: the first rule id in the brackets it ends with.
+
+    A reason ends with the rules that decide it, the decisive one first (``docs/engine.md``).
+
+    >>> rule_of("a land raid cannot target a sea area (R132)")
+    'R132'
+    >>> rule_of("no raidable order there (R130, ruling 8)"), rule_of("too far (ruling 5, R231)")
+    ('R130', 'ruling 5')
+    >>> rule_of("no rule named here")
+    ''
+    """
+    m = _LAST_BRACKET.search(reason)
+    if not m:
+        return ""
+    for part in m[1].split(","):
+        if RULE_ID.fullmatch(part.strip()):
+            return part.strip()
+    return ""
+
+
+def with_rule(reason: str, rule: str) -> str:
+    """A reason that names ``rule`` as its decisive rule: added in front of its brackets, or in new ones.
+
+    >>> with_rule("the answer came too late", "R093")
+    'the answer came too late (R093)'
+    >>> with_rule("no order left (R141)", "R141"), with_rule("no order left (ruling 8)", "R130")
+    ('no order left (R141)', 'no order left (R130, ruling 8)')
+    """
+    if rule_of(reason) == rule:
+        return reason
+    m = _LAST_BRACKET.search(reason)
+    if m and any(RULE_ID.fullmatch(p.strip()) for p in m[1].split(",")):
+        return f"{reason[: m.start()]}({rule}, {m[1]}){reason[m.end() :]}"
+    return f"{reason} ({rule})"
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AnswerUnusable(Event):
-    """An answer (or standing instruction) that does not fit the decision it was meant for."""
+    """An answer (or standing instruction) that does not fit the decision it was meant for.
+
+    ``reason`` ends with the rules that decide it, in brackets, the decisive one first; ``rule``
+    is that decisive rule (taken from the reason when not given, and named by it when given).
+    ``ids`` are the pool ids of the answers refused (one line, or the lines of one composite
+    answer). A refused answer the game still holds waits for another decision it fits.
+    """
 
     house: str
     answer: str
     reason: str
     rule: str = ""
+    ids: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _private_to_house(self)
+        if self.rule:
+            object.__setattr__(self, "reason", with_rule(self.reason, self.rule))
+        else:
+            object.__setattr__(self, "rule", rule_of(self.reason))
 
     def describe(self) -> str:
-        rule = f" ({self.rule})" if self.rule else ""
-        return f'Your answer "{self.answer}" could not be used: {self.reason}{rule}.'
+        return f'Your answer "{self.answer}" could not be used: {self.reason}.'
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AnswerUsed(Event):
-    """A standing instruction or answer was applied to a decision."""
+    """A standing instruction or answer was applied to a decision (``ids``: the pool ids used)."""
 
     house: str
     decision: str
     answer: str
+    ids: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _private_to_house(self)
@@ -286,20 +339,50 @@ class DefaultUsed(Event):
         return f"{house_name(self.house)} did not answer by the deadline: {self.decision}. Default taken: {self.answer}."
 
 
+# Why answers left at the end of a round are dropped: answers are for the round they were sent in.
+EXPIRY_RULE = "ruling 160"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CivilDisorder(Event):
+    """A house that missed too many deadlines in a row plays by the deadline defaults (ruling 113)."""
+
+    house: str
+    begins: bool = False
+
+    def describe(self) -> str:
+        if self.begins:
+            return (f"House {house_name(self.house)} missed too many deadlines in a row and is now in civil disorder: it "
+                    "plays by the deadline defaults until a substitute player takes over.")
+        return f"House {house_name(self.house)} is in civil disorder: it plays by the deadline defaults."
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AnswersExpired(Event):
-    """Answers submitted for a step that ended without needing them."""
+    """Answers no decision used, dropped at the end of their round or of the game (ruling 160), or
+    as soon as the part of the round that could use them is over (``reason``, ruling 161).
+
+    ``ids`` are their pool ids, in the order of ``answers``; standing answers used at least once
+    in the round are not among them (their verdict was "used"). ``rule`` is the decisive rule of
+    ``reason`` when there is one.
+    """
 
     house: str
     answers: tuple[str, ...]
+    ids: tuple[str, ...] = ()
+    reason: str = ""
+    rule: str = EXPIRY_RULE
 
     def __post_init__(self) -> None:
         _private_to_house(self)
+        if self.reason:
+            object.__setattr__(self, "rule", rule_of(self.reason) or self.rule)
 
     def describe(self) -> str:
         n = len(self.answers)
         head = "1 of your answers was" if n == 1 else f"{n} of your answers were"
-        return f"{head} not needed: " + "; ".join(self.answers) + "."
+        why = self.reason or f"no decision they fit came up in their round ({self.rule})"
+        return f"{head} not needed: " + "; ".join(self.answers) + aside(why) + "."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

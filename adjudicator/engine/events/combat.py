@@ -316,7 +316,7 @@ class Retreated(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AttackRepelled(Event):
-    """A defeated attacker's survivors stay in the area they marched from, routed (R208)."""
+    """A defeated attacker's survivors go back to the area they marched from, routed (R208, ruling 19)."""
 
     house: str
     area: str
@@ -325,8 +325,8 @@ class AttackRepelled(Event):
 
     def describe(self) -> str:
         state = ", routed" if self.routed else ""
-        return (f"{_their(self.house)} attack is repelled: {_units(self.units)} {_verb(self.units, 'stays', 'stay')} "
-                f"in {_name(self.area)}{state}.")
+        return (f"{_their(self.house)} attack is repelled: {_units(self.units)} {_verb(self.units, 'goes', 'go')} "
+                f"back to {_name(self.area)}{state}.")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

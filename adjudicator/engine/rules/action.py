@@ -9,19 +9,32 @@ from __future__ import annotations
 from ..core.context import Context
 from ..events import PhaseStarted
 from ..events.action import OrdersRemoved, RoundEnded, UnitsRallied
-from .consolidate import resolve_consolidations
-from .marches import resolve_marches
+from .consolidate import resolve_next_consolidation
+from .marches import resolve_next_march
 from .planning import in_board_order, orders_on_board
-from .raids import resolve_raids
+from .raids import resolve_next_raid
+
+# The Action Phase's steps (R128): each resolves one order per call, so each order begins a segment.
+RESOLVE = {"raids": resolve_next_raid, "marches": resolve_next_march, "consolidate": resolve_next_consolidation}
+NEXT_STEP = {"raids": "marches", "marches": "consolidate"}
 
 
 def run(ctx: Context) -> None:
-    """Resolve the four steps of the Action Phase in order (R128)."""
-    ctx.emit(PhaseStarted(round=ctx.state.round, phase="action"))
-    resolve_raids(ctx)
-    resolve_marches(ctx)
-    resolve_consolidations(ctx)
-    clean_up(ctx)
+    """One step of the Action Phase (R128): its start, or one order of the step in ``state.step``.
+
+    When a step has no order left, the next step begins; after the last, the clean-up ends the round.
+    """
+    st = ctx.state
+    if not st.step:
+        ctx.emit(PhaseStarted(round=st.round, phase="action"))
+        st.step = "raids"
+    elif not RESOLVE[st.step](ctx):
+        st.cycle_done = []
+        if st.step in NEXT_STEP:
+            st.step = NEXT_STEP[st.step]
+        else:
+            st.step = ""
+            clean_up(ctx)
 
 
 def clean_up(ctx: Context) -> None:

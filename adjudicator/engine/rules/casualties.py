@@ -16,6 +16,7 @@ from ..cards.registry import ROLES, Role, other
 from ..cards.tides import tides_card
 from ..core.common import destroy_units
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request
+from ..events import card_name
 from ..events.combat import CasualtiesDue
 from .combat_state import Combat, fighters, matches
 from .strength import icons, no_casualties
@@ -30,15 +31,22 @@ def take_casualties(ctx: Context, combat: Combat) -> None:
     winner, loser = combat.winner, other(combat.winner)
     swords = icons(ctx, combat, winner)[0]
     forts = icons(ctx, combat, loser)[1]
+    hit: set[Role] = set()
     if swords:
+        hit.add(loser)
         _lose(ctx, combat, loser, max(0, swords - forts), CasualtiesDue(
             house=str(combat.house(loser)), area=combat.area, count=max(0, swords - forts), swords=swords,
             fortifications=forts))
     for role in ROLES:
         tides = combat.sides[role].tides
         if tides and tides_card(tides).skull:
-            hit = other(role)
-            _lose(ctx, combat, hit, 1, CasualtiesDue(house=str(combat.house(hit)), area=combat.area, count=1, skulls=1))
+            hit.add(other(role))
+            _lose(ctx, combat, other(role), 1, CasualtiesDue(house=str(combat.house(other(role))), area=combat.area,
+                                                             count=1, skulls=1))
+    for role in ROLES:  # a side no casualty reached: its casualty answers for this combat are told why
+        if role not in hit and combat.house(role):
+            why = "the victor takes none" if role == winner else "the victor's House card shows no sword"
+            _settle(ctx, combat, str(combat.house(role)), f"no casualty was due: {why} (R203)")
 
 
 def standing(ctx: Context, combat: Combat, role: Role) -> list[str]:
@@ -52,12 +60,15 @@ def _lose(ctx: Context, combat: Combat, role: Role, count: int, due: CasualtiesD
     if blocker:
         ctx.emit(CasualtiesDue(house=house, area=combat.area, count=0, swords=due.swords,
                                fortifications=due.fortifications, skulls=due.skulls, prevented_by=blocker))
+        _settle(ctx, combat, house, f"no casualty was due: {card_name(blocker)} spares this side every casualty (R193)")
         return
     pool = standing(ctx, combat, role)
     count = min(count, len(pool))  # a house loses at most what stands in the combat
     ctx.emit(CasualtiesDue(house=house, area=combat.area, count=count, swords=due.swords,
                            fortifications=due.fortifications, skulls=due.skulls))
     if not count:
+        _settle(ctx, combat, house, "no casualty was due: the victor's swords did not outnumber the fortifications, "
+                                    "or no unit of yours stood in the combat (R203)")
         return
     chosen = _ask(ctx, combat, role, count, pool, skull=bool(due.skulls))
     area = combat.origin if role == "attacker" else combat.area
@@ -66,7 +77,14 @@ def _lose(ctx: Context, combat: Combat, role: Role, count: int, due: CasualtiesD
         for unit in chosen:
             combat.attacking.remove(unit)
     cause = "a Tides of Battle skull (R272)" if due.skulls else "casualties of the combat (R203)"
-    destroy_units(ctx, area, lost, cause, reported_in=combat.area)
+    destroy_units(ctx, area, lost, cause, reported_in=combat.area, in_combat=True)
+
+
+def _settle(ctx: Context, combat: Combat, house: str, reason: str) -> None:
+    """The house's casualty answers meet a combat where none is due: refused, with the reason; those
+    naming this combat are used up, the others wait for a later combat."""
+    ctx.settle("casualties", [house], lambda c: isinstance(c, Casualties) and matches(c.when, combat, house), reason,
+               only_this=lambda c: isinstance(c, Casualties) and c.when is not None)
 
 
 def _ask(ctx: Context, combat: Combat, role: Role, count: int, pool: list[str], *, skull: bool) -> list[str]:

@@ -35,18 +35,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...game.commands import PortShips
 from ...game.state import Order, Unit
 from ..cards import tides
 from ..cards.registry import ROLES, Role
 from ..core.common import (
     ControlChanged,
     after_control_change,
-    available_units,
-    destroy_units,
-    within_supply,
 )
-from ..core.context import Ask, Context, Request
+from ..core.context import Context
 from ..events.combat import (
     CombatOrderRemoved,
     CombatPowerTokenRemoved,
@@ -56,11 +52,11 @@ from ..events.combat import (
     GarrisonDefeated,
     HouseCardsDiscarded,
     NeutralForceAttacked,
-    PortCaptured,
 )
 from . import housecards, support
 from .casualties import take_casualties
 from .combat_state import NEUTRAL, Combat, Side
+from .ports import capture_port
 from .retreat import retreat_and_advance, stay_home
 from .strength import strength
 
@@ -228,7 +224,7 @@ def _clean_up(ctx: Context, combat: Combat) -> None:
     if discarded:
         ctx.emit(HouseCardsDiscarded(area=combat.area, cards=tuple(discarded)))
     if combat.winner == "attacker" and combat.advanced:
-        _capture_port(ctx, combat)
+        capture_port(ctx, combat.attacker, combat.area)
     _control_events(ctx, combat)
     after_control_change(ctx)
 
@@ -241,44 +237,6 @@ def _remove_march_order(ctx: Context, combat: Combat) -> None:
         ctx.state.area_mut(combat.origin).order = None
         ctx.emit(CombatOrderRemoved(house=combat.attacker, area=combat.origin, token=token,
                                     cause="its combat is over (R220)"))
-
-
-def _capture_port(ctx: Context, combat: Combat) -> None:
-    """The conqueror may replace the enemy ships in the area's port with its own (R246, D29)."""
-    st, board = ctx.state, ctx.board
-    port = board.area(combat.area).port
-    if not port:
-        return
-    enemy = [u for u in st.area(port).units if u.house != combat.attacker]
-    if not enemy:
-        return
-    house = combat.attacker
-    most = min(len(enemy), available_units(st, board, house, "ship"))
-    while most and not within_supply(st, board, house, {port: most}):
-        most -= 1
-    count = most
-    if most:
-        options = tuple(PortShips(port=port, count=n) for n in range(most, -1, -1))
-        req = Request(key=ctx.key("port_ships", house), kind="port_ships", house=house,
-                      prompt=f"replace the {len(enemy)} enemy ship(s) in {board.area(port).name} with up to {most} of yours",
-                      context={"port": port, "enemy_ships": len(enemy), "most": most}, options=options, default=options[0])
-
-        def check(cmd: object) -> object:
-            from ..core.context import NOT_APPLICABLE
-
-            if not isinstance(cmd, PortShips) or cmd.port != port:
-                return NOT_APPLICABLE
-            if not 0 <= cmd.count <= most:
-                return f"you may place 0 to {most} ships in {board.area(port).name} (available ships and supply, R246)"
-            return None
-
-        cmd = ctx.ask(Ask(req, check))
-        assert isinstance(cmd, PortShips)
-        count = cmd.count
-    old = enemy[0].house
-    destroy_units(ctx, port, enemy, "the port's land area was taken (R246)")
-    st.area_mut(port).units.extend(Unit(house, "ship") for _ in range(count))
-    ctx.emit(PortCaptured(port=port, house=house, old_house=old, replaced=count, removed=len(enemy)))
 
 
 def _control_events(ctx: Context, combat: Combat) -> None:

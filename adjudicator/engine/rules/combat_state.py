@@ -149,7 +149,7 @@ def decide_now(ctx: Context, ask: Ask, fallback: Command) -> Command:
     on every run alike (first run and replay emit it the same way), because a fallback is not
     the one legal option.
     """
-    cmd = ctx.ask(Ask(ask.request, ask.check, only=fallback))
+    cmd = ctx.ask(Ask(ask.request, ask.check, only=fallback, fallback=True))
     assert isinstance(cmd, Command)
     last = ctx.events[-1] if ctx.events else None
     if isinstance(last, OnlyOption) and last.decision == ask.request.prompt and last.house == ask.request.house:

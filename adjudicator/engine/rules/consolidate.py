@@ -15,6 +15,7 @@ from ...game.state import GameState
 from ..core.common import enemy_ships, gain_power
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..events.action import ConsolidateResolved
+from .cycle import next_in_cycle
 from .planning import in_board_order
 
 
@@ -57,7 +58,7 @@ def consolidate_problem(state: GameState, board: Board, house: HouseId, cmd: Com
     if not isinstance(cmd, Consolidate):
         return NOT_APPLICABLE
     if cmd.area not in board.areas:
-        return f"there is no area {cmd.area!r}"
+        return f"there is no area {cmd.area!r}, so no consolidate power order there (R161)"
     order = state.area(cmd.area).order
     if not order or order.house != house or order_kind(order.token) != "consolidate":
         return f"you have no consolidate power order in {_name(board, cmd.area)} (never placed, or raided) (R161, R166)"
@@ -73,15 +74,15 @@ def consolidate_problem(state: GameState, board: Board, house: HouseId, cmd: Com
     return verdict
 
 
-def resolve_consolidations(ctx: Context) -> None:
-    """R161: cycle through the turn order until no consolidate power order is left."""
+def resolve_next_consolidation(ctx: Context) -> bool:
+    """R161: the next consolidate power order of the cycle; ``False`` when none is left."""
     st, board = ctx.state, ctx.board
-    while any(consolidate_orders(st, board, h) for h in st.turn_order()):
-        for house in st.turn_order():
-            areas = consolidate_orders(st, board, house)
-            if areas:
-                cmd = ctx.ask(_consolidate_ask(ctx, house, areas))
-                resolve_consolidate(ctx, house, cmd)
+
+    def one(house: HouseId) -> None:
+        areas = consolidate_orders(st, board, house)
+        resolve_consolidate(ctx, house, ctx.ask(_consolidate_ask(ctx, house, areas)))
+
+    return next_in_cycle(ctx, lambda h: bool(consolidate_orders(st, board, h)), one)
 
 
 def _consolidate_ask(ctx: Context, house: HouseId, areas: list[str]) -> Ask:

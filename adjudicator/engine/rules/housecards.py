@@ -247,7 +247,7 @@ def _destroy_footman(ctx: Context, combat: Combat, me: Me, role: Role) -> None:
         area = combat.area
         footmen = [u for u in ctx.state.area(area).units if u.type == "footman" and u.house == house]
         units = sorted(footmen, key=lambda u: u.routed)[:1]
-    destroy_units(ctx, area, units, f"{CARDS.house_cards[me.card].name}")
+    destroy_units(ctx, area, units, f"{CARDS.house_cards[me.card].name}", in_combat=True)
 
 
 def _upgrade(ctx: Context, combat: Combat, me: Me, area: str) -> None:

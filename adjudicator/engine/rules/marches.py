@@ -8,6 +8,8 @@ here decide whether the march is legal; the attack itself, if any, is handed to
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ...game.board import LAND_UNITS, UNIT_TYPES, Board, HouseId
@@ -27,7 +29,9 @@ from ..events.action import (
     PowerTokenPlaced,
     UnitsMoved,
 )
+from .cycle import next_in_cycle
 from .planning import in_board_order
+from .ports import capture_port
 
 
 def _name(board: Board, area: str) -> str:
@@ -93,7 +97,7 @@ def plan_march(state: GameState, board: Board, house: HouseId, cmd: March) -> tu
     """Check a march answer; return (why it is illegal, or ``None``; the plan)."""
     plan = MarchPlan()
     if cmd.origin not in board.areas:
-        return f"there is no area {cmd.origin!r}", plan
+        return f"there is no area {cmd.origin!r}, so no march order there (R141)", plan
     here = state.area(cmd.origin)
     if not here.order or here.order.house != house or order_kind(here.order.token) != "march":
         return f"you have no march order in {_name(board, cmd.origin)} (never placed, or already resolved) (R141)", plan
@@ -131,12 +135,12 @@ def _take_units(state: GameState, board: Board, house: HouseId, cmd: March, plan
     wanted: dict[str, int] = {}
     for move in cmd.moves:
         if move.destination not in board.areas:
-            return f"there is no area {move.destination!r}"
+            return f"there is no area {move.destination!r} to march to (R144)"
         if move.destination == cmd.origin:
             return f"units that stay in {_name(board, cmd.origin)} need no move (R143)"
         for spec in move.units:
             if spec.unit not in UNIT_TYPES or spec.count < 1:
-                return f"'{spec.count} {spec.unit}' is not a number of units"
+                return f"'{spec.count} {spec.unit}' is not a number of units (R142)"
             wanted[spec.unit] = wanted.get(spec.unit, 0) + spec.count
     for unit, n in wanted.items():
         if n > len(free[unit]):
@@ -212,15 +216,15 @@ def destinations(state: GameState, board: Board, house: HouseId, origin: str) ->
     return in_board_order(board, out - set(state.impassable))
 
 
-def resolve_marches(ctx: Context) -> None:
-    """R141: cycle through the turn order until no march order is left."""
+def resolve_next_march(ctx: Context) -> bool:
+    """R141: the next march of the cycle through the turn order; ``False`` when none is left."""
     st, board = ctx.state, ctx.board
-    while any(march_orders(st, board, h) for h in st.turn_order()):
-        for house in st.turn_order():
-            origins = march_orders(st, board, house)  # an order lost in a combat is gone
-            if origins:
-                cmd = ctx.ask(_march_ask(ctx, house, origins))
-                resolve_march(ctx, house, cmd)
+
+    def one(house: HouseId) -> None:
+        origins = march_orders(st, board, house)  # an order lost in a combat is gone
+        resolve_march(ctx, house, ctx.ask(_march_ask(ctx, house, origins)))
+
+    return next_in_cycle(ctx, lambda h: bool(march_orders(st, board, h)), one)
 
 
 def _march_ask(ctx: Context, house: HouseId, origins: list[str]) -> Ask:
@@ -259,16 +263,41 @@ def resolve_march(ctx: Context, house: HouseId, cmd: March) -> None:
     if plan.attack is None:
         origin.order = None
         ctx.emit(MarchResolved(house=house, origin=cmd.origin, token=token, moved=bool(plan.moves)))
+    attackers = plan.moves[plan.attack] if plan.attack is not None else []
     _note_control(ctx, before)
+    for dest in in_board_order(board, plan.moves):
+        if dest != plan.attack:  # the attacking army counts where it attacks (ruling 6)
+            capture_port(ctx, house, dest, supply_delta={cmd.origin: -len(attackers), plan.attack or dest: len(attackers)})
     after_control_change(ctx)
     if plan.attack is not None:
-        attackers = plan.moves[plan.attack]
         ctx.emit(AttackDeclared(house=house, origin=cmd.origin, area=plan.attack, units=tuple(u.type for u in attackers),
                                 token=token, defender=hostile(st, board, house, plan.attack) or ""))
         before = {a: st.controller(a, board) for a in watched}
+        with _away(st, cmd.origin, attackers):  # the area the attackers left (ruling 19)
+            _note_control(ctx, before)
+            after_control_change(ctx)
+            before = {a: st.controller(a, board) for a in watched}
         _hand_to_combat(ctx, area=plan.attack, attacker=house, origin=cmd.origin, units=attackers, march_token=token)
         _note_control(ctx, before)
         after_control_change(ctx)
+
+
+@contextmanager
+def _away(state: GameState, origin: str, attackers: list[Unit]) -> Iterator[None]:
+    """Judge control as it stands while the attackers are away fighting (R148, R243, ruling 19).
+
+    The engine keeps the attacking units in the area they marched from until their combat ends;
+    for the rulebook they have left it, and an area they leave empty without a power token is
+    lost before the combat: an enemy home area goes back to its house at once (R247), which may
+    win by it (R036), and the marching house's ships in its port are removed (ruling 2).
+    """
+    units = state.area_mut(origin).units
+    kept = list(units)
+    units[:] = [u for u in kept if all(u is not a for a in attackers)]
+    try:
+        yield
+    finally:
+        units[:] = kept
 
 
 def _enter(ctx: Context, house: HouseId, origin: str, dest: str, units: list[Unit]) -> None:

@@ -31,7 +31,6 @@ from ..core.context import (
     Ask,
     Composed,
     Context,
-    NeedAnswers,
     PoolEntry,
     Request,
     Verdict,
@@ -129,7 +128,7 @@ def order_line_problem(state: GameState, board: Board, house: HouseId, areas: li
     if not isinstance(cmd, (AssignOrder, LeaveUnordered)):
         return NOT_APPLICABLE
     if cmd.area not in board.areas:
-        return f"there is no area {cmd.area!r}"
+        return f"there is no area {cmd.area!r} (R115)"
     if cmd.area not in areas:
         st = state.area(cmd.area)
         if st.units:
@@ -139,7 +138,7 @@ def order_line_problem(state: GameState, board: Board, house: HouseId, areas: li
         return f"you have no units in {_area_text(board, cmd.area)}; orders go only on areas with your units (R115)"
     if isinstance(cmd, LeaveUnordered):
         if not short:
-            return "only a house short of order tokens may leave an area without an order (R121, R122)"
+            return "only a house short of order tokens may leave an area without an order (R122, R121)"
         return None
     if cmd.token not in ORDER_TOKENS:
         return f"there is no order token {cmd.token!r}; the tokens are {', '.join(ORDER_TOKENS)} (R112)"
@@ -163,7 +162,7 @@ def order_set_problem(state: GameState, board: Board, house: HouseId, areas: lis
     missing = [a for a in areas if a not in parts]
     if not short:
         if missing:
-            return f"no order yet for {_names(board, missing)}: every area with your units needs exactly one (R115, R121)"
+            return f"no order yet for {_names(board, missing)}: every area with your units needs exactly one (R121, R115)"
         return None
     can_place = eligible_count(state, board, house)
     if len(tokens) < can_place:
@@ -184,22 +183,23 @@ def compose_orders(state: GameState, board: Board, house: HouseId, areas: list[s
         if why is NOT_APPLICABLE:
             continue
         if why:
-            events.append(AnswerUnusable(house=house, answer=e.text, reason=str(why)))
+            events.append(AnswerUnusable(house=house, answer=e.text, reason=str(why), ids=(e.id,)))
             continue
         area = e.command.area  # type: ignore[attr-defined]
         if area in chosen:
             events.append(AnswerUnusable(
-                house=house, answer=chosen[area].text,
+                house=house, answer=chosen[area].text, ids=(chosen[area].id,),
                 reason=f"replaced by a later line for {_area_text(board, area)}: an area takes one order (R115)"))
         chosen[area] = e
     parts = {a: chosen[a].command for a in areas if a in chosen}
     why = order_set_problem(state, board, house, areas, short, parts)
     texts = "; ".join(chosen[a].text for a in areas if a in chosen)
+    ids = tuple(chosen[a].id for a in areas if a in chosen)
     if why:
         if chosen:
-            events.append(AnswerUnusable(house=house, answer=texts, reason=why))
+            events.append(AnswerUnusable(house=house, answer=texts, reason=why, ids=ids))
         return Composed(None, events, [])
-    events.append(AnswerUsed(house=house, decision=decision, answer=texts))
+    events.append(AnswerUsed(house=house, decision=decision, answer=texts, ids=ids))
     full = tuple(parts.get(a) or LeaveUnordered(area=a) for a in areas)
     return Composed(full, events, list(entries))
 
@@ -254,7 +254,19 @@ def _place(state: GameState, house: HouseId, parts: tuple[Command, ...]) -> None
 
 
 def run(ctx: Context) -> None:
-    """Assign Orders, Reveal Orders, Use Messenger Raven (R114); then the Action Phase."""
+    """Assign and reveal orders (step ""), then use the Messenger Raven ("raven") (R114); then the Action Phase."""
+    st = ctx.state
+    if st.step == "raven":
+        messenger_raven(ctx)
+        st.restrictions = []  # R057: the Westeros bans last for this Planning Phase only
+        st.step, st.phase = "", "action"
+        return
+    assign_orders(ctx)
+    st.step = "raven"
+
+
+def assign_orders(ctx: Context) -> None:
+    """Every house places its orders in secret, or in turn order when one is short of tokens; all are revealed."""
     st, board = ctx.state, ctx.board
     ctx.emit(PhaseStarted(round=st.round, phase="planning"))
     needs = {h: areas_needing_orders(st, board, h) for h in st.turn_order()}
@@ -275,9 +287,6 @@ def run(ctx: Context) -> None:
         for h, parts in zip(houses, ctx.ask_all(asks)):
             _place(st, h, parts)
     ctx.emit(OrdersRevealed(orders=tuple(orders_on_board(st, board))))
-    messenger_raven(ctx)
-    st.restrictions = []  # R057: the Westeros bans last for this Planning Phase only
-    st.phase = "action"
 
 
 # --- the Messenger Raven (R125-R127) --------------------------------------------------------
@@ -306,7 +315,7 @@ def raven_problem(state: GameState, board: Board, house: HouseId, cmd: Command) 
     specials = sum(1 for t in placed if t in SPECIAL_TOKENS) - (order.token in SPECIAL_TOKENS) + (cmd.token in SPECIAL_TOKENS)
     if specials > state.stars(house, board):
         return (f"the swap would give you {specials} special order{'s' if specials != 1 else ''} but your "
-                f"King's Court position allows {state.stars(house, board)} (R119, R126, ruling 3)")
+                f"King's Court position allows {state.stars(house, board)} (R126, R119, ruling 3)")
     return None
 
 
@@ -360,24 +369,11 @@ def messenger_raven(ctx: Context) -> None:
 
 
 def _holders_decision(ctx: Context, ask: Ask, kinds: tuple[str, ...]) -> Command:
-    """Take the raven holder's decision; the same kinds of answer from any other house are refused.
-
-    The refusals are shown while the decision waits and recorded with it once taken, so that a
-    replay tells the same story; the refused answers are then used up.
-    """
+    """Take the raven holder's decision; the same kinds of answer from any other house are refused
+    and used up (:meth:`Context.ask_refusing`)."""
     holder = ask.request.house
     strays = [e for h in ctx.state.houses_in_play if h != holder for k in kinds for e in ctx.entries(h, k)]
-    reason = f"only the holder of the Messenger Raven ({holder}) uses it (R096, R125)"
-    refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason) for e in strays]
-    fresh = ask.request.key not in ctx.segment.decisions
-    try:
-        cmd = ctx.ask(ask)
-    except NeedAnswers:
-        ctx.transient.extend(refusals)
-        raise
-    if fresh and refusals:
-        ctx.emit(*refusals)
-        ctx.segment.decisions[ask.request.key]["events"].extend(e.to_dict() for e in refusals)
-        ctx.segment.used.extend(e.id for e in strays)
+    reason = f"only the holder of the Messenger Raven ({holder.title()}) uses it (R096, R125)"
+    cmd = ctx.ask_refusing(ask, strays, lambda e: reason)
     assert isinstance(cmd, Command)
     return cmd

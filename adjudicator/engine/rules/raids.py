@@ -11,9 +11,10 @@ from __future__ import annotations
 from ...game.board import Board, HouseId
 from ...game.commands import Command, Raid, order_kind
 from ...game.state import GameState
-from ..core.common import gain_power, lose_power
+from ..core.common import gain_power, lose_power, transport_reach
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..events.action import RaidResolved
+from .cycle import next_in_cycle
 from .planning import in_board_order
 
 RAIDABLE_KINDS = frozenset({"support", "raid", "consolidate"})  # R130; march never (R139)
@@ -29,15 +30,17 @@ def raid_orders(state: GameState, board: Board, house: HouseId) -> list[str]:
                                   if st.order and st.order.house == house and order_kind(st.order.token) == "raid"])
 
 
-def reach_problem(board: Board, origin: str, target: str) -> str | None:
-    """Why a raid in ``origin`` could never hit ``target``, whatever lies there (R132, R137, R138)."""
+def reach_problem(state: GameState, board: Board, house: HouseId, origin: str, target: str) -> str | None:
+    """Why a raid in ``origin`` could never hit ``target``, whatever lies there (R130, R132, R137, R138)."""
     if target not in board.areas:
-        return f"there is no area {target!r}"
+        return f"there is no area {target!r} to raid (R130)"
     if target == origin:
         return "a raid cannot target its own area (R130)"
     o, t = board.area(origin), board.area(target)
     if not board.adjacent(origin, target):
-        return f"{t.name} is not adjacent to {o.name}; raids never reach further, not even by ship transport (R130, R138)"
+        if o.is_land and target in transport_reach(state, board, house, origin):
+            return f"{t.name} is not adjacent to {o.name}; ship transport never makes areas adjacent for a raid (R138)"
+        return f"{t.name} is not adjacent to {o.name}; a raid reaches only an adjacent area (R130)"
     if o.is_port and not t.is_sea:
         return f"ships in {o.name} may raid only the sea area it opens onto (R137)"
     if o.is_land and t.is_sea:
@@ -49,7 +52,7 @@ def reach_problem(board: Board, origin: str, target: str) -> str | None:
 
 def target_problem(state: GameState, board: Board, house: HouseId, origin: str, target: str) -> str | None:
     """Why ``target`` cannot be raided from ``origin`` now, or ``None`` (R130, R133, R136, R139)."""
-    why = reach_problem(board, origin, target)
+    why = reach_problem(state, board, house, origin, target)
     if why:
         return why
     order = state.area(target).order
@@ -61,7 +64,7 @@ def target_problem(state: GameState, board: Board, house: HouseId, origin: str, 
     if kind == "defense":
         if state.area(origin).order and state.area(origin).order.token == "raid*":  # type: ignore[union-attr]
             return None
-        return f"only a special raid may remove the defense order in {_name(board, target)} (R136, R139)"
+        return f"only a special raid may remove the defense order in {_name(board, target)} (R139, R136)"
     if kind not in RAIDABLE_KINDS:
         return f"the {order.token} order in {_name(board, target)} cannot be raided (R139)"
     return None
@@ -77,13 +80,13 @@ def raid_problem(state: GameState, board: Board, house: HouseId, cmd: Command) -
     if not isinstance(cmd, Raid):
         return NOT_APPLICABLE
     if cmd.origin not in board.areas:
-        return f"there is no area {cmd.origin!r}"
+        return f"there is no area {cmd.origin!r}, so no raid order there (R129)"
     order = state.area(cmd.origin).order
     if not order or order.house != house or order_kind(order.token) != "raid":
         return f"you have no raid order in {_name(board, cmd.origin)} (never placed, or already removed) (R129, R140)"
     listed = cmd.targets or (None,)
     for t in listed:
-        if t is not None and (why := reach_problem(board, cmd.origin, t)):
+        if t is not None and (why := reach_problem(state, board, house, cmd.origin, t)):
             return why
     if chosen_target(state, board, house, cmd) is not None or None in listed:
         return None
@@ -101,15 +104,15 @@ def chosen_target(state: GameState, board: Board, house: HouseId, cmd: Raid) -> 
     return None
 
 
-def resolve_raids(ctx: Context) -> None:
-    """R129: cycle through the turn order until no raid order is left."""
+def resolve_next_raid(ctx: Context) -> bool:
+    """R129: the next raid of the cycle through the turn order; ``False`` when none is left."""
     st, board = ctx.state, ctx.board
-    while any(raid_orders(st, board, h) for h in st.turn_order()):
-        for house in st.turn_order():
-            origins = raid_orders(st, board, house)  # R140: a raided raid is no longer there
-            if origins:
-                cmd = ctx.ask(_raid_ask(ctx, house, origins))
-                resolve_raid(ctx, house, cmd)
+
+    def one(house: HouseId) -> None:
+        origins = raid_orders(st, board, house)  # R140: a raided raid is no longer there
+        resolve_raid(ctx, house, ctx.ask(_raid_ask(ctx, house, origins)))
+
+    return next_in_cycle(ctx, lambda h: bool(raid_orders(st, board, h)), one)
 
 
 def _raid_ask(ctx: Context, house: HouseId, origins: list[str]) -> Ask:

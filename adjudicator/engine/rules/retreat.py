@@ -42,7 +42,7 @@ def repel(ctx: Context, combat: Combat) -> None:
     house = combat.attacker
     units = st.area(combat.origin).units
     engines = pick_units(units, house, [t for t in combat.attacking if t == "siege_engine"])
-    destroy_units(ctx, combat.origin, engines, "siege engines cannot retreat (R218)")
+    destroy_units(ctx, combat.origin, engines, "siege engines cannot retreat (R218)", in_combat=True)
     combat.attacking = [t for t in combat.attacking if t != "siege_engine"]
     back = pick_units(st.area(combat.origin).units, house, combat.attacking)
     for u in back:
@@ -61,7 +61,7 @@ def shed_excess(ctx: Context, combat: Combat, units: list[Unit], cause: str) -> 
     excess = sorted(units, key=lambda u: CHEAP_FIRST.index(u.type))
     while excess and not within_supply(ctx.state, ctx.board, combat.attacker):
         unit = excess.pop(0)
-        destroy_units(ctx, combat.origin, [unit], cause)
+        destroy_units(ctx, combat.origin, [unit], cause, in_combat=True)
         combat.attacking.remove(unit.type)
 
 
@@ -115,9 +115,9 @@ def why_not_area(ctx: Context, combat: Combat, dest: str) -> str | None:
             return f"{name} is not next to {board.area(combat.area).name} (R210)"
         if a.is_port:
             if st.controller(str(a.port_of), board) != house:
-                return f"{name} is not your own port (Q5)"
+                return f"{name} is not your own port (ruling 55)"
             if len(st.area(dest).units) + len(retreating(ctx, combat)) > PORT_MAX:
-                return f"{name} would hold more than {PORT_MAX} ships (R250, Q5)"
+                return f"{name} would hold more than {PORT_MAX} ships (R250, ruling 55)"
     else:
         if not a.is_land:
             return "footmen and knights never retreat to a sea area or a port (R215)"
@@ -132,12 +132,12 @@ def why_not_area(ctx: Context, combat: Combat, dest: str) -> str | None:
     if enemies:
         return f"{name} holds units of {enemies[0].title()} (R210)"
     if there.neutral_force:
-        return f"{name} holds a neutral force (Q15)"
+        return f"{name} holds a neutral force (ruling 56)"
     if there.power_token and there.power_token != house:
         return f"{name} holds a {there.power_token.title()} Power token (R216)"
     owner = st.controller(dest, board)
     if a.home_of and owner and owner != house:
-        return f"{name} is the home area of {owner.title()}, who controls it (Q6)"
+        return f"{name} is the home area of {owner.title()}, who controls it (ruling 56)"
     return None
 
 
@@ -182,9 +182,9 @@ def defender_retreats(ctx: Context, combat: Combat) -> None:
         return
     here = st.area(combat.area).units
     routed = [u for u in here if u.house == house and u.routed]
-    destroy_units(ctx, combat.area, routed, "routed units cannot retreat (R219)")
+    destroy_units(ctx, combat.area, routed, "routed units cannot retreat (R219)", in_combat=True)
     engines = [u for u in st.area(combat.area).units if u.house == house and u.type == "siege_engine"]
-    destroy_units(ctx, combat.area, engines, "siege engines cannot retreat (R218)")
+    destroy_units(ctx, combat.area, engines, "siege engines cannot retreat (R218)", in_combat=True)
     units = retreating(ctx, combat)
     if not units:
         return
@@ -192,18 +192,27 @@ def defender_retreats(ctx: Context, combat: Combat) -> None:
     if combat.forced_retreat in legal:
         legal = {str(combat.forced_retreat): legal[str(combat.forced_retreat)]}
     if not legal:
-        destroy_units(ctx, combat.area, units, "no legal area to retreat to (R214)")
+        destroy_units(ctx, combat.area, units, "no legal area to retreat to (R214)", in_combat=True)
+        _settle(ctx, combat, str(house), "there was no legal area to retreat to, so the retreating units were "
+                                         "destroyed (R214)")
         return
     cmd = _ask(ctx, combat, legal, units)
     dest = next(a for a in cmd.areas if a in legal)
     lost = pick_units(units, str(house), [s.unit for s in cmd.destroy for _ in range(s.count)])
-    destroy_units(ctx, combat.area, lost, "retreat over the supply limit (R213)")
+    destroy_units(ctx, combat.area, lost, "retreat over the supply limit (R213)", in_combat=True)
     moving = retreating(ctx, combat)
     for u in moving:
         st.area_mut(combat.area).units.remove(u)
         u.routed = True
     st.area_mut(dest).units.extend(moving)
     ctx.emit(Retreated(house=str(house), from_area=combat.area, to_area=dest, units=units_text([u.type for u in moving])))
+
+
+def _settle(ctx: Context, combat: Combat, house: str, reason: str) -> None:
+    """The house's retreat answers meet a retreat with nothing to choose: refused, with the reason;
+    those naming this combat are used up, the others wait for a later retreat."""
+    ctx.settle("retreat", [house], lambda c: isinstance(c, Retreat) and matches(c.when, combat, house), reason,
+               only_this=lambda c: isinstance(c, Retreat) and c.when is not None)
 
 
 def _ask(ctx: Context, combat: Combat, legal: dict[str, int], units: list[Unit]) -> Retreat:
@@ -255,9 +264,10 @@ def _why_none(ctx: Context, combat: Combat, cmd: Retreat, legal: dict[str, int])
         return "name an area to retreat to (R209)"
     first = cmd.areas[0]
     if first not in ctx.board.areas:
-        return f"there is no area {first!r}"
+        return f"there is no area {first!r} to retreat to (R210)"
     if combat.forced_retreat in legal:
-        return f"Robb Stark's owner chose {ctx.board.area(str(combat.forced_retreat)).name} for this retreat (Robb Stark)"
+        return (f"Robb Stark's owner chose {ctx.board.area(str(combat.forced_retreat)).name} for this retreat, as the "
+                "card's text allows (R193)")
     reason = why_not_area(ctx, combat, first)
     if reason:
         return reason

@@ -90,7 +90,7 @@ def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) ->
         if role is None:
             if cmd.side in HOUSES:
                 return NOT_APPLICABLE
-            return f"unknown side {cmd.side!r}: name a house, attacker, defender or none"
+            return f"unknown side {cmd.side!r}: name a house, attacker, defender or none (R173)"
         if role == "defender" and combat.neutral:
             return "a neutral force never receives support; only the attacker may be supported (R232)"
         if combatant and role != combatant:

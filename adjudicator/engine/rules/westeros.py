@@ -24,10 +24,10 @@ from ...game.commands import Command, WesterosChoice
 from ...game.setup import draw_shuffle
 from ..core.bidding import bid_on_tracks
 from ..core.common import enemy_ships, gain_power
-from ..core.context import NOT_APPLICABLE, Ask, Context, NeedAnswers, Request, Verdict
+from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..core.mustering import run_mustering
 from ..core.supply import update_supply
-from ..events import AnswerUnusable, PhaseStarted
+from ..events import PhaseStarted
 from ..events.westeros import (
     OrdersRestricted,
     WesterosCardResolved,
@@ -69,19 +69,31 @@ BANS = {
 
 
 def run(ctx: Context) -> None:
-    """Resolve the Westeros phase, then hand over to the Planning Phase."""
+    """Resolve one step of the Westeros phase (``state.step``); after deck III, the Planning Phase.
+
+    The steps: "" draws and reveals the three cards (kept in ``westeros_revealed``), "threat" moves
+    the wildling threat, "card_1" to "card_3" resolve the cards in deck order.
+    """
     st = ctx.state
-    if st.round > ctx.board.constants["rounds"]:
-        final_winner(ctx)  # only if the clean-up of round 10 did not end the game already (ruling 77)
-    ctx.emit(PhaseStarted(round=st.round, phase="westeros"))
-    st.restrictions = []
-    drawn = [(deck, _draw(ctx, deck)) for deck in (1, 2, 3)]
-    for deck, card in drawn:
-        ctx.emit(WesterosCardRevealed(deck=deck, card=card, wildling_icon=_icon(deck, card)))
-    advance_threat(ctx, sum(_icon(d, c) for d, c in drawn), "wildling icons on the Westeros cards")
-    for deck, card in drawn:
-        resolve_card(ctx, deck, card)
-    st.phase = "planning"
+    if not st.step:
+        if st.round > ctx.board.constants["rounds"]:
+            final_winner(ctx)  # only if the clean-up of round 10 did not end the game already (ruling 77)
+        ctx.emit(PhaseStarted(round=st.round, phase="westeros"))
+        st.restrictions = []
+        st.westeros_revealed = [_draw(ctx, deck) for deck in (1, 2, 3)]
+        for deck, card in enumerate(st.westeros_revealed, 1):
+            ctx.emit(WesterosCardRevealed(deck=deck, card=card, wildling_icon=_icon(deck, card)))
+        st.step = "threat"
+    elif st.step == "threat":
+        icons = sum(_icon(d, c) for d, c in enumerate(st.westeros_revealed, 1))
+        advance_threat(ctx, icons, "wildling icons on the Westeros cards")
+        st.step = "card_1"
+    else:
+        deck = int(st.step.removeprefix("card_"))
+        resolve_card(ctx, deck, st.westeros_revealed[deck - 1])
+        st.step = f"card_{deck + 1}"
+        if deck == 3:
+            st.westeros_revealed, st.step, st.phase = [], "", "planning"
 
 
 def _icon(deck: int, card: str) -> bool:
@@ -246,19 +258,7 @@ def westeros_choice(ctx: Context, card: str) -> str:
     reason = f"only the holder of {TOKEN_NAMES[track]} ({holder.title()}) chooses for {_card_name(card)} ({RULE[card]})"
     strays = [e for h in st.houses_in_play if h != holder for e in ctx.entries(h, "westeros_choice")
               if isinstance(e.command, WesterosChoice) and e.command.card == card]
-    refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason, visible_to=e.house) for e in strays]
-    fresh = req.key not in ctx.segment.decisions
-    try:
-        cmd = ctx.ask(Ask(req, lambda c: check_westeros_choice(card, c)))
-    except NeedAnswers:
-        ctx.transient.extend(refusals)
-        raise
-    if fresh and refusals:
-        # Recorded with the decision, so that a replay tells the same story; the stray answers
-        # are used up, like any answer read for a decision.
-        ctx.emit(*refusals)
-        ctx.segment.decisions[req.key]["events"].extend(e.to_dict() for e in refusals)
-        ctx.segment.used.extend(e.id for e in strays)
+    cmd = ctx.ask_refusing(Ask(req, lambda c: check_westeros_choice(card, c)), strays, lambda e: reason)
     assert isinstance(cmd, WesterosChoice)
     option = canonical_option(card, cmd.option)
     assert option is not None

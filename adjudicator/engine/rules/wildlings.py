@@ -15,9 +15,11 @@ back two spaces) and the card goes to the bottom of the deck (ruling 66 gives th
 from __future__ import annotations
 
 from ...game.board import HouseId
+from ...game.commands import WildlingChoice
 from ..cards.wildlings import WILDLING_CARDS, Outcome
 from ..core.bidding import break_tie, secret_bids
 from ..core.context import Context
+from ..events import card_name
 from ..events.westeros import (
     WildlingAttackBegins,
     WildlingAttackResolved,
@@ -72,6 +74,10 @@ def attack(ctx: Context, strength: int | None = None, excluded: frozenset[HouseI
         highest=highest, lowest=lowest, attack=lambda s, ex: attack(ctx, s, ex),
     )
     effect.resolve(ctx, outcome)
+    # Choices for this card that no one was asked for, or that were not used, are settled with it.
+    ctx.settle("wildling_choice", list(st.houses_in_play),
+               lambda c: isinstance(c, WildlingChoice) and c.card == card,
+               f"{card_name(card)} has resolved, and this choice was not asked of your house or did not fit (R106)")
     _move_threat_after(ctx, won)
     st.wildling_deck.append(card)
     ctx.emit(WildlingCardBuried(card=card))

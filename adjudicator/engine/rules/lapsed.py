@@ -1,0 +1,173 @@
+"""Answers no decision left in their round can use: refused as soon as that is certain (ruling 161).
+
+An answer waits in the pool for the first decision it fits (standing instructions). Some answers
+can be seen never to fit any decision still to come in their round: a bid once the Westeros
+Phase is over, a raid from an area without a raid order of the house in the Action Phase, "use
+blade" after the Blade was used, support from an order that cannot support the combat the answer
+names. :func:`lapsed` says why, with the rule; the step machine refuses such answers when a file
+brings them and again at the start of every phase, so the house learns it in its next report
+instead of at the end of the round. The judgement is cautious: an answer is refused here only
+when nothing the rest of the round can bring (Doran Martell moving a track, Ser Loras Tyrell
+moving a March order) would let a decision use it.
+"""
+
+from __future__ import annotations
+
+from ...game.board import Board
+from ...game.cards import CARDS
+from ...game.commands import (
+    AssignOrder,
+    Command,
+    Consolidate,
+    LeaveUnordered,
+    PlayCard,
+    Raid,
+    Support,
+    UseBlade,
+    order_kind,
+)
+from ...game.state import GameState
+from ..core.context import PoolEntry
+from .support import can_support
+
+# The kinds of answer each phase asks for. Only the Action Phase asks for combat and order
+# answers; only the Westeros Phase for bids, tie-breaks, supply, mustering and the cards' choices.
+PHASE_KINDS = {
+    "westeros": frozenset({"westeros_choice", "bid", "tie_break", "reconcile", "muster", "wildling_choice"}),
+    "planning": frozenset({"orders", "raven", "raven_wildling"}),
+    "action": frozenset({"raid", "march", "consolidate", "support", "refuse_support", "house_card", "card_choice",
+                         "blade", "casualties", "retreat", "port_ships"}),
+}
+PHASE_ORDER = ("westeros", "planning", "action")
+PHASE_WORDS = {"westeros": "Westeros Phase", "planning": "Planning Phase", "action": "Action Phase"}
+
+
+def lapsed(state: GameState, board: Board, entry: PoolEntry) -> tuple[str, str] | None:
+    """Whether ``entry`` can fit no decision left in its round: ``("expired", why)`` when the part
+    of the round that asks for it is over, ``("refused", why)`` when no decision could ever have
+    used it; ``why`` ends with the rule. ``None`` while a decision may still use it.
+
+    >>> from adjudicator.game.setup import new_game
+    >>> from adjudicator.game.commands import Bid, PlayCard
+    >>> s = new_game(["stark", "lannister", "baratheon"], seed="doc")
+    >>> lapsed(s, Board.classic(), PoolEntry("stark/1", "stark", 1, Bid(track="fiefdoms", amount=1), ""))
+    ('expired', 'bids are asked in the Westeros Phase, and round 1 has none (R034)')
+    >>> lapsed(s, Board.classic(), PoolEntry("stark/2", "stark", 1, PlayCard(card="tywin_lannister"), ""))
+    ('refused', 'Tywin Lannister is a House card of Lannister, not one of yours (R192)')
+    """
+    if state.phase not in PHASE_ORDER or entry.round != state.round:
+        return None  # answers of an earlier round expire with it; the end of the game settles the rest
+    cmd, house = entry.command, entry.house
+    phase = next((p for p, kinds in PHASE_KINDS.items() if cmd.kind in kinds), None)
+    if phase is not None and PHASE_ORDER.index(phase) < PHASE_ORDER.index(state.phase):
+        what = f"{_kind_words(cmd.kind)} are asked in the {PHASE_WORDS[phase]}"
+        if phase == "westeros" and state.round == 1:
+            return "expired", f"{what}, and round 1 has none (R034)"
+        return "expired", f"{what}, which is over for round {state.round} (R033)"
+    why = _never(state, board, house, cmd)
+    return ("refused", why) if why else None
+
+
+def _never(state: GameState, board: Board, house: str, cmd: Command) -> str | None:
+    """Why no decision of the rest of the round could use ``cmd``, or ``None``."""
+    if isinstance(cmd, PlayCard) and (why := _not_own_card(house, cmd.card)):
+        return why
+    if state.phase == "planning":
+        return _planning(state, house, cmd)
+    if state.phase == "action":
+        return _action(state, board, house, cmd)
+    return None
+
+
+def _kind_words(kind: str) -> str:
+    words = {"westeros_choice": "choices for Westeros cards", "bid": "bids", "tie_break": "tie-break orders",
+             "reconcile": "supply reconciliations", "muster": "musters", "wildling_choice": "choices for wildling cards",
+             "orders": "orders", "raven": "Messenger Raven answers", "raven_wildling": "Messenger Raven answers"}
+    return words.get(kind, kind.replace("_", " "))
+
+
+def _not_own_card(house: str, card: str) -> str | None:
+    known = CARDS.house_cards.get(card)
+    if known is None:
+        return f"there is no House card called {card!r} (R192)"
+    if known.house != house:
+        return f"{known.name} is a House card of {known.house.title()}, not one of yours (R192)"
+    return None
+
+
+def _planning(state: GameState, house: str, cmd: Command) -> str | None:
+    """The orders once placed; the Messenger Raven of another house, or once used."""
+    if isinstance(cmd, (AssignOrder, LeaveUnordered)):
+        seg = state.segment
+        taken = seg is not None and any(k.endswith(f".orders.{house}") and k.startswith(f"r{state.round}.planning.")
+                                        for k in seg.decisions)  # placed in turn order, not revealed yet
+        if taken or state.step == "raven":
+            return f"your orders for round {state.round} are placed already, one in each area (R115)"
+        return None
+    if cmd.kind in ("raven", "raven_wildling"):
+        holder = state.holder("kings_court")
+        if holder != house:
+            return f"only the holder of the Messenger Raven ({holder.title()}) uses it (R096, R125)"
+        if cmd.kind == "raven" and state.raven_used:  # where to put the card seen is asked after the use
+            return "the Messenger Raven has been used this round (R096)"
+    return None
+
+
+def _action(state: GameState, board: Board, house: str, cmd: Command) -> str | None:
+    """No order of the kind left to resolve; support from orders that cannot give it; the Blade used."""
+    if isinstance(cmd, Raid) and not _has_order(state, house, cmd.origin, "raid"):
+        return f"you have no raid order in {_name(board, cmd.origin)} (never placed, or already removed) (R129, R140)"
+    if isinstance(cmd, Consolidate) and not _has_order(state, house, cmd.area, "consolidate"):
+        return (f"you have no consolidate power order in {_name(board, cmd.area)} (never placed, or raided) "
+                "(R161, R166)")
+    if cmd.kind == "march" and not _orders(state, house, "march"):
+        return "you have no march order left on the board this round (R141)"
+    if isinstance(cmd, Support):
+        return _support(state, board, house, cmd)
+    if isinstance(cmd, UseBlade) and cmd.use and state.blade_used:
+        return "the Valyrian Steel Blade has already been used this round (R093)"
+    return None
+
+
+def _support(state: GameState, board: Board, house: str, cmd: Support) -> str | None:
+    """A support answer none of the house's Support Orders can ever give (R172, R181, R185)."""
+    if cmd.origin:
+        if not _has_order(state, house, cmd.origin, "support"):
+            return f"you have no support order in {_name(board, cmd.origin)} (never placed, or raided) (R172)"
+        if cmd.combat_area and cmd.combat_area in board.areas and not can_support(board, cmd.origin, cmd.combat_area):
+            return cannot_support_why(board, cmd.origin, cmd.combat_area)
+        return None
+    mine = _orders(state, house, "support")
+    if not mine:
+        return "you have no support order on the board this round (R172)"
+    if cmd.combat_area and cmd.combat_area in board.areas and not any(can_support(board, a, cmd.combat_area)
+                                                                       for a in mine):
+        listed = ", ".join(_name(board, a) for a in sorted(mine))
+        return (f"none of your support orders ({listed}) can support a combat in {_name(board, cmd.combat_area)} "
+                "(R172)")
+    return None
+
+
+def cannot_support_why(board: Board, support_area: str, combat_area: str) -> str:
+    """Why units in ``support_area`` can never support a combat in ``combat_area`` (R181, R185)."""
+    s, c = board.area(support_area), board.area(combat_area)
+    if not board.adjacent(support_area, combat_area):
+        return (f"{s.name} is not next to {c.name}; support comes only from areas next to the embattled area, "
+                "never by ship transport (R185)")
+    if s.is_port:
+        return f"ships in {s.name} support only a combat in the sea area it opens onto, not in {c.name} (R185)"
+    return f"footmen, knights and siege engines in {s.name} never support a combat in the sea area {c.name} (R181)"
+
+
+def _orders(state: GameState, house: str, kind: str) -> list[str]:
+    return [a for a, st in state.areas.items() if st.order and st.order.house == house
+            and order_kind(st.order.token) == kind]
+
+
+def _has_order(state: GameState, house: str, area: str, kind: str) -> bool:
+    order = state.area(area).order
+    return bool(order and order.house == house and order_kind(order.token) == kind)
+
+
+def _name(board: Board, area: str) -> str:
+    return board.area(area).name if area in board.areas else repr(area)
