@@ -29,13 +29,13 @@ from ..game.board import Board
 from ..game.cards import CARDS
 from ..game.commands import ORDER_TOKENS, SPECIAL_TOKENS, Command, order_kind
 from ..game.state import GameState
-from ..util.lines import WRAP_WIDTH, long_lines, long_lines_text
 from ..turnfile.diagnostics import IllegalOrder, InvalidLine, Notice, TurnFileError
 from ..turnfile.header import STEPS, Header, format_header
 from ..turnfile.names import INFLUENCE_TRACKS, ORDER_TEXT, display_name, lookup
 from ..turnfile.parser import TurnFile, parse_turn_file
 from ..turnfile.printer import format_command
 from ..turnfile.shadowing import shadowed
+from ..util.lines import WRAP_WIDTH, long_lines, long_lines_text
 
 __all__ = ["CheckError", "check_file", "check_turn_file"]
 
