@@ -31,8 +31,8 @@ FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 areas = st.sampled_from(sorted(BOARD.areas))
 ports = st.sampled_from(sorted(a.id for a in BOARD.ports()))
 houses = st.sampled_from(HOUSES)
-house_cards = st.sampled_from(sorted(CARDS.house_cards))
-units = st.sampled_from(UNIT_TYPES)
+house_cards = st.sampled_from(CARDS.of_set("base"))  # the classic vocabulary (a game reads its own)
+units = st.sampled_from([u for u in UNIT_TYPES if u != "dragon"])  # the classic vocabulary has no dragon
 counts = st.integers(1, 10)
 tokens = st.sampled_from(sorted(C.ORDER_TOKENS))
 influence = st.sampled_from(INFLUENCE_TRACKS)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..folder import gamedir
+from ..game.mod_setup import ALTERNATE_CARDS_REFUSED
 from ..game.position import PositionError, dump_position
 from ..game.setup import SetupError
 from ..reports import show
@@ -26,6 +27,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--game-id", metavar="ID", help="the game's id (default: the folder's name); lower-case letters, digits, -_.")
     p.add_argument("--seed", metavar="SEED", help="the secret seed of every shuffle (default: a fresh random one)")
     p.add_argument("--tides-of-battle", action="store_true", help="play with the Tides of Battle cards")
+    p.add_argument("--expansion", metavar="NAME",
+                   help="play an expansion: mother-of-dragons (3-8 players; the houses are the players')")
+    p.add_argument("--alternate-house-cards", action="store_true",
+                   help="Mother of Dragons' alternate house-card set (refused until Maester has its cards)")
     p.add_argument("--position", type=Path, metavar="FILE", help="start from this position file (docs/positions.md)")
     p.add_argument("--force", action="store_true",
                    help="reuse an existing non-empty folder: replaces [game], the state and the seed; keeps other files")
@@ -43,17 +48,22 @@ def register(subparsers: Any) -> None:
 
 def cmd_new(args: argparse.Namespace) -> int:
     houses = args.houses.split(",") if args.houses else None
+    if args.alternate_house_cards:
+        raise UserError(ALTERNATE_CARDS_REFUSED if args.expansion else
+                        "--alternate-house-cards belongs to an expansion: give --expansion mother-of-dragons too")
     try:
         gd = gamedir.create_game(
             args.game_dir, houses=houses, game_id=args.game_id, seed=args.seed,
             tides_of_battle=args.tides_of_battle, position=args.position, force=args.force,
+            expansion=args.expansion,
         )
         info = gd.info()
     except (gamedir.GameDirError, SetupError, PositionError) as e:
         raise UserError(str(e)) from None
     except OSError as e:  # a parent that is a file, a folder we may not write
         raise UserError(f"{e.filename or args.game_dir}: {e.strerror}") from None
-    print(f"created game {info.id!r} in {gd.root} for {', '.join(info.houses)}")
+    print(f"created game {info.id!r} in {gd.root} for {', '.join(info.houses)}"
+          + (f" with {info.expansion}" if info.expansion else ""))
     print(f"seed commitment: {info.seed_commitment} (the seed itself is in {gd.seed_file}; keep it secret)")
     return 0
 

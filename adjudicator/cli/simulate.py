@@ -12,7 +12,11 @@ from . import UserError
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("simulate", help="play whole games with robot players and check every invariant")
-    p.add_argument("--players", type=int, default=6, choices=(3, 4, 5, 6), help="number of houses (3-6)")
+    p.add_argument("--players", type=int, default=6, choices=range(3, 9), metavar="{3..8}",
+                   help="number of players: 3-6, or 3-8 with Mother of Dragons (7 and 8 play it)")
+    p.add_argument("--expansion", metavar="NAME", help="play an expansion: mother-of-dragons")
+    p.add_argument("--without-targaryen", action="store_true",
+                   help="with Mother of Dragons, no player takes Targaryen (it plays with 4-7 players otherwise)")
     p.add_argument("--seed", type=int, default=1, help="the game's seed (games are reproducible)")
     p.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
     p.add_argument("--out", type=Path, default=None, help="keep the game folder here (must not exist)")
@@ -35,8 +39,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{args.out} exists: --out needs a new folder")
     if args.rounds is not None and not 1 <= args.rounds <= 10:
         raise UserError("--rounds must be between 1 and 10")
+    expansion = _expansion(args.expansion, args.without_targaryen)
     result = simulate(args.players, args.seed, rounds=args.rounds, out=args.out, tides_of_battle=args.tides_of_battle,
-                      text=not args.engine_only)
+                      text=not args.engine_only, expansion=expansion, targaryen=not args.without_targaryen)
     for p in result.problems:
         print(f"invariant broken: {p}")
     if result.folder is not None:
@@ -45,23 +50,46 @@ def run(args: argparse.Namespace) -> int:
     return 1 if result.problems else 0
 
 
+def _expansion(name: str | None, without_targaryen: bool) -> str | None:
+    from ..folder.gamedir import GameDirError, check_expansion
+
+    if name is None:
+        if without_targaryen:
+            raise UserError("--without-targaryen belongs to Mother of Dragons: give --expansion mother-of-dragons too")
+        return None
+    try:
+        return check_expansion(name)
+    except GameDirError as e:
+        raise UserError(str(e)) from None
+
+
+# The soak's round of game kinds: the base game for 3-6 players, then Mother of Dragons for 3-8 players
+# with Targaryen where it may play and without; each kind with and without Tides of Battle in turn.
+SOAK_KINDS: tuple[tuple[int, str | None, bool], ...] = (
+    *((n, None, False) for n in range(3, 7)),
+    *((n, "mother-of-dragons", True) for n in range(4, 9)),
+    *((n, "mother-of-dragons", False) for n in range(3, 8)),
+)
+
+
 def soak(games: int, first_seed: int) -> int:
     """Play many engine-only games; print every error found and a summary line."""
     from ..robots.simulate import simulate
 
     errors = 0
     for i in range(games):
-        players = 3 + i % 4
-        tides = (i // 4) % 2 == 1
+        players, expansion, targaryen = SOAK_KINDS[i % len(SOAK_KINDS)]
+        tides = (i // len(SOAK_KINDS)) % 2 == 1
         seed = first_seed + i
         try:
-            r = simulate(players, seed, tides_of_battle=tides, text=False)
+            r = simulate(players, seed, tides_of_battle=tides, text=False, expansion=expansion, targaryen=targaryen)
             problems = r.problems
         except Exception:  # a crash is exactly what a soak looks for: report it, go on
             problems = ["crash:\n" + traceback.format_exc()]
         if problems:
             errors += 1
-            print(f"game {i + 1} ({players} players, seed {seed}, tides {tides}):", *problems, sep="\n  ")
+            kind = f", {expansion}{'' if targaryen or players == 8 else ' without Targaryen'}" if expansion else ""
+            print(f"game {i + 1} ({players} players{kind}, seed {seed}, tides {tides}):", *problems, sep="\n  ")
         if sys.stdout.isatty():
             print(f"\r{i + 1}/{games} games, {errors} with errors", end="", flush=True)
     if sys.stdout.isatty():

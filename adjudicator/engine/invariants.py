@@ -20,7 +20,7 @@ _COMBAT_KINDS = frozenset({"house_card", "blade", "casualties", "retreat", "card
 
 def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
     """Every broken invariant of a saved state (a step boundary), as sentences."""
-    board = board or Board.classic()
+    board = board or state.board()
     problems = list(state.check(board))  # box limits, one order per area with units, tracks, power
     pending_kinds = {p.get("kind") for p in state.pending}
     if state.phase != "game_over" and not state.pending:
@@ -39,7 +39,7 @@ def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
     if not pending_kinds & _COMBAT_KINDS:
         for house in state.houses_in_play:
             held = sorted(state.houses[house].hand + state.houses[house].discards)
-            if held != sorted(CARDS.hand_of(house)):
+            if held != ([] if state.is_vassal(house) else sorted(CARDS.hand_of(house))):  # vassals have none (M010)
                 problems.append(f"{house}'s house cards are not each exactly once in hand or discards: {held}")
     need = board.constants["castles_needed_to_win"]
     for house in state.houses_in_play:

@@ -50,7 +50,7 @@ def advance(
     decisions that come up afterwards and are not named are asked as usual. ``True`` names every
     decision, up to the end of the game (the rules' tests and the robots' soaks use it).
     """
-    board = board or Board.classic()
+    board = board or state.board()
     # A shallow copy is enough: the loop below builds every position it changes afresh from data.
     live = copy.copy(state)
     live.answers = [*state.answers, *(dict(a) for a in answers)]

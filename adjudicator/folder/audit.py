@@ -226,7 +226,8 @@ def open_archived(data: bytes, moderator_accepts: Container[str]) -> tuple[Heade
     return header, body, "", []
 
 
-def understand(name: str, data: bytes, record: Archived | None, moderator_accepts: Container[str]) -> Understood:
+def understand(name: str, data: bytes, record: Archived | None, moderator_accepts: Container[str], *,
+               variant: str = "classic") -> Understood:  # fmt: skip
     """Parse one archived submission into pool entries (ids ``house/R.step/seqN/Lk``).
 
     ``record`` is its ``accept`` line in the log (``None`` only for a file being checked before it
@@ -238,7 +239,7 @@ def understand(name: str, data: bytes, record: Archived | None, moderator_accept
     from ..turnfile.printer import format_command  # the parser loads its grammar once
 
     header, text, fingerprint, ignored = open_archived(data, moderator_accepts)
-    parsed = parse_turn_file(text, filename=name)
+    parsed = parse_turn_file(text, filename=name, variant=variant)
     out = Understood(name, header, bool(fingerprint), fingerprint, ignored=ignored, logged=record)
     prefix = entry_prefix(header)
     for cmd in parsed.commands:
@@ -524,8 +525,8 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
             if name in bad:
                 chk.problems.append(f"states/{n:04d}.toml cannot be re-derived: archive/{name} {bad[name]}")
                 return chk
-        understood = [understand(name, (folder.archive / name).read_bytes(), ledger.find(name), ledger.moderator_accepts)
-                      for name in applied]  # fmt: skip
+        understood = [understand(name, (folder.archive / name).read_bytes(), ledger.find(name), ledger.moderator_accepts,
+                                 variant=base.variant) for name in applied]  # fmt: skip
         outcome = derive(prev, base, n, understood, deadline=deadline, previous_sha256=sha256(prev_text.encode()),
                          board=board, rule=rule)  # fmt: skip
         text = outcome.snapshot.to_toml()
@@ -559,7 +560,8 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
 def _check_seed(game: dict[str, Any], setup_text: str, chk: Check) -> None:
     """With a revealed seed: its commitment, and the setup's decks against a fresh shuffle."""
     from ..game.rng import commitment
-    from ..game.setup import SetupError, new_game
+    from ..game.setup import SetupError
+    from ..game.variants import variant
 
     table = game.get("game", {})
     seed = table.get("seed_revealed")
@@ -571,12 +573,12 @@ def _check_seed(game: dict[str, Any], setup_text: str, chk: Check) -> None:
         return
     setup = GameState.from_toml(setup_text)
     try:
-        fresh = new_game(list(setup.houses_in_play), seed=seed, game_id=setup.game_id,
-                         tides_of_battle=bool(setup.options.get("tides_of_battle")))  # fmt: skip
+        fresh = variant(setup.variant).setup(setup.players(), seed=seed, game_id=setup.game_id,
+                                             tides_of_battle=bool(setup.options.get("tides_of_battle")))  # fmt: skip
     except SetupError as e:
         chk.problems.append(f"cannot set up a fresh game to compare with: {e}")
         return
-    parts = ("rng_seed", "westeros_decks", "wildling_deck", "tides_deck")
+    parts = ("rng_seed", "westeros_decks", "wildling_deck", "tides_deck", "loan_deck", "loan_slots")
     differ = [p for p in parts if getattr(fresh, p) != getattr(setup, p)]
     if differ:
         chk.problems.append(f"the setup's {', '.join(differ)} are not those of a fresh game with the revealed seed")

@@ -211,7 +211,7 @@ class Run:
 
     def __init__(self, gd: GameDir, *, templates_dir: Path | None = None, board: Board | None = None) -> None:
         self.gd, self.folder = gd, Folder(gd)
-        self.templates_dir, self.board = templates_dir, board or Board.classic()
+        self.templates_dir, self.board = templates_dir, board  # None: each state's own map (state.board())
         self.timings = Timings()
         self.outcome: Outcome | None = None  # of the latest step applied by this run
         self.first_written = False  # this run resolved the game's first step (snapshot 0000)
@@ -342,7 +342,7 @@ class Run:
             prev_text = self._snapshot_text(n - 1)
             prev = Snapshot.from_toml(prev_text, where=str(self.folder.snapshot_path(n - 1)))
             base = prev.state
-        understood = [self.read_archived(name) for name in stored.applied]
+        understood = [self.read_archived(name, base.variant) for name in stored.applied]
         outcome = derive(prev, base, n, understood, deadline=stored.deadline,
                          previous_sha256=sha256(prev_text.encode()), board=self.board, rule=stored.rule())  # fmt: skip
         if outcome.snapshot.to_toml() != text:
@@ -350,7 +350,7 @@ class Run:
                                 f"{', '.join(stored.applied) or 'no archived file'}; see 'maester replay {self.gd.root}'")  # fmt: skip
         return outcome
 
-    def read_archived(self, name: str) -> Understood:
+    def read_archived(self, name: str, variant: str) -> Understood:
         """Read and parse one archived file, checking its bytes against the log.
 
         :raises CorruptFolder: when the file is missing or its bytes changed.
@@ -368,7 +368,7 @@ class Run:
             return taken  # read back from these very bytes by intake, a moment ago
         t0 = _clock()
         try:
-            return understand(name, data, known, self.ledger.moderator_accepts)
+            return understand(name, data, known, self.ledger.moderator_accepts, variant=variant)
         except SealError as e:
             numbers = self.folder.numbers()
             latest = f"{numbers[-1]:04d}" if numbers else "NNNN"
@@ -453,7 +453,7 @@ class Run:
                 applied, deadline, rule = meta.applied, meta.deadline, meta.rule()
             else:
                 raise CorruptFolder(f"cannot repair: {path} is unreadable and the log does not say what it applied")
-            understood = [self.read_archived(name) for name in applied]
+            understood = [self.read_archived(name, base.variant) for name in applied]
             outcome = derive(prev, base, n, understood, deadline=deadline,
                              previous_sha256=sha256(prev_text.encode()), board=self.board, rule=rule)  # fmt: skip
             text = outcome.snapshot.to_toml()
@@ -562,7 +562,7 @@ class Run:
     def apply(self, prev: Snapshot, unapplied: list[Archived], rule: DefaultRule) -> Snapshot:
         """Derive and commit the next snapshot from archived files and the defaults ``rule`` names (a
         deadline called at ``prev``, the houses in civil disorder: :func:`deadlines.rule_for`)."""
-        understood = [self.read_archived(a.name) for a in unapplied]
+        understood = [self.read_archived(a.name, prev.state.variant) for a in unapplied]
         prev_text = self._snapshot_text(prev.number)
         t0 = _clock()
         outcome = derive(prev, prev.state, prev.number + 1, understood, deadline=prev.number in self.ledger.deadlines,

@@ -31,7 +31,7 @@ from ..game.commands import ORDER_TOKENS, SPECIAL_TOKENS, Command, order_kind
 from ..game.state import GameState
 from ..turnfile.diagnostics import IllegalOrder, InvalidLine, Notice, TurnFileError
 from ..turnfile.header import STEPS, Header, format_header
-from ..turnfile.names import INFLUENCE_TRACKS, ORDER_TEXT, display_name, lookup
+from ..turnfile.names import INFLUENCE_TRACKS, ORDER_TEXT, display_name, lookup, vocabulary
 from ..turnfile.parser import TurnFile, parse_turn_file
 from ..turnfile.printer import format_command
 from ..turnfile.shadowing import shadowed
@@ -63,8 +63,8 @@ def check_file(game_dir: str | Path, path: str | Path, *, house: str | None = No
     if Path(game_dir).is_file():
         state = published_state(game_dir)
         data = _read(path)
-        tf = check_turn_file(parse_turn_file(data, filename=_name(path)), state, game_id=state.game_id, house=house,
-                             engine=False)  # fmt: skip
+        tf = check_turn_file(parse_turn_file(data, filename=_name(path), variant=state.variant), state,
+                             game_id=state.game_id, house=house, engine=False)  # fmt: skip
         note = Notice("W902", "checked against the published state: the rules engine's own checks run when the "
                       "moderator adjudicates", C.Where(tf.filename, 0))  # fmt: skip
         return replace(tf, warnings=(*tf.warnings, *wrap_notices(data, tf.filename), note))
@@ -74,8 +74,9 @@ def check_file(game_dir: str | Path, path: str | Path, *, house: str | None = No
     except GameDirError as e:
         raise CheckError(str(e)) from None
     data = _read(path)
-    tf = parse_turn_file(data, filename=_name(path))
-    last = _last_seq(gd.root, tf, house, state)
+    tf = parse_turn_file(data, filename=_name(path), variant=state.variant)
+    with vocabulary(state.variant):
+        last = _last_seq(gd.root, tf, house, state)
     tf = check_turn_file(tf, state, game_id=game_id, house=house, last_seq=last)
     return replace(tf, warnings=(*tf.warnings, *wrap_notices(data, tf.filename)))
 
@@ -140,7 +141,12 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = Non
 
     :raises CheckError: when neither the header nor ``house`` names the house, or ``house`` is not in the game.
     """
-    board = board or Board.classic()
+    with vocabulary(state.variant):
+        return _check_turn_file(tf, state, game_id, house, board or state.board(), engine, last_seq)
+
+
+def _check_turn_file(tf: TurnFile, state: GameState, game_id: str | None, house: str | None, board: Board,
+                     engine: bool, last_seq: int | None) -> TurnFile:  # fmt: skip
     if house is None and tf.header is None and any(p.code == "E301" for p in tf.problems):
         return replace(tf, warnings=tuple(w for w in tf.warnings if w.code != "W301"))  # mend the header first
     who = _house(tf, house, state)

@@ -3,7 +3,7 @@
 ::
 
     GAME_DIR/
-      game.toml      [game] id, houses, created, options, seed_commitment (this module);
+      game.toml      [game] id, houses, created, options, seed_commitment, expansion (this module);
                      [keys], [players] (the seal registry) and any other table are kept as they are
       state.toml     the game state (:class:`adjudicator.game.state.GameState`), written atomically
       secret/seed    the secret seed (mode 0600); game.toml publishes only its SHA-256
@@ -42,10 +42,13 @@ import tomli_w
 
 from .. import __version__
 from ..game import rng
-from ..game.board import HOUSES, Board
+from ..game.board import Board
+from ..game.maps import CLASSIC, VARIANT_NAMES
+from ..game.mod_setup import check_mod_houses
 from ..game.position import read_position
-from ..game.setup import check_houses, new_game
+from ..game.setup import check_houses
 from ..game.state import GameState, StateError, validate_engine
+from ..game.variants import variant
 from ..util import fileio, tomltext
 
 GAME_FILE = "game.toml"
@@ -54,6 +57,7 @@ SEED_FILE = "secret/seed"
 LOCK_FILE = ".lock"
 FOLDERS = ("inbox", "archive", "reports", "states")
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+EXPANSIONS = tuple(v for v in VARIANT_NAMES if v != CLASSIC)
 
 
 class GameDirError(ValueError):
@@ -74,9 +78,10 @@ class GameInfo:
     seed_commitment: str
     options: dict[str, Any] = field(default_factory=dict)
     maester_version: str = __version__
+    expansion: str = ""  # "" for the base game; "mother-of-dragons" (then ``houses`` are the players')
 
     def to_table(self) -> dict[str, Any]:
-        return {
+        table = {
             "id": self.id,
             "houses": list(self.houses),
             "created": self.created,
@@ -84,6 +89,7 @@ class GameInfo:
             "maester_version": self.maester_version,
             "options": dict(self.options),
         }
+        return table | {"expansion": self.expansion} if self.expansion else table
 
     @classmethod
     def from_table(cls, t: dict[str, Any], *, where: str) -> GameInfo:
@@ -92,6 +98,7 @@ class GameInfo:
             info = cls(
                 id=t["id"], houses=list(t["houses"]), created=t["created"], seed_commitment=t["seed_commitment"],
                 options=dict(t.get("options", {})), maester_version=t.get("maester_version", ""),
+                expansion=t.get("expansion", ""),
             )
         except (KeyError, TypeError) as e:
             raise GameDirError(f"{where}: the [game] table lacks {e}") from None
@@ -99,10 +106,19 @@ class GameInfo:
             isinstance(h, str) for h in info.houses
         ):
             raise GameDirError(f"{where}: [game] id and houses must be text")
-        unknown = [h for h in info.houses if h not in HOUSES]
+        if info.expansion and info.expansion not in EXPANSIONS:
+            raise GameDirError(f"{where}: [game] expansion is {info.expansion!r}, not an expansion "
+                               f"({', '.join(EXPANSIONS)})")
+        known = variant(info.expansion or CLASSIC).houses
+        unknown = [h for h in info.houses if h not in known]
         if unknown:
-            raise GameDirError(f"{where}: [game] houses names {unknown[0]!r}, not a house ({', '.join(HOUSES)})")
+            raise GameDirError(f"{where}: [game] houses names {unknown[0]!r}, not a house ({', '.join(known)})")
         return info
+
+    @property
+    def variant(self) -> str:
+        """The game's variant: its expansion, or ``classic``."""
+        return self.expansion or CLASSIC
 
 
 def check_game_id(game_id: str) -> str:
@@ -299,21 +315,25 @@ def create_game(
     force: bool = False,
     now: datetime | None = None,
     board: Board | None = None,
+    expansion: str | None = None,
 ) -> GameDir:
     """Create a game folder: ``game.toml``, ``state.toml``, ``secret/seed`` and the empty folders.
+
+    ``expansion`` names an expansion to play (``mother-of-dragons``); a position file may name its own.
 
     Everything is checked before anything is written: on any error the disk is unchanged. A new
     folder is built under a temporary name and renamed into place. With ``force``, an existing
     folder is reused: ``[game]``, the state and the seed are replaced, every other file and every
     other table of ``game.toml`` (keys, players) is kept.
 
-    :raises GameDirError: for an existing non-empty folder without ``force``, a bad game id, or a
-        houses list that disagrees with the position.
+    :raises GameDirError: for an existing non-empty folder without ``force``, a bad game id, an unknown
+        expansion, or a houses list or expansion that disagrees with the position.
     :raises adjudicator.game.setup.SetupError: for houses that cannot play together.
     :raises adjudicator.game.position.PositionError: for a malformed position file.
     """
     root = Path(root)
-    board = board or Board.classic()
+    if expansion is not None:
+        expansion = check_expansion(expansion)
     if game_id is None and not GAME_ID_RE.match(root.resolve().name):
         raise GameDirError(f"the folder name {root.resolve().name!r} cannot be a game id: choose one with --game-id "
                            "(letters, digits, '-', '_' and '.')")
@@ -326,13 +346,14 @@ def create_game(
         raise GameDirError(f"{root} exists and is not empty (use --force to reuse it)")
     if root.exists() and GameDir(root).game_file.exists():
         GameDir(root).read_game()  # its other tables are kept: it must be readable before we write
-    state = _initial_state(houses, gid, seed, tides_of_battle, position, board)
+    state = _initial_state(houses, gid, seed, tides_of_battle, position, board, expansion)
     info = GameInfo(
         id=gid,
-        houses=list(state.houses_in_play),
+        houses=state.players(),
         created=(now or datetime.now(UTC)).isoformat(timespec="seconds"),
         seed_commitment=rng.commitment(state.rng_seed),
         options=dict(state.options),
+        expansion="" if state.variant == CLASSIC else state.variant,
     )
     if root.exists():
         _write_game(GameDir(root), info, state)
@@ -351,18 +372,35 @@ def create_game(
     return GameDir(root)
 
 
+def check_expansion(name: str) -> str:
+    """The expansion's name as Maester knows it (case and ``_`` forgiven).
+
+    :raises GameDirError: for a name that is not an expansion, with the known ones.
+    """
+    wanted = name.strip().lower().replace("_", "-").replace(" ", "-")
+    if wanted not in EXPANSIONS:
+        raise GameDirError(f"unknown expansion {name!r}; the expansions are {', '.join(EXPANSIONS)}")
+    return wanted
+
+
 def _initial_state(
-    houses: list[str] | None, gid: str, seed: str | None, tides: bool, position: str | Path | None, board: Board
-) -> GameState:
+    houses: list[str] | None, gid: str, seed: str | None, tides: bool, position: str | Path | None,
+    board: Board | None, expansion: str | None,
+) -> GameState:  # fmt: skip
+    box = variant(expansion or CLASSIC)
     if position is None:
         if not houses:
             raise GameDirError("name the houses with --houses (e.g. --houses stark,lannister,baratheon)")
-        return new_game(houses, seed=seed or rng.new_seed(), game_id=gid, tides_of_battle=tides, board=board)
+        return box.setup(houses, seed=seed or rng.new_seed(), game_id=gid, tides_of_battle=tides, board=board)
     state = read_position(position, board=board, seed=seed or rng.new_seed())
+    if expansion is not None and state.variant != expansion:
+        raise GameDirError(f"--expansion {expansion} disagrees with {position}, which plays "
+                           f"{'the base game' if state.variant == CLASSIC else state.variant}; "
+                           f"set expansion = \"{expansion}\" there or leave out --expansion")
     if seed is not None and state.rng_seed != seed:
         raise GameDirError(f"{position} fixes its own seed ([rng] seed); leave out --seed")
-    if houses and check_houses(houses, board) != state.houses_in_play:
-        raise GameDirError(f"--houses disagrees with the houses of {position}: {', '.join(state.houses_in_play)}")
+    if houses and _players(houses, state.variant) != state.players():
+        raise GameDirError(f"--houses disagrees with the houses of {position}: {', '.join(state.players())}")
     if tides and not state.options.get("tides_of_battle"):
         raise GameDirError(f"{position} plays without Tides of Battle; set [options] tides_of_battle = true there")
     state.game_id = gid
@@ -379,3 +417,8 @@ def _write_game(gd: GameDir, info: GameInfo, state: GameState) -> None:
     fileio.atomic_write_text(gd.seed_file, state.rng_seed + "\n", mode=0o600)
     gd.save_state(state)
     gd.write_table("game", info.to_table())
+
+
+def _players(houses: list[str], name: str) -> list[str]:
+    """The players' houses as the variant's setup reads them (canonical order)."""
+    return check_houses(houses, Board.classic()) if name == CLASSIC else check_mod_houses(houses)

@@ -313,7 +313,7 @@ class Intake:
         """
         record = self._record(c)
         try:
-            u = understand(record.name, c.data, record, self.ledger.moderator_accepts)
+            u = understand(record.name, c.data, record, self.ledger.moderator_accepts, variant=self.state.variant)
         except SealError as e:
             return f"not taken: its text does not read back as one turn ({e})"
         except Exception as e:

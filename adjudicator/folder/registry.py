@@ -46,7 +46,7 @@ from typing import Any
 
 import tomli_w
 
-from ..game.board import HOUSES
+from ..game.board import ALL_HOUSES, HOUSES
 from ..seals.keys import PublicKey, parse_public_key
 from ..seals.seal import (
     BEGIN,
@@ -144,9 +144,10 @@ def houses(game: dict[str, Any]) -> list[str]:
     hs = _game_table(game).get("houses")
     if not isinstance(hs, list) or not hs or not all(isinstance(h, str) for h in hs):
         raise RegistryError(f"{GAME_FILE} lists no houses ([game] houses, a list of names)")
+    known = HOUSES if not _game_table(game).get("expansion") else ALL_HOUSES
     for h in hs:
-        if h.lower() not in HOUSES:
-            raise RegistryError(f"{GAME_FILE}: [game] houses names {h!r}, not a house ({', '.join(HOUSES)})")
+        if h.lower() not in known:
+            raise RegistryError(f"{GAME_FILE}: [game] houses names {h!r}, not a house ({', '.join(known)})")
     return [h.lower() for h in hs]
 
 

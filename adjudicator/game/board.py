@@ -23,11 +23,15 @@ from typing import Any, Literal
 
 AreaId = str
 HouseId = str
-UnitType = Literal["footman", "knight", "ship", "siege_engine"]
+UnitType = Literal["footman", "knight", "ship", "siege_engine", "dragon"]
 
 HOUSES: tuple[HouseId, ...] = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell")
-UNIT_TYPES: tuple[str, ...] = ("footman", "knight", "ship", "siege_engine")
-LAND_UNITS: frozenset[str] = frozenset({"footman", "knight", "siege_engine"})
+# Mother of Dragons adds two houses (game/mod_board.py); every house any box knows, in canonical order.
+EXPANSION_HOUSES: tuple[HouseId, ...] = ("arryn", "targaryen")
+ALL_HOUSES: tuple[HouseId, ...] = HOUSES + EXPANSION_HOUSES
+# The dragon is Mother of Dragons' (Targaryen's) land unit; the classic box holds none (its limit is 0).
+UNIT_TYPES: tuple[str, ...] = ("footman", "knight", "ship", "siege_engine", "dragon")
+LAND_UNITS: frozenset[str] = frozenset({"footman", "knight", "siege_engine", "dragon"})
 TRACKS: tuple[str, ...] = ("iron_throne", "fiefdoms", "kings_court")
 DOMINANCE_TOKENS: dict[str, str] = {
     "iron_throne": "iron_throne",
@@ -51,6 +55,7 @@ class Area:
     port: AreaId | None = None  # land area: its port, if any
     port_of: AreaId | None = None  # port: its land area
     opens_onto: AreaId | None = None  # port: its one sea
+    board: Literal["westeros", "essos"] = "westeros"  # Mother of Dragons' side board is Essos
 
     def __repr__(self) -> str:
         return f"board.area({self.id!r})"
@@ -119,6 +124,7 @@ class Board:
     constants: dict[str, Any]
     order_tokens: tuple[dict[str, Any], ...]
     border_pairs: tuple[tuple[AreaId, AreaId], ...] = field(repr=False)
+    map: str = "classic"  # classic | westeros_mod (Mother of Dragons) | with_essos (and the Essos side board)
 
     @staticmethod
     @cache
@@ -181,13 +187,36 @@ class Board:
         return tuple(table[max(0, min(level, len(table) - 1))])
 
     def kings_court_stars(self, position: int, overlay: bool) -> int:
-        """Special orders allowed at a King's Court position (1-based), R094/R095."""
-        key = "kings_court_stars_3_4_players" if overlay else "kings_court_stars_5_6_players"
+        """Special orders allowed at a King's Court position (1-based), R094/R095.
+
+        Mother of Dragons' eight-space track has its own stars (M098, ruling 251).
+        """
+        if overlay:
+            key = "kings_court_stars_3_4_players"
+        elif "kings_court_stars_8_positions" in self.constants:
+            key = "kings_court_stars_8_positions"
+        else:
+            key = "kings_court_stars_5_6_players"
         stars: list[int] = self.constants[key]
         return stars[position - 1] if 0 < position <= len(stars) else 0
 
-    def unit_limit(self, unit: str) -> int:
-        return int(self.constants["unit_limits"][unit])
+    def unit_limit(self, unit: str, house: HouseId | None = None) -> int:
+        """How many units of a type a house owns (R008); a house with a table of its own (Arryn,
+        Targaryen) has its own numbers, and a type the box lacks (the classic dragon) has 0.
+
+        >>> Board.classic().unit_limit("footman"), Board.classic().unit_limit("dragon")
+        (10, 0)
+        """
+        limits: dict[str, Any] = self.constants["unit_limits"]
+        own = limits.get(house) if house else None
+        if isinstance(own, dict):
+            return int(own.get(unit, 0))
+        value = limits.get(unit, 0)
+        return value if isinstance(value, int) else 0
+
+    def is_essos(self, area_id: AreaId) -> bool:
+        """True for an area of Mother of Dragons' Essos side board."""
+        return self.areas[area_id].board == "essos"
 
 
 def _area(a: dict[str, Any]) -> Area:
@@ -203,6 +232,7 @@ def _area(a: dict[str, Any]) -> Area:
         port=a.get("port"),
         port_of=a.get("port_of"),
         opens_onto=a.get("opens_onto"),
+        board=a.get("board", "westeros"),
     )
 
 

@@ -1,15 +1,23 @@
-"""The cards of the box as data: 42 house cards, the Westeros decks, wildlings, Tides of Battle.
+"""The cards of the boxes as data: house cards, the Westeros decks, wildlings, Tides of Battle, and
+Mother of Dragons' cards (``data/mother_of_dragons/cards.toml``: Arryn's and Targaryen's house
+cards, the vassal deck, the Iron Bank's loans and Westeros deck IV).
+
+``CARDS`` is one catalogue of every card by its id (ids are unique across the boxes), so a rule
+looks any card up the same way. Which cards a game deals is the variant's business: a house's hand is
+its standard set (:data:`STANDARD_SETS`), deck IV is shuffled only with Targaryen in play.
 
 >>> CARDS.house_cards["eddard_stark"].strength
 4
 >>> len(CARDS.westeros_deck(1)), len(CARDS.wildling_cards)
 (10, 9)
+>>> CARDS.hand_of("arryn")[0], len(CARDS.vassal_deck()), len(CARDS.loans), len(CARDS.westeros_deck(4))
+('lysa_arryn_mod', 7, 12, 10)
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -28,6 +36,7 @@ class HouseCard:
     ability: str
     condition: str = ""  # when the ability applies ("always", "you win the combat", ...)
     optional: bool = False  # the owner may decline it
+    set: str = "base"  # base | arryn_mod | targaryen_a | targaryen_b | arryn_affc | vassal
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +47,18 @@ class WesterosCard:
     copies: int
     wildling_icon: bool
     effect: str
+    banner: tuple[str, ...] = ()  # deck IV: the areas that get a loyalty token first (M083)
+    details: dict[str, Any] | None = None  # deck IV: its costs and choices, as the data gives them
+
+
+@dataclass(frozen=True, slots=True)
+class LoanCard:
+    """A loan of the Iron Bank (Mother of Dragons, M104): bought, then resolved at once."""
+
+    id: str
+    name: str
+    effect: str
+    units: dict[str, int] | None = None  # the units a loan places, by type
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,32 +78,57 @@ class TidesCard:
     copies: int
 
 
+# The house-card sets dealt: the base houses' own, Arryn's Mother of Dragons set and Targaryen's set A
+# (M122). The alternate sets (Targaryen B, Arryn A Feast for Crows) are in the catalogue only (M123).
+STANDARD_SETS: frozenset[str] = frozenset({"base", "arryn_mod", "targaryen_a"})
+VASSAL = "vassal"  # the house of the shared vassal deck's cards (M058)
+
+
 @dataclass(frozen=True)
 class CardData:
-    house_cards: dict[str, HouseCard]
+    house_cards: dict[str, HouseCard]  # every house card of every box, and the vassal cards
     westeros: tuple[WesterosCard, ...]
     wildling_cards: dict[str, WildlingCard]
     tides: dict[str, TidesCard]
+    loans: dict[str, LoanCard] = field(default_factory=dict)
 
     @staticmethod
     @cache
     def load() -> CardData:
-        text = resources.files("adjudicator.game").joinpath("data/cards.toml").read_text("utf-8")
-        d = tomllib.loads(text)
+        pkg = resources.files("adjudicator.game")
+        d = tomllib.loads(pkg.joinpath("data/cards.toml").read_text("utf-8"))
+        m = tomllib.loads(pkg.joinpath("data/mother_of_dragons/cards.toml").read_text("utf-8"))
+        house_cards = {c["id"]: _house_card(c) for c in d["house_card"]}
+        house_cards |= {c["id"]: _house_card(c) for c in m["house_card"]}
+        house_cards |= {c["id"]: _house_card(c | {"house": VASSAL, "set": VASSAL}) for c in m["vassal_house_card"]}
         return CardData(
-            house_cards={c["id"]: _house_card(c) for c in d["house_card"]},
-            westeros=tuple(_westeros(c) for c in d["westeros_card"]),
+            house_cards=house_cards,
+            westeros=tuple(_westeros(c) for c in [*d["westeros_card"], *m["westeros_card"]]),
             wildling_cards={
                 c["id"]: WildlingCard(c["id"], c["name"], {k: v for k, v in c.items() if k not in ("id", "name")})
                 for c in d["wildling_card"]
             },
             tides={c["id"]: _tides(c) for c in d["tides_of_battle"]},
+            loans={c["id"]: LoanCard(c["id"], c["name"], c["effect"], c.get("units")) for c in m["loan_card"]},
         )
 
     def hand_of(self, house: str) -> list[str]:
-        """The seven house cards of a house, strongest first."""
-        cards = [c for c in self.house_cards.values() if c.house == house]
+        """The seven house cards of a house (its standard set, M122), strongest first."""
+        cards = [c for c in self.house_cards.values() if c.house == house and c.set in STANDARD_SETS]
         return [c.id for c in sorted(cards, key=lambda c: (-c.strength, c.id))]
+
+    def of_set(self, card_set: str) -> list[str]:
+        """The ids of one set's house cards, strongest first (``"base"``: the 42 of the base box)."""
+        cards = [c for c in self.house_cards.values() if c.set == card_set]
+        return [c.id for c in sorted(cards, key=lambda c: (-c.strength, c.id))]
+
+    def vassal_deck(self) -> list[str]:
+        """The seven vassal house cards, one shared deck (M058), strongest first."""
+        return self.of_set(VASSAL)
+
+    def loan_deck(self) -> list[str]:
+        """The twelve loans of the Iron Bank (unshuffled, M024)."""
+        return sorted(self.loans)
 
     def westeros_deck(self, deck: int) -> list[str]:
         """The card ids of one Westeros deck, one entry per copy (unshuffled)."""
@@ -99,11 +145,17 @@ def _house_card(c: dict[str, Any]) -> HouseCard:
     return HouseCard(
         c["id"], c["house"], c["name"], c["strength"], c["swords"], c["fortifications"],
         c["has_ability"], c["when"], c.get("ability", ""), c.get("condition", ""), bool(c.get("optional", False)),
+        c.get("set", "base"),
     )
 
 
+_WESTEROS_KEYS = frozenset({"deck", "id", "name", "copies", "wildling_icon", "effect", "banner"})
+
+
 def _westeros(c: dict[str, Any]) -> WesterosCard:
-    return WesterosCard(c["deck"], c["id"], c["name"], c["copies"], c["wildling_icon"], c["effect"])
+    extra = {k: v for k, v in c.items() if k not in _WESTEROS_KEYS}
+    return WesterosCard(c["deck"], c["id"], c["name"], c["copies"], c["wildling_icon"], c["effect"],
+                        tuple(c.get("banner", ())), extra or None)  # fmt: skip
 
 
 def _tides(c: dict[str, Any]) -> TidesCard:

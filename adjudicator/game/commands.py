@@ -35,14 +35,55 @@ ORDER_TOKENS: dict[str, int] = {
 }
 SPECIAL_TOKENS: frozenset[str] = frozenset({"march+1", "defense+2", "support+1", "raid*", "consolidate*"})
 
+# Mother of Dragons. Each player also owns 3 sea order tokens (M114, ruling 206: none special); each
+# vassal is ordered from a set of 4 vassal order tokens (M039, M043-M055). Ids as in the expansion's
+# board.toml. A sea order counts as the order it names (ruling 207); the two-faced vassal tokens are
+# both of their kinds (M046, M050): the engine reads them with ``order_kinds``.
+SEA_ORDER_TOKENS: dict[str, int] = {"sea_march": 1, "sea_support": 1, "iron_bank": 1}
+VASSAL_ORDER_TOKENS: dict[str, int] = {
+    "vassal_march": 1, "vassal_raid_support": 1, "vassal_defense_muster": 1, "vassal_defense": 1,
+}
+ALL_ORDER_TOKENS: dict[str, int] = ORDER_TOKENS | SEA_ORDER_TOKENS | VASSAL_ORDER_TOKENS
+_EXPANSION_TOKENS: dict[str, tuple[tuple[str, ...], int]] = {  # token -> (its kinds, first the main one; bonus)
+    "sea_march": (("march",), -1),
+    "sea_support": (("support",), 0),
+    "iron_bank": (("iron_bank",), 0),
+    "vassal_march": (("march",), 0),
+    "vassal_raid_support": (("raid", "support"), 1),
+    "vassal_defense_muster": (("defense", "consolidate"), 1),
+    "vassal_defense": (("defense",), 3),
+}
+
 
 def order_kind(token: str) -> str:
-    """``'march+1'`` -> ``'march'``; ``'consolidate*'`` -> ``'consolidate'``."""
+    """``'march+1'`` -> ``'march'``; ``'consolidate*'`` -> ``'consolidate'``; ``'sea_march'`` -> ``'march'``.
+
+    A two-faced vassal token gives its first kind (``'vassal_raid_support'`` -> ``'raid'``).
+    """
+    if token in _EXPANSION_TOKENS:
+        return _EXPANSION_TOKENS[token][0][0]
     return token.rstrip("*").split("+")[0].split("-")[0]
 
 
+def order_kinds(token: str) -> tuple[str, ...]:
+    """Every kind a token is: ``('raid', 'support')`` for a vassal's Raid/Support, one kind for the rest.
+
+    >>> order_kinds("vassal_defense_muster"), order_kinds("raid*")
+    (('defense', 'consolidate'), ('raid',))
+    """
+    if token in _EXPANSION_TOKENS:
+        return _EXPANSION_TOKENS[token][0]
+    return (order_kind(token),)
+
+
 def order_bonus(token: str) -> int:
-    """The number printed on a token: march modifier, defense or support bonus."""
+    """The number printed on a token: march modifier, defense or support bonus.
+
+    >>> order_bonus("march-1"), order_bonus("sea_march"), order_bonus("vassal_defense")
+    (-1, -1, 3)
+    """
+    if token in _EXPANSION_TOKENS:
+        return _EXPANSION_TOKENS[token][1]
     if "+" in token:
         return int(token.split("+")[1])
     if "-" in token:

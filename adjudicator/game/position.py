@@ -35,10 +35,13 @@ from typing import Any, NoReturn
 import tomli_w
 
 from ..util import tomltext
-from .board import HOUSES, TRACKS, Board, HouseId
+from .board import ALL_HOUSES, HOUSES, TRACKS, Board, HouseId
 from .cards import CARDS
-from .commands import ORDER_TOKENS
-from .setup import SetupError, check_houses, new_game
+from .commands import ALL_ORDER_TOKENS, ORDER_TOKENS
+from .maps import CLASSIC, VARIANT_NAMES, board_for
+from .mod_setup import check_mod_houses
+from .position_mod import MOD_AREA_KEYS, MOD_HOUSE_KEYS, MOD_TABLE, dump_expansion, read_expansion
+from .setup import SetupError, check_houses
 from .state import (
     CYCLE_STEPS,
     PHASES,
@@ -62,7 +65,7 @@ DEFAULT_SEED = "position"
 TOP_KEYS = (
     "position_format", "game_id", "round", "phase", "step", "cycle_done", "houses", "start", "wildling_threat",
     "kings_court_overlay", "impassable", "restrictions", "winner", "tracks", "dominance", "house",
-    "areas", "decks", "options", "rng", "engine",
+    "areas", "decks", "options", "rng", "engine", "expansion", MOD_TABLE,
 )
 HOUSE_KEYS = ("power", "supply", "hand", "discards")
 AREA_KEYS = ("units", "order", "power_token", "garrison", "neutral_force")
@@ -76,7 +79,7 @@ OPTION_KEYS = ("tides_of_battle", "tides_reshuffle_each_combat")  # each true or
 _UNIT_WORDS = {
     "footman": "footman", "footmen": "footman", "knight": "knight", "knights": "knight",
     "ship": "ship", "ships": "ship", "siege_engine": "siege_engine", "siege_engines": "siege_engine",
-    "siege engine": "siege_engine", "siege engines": "siege_engine",
+    "siege engine": "siege_engine", "siege engines": "siege_engine", "dragon": "dragon", "dragons": "dragon",
 }
 _UNIT_RE = re.compile(
     r"^\s*(?:(?P<count>\d+)\s+)?(?P<house>[a-z_]+)\s+(?P<unit>siege[ _]engines?|[a-z]+)(?P<routed>\s+routed)?\s*$",
@@ -177,6 +180,13 @@ class _Reader:
                 shown = "nan" if math.isnan(value) else repr(value)
                 self.fail(key, f"expected a whole number, true or false or a string, not the fraction {shown}")
 
+    @property
+    def expansion(self) -> bool:
+        """True while reading a Mother of Dragons position (its own keys, houses, units and tokens)."""
+        return self.variant != CLASSIC
+
+    variant = CLASSIC
+
     def read(self) -> GameState:
         try:
             data = tomltext.loads(self.text)
@@ -192,13 +202,19 @@ class _Reader:
         fmt = self.get(data, "position_format", "", int, POSITION_FORMAT)
         if fmt != POSITION_FORMAT:
             self.fail("position_format", f"this Maester reads position format {POSITION_FORMAT}, not {fmt}")
+        expansion = self.get(data, "expansion", "", str, "")
+        if expansion and expansion not in VARIANT_NAMES[1:]:
+            self.fail("expansion", f"unknown expansion {expansion!r}; the expansions are {', '.join(VARIANT_NAMES[1:])}")
+        self.variant = expansion or CLASSIC
         houses = self.str_list(data, "houses", "", None)
         if houses is None:
             self.fail("houses", "a position must name its houses, e.g. houses = [\"stark\", \"lannister\", \"baratheon\"]")
         try:
-            in_play = check_houses(houses, self.board)
+            in_play = check_mod_houses(houses) if self.expansion else check_houses(houses, self.board)
         except SetupError as e:
             self.fail("houses", str(e))
+        if self.expansion:
+            self.board = board_for(self.variant, in_play)
         rng = self.get(data, "rng", "", dict, {})
         self.known_keys(rng, ("seed", "counter"), "rng.")
         options = self.get(data, "options", "", dict, {})
@@ -206,7 +222,9 @@ class _Reader:
         for key in OPTION_KEYS:
             self.get(options, key, "options.", bool, None)
         tides = self.get(options, "tides_of_battle", "options.", bool, False)
-        state = new_game(
+        from .variants import variant  # the setups sit above the position reader's own imports
+
+        state = variant(self.variant).setup(
             in_play,
             seed=self.get(rng, "seed", "rng.", str, self.seed),
             game_id=self.get(data, "game_id", "", str, "game"),
@@ -221,6 +239,10 @@ class _Reader:
         self.read_houses(data, state)
         self.read_areas(data, state)
         self.read_decks(data, state)
+        if self.expansion:
+            read_expansion(self, data, state)
+        elif MOD_TABLE in data:
+            self.fail(MOD_TABLE, "belongs to a Mother of Dragons position: add expansion = \"mother-of-dragons\"")
         self.read_engine(data, state)
         state.tidy()
         problems = state.check(self.board)
@@ -288,7 +310,7 @@ class _Reader:
                 self.fail(f"house.{h}", f"{h!r} is not a house in play{_suggest(h, state.houses_in_play)}")
             if not isinstance(d, dict):
                 self.fail(f"house.{h}", f"expected a table, got {_show(d)}")
-            self.known_keys(d, HOUSE_KEYS, path)
+            self.known_keys(d, HOUSE_KEYS + (MOD_HOUSE_KEYS if self.expansion else ()), path)
             hs = state.houses[h]
             hs.power = self.get(d, "power", path, int, hs.power)
             if hs.power < 0:
@@ -296,7 +318,7 @@ class _Reader:
             hs.supply = self.get(d, "supply", path, int, hs.supply)
             if not 0 <= hs.supply <= self.board.constants["supply_track_max"]:
                 self.fail(f"{path}supply", f"the supply track runs from 0 to 6, not {hs.supply}")
-            own = CARDS.hand_of(h)
+            own = [] if state.is_vassal(h) else CARDS.hand_of(h)  # a vassal has no house cards (M010)
             discards = self.str_list(d, "discards", path, []) or []
             hand = self.str_list(d, "hand", path, [c for c in own if c not in discards]) or []
             for key, cards in (("hand", hand), ("discards", discards)):
@@ -322,7 +344,7 @@ class _Reader:
                 entry = {"units": entry}
             if not isinstance(entry, dict):
                 self.fail(path, f"expected a list of units or a table, got {_show(entry)}")
-            self.known_keys(entry, AREA_KEYS, path + ".")
+            self.known_keys(entry, AREA_KEYS + (MOD_AREA_KEYS if self.expansion else ()), path + ".")
             self.read_area(area_id, entry, state.area_mut(area_id), state)
         self.check_area_limits(state)
 
@@ -351,10 +373,13 @@ class _Reader:
         house = self.house(m["house"].lower(), key, state)
         word = m["unit"].lower().replace("_", " ")
         unit = _UNIT_WORDS.get(word) or _UNIT_WORDS.get(word.replace(" ", "_"))
-        if unit is None:
-            self.fail(key, f"unknown unit {m['unit']!r}; the units are footman, knight, ship, siege engine")
+        if unit is None or (unit == "dragon" and not self.expansion):
+            more = ", dragon" if self.expansion else ""
+            self.fail(key, f"unknown unit {m['unit']!r}; the units are footman, knight, ship, siege engine{more}")
         digits = (m["count"] or "1").lstrip("0") or "0"
-        limit = self.board.unit_limit(unit)
+        limit = self.board.unit_limit(unit, house)
+        if limit == 0:
+            self.fail(key, f"{house} has no {PLURALS[unit]} (M087)")
         if len(digits) > 2 or not 1 <= int(digits) <= limit:  # checked before a single unit is built
             shown = digits if len(digits) <= 12 else f"{digits[:6]}...({len(digits)} digits)"
             self.fail(key, f"cannot place {shown} {PLURALS[unit]}: a house has 1 to {limit}")
@@ -367,12 +392,14 @@ class _Reader:
         if len(words) > 2:
             self.fail(key, f"cannot read {text!r}; write e.g. \"march+1\" or \"stark march+1\"")
         token = words[-1].lower()
-        if token not in ORDER_TOKENS:
-            self.fail(key, f"unknown order token {token!r}; the tokens are {', '.join(ORDER_TOKENS)}")
+        known = ALL_ORDER_TOKENS if self.expansion else ORDER_TOKENS
+        if token not in known:
+            self.fail(key, f"unknown order token {token!r}; the tokens are {', '.join(known)}")
         if len(words) == 2:
             house = words[0].lower()
-            if house not in HOUSES:
-                self.fail(key, f"unknown house {house!r}{_suggest(house, HOUSES)}")
+            houses = ALL_HOUSES if self.expansion else HOUSES
+            if house not in houses:
+                self.fail(key, f"unknown house {house!r}{_suggest(house, houses)}")
         elif st.units:
             house = st.units[0].house
         else:
@@ -381,7 +408,7 @@ class _Reader:
 
     def house(self, name: str, key: str, state: GameState) -> HouseId:
         if name not in state.houses_in_play:
-            what = "house in play" if name in HOUSES else "house"
+            what = "house in play" if name in (ALL_HOUSES if self.expansion else HOUSES) else "house"
             self.fail(key, f"{name!r} is not a {what}{_suggest(name, state.houses_in_play)}")
         return name
 
@@ -406,18 +433,20 @@ class _Reader:
                 if u.type != "ship" and not a.is_land:
                     self.fail(f"{key}.units", f"{a.name} is a {a.kind} area: only ships may be there (R145, R250)")
                 seen[(u.house, u.type)] += 1
-                if seen[(u.house, u.type)] > self.board.unit_limit(u.type):
-                    self.fail(f"{key}.units", f"{u.house} has more than {self.board.unit_limit(u.type)} "
-                              f"{PLURALS[u.type]}; the box holds {self.board.unit_limit(u.type)}")
+                if seen[(u.house, u.type)] > (limit := self.board.unit_limit(u.type, u.house)):
+                    self.fail(f"{key}.units", f"{u.house} has more than {limit} {PLURALS[u.type]}; the box holds {limit}")
             if a.is_port and len(st.units) > self.board.constants["port_max_ships"]:
                 self.fail(f"{key}.units", f"{a.name} holds {len(st.units)} ships; a port holds 3 (R250)")
             if st.order:
                 if st.order.house not in houses:
                     self.fail(f"{key}.order", f"an order of {st.order.house} needs its units in {a.name} (R115)")
                 orders[(st.order.house, st.order.token)] += 1
-                if orders[(st.order.house, st.order.token)] > ORDER_TOKENS[st.order.token]:
-                    self.fail(f"{key}.order", f"{st.order.house} owns only {ORDER_TOKENS[st.order.token]} "
-                              f"'{st.order.token}' order token(s)")
+                owned = state.order_tokens(st.order.house).get(st.order.token, 0)
+                if not owned:
+                    self.fail(f"{key}.order", f"{st.order.house} owns no '{st.order.token}' order token (a vassal "
+                              "has only vassal orders, a player none, M039, M114)")
+                if orders[(st.order.house, st.order.token)] > owned:
+                    self.fail(f"{key}.order", f"{st.order.house} owns only {owned} '{st.order.token}' order token(s)")
             if st.power_token and not a.is_land:
                 self.fail(f"{key}.power_token", f"power tokens are placed in land areas only, not in {a.name}")
             if area_id in state.impassable and (st.units or st.order or st.power_token):
@@ -430,21 +459,24 @@ class _Reader:
 
     def read_decks(self, data: dict[str, Any], state: GameState) -> None:
         decks = self.get(data, "decks", "", dict, {})
-        self.known_keys(decks, DECK_KEYS, "decks.")
+        numbers = ("1", "2", "3", "4") if "4" in state.westeros_decks else ("1", "2", "3")  # IV: Mother of Dragons
+        self.known_keys(decks, DECK_KEYS + (("westeros_4", "westeros_4_discards") if len(numbers) == 4 else ()),
+                        "decks.")  # fmt: skip
         revealed = self.revealed(decks, state)
         # A revealed card lies face up until its deck's turn (step card_N resolves deck N); a resolved
         # one is in its discard pile (or, Winter is Coming, shuffled back into its deck).
         first = int(state.step.removeprefix("card_")) if state.step.startswith("card_") else 1
-        for n in ("1", "2", "3"):
+        for n in numbers:
             box = CARDS.westeros_deck(int(n))
-            up = [revealed[int(n) - 1]] if revealed and int(n) >= first else []
+            up = [revealed[int(n) - 1]] if len(revealed) >= int(n) and int(n) >= first else []
             deck = self.str_list(decks, f"westeros_{n}", "decks.", state.westeros_decks[n]) or []
             discards = self.str_list(decks, f"westeros_{n}_discards", "decks.", state.westeros_discards[n]) or []
             if f"westeros_{n}" not in decks:  # a deck left out holds the box's other cards, in the setup's order
                 for card in discards + up:
                     if card in deck:
                         deck.remove(card)
-            self.box_cards(f"decks.westeros_{n}", deck, discards + up, box, f"Westeros deck {'I' * int(n)}")
+            self.box_cards(f"decks.westeros_{n}", deck, discards + up, box,
+                           f"Westeros deck {'IV' if n == '4' else 'I' * int(n)}")
             state.westeros_decks[n], state.westeros_discards[n] = deck, discards
         wild = self.str_list(decks, "wildling", "decks.", state.wildling_deck) or []
         self.box_cards("decks.wildling", wild, [], sorted(CARDS.wildling_cards), "the wildling deck")
@@ -513,7 +545,6 @@ def dump_position(state: GameState, *, board: Board | None = None) -> str:
 
     It holds the deck order and the secret seed: it is for the moderator's eyes.
     """
-    board = board or Board.classic()
     out = [
         "# Maester position file (docs/positions.md). Holds the deck order and the seed: keep it private.",
         _kv("position_format", POSITION_FORMAT),
@@ -522,7 +553,11 @@ def dump_position(state: GameState, *, board: Board | None = None) -> str:
         _kv("phase", state.phase),
         *([_kv("step", state.step)] if state.step else []),
         *([_kv("cycle_done", state.cycle_done)] if state.cycle_done else []),
-        _kv("houses", state.houses_in_play),
+        _kv("houses", state.players()),
+    ]
+    if state.variant != CLASSIC:
+        out.append(_kv("expansion", state.variant))
+    out += [
         _kv("start", "empty"),
         _kv("wildling_threat", state.wildling_threat),
         _kv("kings_court_overlay", state.kings_court_overlay),
@@ -536,6 +571,7 @@ def dump_position(state: GameState, *, board: Board | None = None) -> str:
     for h, hs in state.houses.items():
         out += ["", f"[house.{h}]", _kv("power", hs.power), _kv("supply", hs.supply),
                 _kv("hand", hs.hand), _kv("discards", hs.discards)]
+        out += [_kv("loans", hs.loans)] if state.variant != CLASSIC else []
     out += ["", "[areas]"]
     for area_id, st in sorted(state.areas.items()):
         if not st.is_empty():
@@ -550,6 +586,8 @@ def dump_position(state: GameState, *, board: Board | None = None) -> str:
             _kv("tides_discards", state.tides_discards)]
     out += ["", "[options]"] + [_kv(k, v) for k, v in state.options.items()]
     out += ["", "[rng]", _kv("seed", state.rng_seed), _kv("counter", state.rng_counter)]
+    if state.variant != CLASSIC:
+        out += ["", f"[{MOD_TABLE}]", *(_kv(k, v) for k, v in dump_expansion(state).items())]
     engine: dict[str, Any] = {}
     if state.decisions_asked:
         engine["decisions_asked"] = state.decisions_asked
@@ -580,6 +618,10 @@ def _area_line(area_id: str, st: AreaState) -> str:
         fields["garrison"] = st.garrison
     if st.neutral_force:
         fields["neutral_force"] = st.neutral_force
+    if st.loyalty:
+        fields["loyalty"] = st.loyalty
+    if st.improvements:
+        fields["improvements"] = st.improvements
     if list(fields) == ["units"]:
         return _kv(area_id, units)
     inner = ", ".join(_kv(k, v) for k, v in fields.items())

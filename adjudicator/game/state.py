@@ -14,52 +14,39 @@ True
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import tomli_w
 
 from ..util import tomltext
-from .board import DOMINANCE_TOKENS, HOUSES, TRACKS, UNIT_TYPES, AreaId, Board, HouseId
+from .board import DOMINANCE_TOKENS, TRACKS, UNIT_TYPES, Area, AreaId, Board, HouseId
 from .cards import CARDS
-from .commands import ORDER_TOKENS, SPECIAL_TOKENS
+from .commands import ORDER_TOKENS, SEA_ORDER_TOKENS, SPECIAL_TOKENS, VASSAL_ORDER_TOKENS
+from .maps import CLASSIC, board_for
+from .mod_board import MOD
+from .validation import CYCLE_STEPS, PHASES, STEPS, MissingKey, StateError, _is_int, validate_dict, validate_engine
 
-SCHEMA_VERSION = 1
-PHASES = ("westeros", "planning", "action", "game_over")
-# Where inside a phase the game stands (docs/positions.md); "" is the phase's start. Each is a
-# point where the engine starts a segment, so each can be written down as a position file.
-STEPS = {
-    "westeros": ("", "threat", "card_1", "card_2", "card_3"),  # cards revealed; threat moved, deck N next
-    "planning": ("", "raven"),  # orders revealed, the Messenger Raven next
-    "action": ("", "raids", "marches", "consolidate"),  # a cycle of orders (cycle_done: who has resolved one)
-    "game_over": ("",),
-}
-CYCLE_STEPS = ("raids", "marches", "consolidate")
-PLURALS = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines"}
+__all__ = ["CYCLE_STEPS", "PHASES", "PLURALS", "SCHEMA_VERSION", "STEPS", "AreaState", "GameState", "HouseState",
+           "MissingKey", "Order", "Segment", "StateError", "Unit", "migrate", "validate_dict", "validate_engine"]
 
-
-class StateError(ValueError):
-    """A saved state that cannot be read: names the key at fault and what it should hold."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
-
-
-class MissingKey(StateError, KeyError):
-    """A saved state without a key it must have."""
+SCHEMA_VERSION = 2  # the newest this Maester reads; a state is written with the oldest that holds it
+PLURALS = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines",
+           "dragon": "dragons"}
 
 
 @dataclass(slots=True)
 class Unit:
     house: HouseId
-    type: str  # footman | knight | ship | siege_engine
+    type: str  # footman | knight | ship | siege_engine | dragon (Mother of Dragons)
     routed: bool = False
 
 
 @dataclass(slots=True)
 class Order:
     house: HouseId
-    token: str  # see commands.ORDER_TOKENS
+    token: str  # see commands.ORDER_TOKENS (and SEA_ORDER_TOKENS, VASSAL_ORDER_TOKENS)
 
     @property
     def special(self) -> bool:
@@ -75,9 +62,12 @@ class AreaState:
     power_token: HouseId | None = None
     garrison: int = 0
     neutral_force: int | None = None  # strength of a neutral force token
+    loyalty: int = 0  # Mother of Dragons: Targaryen's loyalty tokens lying here (M077)
+    improvements: list[str] = field(default_factory=list)  # Mother of Dragons: validation.IMPROVEMENT_TOKENS (M119)
 
     def is_empty(self) -> bool:
-        return not (self.units or self.order or self.power_token or self.garrison or self.neutral_force)
+        return not (self.units or self.order or self.power_token or self.garrison or self.neutral_force
+                    or self.loyalty or self.improvements)  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -86,6 +76,7 @@ class HouseState:
     supply: int = 0
     hand: list[str] = field(default_factory=list)
     discards: list[str] = field(default_factory=list)  # in the order played; last is newest
+    loans: list[str] = field(default_factory=list)  # Mother of Dragons: loans taken, kept face down (M104)
 
 
 @dataclass(slots=True)
@@ -105,8 +96,10 @@ class Segment:
 
 @dataclass(slots=True)
 class GameState:
+    """Everything that moves. The fields after ``answers`` are Mother of Dragons' (empty in a classic
+    game, and then never written): see ``docs/state-json.md`` for what each holds."""
+
     game_id: str = "game"
-    schema_version: int = SCHEMA_VERSION
     round: int = 1
     phase: str = "planning"
     houses_in_play: list[HouseId] = field(default_factory=list)
@@ -135,6 +128,15 @@ class GameState:
     pending: list[dict[str, Any]] = field(default_factory=list)
     segment: Segment | None = None
     answers: list[dict[str, Any]] = field(default_factory=list)  # standing answers, serialised
+    variant: str = CLASSIC  # the box: classic | mother-of-dragons (game/maps.py, game/variants.py)
+    vassals: list[HouseId] = field(default_factory=list)  # houses in play that no player plays (M005)
+    commanders: dict[HouseId, HouseId] = field(default_factory=dict)  # vassal -> its commander this round (M030)
+    vassal_sets: list[HouseId] = field(default_factory=list)  # who holds each set of vassal orders not yet spent (M019)
+    dragon_tokens: list[int] = field(default_factory=list)  # round spaces still holding a dragon strength token (M013)
+    loyalty_gained: int = 0  # loyalty tokens Targaryen has gained: its victory points but Pentos (M076)
+    loan_deck: list[str] = field(default_factory=list)  # the Iron Bank's face-down loans, top first (M024)
+    loan_slots: list[str] = field(default_factory=list)  # the three slots, cost 1, 4, 7; "" is an empty slot (M105)
+    braavos_token: HouseId | None = None  # the player keeping the Braavos token (M111-M113)
 
     # --- queries ----------------------------------------------------------------------------
 
@@ -180,8 +182,12 @@ class GameState:
         return None
 
     def holder(self, track: str) -> HouseId:
-        """Position 1 of an influence track (holds its dominance token)."""
-        return self.tracks[track][0]
+        """Who holds a track's dominance token: position 1, or the highest player house when vassals
+        stand above it (they never hold one, M017, M065, ruling 240)."""
+        order = self.tracks[track]
+        if not self.vassals:
+            return order[0]
+        return next(h for h in order if h not in self.vassals)
 
     def turn_order(self) -> list[HouseId]:
         return list(self.tracks["iron_throne"])
@@ -193,8 +199,75 @@ class GameState:
         return board.kings_court_stars(self.position("kings_court", house), self.kings_court_overlay)
 
     def castles(self, house: HouseId, board: Board) -> int:
-        """Castle and stronghold areas controlled: the victory track (R248)."""
-        return sum(1 for a in board.land_areas() if a.has_castle and self.controller(a.id, board) == house)
+        """Castle and stronghold areas controlled (R248), as improvement tokens leave them (M119, M120)."""
+        return sum(1 for a in self.land_areas(board) if a.has_castle and self.controller(a.id, board) == house)
+
+    def victory(self, house: HouseId, board: Board) -> int:
+        """A house's place on the victory track: its castles (R248); Targaryen's counts the loyalty
+        tokens it has gained and 1 while it controls Pentos, never castles (M076, M084-M086)."""
+        if house == "targaryen":
+            return self.loyalty_gained + (self.controller("pentos", board) == house)
+        return self.castles(house, board)
+
+    # --- Mother of Dragons ----------------------------------------------------------------------
+
+    def board(self) -> Board:
+        """The map this game is played on (its variant's, for its houses)."""
+        return board_for(self.variant, self.houses_in_play)
+
+    def players(self) -> list[HouseId]:
+        """The houses in play that players play: all of them but the vassals (M005)."""
+        return [h for h in self.houses_in_play if h not in self.vassals] if self.vassals else list(self.houses_in_play)
+
+    def is_vassal(self, house: HouseId) -> bool:
+        return house in self.vassals
+
+    def commander(self, vassal: HouseId) -> HouseId | None:
+        """The player commanding a vassal this round, or None (not chosen yet, or not a vassal, M030)."""
+        return self.commanders.get(vassal)
+
+    def order_tokens(self, house: HouseId) -> dict[str, int]:
+        """The order tokens a house owns, by token, with its copies: the base 15 (R112); with the
+        expansion a player's 3 sea orders too (M114), and a vassal's one set of 4 vassal orders (M039)."""
+        if self.variant == CLASSIC:
+            return ORDER_TOKENS
+        return VASSAL_ORDER_TOKENS if house in self.vassals else ORDER_TOKENS | SEA_ORDER_TOKENS
+
+    def dragon_strength(self, board: Board) -> int:
+        """Each dragon's combat strength: the dragon strength tokens in the box, those that have left
+        the round track (M089, M013); 0 in a game without Targaryen."""
+        rounds: list[int] = board.constants.get("dragon_strength_token_rounds", [])
+        return len(rounds) - len(self.dragon_tokens) if "targaryen" in self.houses_in_play else 0
+
+    def areas_improved(self) -> bool:
+        """True when any area holds an improvement or degradation token (M119, M120)."""
+        return self.variant != CLASSIC and any(s.improvements for s in self.areas.values())
+
+    def land_areas(self, board: Board) -> Iterable[Area]:
+        """The board's land areas as they count now (:meth:`effective_area`), in board order."""
+        if not self.areas_improved():
+            return board.land_areas()
+        return tuple(self.effective_area(a.id, board) for a in board.land_areas())
+
+    def effective_area(self, area_id: AreaId, board: Board) -> Area:
+        """An area as it counts now: its printed barrels, crowns and fortification, changed by the
+        improvement and degradation tokens lying on it (M119, M120, ruling 260).
+
+        The rules read icons through here (supply, crowns, castles); without tokens it is the board's own.
+        """
+        a = board.areas[area_id]
+        st = self.areas.get(area_id)
+        if st is None or not st.improvements:
+            return a
+        tokens = st.improvements
+        fortification = a.fortification
+        if a.fortification == "castle" and "-castle" in tokens:
+            fortification = "none"
+        elif a.fortification == "castle" and "+stronghold" in tokens:
+            fortification = "stronghold"
+        supply = max(0, a.supply + tokens.count("+supply") - tokens.count("-supply"))
+        power = max(0, a.power + tokens.count("+power") - tokens.count("-power"))
+        return replace(a, fortification=fortification, supply=supply, power=power)
 
     def power_on_board(self, house: HouseId) -> int:
         return sum(1 for s in self.areas.values() if s.power_token == house)
@@ -213,27 +286,31 @@ class GameState:
         new = copy.copy(self)
         new.areas = {
             a: AreaState([Unit(u.house, u.type, u.routed) for u in s.units], s.order, s.power_token, s.garrison,
-                         s.neutral_force)
+                         s.neutral_force, s.loyalty, s.improvements)
             for a, s in self.areas.items()
         }
-        new.houses = {h: HouseState(s.power, s.supply, list(s.hand), list(s.discards)) for h, s in self.houses.items()}
+        new.houses = {h: HouseState(s.power, s.supply, list(s.hand), list(s.discards), s.loans)
+                      for h, s in self.houses.items()}  # fmt: skip
         return new
 
     # --- invariants -------------------------------------------------------------------------
 
     def check(self, board: Board | None = None) -> list[str]:
         """Every broken box limit at once, as readable sentences (empty when all is well)."""
-        board = board or Board.classic()
+        board = board or self.board()
         problems: list[str] = []
         for house in self.houses_in_play:
-            for unit in ("footman", "knight", "ship", "siege_engine"):
+            for unit in UNIT_TYPES:
                 n = sum(1 for _, u in self.units_of(house) if u.type == unit)
-                if n > board.unit_limit(unit):
-                    problems.append(f"{house} has {n} {PLURALS[unit]}; the box holds {board.unit_limit(unit)}")
+                if n > board.unit_limit(unit, house):
+                    problems.append(f"{house} has {n} {PLURALS[unit]}; the box holds {board.unit_limit(unit, house)}")
             placed = self.orders_placed(house)
-            for token, copies in ORDER_TOKENS.items():
+            owned = self.order_tokens(house)
+            for token, copies in owned.items():
                 if placed.count(token) > copies:
                     problems.append(f"{house} has {placed.count(token)} '{token}' orders; it owns {copies}")
+            for token in sorted(set(placed) - set(owned)):
+                problems.append(f"{house} has a '{token}' order, a token it does not own")
             total_power = self.houses[house].power + self.power_on_board(house)
             if total_power > board.constants["power_tokens_max_per_house"]:
                 problems.append(f"{house} has {total_power} power tokens; the box holds 20")
@@ -280,6 +357,8 @@ class GameState:
             problems.append(f"the wildling threat {self.wildling_threat} is not a space of the wildling track")
         if self.winner is not None and self.winner not in self.houses_in_play:
             problems.append(f"the winner {self.winner} is not a house in play")
+        if self.variant != CLASSIC:
+            problems += _expansion_problems(self, board)
         return problems
 
     # --- text forms -------------------------------------------------------------------------
@@ -287,7 +366,7 @@ class GameState:
     def to_dict(self) -> dict[str, Any]:
         """A TOML-ready dict (no None values; empty areas dropped)."""
         d: dict[str, Any] = {
-            "schema_version": self.schema_version,
+            "schema_version": 1 if self.variant == CLASSIC else SCHEMA_VERSION,
             "game_id": self.game_id,
             "round": self.round,
             "phase": self.phase,
@@ -315,6 +394,19 @@ class GameState:
         }
         if self.winner:
             d["winner"] = self.winner
+        if self.variant != CLASSIC:  # a classic state is written as it always was (schema version 1)
+            d |= {
+                "variant": self.variant,
+                "vassals": list(self.vassals),
+                "commanders": dict(self.commanders),
+                "vassal_sets": list(self.vassal_sets),
+                "dragon_tokens": list(self.dragon_tokens),
+                "loyalty_gained": self.loyalty_gained,
+                "loan_deck": list(self.loan_deck),
+                "loan_slots": list(self.loan_slots),
+            }
+            if self.braavos_token:
+                d["braavos_token"] = self.braavos_token
         if self.step:
             d["step"] = self.step
         if self.westeros_revealed:
@@ -353,7 +445,6 @@ class GameState:
         seg = d.get("segment")
         return cls(
             game_id=d.get("game_id", "game"),
-            schema_version=SCHEMA_VERSION,
             round=d["round"],
             phase=d["phase"],
             houses_in_play=list(d["houses_in_play"]),
@@ -390,6 +481,15 @@ class GameState:
             )
             if seg
             else None,
+            variant=d.get("variant", CLASSIC),
+            vassals=list(d.get("vassals", [])),
+            commanders=dict(d.get("commanders", {})),
+            vassal_sets=list(d.get("vassal_sets", [])),
+            dragon_tokens=list(d.get("dragon_tokens", [])),
+            loyalty_gained=d.get("loyalty_gained", 0),
+            loan_deck=list(d.get("loan_deck", [])),
+            loan_slots=list(d.get("loan_slots", [])),
+            braavos_token=d.get("braavos_token"),
         )
 
     def to_toml(self) -> str:
@@ -410,6 +510,50 @@ class GameState:
         return {tok: {"holder": self.holder(track), "used": used[tok]} for track, tok in DOMINANCE_TOKENS.items()}
 
 
+def _expansion_problems(state: GameState, board: Board) -> list[str]:
+    """Mother of Dragons' limits: vassals hold no cards or power, Targaryen keeps position 8, the
+    box's 20 loyalty, 15 improvement and 5 dragon strength tokens, each loan once."""
+    problems: list[str] = []
+    c = board.constants
+    targaryen = "targaryen" in state.houses_in_play
+    for v in state.vassals:
+        if v not in state.houses_in_play or v == "targaryen":
+            problems.append(f"the vassal {v} is not a Westerosi house in play (M005, M075)")
+        elif (hs := state.houses[v]).hand or hs.discards or hs.power:
+            problems.append(f"the vassal {v} holds house cards or available power (M010, M025)")
+    for vassal, commander in state.commanders.items():
+        if vassal not in state.vassals or commander not in state.players():
+            problems.append(f"{commander} commands {vassal}, but only a player commands a vassal (M030)")
+    if len(state.vassal_sets) + len(state.commanders) > len(state.vassals) or len(state.vassal_sets) > 4:
+        problems.append(f"{len(state.vassal_sets)} sets of vassal orders for {len(state.vassals)} vassals (M019, ruling 228)")
+    if any(h not in state.players() for h in state.vassal_sets):
+        problems.append("a set of vassal orders is held by a house that is not a player (M019)")
+    if targaryen and any(state.tracks[t][-1] != "targaryen" for t in TRACKS):
+        problems.append("Targaryen is not in position 8 of every influence track (M097)")
+    rounds = c["dragon_strength_token_rounds"] if targaryen else []
+    if sorted(set(state.dragon_tokens)) != state.dragon_tokens or not set(state.dragon_tokens) <= set(rounds):
+        problems.append(f"dragon strength tokens on rounds {state.dragon_tokens}; the round track has them on "
+                        f"{rounds} at most, once each (M013)")
+    loyalty = sum(s.loyalty for s in state.areas.values())
+    if (loyalty and not targaryen) or loyalty > c["loyalty_tokens_total"]:
+        problems.append(f"{loyalty} loyalty tokens on the board; the box holds {c['loyalty_tokens_total']} "
+                        "for Targaryen (M006, M079)")
+    if any(s.loyalty and not board.areas[a].is_land for a, s in state.areas.items() if a in board.areas):
+        problems.append("a loyalty token outside a land area (M083)")
+    if sum(len(s.improvements) for s in state.areas.values()) > c["area_improvement_tokens"]:
+        problems.append(f"more improvement tokens on the board than the box's {c['area_improvement_tokens']} (ruling 260)")
+    loans = state.loan_deck + [x for x in state.loan_slots if x] + [x for h in state.houses.values() for x in h.loans]
+    if len(loans) != len(set(loans)) or ((loans or state.loan_slots) and not targaryen):
+        problems.append("a loan is in two places, or the Iron Bank is used without Targaryen (M006, M103)")
+    if targaryen and len(state.loan_slots) != MOD.iron_bank["slots"]:
+        problems.append(f"the Iron Bank has {len(state.loan_slots)} slots, not 3 (M105)")
+    if state.braavos_token is not None and state.braavos_token not in state.players():
+        problems.append(f"the Braavos token is held by {state.braavos_token}, not a player (M111, ruling 257)")
+    if not targaryen and ("4" in state.westeros_decks or state.loyalty_gained):
+        problems.append("Westeros deck IV or loyalty gained in a game without Targaryen (M006)")
+    return problems
+
+
 def _card_problems(house: HouseId, hs: HouseState) -> list[str]:
     """A house's hand and discards hold only its own seven cards, each once (R011)."""
     own = set(CARDS.hand_of(house))
@@ -427,330 +571,21 @@ def migrate(d: dict[str, Any], version: int) -> dict[str, Any]:
     if version > SCHEMA_VERSION:
         raise StateError(f"schema_version {version} is newer than this Maester reads ({SCHEMA_VERSION}): "
                          "upgrade Maester to go on with this game")
-    # Version 1 is the first; future migrations go here as `if version == 1: ...; version = 2`.
+    if version == 1:  # version 1 knew only the base game; version 2 adds the variant and its keys
+        if d.get("variant", CLASSIC) != CLASSIC:
+            raise StateError(f"variant: a schema_version 1 state is a classic game, not {d['variant']!r}")
+        version = 2
     return d
 
-
-
-# --- checking a saved state before it is used -------------------------------------------------
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _show(v: Any) -> str:
-    text = repr(v)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-class _Shape:
-    """Typed reads of one state dict; the first fault raises :class:`StateError` with its key."""
-
-    def fail(self, key: str, message: str) -> NoReturn:
-        raise StateError(f"{key}: {message}")
-
-    def get(self, d: dict[str, Any], key: str, path: str, kind: type, default: Any, *, required: bool = False) -> Any:
-        if key not in d:
-            if required:
-                raise MissingKey(f"{path}{key}: missing")
-            return default
-        v = d[key]
-        if (kind is int and not _is_int(v)) or not isinstance(v, kind):
-            self.fail(path + key, f"expected {_KIND_NAMES[kind]}, got {_show(v)}")
-        return v
-
-    def number(self, d: dict[str, Any], key: str, path: str, low: int, high: int | None = None, *,
-               required: bool = False) -> None:  # fmt: skip
-        v = self.get(d, key, path, int, low, required=required)
-        if v < low or (high is not None and v > high):
-            self.fail(path + key, f"expected a whole number from {low}" + (f" to {high}" if high is not None else
-                                                                            " up") + f", got {v}")  # fmt: skip
-
-    def names(self, d: dict[str, Any], key: str, path: str, known: Any, what: str) -> list[str]:
-        values = self.get(d, key, path, list, [])
-        for v in values:
-            if not isinstance(v, str) or v not in known:
-                self.fail(path + key, f"{_show(v)} is not {what}")
-        return list(values)
-
-    def table(self, d: dict[str, Any], key: str, path: str) -> dict[str, Any]:
-        return dict(self.get(d, key, path, dict, {}))
-
-
-_KIND_NAMES = {int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "a table"}
-
-
-def validate_dict(d: Any) -> None:
-    """Check a state dict (as :meth:`GameState.to_dict` writes it) before it is read.
-
-    Unknown keys are left alone (a public report adds some); every key the state reads must have
-    its type, and every house, area, unit, order and card it names must exist.
-
-    >>> validate_dict({"round": 1, "phase": "lunch", "houses_in_play": [], "tracks": {}, "houses": {}})
-    Traceback (most recent call last):
-    ...
-    adjudicator.game.state.StateError: phase: 'lunch' is not a phase (westeros, planning, action, game_over)
-
-    :raises StateError: naming the first key at fault.
-    """
-    board = Board.classic()
-    sh = _Shape()
-    if not isinstance(d, dict):
-        sh.fail("state", f"expected a table, got {_show(d)}")
-    sh.get(d, "game_id", "", str, "")
-    sh.number(d, "round", "", 1, board.constants["rounds"], required=True)
-    phase = sh.get(d, "phase", "", str, "", required=True)
-    if phase not in PHASES:
-        sh.fail("phase", f"{_show(phase)} is not a phase ({', '.join(PHASES)})")
-    if "houses_in_play" not in d:
-        raise MissingKey("houses_in_play: missing")
-    in_play = sh.names(d, "houses_in_play", "", HOUSES, f"a house ({', '.join(HOUSES)})")
-    if not in_play or len(set(in_play)) != len(in_play):
-        sh.fail("houses_in_play", "expected each house in play once")
-    tracks = sh.get(d, "tracks", "", dict, {}, required=True)
-    for t in TRACKS:
-        order = sh.names(tracks, t, "tracks.", in_play, "a house in play")
-        if sorted(order) != sorted(in_play):
-            sh.fail(f"tracks.{t}", f"expected each house in play once: {', '.join(in_play)}")
-    houses = sh.get(d, "houses", "", dict, {}, required=True)
-    for h in in_play:
-        if h not in houses:
-            raise MissingKey(f"houses.{h}: missing")
-    for h, hs in houses.items():
-        path = f"houses.{h}."
-        if h not in in_play:
-            sh.fail(f"houses.{h}", "not a house in play")
-        if not isinstance(hs, dict):
-            sh.fail(f"houses.{h}", f"expected a table, got {_show(hs)}")
-        sh.number(hs, "power", path, 0, board.constants["power_tokens_max_per_house"])
-        sh.number(hs, "supply", path, 0, board.constants["supply_track_max"])
-        own = _own_cards(h)
-        sh.names(hs, "hand", path, own, f"a house card of {h}")
-        sh.names(hs, "discards", path, own, f"a house card of {h}")
-    _validate_areas(sh, d, in_play, board)
-    sh.names(d, "impassable", "", board.areas, "an area")
-    threat = sh.get(d, "wildling_threat", "", int, 2)
-    if threat not in board.constants["wildling_track"]:
-        sh.fail("wildling_threat", f"expected a space of the wildling track (0, 2 ... 12), got {threat}")
-    for flag in ("blade_used", "raven_used", "kings_court_overlay"):
-        sh.get(d, flag, "", bool, False)
-    sh.names(d, "restrictions", "", _ANY_TEXT, "text")
-    _validate_decks(sh, sh.table(d, "decks", ""))
-    sh.table(d, "options", "")
-    rng = sh.table(d, "rng", "")
-    sh.get(rng, "seed", "rng.", str, "")
-    sh.number(rng, "counter", "rng.", 0)
-    winner = sh.get(d, "winner", "", str, None)
-    if winner is not None and winner not in in_play:
-        sh.fail("winner", f"{_show(winner)} is not a house in play")
-    step = sh.get(d, "step", "", str, "")
-    if step not in STEPS[phase]:
-        sh.fail("step", f"{_show(step)} is not a step of the {phase} phase ({', '.join(map(repr, STEPS[phase]))})")
-    sh.names(d, "cycle_done", "", in_play, "a house in play")
-    sh.number(d, "decisions_asked", "", 0)
-    _validate_engine(sh, d)
-
-
-class _AnyText:
-    def __contains__(self, v: object) -> bool:
-        return isinstance(v, str)
-
-
-_ANY_TEXT = _AnyText()
-
-
-_AREA_KEYS_INT = ("garrison", "neutral_force")
-
-
-def _area_ok(a: Any, in_play: list[str]) -> bool:
-    """The common case at speed (the engine reads a state per phase): no message needed."""
-    if not isinstance(a, dict):
-        return False
-    units = a.get("units", [])
-    if not isinstance(units, list) or not all(
-        isinstance(u, dict) and u.get("house") in in_play and u.get("type") in UNIT_TYPES
-        and isinstance(u.get("routed", False), bool) for u in units
-    ):  # fmt: skip
-        return False
-    order = a.get("order")
-    if order is not None and not (isinstance(order, dict) and order.get("house") in in_play
-                                  and order.get("token") in ORDER_TOKENS):  # fmt: skip
-        return False
-    if a.get("power_token", in_play[0]) not in in_play:
-        return False
-    return all(_is_int(v := a.get(k, 0)) and v >= 0 for k in _AREA_KEYS_INT)
-
-
-def _validate_areas(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Board) -> None:
-    for area_id, a in sh.table(d, "areas", "").items():
-        if area_id in board.areas and _area_ok(a, in_play):
-            continue
-        path = f"areas.{area_id}."
-        if area_id not in board.areas:
-            sh.fail(f"areas.{area_id}", "not an area of the board")
-        if not isinstance(a, dict):
-            sh.fail(f"areas.{area_id}", f"expected a table, got {_show(a)}")
-        for i, u in enumerate(sh.get(a, "units", path, list, [])):
-            if not isinstance(u, dict):
-                sh.fail(f"{path}units", f"expected a table per unit, got {_show(u)}")
-            sh.names({"house": [u.get("house")]}, "house", f"{path}units.{i + 1}.", in_play, "a house in play")
-            sh.names({"type": [u.get("type")]}, "type", f"{path}units.{i + 1}.", UNIT_TYPES,
-                     f"a unit type ({', '.join(UNIT_TYPES)})")  # fmt: skip
-            sh.get(u, "routed", f"{path}units.{i + 1}.", bool, False)
-        order = sh.get(a, "order", path, dict, None)
-        if order is not None:
-            sh.names({"house": [order.get("house")]}, "house", f"{path}order.", in_play, "a house in play")
-            sh.names({"token": [order.get("token")]}, "token", f"{path}order.", ORDER_TOKENS, "an order token")
-        token = sh.get(a, "power_token", path, str, None)
-        if token is not None and token not in in_play:
-            sh.fail(f"{path}power_token", f"{_show(token)} is not a house in play")
-        sh.number(a, "garrison", path, 0)
-        sh.number(a, "neutral_force", path, 0)
-
-
-_DECKS: dict[str, set[str]] = {}
-_HANDS: dict[str, set[str]] = {}
-
-
-def _own_cards(house: str) -> set[str]:
-    """The seven house cards of a house (built once per house)."""
-    if house not in _HANDS:
-        _HANDS[house] = set(CARDS.hand_of(house))
-    return _HANDS[house]
-
-
-def _box(deck: str) -> set[str]:
-    """The card ids a deck may hold (built once)."""
-    if not _DECKS:
-        _DECKS.update({n: set(CARDS.westeros_deck(int(n))) for n in ("1", "2", "3")})
-        _DECKS["wildling"] = set(CARDS.wildling_cards)
-        _DECKS["tides"] = set(CARDS.tides_deck())
-    return _DECKS[deck]
-
-
-def _validate_decks(sh: _Shape, decks: dict[str, Any]) -> None:
-    for part in ("westeros", "westeros_discards"):
-        for n, cards in sh.table(decks, part, "decks.").items():
-            if n not in ("1", "2", "3"):
-                sh.fail(f"decks.{part}.{n}", "not a Westeros deck (1, 2 or 3)")
-            sh.names({n: cards}, n, f"decks.{part}.", _box(n), f"a card of Westeros deck {n}")
-    sh.names(decks, "wildling", "decks.", _box("wildling"), "a wildling card")
-    sh.names(decks, "tides", "decks.", _box("tides"), "a Tides of Battle card")
-    sh.names(decks, "tides_discards", "decks.", _box("tides"), "a Tides of Battle card")
-    revealed = sh.names(decks, "westeros_revealed", "decks.", _ANY_TEXT, "text")
-    for i, card in enumerate(revealed, 1):
-        if i > 3 or card not in _box(str(i)):
-            sh.fail("decks.westeros_revealed", f"{_show(card)} is not a card of Westeros deck {i}")
-
-
-def _validate_engine(sh: _Shape, d: dict[str, Any]) -> None:
-    """The engine's own parts, as far as reading them needs: their contents are the engine's business."""
-    for key in ("pending", "answers"):
-        for i, entry in enumerate(sh.get(d, key, "", list, [])):
-            if not isinstance(entry, dict):
-                sh.fail(f"{key}.{i + 1}", f"expected a table, got {_show(entry)}")
-    seg = sh.get(d, "segment", "", dict, None)
-    if seg is not None:
-        sh.get(seg, "name", "segment.", str, "", required=True)
-        sh.get(seg, "start", "segment.", dict, {}, required=True)
-        for key, value in sh.table(seg, "decisions", "segment.").items():
-            if not isinstance(value, dict):
-                sh.fail(f"segment.decisions.{key}", f"expected a table, got {_show(value)}")
-        sh.names(seg, "used", "segment.", _ANY_TEXT, "text")
-        sh.number(seg, "events_seen", "segment.", 0)
-
-
-def validate_engine(d: dict[str, Any]) -> None:
-    """Check the engine's own parts of a state read from a file: what :func:`validate_dict` leaves to
-    the engine (the open requests, the standing answers, the half-resolved phase), for a file that
-    may have been edited by hand.
-
-    >>> validate_engine({"pending": [{"key": "k", "kind": "orders", "house": "stark"}]})
-    Traceback (most recent call last):
-    ...
-    adjudicator.game.state.StateError: pending.1.prompt: expected text, got None
-
-    :raises StateError: naming the first entry at fault.
-    """
-    from .commands import check_command
-    from .commands import from_dict as command
-
-    def known(value: Any, key: str) -> None:
-        try:
-            check_command(command(value))
-        except (KeyError, TypeError, ValueError, AssertionError, AttributeError) as e:
-            raise StateError(f"{key}: not an answer Maester knows ({type(e).__name__}: {e})") from None
-
-    def text(entry: dict[str, Any], key: str, path: str, kind: type = str) -> None:
-        if (kind is int and not _is_int(entry.get(key))) or not isinstance(entry.get(key), kind):
-            raise StateError(f"{path}.{key}: expected {_KIND_NAMES[kind]}, got {_show(entry.get(key))}")
-
-    def items(entry: dict[str, Any], key: str, path: str) -> list[Any]:
-        value = entry.get(key, [])
-        if not isinstance(value, list):
-            raise StateError(f"{path}.{key}: expected a list, got {_show(value)}")
-        return value
-
-    for i, p in enumerate(d.get("pending", []), 1):
-        for key in ("key", "kind", "house", "prompt"):
-            text(p, key, f"pending.{i}")
-        for j, value in enumerate([*([p["default"]] if "default" in p else []),
-                                   *items(p, "default_parts", f"pending.{i}"), *items(p, "options", f"pending.{i}")],
-                                  1):  # fmt: skip
-            known(value, f"pending.{i}: default or option {j}")
-    for i, a in enumerate(d.get("answers", []), 1):
-        for key, kind in (("id", str), ("house", str), ("round", int)):
-            text(a, key, f"answers.{i}", kind)
-        known(a.get("command"), f"answers.{i}.command")
-    seg = d.get("segment")
-    if seg is not None:
-        if seg["name"] not in PHASES[:-1]:
-            raise StateError(f"segment.name: {_show(seg['name'])} is not a phase the engine resolves ({', '.join(PHASES[:-1])})")
-        try:
-            validate_dict(seg["start"])
-        except StateError as e:
-            raise StateError(f"segment.start.{e}") from None
-        for key, rec in seg.get("decisions", {}).items():
-            path = f"segment.decisions.{key}"
-            if "value" in rec:
-                known(rec["value"], f"{path}.value")
-            else:
-                for j, part in enumerate(items(rec, "parts", path), 1):
-                    known(part, f"{path}.parts.{j}")
-            for j, record in enumerate(items(rec, "events", path), 1):  # events are the engine's: their shape only
-                if not isinstance(record, dict) or not isinstance(record.get("type"), str):
-                    raise StateError(f"{path}.events.{j}: expected a table with a type, got {_show(record)}")
-                try:
-                    _check_numbers(record)
-                except ValueError as err:
-                    raise StateError(f"{path}.events.{j}: {err}") from None
-
-
-MAX_RECORD_NUMBER = 1000  # a number in the engine's records of events: power, strength, a count of units
-
-
-def _check_numbers(value: Any) -> None:
-    """Every whole number in a recorded event within +-1000 (a report sizes a list by an event's count)."""
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, dict):
-            stack += v.values()
-        elif isinstance(v, list):
-            stack += v
-        elif _is_int(v) and abs(v) > MAX_RECORD_NUMBER:
-            raise ValueError(f"the number {_show(v)} is past {MAX_RECORD_NUMBER}")
-
-
 def _house_dict(s: HouseState) -> dict[str, Any]:
-    return {"power": s.power, "supply": s.supply, "hand": list(s.hand), "discards": list(s.discards)}
+    d = {"power": s.power, "supply": s.supply, "hand": list(s.hand), "discards": list(s.discards)}
+    return d | {"loans": list(s.loans)} if s.loans else d
 
 
 def _house_from(d: dict[str, Any]) -> HouseState:
     return HouseState(
         power=d.get("power", 5), supply=d.get("supply", 0), hand=list(d.get("hand", [])),
-        discards=list(d.get("discards", [])),
+        discards=list(d.get("discards", [])), loans=list(d.get("loans", [])),
     )
 
 
@@ -766,6 +601,10 @@ def _area_dict(s: AreaState) -> dict[str, Any]:
         d["garrison"] = s.garrison
     if s.neutral_force is not None:
         d["neutral_force"] = s.neutral_force
+    if s.loyalty:
+        d["loyalty"] = s.loyalty
+    if s.improvements:
+        d["improvements"] = list(s.improvements)
     return d
 
 
@@ -777,4 +616,6 @@ def _area_from(d: dict[str, Any]) -> AreaState:
         power_token=d.get("power_token"),
         garrison=d.get("garrison", 0),
         neutral_force=d.get("neutral_force"),
+        loyalty=d.get("loyalty", 0),
+        improvements=list(d.get("improvements", [])),
     )

@@ -1,33 +1,43 @@
 """Where a game's box is chosen by name: the board, the cards and the setup of each variant.
 
 The base game is ``"classic"``: the map and setups of ``data/board.toml``, the cards of
-``data/cards.toml`` and :func:`~adjudicator.game.setup.new_game`. An expansion (Mother of Dragons)
-registers a variant of its own here - its data files beside the base ones, its own setup - and
-its own rules modules in :mod:`adjudicator.engine`, without changing the base game's.
+``data/cards.toml`` and :func:`~adjudicator.game.setup.new_game`. The Mother of Dragons expansion is
+``"mother-of-dragons"`` (``maester new --expansion mother-of-dragons``): its data files beside the
+base ones (``data/mother_of_dragons/``), its map (:mod:`~adjudicator.game.mod_board`), its setup
+(:mod:`~adjudicator.game.mod_setup`) and, in :mod:`adjudicator.engine`, its own rules modules. A
+state names its variant (``GameState.variant``); ``state.board()`` is its map.
 
 >>> classic = variant("classic")
->>> len(classic.board().areas) == len(Board.classic().areas), classic.cards() is CARDS
+>>> len(classic.board(["stark"]).areas) == len(Board.classic().areas), classic.cards() is CARDS
 (True, True)
 >>> classic.setup(["stark", "lannister", "baratheon"], seed="doc").houses_in_play
 ['stark', 'lannister', 'baratheon']
+>>> mod = variant("mother-of-dragons")
+>>> len(mod.board(["stark", "targaryen"]).areas), sorted(mod.card_sets)
+(75, ['arryn_mod', 'base', 'targaryen_a', 'vassal'])
 >>> variant("mother_of_dragons")
 Traceback (most recent call last):
 ...
-adjudicator.game.variants.UnknownVariant: unknown variant 'mother_of_dragons' (known: classic)
+adjudicator.game.variants.UnknownVariant: unknown variant 'mother_of_dragons' (known: classic, mother-of-dragons)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
-from .board import Board
-from .cards import CARDS, CardData
+from .board import HOUSES, Board, HouseId
+from .cards import CARDS, STANDARD_SETS, VASSAL, CardData
+from .maps import CLASSIC as CLASSIC_NAME
+from .maps import MOTHER_OF_DRAGONS, board_for
+from .mod_board import MOD_HOUSES
+from .mod_setup import new_mod_game
 from .setup import new_game
 from .state import GameState
 
-__all__ = ["CLASSIC", "VARIANTS", "Setup", "UnknownVariant", "Variant", "register", "variant"]
+__all__ = ["CLASSIC", "MOD", "VARIANTS", "Setup", "UnknownVariant", "Variant", "register", "variant", "variant_of"]
 
 
 class Setup(Protocol):
@@ -46,12 +56,14 @@ class UnknownVariant(KeyError):
 
 @dataclass(frozen=True)
 class Variant:
-    """One box: its name, how to load its board and cards, and how to lay out a new game."""
+    """One box: its name, its houses, its map for the houses in play, its cards and its setup."""
 
     name: str
-    board: Callable[[], Board]
+    board: Callable[[Iterable[HouseId]], Board]  # the map for these houses in play
     cards: Callable[[], CardData]
     setup: Setup
+    houses: tuple[HouseId, ...] = HOUSES  # every house the box has, in canonical order
+    card_sets: frozenset[str] = frozenset({"base"})  # the house-card sets it deals (cards.HouseCard.set)
 
 
 VARIANTS: dict[str, Variant] = {}
@@ -75,4 +87,13 @@ def variant(name: str) -> Variant:
         raise UnknownVariant(f"unknown variant {name!r} (known: {', '.join(sorted(VARIANTS))})") from None
 
 
-CLASSIC = register(Variant("classic", board=Board.classic, cards=lambda: CARDS, setup=new_game))
+def variant_of(state: GameState) -> Variant:
+    """The variant a state is played with."""
+    return variant(state.variant)
+
+
+CLASSIC = register(Variant(CLASSIC_NAME, board=partial(board_for, CLASSIC_NAME), cards=lambda: CARDS, setup=new_game))
+MOD = register(Variant(
+    MOTHER_OF_DRAGONS, board=partial(board_for, MOTHER_OF_DRAGONS), cards=lambda: CARDS, setup=new_mod_game,
+    houses=MOD_HOUSES, card_sets=STANDARD_SETS | {VASSAL},
+))

@@ -42,6 +42,7 @@ from ..game.cards import CARDS
 from ..game.commands import Command
 from ..game.commands import from_dict as command_from_dict
 from ..game.commands import to_dict as to_command_dict
+from ..game.mod_board import mod_board  # its map with Essos holds every area of every board
 from ..game.state import GameState
 from ..turnfile.header import Header, format_header
 from ..turnfile.names import ORDER_TEXT, display_name
@@ -120,7 +121,7 @@ def render_reports(
     for viewer in viewers:
         if viewer is not None and viewer not in state.houses_in_play:
             raise ReportError(f"house {viewer!r} is not in this game ({', '.join(state.houses_in_play)})")
-    board = board or Board.classic()
+    board = board or state.board()
     every = [_event(e) for e in events]
     reqs = [_request_dict(r) for r in (requests or state.pending)]
     shared: dict[str, Any] | None = None
@@ -128,7 +129,7 @@ def render_reports(
     public_pages: dict[str, str] = {}
     out: dict[tuple[str | None, str], str] = {}
     env = environment(templates_dir)
-    extra = {"colours": _COLOURS, "map_src": map_src, "map_width": MapLayout.classic().width}
+    extra = {"colours": _COLOURS, "map_src": map_src, "map_width": MapLayout.for_map(board.map).width}
 
     def public_page(fmt: str) -> str:
         if fmt not in public_pages:
@@ -229,7 +230,7 @@ def embattled_areas(events: Iterable[Event]) -> list[str]:
     out = []
     for e in events:
         area = getattr(e, "area", None)
-        if type(e).__name__.startswith("Combat") and isinstance(area, str) and area in Board.classic().areas:
+        if type(e).__name__.startswith("Combat") and isinstance(area, str) and area in mod_board(essos=True).areas:
             out.append(area)
     return sorted(set(out))
 
@@ -256,7 +257,7 @@ def report_view(
     has it already from another reader's report of the step; ``event_views`` keeps each event's
     view by ``id()`` for the next reader (the events must outlive it).
     """
-    board = board or Board.classic()
+    board = board or state.board()
     mine = [r for r in requests if viewer is not None and r["house"] == viewer]
     if event_views is None:
         event_views = {}
@@ -310,7 +311,7 @@ def public_view(
     board: Board | None = None,
 ) -> dict[str, Any]:
     """The part of :func:`report_view` every reader of a step sees: the same in all its reports."""
-    board = board or Board.classic()
+    board = board or state.board()
     phase = PHASE_NAMES.get(state.phase, state.phase)
     return {
         "width": WIDTH,
@@ -380,7 +381,7 @@ def _house_row(state: GameState, board: Board, house: str) -> dict[str, Any]:
         "power_on_board": state.power_on_board(house),
         "supply": hs.supply,
         "armies": ",".join(str(n) for n in board.supply_limits(hs.supply)),
-        "castles": state.castles(house, board),
+        "castles": state.victory(house, board),  # the victory track (Targaryen: loyalty, M076)
         "throne": state.position("iron_throne", house),
         "fiefdoms": state.position("fiefdoms", house),
         "court": state.position("kings_court", house),

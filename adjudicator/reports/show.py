@@ -30,6 +30,7 @@ from ..engine.events import (
 )
 from ..engine.events.westeros import banned_orders
 from ..game.board import DOMINANCE_TOKENS, TRACKS, Board
+from ..game.cards import CARDS
 from ..game.state import AreaState, GameState
 from ..util.columns import WIDTH
 
@@ -42,7 +43,8 @@ TOKEN_NAMES = {"iron_throne": "Iron Throne", "valyrian_steel_blade": "Valyrian S
 
 def json_view(state: GameState, board: Board | None = None) -> dict[str, Any]:
     """The state as plain JSON data; see ``docs/state-json.md`` for every key."""
-    board = board or Board.classic()
+    board = board or state.board()
+    expansion = state.variant != "classic"
     areas: dict[str, Any] = {}
     for area in board.areas.values():
         st = state.area(area.id)
@@ -56,8 +58,8 @@ def json_view(state: GameState, board: Board | None = None) -> dict[str, Any]:
             "power_token": st.power_token,
             "garrison": st.garrison,
             "neutral_force": st.neutral_force,
-        }
-    return {
+        } | ({"loyalty": st.loyalty, "improvements": list(st.improvements)} if expansion else {})
+    view = {
         "schema_version": JSON_SCHEMA_VERSION,
         "game_id": state.game_id,
         "round": state.round,
@@ -70,10 +72,10 @@ def json_view(state: GameState, board: Board | None = None) -> dict[str, Any]:
                 "power": hs.power,
                 "power_on_board": state.power_on_board(h),
                 "supply": hs.supply,
-                "victory": state.castles(h, board),
+                "victory": state.victory(h, board),
                 "hand": list(hs.hand),
                 "discards": list(hs.discards),
-            }
+            } | ({"vassal": state.is_vassal(h), "loans": list(hs.loans)} if expansion else {})
             for h in state.houses_in_play
             for hs in [state.houses[h]]
         },
@@ -93,6 +95,21 @@ def json_view(state: GameState, board: Board | None = None) -> dict[str, Any]:
         "options": dict(state.options),
         # who must answer what; a request's context and options may be one house's secret
         "pending": [{k: p[k] for k in PENDING_KEYS if k in p} for p in state.pending],
+    }
+    return view | (_expansion_view(state, board) if expansion else {})
+
+
+def _expansion_view(state: GameState, board: Board) -> dict[str, Any]:
+    """Mother of Dragons' keys of the view (docs/state-json.md); the loan deck's order stays hidden."""
+    return {
+        "variant": state.variant,
+        "vassals": list(state.vassals),
+        "commanders": dict(state.commanders),
+        "vassal_sets": list(state.vassal_sets),
+        "loyalty_gained": state.loyalty_gained,
+        "dragons": {"tokens_on_round_track": list(state.dragon_tokens), "strength": state.dragon_strength(board)},
+        "iron_bank": {"slots": list(state.loan_slots), "deck": len(state.loan_deck),
+                      "braavos_token": state.braavos_token},
     }
 
 
@@ -116,8 +133,9 @@ def compact_json(value: Any, level: int = 0, prefix: int = 0) -> str:
 
 def summary(state: GameState, board: Board | None = None) -> str:
     """A few readable lines: tracks, houses, the board area by area, open requests."""
-    board = board or Board.classic()
+    board = board or state.board()
     name = {h: board.houses[h].name.removeprefix("House ") for h in state.houses_in_play}
+    name |= {v: f"{name[v]}*" for v in state.vassals}
     phase = "game over" if state.phase == "game_over" else f"{state.phase} phase"
     out = [f"Game {state.game_id}: round {state.round}, {phase}"]
     if state.winner:
@@ -131,13 +149,22 @@ def summary(state: GameState, board: Board | None = None) -> str:
         out += [line.replace("\0", " ") for line in wrap(f"{places}   [{TOKEN_NAMES[token]}{used}]", WIDTH,
                 initial_indent=f"{TRACK_NAMES[track] + ':':<14}", subsequent_indent=" " * 14)]  # fmt: skip
     out.append(f"{'Wildlings:':<14}threat {state.wildling_threat}")
+    if state.vassals:
+        commanded = [f"{house_name(v)} ({f'commanded by {house_name(c)}' if (c := state.commander(v)) else 'no commander yet'})"
+                     for v in state.vassals]  # fmt: skip
+        out += wrap(", ".join(commanded), WIDTH, initial_indent=f"{'Vassals (*):':<14}", subsequent_indent=" " * 14)
+    if state.variant != "classic" and "targaryen" in state.houses_in_play:
+        out.append(f"{'Dragons:':<14}strength {state.dragon_strength(board)}; tokens on rounds "
+                   f"{', '.join(map(str, state.dragon_tokens)) or 'none'}")
+        out.append(f"{'Iron Bank:':<14}" + "  ".join(f"{cost}: {CARDS.loans[x].name if x else '-'}" for cost, x in
+                                                      zip((1, 4, 7), state.loan_slots)) + f"  ({len(state.loan_deck)} in the deck)")
     if state.restrictions:
         out.append(f"{'Restricted:':<14}{banned_orders(state.restrictions)} this round")
     out += ["", f"{'House':<11}{'Power':>6}{'Board':>6}{'Supply':>7}{'Castles':>8}  Hand / discards"]
     for h in state.houses_in_play:
         hs = state.houses[h]
         cards = f"{len(hs.hand)} / {', '.join(card_name(c) for c in hs.discards) or '-'}"
-        row = f"{name[h]:<11}{hs.power:>6}{state.power_on_board(h):>6}{hs.supply:>7}{state.castles(h, board):>8}  "
+        row = f"{name[h]:<11}{hs.power:>6}{state.power_on_board(h):>6}{hs.supply:>7}{state.victory(h, board):>8}  "
         out += wrap(cards, WIDTH, initial_indent=row, subsequent_indent=" " * len(row))
     out += ["", "Board:"]
     width = max(len(a.name) for a in board.areas.values()) + 2  # the longest name still leaves a space
@@ -173,4 +200,8 @@ def _area_text(st: AreaState) -> str:
         parts.append(f"garrison {st.garrison}")
     if st.neutral_force:
         parts.append(f"neutral force {st.neutral_force}")
+    if st.loyalty:
+        parts.append(f"loyalty {st.loyalty}")
+    if st.improvements:
+        parts.append(f"tokens {' '.join(st.improvements)}")
     return "; ".join(parts)

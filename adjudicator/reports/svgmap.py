@@ -56,7 +56,7 @@ HOUSE_COLOURS: dict[str, tuple[str, str, str]] = {
     "targaryen": ("#cc79a7", "#e2a3c6", "#ffffff"),
 }
 NEUTRAL_FILL, SEA_FILL, PORT_FILL = "#efe5c8", "#d3e8e6", "#ddd0a4"
-UNIT_LETTERS: dict[str, str] = {"footman": "F", "knight": "K", "ship": "S", "siege_engine": "E"}
+UNIT_LETTERS: dict[str, str] = {"footman": "F", "knight": "K", "ship": "S", "siege_engine": "E", "dragon": "D"}
 ORDER_LETTERS: dict[str, str] = {"march": "M", "defense": "D", "support": "S", "raid": "R", "consolidate": "C"}
 PANEL_HEIGHT = 190  # the tracks and the legend under the board
 
@@ -82,6 +82,17 @@ class MapLayout:
     def classic() -> MapLayout:
         """The classic board's canvas."""
         return MapLayout(MapShapes.classic())
+
+    @staticmethod
+    @cache
+    def for_map(name: str) -> MapLayout:
+        """The canvas of a board's map: classic, or Mother of Dragons' Westeros with the Eyrie and Bite
+        overlays (``westeros_mod``), with the Essos side board to its right (``with_essos``)."""
+        if name == "westeros_mod":
+            return MapLayout(MapShapes.mother_of_dragons("vale"))
+        if name == "with_essos":
+            return MapLayout(MapShapes.mother_of_dragons("vale", "essos"))
+        return MapLayout.classic()
 
 
 # --- what the picture says, as text -------------------------------------------------------------
@@ -132,6 +143,10 @@ def describe_area(state: GameState, board: Board, area_id: str) -> str | None:
         parts.append(f"garrison {st.garrison}")
     if st.neutral_force is not None and area_id not in state.impassable:
         parts.append(f"neutral force {st.neutral_force}")
+    if st.loyalty:
+        parts.append(f"{st.loyalty} loyalty token{'s' if st.loyalty > 1 else ''}")
+    if st.improvements:
+        parts.append("tokens " + " ".join(st.improvements))
     if not parts:
         return None
     return f"{area.name}: " + "; ".join(parts)
@@ -139,7 +154,7 @@ def describe_area(state: GameState, board: Board, area_id: str) -> str | None:
 
 def board_summary(state: GameState, board: Board | None = None) -> list[str]:
     """:func:`describe_area` for every area with something to say, by name; impassable ones last, together."""
-    board = board or Board.classic()
+    board = board or state.board()
     facts = _facts(board)
     return _summary(state, facts, _area_keys(state, facts))
 
@@ -161,7 +176,7 @@ def _summary(state: GameState, facts: _BoardFacts, keys: dict[str, AreaKey]) -> 
 # it is impassable, whether it is drawn blocked, and its contents (every field of its AreaState).
 AreaKey = tuple[Any, ...]
 # The AreaState fields that _area_key reads: a test keeps this in step with the class.
-KEYED_AREA_FIELDS = ("units", "order", "power_token", "garrison", "neutral_force")
+KEYED_AREA_FIELDS = ("units", "order", "power_token", "garrison", "neutral_force", "loyalty", "improvements")
 
 
 class _Memo:
@@ -203,7 +218,7 @@ def _facts(board: Board) -> _BoardFacts:
     if facts is None or facts.board is not board:
         if len(_FACTS) >= 16:
             _FACTS.clear()
-        layout = MapLayout.classic()
+        layout = MapLayout.for_map(board.map)
         order = sorted(board.areas.values(), key=lambda a: ({"sea": 0, "land": 1, "port": 2}[a.kind], a.id))
         facts = _FACTS[id(board)] = _BoardFacts(
             board, layout, {a.id: _place(layout.shapes, a) for a in order}, [a.id for a in order],
@@ -221,7 +236,7 @@ def _area_keys(state: GameState, facts: _BoardFacts) -> dict[str, AreaKey]:
         contents = None if st is None else (
             tuple((u.house, u.type, u.routed) for u in st.units),
             (st.order.house, st.order.token) if st.order else None,
-            st.power_token, st.garrison, st.neutral_force,
+            st.power_token, st.garrison, st.neutral_force, st.loyalty, tuple(st.improvements),
         )  # fmt: skip
         holder = state.controller(area_id, board) if facts.places[area_id]["kind"] == "land" else None
         closed = area_id in state.impassable
@@ -230,7 +245,8 @@ def _area_keys(state: GameState, facts: _BoardFacts) -> dict[str, AreaKey]:
 
 
 def _unusable(state: GameState, board: Board) -> tuple[str, ...]:
-    return board.setups[len(state.houses_in_play)].unusable_ports if state.houses_in_play else ()
+    setup = board.setups.get(len(state.houses_in_play))  # an expansion's map has no base setups
+    return setup.unusable_ports if setup is not None else ()
 
 
 MAP_MACROS = ("shapes", "area_fill", "area_contents", "arrows", "tracks", "legend")  # what map.svg.j2 must define
@@ -265,9 +281,10 @@ class _Painter:
         layout = facts.layout
         height = layout.height + layout.legend_height
         houses = [{"house": h, "name": h.title()} for h in state.houses_in_play]
+        dragons = {"dragons": True} if "targaryen" in facts.board.houses else {}  # Mother of Dragons' Targaryen
         return {
             "shapes": m.shapes([facts.places[a] for a in facts.drawing_order], layout.width, height, SEA_FILL,
-                               layout.shapes.sea_lines()),
+                               layout.shapes.sea_lines(), **dragons),
             "legend": m.legend(houses, COLOURS, layout.width, layout.height),
         }
 
@@ -327,7 +344,7 @@ def render_map(
     :raises KeyError: when ``highlight`` names an unknown area.
     :raises jinja2.TemplateError: when a moderator's ``map.svg.j2`` lacks one of :data:`MAP_MACROS`.
     """
-    board = board or Board.classic()
+    board = board or state.board()
     marked = set(highlight)
     for area_id in marked:
         board.area(area_id)
@@ -526,7 +543,7 @@ def _tracks_view(state: GameState, board: Board, layout: MapLayout) -> dict[str,
                  for t in TRACKS]  # fmt: skip
     supply = [[h for h in state.houses_in_play if state.houses[h].supply == n] for n in range(7)]
     victory_max = board.constants["castles_needed_to_win"]
-    castles = {h: state.castles(h, board) for h in state.houses_in_play}
+    castles = {h: state.victory(h, board) for h in state.houses_in_play}  # Targaryen's counts loyalty (M076)
     victory = [[h for h in state.houses_in_play if min(castles[h], victory_max) == n] for n in range(victory_max + 1)]
     return {"y": layout.height, "width": layout.width, "influence": influence, "supply": supply, "victory": victory,
             "threat": state.wildling_threat, "threat_max": board.constants["wildling_attack_at"]}  # fmt: skip

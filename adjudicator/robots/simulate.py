@@ -21,8 +21,10 @@ from ..engine.machine import advance
 from ..folder import batch, registry
 from ..folder.gamedir import create_game
 from ..game.board import Board
-from ..game.setup import new_game
+from ..game.maps import CLASSIC, MOTHER_OF_DRAGONS
+from ..game.mod_board import WESTEROSI
 from ..game.state import GameState
+from ..game.variants import variant
 from ..seals.keys import PublicKey
 from ..util import fileio
 from .players import Robot, robot_key
@@ -58,8 +60,15 @@ def simulate(
     chaos: float = 0.05,
     text: bool = True,
     on_step: Callable[[GameState], None] | None = None,
+    expansion: str | None = None,
+    targaryen: bool = True,
 ) -> SimResult:
     """Play one game with robots; stop at the winner or after ``rounds`` rounds.
+
+    ``expansion`` plays Mother of Dragons (7 and 8 players always do); ``targaryen`` says whether a
+    player takes Targaryen there (with 4 players or more; 8 players always do). Until its vassal
+    rules exist (issue 20), a vassal's decisions are the robots' in the engine-only mode and the
+    deadline's through the text path, where a vassal has no player to send a file.
 
     With ``text`` (the default) every answer goes through the whole product: turn-file text,
     seal, inbox, :func:`adjudicator.folder.batch.adjudicate`, reports. Without it the robots' answers go
@@ -69,10 +78,11 @@ def simulate(
     simulation's, not a real game's. Every broken invariant is collected in ``problems`` (the game
     stops at the first).
     """
-    board = Board.classic()
+    houses = sim_houses(players, expansion, targaryen)
+    if expansion is None and players > 6:
+        expansion = MOTHER_OF_DRAGONS
     if not text:
-        return _play_engine(list(board.setups[players].houses), seed, rounds, tides_of_battle, chaos, board, on_step)
-    houses = list(board.setups[players].houses)
+        return _play_engine(houses, seed, rounds, tides_of_battle, chaos, expansion, on_step)
     tmp = None
     if out is None:
         tmp = Path(tempfile.mkdtemp(prefix="maester-sim-"))
@@ -81,7 +91,7 @@ def simulate(
         root = Path(out)
     try:
         with fileio.relaxed():
-            return _play(root, houses, seed, rounds, tides_of_battle, chaos, board, on_step)
+            return _play(root, houses, seed, rounds, tides_of_battle, chaos, expansion, on_step)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -105,11 +115,13 @@ class _Table:
 class _Folder(_Table):
     """Turn files as text, sealed, dropped in the inbox and adjudicated as a moderator would."""
 
-    def __init__(self, root: Path, houses: list[str], seed: int, tides: bool, robots: dict[str, Robot], board: Board):
-        self.gd = create_game(root, houses=houses, game_id=root.name, seed=f"sim-{seed}", tides_of_battle=tides)
+    def __init__(self, root: Path, houses: list[str], seed: int, tides: bool, robots: dict[str, Robot],
+                 expansion: str | None):  # fmt: skip
+        self.gd = create_game(root, houses=houses, game_id=root.name, seed=f"sim-{seed}", tides_of_battle=tides,
+                              expansion=expansion)  # fmt: skip
         for h, robot in robots.items():
             registry.register_key(self.gd.root, h, PublicKey.from_key(robot.key, f"robot {h}"))
-        self.robots, self.board, self.game_id = robots, board, self.gd.info().id
+        self.robots, self.board, self.game_id = robots, self.gd.load_state().board(), self.gd.info().id
 
     def start(self) -> GameState:
         return _written(batch.adjudicate(self.gd.root))  # the engine asks for round 1's orders
@@ -127,9 +139,8 @@ class _Folder(_Table):
 class _Engine(_Table):
     """The robots' commands straight into :func:`advance`: no text, seals or reports."""
 
-    def __init__(self, houses: list[str], seed: int, tides: bool, robots: dict[str, Robot], board: Board):
-        self.state = new_game(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}", tides_of_battle=tides, board=board)
-        self.robots, self.board, self.n = robots, board, 0
+    def __init__(self, state: GameState, robots: dict[str, Robot]):
+        self.state, self.robots, self.board, self.n = state, robots, state.board(), 0
         self.sent: dict[str, int] = {}  # every answer handed in, by pool id: its round
         self.judged: set[str] = set()  # the answers a step's events gave a verdict on
         self.unruled: list[str] = []  # the last step's refusals that name no rule (ruling 162)
@@ -164,19 +175,38 @@ def _robots(houses: list[str], seed: int, chaos: float) -> dict[str, Robot]:
 
 
 def _play(root: Path, houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,
-          board: Board, on_step: Callable[[GameState], None] | None) -> SimResult:
+          expansion: str | None, on_step: Callable[[GameState], None] | None) -> SimResult:  # fmt: skip
     robots = _robots(houses, seed, chaos)
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0,
                        folder=None if root.parent.name.startswith("maester-sim-") else root)
-    return _loop(_Folder(root, houses, seed, tides, robots, board), result, rounds, board, on_step)
+    table = _Folder(root, houses, seed, tides, robots, expansion)
+    return _loop(table, result, rounds, table.board, on_step)
 
 
-def _play_engine(houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float, board: Board,
-                 on_step: Callable[[GameState], None] | None) -> SimResult:
+def _play_engine(houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,
+                 expansion: str | None, on_step: Callable[[GameState], None] | None) -> SimResult:  # fmt: skip
     """The same game with no text, seals or reports: robots answer the engine directly."""
-    robots = _robots(houses, seed, chaos)
+    state = variant(expansion or CLASSIC).setup(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}",
+                                                tides_of_battle=tides)  # fmt: skip
+    robots = _robots(state.houses_in_play, seed, chaos)  # a vassal's too: they stand in for its commander
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0)
-    return _loop(_Engine(houses, seed, tides, robots, board), result, rounds, board, on_step)
+    table = _Engine(state, robots)
+    return _loop(table, result, rounds, table.board, on_step)
+
+
+def sim_houses(players: int, expansion: str | None = None, targaryen: bool = True) -> list[str]:
+    """The houses of a simulated game: the rulebook's for a classic count; with Mother of Dragons
+    (always for 7 or 8) the first Westerosi houses, and Targaryen when it may and ``targaryen``.
+
+    >>> sim_houses(3), sim_houses(4, "mother-of-dragons")
+    (['stark', 'lannister', 'baratheon'], ['stark', 'lannister', 'greyjoy', 'targaryen'])
+    >>> sim_houses(4, "mother-of-dragons", targaryen=False)
+    ['stark', 'lannister', 'greyjoy', 'tyrell']
+    """
+    if expansion is None and players <= 6:
+        return list(Board.classic().setups[players].houses)
+    with_targaryen = players == 8 or (targaryen and players >= 4)
+    return [*WESTEROSI[: players - 1], "targaryen"] if with_targaryen else list(WESTEROSI[:players])
 
 
 def _loop(table: _Table, result: SimResult, rounds: int | None, board: Board,

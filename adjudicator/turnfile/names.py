@@ -13,6 +13,12 @@ True
 ("King's Landing", 'Kingswood')
 >>> lookup("unit", "footmen").id
 'footman'
+
+Each variant has its own vocabulary: a classic game knows no Braavos, a Mother of Dragons game
+does. The parser reads a file in its game's vocabulary (``with vocabulary(state.variant): ...``).
+
+>>> lookup("area", "Braavos").id, lookup("area", "Braavos", "mother-of-dragons").id
+(None, 'braavos')
 """
 
 from __future__ import annotations
@@ -20,11 +26,15 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from ..game.board import HOUSES, Board
 from ..game.cards import CARDS
+from ..game.maps import CLASSIC, MOTHER_OF_DRAGONS
+from ..game.variants import variant as variant_named
 
 # Which spellings of a name count as the same: see normalise().
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "`": "'", "\u00b4": "'"})
@@ -42,6 +52,7 @@ UNIT_NAMES: dict[str, tuple[str, str]] = {  # id -> (singular, plural)
     "knight": ("knight", "knights"),
     "siege_engine": ("siege engine", "siege engines"),
     "ship": ("ship", "ships"),
+    "dragon": ("dragon", "dragons"),
 }
 TRACK_NAMES: dict[str, str] = {
     "iron_throne": "iron throne",
@@ -78,20 +89,32 @@ _ALIASES: dict[str, dict[str, str]] = {
         "motm": "the_mountains_of_the_moon",
         "ironmen's bay": "ironmans_bay",
         "flint's fingers": "flints_finger",
+        "vale": "the_vale_of_arryn",  # Mother of Dragons' areas, where the printed name is long
+        "eyrie port": "port_of_the_eyrie",
+        "rhoyne": "the_rhoyne",
+        "disputed lands": "the_disputed_lands",
+        "orange shore": "the_orange_shore",
+        "braavosi coastlands": "braavosian_coastlands",
+        "bay of myrth": "sea_of_myrth",
     },
-    "house": {f"house {h}": h for h in HOUSES} | {"greyjoys": "greyjoy", "starks": "stark"},
+    "house": {f"house {h}": h for h in (*variant_named(MOTHER_OF_DRAGONS).houses,)}
+    | {"greyjoys": "greyjoy", "starks": "stark", "targs": "targaryen"},
     "house_card": {"ned": "eddard_stark", "ned stark": "eddard_stark", "oberyn": "the_red_viper",
                    "olenna": "queen_of_thorns", "sandor": "the_hound", "sandor clegane": "the_hound",
                    "hotah": "areo_hotah", "tarly": "randyll_tarly", "florent": "alester_florent",
-                   "umber": "greatjon_umber", "red viper": "the_red_viper"},
+                   "umber": "greatjon_umber", "red viper": "the_red_viper",
+                   "drogo": "khal_drogo", "dany": "daenerys_targaryen_a", "jorah": "ser_jorah_mormont",
+                   "the mad king's son": "viserys_targaryen", "yohn royce": "bronze_yohn_royce_mod",
+                   "royce": "bronze_yohn_royce_mod", "jaqen": "jaqen_hghar", "connington": "jon_connington"},
     "westeros_card": {"throne of blades": "a_throne_of_blades", "dark wings": "dark_wings_dark_words",
-                      "feast of crows": "feast_for_crows", "wildling attack": "wildlings_attack"},
+                      "feast of crows": "feast_for_crows", "wildling attack": "wildlings_attack",
+                      "playing with fire": "playing_with_fire"},
     "wildling_card": {"horde descends": "the_horde_descends", "king beyond the wall": "a_king_beyond_the_wall",
                       "rattleshirt's raiders": "rattleshirts_raiders", "milkwater": "massing_on_the_milkwater"},
     "unit": {"f": "footman", "foot": "footman", "footmen": "footman", "footmans": "footman",
              "k": "knight", "knights": "knight", "s": "siege_engine", "siege": "siege_engine",
              "sieges": "siege_engine", "siege engines": "siege_engine", "siege tower": "siege_engine",
-             "ships": "ship", "boat": "ship", "boats": "ship"},
+             "ships": "ship", "boat": "ship", "boats": "ship", "dragons": "dragon", "d": "dragon"},
     "track": {"throne": "iron_throne", "iron": "iron_throne", "fiefdom": "fiefdoms",
               "court": "kings_court", "wildling": "wildlings", "wildling track": "wildlings"},
 }
@@ -99,8 +122,35 @@ _ALIASES: dict[str, dict[str, str]] = {
 _KIND_WORDS: dict[str, str] = {
     "area": "area", "house": "house", "house_card": "house card", "westeros_card": "Westeros card",
     "wildling_card": "wildling card", "card": "card", "unit": "unit type", "track": "track",
-    "order": "order",
+    "order": "order", "loan": "loan",
 }
+NAME_KINDS = ("area", "house", "house_card", "westeros_card", "wildling_card", "loan", "unit", "track")
+CARD_KINDS = ("westeros_card", "wildling_card", "house_card", "loan")  # what may head a choice line
+
+_VOCABULARY: ContextVar[str] = ContextVar("vocabulary", default=CLASSIC)
+
+
+@contextmanager
+def vocabulary(variant: str) -> Iterator[None]:
+    """Read names in a variant's vocabulary for the duration (a game's turn files, its checks).
+
+    >>> with vocabulary("mother-of-dragons"):
+    ...     lookup("house", "Arryn").id
+    'arryn'
+    >>> lookup("house", "Arryn").id is None
+    True
+    """
+    variant_named(variant)  # an unknown variant is refused here, not at the first lookup
+    token = _VOCABULARY.set(variant)
+    try:
+        yield
+    finally:
+        _VOCABULARY.reset(token)
+
+
+def current_vocabulary() -> str:
+    """The variant whose names are read now (``classic`` unless inside :func:`vocabulary`)."""
+    return _VOCABULARY.get()
 
 
 @lru_cache(maxsize=4096)  # option words and sides come back in every file
@@ -193,55 +243,69 @@ def _build(kind: str, names: dict[str, str], extra: dict[str, str] | None = None
     return Namespace(kind, keys, dict(names), primary)
 
 
-def _card_first_names() -> dict[str, str]:
+def _card_first_names(cards: dict[str, str]) -> dict[str, str]:
     """``jaime`` -> ser_jaime_lannister: a card's first name, when no other card shares it."""
     firsts: dict[str, list[str]] = {}
-    for c in CARDS.house_cards.values():
-        words = normalise(c.name).split()
+    for ident, name in cards.items():
+        words = normalise(name).split()
         if words and words[0] == "ser":
             words = words[1:]
-        firsts.setdefault(words[0], []).append(c.id)
+        firsts.setdefault(words[0], []).append(ident)
     return {w: ids[0] for w, ids in firsts.items() if len(ids) == 1}
 
 
 @cache
-def namespace(kind: str) -> Namespace:
-    """The namespace of one kind: area, house, house_card, westeros_card, wildling_card, unit, track."""
-    board = Board.classic()
+def namespace(kind: str, variant: str = CLASSIC) -> Namespace:
+    """The namespace of one kind in a variant's vocabulary: area, house, house_card, westeros_card,
+    wildling_card, loan, unit, track, or card (every card that may head a choice line).
+
+    A variant knows its own areas (the largest map it has), houses and cards; unit types and tracks
+    are the same in every variant.
+    """
+    box = variant_named(variant)
     if kind == "area":
+        board = box.board(box.houses)
         names = {a.id: a.name for a in board.areas.values()}
         ports = {f"{board.area(p.port_of).name} port": p.id for p in board.ports() if p.port_of}
-        return _build(kind, names, _ALIASES["area"] | ports)
+        return _build(kind, names, {k: v for k, v in _ALIASES["area"].items() if v in names} | ports)
     if kind == "house":
-        return _build(kind, {h: h for h in HOUSES}, _ALIASES["house"])
+        aliases = {k: v for k, v in _ALIASES["house"].items() if v in box.houses}
+        return _build(kind, {h: h for h in box.houses}, aliases)
     if kind == "house_card":
-        names = {c.id: c.name for c in CARDS.house_cards.values()}
-        return _build(kind, names, _card_first_names() | _ALIASES["house_card"])
+        names = {c.id: c.name for c in CARDS.house_cards.values() if c.set in box.card_sets}
+        aliases = {k: v for k, v in _ALIASES["house_card"].items() if v in names}
+        return _build(kind, names, _card_first_names(names) | aliases)
     if kind == "westeros_card":
-        return _build(kind, {c.id: c.name for c in CARDS.westeros}, _ALIASES["westeros_card"])
+        decks = (1, 2, 3) if variant == CLASSIC else (1, 2, 3, 4)
+        names = {c.id: c.name for c in CARDS.westeros if c.deck in decks}
+        return _build(kind, names, {k: v for k, v in _ALIASES["westeros_card"].items() if v in names})
     if kind == "wildling_card":
         return _build(kind, {c.id: c.name for c in CARDS.wildling_cards.values()}, _ALIASES["wildling_card"])
-    if kind == "unit":
-        return _build(kind, {u: s for u, (s, _) in UNIT_NAMES.items()}, _ALIASES["unit"])
+    if kind == "loan":
+        return _build(kind, {} if variant == CLASSIC else {c.id: c.name for c in CARDS.loans.values()})
+    if kind == "unit":  # the dragon is Mother of Dragons' (Targaryen's) unit
+        units = {u: s for u, (s, _) in UNIT_NAMES.items() if u != "dragon" or variant != CLASSIC}
+        return _build(kind, units, {k: v for k, v in _ALIASES["unit"].items() if v in units})
     if kind == "track":
         return _build(kind, TRACK_NAMES, _ALIASES["track"])
     if kind == "card":  # every card that can head a choice line; ids carry their kind
         merged: dict[str, str] = {}
-        aliases: dict[str, str] = {}
-        for sub in ("westeros_card", "wildling_card", "house_card"):
-            ns = namespace(sub)
+        spellings: dict[str, str] = {}
+        kinds = CARD_KINDS[:3] if variant == CLASSIC else CARD_KINDS
+        for sub in kinds:
+            ns = namespace(sub, variant)
             merged |= {f"{sub}:{i}": n for i, n in ns.display.items()}
-            aliases |= {k: f"{sub}:{i}" for k, i in ns.keys.items()}
-        merged_ns = _build(kind, merged, aliases)
-        for sub in ("westeros_card", "wildling_card", "house_card"):  # "tyrion": a prefix of a card's id form
-            merged_ns.primary.update({k: f"{sub}:{i}" for k, i in namespace(sub).primary.items()})
+            spellings |= {k: f"{sub}:{i}" for k, i in ns.keys.items()}
+        merged_ns = _build(kind, merged, spellings)
+        for sub in kinds:  # "tyrion": a prefix of a card's id form
+            merged_ns.primary.update({k: f"{sub}:{i}" for k, i in namespace(sub, variant).primary.items()})
         return merged_ns
     raise KeyError(kind)
 
 
-@lru_cache(maxsize=4096)
-def lookup(kind: str, text: str) -> Match:
-    """Look a name up in one namespace; never raises for any text.
+def lookup(kind: str, text: str, variant: str | None = None) -> Match:
+    """Look a name up in one namespace of a variant's vocabulary (by default the one being read,
+    :func:`vocabulary`); never raises for any text.
 
     >>> lookup("house_card", "jaime").id
     'ser_jaime_lannister'
@@ -250,20 +314,30 @@ def lookup(kind: str, text: str) -> Match:
     >>> lookup("area", "Riverlands").suggestions
     ('Riverrun',)
     """
-    return namespace(kind).lookup(text)
+    return _lookup(kind, text, variant or _VOCABULARY.get())
+
+
+@lru_cache(maxsize=4096)
+def _lookup(kind: str, text: str, variant: str) -> Match:
+    return namespace(kind, variant).lookup(text)
 
 
 def display_name(kind: str, ident: str) -> str:
     """The canonical printed name of an id: ``kings_landing`` -> ``King's Landing``.
 
     Houses, unit types and tracks print in lower case, like keywords; areas and cards by their
-    printed names.
+    printed names. Any variant's id prints by its name, whatever the vocabulary being read.
     """
     if kind == "unit":
         return UNIT_NAMES.get(ident, (ident.replace("_", " "),))[0]
     if kind == "track":
         return TRACK_NAMES.get(ident, ident.replace("_", " "))
-    return namespace(kind).display.get(ident, ident)
+    for variant in dict.fromkeys((_VOCABULARY.get(), CLASSIC, MOTHER_OF_DRAGONS)):
+        shown = namespace(kind, variant).display.get(ident)
+        if shown is not None:
+            return shown
+    card = CARDS.house_cards.get(ident.removeprefix("house_card:"))
+    return card.name if card is not None and kind in ("house_card", "card") else ident
 
 
 def unit_text(unit: str, count: int = 1) -> str:
@@ -289,8 +363,9 @@ def describe_match_error(m: Match) -> tuple[str, str]:
 def other_kind(text: str, kind: str) -> str:
     """'an area' when a text failing as one kind of name is exactly a name of another kind."""
     key = normalise(text)
-    for other in ("area", "house", "house_card", "westeros_card", "wildling_card", "unit", "track"):
-        if other != kind and not (kind == "card" and other.endswith("_card")) and key in namespace(other).keys:
+    variant = _VOCABULARY.get()
+    for other in NAME_KINDS:
+        if other != kind and not (kind == "card" and other in CARD_KINDS) and key in namespace(other, variant).keys:
             return _article(_KIND_WORDS[other])
     return ""
 

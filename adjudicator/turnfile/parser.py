@@ -29,6 +29,7 @@ from lark.lexer import PatternStr
 
 from ..game import commands as C
 from ..game.commands import Command, Where
+from ..game.maps import CLASSIC
 from . import grammar
 from .diagnostics import (
     MAX_FILE_BYTES,
@@ -61,6 +62,7 @@ from .names import (
     order_suggestions,
     order_token,
     other_kind,
+    vocabulary,
 )
 from .printer import format_command
 
@@ -632,15 +634,21 @@ class TurnFile:
         return "\n".join(out) + "\n"
 
 
-def parse_turn_file(text: str | bytes, *, filename: str = "<turn>") -> TurnFile:
+def parse_turn_file(text: str | bytes, *, filename: str = "<turn>", variant: str = CLASSIC) -> TurnFile:
     """Parse a whole turn file; never raises for any input.
 
     Each logical line is parsed on its own; valid lines stand whatever happens to the others.
+    Names are read in the vocabulary of the game's ``variant`` (a classic game knows no Braavos).
 
     >>> tf = parse_turn_file("game demo · house stark · round 1 · planning · seq 1\\nplay eddard\\n")
     >>> tf.header.house, tf.commands
     ('stark', (PlayCard(card='eddard_stark', when=None),))
     """
+    with vocabulary(variant):
+        return _parse_turn_file(text, filename)
+
+
+def _parse_turn_file(text: str | bytes, filename: str) -> TurnFile:
     src = read_source(text, filename)
     problems: list[TurnFileError] = list(src.problems)
     notices: list[Notice] = list(src.notices)

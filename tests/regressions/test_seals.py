@@ -205,10 +205,10 @@ def test_issue13_a_turn_that_does_not_read_back_gets_a_receipt_and_never_reaches
 
     real = intake.understand
 
-    def fails_for_lannister(name: str, data: bytes, record, accepts):  # type: ignore[no-untyped-def]
+    def fails_for_lannister(name: str, data: bytes, record, accepts, **kw):  # type: ignore[no-untyped-def]
         if "-lannister-" in name:
             raise seal.SealError("a fault of this test")
-        return real(name, data, record, accepts)
+        return real(name, data, record, accepts, **kw)
 
     monkeypatch.setattr(intake, "understand", fails_for_lannister)
     (game / "inbox" / "b-two.txt").write_text(two_blocks("\n"), encoding="utf-8")

@@ -447,7 +447,7 @@ def the_horde_descends(ctx: Context, out: Outcome) -> None:
 
 def _horde_muster(ctx: Context, house: HouseId, card: str) -> None:
     st, board = ctx.state, ctx.board
-    areas = {a: board.area(a).muster_points for a in mustering_areas(st, board, house)}
+    areas = {a: st.effective_area(a, board).muster_points for a in mustering_areas(st, board, house)}
     usable = [a for a, p in areas.items() if legal_single_actions(st, board, house, a, p)]
 
     def check(c: WildlingChoice) -> str | None:

@@ -44,6 +44,7 @@ from .context import (
 )
 
 BidTrack = Literal["iron_throne", "fiefdoms", "kings_court", "wildlings"]
+FIXED_LAST = "targaryen"  # Mother of Dragons: never moves from position 8 of any influence track (M097)
 
 # The rule that governs each kind of bid (for the reasons given when a bid is refused).
 _BID_RULE = {"iron_throne": "R082", "fiefdoms": "R082", "kings_court": "R082", "wildlings": "R101"}
@@ -220,10 +221,14 @@ def bid_for_track(ctx: Context, track: str) -> None:
     """Bid for one influence track, place the houses, give position 1 its token (R082-R087)."""
     st = ctx.state
     previous = list(st.tracks[track])
-    bids = secret_bids(ctx, track, st.turn_order())
+    # Mother of Dragons: a vassal bids 0 unasked (M064); Targaryen bids but keeps position 8 (M097).
+    bids = secret_bids(ctx, track, [h for h in st.turn_order() if not st.is_vassal(h)])
+    bids |= dict.fromkeys(st.vassals, 0)
+    fixed = [h for h in previous if h == FIXED_LAST and st.variant != "classic"]
     # The old Iron Throne holder still breaks ties on the Iron Throne track (R085): the track
     # is replaced only now.
-    st.tracks[track] = rank(ctx, track, bids, previous)
+    ranked = rank(ctx, track, {h: b for h, b in bids.items() if h not in fixed}, [h for h in previous if h not in fixed])
+    st.tracks[track] = ranked + fixed
     ctx.emit(InfluenceTrackChanged(track=track, order=tuple(st.tracks[track]), cause="bidding"))
 
 
@@ -238,15 +243,20 @@ def move_on_track(state: GameState, track: str, house: HouseId, position: int) -
     order = state.tracks[track]
     if not 1 <= position <= len(order):
         raise ValueError(f"position {position} is not on the {track} track of {len(order)} houses")
+    if FIXED_LAST in order and state.variant != "classic":  # Targaryen holds position 8 all game (M097)
+        if house == FIXED_LAST:
+            return
+        position = min(position, len(order) - 1)
     order.remove(house)
     order.insert(position - 1, house)
 
 
 def shift_on_track(ctx: Context, track: str, house: HouseId, position: int, cause: str) -> None:
     """:func:`move_on_track`, with the public event saying so (nothing when nothing moves)."""
-    if ctx.state.position(track, house) == position:
-        return
+    before = list(ctx.state.tracks[track])
     move_on_track(ctx.state, track, house, position)
+    if ctx.state.tracks[track] == before:
+        return
     ctx.emit(InfluenceTrackChanged(track=track, order=tuple(ctx.state.tracks[track]), cause=cause))
 
 

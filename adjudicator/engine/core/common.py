@@ -99,7 +99,7 @@ def within_supply(state: GameState, board: Board, house: HouseId, delta: dict[st
 
 def supply_count(state: GameState, board: Board, house: HouseId) -> int:
     """Barrels in the land areas the house controls, at most 6 (R058)."""
-    total = sum(a.supply for a in board.land_areas() if state.controller(a.id, board) == house)
+    total = sum(a.supply for a in state.land_areas(board) if state.controller(a.id, board) == house)
     return min(total, int(board.constants["supply_track_max"]))
 
 
@@ -107,8 +107,13 @@ def supply_count(state: GameState, board: Board, house: HouseId) -> int:
 
 
 def gain_power(ctx: Context, house: HouseId, amount: int, cause: str) -> int:
-    """Take power from the pool; a house has 20 tokens in all, so it may get fewer (Q11)."""
+    """Take power from the pool; a house has 20 tokens in all, so it may get fewer (Q11).
+
+    A Mother of Dragons vassal never collects power (M067): it gets none.
+    """
     st = ctx.state
+    if st.vassals and st.is_vassal(house):
+        return 0
     room = int(ctx.board.constants["power_tokens_max_per_house"]) - st.houses[house].power - st.power_on_board(house)
     got = max(0, min(amount, room))
     st.houses[house].power += got
@@ -153,7 +158,7 @@ def destroy_units(
 
 def available_units(state: GameState, board: Board, house: HouseId, unit: str) -> int:
     """Units of a type still in the house's box (R011, R079)."""
-    return board.unit_limit(unit) - sum(1 for _, u in state.units_of(house) if u.type == unit)
+    return board.unit_limit(unit, house) - sum(1 for _, u in state.units_of(house) if u.type == unit)
 
 
 # --- movement helpers -------------------------------------------------------------------------
@@ -212,7 +217,7 @@ def check_victory(ctx: Context) -> None:
     """
     st, board = ctx.state, ctx.board
     need = board.constants["castles_needed_to_win"]
-    held = Counter(st.controller(a.id, board) for a in board.land_areas() if a.has_castle)  # castles(h) for all h at once
+    held = Counter(st.controller(a.id, board) for a in st.land_areas(board) if a.has_castle)  # castles(h) for all h at once
     winners = [h for h in st.turn_order() if held[h] >= need]
     if winners:
         win = winners[0]

@@ -43,7 +43,7 @@ def cost(actions: tuple[MusterAction, ...]) -> int:
 
 def mustering_areas(state: GameState, board: Board, house: HouseId) -> list[str]:
     """Areas with a castle or stronghold the house controls, by units or a power token (R067, R080)."""
-    return sorted(a.id for a in board.land_areas() if a.has_castle and state.controller(a.id, board) == house)
+    return sorted(a.id for a in state.land_areas(board) if a.has_castle and state.controller(a.id, board) == house)
 
 
 def ship_places(state: GameState, board: Board, house: HouseId, area: str) -> list[str]:
@@ -61,7 +61,7 @@ def check_muster(
     state: GameState, board: Board, house: HouseId, area: str, actions: tuple[MusterAction, ...], points: int
 ) -> str | None:
     """``None`` when the house may muster ``actions`` with ``points`` in ``area``, else why not."""
-    a = board.area(area)
+    a = state.effective_area(area, board)
     if not a.is_land or not a.has_castle:
         return f"{a.name} has no castle or stronghold to muster in (R068)"
     if state.controller(area, board) != house:
@@ -223,6 +223,6 @@ def run_mustering(ctx: Context) -> None:
     for house in ctx.state.turn_order():
         areas = mustering_areas(ctx.state, ctx.board, house)
         for i, area in enumerate(areas):
-            points = ctx.board.area(area).muster_points
+            points = ctx.state.effective_area(area, ctx.board).muster_points
             cmd = ask_muster(ctx, house, area, points, others=tuple(areas[i + 1:]), refuse_elsewhere=i == 0)
             muster(ctx, house, area, cmd.actions, points)

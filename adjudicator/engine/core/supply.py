@@ -36,7 +36,7 @@ from .common import (
 from .context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 
 # Which units a default removal takes first: the cheapest to muster again.
-CHEAP_FIRST = ("footman", "ship", "siege_engine", "knight")
+CHEAP_FIRST = ("footman", "ship", "siege_engine", "knight", "dragon")  # Mother of Dragons' dragon last
 _ENUMERATION_LIMIT = 4000  # per-area count vectors tried when looking for a forced reconciliation
 
 

@@ -92,7 +92,7 @@ ORDER_NAMES = {
 ORDER_KIND_NAMES = {"march": "March", "defense": "Defense", "support": "Support", "raid": "Raid",
                     "consolidate": "Consolidate Power"}
 UNIT_WORDS = {"footman": ("footman", "footmen"), "knight": ("knight", "knights"), "ship": ("ship", "ships"),
-              "siege_engine": ("siege engine", "siege engines")}
+              "siege_engine": ("siege engine", "siege engines"), "dragon": ("dragon", "dragons")}
 TRACK_WORDS = {"iron_throne": "Iron Throne track", "fiefdoms": "Fiefdoms track",
                "kings_court": "King's Court track", "wildlings": "Night's Watch"}
 # Tides of Battle cards have no printed names: what is on them, as an object ("draws a 3").
@@ -107,9 +107,12 @@ def area_name(area: str) -> str:
     ("King's Landing", 'Nowhere Known')
     """
     from ...game.board import Board
+    from ...game.mod_board import mod_board
 
-    areas = Board.classic().areas
-    return areas[area].name if area in areas else _titled(area)
+    for areas in (Board.classic().areas, mod_board(essos=True).areas):  # Mother of Dragons' areas too
+        if area in areas:
+            return areas[area].name
+    return _titled(area)
 
 
 def house_name(house: str) -> str:
@@ -133,6 +136,8 @@ def card_name(card: str) -> str:
         return CARDS.house_cards[card].name
     if card in CARDS.wildling_cards:
         return CARDS.wildling_cards[card].name
+    if card in CARDS.loans:
+        return CARDS.loans[card].name
     return next((c.name for c in CARDS.westeros if c.id == card), _titled(card))
 
 

@@ -21,8 +21,8 @@ from ..events.combat import CasualtiesDue
 from .combat_state import Combat, fighters, matches
 from .strength import icons, no_casualties
 
-CHEAP_FIRST = ("footman", "ship", "siege_engine", "knight")  # the default: cheapest units first (D26)
-DOOMED_FIRST = ("siege_engine", "footman", "ship", "knight")  # a defeated army's siege engines are lost anyway (R218)
+CHEAP_FIRST = ("footman", "ship", "siege_engine", "knight", "dragon")  # the default: cheapest units first (D26)
+DOOMED_FIRST = ("siege_engine", "footman", "ship", "knight", "dragon")  # a defeated army's siege engines are lost anyway (R218)
 
 
 def take_casualties(ctx: Context, combat: Combat) -> None:

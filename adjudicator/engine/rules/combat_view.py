@@ -56,7 +56,7 @@ class View:
         return tuple(sorted(self._ctx.board.neighbours[area]))
 
     def has_castle(self, area: str) -> bool:
-        return self._ctx.board.area(area).has_castle
+        return self._ctx.state.effective_area(area, self._ctx.board).has_castle
 
     def hand(self, house: str) -> Sequence[str]:
         return tuple(self._ctx.state.houses[house].hand)

@@ -41,7 +41,7 @@ def consolidate_orders(state: GameState, board: Board, house: HouseId) -> list[s
 def can_muster(state: GameState, board: Board, house: HouseId, area: str) -> str | None:
     """Why the order in ``area`` cannot muster, or ``None`` (R165)."""
     order = state.area(area).order
-    a = board.area(area)
+    a = state.effective_area(area, board)
     if not order or order.token != "consolidate*":
         return f"only a special consolidate power order can muster; {a.name} holds {order.token if order else 'none'} (R165)"
     if a.is_port:
@@ -70,7 +70,7 @@ def consolidate_problem(state: GameState, board: Board, house: HouseId, cmd: Com
     mustering = _mustering()
     assert mustering is not None
     verdict: str | None = mustering.check_muster(state, board, house, cmd.area, cmd.muster,
-                                                    board.area(cmd.area).muster_points)
+                                                    state.effective_area(cmd.area, board).muster_points)
     return verdict
 
 
@@ -93,7 +93,7 @@ def _consolidate_ask(ctx: Context, house: HouseId, areas: list[str]) -> Ask:
         key=ctx.key("consolidate", house), kind="consolidate", house=house,
         prompt="resolve one of your consolidate power orders (a special one may muster instead)",
         context={"consolidate_orders": {a: st.area(a).order.token for a in areas},  # type: ignore[union-attr]
-                 "may_muster": {a: board.area(a).muster_points for a in musters}},
+                 "may_muster": {a: st.effective_area(a, board).muster_points for a in musters}},
         options=tuple(Consolidate(area=a) for a in areas), default=first,
     )
     # The choice matters only for mustering, or for a port whose sea may still fill with enemy ships.
@@ -107,7 +107,7 @@ def resolve_consolidate(ctx: Context, house: HouseId, cmd: Consolidate) -> None:
     here = st.area_mut(cmd.area)
     assert here.order is not None
     token, here.order = here.order.token, None
-    a = board.area(cmd.area)
+    a = st.effective_area(cmd.area, board)
     if cmd.muster is not None:
         mustering = _mustering()
         assert mustering is not None

@@ -33,7 +33,7 @@ def standings(state: GameState, board: Board) -> list[tuple[HouseId, int, int, i
     """
     rows = []
     for h in state.houses_in_play:
-        strongholds = sum(1 for a in board.land_areas()
+        strongholds = sum(1 for a in state.land_areas(board)
                           if a.fortification == "stronghold" and state.controller(a.id, board) == h)
         rows.append((h, state.castles(h, board), strongholds, state.houses[h].supply,
                      state.houses[h].power, state.position("iron_throne", h)))

@@ -35,6 +35,7 @@ from ..cards.registry import (
     ability,
     other,
 )
+from ..core.bidding import move_on_track
 from ..core.common import destroy_units, gain_power, lose_power
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request
 from ..events.combat import (
@@ -181,8 +182,7 @@ def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
                                     cause=CARDS.house_cards[me.card].name))
     elif isinstance(effect, MoveToBottom):
         track = st.tracks[effect.track]
-        track.remove(effect.house)
-        track.append(effect.house)
+        move_on_track(st, effect.track, effect.house, len(track))  # below Targaryen's place only (M097)
         ctx.emit(TrackMoved(house=effect.house, track=effect.track, order=tuple(track),
                             cause=CARDS.house_cards[me.card].name))
     elif isinstance(effect, GainPower):

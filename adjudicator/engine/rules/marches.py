@@ -63,9 +63,10 @@ def hostile(state: GameState, board: Board, house: HouseId, area: str) -> str | 
     return None
 
 
-def unit_strength(unit: str, castle: bool) -> int:
-    """Attacking strength: a siege engine counts 4 only against a castle or stronghold (R187, R236)."""
-    return {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 4 if castle else 0}[unit]
+def unit_strength(unit: str, castle: bool, dragon: int = 0) -> int:
+    """Attacking strength: a siege engine counts 4 only against a castle or stronghold (R187, R236); a
+    Mother of Dragons dragon ``dragon``, the strength tokens in the box (M089)."""
+    return {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 4 if castle else 0, "dragon": dragon}[unit]
 
 
 def sure_strength(state: GameState, board: Board, house: HouseId, area: str, units: list[Unit], token: str) -> int:
@@ -74,13 +75,14 @@ def sure_strength(state: GameState, board: Board, house: HouseId, area: str, uni
     Its marching units, the march modifier, and its own support orders next to the area
     (never from a port, R185); support other houses may give comes on top at the combat.
     """
-    castle = board.area(area).has_castle
-    total = sum(unit_strength(u.type, castle) for u in units) + order_bonus(token)
+    castle = state.effective_area(area, board).has_castle
+    dragon = state.dragon_strength(board)
+    total = sum(unit_strength(u.type, castle, dragon) for u in units) + order_bonus(token)
     for a in board.neighbours[area]:
         order = state.area(a).order
         if order and order.house == house and order_kind(order.token) == "support" and not board.area(a).is_port:
             helpers = [u for u in state.area(a).units if u.house == house and not u.routed]
-            total += sum(unit_strength(u.type, castle) for u in helpers) + order_bonus(order.token)
+            total += sum(unit_strength(u.type, castle, dragon) for u in helpers) + order_bonus(order.token)
     return total
 
 

@@ -269,8 +269,9 @@ def assign_orders(ctx: Context) -> None:
     """Every house places its orders in secret, or in turn order when one is short of tokens; all are revealed."""
     st, board = ctx.state, ctx.board
     ctx.emit(PhaseStarted(round=st.round, phase="planning"))
-    needs = {h: areas_needing_orders(st, board, h) for h in st.turn_order()}
-    houses = [h for h in st.turn_order() if needs[h]]
+    # Vassals are ordered by their commanders from their own tokens (Mother of Dragons, M039): not here.
+    needs = {h: areas_needing_orders(st, board, h) for h in st.turn_order() if not st.is_vassal(h)}
+    houses = [h for h in st.turn_order() if needs.get(h)]
     if any(is_short(st, board, h, needs[h]) for h in houses):
         # R122: everyone assigns in turn order; where each house placed is seen by the next, what
         # it placed is not: the tokens go on the board only at the reveal (R124).

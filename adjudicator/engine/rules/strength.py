@@ -42,20 +42,24 @@ class Strength:
     parts: tuple[tuple[str, int], ...]
 
 
-def base_value(f: Fighter, castle: bool) -> int:
-    """A unit's printed strength here: routed 0; a siege engine 4 only against a castle (R187, R236)."""
+def base_value(f: Fighter, castle: bool, dragon: int = 0) -> int:
+    """A unit's printed strength here: routed 0; a siege engine 4 only against a castle (R187, R236);
+    a dragon (Mother of Dragons) ``dragon``, the dragon strength tokens in the box (M089)."""
     if f.routed:
         return 0
     if f.type == "siege_engine":
         return 4 if f.side == "attacker" and castle else 0
+    if f.type == "dragon":
+        return dragon
     return UNIT_STRENGTH[f.type]
 
 
 def grant_value(state: GameState, board: Board, combat: Combat, supporter: str, area: str, token: str, role: Role) -> int:
     """What one Support Order would give a side before any card: its units, plus 1 if special (R174)."""
-    castle = board.area(combat.area).has_castle
+    castle = state.effective_area(combat.area, board).has_castle
     units = [u for u in state.area(area).units if u.house == supporter]
-    total = sum(base_value(Fighter(u.house, u.type, area, role, True, u.routed), castle) for u in units)
+    dragon = state.dragon_strength(board)
+    total = sum(base_value(Fighter(u.house, u.type, area, role, True, u.routed), castle, dragon) for u in units)
     return total + order_bonus(token)
 
 
@@ -86,14 +90,15 @@ def strength(ctx: Context, combat: Combat, role: Role, *, with_cards: bool = Tru
     """A side's combat strength now, never below 0 (R188, R200)."""
     st, board = ctx.state, ctx.board
     side = combat.sides[role]
-    castle = board.area(combat.area).has_castle
+    castle = st.effective_area(combat.area, board).has_castle
+    dragon = st.dragon_strength(board)
     effects = passive_effects(ctx, combat) if with_cards else {r: [] for r in ROLES}
     rules = [(card, e) for r in ROLES for card, e in effects[r] if isinstance(e, UnitValue)]
     parts: list[tuple[str, int]] = []
     ability_total: dict[str, int] = defaultdict(int)
 
     def value(f: Fighter) -> int:
-        base = base_value(f, castle)
+        base = base_value(f, castle, dragon)
         found = [(e.value, card) for card, e in rules if e.applies(f)] if not f.routed else []
         if not found:
             return base

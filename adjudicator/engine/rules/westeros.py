@@ -176,7 +176,7 @@ def collect_power(ctx: Context, cause: str = "Game of Thrones") -> None:
     """
     st, board = ctx.state, ctx.board
     for house in st.turn_order():
-        crowns = sum(a.power for a in board.land_areas() if st.controller(a.id, board) == house)
+        crowns = sum(a.power for a in st.land_areas(board) if st.controller(a.id, board) == house)
         ports = sum(
             1 for p in board.ports()
             if st.controller(p.id, board) == house

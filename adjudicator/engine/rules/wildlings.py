@@ -53,7 +53,8 @@ def attack(ctx: Context, strength: int | None = None, excluded: frozenset[HouseI
     """Resolve one wildling attack (R100-R108); ``strength`` defaults to the threat."""
     st = ctx.state
     strength = st.wildling_threat if strength is None else strength
-    houses = [h for h in st.turn_order() if h not in excluded]
+    # Mother of Dragons: vassals take no part against the wildlings (M066).
+    houses = [h for h in st.turn_order() if h not in excluded and not st.is_vassal(h)]
     ctx.emit(WildlingAttackBegins(strength=strength, houses=tuple(houses)))
     bids = secret_bids(ctx, "wildlings", houses)
     total = sum(bids.values())

@@ -1,0 +1,383 @@
+"""Checking a saved state before it is used: every key of its type, every name one the box knows.
+
+A state file may be damaged or edited by hand, and a state arrives in mail too (``maester check``):
+:func:`validate_dict` reads it key by key and names the first key at fault, before
+:class:`~adjudicator.game.state.GameState` builds anything from it. :func:`validate_engine` does the
+same for the engine's own records (open requests, standing answers, a half-resolved phase). A state
+of an expansion is checked against its own box: its houses, its map, its cards and its own keys.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from .board import HOUSES, TRACKS, UNIT_TYPES, Board
+from .cards import CARDS
+from .commands import ALL_ORDER_TOKENS
+from .maps import CLASSIC, MOTHER_OF_DRAGONS, VARIANT_NAMES, board_for
+from .mod_board import MOD_HOUSES
+
+PHASES = ("westeros", "planning", "action", "game_over")
+# Where inside a phase the game stands (docs/positions.md); "" is the phase's start. Each is a
+# point where the engine starts a segment, so each can be written down as a position file.
+STEPS = {
+    "westeros": ("", "threat", "card_1", "card_2", "card_3"),  # cards revealed; threat moved, deck N next
+    "planning": ("", "raven"),  # orders revealed, the Messenger Raven next
+    "action": ("", "raids", "marches", "consolidate"),  # a cycle of orders (cycle_done: who has resolved one)
+    "game_over": ("",),
+}
+CYCLE_STEPS = ("raids", "marches", "consolidate")
+IMPROVEMENT_TOKENS = ("+supply", "+power", "+stronghold", "-castle", "-supply", "-power")
+"""Mother of Dragons' improvement (``+``) and degradation (``-``) tokens on an area (M119, M120)."""
+
+
+class StateError(ValueError):
+    """A saved state that cannot be read: names the key at fault and what it should hold."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class MissingKey(StateError, KeyError):
+    """A saved state without a key it must have."""
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _show(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class _Shape:
+    """Typed reads of one state dict; the first fault raises :class:`StateError` with its key."""
+
+    def fail(self, key: str, message: str) -> NoReturn:
+        raise StateError(f"{key}: {message}")
+
+    def get(self, d: dict[str, Any], key: str, path: str, kind: type, default: Any, *, required: bool = False) -> Any:
+        if key not in d:
+            if required:
+                raise MissingKey(f"{path}{key}: missing")
+            return default
+        v = d[key]
+        if (kind is int and not _is_int(v)) or not isinstance(v, kind):
+            self.fail(path + key, f"expected {_KIND_NAMES[kind]}, got {_show(v)}")
+        return v
+
+    def number(self, d: dict[str, Any], key: str, path: str, low: int, high: int | None = None, *,
+               required: bool = False) -> None:  # fmt: skip
+        v = self.get(d, key, path, int, low, required=required)
+        if v < low or (high is not None and v > high):
+            self.fail(path + key, f"expected a whole number from {low}" + (f" to {high}" if high is not None else
+                                                                            " up") + f", got {v}")  # fmt: skip
+
+    def names(self, d: dict[str, Any], key: str, path: str, known: Any, what: str) -> list[str]:
+        values = self.get(d, key, path, list, [])
+        for v in values:
+            if not isinstance(v, str) or v not in known:
+                self.fail(path + key, f"{_show(v)} is not {what}")
+        return list(values)
+
+    def table(self, d: dict[str, Any], key: str, path: str) -> dict[str, Any]:
+        return dict(self.get(d, key, path, dict, {}))
+
+
+_KIND_NAMES = {int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "a table"}
+
+
+def validate_dict(d: Any) -> None:
+    """Check a state dict (as :meth:`GameState.to_dict` writes it) before it is read.
+
+    Unknown keys are left alone (a public report adds some); every key the state reads must have
+    its type, and every house, area, unit, order and card it names must exist.
+
+    >>> validate_dict({"round": 1, "phase": "lunch", "houses_in_play": [], "tracks": {}, "houses": {}})
+    Traceback (most recent call last):
+    ...
+    adjudicator.game.validation.StateError: phase: 'lunch' is not a phase (westeros, planning, action, game_over)
+
+    :raises StateError: naming the first key at fault.
+    """
+    sh = _Shape()
+    if not isinstance(d, dict):
+        sh.fail("state", f"expected a table, got {_show(d)}")
+    variant = sh.get(d, "variant", "", str, CLASSIC)
+    if variant not in VARIANT_NAMES:
+        sh.fail("variant", f"{_show(variant)} is not a variant ({', '.join(VARIANT_NAMES)})")
+    known_houses = HOUSES if variant == CLASSIC else MOD_HOUSES
+    units = UNIT_TYPES if variant != CLASSIC else tuple(u for u in UNIT_TYPES if u != "dragon")  # Targaryen's
+    board = Board.classic()  # the constants every variant shares, until the houses name the map
+    sh.get(d, "game_id", "", str, "")
+    sh.number(d, "round", "", 1, board.constants["rounds"], required=True)
+    phase = sh.get(d, "phase", "", str, "", required=True)
+    if phase not in PHASES:
+        sh.fail("phase", f"{_show(phase)} is not a phase ({', '.join(PHASES)})")
+    if "houses_in_play" not in d:
+        raise MissingKey("houses_in_play: missing")
+    in_play = sh.names(d, "houses_in_play", "", known_houses, f"a house ({', '.join(known_houses)})")
+    if not in_play or len(set(in_play)) != len(in_play):
+        sh.fail("houses_in_play", "expected each house in play once")
+    board = board_for(variant, in_play)
+    tracks = sh.get(d, "tracks", "", dict, {}, required=True)
+    for t in TRACKS:
+        order = sh.names(tracks, t, "tracks.", in_play, "a house in play")
+        if sorted(order) != sorted(in_play):
+            sh.fail(f"tracks.{t}", f"expected each house in play once: {', '.join(in_play)}")
+    houses = sh.get(d, "houses", "", dict, {}, required=True)
+    for h in in_play:
+        if h not in houses:
+            raise MissingKey(f"houses.{h}: missing")
+    for h, hs in houses.items():
+        path = f"houses.{h}."
+        if h not in in_play:
+            sh.fail(f"houses.{h}", "not a house in play")
+        if not isinstance(hs, dict):
+            sh.fail(f"houses.{h}", f"expected a table, got {_show(hs)}")
+        sh.number(hs, "power", path, 0, board.constants["power_tokens_max_per_house"])
+        sh.number(hs, "supply", path, 0, board.constants["supply_track_max"])
+        own = _own_cards(h)
+        sh.names(hs, "hand", path, own, f"a house card of {h}")
+        sh.names(hs, "discards", path, own, f"a house card of {h}")
+        sh.names(hs, "loans", path, CARDS.loans if variant != CLASSIC else (), "a loan of the Iron Bank")
+    _validate_areas(sh, d, in_play, board, units)
+    sh.names(d, "impassable", "", board.areas, "an area")
+    threat = sh.get(d, "wildling_threat", "", int, 2)
+    if threat not in board.constants["wildling_track"]:
+        sh.fail("wildling_threat", f"expected a space of the wildling track (0, 2 ... 12), got {threat}")
+    for flag in ("blade_used", "raven_used", "kings_court_overlay"):
+        sh.get(d, flag, "", bool, False)
+    sh.names(d, "restrictions", "", _ANY_TEXT, "text")
+    _validate_decks(sh, sh.table(d, "decks", ""), ("1", "2", "3") if variant == CLASSIC else ("1", "2", "3", "4"))
+    if variant == MOTHER_OF_DRAGONS:
+        _validate_expansion(sh, d, in_play, board)
+    sh.table(d, "options", "")
+    rng = sh.table(d, "rng", "")
+    sh.get(rng, "seed", "rng.", str, "")
+    sh.number(rng, "counter", "rng.", 0)
+    winner = sh.get(d, "winner", "", str, None)
+    if winner is not None and winner not in in_play:
+        sh.fail("winner", f"{_show(winner)} is not a house in play")
+    step = sh.get(d, "step", "", str, "")
+    if step not in STEPS[phase]:
+        sh.fail("step", f"{_show(step)} is not a step of the {phase} phase ({', '.join(map(repr, STEPS[phase]))})")
+    sh.names(d, "cycle_done", "", in_play, "a house in play")
+    sh.number(d, "decisions_asked", "", 0)
+    _validate_engine(sh, d)
+
+
+class _AnyText:
+    def __contains__(self, v: object) -> bool:
+        return isinstance(v, str)
+
+
+_ANY_TEXT = _AnyText()
+
+
+_AREA_KEYS_INT = ("garrison", "neutral_force", "loyalty")
+
+
+def _area_ok(a: Any, in_play: list[str], unit_types: tuple[str, ...]) -> bool:
+    """The common case at speed (the engine reads a state per phase): no message needed."""
+    if not isinstance(a, dict):
+        return False
+    units = a.get("units", [])
+    if not isinstance(units, list) or not all(
+        isinstance(u, dict) and u.get("house") in in_play and u.get("type") in unit_types
+        and isinstance(u.get("routed", False), bool) for u in units
+    ):  # fmt: skip
+        return False
+    order = a.get("order")
+    if order is not None and not (isinstance(order, dict) and order.get("house") in in_play
+                                  and order.get("token") in ALL_ORDER_TOKENS):  # fmt: skip
+        return False
+    if a.get("power_token", in_play[0]) not in in_play or "improvements" in a:
+        return False
+    return all(_is_int(v := a.get(k, 0)) and v >= 0 for k in _AREA_KEYS_INT)
+
+
+def _validate_areas(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Board, unit_types: tuple[str, ...]) -> None:
+    for area_id, a in sh.table(d, "areas", "").items():
+        if area_id in board.areas and _area_ok(a, in_play, unit_types):
+            continue
+        path = f"areas.{area_id}."
+        if area_id not in board.areas:
+            sh.fail(f"areas.{area_id}", "not an area of the board")
+        if not isinstance(a, dict):
+            sh.fail(f"areas.{area_id}", f"expected a table, got {_show(a)}")
+        for i, u in enumerate(sh.get(a, "units", path, list, [])):
+            if not isinstance(u, dict):
+                sh.fail(f"{path}units", f"expected a table per unit, got {_show(u)}")
+            sh.names({"house": [u.get("house")]}, "house", f"{path}units.{i + 1}.", in_play, "a house in play")
+            sh.names({"type": [u.get("type")]}, "type", f"{path}units.{i + 1}.", unit_types,
+                     f"a unit type ({', '.join(unit_types)})")  # fmt: skip
+            sh.get(u, "routed", f"{path}units.{i + 1}.", bool, False)
+        order = sh.get(a, "order", path, dict, None)
+        if order is not None:
+            sh.names({"house": [order.get("house")]}, "house", f"{path}order.", in_play, "a house in play")
+            sh.names({"token": [order.get("token")]}, "token", f"{path}order.", ALL_ORDER_TOKENS, "an order token")
+        token = sh.get(a, "power_token", path, str, None)
+        if token is not None and token not in in_play:
+            sh.fail(f"{path}power_token", f"{_show(token)} is not a house in play")
+        for key in _AREA_KEYS_INT:
+            sh.number(a, key, path, 0)
+        sh.names(a, "improvements", path, IMPROVEMENT_TOKENS, f"an improvement token ({', '.join(IMPROVEMENT_TOKENS)})")
+
+
+_DECKS: dict[str, set[str]] = {}
+_HANDS: dict[str, set[str]] = {}
+
+
+def _own_cards(house: str) -> set[str]:
+    """The seven house cards of a house (built once per house)."""
+    if house not in _HANDS:
+        _HANDS[house] = set(CARDS.hand_of(house))
+    return _HANDS[house]
+
+
+def _box(deck: str) -> set[str]:
+    """The card ids a deck may hold (built once)."""
+    if not _DECKS:
+        _DECKS.update({n: set(CARDS.westeros_deck(int(n))) for n in ("1", "2", "3", "4")})
+        _DECKS["wildling"] = set(CARDS.wildling_cards)
+        _DECKS["tides"] = set(CARDS.tides_deck())
+    return _DECKS[deck]
+
+
+def _validate_decks(sh: _Shape, decks: dict[str, Any], numbers: tuple[str, ...]) -> None:
+    for part in ("westeros", "westeros_discards"):
+        for n, cards in sh.table(decks, part, "decks.").items():
+            if n not in numbers:
+                sh.fail(f"decks.{part}.{n}", f"not a Westeros deck ({', '.join(numbers[:-1])} or {numbers[-1]})")
+            sh.names({n: cards}, n, f"decks.{part}.", _box(n), f"a card of Westeros deck {n}")
+    sh.names(decks, "wildling", "decks.", _box("wildling"), "a wildling card")
+    sh.names(decks, "tides", "decks.", _box("tides"), "a Tides of Battle card")
+    sh.names(decks, "tides_discards", "decks.", _box("tides"), "a Tides of Battle card")
+    revealed = sh.names(decks, "westeros_revealed", "decks.", _ANY_TEXT, "text")
+    for i, card in enumerate(revealed, 1):
+        if i > len(numbers) or card not in _box(str(i)):
+            sh.fail("decks.westeros_revealed", f"{_show(card)} is not a card of Westeros deck {i}")
+
+
+def _validate_expansion(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Board) -> None:
+    """Mother of Dragons' own keys: vassals and commanders, the dragon tokens, the Iron Bank."""
+    vassals = sh.names(d, "vassals", "", [h for h in in_play if h != "targaryen"], "a Westerosi house in play")
+    players = [h for h in in_play if h not in vassals]
+    for vassal, commander in sh.table(d, "commanders", "").items():
+        if vassal not in vassals:
+            sh.fail(f"commanders.{vassal}", "not a vassal")
+        if commander not in players:
+            sh.fail(f"commanders.{vassal}", f"{_show(commander)} is not a player house")
+    sh.names(d, "vassal_sets", "", players, "a player house")
+    for r in sh.get(d, "dragon_tokens", "", list, []):
+        if not _is_int(r) or not 1 <= r <= board.constants["rounds"]:
+            sh.fail("dragon_tokens", f"{_show(r)} is not a round of the round track (1 to 10)")
+    sh.number(d, "loyalty_gained", "", 0)
+    sh.names(d, "loan_deck", "", CARDS.loans, "a loan of the Iron Bank")
+    sh.names(d, "loan_slots", "", [*CARDS.loans, ""], "a loan of the Iron Bank or \"\" (an empty slot)")
+    token = sh.get(d, "braavos_token", "", str, None)
+    if token is not None and token not in players:
+        sh.fail("braavos_token", f"{_show(token)} is not a player house")
+
+
+def _validate_engine(sh: _Shape, d: dict[str, Any]) -> None:
+    """The engine's own parts, as far as reading them needs: their contents are the engine's business."""
+    for key in ("pending", "answers"):
+        for i, entry in enumerate(sh.get(d, key, "", list, [])):
+            if not isinstance(entry, dict):
+                sh.fail(f"{key}.{i + 1}", f"expected a table, got {_show(entry)}")
+    seg = sh.get(d, "segment", "", dict, None)
+    if seg is not None:
+        sh.get(seg, "name", "segment.", str, "", required=True)
+        sh.get(seg, "start", "segment.", dict, {}, required=True)
+        for key, value in sh.table(seg, "decisions", "segment.").items():
+            if not isinstance(value, dict):
+                sh.fail(f"segment.decisions.{key}", f"expected a table, got {_show(value)}")
+        sh.names(seg, "used", "segment.", _ANY_TEXT, "text")
+        sh.number(seg, "events_seen", "segment.", 0)
+
+
+def validate_engine(d: dict[str, Any]) -> None:
+    """Check the engine's own parts of a state read from a file: what :func:`validate_dict` leaves to
+    the engine (the open requests, the standing answers, the half-resolved phase), for a file that
+    may have been edited by hand.
+
+    >>> validate_engine({"pending": [{"key": "k", "kind": "orders", "house": "stark"}]})
+    Traceback (most recent call last):
+    ...
+    adjudicator.game.validation.StateError: pending.1.prompt: expected text, got None
+
+    :raises StateError: naming the first entry at fault.
+    """
+    from .commands import check_command
+    from .commands import from_dict as command
+
+    def known(value: Any, key: str) -> None:
+        try:
+            check_command(command(value))
+        except (KeyError, TypeError, ValueError, AssertionError, AttributeError) as e:
+            raise StateError(f"{key}: not an answer Maester knows ({type(e).__name__}: {e})") from None
+
+    def text(entry: dict[str, Any], key: str, path: str, kind: type = str) -> None:
+        if (kind is int and not _is_int(entry.get(key))) or not isinstance(entry.get(key), kind):
+            raise StateError(f"{path}.{key}: expected {_KIND_NAMES[kind]}, got {_show(entry.get(key))}")
+
+    def items(entry: dict[str, Any], key: str, path: str) -> list[Any]:
+        value = entry.get(key, [])
+        if not isinstance(value, list):
+            raise StateError(f"{path}.{key}: expected a list, got {_show(value)}")
+        return value
+
+    for i, p in enumerate(d.get("pending", []), 1):
+        for key in ("key", "kind", "house", "prompt"):
+            text(p, key, f"pending.{i}")
+        for j, value in enumerate([*([p["default"]] if "default" in p else []),
+                                   *items(p, "default_parts", f"pending.{i}"), *items(p, "options", f"pending.{i}")],
+                                  1):  # fmt: skip
+            known(value, f"pending.{i}: default or option {j}")
+    for i, a in enumerate(d.get("answers", []), 1):
+        for key, kind in (("id", str), ("house", str), ("round", int)):
+            text(a, key, f"answers.{i}", kind)
+        known(a.get("command"), f"answers.{i}.command")
+    seg = d.get("segment")
+    if seg is not None:
+        if seg["name"] not in PHASES[:-1]:
+            raise StateError(f"segment.name: {_show(seg['name'])} is not a phase the engine resolves ({', '.join(PHASES[:-1])})")
+        try:
+            validate_dict(seg["start"])
+        except StateError as e:
+            raise StateError(f"segment.start.{e}") from None
+        for key, rec in seg.get("decisions", {}).items():
+            path = f"segment.decisions.{key}"
+            if "value" in rec:
+                known(rec["value"], f"{path}.value")
+            else:
+                for j, part in enumerate(items(rec, "parts", path), 1):
+                    known(part, f"{path}.parts.{j}")
+            for j, record in enumerate(items(rec, "events", path), 1):  # events are the engine's: their shape only
+                if not isinstance(record, dict) or not isinstance(record.get("type"), str):
+                    raise StateError(f"{path}.events.{j}: expected a table with a type, got {_show(record)}")
+                try:
+                    _check_numbers(record)
+                except ValueError as err:
+                    raise StateError(f"{path}.events.{j}: {err}") from None
+
+
+MAX_RECORD_NUMBER = 1000  # a number in the engine's records of events: power, strength, a count of units
+
+
+def _check_numbers(value: Any) -> None:
+    """Every whole number in a recorded event within +-1000 (a report sizes a list by an event's count)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack += v.values()
+        elif isinstance(v, list):
+            stack += v
+        elif _is_int(v) and abs(v) > MAX_RECORD_NUMBER:
+            raise ValueError(f"the number {_show(v)} is past {MAX_RECORD_NUMBER}")
+
+
