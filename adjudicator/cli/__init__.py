@@ -50,7 +50,7 @@ SUMMARIES: dict[str, str] = {
     "replay": "re-derive every state from the archive and check it byte for byte",
     "reveal": "publish the secret seed at the end of the game",
     "ingest": "take the sealed turn files of this game out of a Maildir or an mbox into its inbox",
-    "outbox": "write the latest reports as one mail per player (and a public copy); send them",
+    "outbox": "mail each player everything since their last mail (and the moderator, and a game list)",
     "verify-report": "check the moderator's seal on a report mail's text",
     "simulate": "play whole games with robot players and check every invariant",
 }
