@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from adjudicator.turnfile.diagnostics import read_source
-from adjudicator.turnfile.parser import bare_parser, parse_turn_file
+from adjudicator.turnfile.grammar import bare_parser
+from adjudicator.turnfile.parser import parse_turn_file
 
 HEADER = "game bench · house stark · round 1 · planning · seq 1"
 SIZES = {10: 400, 1_000: 4, 20_000: 1}  # lines -> parses per timed block (a block lasts tens of ms)

@@ -58,6 +58,12 @@ def parser(transformer: Transformer[Any, Any] | None) -> Lark:
     return built
 
 
+@cache
+def bare_parser() -> Lark:
+    """The parser without the line builder (it builds a parse tree): what the benchmark compares against."""
+    return parser(None)
+
+
 def _tables_json(built: Lark) -> bytes | None:
     """The parser's tables as JSON, or ``None`` when they would not come back exactly as they are."""
     data, memo = built.memo_serialize([TerminalDef, Rule])

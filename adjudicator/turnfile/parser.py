@@ -94,12 +94,6 @@ def _parser() -> Lark:
 
 
 @cache
-def bare_parser() -> Lark:
-    """The same grammar without the line builder: what the benchmark compares against."""
-    return grammar.parser(None)
-
-
-@cache
 def _expected_words() -> dict[str, str]:
     words = {t.name: f"'{t.pattern.value}'" for t in _parser().terminals if isinstance(t.pattern, PatternStr)}
     words |= {"WORD": "a name", "INT": "a number", "MODIFIER": "a modifier such as +1", "_NL": "the end of the line",
