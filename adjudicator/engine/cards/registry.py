@@ -39,7 +39,7 @@ WHEN = (
     "retreat",  # at the retreat and the attackers' advance
     "after_combat",  # at the end of combat clean-up, after the cards are discarded
 )
-HOUSE_MODULES = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell")
+HOUSE_MODULES = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell", "arryn")
 
 
 def other(role: Role) -> Role:
@@ -105,9 +105,16 @@ class CombatView(Protocol):
     def position(self, track: str, house: str) -> int: ...
     def units_in(self, area: str) -> Sequence[Unit]: ...
     def knights_available(self, house: str) -> int: ...
+    def final_strength(self, role: Role) -> int: ...  # once the victor is known: each side's final total
+    def is_land(self, area: str) -> bool: ...
     def winner(self) -> Role | None: ...
     def retreat_losses(self) -> dict[str, int]: ...
     def advanced(self) -> bool: ...
+    # Mother of Dragons
+    def is_vassal(self, house: str) -> bool: ...
+    def is_sea(self, area: str) -> bool: ...
+    def controls(self, house: str, area: str) -> bool: ...
+    def supporters(self, role: Role) -> Sequence[str]: ...  # houses whose support still counts for a side
 
     def choose(
         self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice, house: str | None = None
@@ -210,9 +217,10 @@ class MoveToBottom(Effect):
 
 @dataclass(frozen=True, slots=True)
 class GainPower(Effect):
-    """Take power tokens from the Power Pool."""
+    """Take power tokens from the Power Pool (``house`` None: the card's owner)."""
 
     amount: int
+    house: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +258,28 @@ class DiscardFromHand(Effect):
 
     house: str
     card: str
+
+
+@dataclass(frozen=True, slots=True)
+class LosePower(Effect):
+    """A house discards available power, as much as it has (Mother of Dragons' Daenerys, set B)."""
+
+    house: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveFromGame(Effect):
+    """A house card leaves the game for good instead of lying in the discard pile (Illyrio Mopatis,
+    Robert Arryn); ``house`` and ``card`` None: the card played."""
+
+    house: str | None = None
+    card: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KeepCard(Effect):
+    """The card played goes back to its owner's hand instead of the discard pile (Lysa Arryn)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +325,7 @@ def house_card(card: str, *, when: str) -> Callable[[AbilityFn], AbilityFn]:
 
 
 def load() -> None:
-    """Import the six house modules so that every ability is registered."""
+    """Import the house modules so that every ability is registered."""
     for module in HOUSE_MODULES:
         importlib.import_module(f"{__package__}.{module}")
 

@@ -83,6 +83,14 @@ class View:
     def winner(self) -> Role | None:
         return self._combat.winner
 
+    def final_strength(self, role: Role) -> int:
+        from .strength import strength
+
+        return strength(self._ctx, self._combat, role).total
+
+    def is_land(self, area: str) -> bool:
+        return self._ctx.board.area(area).is_land
+
     def retreat_losses(self) -> dict[str, int]:
         from .retreat import legal_retreats
 
@@ -90,6 +98,21 @@ class View:
 
     def advanced(self) -> bool:
         return self._combat.advanced
+
+    # --- Mother of Dragons -----------------------------------------------------------------
+
+    def is_vassal(self, house: str) -> bool:
+        return self._ctx.state.is_vassal(house)
+
+    def is_sea(self, area: str) -> bool:
+        return self._ctx.board.area(area).kind == "sea"
+
+    def controls(self, house: str, area: str) -> bool:
+        return self._ctx.state.controller(area, self._ctx.board) == house
+
+    def supporters(self, role: Role) -> Sequence[str]:
+        """Each house whose Support Order still counts for ``role``, once, in the order they were given."""
+        return tuple(dict.fromkeys(g.supporter for g in live_grants(self._ctx.state, self._combat, role)))
 
     # --- asking ---------------------------------------------------------------------------
 

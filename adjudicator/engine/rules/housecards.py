@@ -23,9 +23,12 @@ from ..cards.registry import (
     Effect,
     GainPower,
     HoldAttackers,
+    KeepCard,
+    LosePower,
     Me,
     MoveMarchOrder,
     MoveToBottom,
+    RemoveFromGame,
     RemoveOrder,
     Role,
     Skip,
@@ -111,8 +114,8 @@ def _play(ctx: Context, combat: Combat, role: Role, card: str) -> None:
 
 
 def _hand_order(house: str, cards: list[str]) -> list[str]:
-    canon = CARDS.hand_of(house)
-    return sorted(cards, key=canon.index)
+    """A hand as :meth:`CardData.hand_of` orders it: strongest first, then by id (any set's cards)."""
+    return sorted(cards, key=lambda c: (-CARDS.house_cards[c].strength, c))
 
 
 # --- resolving the texts -------------------------------------------------------------------------
@@ -186,7 +189,7 @@ def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
         ctx.emit(TrackMoved(house=effect.house, track=effect.track, order=tuple(track),
                             cause=CARDS.house_cards[me.card].name))
     elif isinstance(effect, GainPower):
-        gain_power(ctx, me.house, effect.amount, CARDS.house_cards[me.card].name)
+        gain_power(ctx, effect.house or me.house, effect.amount, CARDS.house_cards[me.card].name)
     elif isinstance(effect, TakeBackDiscards):
         back = [*hs.discards, me.card]
         hs.hand = _hand_order(me.house, hs.hand + back)
@@ -207,6 +210,17 @@ def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
         said(f"the {combat.attack.march_token} order moves into {ctx.board.area(combat.area).name}")
     elif isinstance(effect, DiscardFromHand):
         _discard_from_hand(ctx, me, effect.house, effect.card)
+    elif isinstance(effect, LosePower):
+        lose_power(ctx, effect.house, effect.amount, CARDS.house_cards[me.card].name)
+    elif isinstance(effect, RemoveFromGame):
+        owner, card = effect.house or me.house, effect.card or me.card
+        _remove_from_game(ctx, owner, card)
+        whose = "" if owner == me.house else f"{owner.title()}'s "
+        said(f"{whose}{CARDS.house_cards[card].name} is removed from the game")
+    elif isinstance(effect, KeepCard):
+        hs.hand = _hand_order(me.house, [*hs.hand, me.card])
+        combat.sides[me.role].card_kept = True
+        ctx.emit(HandReturned(house=me.house, cards=(me.card,), cause=CARDS.house_cards[me.card].name))
     else:  # a passive effect: counted by strength.py whenever strength is counted
         raise AssertionError(f"{me.card} yielded {effect!r} at the wrong moment")
 
@@ -275,6 +289,16 @@ def _discard_from_hand(ctx: Context, me: Me, house: str, card: str) -> None:
                          effect=f"{house.title()} discards {CARDS.house_cards[card].name} from its hand"))
     if not hs.hand:
         refill_hand(ctx, house, keep=card, cause="Patchface emptied the hand")
+
+
+def _remove_from_game(ctx: Context, house: str, card: str) -> None:
+    """A card already discarded at the combat's clean-up leaves the game (Illyrio Mopatis, Robert Arryn)."""
+    hs = ctx.state.houses[house]
+    if card in hs.discards:
+        hs.discards.remove(card)
+    elif card in hs.hand:
+        hs.hand.remove(card)
+    hs.removed.append(card)
 
 
 def refill_hand(ctx: Context, house: str, *, keep: str | None, cause: str) -> None:
