@@ -614,6 +614,10 @@ def _tie_break(s: _Static, cmd: C.TieBreak) -> None:
 
 
 def _westeros(s: _Static, cmd: C.WesterosChoice) -> None:
+    if cmd.card not in DECIDERS:  # Westeros deck IV: Targaryen's own choices (M083)
+        if s.house != "targaryen":
+            s.fail(cmd, "E409", f"only Targaryen chooses for {display_name('westeros_card', cmd.card)} (M083)")
+        return
     track, token, rule = DECIDERS[cmd.card]
     if s.holder(track) != s.house:
         s.fail(cmd, "E409", f"only the holder of {token} chooses for {display_name('westeros_card', cmd.card)} ({rule})")

@@ -427,6 +427,11 @@ CARD_CHOICES: dict[str, frozenset[str]] = {
         "westeros_card:a_throne_of_blades": ("muster", "supply", "nothing"),
         "westeros_card:dark_wings_dark_words": ("bid", "collect", "nothing"),
         "westeros_card:put_to_the_sword": ("no march+1", "no defense", "nothing"),
+        # Westeros deck IV (Mother of Dragons, M083): Targaryen's paid choice of an area, or nothing.
+        "westeros_card:empty_promises": ("area", "nothing"),
+        "westeros_card:southron_ambitions": ("area", "nothing"),
+        "westeros_card:strongholds_of_resistance": ("area", "nothing"),
+        "westeros_card:fire_made_flesh": ("destroy", "muster", "nothing"),
         "wildling_card:preemptive_raid": ("destroy", "track"),
         "wildling_card:crow_killers": ("upgrade", "downgrade", "nothing"),
         "wildling_card:a_king_beyond_the_wall": ("track", "nothing"),
@@ -461,7 +466,7 @@ FORM_EXAMPLES: dict[str, str] = {
     "destroy": "destroy footman in AREA, ...", "upgrade": "upgrade footman in AREA",
     "downgrade": "downgrade knight in AREA, ...", "track": "iron throne | fiefdoms | king's court",
     "discard": "discard CARD", "take_back": "take back CARD", "cancel": "cancel", "swap": "swap to CARD",
-    "remove_order": "remove order in AREA", "retreat": "retreat to AREA",
+    "remove_order": "remove order in AREA", "retreat": "retreat to AREA", "area": "AREA",
 }
 
 # The verb that names an object for each card whose choice is an area or a house card.

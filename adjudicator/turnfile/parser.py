@@ -529,7 +529,7 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
     if c.errors:
         return c.done(C.PlayCard(card=""))
     if kind == "westeros_card":
-        return c.done(C.WesterosChoice(card=card, option=form))
+        return _westeros_choice(c, card, form, fields_, _place(rhs, head))
     if kind == "wildling_card":
         return c.done(C.WildlingChoice(card=card, **fields_))
     if form == "upgrade":  # Renly: one footman, named by its area
@@ -543,6 +543,19 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
     return c.done(C.CardChoice(card=card, **fields_))
 
 
+def _westeros_choice(c: _Ctx, card: str, form: str, fields_: dict[str, Any], place: _Name) -> Built:
+    """A Westeros card's choice; deck IV's name an area, or the dragon Fire Made Flesh destroys (M083)."""
+    if form == "area":
+        return c.done(C.WesterosChoice(card=card, option=str(fields_["area"])))
+    if form == "destroy":
+        units = fields_["units"]
+        if len(units) != 1 or units[0].count != 1 or units[0].unit != "dragon":
+            c.error("E206", "Fire Made Flesh destroys one dragon: write 'destroy dragon in AREA'", place)
+            return c.done(C.PlayCard(card=""))
+        return c.done(C.WesterosChoice(card=card, option=f"destroy {units[0].area}"))
+    return c.done(C.WesterosChoice(card=card, option=form))
+
+
 def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, dict[str, Any]]:
     """The form of a choice, and the command fields it fills (unknown forms start with '?')."""
     form = rhs[0]
@@ -551,6 +564,8 @@ def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, 
         if key in OPTION_WORDS:
             option = OPTION_WORDS[key]
             return option, ({"option": option} if option == "cancel" else {})
+        if "area" in allowed:  # a Westeros IV card's area (M083)
+            return "area", {"area": c.name("area", rhs[1])}
         if "track" in allowed and key not in ("influence", "drop"):
             track = c.name("track", rhs[1])
             if track is not None and track not in INFLUENCE_TRACKS:

@@ -44,6 +44,18 @@ def _card(c: str | None) -> str:
     return display_name("house_card", c or "")
 
 
+# Westeros choices that are words; any other option is a Westeros IV card's area (M083).
+_WESTEROS_WORDS = frozenset({"muster", "supply", "nothing", "bid", "collect", "no march+1", "no defense"})
+
+
+def _westeros_option(option: str) -> str:
+    if option.startswith("destroy "):  # Fire Made Flesh's dragon
+        return f"destroy dragon in {_area(option.removeprefix('destroy '))}"
+    if option in _WESTEROS_WORDS or not option:
+        return {"no march+1": "no march +1"}.get(option, option)
+    return _area(option)
+
+
 def _units_text(specs: Sequence[C.UnitSpec]) -> str:
     return ", ".join(unit_text(s.unit, s.count) for s in specs)
 
@@ -142,7 +154,6 @@ _PRINTERS: dict[type, Any] = {
     C.Bid: lambda c: f"bid {TRACK_NAMES.get(c.track, c.track)} {c.amount}",
     C.TieBreak: lambda c: "tie-break" + (f" {TRACK_NAMES.get(c.context, c.context)}" if c.context else "") + ": " + ", ".join(c.order),
     C.Reconcile: lambda c: "supply: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
-    C.WesterosChoice: lambda c: f"{display_name('westeros_card', c.card)}: "
-    + {"no march+1": "no march +1"}.get(c.option, c.option),
+    C.WesterosChoice: lambda c: f"{display_name('westeros_card', c.card)}: " + _westeros_option(c.option),
     C.WildlingChoice: lambda c: f"{display_name('wildling_card', c.card)}: " + _wildling_choice_text(c),
 }
