@@ -97,6 +97,15 @@ from adjudicator.engine.events.westeros import (
     WildlingEffect,
     WildlingThreatMoved,
 )
+from adjudicator.engine.events.targaryen import (
+    BidGiven,
+    DragonReturned,
+    DragonStrengthGained,
+    LoyaltyGained,
+    LoyaltyMoved,
+    LoyaltyPlaced,
+    PentosGarrisonReturned,
+)
 from adjudicator.folder import gamedir
 from adjudicator.game.board import Board
 from adjudicator.game.setup import SetupError, check_houses, new_game
@@ -248,6 +257,18 @@ SAMPLES: list[Event] = [
     PowerChanged(house="stark", amount=0, cause="Game of Thrones", power=0, asked=2),
     ControlChanged(area="white_harbor", old="stark", new=""),
     GameWon(winner="lannister", round=6, reason="7 castles and strongholds"),
+    # Mother of Dragons: House Targaryen
+    LoyaltyPlaced(area="the_stony_shore", cause="the banner of Empty Promises"),
+    LoyaltyPlaced(area="moat_cailin", cause="Empty Promises", placed=False),
+    LoyaltyMoved(house="stark", origin="winterfell", destination="the_stony_shore"),
+    LoyaltyMoved(house="stark", origin="winterfell", destination="the_stony_shore", cancelled=True),
+    LoyaltyGained(area="kings_landing", count=2, victory=3),
+    PentosGarrisonReturned(strength=2),
+    DragonStrengthGained(round=4, strength=2),
+    DragonStrengthGained(round=10, strength=1, cause="Fire Made Flesh"),
+    DragonReturned(area="pentos"),
+    BidGiven(track="fiefdoms", gifts=(("stark", 2), ("arryn", 1))),
+    BidGiven(track="fiefdoms", gifts=()),
 ]
 
 TOKEN_ID = re.compile(r"(?:march|defense|support)[+-]\d|raid\*|consolidate\*|'s (?:march|defense|support|raid|consolidate)\b")

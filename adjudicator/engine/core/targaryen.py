@@ -81,8 +81,9 @@ def settle(ctx: Context) -> None:
 
 def has_won(state: GameState, board: Board) -> bool:
     """Targaryen stands on space 7 of the victory track or beyond (M080); castles never win for it (M076)."""
-    need = int(board.constants["targaryen_loyalty_needed_to_win"])
-    return in_play(state) and state.victory(TARGARYEN, board) >= need
+    if not in_play(state):
+        return False
+    return state.victory(TARGARYEN, board) >= int(board.constants["targaryen_loyalty_needed_to_win"])
 
 
 def dragon_token_on_round(ctx: Context) -> None:
