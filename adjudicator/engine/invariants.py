@@ -39,7 +39,8 @@ def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
                 problems.append(f"{house}'s armies exceed its supply level {state.houses[house].supply}")
     if not pending_kinds & _COMBAT_KINDS:
         for house in state.houses_in_play:
-            held = sorted(state.houses[house].hand + state.houses[house].discards)
+            hs = state.houses[house]
+            held = sorted(hs.hand + hs.discards + hs.removed)  # removed from the game: Mother of Dragons' cards
             if held != ([] if state.is_vassal(house) else sorted(CARDS.hand_of(house))):  # vassals have none (M010)
                 problems.append(f"{house}'s house cards are not each exactly once in hand or discards: {held}")
     need = board.constants["castles_needed_to_win"]

@@ -575,6 +575,7 @@ def dump_position(state: GameState, *, board: Board | None = None) -> str:
         out += ["", f"[house.{h}]", _kv("power", hs.power), _kv("supply", hs.supply),
                 _kv("hand", hs.hand), _kv("discards", hs.discards)]
         out += [_kv("loans", hs.loans)] if state.variant != CLASSIC else []
+        out += [_kv("removed", hs.removed)] if hs.removed else []
     out += ["", "[areas]"]
     for area_id, st in sorted(state.areas.items()):
         if not st.is_empty():

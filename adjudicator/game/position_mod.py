@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # the reader is position.py's; only its typed getters are use
     from .position import _Reader
 
 MOD_TABLE = "mother_of_dragons"
-MOD_HOUSE_KEYS = ("loans",)
+MOD_HOUSE_KEYS = ("loans", "removed")
 MOD_AREA_KEYS = ("loyalty", "improvements")
 MOD_KEYS = ("commanders", "vassal_sets", "dragon_tokens", "loyalty_gained", "loan_deck", "loan_slots", "braavos_token")
 
@@ -42,6 +42,8 @@ def read_expansion(r: _Reader, data: dict[str, Any], state: GameState) -> None:
     for h, d in r.get(data, "house", "", dict, {}).items():
         if isinstance(d, dict) and "loans" in d:
             state.houses[h].loans = _loans(r, r.str_list(d, "loans", f"house.{h}.", []) or [], f"house.{h}.loans")
+        if isinstance(d, dict) and "removed" in d:
+            _removed(r, state, h, r.str_list(d, "removed", f"house.{h}.", []) or [])
     for area_id, entry in r.get(data, "areas", "", dict, {}).items():
         if not isinstance(entry, dict):
             continue
@@ -95,6 +97,18 @@ def read_expansion(r: _Reader, data: dict[str, Any], state: GameState) -> None:
     twice = [loan for loan, n in Counter(held).items() if n > 1]
     if twice:
         r.fail(MOD_TABLE, f"the loan {twice[0]!r} is in two places (the deck, a slot or a house's loans)")
+
+
+def _removed(r: _Reader, state: GameState, house: str, cards: list[str]) -> None:
+    """House cards removed from the game (Khal Drogo, Viserys, Illyrio...): out of the hand, never in the discards."""
+    hs = state.houses[house]
+    for card in cards:
+        if card not in CARDS.hand_of(house) or cards.count(card) > 1:
+            r.fail(f"house.{house}.removed", f"{card!r} is not a house card of {house}, named once")
+        if card in hs.discards:
+            r.fail(f"house.{house}.removed", f"{card!r} is removed from the game, so not in the discards too")
+    hs.hand = [c for c in hs.hand if c not in cards]
+    hs.removed = list(cards)
 
 
 def _loans(r: _Reader, loans: list[str], key: str) -> list[str]:

@@ -77,6 +77,7 @@ class HouseState:
     hand: list[str] = field(default_factory=list)
     discards: list[str] = field(default_factory=list)  # in the order played; last is newest
     loans: list[str] = field(default_factory=list)  # Mother of Dragons: loans taken, kept face down (M104)
+    removed: list[str] = field(default_factory=list)  # Mother of Dragons: its house cards removed from the game
 
 
 @dataclass(slots=True)
@@ -289,7 +290,7 @@ class GameState:
                          s.neutral_force, s.loyalty, s.improvements)
             for a, s in self.areas.items()
         }
-        new.houses = {h: HouseState(s.power, s.supply, list(s.hand), list(s.discards), s.loans)
+        new.houses = {h: HouseState(s.power, s.supply, list(s.hand), list(s.discards), list(s.loans), list(s.removed))
                       for h, s in self.houses.items()}  # fmt: skip
         return new
 
@@ -555,10 +556,11 @@ def _expansion_problems(state: GameState, board: Board) -> list[str]:
 
 
 def _card_problems(house: HouseId, hs: HouseState) -> list[str]:
-    """A house's hand and discards hold only its own seven cards, each once (R011)."""
+    """A house's hand, discards and cards removed from the game hold only its own seven cards, each once (R011)."""
     own = set(CARDS.hand_of(house))
-    problems = [f"{house} holds {c!r}, not one of its house cards" for c in hs.hand + hs.discards if c not in own]
-    twice = sorted({c for c in hs.hand + hs.discards if (hs.hand + hs.discards).count(c) > 1})
+    held = hs.hand + hs.discards + hs.removed
+    problems = [f"{house} holds {c!r}, not one of its house cards" for c in held if c not in own]
+    twice = sorted({c for c in held if held.count(c) > 1})
     problems += [f"{house} holds {c!r} twice" for c in twice]
     return problems
 
@@ -578,14 +580,18 @@ def migrate(d: dict[str, Any], version: int) -> dict[str, Any]:
     return d
 
 def _house_dict(s: HouseState) -> dict[str, Any]:
-    d = {"power": s.power, "supply": s.supply, "hand": list(s.hand), "discards": list(s.discards)}
-    return d | {"loans": list(s.loans)} if s.loans else d
+    d: dict[str, Any] = {"power": s.power, "supply": s.supply, "hand": list(s.hand), "discards": list(s.discards)}
+    if s.loans:
+        d["loans"] = list(s.loans)
+    if s.removed:
+        d["removed"] = list(s.removed)
+    return d
 
 
 def _house_from(d: dict[str, Any]) -> HouseState:
     return HouseState(
         power=d.get("power", 5), supply=d.get("supply", 0), hand=list(d.get("hand", [])),
-        discards=list(d.get("discards", [])), loans=list(d.get("loans", [])),
+        discards=list(d.get("discards", [])), loans=list(d.get("loans", [])), removed=list(d.get("removed", [])),
     )
 
 

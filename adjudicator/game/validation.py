@@ -142,6 +142,7 @@ def validate_dict(d: Any) -> None:
         sh.names(hs, "hand", path, own, f"a house card of {h}")
         sh.names(hs, "discards", path, own, f"a house card of {h}")
         sh.names(hs, "loans", path, CARDS.loans if variant != CLASSIC else (), "a loan of the Iron Bank")
+        sh.names(hs, "removed", path, own if variant != CLASSIC else (), f"a house card of {h} removed from the game")
     _validate_areas(sh, d, in_play, board, units)
     sh.names(d, "impassable", "", board.areas, "an area")
     threat = sh.get(d, "wildling_threat", "", int, 2)

@@ -7,6 +7,7 @@ Westeros deck IV has its own file (``test_westeros_iv.py``); the Targaryen house
 from __future__ import annotations
 
 import pytest
+from rules.helpers import entry, of
 
 from adjudicator.engine.core.common import after_control_change, army_sizes
 from adjudicator.engine.core.context import Context, GameOver
@@ -25,7 +26,6 @@ from adjudicator.game.mod_board import MOD, WESTEROSI
 from adjudicator.game.mod_setup import new_mod_game
 from adjudicator.game.setup import SetupError
 from adjudicator.game.state import GameState, Order, Segment, Unit
-from tests.rules.helpers import entry, of
 
 FOUR_T = ["stark", "lannister", "arryn", "targaryen"]
 T = "targaryen"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rules.helpers import entry, of
 
 from adjudicator.engine.core.context import Context, NeedAnswers, PoolEntry
 from adjudicator.engine.events.targaryen import DragonReturned, DragonStrengthGained, LoyaltyMoved, LoyaltyPlaced
@@ -16,7 +17,6 @@ from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState, Segment, Unit
 from adjudicator.turnfile.parser import parse_turn_file
 from adjudicator.turnfile.printer import format_command
-from tests.rules.helpers import entry, of
 
 T = "targaryen"
 FOUR_T = ["stark", "lannister", "arryn", T]

@@ -75,6 +75,15 @@ from adjudicator.engine.events.combat import (
     TidesRevealed,
     TrackMoved,
 )
+from adjudicator.engine.events.targaryen import (
+    BidGiven,
+    DragonReturned,
+    DragonStrengthGained,
+    LoyaltyGained,
+    LoyaltyMoved,
+    LoyaltyPlaced,
+    PentosGarrisonReturned,
+)
 from adjudicator.engine.events.westeros import (
     BidsRevealed,
     FinalStandings,
@@ -96,15 +105,6 @@ from adjudicator.engine.events.westeros import (
     WildlingCardRevealed,
     WildlingEffect,
     WildlingThreatMoved,
-)
-from adjudicator.engine.events.targaryen import (
-    BidGiven,
-    DragonReturned,
-    DragonStrengthGained,
-    LoyaltyGained,
-    LoyaltyMoved,
-    LoyaltyPlaced,
-    PentosGarrisonReturned,
 )
 from adjudicator.folder import gamedir
 from adjudicator.game.board import Board

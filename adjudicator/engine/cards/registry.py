@@ -39,7 +39,7 @@ WHEN = (
     "retreat",  # at the retreat and the attackers' advance
     "after_combat",  # at the end of combat clean-up, after the cards are discarded
 )
-HOUSE_MODULES = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell")
+HOUSE_MODULES = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell", "targaryen")
 
 
 def other(role: Role) -> Role:
@@ -105,6 +105,8 @@ class CombatView(Protocol):
     def position(self, track: str, house: str) -> int: ...
     def units_in(self, area: str) -> Sequence[Unit]: ...
     def knights_available(self, house: str) -> int: ...
+    def final_strength(self, role: Role) -> int: ...  # once the victor is known: each side's final total
+    def is_land(self, area: str) -> bool: ...
     def winner(self) -> Role | None: ...
     def retreat_losses(self) -> dict[str, int]: ...
     def advanced(self) -> bool: ...
@@ -149,9 +151,12 @@ class UnitValue(Effect):
     sides: tuple[Role, ...]
     house: str | None = None
     except_house: str | None = None
+    supporting: bool | None = None  # None: supporters too; False: only units in the embattled area
 
     def applies(self, f: Fighter) -> bool:
         if f.type != self.unit or f.side not in self.sides:
+            return False
+        if self.supporting is not None and f.supporting != self.supporting:
             return False
         if self.house is not None:
             return f.house == self.house
@@ -253,6 +258,26 @@ class DiscardFromHand(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class LosePower(Effect):
+    """A house discards available power, as much as it has (Mother of Dragons' Daenerys, set B)."""
+
+    house: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveFromGame(Effect):
+    """The card played leaves the game for good instead of lying in the discard pile (Illyrio Mopatis)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnToHand(Effect):
+    """One card of the discard pile goes back to the hand (Missandei)."""
+
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
 class Skip(Effect):
     """The ability does nothing this time, and why (no legal target, declined)."""
 
@@ -294,10 +319,32 @@ def house_card(card: str, *, when: str) -> Callable[[AbilityFn], AbilityFn]:
     return register
 
 
+RemovalFn = Callable[[CombatView, Me], bool]
+REMOVED_AFTER_COMBAT: dict[str, RemovalFn] = {}
+
+
+def removed_after_combat(card: str) -> Callable[[RemovalFn], RemovalFn]:
+    """Register when a card played leaves the game at the end of its combat instead of being discarded."""
+
+    def register(fn: RemovalFn) -> RemovalFn:
+        if card not in CARDS.house_cards or card in REMOVED_AFTER_COMBAT:
+            raise ValueError(f"house card {card!r} unknown or its removal registered twice")
+        REMOVED_AFTER_COMBAT[card] = fn
+        return fn
+
+    return register
+
+
 def load() -> None:
     """Import the six house modules so that every ability is registered."""
     for module in HOUSE_MODULES:
         importlib.import_module(f"{__package__}.{module}")
+
+
+def removal(card: str) -> RemovalFn | None:
+    """When a card leaves the game after its combat (Mother of Dragons), if it ever does."""
+    load()
+    return REMOVED_AFTER_COMBAT.get(card)
 
 
 def ability(card: str | None, when: str | None = None) -> Ability | None:

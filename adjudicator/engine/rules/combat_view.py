@@ -83,6 +83,14 @@ class View:
     def winner(self) -> Role | None:
         return self._combat.winner
 
+    def final_strength(self, role: Role) -> int:
+        from .strength import strength
+
+        return strength(self._ctx, self._combat, role).total
+
+    def is_land(self, area: str) -> bool:
+        return self._ctx.board.area(area).is_land
+
     def retreat_losses(self) -> dict[str, int]:
         from .retreat import legal_retreats
 

@@ -132,6 +132,9 @@ def strength(ctx: Context, combat: Combat, role: Role, *, with_cards: bool = Tru
         for card, e in effects[r]:
             if isinstance(e, Bonus) and e.side == role:
                 ability_total[card] += e.amount
+    for side_of, card, amount in combat.bonuses if with_cards else ():  # added once by a text (Viserys)
+        if side_of == role:
+            ability_total[card] += amount
     parts += [(f"ability:{card}", n) for card, n in sorted(ability_total.items()) if n]
     if side.blade:
         parts.append(("blade", 1))
