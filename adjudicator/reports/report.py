@@ -707,6 +707,7 @@ KIND_TEMPLATES: dict[str, str] = {
     "muster": "muster in AREA: UNITS", "consolidate": "consolidate in AREA", "bid": "bid TRACK AMOUNT",
     "tie_break": "tie-break: HOUSE, HOUSE, HOUSE", "reconcile": "supply: destroy UNIT in AREA",
     "westeros_choice": "CARD: OPTION", "wildling_choice": "CARD: OPTION",
+    "distribute": "distribute TRACK: N to HOUSE, N to HOUSE",
 }  # fmt: skip
 
 

@@ -371,6 +371,16 @@ class _Lines(Transformer[Token, Any]):
         track = c.name("track", ch[0])
         return c.done(C.Bid(track=track, amount=c.count(ch[1], 0, 99, "a bid")))
 
+    def distribute_line(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        track = c.name("track", ch[0])
+        gifts = tuple(C.Gift(house=c.name("house", g[1]), amount=c.count(g[0], 1, 20, "power given"))
+                      for g in ch[1:])
+        return c.done(C.DistributeBid(track=track, gifts=gifts))
+
+    def gift(self, ch: list[Any]) -> Any:
+        return ch[0], ch[1]  # the amount, the house's name
+
     def tie_break_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         context = next((c.name("track", t[1]) for t in _tagged(ch, "context")), None)

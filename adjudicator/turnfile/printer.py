@@ -153,6 +153,8 @@ _PRINTERS: dict[type, Any] = {
     C.Consolidate: lambda c: f"consolidate in {_area(c.area)}" + ("" if c.muster is None else f": muster {_muster_text(c.muster)}"),
     C.Bid: lambda c: f"bid {TRACK_NAMES.get(c.track, c.track)} {c.amount}",
     C.TieBreak: lambda c: "tie-break" + (f" {TRACK_NAMES.get(c.context, c.context)}" if c.context else "") + ": " + ", ".join(c.order),
+    C.DistributeBid: lambda c: f"distribute {TRACK_NAMES.get(c.track, c.track)}: "
+    + ", ".join(f"{g.amount} to {g.house}" for g in c.gifts),
     C.Reconcile: lambda c: "supply: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
     C.WesterosChoice: lambda c: f"{display_name('westeros_card', c.card)}: " + _westeros_option(c.option),
     C.WildlingChoice: lambda c: f"{display_name('wildling_card', c.card)}: " + _wildling_choice_text(c),

@@ -105,6 +105,11 @@ def test_the_fourteen_cards_have_their_printed_numbers():
                  "strong_belwas": (2, 2, 0), "captain_groleo": (1, 0, 0), "rakharo": (1, 0, 0), "missandei": (0, 0, 0)}
 
 
+def test_every_targaryen_card_with_a_text_has_its_ability():
+    cards = [CARDS.house_cards[c] for c in CARDS.of_set("targaryen_a") + CARDS.of_set("targaryen_b")]
+    assert {c.id for c in cards if c.has_ability} == {c.id for c in cards if ability(c.id) is not None}
+
+
 @pytest.mark.parametrize("card", ["arstan_whitebeard", "ser_jorah_mormont", "daario_naharis", "gray_worm",
                                   "strong_belwas"])
 def test_cards_with_icons_only_have_no_text(card):

@@ -12,7 +12,7 @@ def test_every_card_with_a_text_has_exactly_one_registered_ability():
     load()
     base = [CARDS.house_cards[c] for c in CARDS.of_set("base")]  # Mother of Dragons' cards: tests/mother_of_dragons
     with_text = {c.id for c in base if c.has_ability}
-    assert set(ABILITIES) == with_text
+    assert {c for c in ABILITIES if CARDS.house_cards[c].set == "base"} == with_text
     assert len(with_text) == 24 and len(base) == 42
 
 

@@ -11,9 +11,10 @@ game without Targaryen.
 from __future__ import annotations
 
 from ...game.board import Board, HouseId
+from ...game.commands import Command, DistributeBid, Gift
 from ...game.state import GameState
-from ..events.targaryen import DragonStrengthGained, LoyaltyGained, LoyaltyPlaced, PentosGarrisonReturned
-from .context import Context
+from ..events.targaryen import BidGiven, DragonStrengthGained, LoyaltyGained, LoyaltyPlaced, PentosGarrisonReturned
+from .context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 
 TARGARYEN: HouseId = "targaryen"
 PENTOS = "pentos"
@@ -92,3 +93,47 @@ def dragon_token_on_round(ctx: Context) -> None:
     if st.round in st.dragon_tokens:
         st.dragon_tokens.remove(st.round)
         ctx.emit(DragonStrengthGained(round=st.round, strength=st.dragon_strength(ctx.board)))
+
+
+# --- M100: Targaryen gives its bid away ---------------------------------------------------------------
+
+
+def check_distribution(state: GameState, track: str, bid: int, cmd: Command) -> Verdict:
+    """``None`` when ``cmd`` gives exactly Targaryen's bid to other houses in the game (M100, ruling 252)."""
+    if not isinstance(cmd, DistributeBid) or cmd.track != track:
+        return NOT_APPLICABLE
+    given = sum(g.amount for g in cmd.gifts)
+    strangers = sorted({g.house for g in cmd.gifts if g.house not in state.houses_in_play or g.house == TARGARYEN})
+    if strangers:
+        return (f"Targaryen gives its bid only to the other houses in the game, players or vassals, not "
+                f"{', '.join(strangers)} (M100)")
+    if len({g.house for g in cmd.gifts}) != len(cmd.gifts):
+        return "name each house once, with all the power it receives (M100)"
+    if given != bid:
+        return f"Targaryen bid {bid} and must give away all of it, not {given} (M100, ruling 252)"
+    return None
+
+
+def distribute_bid(ctx: Context, track: str, bids: dict[HouseId, int], previous: list[HouseId]) -> dict[HouseId, int]:
+    """After a track's bids are revealed, Targaryen gives the power it bid to other houses; each token
+    adds 1 to its receiver's bid (M100, ruling 252). The default gives it all to the highest bidder,
+    the first in the track's order among tied ones. Returns the bids that place the houses."""
+    bid = bids.get(TARGARYEN, 0)
+    if not bid:
+        return bids
+    others = [h for h in previous if h != TARGARYEN]
+    top = min(others, key=lambda h: (-bids.get(h, 0), previous.index(h)))
+    default = DistributeBid(track=track, gifts=(Gift(top, bid),))
+    req = Request(
+        key=ctx.key("distribute", TARGARYEN), kind="distribute", house=TARGARYEN,
+        prompt=f"give away the {bid} power you bid: each adds to its receiver's bid ('distribute TRACK: N to HOUSE, ...')",
+        context={"track": track, "bid": bid, "bids": dict(bids), "houses": others},
+        default=default,
+    )
+    cmd = ctx.ask(Ask(req, lambda c: check_distribution(ctx.state, track, bid, c)))
+    assert isinstance(cmd, DistributeBid)
+    out = dict(bids)
+    for g in cmd.gifts:
+        out[g.house] = out.get(g.house, 0) + g.amount
+    ctx.emit(BidGiven(track=track, gifts=tuple((g.house, g.amount) for g in cmd.gifts)))
+    return out

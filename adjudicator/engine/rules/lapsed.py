@@ -33,7 +33,8 @@ from .support import can_support
 # The kinds of answer each phase asks for. Only the Action Phase asks for combat and order
 # answers; only the Westeros Phase for bids, tie-breaks, supply, mustering and the cards' choices.
 PHASE_KINDS = {
-    "westeros": frozenset({"westeros_choice", "bid", "tie_break", "reconcile", "muster", "wildling_choice"}),
+    "westeros": frozenset({"westeros_choice", "bid", "tie_break", "reconcile", "muster", "wildling_choice",
+                           "distribute"}),
     "planning": frozenset({"orders", "raven", "raven_wildling"}),
     "action": frozenset({"raid", "march", "consolidate", "support", "refuse_support", "house_card", "card_choice",
                          "blade", "casualties", "retreat", "port_ships"}),
@@ -82,7 +83,8 @@ def _never(state: GameState, board: Board, house: str, cmd: Command) -> str | No
 def _kind_words(kind: str) -> str:
     words = {"westeros_choice": "choices for Westeros cards", "bid": "bids", "tie_break": "tie-break orders",
              "reconcile": "supply reconciliations", "muster": "musters", "wildling_choice": "choices for wildling cards",
-             "orders": "orders", "raven": "Messenger Raven answers", "raven_wildling": "Messenger Raven answers"}
+             "orders": "orders", "raven": "Messenger Raven answers", "raven_wildling": "Messenger Raven answers",
+             "distribute": "distributions of Targaryen's bid"}
     return words.get(kind, kind.replace("_", " "))
 
 
