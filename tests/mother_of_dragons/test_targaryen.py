@@ -9,19 +9,22 @@ from __future__ import annotations
 import pytest
 from rules.helpers import entry, of
 
+from adjudicator.engine.cards.wildlings import Outcome, preemptive_raid
+from adjudicator.engine.core.bidding import bid_for_track
 from adjudicator.engine.core.common import after_control_change, army_sizes
-from adjudicator.engine.core.context import Context, GameOver
+from adjudicator.engine.core.context import Context, GameOver, NeedAnswers, PoolEntry
 from adjudicator.engine.core.mustering import check_muster
 from adjudicator.engine.core.targaryen import loyalty_left, place_loyalty
+from adjudicator.engine.events import AnswerUnusable
 from adjudicator.engine.events.action import AttackDeclared
-from adjudicator.engine.events.targaryen import DragonStrengthGained, LoyaltyGained, PentosGarrisonReturned
+from adjudicator.engine.events.targaryen import BidGiven, DragonStrengthGained, LoyaltyGained, PentosGarrisonReturned
 from adjudicator.engine.invariants import check_invariants
 from adjudicator.engine.machine import advance
 from adjudicator.engine.rules import action
 from adjudicator.engine.rules.endgame import standings
 from adjudicator.engine.rules.marches import march_problem, unit_strength
 from adjudicator.engine.rules.westeros import collect_power
-from adjudicator.game.commands import March, Move, MusterAction, UnitSpec
+from adjudicator.game.commands import Bid, DistributeBid, Gift, March, Move, MusterAction, UnitSpec
 from adjudicator.game.mod_board import MOD, WESTEROSI
 from adjudicator.game.mod_setup import new_mod_game
 from adjudicator.game.setup import SetupError
@@ -257,3 +260,72 @@ def test_M102_targaryen_may_leave_a_power_token_in_an_area_its_march_leaves():
     cmd = March(origin="myr", leave_power=True, moves=(Move(destination="the_disputed_lands",
                                                              units=(UnitSpec("footman", 1),)),))
     assert march_problem(s, s.board(), T, cmd) is None
+
+
+# --- bids (M099-M101) ----------------------------------------------------------------------------------
+
+
+def bidding(state: GameState, *answers: tuple[str, object], deadline: bool = False) -> Context:
+    pool = [PoolEntry.from_dict(entry(h, c, round=state.round)) for h, c in answers]
+    ties = (lambda r: r.kind == "tie_break")  # the Iron Throne holder's default tie-break (not under test)
+    ctx = Context(state, state.board(), Segment("westeros", {}), pool, True if deadline else ties)
+    bid_for_track(ctx, "fiefdoms")
+    return ctx
+
+
+def fiefdom_bids(targaryen: int) -> list[tuple[str, object]]:
+    return [("stark", Bid(track="fiefdoms", amount=1)), ("lannister", Bid(track="fiefdoms", amount=2)),
+            ("arryn", Bid(track="fiefdoms", amount=0)), (T, Bid(track="fiefdoms", amount=targaryen))]
+
+
+def test_M099_targaryen_bids_in_secret_like_any_player():
+    s = tgame()
+    s.round = 2
+    with pytest.raises(NeedAnswers) as waiting:
+        bidding(s)
+    asked = {r.house: r for r in waiting.value.requests}
+    assert asked[T].kind == "bid" and asked[T].secret and set(asked) == set(s.players())
+
+
+def test_M100_ruling_252_targaryen_gives_its_whole_bid_to_others_adding_to_their_bids():
+    s = tgame()
+    s.round = 2
+    power = s.houses[T].power
+    gift = DistributeBid(track="fiefdoms", gifts=(Gift("stark", 2), Gift("tyrell", 1)))
+    ctx = bidding(s, *fiefdom_bids(3), (T, gift))
+    assert s.houses[T].power == power - 3 and s.houses["stark"].power == 7 - 1  # the gift adds to the bid only
+    assert s.tracks["fiefdoms"][:2] == ["stark", "lannister"] and s.tracks["fiefdoms"][-1] == T
+    assert [e.gifts for e in of(ctx.events, BidGiven)] == [(("stark", 2), ("tyrell", 1))]
+
+
+def test_M100_a_distribution_that_keeps_power_or_gives_to_itself_is_refused():
+    for gifts, why in (((Gift("stark", 2),), "must give away all of it"), ((Gift(T, 3),), "other houses")):
+        s = tgame()
+        s.round = 2
+        ctx = Context(s, s.board(), Segment("westeros", {}),
+                      [PoolEntry.from_dict(entry(h, c, round=2)) for h, c in
+                       [*fiefdom_bids(3), (T, DistributeBid(track="fiefdoms", gifts=gifts))]], False)
+        with pytest.raises(NeedAnswers):
+            bid_for_track(ctx, "fiefdoms")
+        refusals = [e.reason for e in [*ctx.events, *ctx.transient] if isinstance(e, AnswerUnusable)]
+        assert refusals and why in refusals[0] and "M100" in refusals[0]
+
+
+def test_M100_ruling_252_by_default_the_highest_bidder_gets_it_all_and_a_zero_bid_is_not_asked():
+    s = tgame()
+    s.round = 2
+    ctx = bidding(s, *fiefdom_bids(2), deadline=True)
+    assert [e.gifts for e in of(ctx.events, BidGiven)] == [(("lannister", 2),)]
+    s2 = tgame()
+    s2.round = 2
+    ctx = bidding(s2, *fiefdom_bids(0))
+    assert not of(ctx.events, BidGiven)
+
+
+def test_M101_ruling_253_a_lowest_bidding_targaryen_must_destroy_units_on_preemptive_raid():
+    s = tgame()
+    ctx = Context(s, s.board(), Segment("westeros", {}), [], True)
+    before = len(s.units_of(T))
+    preemptive_raid(ctx, Outcome(card="preemptive_raid", strength=8, nights_watch_won=False,
+                                 bids=(("stark", 3), (T, 0)), highest=None, lowest=T, attack=lambda *a: None))
+    assert len(s.units_of(T)) == before - 2 and all(s.tracks[t][-1] == T for t in s.tracks)

@@ -31,7 +31,7 @@ from ..core.common import UNIT_STRENGTH
 from ..core.context import Context
 from .combat_state import Combat, fighters, live_grants
 
-UNIT_ORDER = ("footman", "knight", "ship", "siege_engine")
+UNIT_ORDER = ("footman", "knight", "ship", "siege_engine", "dragon")  # dragon: Mother of Dragons (M088)
 
 
 @dataclass(frozen=True)
