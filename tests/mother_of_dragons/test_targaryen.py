@@ -265,10 +265,14 @@ def test_M102_targaryen_may_leave_a_power_token_in_an_area_its_march_leaves():
 # --- bids (M099-M101) ----------------------------------------------------------------------------------
 
 
+def _ties(request: object) -> bool:
+    """The Iron Throne holder's default tie-break (not under test here)."""
+    return getattr(request, "kind", "") == "tie_break"
+
+
 def bidding(state: GameState, *answers: tuple[str, object], deadline: bool = False) -> Context:
     pool = [PoolEntry.from_dict(entry(h, c, round=state.round)) for h, c in answers]
-    ties = (lambda r: r.kind == "tie_break")  # the Iron Throne holder's default tie-break (not under test)
-    ctx = Context(state, state.board(), Segment("westeros", {}), pool, True if deadline else ties)
+    ctx = Context(state, state.board(), Segment("westeros", {}), pool, True if deadline else _ties)
     bid_for_track(ctx, "fiefdoms")
     return ctx
 
