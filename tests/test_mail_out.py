@@ -59,18 +59,19 @@ def outbox(game: Path) -> Path:
     return game / "outbox" / "0000"
 
 
-def test_one_mail_per_player_and_a_public_copy_to_the_registered_addresses(game: Path) -> None:
+def test_one_mail_per_player_and_one_to_the_moderator_at_the_registered_addresses(game: Path) -> None:
     report = write_outbox(game, key=MOD)
-    assert sorted(report.written) == ["baratheon.eml", "lannister.eml", "public.eml", "stark.eml"]
+    assert sorted(n.split()[0] for n in report.written) == ["baratheon.eml", "lannister.eml", "moderator.eml", "stark.eml"]
     for h in shapes.HOUSES:
         msg = read(outbox(game) / f"{h}.eml")
         assert msg["To"].addresses[0].addr_spec == shapes.EMAILS[h]
         assert msg["From"].addresses[0].addr_spec == shapes.MODERATOR_EMAIL
         assert msg["Subject"] == f"[{shapes.GAME}] round 1 planning, step 0000: House {h.title()}"
         assert msg["Auto-Submitted"] == "auto-generated" and msg["X-Maester-Step"] == "0000-r1-planning"
-    public = read(outbox(game) / "public.eml")
-    assert public["To"].addresses[0].addr_spec == shapes.MODERATOR_EMAIL
-    assert public["Subject"].endswith("step 0000: public report")
+    mod = read(outbox(game) / "moderator.eml")
+    assert mod["To"].addresses[0].addr_spec == shapes.MODERATOR_EMAIL
+    assert mod["Subject"].endswith("step 0000: moderator")
+    assert not (outbox(game) / "public.eml").exists(), "no game list: no public mail"
 
 
 def test_the_text_puts_what_is_asked_and_the_skeleton_first_then_the_whole_report(game: Path) -> None:
@@ -118,7 +119,7 @@ def test_the_html_alternative_has_what_is_asked_first_then_the_map(game: Path) -
 def test_the_html_part_shows_the_map_as_a_png_attached_by_content_id(game: Path) -> None:
     """Webmail drops inline SVG and <style>: the map goes as a PNG inside the HTML part, styles inline."""
     write_outbox(game, key=MOD)
-    for name in ("stark.eml", "public.eml"):
+    for name in ("stark.eml", "moderator.eml"):
         msg = read(outbox(game) / name)
         html_part = msg.get_body(("html",))
         assert html_part is not None
@@ -337,26 +338,20 @@ def test_an_incomplete_report_folder_is_not_mailed(game: Path, tmp_path: Path) -
     assert write_outbox(game, key=MOD).step == "0000-r1-planning"
 
 
-def test_mails_sent_already_are_kept_and_the_others_written_afresh(game: Path) -> None:
+def test_a_mail_written_and_not_sent_is_kept_until_there_is_more_to_say(game: Path) -> None:
     write_outbox(game, key=MOD)
-    sent_bytes = (outbox(game) / "stark.eml").read_bytes()
-    (outbox(game) / "sent.json").write_text(json.dumps({"stark.eml": {"sent": "2026-03-01T18:00:00+00:00"}}))
-    report = write_outbox(game, key=MOD)
-    assert "stark.eml" not in report.written and "stark.eml was sent already: kept as it is" in report.notes
-    assert (outbox(game) / "stark.eml").read_bytes() == sent_bytes
-    assert "lannister.eml" in report.written
+    written = (outbox(game) / "stark.eml").read_bytes()
+    again = write_outbox(game, key=MOD)
+    assert again.written == [] and "outbox/0000/stark.eml is written and not sent yet: kept as it is" in again.notes
+    assert (outbox(game) / "stark.eml").read_bytes() == written
     manifest = json.loads((outbox(game) / "manifest.json").read_text())
-    assert set(manifest["mails"]) == {"stark.eml", "lannister.eml", "baratheon.eml", "public.eml"}
-
-
-def test_mails_of_reports_changed_since_are_set_aside(game: Path) -> None:
-    write_outbox(game, key=MOD)
-    path = game / "reports" / "0000-r1-planning" / "stark.txt"
-    path.write_text(path.read_text() + "\nrebuilt\n")  # as a rollback and a new run would
-    report = write_outbox(game, key=MOD)
-    assert any("the old ones are in 0000.superseded-1/" in n for n in report.notes)
-    assert (game / "outbox" / "0000.superseded-1" / "stark.eml").is_file()
-    assert "rebuilt" in parts(read(outbox(game) / "stark.eml"))[0]
+    assert set(manifest["mails"]) == {"stark.eml", "lannister.eml", "baratheon.eml", "moderator.eml"}
+    doc = (game / "game.toml").read_text().replace(shapes.EMAILS["stark"], "ned@new.example")
+    (game / "game.toml").write_text(doc)  # an address corrected: Stark's mail is written afresh
+    third = write_outbox(game, key=MOD)
+    assert [n.split()[0] for n in third.written] == ["stark.eml"]
+    assert read(game / "outbox" / "0000-2" / "stark.eml")["To"].addresses[0].addr_spec == "ned@new.example"
+    assert (game / "outbox" / "superseded" / "0000-stark.eml").read_bytes() == written, "never sent: set aside"
 
 
 def test_smtp_addresses() -> None:

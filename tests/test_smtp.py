@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import ipaddress
-import json
 import shutil
 import socket
 import ssl
@@ -29,6 +28,7 @@ from cryptography.x509.oid import NameOID
 from mail import shapes
 
 from adjudicator.cli import main as cli_main
+from adjudicator.folder import registry
 from adjudicator.mail.outbox import (
     SmtpServer,
     parse_smtp_url,
@@ -137,7 +137,7 @@ def check_intact(game: Path, received: list[tuple[str, list[str], bytes]]) -> No
         msg = BytesParser(policy=policy.default).parsebytes(data)
         assert isinstance(msg, EmailMessage)
         by_name[f"{msg['X-Maester-House']}.eml"] = (mail_from, rcpt, msg, data)
-    assert set(by_name) == {"stark.eml", "lannister.eml", "baratheon.eml", "public.eml"}
+    assert set(by_name) == {"stark.eml", "lannister.eml", "baratheon.eml", "moderator.eml"}
     for name, (mail_from, rcpt, msg, data) in by_name.items():
         written = BytesParser(policy=policy.default).parsebytes((folder / name).read_bytes())
         assert data.rstrip(b"\r\n") == (folder / name).read_bytes().rstrip(b"\r\n")  # byte for byte
@@ -146,8 +146,7 @@ def check_intact(game: Path, received: list[tuple[str, list[str], bytes]]) -> No
         for header in ("From", "To", "Subject", "Date", "Message-ID", "X-Maester-Step"):
             assert msg[header] == written[header], header
         house = name.removesuffix(".eml")
-        if house != "public":
-            assert rcpt == [shapes.EMAILS[house]]
+        assert rcpt == [shapes.EMAILS.get(house, shapes.MODERATOR_EMAIL)]
         text_part, html_part = msg.get_body(("plain",)), msg.get_body(("html",))
         assert text_part is not None and html_part is not None
         text, page = text_part.get_content().replace("\r\n", "\n"), html_part.get_content()
@@ -164,11 +163,11 @@ def test_outbox_arrives_intact_over_smtp_and_is_not_sent_twice(game: Path, smtp:
     report = send_outbox(game, server=server)
     assert report.exit_status == 0 and len(report.sent) == 4 and report.failed == []
     check_intact(game, recorder.received)
-    sent = json.loads((game / "outbox" / "0000" / "sent.json").read_text())
-    assert sent["stark.eml"]["to"] == [shapes.EMAILS["stark"]] and sent["stark.eml"]["refused"] == {}
+    mailed = {e["file"]: e for e in registry.read_log(game) if e.get("action") == "mailed"}
+    assert mailed["outbox/0000/stark.eml"]["to"] == [shapes.EMAILS["stark"]] and mailed["outbox/0000/stark.eml"]["refused"] == {}
     again = send_outbox(game, server=server)
     assert again.sent == [] and len(recorder.received) == 4
-    assert "stark.eml was sent already" in again.notes
+    assert "every mail written was sent already" in again.notes
 
 
 def test_starttls_with_a_login(game: Path, recorder: Recorder, certificate: tuple[Path, Path]) -> None:
@@ -185,8 +184,9 @@ def test_starttls_with_a_login(game: Path, recorder: Recorder, certificate: tupl
         wrong = parse_smtp_url(base, starttls=True, user="mod", password="wrong", context=client_context(certificate))
         failed = send_outbox(game, server=wrong)
         assert failed.exit_status == 1 and len(failed.failed) == 4 and recorder.received == []
-        assert failed.failed[0] == f"baratheon.eml: {wrong} refused the login of mod: 535 5.7.8 Authentication credentials invalid"
-        assert not (game / "outbox" / "0000" / "sent.json").exists()
+        assert failed.failed[0] == (f"outbox/0000/stark.eml: {wrong} refused the login of mod: 535 5.7.8 "
+                                    "Authentication credentials invalid")  # fmt: skip
+        assert not [e for e in registry.read_log(game) if e.get("action") == "mailed"]
         right = parse_smtp_url(base, starttls=True, user="mod", password="correct horse",
                                context=client_context(certificate))  # fmt: skip
         assert send_outbox(game, server=right).exit_status == 0
@@ -198,11 +198,14 @@ def test_smtps_tls_from_the_start(game: Path, recorder: Recorder, certificate: t
     for controller in run_server(recorder, ssl_context=server_context(certificate)):
         server = parse_smtp_url(f"smtps://127.0.0.1:{controller.port}", context=client_context(certificate))
         assert send_outbox(game, server=server).exit_status == 0
-        untrusted = SmtpServer("127.0.0.1", controller.port, tls=True)  # the system's CAs do not know this one
-        (game / "outbox" / "0000" / "sent.json").unlink()
-        report = send_outbox(game, server=untrusted)
-        assert report.exit_status == 1 and "cannot reach" in report.failed[0]
     check_intact(game, recorder.received)
+
+
+def test_an_untrusted_certificate_sends_nothing(game: Path, recorder: Recorder, certificate: tuple[Path, Path]) -> None:
+    for controller in run_server(recorder, ssl_context=server_context(certificate)):
+        untrusted = SmtpServer("127.0.0.1", controller.port, tls=True)  # the system's CAs do not know this one
+        report = send_outbox(game, server=untrusted)
+        assert report.exit_status == 1 and "cannot reach" in report.failed[0] and recorder.received == []
 
 
 def test_a_refused_recipient_is_reported_and_sent_at_the_next_run(game: Path, smtp: LoopbackController,
@@ -211,10 +214,11 @@ def test_a_refused_recipient_is_reported_and_sent_at_the_next_run(game: Path, sm
     recorder.refuse = {shapes.EMAILS["lannister"]}
     first = send_outbox(game, server=server)
     assert first.exit_status == 1 and len(first.sent) == 3
-    assert first.failed == [f"lannister.eml: refused by {server}: {shapes.EMAILS['lannister']}: 550 5.1.1 no such mailbox here"]
+    assert first.failed == [f"outbox/0000/lannister.eml: refused by {server}: {shapes.EMAILS['lannister']}: 550 5.1.1 "
+                            "no such mailbox here"]  # fmt: skip
     recorder.refuse = set()
     second = send_outbox(game, server=server)
-    assert second.exit_status == 0 and second.sent == [f"lannister.eml to {shapes.EMAILS['lannister']}"]
+    assert second.exit_status == 0 and second.sent == [f"outbox/0000/lannister.eml to {shapes.EMAILS['lannister']}"]
     check_intact(game, recorder.received)
 
 
@@ -224,7 +228,7 @@ def test_an_unreachable_server_sends_nothing_and_records_nothing(game: Path) -> 
         port = s.getsockname()[1]  # closed again: nobody listens there
     report = send_outbox(game, server=SmtpServer("127.0.0.1", port, timeout=5))
     assert report.exit_status == 1 and len(report.failed) == 4 and "cannot reach" in report.failed[0]
-    assert not (game / "outbox" / "0000" / "sent.json").exists()
+    assert not [e for e in registry.read_log(game) if e.get("action") == "mailed"]
 
 
 def test_cli_outbox_send(reported: Path, tmp_path: Path, smtp: LoopbackController, recorder: Recorder,
@@ -234,7 +238,7 @@ def test_cli_outbox_send(reported: Path, tmp_path: Path, smtp: LoopbackControlle
     args = ["outbox", str(game), "--key", str(tmp_path / "mod"), "--send", f"smtp://127.0.0.1:{smtp.port}"]
     assert cli_main(args) == 0
     out = capsys.readouterr().out
-    assert f"sent stark.eml to {shapes.EMAILS['stark']}" in out
+    assert f"sent outbox/0000/stark.eml to {shapes.EMAILS['stark']}" in out
     check_intact(game, recorder.received)
     assert cli_main(args) == 0 and len(recorder.received) == 4
     assert not [line for line in capsys.readouterr().out.splitlines() if line.startswith("  sent ")]

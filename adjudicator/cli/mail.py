@@ -30,19 +30,24 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=cmd_ingest)
 
     p = subparsers.add_parser(
-        "outbox", help="write the latest reports as one mail per player (and a public copy); send them",
-        description="Write GAME_DIR/outbox/NNNN/<house>.eml and public.eml for the latest step (or --step): the "
-        "private report with what is asked and the turn-file skeleton first, an HTML alternative with the map, "
-        "and with --key the moderator's seal. With --send, send the mails not sent yet. Exit status: 0, 1 when "
+        "outbox", help="mail each player everything since their last mail (and the moderator, and a game list)",
+        description="Write GAME_DIR/outbox/NNNN/<reader>.eml for each house with an address, the moderator and a "
+        "game list ([mail] list in game.toml, or --public-to): every step's report since that reader's last mail, "
+        "oldest first, with what is asked and the turn-file skeleton first, the receipts of its files taken and "
+        "not taken, an HTML alternative with the latest map, and with --key the moderator's seal. The log records "
+        "what each mail carries. With --send, send every mail written and not sent yet. Exit status: 0, 1 when "
         "some mail could not be sent, 2 usage errors.",
     )
     p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
-    p.add_argument("--step", type=int, metavar="NNNN", help="the step whose reports to mail (default: the latest)")
+    p.add_argument("--step", type=int, metavar="NNNN", help="mail the steps up to this one (default: the latest)")
     p.add_argument("--key", type=Path, metavar="MODERATOR_KEY", help="seal the reports with this private key")
     p.add_argument("--passphrase-file", type=Path, metavar="F", help="read the key's passphrase from F")
     p.add_argument("--from", dest="sender", metavar="ADDR",
                    help="the sender's address (default: players.moderator.email in game.toml)")
-    p.add_argument("--public-to", metavar="ADDR", help="where the public copy goes (default: the sender)")
+    p.add_argument("--public-to", metavar="ADDR",
+                   help="the game list that gets the public reports (default: [mail] list in game.toml; none: no list)")
+    p.add_argument("--mark-sent", action="store_true",
+                   help="record the mails written and not sent as sent: you sent the .eml files yourself")
     p.add_argument("--send", metavar="URL", help="send with smtp://HOST:PORT or smtps://HOST:PORT")
     p.add_argument("--starttls", action="store_true", help="with smtp://: switch to TLS before logging in")
     p.add_argument("--user", metavar="USER", help="log in to the mail server as USER")
@@ -136,11 +141,17 @@ def cmd_outbox(args: argparse.Namespace) -> int:
         raise UserError(f"{args.key}: {e}") from None
     except (OSError, ssl.SSLError) as e:
         raise UserError(os_error_line(e, "file")) from None
+    if args.mark_sent:
+        if server is not None or key is not None:
+            raise UserError("--mark-sent only records the mails written as sent: it goes without --send and --key")
+        marked = guard(lambda: outbox.mark_sent(args.game_dir))
+        print("\n".join([f"  marked {n}" for n in marked.sent] + [f"  {n}" for n in marked.notes]))
+        return 0
     report = guard(lambda: outbox.write_outbox(args.game_dir, args.step, key=key, sender=args.sender,
                                                public_to=args.public_to))  # fmt: skip
     lines, status = report.lines(), report.exit_status
     if server is not None:
-        sent = guard(lambda: outbox.send_outbox(args.game_dir, args.step, server=server))
+        sent = guard(lambda: outbox.send_outbox(args.game_dir, server=server))
         lines += [f"  sent {n}" for n in sent.sent] + [f"  NOT SENT {n}" for n in sent.failed]
         status = sent.exit_status
     print("\n".join(lines))

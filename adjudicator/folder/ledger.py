@@ -19,6 +19,7 @@ from typing import Any
 from ..util import fileio
 from ..util.lines import split_lines
 from . import registry
+from .mailbook import MailBook
 
 _ARCHIVE_NAME = re.compile(r"^(\d{6})-")
 
@@ -77,6 +78,7 @@ class Ledger:
     rollback: dict[str, Any] | None = None  # the last rollback line
     rollback_done: bool = True  # its files were all moved aside
     book: DeadlineBook = field(default_factory=lambda: DeadlineBook())  # deadline calls, extensions, reminders
+    mail: MailBook = field(default_factory=MailBook)  # what was mailed to whom (maester outbox)
     # Indexes of `archived`, kept in step with it by add() and _take():
     _by_name: dict[str, Archived] = field(default_factory=dict, repr=False)
     _shas: dict[str, int] = field(default_factory=dict, repr=False)  # sha256 -> archived files with it
@@ -124,7 +126,7 @@ class Ledger:
             unrefused=dict(self.unrefused), deadlines=set(self.deadlines),
             open_deadline=self.open_deadline, snapshots=dict(self.snapshots),
             moderator_accepts=set(self.moderator_accepts), revealed=self.revealed, setup_sha256=self.setup_sha256,
-            rollback=self.rollback, rollback_done=self.rollback_done, book=self.book.copy(), _by_name=dict(self._by_name),
+            rollback=self.rollback, rollback_done=self.rollback_done, book=self.book.copy(), mail=self.mail.copy(), _by_name=dict(self._by_name),
             _shas=dict(self._shas), _highest=dict(self._highest), _in_order=self._in_order,
         )  # fmt: skip
 
@@ -202,6 +204,7 @@ class Ledger:
             self.unrefused = {sha: self.kept[sha] for sha in later if sha in self.kept}
             self.kept = {k: v for k, v in self.kept.items() if k not in later}
             self.notices = {k: v for k, v in self.notices.items() if k not in later}
+            self.mail.rolled_back(e)
             self.rollback, self.rollback_done = e, False
         elif action == "rollback-done":
             self.rollback_done = True
@@ -211,6 +214,8 @@ class Ledger:
             self.moderator_accepts.add(str(e.get("sha256", "")))
         elif action == "reveal":
             self.revealed = str(e.get("seed", ""))
+        elif action in ("outbox", "mailed"):
+            self.mail.take(e)
         else:
             self.book.take(e, max(self.snapshots, default=-1))
 

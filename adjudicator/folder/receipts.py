@@ -145,14 +145,15 @@ def rejected_receipt(rej: Rejection, snap: Snapshot, *, to: str = "", came: dict
                 f"It was checked against round {st.round}, {st.phase} (step {snap.number:04d})."]  # fmt: skip
     out = [f"Receipt for {Path(rej.source).name} (sha256 {rej.sha256[:16]})", *head]
     if to == registry.MODERATOR:
-        out += ["No key registered in this game made a good seal over what is refused here: this receipt goes to",
-                "the moderator only, never to the address the file came from (anyone can write any address)."]
+        out += ["No key registered in this game made a good seal over what is refused here:",
+                "this receipt goes to the moderator only, never to the address the file came",
+                "from (anyone can write any address)."]  # fmt: skip
         if came:
             mail = ", ".join(f"{k} {came[k]!r}" for k in ("from", "subject", "message_id", "date") if came.get(k))
             out += [f"It came by mail ({mail}); none of that is checked."] if mail else []
     elif to:
-        out += [f"It goes to {registry.house_name(to)}, whose registered key sealed what it speaks of: to the address",
-                "registered for that house, whatever address the file came from."]
+        out += [f"It goes to {registry.house_name(to)}, whose registered key sealed what it speaks of,",
+                "at the address registered for that house, whatever address the file came from."]  # fmt: skip
     out += ["", "Reasons:"] + [f"  {r}" for r in rej.reasons]
     todo = [] if rej.retry else list(dict.fromkeys(WHAT_TO_DO[c] for r in rej.reasons
                                                    for c in re.findall(r"\[([a-z-]+)\]", r) if c in WHAT_TO_DO))

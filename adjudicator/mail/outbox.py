@@ -1,19 +1,19 @@
-"""Mail out: a step's reports as one mail per player and a public copy, written as ``.eml`` and sent.
+"""Mail out: each reader gets everything since their last mail, once (rulings 303-305).
 
-``maester outbox GAME_DIR`` writes, for the latest step NNNN that has its reports,
-``GAME_DIR/outbox/NNNN/<house>.eml`` (to the address in ``game.toml``'s ``players.<house>.email``)
-and ``public.eml``. Each mail has a text body that starts with what is asked of the player and
-the turn-file skeleton to fill in, followed by the private report; an HTML alternative with the
-map; and, with ``--key``, the moderator's seal over the text: ``report-NNNN-<house>.txt`` (the text
-itself, byte for byte) and ``report-NNNN-<house>.txt.sig`` (an SSHSIG signature in the namespace
-``maester-report``, which no turn file can use). ``--send smtp://HOST:PORT`` sends the mails with
-:mod:`smtplib`; each one sent is recorded in ``sent.json`` and never sent again.
+``maester outbox GAME_DIR`` writes, for each reader with something new, one mail
+(:mod:`adjudicator.mail.digest`): every step's report since that reader's last mail, oldest
+first, with the receipts of its files, accepted or refused. The readers are each house with a
+registered address, the moderator (the public reports and the receipts no house may be sent) and,
+when ``game.toml`` names one (``[mail] list``) or ``--public-to`` does, a game list (the public
+reports). The mails go to ``GAME_DIR/outbox/NNNN/READER.eml`` (NNNN: the latest step), and one
+``outbox`` line in the log says what each carries; ``--send smtp://HOST:PORT`` sends every mail
+written and not sent yet, and logs a ``mailed`` line for each just after the server took it. So a
+run killed while sending sends, at the next run, exactly the mails not sent, and none twice; and
+the next mail of a reader starts after the last step it was mailed (:mod:`adjudicator.folder.mailbook`).
 
->>> from adjudicator.seals.keys import generate
->>> pair = generate()
->>> armour = seal_report("The report.\\n", pair.private)
->>> verify_report("The report.  \\r\\n", armour).key == pair.public
-True
+A mail written and not sent is written afresh when there is more to say (a new step, a new
+receipt, an address changed): the old one is superseded, moved to ``outbox/superseded/``, and
+never sent.
 """
 
 from __future__ import annotations
@@ -22,81 +22,72 @@ import hashlib
 import json
 import os
 import smtplib
-import ssl
-import textwrap
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
-from email.utils import format_datetime, formataddr, getaddresses, make_msgid, parseaddr
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-from ..engine.events import kind_name
 from ..folder import registry
 from ..folder.audit import Folder
-from ..folder.gamedir import GameDir, GameDirError
-from ..game.state import GameState
-from ..reports.report import (
-    MAP_FILE,
-    PHASE_NAMES,
-    WIDTH,
-    ReportError,
-    drop_map,
-    join_html,
-    join_text,
-    skeleton,
-    with_map_src,
-)
-from ..seals import seal, sshsig
+from ..folder.gamedir import GameDir
+from ..folder.ledger import Ledger, log
+from ..folder.mailbook import MailBook
+from ..folder.notices import logged_path
+from ..reports.report import MAP_FILE, ReportError
 from ..seals.keys import KeyPair
 from ..util import fileio
-from .mapimage import MapImageError, attach_map, render_png
+from .digest import (
+    MODERATOR,
+    PUBLIC,
+    REPORT_NAMESPACE,
+    Digest,
+    Game,
+    StepPart,
+    compose,
+    digest_html,
+    digest_text,
+    map_cid,
+    read_report,
+    seal_report,
+    verify_report,
+)
+from .mapimage import MapImageError, render_png
+from .sending import (
+    OUTBOX,
+    SENT_FILE,
+    OutboxError,
+    OutboxReport,
+    SmtpServer,
+    _connect,
+    _read_json,
+    _why,
+    close,
+    deliver,
+    parse_smtp_url,
+    said,
+)
 
 __all__ = [
-    "REPORT_NAMESPACE", "OutboxError", "OutboxReport", "SmtpServer",
-    "parse_smtp_url", "report_folder", "seal_report", "send_outbox", "verify_report", "write_outbox",
+    "REPORT_NAMESPACE", "OutboxError", "OutboxReport", "SmtpServer", "mark_sent", "parse_smtp_url",
+    "report_folder", "seal_report", "send_outbox", "verify_report", "write_outbox",
 ]  # fmt: skip
 
-REPORT_NAMESPACE = "maester-report"
-OUTBOX = "outbox"
-SENT_FILE = "sent.json"
 MANIFEST_FILE = "manifest.json"
+SUPERSEDED = "superseded"
 REPORT_DONE = "report.json"  # the batch run writes it last: a report folder without it is not complete
-ASKING_STEPS = ("westeros", "planning", "action")
-
-
-class OutboxError(GameDirError):
-    """Mail that cannot be written or sent as asked (exit status 2)."""
-
-
-# --- the moderator's seal over a report -----------------------------------------------------------
-
-
-def seal_report(text: str, key: Ed25519PrivateKey) -> str:
-    """The armoured seal over ``normalise(text)`` in the ``maester-report`` namespace."""
-    return seal.seal_text(text, key, namespace=REPORT_NAMESPACE)
-
-
-def verify_report(text: str, armoured: str) -> seal.Signature:
-    """Check the moderator's seal over a report's text; returns the signature (its ``key`` says whose).
-
-    :raises BadArmour: for unreadable armour.
-    :raises WrongNamespace: for a seal made for anything but a report (a turn's seal, say).
-    :raises BadSignature: when the text or the seal was changed.
-    """
-    try:
-        return sshsig.verify(seal.normalise(text).encode("utf-8"), armoured, REPORT_NAMESPACE)
-    except seal.BadSignature:
-        raise seal.BadSignature("the seal does not match the report (the text or the seal was changed)") from None
 
 
 # --- which reports ---------------------------------------------------------------------------------
+
+
+def complete_folders(gd: GameDir) -> list[Path]:
+    """The report folders of the steps in force whose reports are complete, in order."""
+    reports = gd.root / "reports"
+    if not reports.is_dir():
+        return []
+    return sorted(p for p in reports.glob("[0-9][0-9][0-9][0-9]-*") if (p / REPORT_DONE).is_file())
 
 
 def report_folder(gd: GameDir, step: int | None = None) -> Path:
@@ -104,15 +95,13 @@ def report_folder(gd: GameDir, step: int | None = None) -> Path:
 
     :raises OutboxError: when there is no such step, or its reports are not complete.
     """
-    reports = gd.root / "reports"
-    done = sorted(p for p in reports.glob("[0-9][0-9][0-9][0-9]-*") if (p / REPORT_DONE).is_file()) \
-        if reports.is_dir() else []  # fmt: skip
+    done = complete_folders(gd)
     if step is not None:
         done = [p for p in done if p.name.startswith(f"{step:04d}-")]
         if not done:
-            raise OutboxError(f"step {step:04d} has no complete reports in {reports} (see 'maester status')")
+            raise OutboxError(f"step {step:04d} has no complete reports in {gd.root / 'reports'} (see 'maester status')")
     if not done:
-        raise OutboxError(f"{reports} holds no complete reports yet: run 'maester adjudicate {gd.root}' first")
+        raise OutboxError(f"{gd.root / 'reports'} holds no complete reports yet: run 'maester adjudicate {gd.root}' first")
     return done[-1]
 
 
@@ -123,211 +112,116 @@ def _report_sha256(folder: Path) -> str:
     return h.hexdigest()
 
 
-# --- composing one mail ------------------------------------------------------------------------
+def _receipts(where: Path, house: str | None) -> list[str]:
+    """The receipts of ``house``'s archived files applied in a step (``receipts/NNNNNN-<house>-….txt``)."""
+    folder = where / "receipts"
+    if house is None or not folder.is_dir():
+        return []
+    paths = sorted(p for p in folder.glob(f"[0-9][0-9][0-9][0-9][0-9][0-9]-{house}-*.txt") if p.is_file())
+    return [p.read_text(encoding="utf-8", errors="replace") for p in paths]
 
 
-@dataclass(frozen=True)
-class _Step:
-    """What the mails of one step share."""
-
-    game_id: str
-    number: int
-    label: str  # "0003-r1-action"
-    state: GameState
-    sender: str
-    key: KeyPair | None
-    now: datetime
-
-    @property
-    def title(self) -> str:
-        phase = PHASE_NAMES.get(self.state.phase, self.state.phase)
-        return f"game {self.game_id} · round {self.state.round} · {phase} · step {self.number:04d}"
+# --- who gets what ----------------------------------------------------------------------------------
 
 
-def _wrap(text: str, first: str, rest: str) -> list[str]:
-    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest) or [first.rstrip()]
+def list_address(game: dict[str, Any]) -> str:
+    """The game list's address, ``[mail] list`` in game.toml ("" when there is none).
 
-
-def _mine(step: _Step, house: str) -> list[dict[str, Any]]:
-    return [r for r in step.state.pending if r.get("house") == house]
-
-
-def _request_line(r: dict[str, Any]) -> str:
-    return f"{kind_name(r['kind'])}: {r['prompt']}" + (" (secret)" if r.get("secret") else "")
-
-
-def _skeleton(step: _Step, house: str, mine: list[dict[str, Any]], last_seq: int) -> str:
-    """The turn file to fill in ("" when nothing is asked, or the game is over)."""
-    return skeleton(step.state, house, mine, last_seq=last_seq) if mine and step.state.phase in ASKING_STEPS else ""
-
-
-def letter_text(step: _Step, report_text: str, house: str | None, last_seq: int, attachment: str,
-                receipts: Sequence[str] = ()) -> str:  # fmt: skip
-    """The text body: what is asked and the skeleton first, then the report and the house's receipts,
-    then how to check the seal."""
-    rule = "-" * WIDTH
-    out = [f"MAESTER · {step.title}"]
-    if house is None:
-        out += ["The public report of this step.", ""]
-    else:
-        mine = _mine(step, house)
-        out += [f"Your report, House {house.title()}: first what is asked of you, then the whole report.", "",
-                "ASKED OF YOU NOW"]  # fmt: skip
-        for i, r in enumerate(mine, 1):
-            out += _wrap(_request_line(r), f"{i:4d}. ", " " * 6)
-        if mine:
-            out += _wrap("The legal answers and the defaults are under YOUR DECISIONS in the report below.", "  ", "  ")
-        else:
-            out.append("  Nothing: no decision of yours is waiting.")
-        if skel := _skeleton(step, house, mine, last_seq):
-            out += ["", "YOUR TURN FILE: fill it in, seal it (maester sign) and mail it back",
-                    rule, skel.rstrip("\n"), rule]  # fmt: skip
-        out.append("")
-    out.append(report_text.rstrip("\n"))
-    if receipts:
-        out += ["", "=" * WIDTH, "RECEIPTS: what was made of your files applied in this step", "=" * WIDTH]
-        for receipt in receipts:
-            out += ["", receipt.rstrip("\n")]
-    if step.key is not None:
-        out += ["", rule, *seal_paragraph(step.key.public.fingerprint, attachment)]
-    return seal.normalise("\n".join(out))
-
-
-def seal_paragraph(fingerprint: str, attachment: str) -> list[str]:
-    """How to check the moderator's seal: the attachments, the allowed-signers file, the commands.
-
-    Wrapped at spaces only, so that no name (``maester-report``, ``report-0012-stark.txt``) is
-    cut at a hyphen, and every command is a line to copy as it is.
+    :raises OutboxError: when it is not one plain address.
     """
-    prose = (f"The attachment {attachment}.sig seals this text (namespace {REPORT_NAMESPACE}); "
-             f"{attachment} is this text byte for byte. To check it, save both attachments, and once "
-             "make the file moderator.allowed from the moderator's public key (moderator.pub, which "
-             "the moderator gave you when the game began):")  # fmt: skip
-    return ["Sealed by the moderator's key", f"  {fingerprint}.",
-            *textwrap.wrap(prose, WIDTH, break_on_hyphens=False, break_long_words=False),
-            f"  echo \"moderator namespaces=\\\"{REPORT_NAMESPACE}\\\" $(cat moderator.pub)\" \\",
-            "    > moderator.allowed",
-            f"  ssh-keygen -Y verify -f moderator.allowed -I moderator -n {REPORT_NAMESPACE} \\",
-            f"    -s {attachment}.sig < {attachment}",
-            *textwrap.wrap(f"It says Good \"{REPORT_NAMESPACE}\" signature for moderator. Or, with Maester "
-                           "installed (the saved text of this mail checks too, with --sig):", WIDTH,
-                           break_on_hyphens=False, break_long_words=False),
-            f"  maester verify-report --key moderator.pub {attachment}"]  # fmt: skip
+    table = game.get("mail", {})
+    if not isinstance(table, dict):
+        raise OutboxError(f"{registry.GAME_FILE}: 'mail' must be a table ([mail] list = \"agot@lists.example.org\")")
+    value = table.get("list", "")
+    if not value:
+        return ""
+    try:
+        return registry.one_address(str(value), f"[mail] list {str(value)!r} in game.toml")
+    except registry.RegistryError as e:
+        raise OutboxError(str(e)) from None
 
 
-def letter_html(page: str, cid: str | None = None) -> str:
-    """The HTML report for a mail: its map shown from the picture attached as ``cid`` (none: no map)."""
-    if cid is None:
-        return drop_map(page)
-    return with_map_src(page, f"cid:{cid}")
+@dataclass
+class _Plan:
+    """One reader's mail to write: where it goes and what it is made of."""
+
+    digest: Digest
+    address: str
+    folders: list[Path]
+    notice_paths: list[str]
+    source: str = ""
 
 
-def map_cid(step: _Step) -> str:
-    """The Content-ID of a step's map picture: unique to the game and step, the same in each of its mails."""
-    return f"map-{step.number:04d}.{step.game_id}@maester"
+def _legacy_through(root: Path, book: MailBook) -> dict[str, int]:
+    """Where each reader's mails stopped, for a game mailed by an older Maester (no ``outbox`` line in
+    the log): the highest ``outbox/NNNN/`` holding its mail as sent (``sent.json``), or as written
+    when the folder has no ``sent.json`` (the moderator sent it by hand); ``public.eml`` went to the
+    moderator or the list. A rollback logged after a mail takes the mark back to its step."""
+    if book.lines:
+        return dict(book.through)
+    marks: dict[str, tuple[int, str]] = {}
+    base = root / OUTBOX
+    for folder in sorted(base.glob("[0-9][0-9][0-9][0-9]")) if base.is_dir() else []:
+        sent = _read_json(folder / SENT_FILE)
+        names = {n: str(e.get("sent", "")) for n, e in sent.items() if isinstance(e, dict)} if sent else \
+            dict.fromkeys(_read_json(folder / MANIFEST_FILE).get("mails", {}), "")  # fmt: skip
+        for name, when in names.items():
+            who = name.removesuffix(".eml")
+            for reader in (MODERATOR, PUBLIC) if who == PUBLIC else (who,):
+                if int(folder.name) >= marks.get(reader, (-1, ""))[0]:
+                    marks[reader] = (int(folder.name), when)
+    out = {}
+    rollbacks = [e for e in registry.read_log(root) if e.get("action") == "rollback"]
+    for reader, (number, when) in marks.items():
+        for e in rollbacks:
+            if str(e.get("time", "")) > when and int(e.get("to", number)) < number:
+                number = int(e["to"])
+        out[reader] = number
+    return out
 
 
-def compose(step: _Step, house: str | None, to: list[str], text: str, page: str,
-            public_json: bytes | None = None, map_png: bytes | None = None,
-            private_json: bytes | None = None) -> EmailMessage:  # fmt: skip
-    """One mail: the text, the HTML alternative with the map as a picture inside it (``map_png``,
-    shown by Content-ID), the public game state (so that a player can run ``maester check``
-    offline), a house's private part as JSON (its answers' verdicts, ``private_json``), and with a
-    key the sealed text and its seal attached."""
-    who = f"House {house.title()}" if house else "everyone"
-    m = EmailMessage(policy=policy.default)
-    m["From"] = formataddr((f"Maester ({step.game_id})", step.sender))
-    m["To"] = ", ".join(to)
-    # Short enough not to be folded (a folded Subject reads back with a leading space).
-    m["Subject"] = f"[{step.game_id}] round {step.state.round} {step.state.phase}, step {step.number:04d}: " + \
-        (who if house else "public report")  # fmt: skip
-    m["Date"] = format_datetime(step.now)
-    m["Message-ID"] = make_msgid(idstring=f"{step.label}.{house or 'public'}",
-                                 domain=step.sender.rpartition("@")[2] or None)  # fmt: skip
-    m["Auto-Submitted"] = "auto-generated"  # no vacation replies (RFC 3834)
-    m["X-Maester-Game"] = step.game_id
-    m["X-Maester-Step"] = step.label
-    m["X-Maester-House"] = house or "public"
-    m.set_content(text, cte="quoted-printable")
-    m.add_alternative(page, subtype="html", cte="quoted-printable")
-    if map_png is not None:
-        attach_map(m, map_png, map_cid(step))
-    if public_json is not None:
-        m.add_attachment(public_json, maintype="application", subtype="json",
-                         filename=f"{step.game_id}-{step.number:04d}.json")  # fmt: skip
-    if private_json is not None and house is not None:
-        m.add_attachment(private_json, maintype="application", subtype="json",
-                         filename=f"{step.game_id}-{step.number:04d}-{house}.json")  # fmt: skip
-    if step.key is not None:
-        name = f"report-{step.number:04d}-{house or 'public'}.txt"
-        # application/octet-stream, not text/plain: mail programs show it as an attachment to save
-        # and leave it out of a reply, which quotes the body (this same text) once. Base64: saved, it
-        # is the signed bytes exactly.
-        m.add_attachment(text.encode("utf-8"), maintype="application", subtype="octet-stream", filename=name)
-        m.add_attachment(seal_report(text, step.key.private).encode("ascii"), maintype="application",
-                         subtype="octet-stream", filename=name + ".sig")  # fmt: skip
-    return m
+def _notices(ledger: Ledger, root: Path, who: str) -> list[tuple[str, str]]:
+    """The receipts of files not taken that go to ``who`` and no mail of its carried yet."""
+    sent = ledger.mail.delivered.get(who, set())
+    out = []
+    for line in ledger.notices.values():
+        path = str(line.get("receipts", {}).get(who, ""))
+        if path and path not in sent:
+            try:
+                out.append((path, (root / path).read_text(encoding="utf-8", errors="replace")))
+            except OSError:
+                out.append((path, f"(the receipt {path} cannot be read: see the game folder)"))
+    return out
+
+
+def _told_houses(ledger: Ledger, root: Path, players: dict[str, dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """For the moderator: one line per receipt that went to a house and was not listed to it yet."""
+    sent = ledger.mail.delivered.get(MODERATOR, set())
+    lines, paths = [], []
+    for line in ledger.notices.values():
+        for who, path in line.get("receipts", {}).items():
+            if who == MODERATOR or path in sent:
+                continue
+            address = str(players.get(who, {}).get("email", ""))
+            to = f"{registry.house_name(who)} ({address})" if address else \
+                f"{registry.house_name(who)}: it has no address, forward it yourself"  # fmt: skip
+            lines.append(f"{path} ({logged_path(root, str(line.get('file', '')))}): to {to}")
+            paths.append(str(path))
+    return lines, paths
 
 
 # --- writing the outbox ----------------------------------------------------------------------------
 
 
-@dataclass
-class OutboxReport:
-    """What one outbox run wrote, kept, skipped, sent and failed to send."""
-
-    game: str
-    step: str  # the report folder's name
-    folder: Path
-    written: list[str] = field(default_factory=list)
-    sent: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def exit_status(self) -> int:
-        """0, or 1 when some mail could not be sent."""
-        return 1 if self.failed else 0
-
-    def lines(self) -> list[str]:
-        out = [f"outbox of game {self.game}, step {self.step}: {self.folder}"]
-        out += [f"  wrote {n}" for n in self.written] + [f"  sent {n}" for n in self.sent]
-        out += [f"  NOT SENT {n}" for n in self.failed] + [f"  {n}" for n in self.notes]
-        return out
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise OutboxError(f"{path} cannot be read ({type(e).__name__}); mend it before going on") from None
-    if not isinstance(doc, dict):
-        raise OutboxError(f"{path} is not a JSON object; mend it before going on")
-    return doc
-
-
-def _set_aside_if_stale(folder: Path, report_sha: str, notes: list[str]) -> None:
-    """Mails written for reports that have changed since (a rollback) move to ``NNNN.superseded-K``."""
-    manifest = _read_json(folder / MANIFEST_FILE)
-    if not manifest or manifest.get("report_sha256") == report_sha:
-        return
-    k = 1
-    while (aside := folder.with_name(f"{folder.name}.superseded-{k}")).exists():
-        k += 1
-    os.rename(folder, aside)
-    notes.append(f"the reports of this step changed since its mails were written: the old ones are in {aside.name}/")
-
-
 def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair | None = None,
                  sender: str | None = None, public_to: str | None = None,
                  now: datetime | None = None) -> OutboxReport:  # fmt: skip
-    """Write ``outbox/NNNN/<house>.eml`` and ``public.eml`` for a step's reports (see the module's doc).
+    """Write each reader's mail of everything since their last mail (see the module's doc).
 
-    A mail already sent is never rewritten; the others are written afresh at every run.
+    ``step``: mail the steps up to this one only (default: the latest with complete reports).
 
-    :raises OutboxError: for no complete reports, no sender address, or a damaged outbox record.
+    :raises OutboxError: for no complete reports, no sender address, a bad address, or a damaged
+        outbox record.
     :raises GameDirError: for a folder that is not a game folder, or is busy.
     """
     gd = GameDir.open(game_dir)
@@ -342,76 +236,159 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
             registry.one_address(public_to, f"--public-to {public_to!r}")
     except registry.RegistryError as e:
         raise OutboxError(str(e)) from None
-    sender = sender or str(players.get(registry.MODERATOR, {}).get("email", ""))
+    public_to = public_to or list_address(game)
+    sender = sender or str(players.get(MODERATOR, {}).get("email", ""))
     if "@" not in parseaddr(sender)[1]:
         raise OutboxError("give the moderator's address with --from ADDR "
                           "(or register it: maester register GAME_DIR --house moderator --key KEY.pub --email ADDR)")  # fmt: skip
     if (gd.root / OUTBOX).exists() and not (gd.root / OUTBOX).is_dir():
         raise OutboxError(f"{gd.root / OUTBOX} is not a folder: move it away; the mails are written there")
     with gd.lock(timeout=10):
-        where = report_folder(gd, step)
-        number = int(where.name[:4])
+        latest = report_folder(gd, step)
+        folders = [p for p in complete_folders(gd) if p.name <= latest.name]
+        number = int(latest.name[:4])
+        ledger = Ledger.read(gd.root)
         snap = Folder(gd).read_snapshot(number)
-        folder = gd.root / OUTBOX / f"{number:04d}"
-        report = OutboxReport(game_id, where.name, folder)
-        _set_aside_if_stale(folder, _report_sha256(where), report.notes)
-        sent = _read_json(folder / SENT_FILE)
-        st = _Step(game_id, number, where.name, snap.state, parseaddr(sender)[1], key,
-                   now or datetime.now(UTC))  # fmt: skip
-        before = _read_json(folder / MANIFEST_FILE).get("mails", {})
-        png = _map_png(where, report.notes)  # one picture for every mail of the step
-        manifest: dict[str, Any] = {"report": where.name, "report_sha256": _report_sha256(where), "mails": {}}
-        for house in [*snap.state.houses_in_play, None]:
-            name = f"{house or 'public'}.eml"
-            if name in sent:
-                report.notes.append(f"{name} was sent already: kept as it is")
-                manifest["mails"][name] = before.get(name, {})
-                continue
-            address = str(players.get(house, {}).get("email", "")) if house else (public_to or st.sender)
-            if not address:
-                report.notes.append(f"no mail for {registry.house_name(str(house))}: it has no address "
-                                    f"(maester register GAME_DIR --house {house} --key KEY.pub --email ADDR)")  # fmt: skip
-                continue
-            to = [formataddr((registry.house_name(house), address))] if house else [address]
-            msg = _letter(gd, where, st, house, to, snap.state, png)
-            data = msg.as_bytes(policy=policy.SMTP)
-            fileio.atomic_write_bytes(folder / name, data)
-            manifest["mails"][name] = {"to": to, "subject": str(msg["Subject"]), "message_id": str(msg["Message-ID"]),
-                                       "sha256": hashlib.sha256(data).hexdigest()}  # fmt: skip
-            report.written.append(name)
-        fileio.atomic_write_text(folder / MANIFEST_FILE, json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
+        g = Game(game_id, number, latest.name, snap.state, parseaddr(sender)[1], key, now or datetime.now(UTC))
+        report = OutboxReport(game_id, latest.name, gd.root / OUTBOX / f"{number:04d}")
+        through = _legacy_through(gd.root, ledger.mail)  # read before this run writes into outbox/
+        plans = _plans(gd, ledger, g, folders, players, public_to, report, through)
+        records = _write(gd, ledger, g, plans, report)
+        if records:
+            target = gd.root / OUTBOX / records[0]["folder"].rsplit("/", 1)[-1]
+            report.folder = target
+            manifest = _read_json(target / MANIFEST_FILE)
+            manifest.setdefault("mails", {}).update({r["file"]: {k: r[k] for k in ("to", "address", "steps", "subject",
+                                                     "message_id", "sha256")} for r in records})  # fmt: skip
+            fileio.atomic_write_text(target / MANIFEST_FILE, json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
+            line: dict[str, Any] = {"action": "outbox", "folder": records[0]["folder"],
+                                    "mails": [{k: v for k, v in r.items() if k != "folder"} for r in records]}
+            if not ledger.mail.lines and through:
+                line["legacy_through"] = through  # what an older Maester mailed: the record starts from it
+            log(gd.root, line)
+        _sweep_superseded(gd, Ledger.read(gd.root).mail)
         _note_key(report, game, key)
     return report
 
 
-def _letter(gd: GameDir, where: Path, st: _Step, house: str | None, to: list[str], state: GameState,
-            map_png: bytes | None) -> EmailMessage:  # fmt: skip
-    stem = house or "public"
+def _plans(gd: GameDir, ledger: Ledger, g: Game, folders: list[Path], players: dict[str, dict[str, Any]],
+           public_to: str, report: OutboxReport, through: dict[str, int]) -> list[_Plan]:  # fmt: skip
+    """What each reader's mail would carry now (readers with nothing new are left out)."""
+    best = ledger.highest()
+    readers: list[tuple[str, str]] = []
+    for house in g.state.houses_in_play:
+        address = str(players.get(house, {}).get("email", ""))
+        if address:
+            readers.append((house, address))
+        else:
+            report.notes.append(f"no mail for {registry.house_name(house)}: it has no address "
+                                f"(maester register GAME_DIR --house {house} --key KEY.pub --email ADDR)")  # fmt: skip
+    readers.append((MODERATOR, g.sender))
+    if public_to:
+        readers.append((PUBLIC, public_to))
+    plans = []
+    for who, address in readers:
+        mine = [p for p in folders if int(p.name[:4]) > through.get(who, -1)]
+        d = Digest(who, undone=list(ledger.mail.undone.get(who, [])),
+                   last_seq=best.get((who, g.state.round, g.state.phase), 0))  # fmt: skip
+        notice_paths: list[str] = []
+        if who != PUBLIC:
+            d.notices = _notices(ledger, gd.root, who)
+            notice_paths = [p for p, _ in d.notices]
+        if who == MODERATOR:
+            d.told_houses, told = _told_houses(ledger, gd.root, players)
+            notice_paths += told
+        plan = _Plan(d, address, mine, notice_paths)
+        d.steps = [StepPart(p.name, "", "") for p in mine]  # read only when the mail is written
+        if d.empty():
+            continue
+        key = g.key.public.fingerprint if g.key else ""
+        plan.source = hashlib.sha256(json.dumps(
+            [address, g.sender, key, [(p.name, _report_sha256(p)) for p in mine], notice_paths, d.undone, d.last_seq,
+             g.label], sort_keys=True).encode()).hexdigest()  # fmt: skip
+        plans.append(plan)
+    return plans
+
+
+def _write(gd: GameDir, ledger: Ledger, g: Game, plans: list[_Plan], report: OutboxReport) -> list[dict[str, Any]]:
+    """Write the mails of the plans whose reader has no such mail waiting already; their records."""
+    book = ledger.mail
+    todo = []
+    for plan in plans:
+        waiting = book.pending(plan.digest.who)
+        if waiting is not None and waiting.get("source") == plan.source:
+            report.notes.append(f"{waiting['path']} is written and not sent yet: kept as it is")
+            continue
+        todo.append(plan)
+    if not todo:
+        return []
+    png = _map_png(gd.root / "reports" / g.label, report.notes) if any(p.folders for p in todo) else None
     try:
-        text = (where / "public.txt").read_text(encoding="utf-8")
-        page = (where / "public.html").read_text(encoding="utf-8")
-        if house is not None:  # the folder keeps each house's private part; the mail carries the whole report
-            text = join_text((where / f"{stem}.txt").read_text(encoding="utf-8"), text)
-            page = join_html((where / f"{stem}.html").read_text(encoding="utf-8"), page)
-    except (OSError, UnicodeDecodeError, ReportError) as e:
-        raise OutboxError(f"cannot read the report {where.name}/{stem}: {e}") from None
-    last = registry.highest_accepted_seq(gd.root, house, state.round, state.phase) if house else 0
-    attachment = f"report-{st.number:04d}-{stem}.txt"
-    receipts = [p.read_text(encoding="utf-8", errors="replace") for p in _receipts(where, house)]
-    try:
-        public_json: bytes | None = (where / REPORT_DONE).read_bytes()  # the public twin: no secrets
+        public_json: bytes | None = (gd.root / "reports" / g.label / REPORT_DONE).read_bytes()  # the public twin
     except OSError:
         public_json = None
+    names = [f"{p.digest.who}.eml" for p in todo]
+    folder = _free_folder(gd, book, g.number, names)
+    records = []
+    for plan, name in zip(todo, names):
+        d = plan.digest
+        d.steps = [_step_part(p, d.who) for p in plan.folders]
+        has_map = png is not None and bool(plan.folders) and plan.folders[-1].name == g.label
+        text = digest_text(g, d)
+        page = digest_html(g, d, map_cid(g) if has_map else None)
+        msg = compose(g, d, plan.address, text, page, public_json, png if has_map else None)
+        data = msg.as_bytes(policy=policy.SMTP)
+        fileio.atomic_write_bytes(gd.root / folder / name, data)  # then the log line: a re-run writes it again
+        records.append({"folder": folder, "file": name, "to": d.who, "address": plan.address,
+                        "steps": [p.number for p in d.steps], "notices": plan.notice_paths, "subject": str(msg["Subject"]),
+                        "message_id": str(msg["Message-ID"]), "sha256": hashlib.sha256(data).hexdigest(),
+                        "source": plan.source})  # fmt: skip
+        what = f"steps {', '.join(f'{p.number:04d}' for p in d.steps)}" if d.steps else "no new step"
+        extra = f", {len(d.notices)} receipt(s) of files not taken" if d.notices else ""
+        report.written.append(f"{name} to {plan.address}: {what}{extra}")
+    return records
+
+
+def _step_part(folder: Path, who: str) -> StepPart:
     try:
-        private_json = (where / f"{house}.json").read_bytes() if house is not None else None
+        text, page = read_report(folder, who)
+    except (OSError, UnicodeDecodeError, ReportError) as e:
+        raise OutboxError(f"cannot read the report {folder.name} for {who}: {e}") from None
+    house = None if who in (MODERATOR, PUBLIC) else who
+    try:
+        private_json = (folder / f"{house}.json").read_bytes() if house is not None else None
     except OSError:
         private_json = None  # a step reported before houses had one
-    return compose(st, house, to, letter_text(st, text, house, last, attachment, receipts),
-                   letter_html(page, map_cid(st) if map_png else None), public_json, map_png, private_json)  # fmt: skip
+    return StepPart(folder.name, text, page, tuple(_receipts(folder, house)), private_json)
+
+
+def _free_folder(gd: GameDir, book: MailBook, number: int, names: list[str]) -> str:
+    """``outbox/NNNN`` (``NNNN-2``, ... when a mail of that name there was recorded already, say
+    before a rollback): the folder of this run's mails, relative to the game folder."""
+    k = 1
+    while True:
+        rel = f"{OUTBOX}/{number:04d}" + (f"-{k}" if k > 1 else "")
+        taken = set(_read_json(gd.root / rel / SENT_FILE)) if (gd.root / rel).is_dir() else set()  # an older Maester's
+        if all(not (gd.root / rel / n).exists() or (f"{rel}/{n}" not in book.written and n not in taken) for n in names):
+            return rel
+        k += 1
+
+
+def _sweep_superseded(gd: GameDir, book: MailBook) -> None:
+    """Move the mails written, never sent and superseded since to ``outbox/superseded/``, so that
+    nobody sends one by hand; the log keeps what they were."""
+    current = set(book.current.values())
+    for path in book.written:
+        src = gd.root / path
+        if path in current or path in book.mailed or not src.is_file():
+            continue
+        dest = gd.root / OUTBOX / SUPERSEDED / path.removeprefix(f"{OUTBOX}/").replace("/", "-")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(src, dest)
 
 
 def _map_png(where: Path, notes: list[str]) -> bytes | None:
-    """The step's map as a PNG for its mails; None (and a note) when the folder has no readable map."""
+    """The latest step's map as a PNG for its mails; None (and a note) when the folder has no readable map."""
     try:
         return render_png((where / MAP_FILE).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -421,19 +398,11 @@ def _map_png(where: Path, notes: list[str]) -> bytes | None:
     return None
 
 
-def _receipts(where: Path, house: str | None) -> list[Path]:
-    """The receipts of ``house``'s archived files applied in this step (``receipts/NNNNNN-<house>-….txt``)."""
-    folder = where / "receipts"
-    if house is None or not folder.is_dir():
-        return []
-    return sorted(p for p in folder.glob(f"[0-9][0-9][0-9][0-9][0-9][0-9]-{house}-*.txt") if p.is_file())
-
-
 def _note_key(report: OutboxReport, game: dict[str, Any], key: KeyPair | None) -> None:
     if key is None:
         report.notes.append("not sealed: give --key MODERATOR_KEY so that players can check the reports")
         return
-    mine = [e for e in registry.key_entries(game) if e.house == registry.MODERATOR and not e.revoked]
+    mine = [e for e in registry.key_entries(game) if e.house == MODERATOR and not e.revoked]
     if key.public.fingerprint not in {e.fingerprint for e in mine}:
         report.notes.append(f"note: the key {key.public.fingerprint} is not registered as the moderator's in "
                             "game.toml (maester register GAME_DIR --house moderator --key KEY.pub)")  # fmt: skip
@@ -442,147 +411,74 @@ def _note_key(report: OutboxReport, game: dict[str, Any], key: KeyPair | None) -
 # --- sending ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SmtpServer:
-    """Where and how to send: ``smtp://`` (optionally with STARTTLS) or ``smtps://`` (TLS from the start)."""
+def send_outbox(game_dir: str | Path, *, server: SmtpServer, now: datetime | None = None) -> OutboxReport:
+    """Send every mail written and not sent yet, each exactly as its ``.eml`` holds it; log a
+    ``mailed`` line for each as soon as the server took it.
 
-    host: str
-    port: int
-    tls: bool = False
-    starttls: bool = False
-    user: str | None = None
-    password: str | None = field(default=None, repr=False)
-    context: ssl.SSLContext | None = field(default=None, repr=False)  # default: the system's trusted CAs
-    timeout: float = 30.0
-
-    def __str__(self) -> str:
-        return f"{'smtps' if self.tls else 'smtp'}://{self.host}:{self.port}" + (" (STARTTLS)" if self.starttls else "")
-
-
-def parse_smtp_url(url: str, *, starttls: bool = False, user: str | None = None, password: str | None = None,
-                   context: ssl.SSLContext | None = None) -> SmtpServer:  # fmt: skip
-    """``smtp://HOST[:PORT]`` (port 25) or ``smtps://HOST[:PORT]`` (port 465) as a :class:`SmtpServer`.
-
-    >>> str(parse_smtp_url("smtps://mail.example.org"))
-    'smtps://mail.example.org:465'
-
-    :raises OutboxError: for another scheme, a missing host, a password in the address, STARTTLS
-        on ``smtps://``, or a login without TLS (the password would travel in clear).
-    """
-    try:
-        u = urlsplit(url)
-        port = u.port
-    except ValueError as e:
-        raise OutboxError(f"{url!r} is not an smtp:// or smtps:// address ({e})") from None
-    if u.scheme not in ("smtp", "smtps") or not u.hostname:
-        raise OutboxError(f"{url!r} is not an smtp://HOST:PORT or smtps://HOST:PORT address")
-    if u.password or u.username:
-        raise OutboxError("give the user with --user and the password with --password-file, not in the address")
-    tls = u.scheme == "smtps"
-    if tls and starttls:
-        raise OutboxError("smtps:// is TLS from the start; --starttls is for smtp://")
-    if user and not (tls or starttls):
-        raise OutboxError("--user needs smtps:// or --starttls: the password would travel in clear")
-    return SmtpServer(u.hostname, port or (465 if tls else 25), tls, starttls, user, password, context)
-
-
-def _connect(server: SmtpServer) -> smtplib.SMTP:
-    ctx = server.context or ssl.create_default_context()
-    if server.tls:
-        smtp: smtplib.SMTP = smtplib.SMTP_SSL(server.host, server.port, timeout=server.timeout, context=ctx)
-    else:
-        smtp = smtplib.SMTP(server.host, server.port, timeout=server.timeout)
-    try:
-        smtp.ehlo()
-        if server.starttls:
-            smtp.starttls(context=ctx)
-            smtp.ehlo()
-        if server.user:
-            smtp.login(server.user, server.password or "")
-    except BaseException:
-        smtp.close()
-        raise
-    return smtp
-
-
-def send_outbox(game_dir: str | Path, step: int | None = None, *, server: SmtpServer,
-                now: datetime | None = None) -> OutboxReport:  # fmt: skip
-    """Send every mail of ``outbox/NNNN/`` not sent yet; record each one sent in ``sent.json``.
-
-    A mail the server refuses, or a connection lost, is reported (exit status 1) and tried again
-    at the next run; a mail sent is never sent again.
-
-    :raises OutboxError: when the step has no written mails (run :func:`write_outbox` first).
+    A mail the server refuses, or a connection lost, is reported (exit status 1) and tried again at
+    the next run; a mail sent is never sent again.
     """
     gd = GameDir.open(game_dir)
     with gd.lock(timeout=10):
-        where = report_folder(gd, step)
-        folder = gd.root / OUTBOX / where.name[:4]
-        report = OutboxReport(registry.game_id(registry.read_game(gd.root)), where.name, folder)
-        mails = sorted(p for p in folder.glob("*.eml")) if folder.is_dir() else []
-        if not mails:
-            raise OutboxError(f"{folder} holds no mail to send: write it first (maester outbox {gd.root})")
-        sent = _read_json(folder / SENT_FILE)
-        todo = [p for p in mails if p.name not in sent]
-        report.notes += [f"{p.name} was sent already" for p in mails if p.name in sent]
+        queue = Ledger.read(gd.root).mail.queue()
+        report = OutboxReport(registry.game_id(registry.read_game(gd.root)), "unsent", gd.root / OUTBOX)
+        todo: list[tuple[dict[str, Any], bytes]] = []
+        for rec in queue:
+            try:
+                data = (gd.root / rec["path"]).read_bytes()
+            except OSError as e:
+                report.failed.append(f"{rec['path']}: cannot be read ({e.strerror}); run 'maester outbox {gd.root}' "
+                                     "to write it again")  # fmt: skip
+                continue
+            if hashlib.sha256(data).hexdigest() != rec["sha256"]:
+                report.failed.append(f"{rec['path']} was changed since it was written: not sent; run 'maester outbox "
+                                     f"{gd.root}' to write it again")  # fmt: skip
+                continue
+            todo.append((rec, data))
         if not todo:
+            if not report.failed:
+                report.notes.append("every mail written was sent already")
             return report
         try:
             smtp = _connect(server)
         except smtplib.SMTPAuthenticationError as e:
-            report.failed += [f"{p.name}: {server} refused the login of {server.user}: {_why(e)}" for p in todo]
+            report.failed += [f"{r['path']}: {server} refused the login of {server.user}: {_why(e)}" for r, _ in todo]
             return report
         except (smtplib.SMTPException, OSError) as e:
-            report.failed += [f"{p.name}: cannot reach {server}: {_why(e)}" for p in todo]
+            report.failed += [f"{r['path']}: cannot reach {server}: {_why(e)}" for r, _ in todo]
             return report
         try:
-            for i, path in enumerate(todo):
-                if not _send_one(smtp, path, server, sent, report, now):
-                    report.failed += [f"{p.name}: not tried (the connection was lost)" for p in todo[i + 1 :]]
+            for i, (rec, data) in enumerate(todo):
+                d = deliver(smtp, rec["path"], data, server)
+                if d.ok:
+                    _log_mailed(gd.root, rec, str(server), d.to, d.refused, now)
+                    report.sent.append(said(d))
+                    continue
+                report.failed.append(f"{rec['path']}: {d.error}")
+                if not d.connected:
+                    report.failed += [f"{r['path']}: not tried (the connection was lost)" for r, _ in todo[i + 1 :]]
                     break
-                fileio.atomic_write_text(folder / SENT_FILE, json.dumps(sent, indent=1, sort_keys=True) + "\n")
         finally:
-            try:
-                smtp.quit()
-            except (smtplib.SMTPException, OSError):
-                smtp.close()
+            close(smtp)
     return report
 
 
-def _send_one(smtp: smtplib.SMTP, path: Path, server: SmtpServer, sent: dict[str, Any], report: OutboxReport,
-              now: datetime | None) -> bool:  # fmt: skip
-    """Send one written mail as it is on disk; False when the connection is gone."""
-    data = path.read_bytes()
-    head = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
-    sender = parseaddr(str(head.get("From", "")))[1]
-    to = [a for _, a in getaddresses([str(v) for v in head.get_all("To", []) + head.get_all("Cc", [])]) if a]
-    try:
-        refused = smtp.sendmail(sender, to, data)
-    except smtplib.SMTPServerDisconnected as e:
-        report.failed.append(f"{path.name}: the server closed the connection ({_why(e)})")
-        return False
-    except (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as e:
-        report.failed.append(f"{path.name}: refused by {server}: {_why(e)}")
-        return True
-    except (smtplib.SMTPException, OSError) as e:
-        report.failed.append(f"{path.name}: {_why(e)}")
-        return False
+def _log_mailed(root: Path, rec: dict[str, Any], server: str, to: list[str], refused: dict[str, str],
+                now: datetime | None) -> None:  # fmt: skip
     when = (now or datetime.now(UTC)).isoformat(timespec="seconds")
-    sent[path.name] = {"sent": when, "server": str(server), "to": [a for a in to if a not in refused],
-                       "refused": {a: _why(r) for a, r in refused.items()}, "sha256": hashlib.sha256(data).hexdigest()}  # fmt: skip
-    report.sent.append(f"{path.name} to {', '.join(to)}" + (f" (refused: {', '.join(refused)})" if refused else ""))
-    return True
+    log(root, {"action": "mailed", "file": rec["path"], "sha256": rec["sha256"], "to": to, "refused": refused,
+               "server": server, "time": when})  # fmt: skip
 
 
-def _why(e: object) -> str:
-    """A one-line reason from an SMTP error or reply."""
-    if isinstance(e, smtplib.SMTPRecipientsRefused):
-        return "; ".join(f"{a}: {_why(r)}" for a, r in e.recipients.items())
-    if isinstance(e, tuple) and len(e) == 2:  # (code, message) as smtplib reports a refusal
-        code, msg = e
-        return f"{code} {msg.decode('utf-8', 'replace') if isinstance(msg, bytes) else msg}"
-    if isinstance(e, (smtplib.SMTPResponseException,)):
-        return _why((e.smtp_code, e.smtp_error))
-    if isinstance(e, OSError) and e.strerror:
-        return e.strerror
-    return str(e) or type(e).__name__
+def mark_sent(game_dir: str | Path, *, now: datetime | None = None) -> OutboxReport:
+    """Record every mail written and not sent yet as sent: the moderator sent the ``.eml`` files by
+    other means. Their readers' next mails start after them."""
+    gd = GameDir.open(game_dir)
+    with gd.lock(timeout=10):
+        report = OutboxReport(registry.game_id(registry.read_game(gd.root)), "unsent", gd.root / OUTBOX)
+        for rec in Ledger.read(gd.root).mail.queue():
+            _log_mailed(gd.root, rec, "by the moderator", [rec["address"]], {}, now)
+            report.sent.append(f"{rec['path']} to {rec['address']} (recorded as sent by you)")
+        if not report.sent:
+            report.notes.append("every mail written was sent already")
+    return report

@@ -32,7 +32,7 @@ from ..folder.gamedir import GameDir
 from ..folder.ledger import Ledger, log
 from ..folder.schedule import show_span, show_time
 from ..util import fileio
-from .outbox import OUTBOX, SENT_FILE, OutboxError, OutboxReport, SmtpServer, _connect, _read_json, _send_one, _why
+from .sending import OUTBOX, SENT_FILE, OutboxError, OutboxReport, SmtpServer, _connect, _read_json, _send_one, _why
 
 REMINDERS = "reminders"
 WIDTH = 78

@@ -1,0 +1,100 @@
+"""What the log says was mailed to whom: the record ``maester outbox`` writes and reads (ruling 303).
+
+Two kinds of lines:
+
+``outbox``
+    a set of mails written: ``folder`` (``outbox/NNNN``) and ``mails``, each with ``file``, ``to``
+    (a house, ``moderator`` or ``public``), ``address``, ``steps`` (the step numbers whose reports
+    it carries), ``notices`` (the receipts of refused files it carries), ``sha256`` (of the
+    ``.eml``) and ``source`` (a hash of what it was made from). The latest mail written for a
+    recipient is its mail to send; an earlier one not sent is superseded.
+``mailed``
+    one mail sent: ``file``, ``sha256``, ``to`` (the addresses the server took), ``server``,
+    ``time``. Written just after the server took it, so a run killed while sending sends, at the
+    next run, exactly the mails not recorded yet.
+
+A rollback undoes steps that may have been mailed: each recipient's mark goes back to the step
+rolled back to, the rollback is kept to be told in its next mail, and a mail written but not sent
+that carries an undone step is not sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+RECIPIENTS_NOT_HOUSES = ("moderator", "public")
+
+
+@dataclass
+class MailBook:
+    """The mails written and sent, read from the log (kept by :class:`adjudicator.folder.ledger.Ledger`)."""
+
+    written: dict[str, dict[str, Any]] = field(default_factory=dict)  # "outbox/NNNN/x.eml" -> its record
+    current: dict[str, str] = field(default_factory=dict)  # recipient -> its latest mail written
+    mailed: dict[str, dict[str, Any]] = field(default_factory=dict)  # file -> its mailed line
+    through: dict[str, int] = field(default_factory=dict)  # recipient -> the last step its mails carried
+    delivered: dict[str, set[str]] = field(default_factory=dict)  # recipient -> receipts its mails carried
+    undone: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # recipient -> rollbacks to tell
+    first_mailed: dict[int, str] = field(default_factory=dict)  # step -> when a mail first carried it
+    lines: int = 0  # outbox and mailed lines read (none: a game mailed by an older Maester, or never)
+
+    def take(self, e: dict[str, Any]) -> None:
+        """Read one ``outbox`` or ``mailed`` line (others are not this book's business)."""
+        action = e.get("action")
+        if action == "outbox":
+            for who, n in e.get("legacy_through", {}).items():  # mails of an older Maester, from outbox/*/sent.json
+                self.through[str(who)] = max(self.through.get(str(who), -1), int(n))
+            folder = str(e["folder"])
+            for m in e["mails"]:
+                path = f"{folder}/{m['file']}"
+                self.written[path] = dict(m) | {"path": path}
+                self.current[str(m["to"])] = path
+            self.lines += 1
+        elif action == "mailed":
+            path = str(e["file"])
+            self.mailed[path] = e
+            self.lines += 1
+            rec = self.written.get(path)
+            if rec is None:
+                return
+            who = str(rec["to"])
+            steps = [int(n) for n in rec.get("steps", [])]
+            if steps:
+                self.through[who] = max(self.through.get(who, -1), *steps)
+                for n in steps:
+                    self.first_mailed.setdefault(n, str(e.get("time", "")))
+            self.delivered.setdefault(who, set()).update(str(n) for n in rec.get("notices", []))
+            self.undone.pop(who, None)
+
+    def rolled_back(self, e: dict[str, Any]) -> None:
+        """A rollback to step ``e["to"]``: what was mailed of later steps no longer stands."""
+        to = int(e["to"])
+        for who, last in list(self.through.items()):
+            if last > to:
+                self.undone.setdefault(who, []).append({"to": to, "through": last, "reason": str(e.get("reason", "")),
+                                                        "time": str(e.get("time", ""))})  # fmt: skip
+                self.through[who] = to
+        for who, path in list(self.current.items()):
+            rec = self.written.get(path, {})
+            if path not in self.mailed and any(int(n) > to for n in rec.get("steps", [])):
+                del self.current[who]  # it carries an undone step: never sent
+        self.first_mailed = {n: t for n, t in self.first_mailed.items() if n <= to}
+
+    def pending(self, who: str) -> dict[str, Any] | None:
+        """The mail written for ``who`` and not sent yet, if any."""
+        path = self.current.get(who)
+        return self.written[path] if path is not None and path not in self.mailed else None
+
+    def queue(self) -> list[dict[str, Any]]:
+        """Every mail to send, in the order written."""
+        out = [self.written[p] for p in self.current.values() if p not in self.mailed]
+        order = list(self.written)
+        return sorted(out, key=lambda r: order.index(r["path"]))
+
+    def copy(self) -> MailBook:
+        return MailBook(
+            {k: dict(v) for k, v in self.written.items()}, dict(self.current), dict(self.mailed), dict(self.through),
+            {k: set(v) for k, v in self.delivered.items()}, {k: list(v) for k, v in self.undone.items()},
+            dict(self.first_mailed), self.lines,
+        )  # fmt: skip

@@ -1,0 +1,266 @@
+"""The digest mail (issue 15): everything since a reader's last mail, once; notices to the house whose
+key sealed a refused file; what was mailed recorded in the log, so that a crash while sending sends
+exactly the rest; a rollback told; a game list; a game mailed by an older Maester."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from mail import shapes
+from test_smtp import LoopbackController, Recorder, run_server
+
+from adjudicator.cli import main as cli_main
+from adjudicator.folder import audit, batch, registry, undo
+from adjudicator.mail import outbox
+from adjudicator.mail.digest import STEP_RULE
+from adjudicator.mail.outbox import mark_sent, parse_smtp_url, send_outbox, write_outbox
+from adjudicator.reports.report import join_text
+from adjudicator.seals import seal
+
+MOD = shapes.MODERATOR
+STRANGER = Ed25519PrivateKey.from_private_bytes(bytes([5] * 32))
+
+
+@pytest.fixture(scope="module")
+def reported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return shapes.make_reported_game(tmp_path_factory.mktemp("template") / shapes.GAME)
+
+
+@pytest.fixture
+def game(reported: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(reported, tmp_path / shapes.GAME))
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+def smtp(recorder: Recorder) -> Iterator[LoopbackController]:
+    yield from run_server(recorder)
+
+
+def step(game: Path, house: str, seq: int, tmp_path: Path) -> list[str]:
+    """One more step: a house's file with nothing but a comment (a new snapshot each)."""
+    path = tmp_path / f"{house}-{seq}.txt"
+    path.write_text(shapes.turn(house, seq, f"# note {seq}"))
+    return batch.adjudicate(game, [path]).steps
+
+
+def read(path: Path) -> EmailMessage:
+    msg = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def text_of(msg: EmailMessage) -> str:
+    body = msg.get_body(("plain",))
+    assert body is not None
+    return str(body.get_content()).replace("\r\n", "\n")
+
+
+def html_of(msg: EmailMessage) -> str:
+    body = msg.get_body(("html",))
+    assert body is not None
+    return str(body.get_content())
+
+
+def sections(text: str) -> dict[int, str]:
+    """The step sections of a digest's text, by step number (a heading between two STEP_RULE lines)."""
+    chunks = text.split(STEP_RULE + "\n")
+    out: dict[int, str] = {}
+    for heading, body in zip(chunks[1::2], chunks[2::2]):
+        number = int(heading.split()[1])
+        assert number not in out, f"step {number} twice in one mail"
+        out[number] = body
+    return out
+
+
+def whole(game: Path, label: str, house: str) -> str:
+    folder = game / "reports" / label
+    return seal.normalise(join_text((folder / f"{house}.txt").read_text(), (folder / "public.txt").read_text()))
+
+
+def log(game: Path, action: str) -> list[dict]:
+    return [e for e in registry.read_log(game) if e.get("action") == action]
+
+
+def received(recorder: Recorder, address: str) -> list[EmailMessage]:
+    out = []
+    for _, rcpt, data in recorder.received:
+        if address in rcpt:
+            msg = BytesParser(policy=policy.default).parsebytes(data)
+            assert isinstance(msg, EmailMessage)
+            out.append(msg)
+    return out
+
+
+def test_ruling_303_two_steps_without_an_outbox_reach_each_player_in_one_mail(game: Path, tmp_path: Path) -> None:
+    labels = ["0000-r1-planning", *step(game, "stark", 1, tmp_path), *step(game, "lannister", 1, tmp_path)]
+    assert labels == ["0000-r1-planning", "0001-r1-planning", "0002-r1-planning"]
+    write_outbox(game, key=MOD)
+    msg = read(game / "outbox" / "0002" / "stark.eml")
+    assert msg["Subject"] == f"[{shapes.GAME}] round 1 planning, steps 0000-0002: House Stark"
+    assert msg["X-Maester-Steps"] == " ".join(labels)
+    text = text_of(msg)
+    found = sections(text)
+    assert sorted(found) == [0, 1, 2]
+    for label in labels:  # each step's whole report, word for word, in its own section
+        assert whole(game, label, "stark").rstrip("\n") in found[int(label[:4])]
+    assert text.index("ASKED OF YOU NOW") < text.index(STEP_RULE), "what is asked comes first"
+    assert "RECEIPTS: what was made of your files applied in this step" in found[1]
+    assert "Receipt for archive/000001-stark-r1-planning-seq1.txt" in found[1] and "Receipt for" not in found[2]
+    assert max(len(line) for line in text.splitlines()) <= 80
+    page = html_of(msg)
+    assert page.count('<img id="map"') == 1 and page.count("<html") == 1 and page.rstrip().endswith("</html>")
+    assert page.index('id="step-0000"') < page.index('id="step-0001"') < page.index('id="step-0002"')
+    assert page.index('id="step-0002"') < page.index('<img id="map" src="cid:'), "the map of the latest step only"
+    assert 'id="events-0000"' in page and 'id="events"' in page, "the earlier steps' ids are their own"
+    lannister = text_of(read(game / "outbox" / "0002" / "lannister.eml"))
+    assert "PRIVATE report for House Stark" not in lannister and "Receipt for archive/000001-stark" not in lannister
+
+
+def test_ruling_303_the_next_mail_starts_after_the_last_one_sent(game: Path, tmp_path: Path, smtp: LoopbackController,
+                                                                recorder: Recorder) -> None:  # fmt: skip
+    server = parse_smtp_url(f"smtp://127.0.0.1:{smtp.port}")
+    write_outbox(game, key=MOD)
+    assert send_outbox(game, server=server).exit_status == 0
+    step(game, "stark", 1, tmp_path)
+    step(game, "baratheon", 1, tmp_path)
+    report = write_outbox(game, key=MOD)
+    assert [w.split(":")[1].strip() for w in report.written] == ["steps 0001, 0002"] * 4
+    send_outbox(game, server=server)
+    mails = received(recorder, shapes.EMAILS["stark"])
+    assert [sorted(sections(text_of(m))) for m in mails] == [[0], [1, 2]]
+    assert write_outbox(game, key=MOD).written == [], "nothing new: no mail"
+    mailed = log(game, "mailed")
+    assert len(mailed) == 8 and len({e["file"] for e in mailed}) == 8
+
+
+def test_ruling_303_a_crash_while_sending_sends_exactly_the_rest_at_the_next_run(
+        game: Path, tmp_path: Path, smtp: LoopbackController, recorder: Recorder,
+        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    server = parse_smtp_url(f"smtp://127.0.0.1:{smtp.port}")
+    step(game, "stark", 1, tmp_path)
+    write_outbox(game, key=MOD)
+    real, calls = outbox.deliver, []
+
+    def killed_at_the_third(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(args[1])
+        if len(calls) == 3:
+            raise KeyboardInterrupt("the machine went down")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(outbox, "deliver", killed_at_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        send_outbox(game, server=server)
+    monkeypatch.undo()
+    assert len(recorder.received) == 2 and len(log(game, "mailed")) == 2
+    again = send_outbox(game, server=server)
+    assert again.exit_status == 0 and len(again.sent) == 2
+    names = [BytesParser(policy=policy.default).parsebytes(d)["X-Maester-House"] for _, _, d in recorder.received]
+    assert sorted(names) == ["baratheon", "lannister", "moderator", "stark"], "each once: none twice, none lost"
+    assert send_outbox(game, server=server).sent == []
+
+
+def test_ruling_300_a_refused_file_reaches_the_house_whose_key_sealed_it_and_never_the_sender(
+        game: Path, tmp_path: Path, smtp: LoopbackController, recorder: Recorder) -> None:  # fmt: skip
+    server = parse_smtp_url(f"smtp://127.0.0.1:{smtp.port}")
+    write_outbox(game, key=MOD)
+    send_outbox(game, server=server)
+    wrong_house = shapes.turn("lannister", 1, "# sealed with Stark's key", key="stark")
+    stranger = seal.sign(f"game {shapes.GAME} · house baratheon · round 1 · planning · seq 1\n# who am I\n", STRANGER)
+    box = shapes.maildir(tmp_path / "Maildir", [shapes.forged(wrong_house, 20), shapes.forged(stranger, 21)])
+    assert cli_main(["adjudicate", str(game), "--maildir", str(box)]) == 1
+    report = write_outbox(game, key=MOD)
+    assert sorted(w.split()[0] for w in report.written) == ["moderator.eml", "stark.eml"], "no new step: receipts only"
+    send_outbox(game, server=server)
+    stark = text_of(received(recorder, shapes.EMAILS["stark"])[-1])
+    assert "YOUR FILES NOT TAKEN (1)" in stark and "[wrong-house]" in stark
+    assert "It goes to House Stark, whose registered key sealed what it speaks of," in stark
+    assert received(recorder, "mallory@evil.example") == [], "never to the address a file came from"
+    assert len(received(recorder, shapes.EMAILS["lannister"])) == 1 and len(received(recorder, shapes.EMAILS["baratheon"])) == 1
+    mod = text_of(received(recorder, shapes.MODERATOR_EMAIL)[-1])
+    assert "FILES NO REGISTERED KEY SEALED: for you only (1)" in mod and "[unknown-key]" in mod
+    assert "from 'mallory@evil.example'" in mod, "the moderator learns where it came from, to follow it up"
+    assert "RECEIPTS SENT TO HOUSES" in mod and "-stark.txt" in mod
+    assert write_outbox(game, key=MOD).written == [], "each receipt once"
+
+
+def test_ruling_304_a_rollback_after_mailing_is_told_and_the_new_steps_follow(game: Path, tmp_path: Path,
+                                                                             smtp: LoopbackController,
+                                                                             recorder: Recorder) -> None:  # fmt: skip
+    server = parse_smtp_url(f"smtp://127.0.0.1:{smtp.port}")
+    step(game, "stark", 1, tmp_path)
+    write_outbox(game, key=MOD)
+    send_outbox(game, server=server)  # steps 0000 and 0001 mailed
+    step(game, "lannister", 1, tmp_path)
+    write_outbox(game, key=MOD)  # 0002 written, not sent
+    mistake = next(p.name for p in (game / "archive").iterdir() if "-stark-" in p.name)
+    undo.rollback(game, to=0, reason="Stark's note was not meant", drop=[mistake])
+    batch.adjudicate(game)  # 0001 again, from Lannister's file alone
+    report = write_outbox(game, key=MOD)
+    assert any(w.startswith("stark.eml") and "steps 0001" in w for w in report.written)
+    assert not (game / "outbox" / "0002" / "stark.eml").exists(), "the unsent mail of an undone step is set aside"
+    send_outbox(game, server=server)
+    mails = received(recorder, shapes.EMAILS["stark"])
+    assert len(mails) == 2, "the mail written before the rollback was never sent"
+    last = text_of(mails[-1])
+    assert "UNDONE BY THE MODERATOR" in last and "The moderator undid step 0001" in last and "not meant" in last
+    assert sorted(sections(last)) == [1] and "lannister" in sections(last)[1].lower()
+    assert audit.replay(game).ok
+
+
+def test_a_game_list_gets_the_public_reports_only(game: Path, tmp_path: Path) -> None:
+    doc = (game / "game.toml").read_text() + '\n[mail]\nlist = "agot@lists.example"\n'
+    (game / "game.toml").write_text(doc)
+    step(game, "stark", 1, tmp_path)
+    write_outbox(game, key=MOD)
+    public = read(game / "outbox" / "0001" / "public.eml")
+    assert public["To"].addresses[0].addr_spec == "agot@lists.example"
+    text = text_of(public)
+    assert sorted(sections(text)) == [0, 1] and "PRIVATE" not in text and "Receipt for" not in text
+    assert "PRIVATE" not in html_of(public) and "YOUR HAND" not in text
+    (game / "game.toml").write_text(doc.replace("agot@lists.example", "a@x, b@y"))
+    with pytest.raises(outbox.OutboxError, match=r"\[mail\] list 'a@x, b@y' in game.toml is not one mail address"):
+        write_outbox(game, key=MOD)
+
+
+def test_a_game_mailed_by_an_older_maester_goes_on_after_its_last_mail(game: Path, tmp_path: Path) -> None:
+    old = game / "outbox" / "0000"
+    old.mkdir(parents=True)
+    for name in ("stark.eml", "lannister.eml", "baratheon.eml", "public.eml"):
+        (old / name).write_text("an older Maester's mail\n")
+    (old / "sent.json").write_text(json.dumps({n: {"sent": "2026-03-01T18:00:00+00:00"}
+                                               for n in ("stark.eml", "lannister.eml", "public.eml")}))  # fmt: skip
+    step(game, "stark", 1, tmp_path)
+    report = write_outbox(game, key=MOD)
+    steps = {w.split()[0]: w.split(":")[1].strip() for w in report.written}
+    assert steps == {"stark.eml": "steps 0001", "lannister.eml": "steps 0001", "moderator.eml": "steps 0001",
+                     "baratheon.eml": "steps 0000, 0001"}, "baratheon's mail of 0000 was never sent"  # fmt: skip
+    assert (old / "stark.eml").read_text() == "an older Maester's mail\n", "mails sent before are kept"
+    assert log(game, "outbox")[0]["legacy_through"] == {"stark": 0, "lannister": 0, "moderator": 0, "public": 0}
+    write_outbox(game, key=MOD, sender=shapes.MODERATOR_EMAIL)
+    mark_sent(game)
+    step(game, "lannister", 1, tmp_path)
+    assert all("steps 0002" in w for w in write_outbox(game, key=MOD).written)
+
+
+def test_cli_outbox_mark_sent(game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["outbox", str(game)]) == 0
+    assert cli_main(["outbox", str(game), "--mark-sent"]) == 0
+    assert "marked outbox/0000/stark.eml to stark@players.example (recorded as sent by you)" in capsys.readouterr().out
+    step(game, "stark", 1, tmp_path)
+    assert cli_main(["outbox", str(game)]) == 0
+    out = capsys.readouterr().out
+    assert "wrote stark.eml to stark@players.example: steps 0001" in out
+    assert cli_main(["outbox", str(game), "--mark-sent", "--send", "smtp://127.0.0.1:1"]) == 2
