@@ -174,5 +174,6 @@ def test_R112_every_order_token_has_a_printed_form() -> None:
 def test_every_choice_form_has_an_example_and_every_choice_card_exists() -> None:
     for key, forms in CARD_CHOICES.items():
         kind, card = key.split(":")
-        assert lookup(kind, display_name(kind, card)).id == card
+        shown = display_name(kind, card)
+        assert card in (lookup(kind, shown).id, lookup(kind, shown, "mother-of-dragons").id)  # deck IV: the expansion's
         assert forms <= set(FORM_EXAMPLES)

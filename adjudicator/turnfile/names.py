@@ -432,6 +432,10 @@ CARD_CHOICES: dict[str, frozenset[str]] = {
         "westeros_card:southron_ambitions": ("area", "nothing"),
         "westeros_card:strongholds_of_resistance": ("area", "nothing"),
         "westeros_card:fire_made_flesh": ("destroy", "muster", "nothing"),
+        "westeros_card:domestic_disputes": ("names", "nothing"),
+        "westeros_card:watering_the_seed": ("names", "nothing"),
+        "westeros_card:the_long_plan": ("names", "nothing"),
+        "westeros_card:playing_with_fire": ("names", "nothing"),
         "wildling_card:preemptive_raid": ("destroy", "track"),
         "wildling_card:crow_killers": ("upgrade", "downgrade", "nothing"),
         "wildling_card:a_king_beyond_the_wall": ("track", "nothing"),
@@ -469,6 +473,7 @@ FORM_EXAMPLES: dict[str, str] = {
     "downgrade": "downgrade knight in AREA, ...", "track": "iron throne | fiefdoms | king's court",
     "discard": "discard CARD", "take_back": "take back CARD", "cancel": "cancel", "swap": "swap to CARD",
     "remove_order": "remove order in AREA", "retreat": "retreat to AREA", "area": "AREA",
+    "names": "NAME, NAME",
 }
 
 # The verb that names an object for each card whose choice is an area or a house card.

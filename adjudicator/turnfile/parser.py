@@ -298,6 +298,7 @@ class _Lines(Transformer[Token, Any]):
     rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
+    rhs_names = _tag("names", "all")
     rhs_upgrade, rhs_downgrade, rhs_destroy = _tag("upgrade", "first"), _tag("downgrade", "first"), _tag("destroy", "first")
 
     # whole lines
@@ -557,6 +558,11 @@ def _westeros_choice(c: _Ctx, card: str, form: str, fields_: dict[str, Any], pla
     """A Westeros card's choice; deck IV's name an area, or the dragon Fire Made Flesh destroys (M083)."""
     if form == "area":
         return c.done(C.WesterosChoice(card=card, option=str(fields_["area"])))
+    if form == "names":
+        ids = [_deck_iv_name(c, n) for n in fields_["names"]]
+        if c.errors:
+            return c.done(C.PlayCard(card=""))
+        return c.done(C.WesterosChoice(card=card, option="+".join(str(i) for i in ids)))
     if form == "destroy":
         units = fields_["units"]
         if len(units) != 1 or units[0].count != 1 or units[0].unit != "dragon":
@@ -564,6 +570,16 @@ def _westeros_choice(c: _Ctx, card: str, form: str, fields_: dict[str, Any], pla
             return c.done(C.PlayCard(card=""))
         return c.done(C.WesterosChoice(card=card, option=f"destroy {units[0].area}"))
     return c.done(C.WesterosChoice(card=card, option=form))
+
+
+def _deck_iv_name(c: _Ctx, name: _Name) -> str | None:
+    """A house, a unit or an area named in a Westeros IV choice: an exact house or unit first."""
+    for kind in ("house", "unit"):
+        match = lookup(kind, name.text)
+        if match.id is not None and not match.fuzzy:
+            return str(match.id)
+    area: str | None = c.name("area", name)
+    return area
 
 
 def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, dict[str, Any]]:
@@ -574,6 +590,8 @@ def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, 
         if key in OPTION_WORDS:
             option = OPTION_WORDS[key]
             return option, ({"option": option} if option == "cancel" else {})
+        if "names" in allowed:  # a Westeros IV card's house, area or unit (M083)
+            return "names", {"names": [rhs[1]]}
         if "area" in allowed:  # a Westeros IV card's area (M083)
             return "area", {"area": c.name("area", rhs[1])}
         if "track" in allowed and key not in ("influence", "drop"):
@@ -582,6 +600,8 @@ def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, 
                 c.error("E107", "choose an Influence track: iron throne, fiefdoms or king's court", rhs[1])
             return "track", {"track": track}
         return f"?{rhs[1].text}", {}
+    if form == "names":
+        return form, {"names": list(rhs[1])}
     if form in ("no", "muster_option"):
         return ("nothing" if form == "no" else "muster"), {}
     if form == "ban":

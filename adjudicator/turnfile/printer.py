@@ -11,7 +11,7 @@ from typing import Any
 from ..game import commands as C
 from ..game.commands import Command
 from .header import Header, format_header
-from .names import CARD_VERBS, ORDER_TEXT, TRACK_NAMES, display_name, unit_text
+from .names import CARD_VERBS, ORDER_TEXT, TRACK_NAMES, display_name, lookup, unit_text
 
 __all__ = ["DECLINE_WORDS", "format_command", "format_turn_file"]
 
@@ -53,7 +53,16 @@ def _westeros_option(option: str) -> str:
         return f"destroy dragon in {_area(option.removeprefix('destroy '))}"
     if option in _WESTEROS_WORDS or not option:
         return {"no march+1": "no march +1"}.get(option, option)
-    return _area(option)
+    return ", ".join(_deck_iv_name(part) for part in option.split("+"))
+
+
+def _deck_iv_name(ident: str) -> str:
+    """A house (in lower case, as houses print), a unit or an area of a Westeros IV choice."""
+    if lookup("house", ident).id == ident:
+        return ident
+    if lookup("unit", ident).id == ident:
+        return unit_text(ident)
+    return _area(ident)
 
 
 def _units_text(specs: Sequence[C.UnitSpec]) -> str:

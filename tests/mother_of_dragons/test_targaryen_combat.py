@@ -8,7 +8,7 @@ from adjudicator.engine.core.common import UnitsDestroyed
 from adjudicator.engine.events.combat import CardAbility, CombatResolved
 from adjudicator.engine.invariants import check_invariants
 from adjudicator.engine.machine import advance
-from adjudicator.game.commands import Casualties, March, Move, PlayCard, UnitSpec
+from adjudicator.game.commands import Casualties, March, Move, PlayCard, Retreat, UnitSpec
 from adjudicator.game.mod_setup import new_mod_game
 from adjudicator.game.state import GameState, Order, Unit
 
@@ -30,7 +30,7 @@ def fight(s: GameState, *answers: dict[str, object]):
     return advance(s, [entry(T, march), *answers], deadline=lambda r: r.key.startswith("r1.action"))
 
 
-def test_M092_M095_ruling_250_a_beaten_dragon_flies_back_to_where_it_flew_from():
+def test_M095_ruling_250_a_beaten_attacking_dragon_flies_back_to_where_it_flew_from():
     step = fight(flight(), entry("stark", PlayCard(card="roose_bolton")), entry(T, PlayCard(card="ser_jorah_mormont")))
     result = of(step.events, CombatResolved)
     assert [(r.attacker, r.defender, r.winner) for r in result] == [(T, "stark", "stark")]
@@ -80,3 +80,20 @@ def test_viserys_in_a_real_combat_adds_the_discarded_cards_strength():
     assert ("ability:viserys_targaryen", 4) in combat.attacker_strength and combat.winner == T
     hs = step.state.houses[T]
     assert "khal_drogo" in hs.discards and "viserys_targaryen" in hs.discards and not hs.removed
+
+
+def test_M095_ruling_250_a_beaten_defending_dragon_retreats_without_flying():
+    s = new_mod_game(["stark", "lannister", "arryn", T], seed="combat")
+    s.phase, s.step = "action", "marches"
+    s.area_mut("the_rhoyne").units = [Unit(T, "dragon")]  # the third dragon waits in Castle Black
+    s.area_mut("castle_black").units = [Unit(T, "dragon")]
+    s.area_mut("winterfell").units = [Unit("stark", "knight"), Unit("stark", "knight")]
+    s.area_mut("winterfell").order = Order("stark", "march+0")
+    march = March(origin="winterfell", moves=(Move(destination="castle_black", units=(UnitSpec("knight", 2),)),))
+    step = advance(s, [entry("stark", march), entry("stark", PlayCard(card="roose_bolton")),
+                       entry(T, PlayCard(card="ser_jorah_mormont")), entry(T, Retreat(areas=("pentos",)))],
+                   deadline=lambda r: r.key.startswith("r1.action"))
+    refused = [e.reason for e in step.events if type(e).__name__ == "AnswerUnusable" and e.house == T]
+    assert refused, "a flight to Pentos is no retreat"
+    retreated = [a for a, u in step.state.units_of(T) if u.type == "dragon" and a not in ("norvos", "the_rhoyne")]
+    assert len(retreated) == 1 and step.state.board().adjacent("castle_black", retreated[0])

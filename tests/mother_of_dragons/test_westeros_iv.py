@@ -28,8 +28,10 @@ def tgame() -> GameState:
     return s
 
 
-def resolve(state: GameState, card: str, *answers: WesterosChoice, deadline: bool = False) -> Context:
+def resolve(state: GameState, card: str, *answers: WesterosChoice, deadline: bool = False,
+            answers_of: dict[str, list[WesterosChoice]] | None = None) -> Context:
     pool = [PoolEntry.from_dict(entry(T, a, round=state.round)) for a in answers]
+    pool += [PoolEntry.from_dict(entry(h, a, round=state.round)) for h, cmds in (answers_of or {}).items() for a in cmds]
     ctx = Context(state, state.board(), Segment("westeros", {}), pool, deadline)
     resolve_card(ctx, 4, card)
     return ctx
@@ -73,11 +75,14 @@ def test_M083_ruling_269_a_banner_token_on_an_area_targaryen_controls_is_gained_
     assert s.area("the_stony_shore").loyalty == 0 and s.loyalty_gained == 1
 
 
-def test_domestic_disputes_puts_its_banner_on_storms_end():
+def test_domestic_disputes_costs_one_for_tokens_on_up_to_four_other_home_areas():
     s = tgame()
-    ctx = resolve(s, "domestic_disputes")
-    assert placed(ctx) == ["storms_end"]
-    assert s.westeros_discards["4"] == ["domestic_disputes"]
+    power = s.houses[T].power
+    ctx = resolve(s, "domestic_disputes", WesterosChoice(card="domestic_disputes", option="tyrell+stark"))
+    assert placed(ctx) == ["storms_end", "winterfell", "highgarden"]  # named in any order, placed in house order
+    assert s.houses[T].power == power - 1 and s.westeros_discards["4"] == ["domestic_disputes"]
+    with pytest.raises(NeedAnswers):  # five houses, or Targaryen itself, are no choice
+        resolve(tgame(), "domestic_disputes", WesterosChoice(card="domestic_disputes", option=f"stark+{T}"))
 
 
 def test_empty_promises_costs_one_power_for_a_token_on_one_of_its_two_areas():
@@ -115,8 +120,14 @@ def test_fire_made_flesh_brings_a_destroyed_dragon_back_to_pentos():
         resolve(s2, "fire_made_flesh", WesterosChoice(card="fire_made_flesh", option="muster"))
 
 
-def test_playing_with_fire_puts_its_banner_on_riverrun_and_the_arbor():
-    assert placed(resolve(tgame(), "playing_with_fire")) == ["riverrun", "the_arbor"]
+def test_playing_with_fire_puts_a_token_and_a_named_players_unit_on_an_uncontrolled_area():
+    s = tgame()
+    ctx = resolve(s, "playing_with_fire", WesterosChoice(card="playing_with_fire", option="stark+the_twins"),
+                  answers_of={"stark": [WesterosChoice(card="playing_with_fire", option="knight")]})
+    assert placed(ctx) == ["riverrun", "the_arbor", "the_twins"]
+    assert [(u.house, u.type) for u in s.area("the_twins").units] == [("stark", "knight")]
+    with pytest.raises(NeedAnswers):  # Winterfell is Stark's: not uncontrolled
+        resolve(tgame(), "playing_with_fire", WesterosChoice(card="playing_with_fire", option="winterfell+stark"))
 
 
 def test_scattering_dissent_each_player_in_reverse_turn_order_moves_a_token():
@@ -140,12 +151,29 @@ def test_strongholds_of_resistance_token_on_harrenhal_or_white_harbor():
     assert placed(ctx) == ["seagard", "harrenhal"]
 
 
-def test_the_long_plan_puts_its_banner_on_castle_black_and_yronwood():
-    assert placed(resolve(tgame(), "the_long_plan")) == ["castle_black", "yronwood"]
+def test_the_long_plan_lets_a_named_player_place_two_tokens_where_it_likes():
+    s = tgame()
+    ctx = resolve(s, "the_long_plan", WesterosChoice(card="the_long_plan", option="lannister"),
+                  answers_of={"lannister": [WesterosChoice(card="the_long_plan", option="the_eyrie+seagard")]})
+    assert placed(ctx) == ["castle_black", "yronwood", "the_eyrie", "seagard"]
+    s = tgame()
+    pool = [PoolEntry.from_dict(entry(T, WesterosChoice(card="the_long_plan", option="lannister"), round=2)),
+            PoolEntry.from_dict(entry("lannister", WesterosChoice(card="the_long_plan", option="the_eyrie+the_eyrie"),
+                                      round=2))]
+    ctx = Context(s, s.board(), Segment("westeros", {}), pool, False)
+    with pytest.raises(NeedAnswers):
+        resolve_card(ctx, 4, "the_long_plan")
+    refused = [e.reason for e in [*ctx.events, *ctx.transient] if type(e).__name__ == "AnswerUnusable"]
+    assert refused and "two different land areas" in refused[0] and "M083" in refused[0]
 
 
-def test_watering_the_seed_has_no_banner():
-    assert placed(resolve(tgame(), "watering_the_seed")) == []
+def test_watering_the_seed_costs_the_victory_position_for_two_river_areas():
+    s = tgame()
+    power, cost = s.houses[T].power, s.victory(T, s.board())
+    ctx = resolve(s, "watering_the_seed", WesterosChoice(card="watering_the_seed", option="seagard+riverrun"))
+    assert placed(ctx) == ["riverrun", "seagard"] and s.houses[T].power == power - cost
+    with pytest.raises(NeedAnswers):  # King's Landing is beside no river (ruling 210)
+        resolve(tgame(), "watering_the_seed", WesterosChoice(card="watering_the_seed", option="kings_landing+riverrun"))
 
 
 def test_word_spreads_quickly_each_player_in_turn_order_moves_a_token():
@@ -156,10 +184,29 @@ def test_word_spreads_quickly_each_player_in_turn_order_moves_a_token():
 
 
 @pytest.mark.parametrize("line", ["Empty Promises: Moat Cailin", "Fire Made Flesh: destroy dragon in Norvos",
-                                  "Fire Made Flesh: muster", "Southron Ambitions: nothing"])
+                                  "Fire Made Flesh: muster", "Southron Ambitions: nothing",
+                                  "Domestic Disputes: stark, lannister, tyrell", "Watering the Seed: Riverrun, Seagard",
+                                  "The Long Plan: stark", "Playing With Fire: The Twins, stark",
+                                  "Playing With Fire: siege engine"])
 def test_M083_deck_iv_choices_print_and_parse_back(line):
     text = f"game g · house {T} · round 2 · westeros · seq 1\n{line}\n"
     tf = parse_turn_file(text, variant="mother-of-dragons")
     cmds = [c for c in tf.commands if isinstance(c, WesterosChoice)]
     assert len(cmds) == 1 and format_command(cmds[0]) == line
     assert CARDS.westeros_card(4, cmds[0].card).deck == 4
+
+
+def test_the_guides_mother_of_dragons_examples_parse_in_the_expansions_vocabulary():
+    import re
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "turn-files.md").read_text("utf-8")
+    blocks = re.findall(r"```turn-mod\n(.*?)```", guide, re.DOTALL)
+    assert len(blocks) == 2
+    for body in blocks:
+        tf = parse_turn_file(body, variant="mother-of-dragons")
+        assert not tf.problems, [p.render() for p in tf.problems]
+        assert len(tf.commands) == len([ln for ln in body.splitlines() if ln.strip()])
+        assert [format_command(c) for c in parse_turn_file("\n".join(format_command(c) for c in tf.commands),
+                                                            variant="mother-of-dragons").commands] == \
+            [format_command(c) for c in tf.commands]

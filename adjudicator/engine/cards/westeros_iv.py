@@ -10,20 +10,23 @@ controls are gained at once (M078): the card ends with the same checks as any ch
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import combinations
 
 from ...game.cards import CARDS
 from ...game.commands import Command, WesterosChoice
-from ...game.state import Unit
+from ...game.mod_board import MOD, mod_board
+from ...game.state import GameState, Unit
 from ..core.common import after_control_change, available_units, destroy_units, lose_power, within_supply
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..core.targaryen import PENTOS, TARGARYEN, place_loyalty
 from ..events import area_name, card_name
-from ..events.targaryen import DragonReturned, DragonStrengthGained, LoyaltyMoved
+from ..events.targaryen import DragonReturned, DragonStrengthGained, LoyaltyMoved, UnitsPlaced
 from ..events.westeros import WesterosChoiceMade
 
 WesterosIV = Callable[[Context], None]
 WESTEROS_IV: dict[str, WesterosIV] = {}
 NOTHING = "nothing"
+AREA_NAMES = frozenset(mod_board(essos=True).areas)  # to tell an area from a house or unit in a choice
 
 
 def westeros_iv(card: str) -> Callable[[WesterosIV], WesterosIV]:
@@ -50,12 +53,18 @@ def resolve(ctx: Context, card: str) -> None:
 # --- Targaryen's choice -----------------------------------------------------------------------------
 
 
-def check_choice(card: str, options: Iterable[str], cmd: Command) -> Verdict:
+def in_order(order: Iterable[str]) -> Callable[[str], str]:
+    """Names of a choice put in a fixed order, so that ``tyrell, stark`` is the option ``stark+tyrell``."""
+    rank = {name: i for i, name in enumerate(order)}
+    return lambda option: "+".join(sorted(option.split("+"), key=lambda n: rank.get(n, len(rank))))
+
+
+def check_choice(card: str, options: Iterable[str], cmd: Command, normal: Callable[[str], str] = str) -> Verdict:
     """``None`` when ``cmd`` is one of Targaryen's legal choices for ``card``."""
     if not isinstance(cmd, WesterosChoice) or cmd.card != card:
         return NOT_APPLICABLE
     legal = list(options)
-    if cmd.option not in legal:
+    if normal(cmd.option) not in legal:
         return (f"{_option_text(cmd.option)!r} is not a choice of {card_name(card)} now: choose "
                 f"{', '.join(_option_text(o) for o in legal)} (M083)")
     return None
@@ -64,11 +73,15 @@ def check_choice(card: str, options: Iterable[str], cmd: Command) -> Verdict:
 def _option_text(option: str) -> str:
     if option.startswith("destroy "):
         return f"destroy dragon in {area_name(option.removeprefix('destroy '))}"
-    return option if option in (NOTHING, "muster") else area_name(option)
+    if option in (NOTHING, "muster"):
+        return option
+    return ", ".join(area_name(p) if p in AREA_NAMES else p.replace("_", " ") for p in option.split("+"))
 
 
-def targaryen_choice(ctx: Context, card: str, options: list[str], prompt: str) -> str:
-    """Ask Targaryen to choose among ``options`` (``nothing`` first, the default); returns the choice."""
+def targaryen_choice(ctx: Context, card: str, options: list[str], prompt: str,
+                     normal: Callable[[str], str] = str) -> str:
+    """Ask Targaryen to choose among ``options`` (``nothing`` first, the default); returns the choice,
+    put in the options' form by ``normal``."""
     if options == [NOTHING]:
         return NOTHING
     req = Request(
@@ -77,10 +90,11 @@ def targaryen_choice(ctx: Context, card: str, options: list[str], prompt: str) -
         options=tuple(WesterosChoice(card=card, option=o) for o in options),
         default=WesterosChoice(card=card, option=NOTHING),
     )
-    cmd = ctx.ask(Ask(req, lambda c: check_choice(card, options, c)))
+    cmd = ctx.ask(Ask(req, lambda c: check_choice(card, options, c, normal)))
     assert isinstance(cmd, WesterosChoice)
-    ctx.emit(WesterosChoiceMade(house=TARGARYEN, card=card, option=cmd.option))
-    return cmd.option
+    option = normal(cmd.option)
+    ctx.emit(WesterosChoiceMade(house=TARGARYEN, card=card, option=option))
+    return option
 
 
 def _pay_for_one_area(ctx: Context, card: str) -> None:
@@ -144,22 +158,134 @@ def fire_made_flesh(ctx: Context) -> None:
         ctx.emit(DragonReturned(area=PENTOS))
 
 
-# --- the cards whose choices are not asked yet (docs/rules-mother-of-dragons.md, section 9.8) -----------
+# --- the cards that name houses and areas ---------------------------------------------------------------
 
 
-def _not_offered(card: str) -> WesterosIV:
-    """A card whose optional, paid effect Maester cannot take by mail yet: Targaryen does not pay
-    (the deadline default of MD12), so only the banner resolves."""
-
-    def fn(ctx: Context) -> None:
-        ctx.emit(WesterosChoiceMade(house=TARGARYEN, card=card, option=NOTHING))
-
-    fn.__doc__ = f"{card_name(card)}: the banner only; Targaryen's paid option is not offered yet."
-    return fn
+def _pay(ctx: Context, card: str) -> int:
+    return int((CARDS.westeros_card(4, card).details or {}).get("cost", 1))
 
 
-for _card in ("domestic_disputes", "playing_with_fire", "the_long_plan", "watering_the_seed"):
-    westeros_iv(_card)(_not_offered(_card))
+def _uncontrolled(state: GameState, area: str) -> bool:
+    """No units, power token, garrison or neutral force: nobody's (Playing With Fire)."""
+    st = state.area(area)
+    return not (st.units or st.power_token or st.garrison or st.neutral_force)
+
+
+@westeros_iv("domestic_disputes")
+def domestic_disputes(ctx: Context) -> None:
+    """May discard 1: a loyalty token on the home area of each of up to 4 other houses (ruling 215)."""
+    st = ctx.state
+    others = [h for h in st.houses_in_play if h != TARGARYEN]
+    options = [NOTHING]
+    if st.houses[TARGARYEN].power >= _pay(ctx, "domestic_disputes"):
+        options += ["+".join(c) for n in range(1, 5) for c in combinations(others, n)]
+    choice = targaryen_choice(ctx, "domestic_disputes", options,
+                              "Domestic Disputes: discard 1 power to name up to 4 other houses, a loyalty token on "
+                              "each one's home area, or nothing", in_order(others))
+    if choice == NOTHING:
+        return
+    lose_power(ctx, TARGARYEN, _pay(ctx, "domestic_disputes"), "Domestic Disputes")
+    for house in choice.split("+"):
+        place_loyalty(ctx, ctx.board.houses[house].home_area, "Domestic Disputes")
+
+
+@westeros_iv("watering_the_seed")
+def watering_the_seed(ctx: Context) -> None:
+    """May discard power equal to its victory-track position: a loyalty token on each of two different
+    land areas beside a river that Targaryen does not control (ruling 210)."""
+    st, board = ctx.state, ctx.board
+    cost = st.victory(TARGARYEN, board)
+    rivers = [a for a in MOD.rivers if st.controller(a, board) != TARGARYEN]
+    options = [NOTHING]
+    if st.houses[TARGARYEN].power >= cost:
+        options += ["+".join(pair) for pair in combinations(rivers, 2)]
+    choice = targaryen_choice(ctx, "watering_the_seed", options,
+                              f"Watering the Seed: discard {cost} power for a loyalty token on each of two river "
+                              "areas you do not control, or nothing", in_order(rivers))
+    if choice == NOTHING:
+        return
+    lose_power(ctx, TARGARYEN, cost, "Watering the Seed")
+    for area in choice.split("+"):
+        place_loyalty(ctx, area, "Watering the Seed")
+
+
+@westeros_iv("the_long_plan")
+def the_long_plan(ctx: Context) -> None:
+    """May discard 1 to name another player, who puts a loyalty token on each of two different land
+    areas of its choice (ruling 215)."""
+    st, board = ctx.state, ctx.board
+    players = [h for h in st.players() if h != TARGARYEN]
+    can_pay = st.houses[TARGARYEN].power >= _pay(ctx, "the_long_plan")
+    choice = targaryen_choice(ctx, "the_long_plan", [NOTHING, *(players if can_pay else [])],
+                              "The Long Plan: discard 1 power to name another player, who places two loyalty "
+                              "tokens, or nothing")
+    if choice == NOTHING:
+        return
+    lose_power(ctx, TARGARYEN, _pay(ctx, "the_long_plan"), "The Long Plan")
+    land = [a.id for a in board.land_areas()]
+    picked = player_choice(ctx, "the_long_plan", choice, lambda o: _two_areas(o, land), f"{land[0]}+{land[1]}",
+                           "The Long Plan: name two different land areas, a loyalty token on each")
+    for area in picked.split("+"):
+        place_loyalty(ctx, area, "The Long Plan")
+
+
+def _two_areas(option: str, land: list[str]) -> str | None:
+    parts = option.split("+")
+    if len(parts) != 2 or parts[0] == parts[1] or any(p not in land for p in parts):
+        return "name two different land areas (The Long Plan, ruling 215)"
+    return None
+
+
+@westeros_iv("playing_with_fire")
+def playing_with_fire(ctx: Context) -> None:
+    """May discard 1 to name an uncontrolled land area and another player: a loyalty token there, and
+    that player must place one of its available land units there (ruling 215)."""
+    st, board = ctx.state, ctx.board
+    players = [h for h in st.players() if h != TARGARYEN]
+    areas = [a.id for a in board.land_areas() if _uncontrolled(st, a.id)]
+    options = [NOTHING]
+    if st.houses[TARGARYEN].power >= _pay(ctx, "playing_with_fire"):
+        options += [f"{a}+{h}" for a in areas for h in players]
+    choice = targaryen_choice(ctx, "playing_with_fire", options,
+                              "Playing With Fire: discard 1 power to name an uncontrolled land area and another "
+                              "player (a loyalty token there, and a unit of that player's), or nothing",
+                              in_order([*areas, *players]))
+    if choice == NOTHING:
+        return
+    area, house = choice.split("+")
+    lose_power(ctx, TARGARYEN, _pay(ctx, "playing_with_fire"), "Playing With Fire")
+    place_loyalty(ctx, area, "Playing With Fire")
+    units = [u for u in ("footman", "knight", "siege_engine")
+             if available_units(st, board, house, u) > 0 and within_supply(st, board, house, {area: 1})]
+    if not units:
+        return
+    unit = player_choice(ctx, "playing_with_fire", house, lambda o: None if o in units else
+                         f"place one of your available land units: {', '.join(units)} (Playing With Fire)",
+                         units[0], f"Playing With Fire: place one of your land units in {area_name(area)}",
+                         options=units)
+    st.area_mut(area).units.append(Unit(house, unit))
+    ctx.emit(UnitsPlaced(house=house, area=area, units=(unit,), cause="Playing With Fire"))
+
+
+def player_choice(ctx: Context, card: str, house: str, check: Callable[[str], str | None], default: str,
+                  prompt: str, options: list[str] | None = None) -> str:
+    """Ask a player a deck IV card names (The Long Plan, Playing With Fire) for its part."""
+    req = Request(
+        key=ctx.key("westeros_choice", house), kind="westeros_choice", house=house, prompt=prompt,
+        context={"card": card}, options=tuple(WesterosChoice(card=card, option=o) for o in options or ()),
+        default=WesterosChoice(card=card, option=default),
+    )
+
+    def verdict(cmd: Command) -> Verdict:
+        if not isinstance(cmd, WesterosChoice) or cmd.card != card:
+            return NOT_APPLICABLE
+        why = check(cmd.option)
+        return None if why is None else f"{why} (M083)"
+
+    cmd = ctx.ask(Ask(req, verdict))
+    assert isinstance(cmd, WesterosChoice)
+    ctx.emit(WesterosChoiceMade(house=house, card=card, option=cmd.option))
+    return cmd.option
 
 
 def _spread(ctx: Context, order: list[str], card: str) -> None:
