@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DEMO   := demo-game
 
-.PHONY: demo test lint dist venv soak bench fuzz mutate mutate-results clean screenshots
+.PHONY: demo test lint dist venv soak bench fuzz mutate mutate-results mutate-recheck clean screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ mutate: $(STAMP)
 
 mutate-results: $(STAMP)
 	$(VENV)/bin/mutmut results
+
+# After adding tests: forget the survivors' verdicts, so that the next make mutate runs them again
+# (mutmut keeps a verdict until the mutated function itself changes).
+mutate-recheck:
+	$(PY) -c 'import json, pathlib; [p.write_text(json.dumps({**d, "exit_code_by_key": {k: (None if v == 0 else v) for k, v in d["exit_code_by_key"].items()}})) for p in pathlib.Path("mutants").rglob("*.meta") for d in [json.loads(p.read_text())]]'
 
 soak: $(STAMP)
 	$(VENV)/bin/maester simulate --soak 1000

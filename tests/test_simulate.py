@@ -71,3 +71,19 @@ def test_invariants_catch_a_broken_position():
     assert "house cards" in problems and "routed" in problems and "supply" in problems
     state.pending = []
     assert any("stuck" in p for p in check_invariants(state))
+
+
+def test_ruling_50_a_skull_casualty_due_after_the_last_defender_fell_breaks_no_invariant():
+    """Six robots, seed 4, Tides of Battle: in round 9 Stark's last knight in White Harbor falls to
+    Baratheon's swords while Baratheon still has to choose the casualty of Stark's skull. Stark's
+    order stays until the combat is over (ruling 50); the state check once called it an order
+    without its units and stopped the game there."""
+    bare: list[tuple[int, str]] = []
+
+    def orders_without_units(s):
+        bare.extend((s.round, a) for a, st in s.areas.items()
+                    if st.order and all(u.house != st.order.house for u in st.units))
+
+    r = simulate(6, 4, text=False, chaos=0.6, tides_of_battle=True, on_step=orders_without_units)
+    assert (9, "white_harbor") in bare, "the game no longer meets the case: pick another seed"
+    assert r.problems == [] and r.winner

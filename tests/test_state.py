@@ -296,6 +296,20 @@ def test_R115_an_order_needs_its_units_in_the_area():
     assert problems_after(add) == ["Karhold: an order of stark without its units"]
 
 
+def test_ruling_50_an_order_outlives_its_units_only_in_the_combat_under_way():
+    """Orders go at a combat's clean-up (R220, R221): at a step boundary mid-combat the embattled
+    area's order may have lost its units (a skull casualty still to choose after the last defender
+    fell); anywhere else, or once no combat request is open, it is a broken position."""
+    def mid_combat(area):
+        def change(s):
+            s.area_mut("karhold").order = Order("stark", "defense+1")
+            s.pending = [{"key": "k", "kind": "casualties", "house": "lannister", "prompt": "choose 1 casualty",
+                          "context": {"combat_area": area, "count": 1}}]
+        return change
+    assert problems_after(mid_combat("karhold")) == []
+    assert problems_after(mid_combat("winterfell")) == ["Karhold: an order of stark without its units"]
+
+
 def test_R147_units_of_two_houses_cannot_share_an_area():
     assert problems_after(lambda s: s.area_mut("white_harbor").units.append(Unit("lannister", "footman"))) == [
         "White Harbor holds units of lannister, stark",

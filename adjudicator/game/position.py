@@ -244,6 +244,7 @@ class _Reader:
         elif MOD_TABLE in data:
             self.fail(MOD_TABLE, "belongs to a Mother of Dragons position: add expansion = \"mother-of-dragons\"")
         self.read_engine(data, state)
+        self.check_orders_have_units(state)
         state.tidy()
         problems = state.check(self.board)
         if problems:
@@ -417,6 +418,15 @@ class _Reader:
             self.fail(key, f"unknown area {area_id!r}{_suggest(area_id, list(self.board.areas))}")
         return area_id
 
+    def check_orders_have_units(self, state: GameState) -> None:
+        """Every order stands with its units (R115), except in a combat under way, whose orders stay
+        until its clean-up (ruling 50): known only once the engine's records are read."""
+        fighting = state.combat_under_way()
+        for area_id, st in sorted(state.areas.items(), key=lambda kv: self.lines.get(("areas", kv[0]), 0)):
+            if st.order and area_id not in fighting and all(u.house != st.order.house for u in st.units):
+                name = self.board.area(area_id).name
+                self.fail(f"areas.{area_id}.order", f"an order of {st.order.house} needs its units in {name} (R115)")
+
     def check_area_limits(self, state: GameState) -> None:
         """Per-area limits, reported against the area's own key and line."""
         seen: Counter[tuple[str, str]] = Counter()
@@ -438,8 +448,6 @@ class _Reader:
             if a.is_port and len(st.units) > self.board.constants["port_max_ships"]:
                 self.fail(f"{key}.units", f"{a.name} holds {len(st.units)} ships; a port holds 3 (R250)")
             if st.order:
-                if st.order.house not in houses:
-                    self.fail(f"{key}.order", f"an order of {st.order.house} needs its units in {a.name} (R115)")
                 orders[(st.order.house, st.order.token)] += 1
                 owned = state.order_tokens(st.order.house).get(st.order.token, 0)
                 if not owned:

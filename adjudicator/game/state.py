@@ -273,6 +273,20 @@ class GameState:
     def power_on_board(self, house: HouseId) -> int:
         return sum(1 for s in self.areas.values() if s.power_token == house)
 
+    def combat_under_way(self) -> set[AreaId]:
+        """The areas of a combat still being resolved at this step boundary: the embattled area (named
+        by the open combat requests) and the area its attackers marched from (the segment's latest
+        march). An order there stays until the combat is over, even when its units are gone (ruling 50,
+        R220, R221)."""
+        areas = {str(p["context"]["combat_area"]) for p in self.pending
+                 if isinstance(p.get("context"), dict) and "combat_area" in p["context"]}
+        if areas and self.segment is not None:
+            marches = [d["value"] for d in self.segment.decisions.values()
+                       if isinstance(d, dict) and isinstance(d.get("value"), dict) and d["value"].get("type") == "March"]
+            if marches and isinstance(marches[-1].get("origin"), str):
+                areas.add(marches[-1]["origin"])
+        return areas
+
     def orders_placed(self, house: HouseId) -> list[str]:
         return [s.order.token for s in self.areas.values() if s.order and s.order.house == house]
 
@@ -320,6 +334,7 @@ class GameState:
             if not 0 <= self.houses[house].supply <= board.constants["supply_track_max"]:
                 problems.append(f"{house} is at {self.houses[house].supply} on the supply track, which runs 0 to 6")
             problems += _card_problems(house, self.houses[house])
+        fighting = self.combat_under_way()  # orders there may have lost their units mid-combat (ruling 50)
         for area_id, st in self.areas.items():
             if area_id not in board.areas:
                 problems.append(f"unknown area {area_id!r}")
@@ -337,7 +352,7 @@ class GameState:
                     problems.append(f"{a.name}: a {u.type} at sea or in a port")
             if a.is_port and len(st.units) > board.constants["port_max_ships"]:
                 problems.append(f"{a.name} holds {len(st.units)} ships; a port holds 3")
-            if st.order and st.order.house not in houses:
+            if st.order and st.order.house not in houses and area_id not in fighting:
                 problems.append(f"{a.name}: an order of {st.order.house} without its units")
             if st.power_token and not a.is_land:
                 problems.append(f"{a.name}: a power token outside a land area")

@@ -141,7 +141,8 @@ def test_the_blackfish_takes_no_casualties(battle):
     b.run(play("stark", "the_blackfish"), play("lannister", "ser_gregor_clegane"))
     assert b.done and b.results()[0].winner == "lannister"
     due = b.of(CasualtiesDue)[0]
-    assert (due.swords, due.prevented_by) == (3, "the_blackfish")
+    assert (due.house, due.area, due.count, due.swords, due.fortifications, due.prevented_by) == (
+        "stark", "kingswood", 0, 3, 0, "the_blackfish")
     assert b.units("storms_end", "stark", routed=True) == ["footman", "footman"]
 
 

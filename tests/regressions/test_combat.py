@@ -282,3 +282,89 @@ def test_R220_a_repelled_attack_whose_units_all_fall_reports_its_march_order_rem
     assert [(e.area, e.token, e.cause) for e in b.of(CombatOrderRemoved)] == [
         ("stoney_sept", "march+0", "its combat is over (R220)")]
     assert b.units("stoney_sept") == [] and b.state.area("stoney_sept").order is None
+
+
+# --- gaps found by mutation testing (retreat.py) -----------------------------------------------------
+
+
+def test_ruling_55_ships_may_fill_their_own_port_to_exactly_three(battle):
+    """Two ships in the port and one retreating make three: allowed (R250 says never more than three)."""
+    state = duel("greyjoy", "stark", attack=("3 ships",), defend=("ship",), area="bay_of_ice", origin="sunset_sea",
+                 areas='port_of_winterfell = ["2 stark ships"]\nwinterfell = ["stark footman"]')
+    state.houses["stark"].supply = 2
+    b = battle(state, everyone(state, "greyjoy", area="bay_of_ice", origin="sunset_sea"))
+    b.run(play("greyjoy", "victarion_greyjoy"), play("stark", "catelyn_stark"))
+    assert b.done and [(r.to_area, r.units) for r in b.of(Retreated)] == [("port_of_winterfell", ("ship",))]
+    assert b.units("port_of_winterfell", "stark") == ["ship", "ship", "ship"]
+
+
+def test_R213_the_one_retreat_that_needs_losses_destroys_them_unasked(battle):
+    """A single legal area and a single kind of unit: the losses the supply needs are taken without asking."""
+    state = duel("lannister", "stark", attack=("3 knights",), defend=("3 footmen",),
+                 areas='the_reach = ["tyrell footman"]\nthe_boneway = ["tyrell footman"]\nstorms_end = ["stark footman"]')
+    state.houses["stark"].supply = 1  # armies of 3 and 2: Storm's End takes 3 footmen at most
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "the_hound"), play("stark", "catelyn_stark"))
+    assert b.done
+    assert [(e.units, e.cause) for e in b.of(UnitsDestroyed)] == [(("footman",), "retreat over the supply limit (R213)")]
+    assert b.units("storms_end", "stark") == ["footman", "footman", "footman"]
+
+
+def test_R209_a_retreat_answer_for_another_combat_waits_and_one_for_this_role_is_used(battle):
+    from adjudicator.game.commands import CombatFilter
+
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"),
+          say("lannister", Retreat(areas=("the_reach",), when=CombatFilter(area="winterfell"))))
+    assert b.asked() == [("retreat", "lannister")] and b.unusable("lannister") == []
+    b.run(say("lannister", Retreat(areas=("the_reach",), when=CombatFilter(role="defender"))))
+    assert b.done and b.of(Retreated)[0].to_area == "the_reach"
+
+
+def test_R213_a_retreat_naming_a_unit_twice_destroys_both(battle):
+    state = duel("lannister", "stark", attack=("3 knights",), defend=("2 footmen", "knight"),
+                 areas='the_reach = ["tyrell footman"]\nstorms_end = ["stark footman"]\nthe_boneway = ["stark footman"]')
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "the_hound"), play("stark", "catelyn_stark"),
+          say("stark", Retreat(areas=("storms_end",), destroy=(UnitSpec("footman"), UnitSpec("footman")))))
+    assert any("needs 1 unit(s) destroyed first" in r and "not 2" in r for r in b.unusable("stark"))
+
+
+def test_R221_the_order_of_a_defender_whose_routed_units_are_destroyed_is_reported_removed(battle):
+    """Routed units cannot retreat (R219); the Defense order goes at clean-up, said so (ruling 50)."""
+    from adjudicator.engine.events.combat import CombatOrderRemoved
+
+    state = duel("stark", "lannister", attack=("knight",), defend=(), defense=None,
+                 areas='kingswood = { units = ["lannister footman routed"], order = "defense+1" }')
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "cersei_lannister"))
+    assert b.done and [(e.units, e.cause) for e in b.of(UnitsDestroyed)] == [
+        (("footman",), "routed units cannot retreat (R219)")]
+    assert ("kingswood", "the defender lost the combat (R221)") in [(e.area, e.cause) for e in b.of(CombatOrderRemoved)]
+
+
+def test_R221_the_order_of_a_defender_with_no_retreat_is_reported_removed(battle):
+    from adjudicator.engine.events.combat import CombatOrderRemoved
+
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",), defense="defense+1",
+                 areas='the_reach = ["tyrell footman"]\nthe_boneway = ["tyrell footman"]\nstorms_end = ["tyrell footman"]')
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "eddard_stark"), play("lannister", "cersei_lannister"))
+    assert b.done and ("kingswood", "the defender lost the combat (R221)") in [
+        (e.area, e.cause) for e in b.of(CombatOrderRemoved)]
+
+
+def test_R220_a_march_order_whose_returning_attackers_exceed_supply_is_reported_removed(battle):
+    """The attackers sent back over supply are destroyed (ruling 58); the March order goes at clean-up, said so."""
+    from adjudicator.engine.events.combat import AttackRepelled, CombatOrderRemoved
+
+    state = duel("stark", "lannister", attack=("2 footmen",), defend=("3 footmen",),
+                 areas='the_reach = ["stark footman", "stark knight"]\nstorms_end = ["stark footman", "stark knight"]')
+    state.houses["stark"].supply = 0  # two armies of 2: the returning pair would be a third
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"))
+    assert b.done
+    assert [e.cause for e in b.of(UnitsDestroyed)] == ["over supply after the retreat (R213, Q9)"]
+    assert [(e.house, e.area, e.units) for e in b.of(AttackRepelled)] == [("stark", "kings_landing", ("footman",))]
+    assert [(e.area, e.cause) for e in b.of(CombatOrderRemoved)] == [("kings_landing", "its combat is over (R220)")]

@@ -118,6 +118,35 @@ def test_R204_a_casualty_choice_for_another_combat_waits_for_it(battle):
     assert b.unusable("stark") == []
 
 
+def test_R204_a_casualty_choice_for_this_role_is_used(battle):
+    from adjudicator.game.commands import CombatFilter
+
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("footman", "knight"), areas=BLOCKED)
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "catelyn_stark"),
+          say("stark", Casualties(units=(UnitSpec("knight"),), when=CombatFilter(role="defender"))))
+    assert b.done and b.units("storms_end", "stark") == ["footman"]
+
+
+def test_R204_a_casualty_choice_naming_a_unit_twice_counts_both(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman", "2 knights"), areas=BLOCKED)
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "eddard_stark"), play("lannister", "cersei_lannister"),
+          say("lannister", Casualties(units=(UnitSpec("knight"),)), Casualties(units=(UnitSpec("footman"), UnitSpec("footman")))))
+    assert any("you have 1 footman(s) in the combat, not 2 (R204)" in r for r in b.unusable("lannister"))
+    assert any("2 casualties must be chosen, not 1 (R203, R206)" in r for r in b.unusable("lannister"))
+    assert b.asked() == [("casualties", "lannister")]
+
+
+def test_R204_every_unit_a_casualty_choice_names_must_be_there(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman", "knight", "footman"), areas=BLOCKED)
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "eddard_stark"), play("lannister", "cersei_lannister"),
+          say("lannister", Casualties(units=(UnitSpec("footman"), UnitSpec("siege_engine")))))
+    assert any("you have 0 siege_engine(s) in the combat, not 1 (R204)" in r for r in b.unusable("lannister"))
+    assert b.asked() == [("casualties", "lannister")]
+
+
 def test_R205_routed_units_can_never_be_chosen_as_casualties(battle):
     state = duel("lannister", "stark", attack=("2 knights",), defend=("footman", "siege_engine", "knight"), areas=BLOCKED)
     state.area_mut("kingswood").units[2].routed = True

@@ -7,6 +7,7 @@ from adjudicator.engine.events.combat import (
     AttackerAdvanced,
     BladeUsed,
     CardAbility,
+    CasualtiesDue,
     CombatOrderRemoved,
     CombatResolved,
     CombatStrengths,
@@ -232,6 +233,43 @@ def test_ruling_50_an_order_left_without_units_is_removed(battle):
         ("kingswood", "no units are left to carry it")]
 
 
+def test_ruling_50_a_march_order_whose_attackers_fell_stands_at_a_step_boundary_until_clean_up():
+    """Mace Tyrell kills Stark's only attacking footman; Stark, holding the Blade, is then asked
+    whether to use it. At that step boundary the March order stands in King's Landing without its
+    units (R220 removes it at clean-up): the position is whole, is written down and read back as
+    it was, and the order goes once the combat is over."""
+    from adjudicator.engine.invariants import check_invariants
+    from adjudicator.engine.machine import advance
+    from adjudicator.game.commands import March, Move, PlayCard
+    from adjudicator.game.position import dump_position, load_position
+
+    from .test_combat_harness import BOARD, position
+
+    state = position("""
+houses = ["stark", "lannister", "baratheon", "tyrell", "greyjoy", "martell"]
+[tracks]
+iron_throne = ["stark", "lannister", "baratheon", "tyrell", "greyjoy", "martell"]
+fiefdoms = ["stark", "lannister", "baratheon", "tyrell", "greyjoy", "martell"]
+[areas]
+kings_landing = { units = ["stark footman"], order = "march+1" }
+kingswood = { units = ["tyrell footman"], order = "defense+1" }
+""")
+    march = March(origin="kings_landing", moves=(Move(destination="kingswood", units=(UnitSpec("footman"),)),))
+    step = advance(state, [*say("stark", march, PlayCard(card="eddard_stark")),
+                           *say("tyrell", PlayCard(card="mace_tyrell"))], board=BOARD)
+    assert [(r.kind, r.house) for r in step.requests] == [("blade", "stark")]
+    origin = step.state.area("kings_landing")
+    assert origin.units == [] and origin.order is not None and origin.order.token == "march+1"
+    assert step.state.combat_under_way() == {"kings_landing", "kingswood"}
+    assert check_invariants(step.state, BOARD) == []
+    text = dump_position(step.state)
+    assert load_position(text, filename="mid-combat.toml") == step.state
+    step = advance(step.state, say("stark", UseBlade(use=False)), board=BOARD)
+    assert step.state.area("kings_landing").order is None
+    assert [(e.area, e.cause) for e in step.events if isinstance(e, CombatOrderRemoved)] == [
+        ("kings_landing", "its combat is over (R220)")]
+
+
 def test_ruling_51_a_special_support_gives_its_one_when_its_units_count_nothing(battle):
     state = duel("stark", "lannister", attack=("knight",), defend=("footman",),
                  areas='the_reach = { units = ["tyrell siege_engine"], order = "support+1" }')
@@ -265,6 +303,12 @@ def test_ruling_54_a_house_without_cards_fights_without_one(battle):
     b.run(play("stark", "catelyn_stark"))
     assert b.done and b.of(HouseCardsRevealed)[0].defender_card == ""
     assert len(b.state.houses["lannister"].hand) == 7, "the empty hand is refilled at the end of the combat"
+    later = duel("stark", "lannister", attack=("knight",), defend=("2 footmen",), hands={"lannister": []},
+                 discards={"lannister": ["tywin_lannister", "ser_gregor_clegane", "ser_jaime_lannister", "the_hound",
+                                         "ser_kevan_lannister", "tyrion_lannister", "cersei_lannister"]}, areas=BLOCKED)
+    b = battle(later, everyone(later, "stark"))
+    b.run(play("stark", "eddard_stark"))
+    assert [(d.swords, d.fortifications, d.count) for d in b.of(CasualtiesDue)] == [(2, 0, 2)]  # no card, no icons
 
 
 def test_ruling_57_a_blade_answer_that_cannot_be_used_does_not_hold_up_the_combat(battle):

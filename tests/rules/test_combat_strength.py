@@ -51,15 +51,33 @@ def test_R187_R236_a_siege_engine_never_adds_to_a_defence_even_in_a_castle(battl
     """Riverrun has a castle: the attacking siege engine counts 4; a defending one, or one supporting
     the defender, counts 0 (R236: "it never adds anything in defence")."""
     state = duel("stark", "lannister", attack=("knight", "siege_engine"), defend=("footman", "siege_engine"),
-                 area="riverrun", origin="the_twins",
-                 areas='stoney_sept = { units = ["lannister siege_engine"], order = "support+0" }')
-    b = battle(state, everyone(state, "stark", area="riverrun", origin="the_twins"))
+                 area="riverrun", origin="stoney_sept",
+                 areas='seagard = { units = ["lannister siege_engine"], order = "support+0" }')
+    b = battle(state, everyone(state, "stark", area="riverrun", origin="stoney_sept"))
     b.run(say("lannister", Support(side="lannister")))
     first = b.of(CombatStrengths)[0]
     assert dict(first.attacker_strength) == {"units:knight": 2, "units:siege_engine": 4}
     assert dict(first.defender_strength) == {"units:footman": 1, "units:siege_engine": 0,
-                                             "support:lannister:stoney_sept": 0}
+                                             "support:lannister:seagard": 0}
     assert (first.attacker_total, first.defender_total) == (6, 1)
+
+
+def test_R187_a_siege_engine_supporting_an_attack_on_a_castle_gives_four(battle):
+    from adjudicator.engine.events.combat import SupportDeclared
+
+    state = duel("stark", "lannister", attack=("knight",), defend=("footman",), area="riverrun", origin="stoney_sept",
+                 areas='seagard = { units = ["stark siege_engine"], order = "support+0" }')
+    b = battle(state, everyone(state, "stark", area="riverrun", origin="stoney_sept"))
+    b.run(say("stark", Support(side="stark")))
+    assert [(d.supporter, d.side, d.strength) for d in b.of(SupportDeclared)] == [("stark", "stark", 4)]
+    assert dict(b.of(CombatStrengths)[0].attacker_strength) == {"units:knight": 2, "support:stark:seagard": 4}
+
+
+def test_R188_a_home_area_whose_garrison_is_gone_adds_no_garrison(battle):
+    state = duel("stark", "lannister", attack=("knight",), defend=("footman",), area="lannisport", origin="riverrun")
+    b = battle(state, everyone(state, "stark", area="lannisport", origin="riverrun"))
+    b.run()
+    assert b.of(CombatStrengths)[0].defender_strength == (("units:footman", 1),)
 
 
 def test_R188_initial_strength_adds_units_march_defense_support_and_garrison(battle):

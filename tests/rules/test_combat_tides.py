@@ -72,6 +72,11 @@ def test_R271_tides_swords_and_fortifications_join_the_house_cards_icons(battle)
     b = battle(state, everyone(state, "stark"))
     b.run(play("stark", "greatjon_umber"), play("lannister", "cersei_lannister"))
     assert [(d.swords, d.fortifications, d.count) for d in b.of(CasualtiesDue)] == [(1, 1, 0)]
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("3 footmen",), areas=BLOCKED,
+                 options=tides(["blank", "one_fortification"]))
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "ser_gregor_clegane"), play("stark", "ser_rodrick_cassel"))
+    assert [(d.swords, d.fortifications, d.count) for d in b.of(CasualtiesDue)] == [(3, 3, 0)]  # 2 printed + 1
 
 
 def test_R272_a_skull_kills_one_more_opposing_unit_whoever_wins_and_forts_do_not_stop_it(battle):
@@ -80,7 +85,8 @@ def test_R272_a_skull_kills_one_more_opposing_unit_whoever_wins_and_forts_do_not
     b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"))
     assert b.done and b.results()[0].winner == "lannister"
     skull = [d for d in b.of(CasualtiesDue) if d.skulls]
-    assert [(d.house, d.count) for d in skull] == [("lannister", 1)]
+    assert [(d.house, d.area, d.count, d.skulls) for d in skull] == [("lannister", "kingswood", 1, 1)]
+    assert [(e.house, e.cause) for e in b.of(UnitsDestroyed)] == [("lannister", "a Tides of Battle skull (R272)")]
     assert b.units("kingswood", "lannister") == ["footman", "footman"]
 
 

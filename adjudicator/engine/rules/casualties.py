@@ -51,7 +51,7 @@ def take_casualties(ctx: Context, combat: Combat) -> None:
 
 def standing(ctx: Context, combat: Combat, role: Role) -> list[str]:
     """The unit types a side may lose as casualties: its attacking or defending units, not routed."""
-    return [f.type for f in fighters(ctx.state, ctx.board, combat) if f.side == role and not f.supporting and not f.routed]
+    return [f.type for f in fighters(ctx.state, combat) if f.side == role and not f.supporting and not f.routed]
 
 
 def _lose(ctx: Context, combat: Combat, role: Role, count: int, due: CasualtiesDue) -> None:
@@ -122,7 +122,7 @@ def why_not(ctx: Context, combat: Combat, role: Role, cmd: Casualties, count: in
     for unit, n in want.items():
         if n <= have[unit]:
             continue
-        others = [f for f in fighters(ctx.state, ctx.board, combat) if f.side == role and f.type == unit]
+        others = [f for f in fighters(ctx.state, combat) if f.side == role and f.type == unit]
         if any(f.routed and not f.supporting for f in others):
             return f"routed units can never be chosen as casualties: you have {have[unit]} standing {unit}(s) here (R205)"
         if any(f.supporting for f in others):

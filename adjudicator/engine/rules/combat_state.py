@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ...game.board import Board
 from ...game.commands import CombatFilter, Command, order_kind
 from ...game.state import GameState
 from ..cards.registry import ROLES, Fighter, Role, other
@@ -111,7 +110,7 @@ def matches(when: CombatFilter | None, combat: Combat, house: str) -> bool:
     return when.opponent is None or when.opponent == combat.opponent_of(house)
 
 
-def fighters(state: GameState, board: Board, combat: Combat) -> list[Fighter]:
+def fighters(state: GameState, combat: Combat) -> list[Fighter]:
     """Every unit taking part: the attackers (still in the origin), the defenders, the supporters.
 
     A Support Order counts only while it stays on the board (a card may remove it).

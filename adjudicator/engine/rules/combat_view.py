@@ -40,7 +40,7 @@ class View:
         return self._combat.sides[role].card
 
     def fighters(self) -> Sequence[Fighter]:
-        return tuple(fighters(self._ctx.state, self._ctx.board, self._combat))
+        return tuple(fighters(self._ctx.state, self._combat))
 
     def supported(self, role: Role) -> bool:
         """Does anyone (itself or another house) support this side (card FAQ: any support counts)?"""

@@ -106,7 +106,7 @@ def strength(ctx: Context, combat: Combat, role: Role, *, with_cards: bool = Tru
         ability_total[card] += v - base
         return base
 
-    mine = [f for f in fighters(st, board, combat) if f.side == role]
+    mine = [f for f in fighters(st, combat) if f.side == role]
     for unit in UNIT_ORDER:
         own = [f for f in mine if not f.supporting and f.type == unit]
         if own:
