@@ -83,6 +83,7 @@ from adjudicator.engine.events.targaryen import (
     LoyaltyMoved,
     LoyaltyPlaced,
     PentosGarrisonReturned,
+    UnitsPlaced,
 )
 from adjudicator.engine.events.westeros import (
     BidsRevealed,
@@ -267,6 +268,7 @@ SAMPLES: list[Event] = [
     DragonStrengthGained(round=4, strength=2),
     DragonStrengthGained(round=10, strength=1, cause="Fire Made Flesh"),
     DragonReturned(area="pentos"),
+    UnitsPlaced(house="stark", area="the_twins", units=("knight",), cause="Playing With Fire"),
     BidGiven(track="fiefdoms", gifts=(("stark", 2), ("arryn", 1))),
     BidGiven(track="fiefdoms", gifts=()),
 ]
