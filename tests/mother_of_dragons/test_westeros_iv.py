@@ -210,3 +210,26 @@ def test_the_guides_mother_of_dragons_examples_parse_in_the_expansions_vocabular
         assert [format_command(c) for c in parse_turn_file("\n".join(format_command(c) for c in tf.commands),
                                                             variant="mother-of-dragons").commands] == \
             [format_command(c) for c in tf.commands]
+
+
+def test_loyalty_moves_do_not_depend_on_the_processs_hash_seed():
+    """Was wrong: the first adjacent area was read from a frozenset, whose order changes with
+    PYTHONHASHSEED, so `maester replay` derived another position than the one adjudicated."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from adjudicator.engine.core.context import Context\n"
+        "from adjudicator.engine.rules.westeros import resolve_card\n"
+        "from adjudicator.game.mod_setup import new_mod_game\n"
+        "from adjudicator.game.state import Segment\n"
+        "s = new_mod_game(['stark', 'lannister', 'arryn', 'targaryen'], seed='iv')\n"
+        "s.round, s.phase = 2, 'westeros'\n"
+        "ctx = Context(s, s.board(), Segment('westeros', {}), [], True)\n"
+        "resolve_card(ctx, 4, 'word_spreads_quickly')\n"
+        "print([e.describe() for e in ctx.events])\n"
+    )
+    runs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert len(runs) == 1 and "moves a loyalty token" in runs.pop()

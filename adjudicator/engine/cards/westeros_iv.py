@@ -295,7 +295,7 @@ def _spread(ctx: Context, order: list[str], card: str) -> None:
     st, board = ctx.state, ctx.board
     for house in order:
         moves = [(a, n) for a in sorted(a for a, s in st.areas.items() if s.loyalty)
-                 for n in board.neighbours[a] if board.area(n).is_land]
+                 for n in sorted(board.neighbours[a]) if board.area(n).is_land]  # sorted: a set's order varies
         if not moves:
             return
         origin, dest = moves[0]
