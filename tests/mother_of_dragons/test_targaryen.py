@@ -333,3 +333,24 @@ def test_M101_ruling_253_a_lowest_bidding_targaryen_must_destroy_units_on_preemp
     preemptive_raid(ctx, Outcome(card="preemptive_raid", strength=8, nights_watch_won=False,
                                  bids=(("stark", 3), (T, 0)), highest=None, lowest=T, attack=lambda *a: None))
     assert len(s.units_of(T)) == before - 2 and all(s.tracks[t][-1] == T for t in s.tracks)
+
+
+# --- the invariants simulations check ------------------------------------------------------------------
+
+
+def test_M078_M080_M086_targaryens_invariants_catch_a_broken_position():
+    s = tgame()
+    s.pending = [{"key": "k", "kind": "orders", "house": "stark"}]
+    board = s.board()
+    assert check_invariants(s, board) == []
+    s.area_mut("myr").loyalty = 1  # Targaryen holds Myr: the token should have been gained
+    assert any("M078" in p for p in check_invariants(s, board))
+    s.area_mut("myr").loyalty = 0
+    s.area_mut("pentos").garrison = 0
+    assert any("M086" in p for p in check_invariants(s, board))
+    s.area_mut("pentos").garrison = 2
+    s.loyalty_gained = 6
+    assert any("M080" in p for p in check_invariants(s, board))
+    s.loyalty_gained = 0
+    s.area_mut("winterfell").units.append(Unit("stark", "dragon"))
+    assert any("M087" in p for p in check_invariants(s, board))
