@@ -451,7 +451,6 @@ CARD_CHOICES: dict[str, frozenset[str]] = {
         "house_card:renly_baratheon": ("upgrade", "nothing"),
         "house_card:robb_stark": ("retreat", "nothing"),
         "house_card:viserys_targaryen": ("discard", "nothing"),  # Mother of Dragons' Targaryen cards
-        "house_card:missandei": ("take_back", "nothing"),
     }.items()
 }
 
@@ -481,7 +480,7 @@ CARD_VERBS: dict[str, str] = {
     "patchface": "discard", "aeron_damphair": "swap", "cersei_lannister": "remove_order",
     "queen_of_thorns": "remove_order", "renly_baratheon": "upgrade", "robb_stark": "retreat",
     "massing_on_the_milkwater": "discard", "mammoth_riders": "take_back",
-    "viserys_targaryen": "discard", "missandei": "take_back",
+    "viserys_targaryen": "discard",
 }
 
 
