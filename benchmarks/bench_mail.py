@@ -10,7 +10,11 @@
 * hostile   ``scan_message`` of 1 MB hostile messages, each in a fresh process, which reports its
             time and its peak resident memory (``resource.getrusage``, the interpreter included):
             a Subject of encoded words; 100,000 tiny parts; 15,000 parts each with encoded words
-            and parameters; 1,000 parts each named by 90 encoded words; 1,000 levels of nesting. Goal: each under 2 s and 300 MB.
+            and parameters; 1,000 parts each named by 90 encoded words; 1,000 levels of nesting; 999
+            .sig attachments naming no file beside 8 unsealed turn texts (ruling 191); 4 blocks of
+            250 KB of short lines under a seal naming a registered key, with lines that look wrapped
+            (ruling 193). Scanned as ingest does, with the game's keys registered. Goal: each under
+            2 s and 300 MB.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ import mailbox
 from adjudicator.folder import registry
 from adjudicator.folder.gamedir import create_game
 from adjudicator.mail.ingest import ingest_into_inbox
-from adjudicator.seals import seal
+from adjudicator.seals import seal, sshsig
 from adjudicator.seals.keys import PublicKey
 
 HOUSES = ["stark", "lannister", "baratheon"]
@@ -102,7 +106,19 @@ def hostile() -> dict[str, bytes]:
                      for _ in range(1_000))  # fmt: skip
     nested = b"".join(b'Content-Type: multipart/mixed; boundary="n%d"\n\n--n%d\n' % (i, i) for i in range(1_000))
     multipart = b'Content-Type: multipart/mixed; boundary="b"\n\n--b\nContent-Type: text/plain\n\n' + turn + b"\n"
+    forged = sshsig.sign(b"another text", KEYS["stark"], seal.NAMESPACE).encode()
+    unsealed = b"".join(TURN.replace("seq 1", f"seq {n}").encode() + (b"# x\n" * 2_000 + b"\n") * 8
+                        for n in range(2, 10))  # fmt: skip
+    sigs = b"".join(b'--b\nContent-Type: application/octet-stream\nContent-Disposition: attachment; '
+                    b'filename="t%d.txt.sig"\n\n' % i + forged for i in range(999))  # fmt: skip
+    wrapped = b"\n".join([b"# " + b"w " * 33 + b"end", b"next line here"] * 6) + b"\n"
+    huge = b"".join(TURN.replace("seq 1", f"seq {n}").encode() + wrapped + b"#y\n" * 82_000 + forged
+                    for n in range(2, 6))  # fmt: skip
     return {
+        "999 stray .sig attachments beside 8 unsealed turn texts of 64 KB (0.9 MB)":
+            head % b"s" + multipart + unsealed + sigs + b"--b--\n",
+        "4 blocks of 250 KB, lines that look wrapped, a seal naming a registered key (1.0 MB)":
+            head % b"j" + b"Content-Type: text/plain\n\n" + huge,
         "a Subject of 40,000 encoded words (1.0 MB)": head % words + b"Content-Type: text/plain\n\n" + turn,
         "100,000 tiny parts (0.8 MB)": head % b"parts" + multipart + tiny + b"--b--\n",
         "15,000 parts, each header with encoded words and parameters (1.0 MB)": head % b"w" + multipart + worded + b"--b--\n",
@@ -116,7 +132,7 @@ import resource, sys, time
 from adjudicator.mail.ingest import scan_message
 raw = open(sys.argv[1], "rb").read()
 t0 = time.perf_counter()
-found = scan_message(raw)
+found = scan_message(raw, rejoin_keys=sys.argv[2:])
 took = time.perf_counter() - t0
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(f"{took:.3f} {rss:.0f} {len(found.blocks)} {(found.refused or '; '.join(found.notes))[:90]!r}")
@@ -131,7 +147,8 @@ def bench_hostile() -> None:
         for name, raw in hostile().items():
             path = Path(tmp) / "m.eml"
             path.write_bytes(raw)
-            out = subprocess.run([sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True,
+            keys = [PublicKey.from_key(k).fingerprint for k in KEYS.values()]  # registered, as in a game
+            out = subprocess.run([sys.executable, "-c", PROBE, str(path), *keys], capture_output=True, text=True,
                                  cwd=root, timeout=600, check=True).stdout.split(" ", 3)  # fmt: skip
             print(f"| {name} | {float(out[0]):.2f} s | {out[1]} MB | {out[2]} | {out[3].strip()} |")
 

@@ -8,7 +8,9 @@ moderator's clock. One test plays the real rules: the raven asked of a house tha
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -24,7 +26,7 @@ from adjudicator.cli import main as cli_main
 from adjudicator.folder import audit, batch, deadlines, ledger, registry
 from adjudicator.folder.gamedir import GameDir, GameDirError, create_game
 from adjudicator.folder.schedule import Schedule, ScheduleError, add_hours, parse_time
-from adjudicator.mail import reminders
+from adjudicator.mail import outbox, reminders
 from adjudicator.mail.outbox import OutboxError, SmtpServer
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
@@ -546,15 +548,21 @@ def play_the_week(clock: LogClock) -> dict[str, list[str]]:
     GameDir.open(root).write_table("deadlines", {"hours": 48, "westeros_hours": 24, "skip_weekends": True,
                                                  "grace_hours": 2, "remind_hours": 12, "civil_disorder_after": 3})  # fmt: skip
 
-    def mail(house: str, time: str) -> None:
-        """A house's orders, as maester ingest puts them in the inbox (named by the mail's date and hash)."""
-        text = seal.sign(f"game winter · house {house} · round 1 · planning · seq 1\n{WEEK_ORDERS[house]}", WEEK_KEYS[house])
+    def mail(house: str, time: str, body: str = "", step: str = "planning", seq: int = 1) -> None:
+        """A house's file (its orders by default), as maester ingest puts it in the inbox (named by
+        the mail's date and hash)."""
+        text = seal.sign(f"game winter · house {house} · round 1 · {step} · seq {seq}\n{body or WEEK_ORDERS[house]}",
+                         WEEK_KEYS[house])  # fmt: skip
         name = f"{when(time):%Y%m%dT%H%M%SZ}-{hashlib.sha256(text.encode()).hexdigest()[:16]}.txt"
         (root / "inbox" / name).write_text(text, encoding="utf-8")
 
     def cron(time: str) -> list[str]:
+        """The cron script: the runs, then the mails (sent: recorded as the server took them)."""
         clock.now = when(time)
-        return batch.adjudicate(root, deadline=True, now=clock.now).lines()
+        said = batch.adjudicate(root, deadline=True, now=clock.now).lines()
+        outbox.write_outbox(root, sender="gm@example.org", now=clock.now)
+        outbox.mark_sent(root, now=clock.now)
+        return said
 
     out: dict[str, list[str]] = {}
     cron("2026-03-02T09:07")
@@ -574,6 +582,17 @@ def play_the_week(clock: LogClock) -> dict[str, list[str]]:
     out["# the run of Thursday 11:07 prints:"] = cron("2026-03-05T11:07")
     mail("greyjoy", "2026-03-05T12:30")
     out["# the run of Thursday 12:37 prints:"] = cron("2026-03-05T12:37")
+    mail("greyjoy", "2026-03-06T14:50", "consolidate in Port of Pyke\n", step="action")
+    out["# the run of Friday 15:07 prints:"] = cron("2026-03-06T15:07")
+    from test_docs_examples import block, commands
+
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):  # the doc's block, run as written
+        for words in commands(block("moderating.md", "sealed its draft by mistake")):
+            assert words[0] == "maester" and cli_main(words[1:]) == 0, words
+    out["# the rollback says:"] = said.getvalue().splitlines()[-2:]
+    mail("greyjoy", "2026-03-06T16:30", "consolidate in Ironman's Bay\n", step="action", seq=2)
+    out["# the run of Friday 17:07 prints:"] = cron("2026-03-06T17:07")
     assert audit.replay(root).ok
     return out
 
@@ -597,3 +616,30 @@ def test_moderating_md_a_week_of_the_loop_shows_what_the_commands_print(tmp_path
             assert body[start : start + len(lines)] == lines, caption
         else:
             assert lines == printed[caption], caption
+
+
+def test_moderating_md_the_week_mails_each_step_once_and_tells_the_undo(tmp_path: Path, clock: LogClock,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The cron script's mails of the week: each house gets every step once (step 0004 twice: the
+    one undone, then the one that stands, after a word on the undo); Greyjoy's late file's receipt
+    goes to Greyjoy with its next mail, and to no other house."""
+    from test_digest import sections, whole
+
+    monkeypatch.chdir(tmp_path)
+    play_the_week(clock)
+    root = Path("winter")
+    mailed = [e["file"] for e in registry.read_log(root) if e.get("action") == "mailed"]
+    (receipt,) = [p.name for p in (root / "refused").glob("*-greyjoy.txt")]
+    labels = sorted(p.name for p in (root / "reports").glob("[0-9][0-9][0-9][0-9]-*"))
+    for house in WEEK_HOUSES:
+        texts = []
+        for f in mailed:
+            if f.endswith(f"/{house}.eml"):
+                msg = BytesParser(policy=policy.default).parsebytes((root / f).read_bytes())
+                texts.append(msg.get_body(("plain",)).get_content().replace("\r\n", "\n"))  # type: ignore[union-attr]
+        steps = [n for t in texts for n in sections(t)]
+        assert steps == [0, 1, 2, 3, 4, 4], (house, steps)
+        last = texts[-1]
+        assert "UNDONE BY THE MODERATOR" in last and "Greyjoy sealed its draft by mistake" in last.replace("\n", " ")
+        assert whole(root, labels[-1], house).rstrip("\n") in sections(last)[4]
+        assert sum(t.count(f"[refused/{receipt}]") for t in texts) == (house == "greyjoy")

@@ -111,6 +111,20 @@ def test_issue_21_a_turn_written_above_a_mutt_reply_to_a_report_is_taken(game: P
 
 
 @needs_mutt
+def test_issue_21_a_turn_written_below_the_quote_of_a_report_is_taken_without_the_quoted_lines(game: Path,
+                                                                                             tmp_path: Path) -> None:  # fmt: skip
+    """Bottom-posting: the quoted skeleton's header comes first, the sealed turn after the quote. The
+    quoted lines are no part of the turn (the inbox holds exactly the sealed text) and give one note."""
+    reply = clients.mutt_reply(tmp_path, clients.report_mail(tmp_path), below="\n" + clients.sealed("mutt-inline"))
+    assert quoted_body(reply).index("> YOUR TURN FILE") < quoted_body(reply).index("-----BEGIN SSH SIGNATURE")
+    report = ingest_into_inbox(game, mbox=shapes.mbox(tmp_path / "mbox", [reply]))
+    lines = report.outcomes[0].lines
+    assert [x for x in lines if x.startswith("not taken")] == [x for x in lines if "quoted turn texts" in x]
+    assert len([x for x in lines if x.startswith("not taken")]) == 1
+    taken_exactly(game, ["mutt-inline"])
+
+
+@needs_mutt
 def test_issue_21_the_text_of_a_report_mail_saved_by_mutt_checks_with_verify_report(tmp_path: Path,
                                                                                    capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     """docs/moderating.md: the body as a mail program saves it verifies (mutt saves it byte for byte)."""

@@ -40,6 +40,7 @@ from adjudicator.seals.keys import write_key_pair
 
 STRANGER = Ed25519PrivateKey.from_private_bytes(bytes([6] * 32))
 FORGER = "mallory@evil.example"
+LIST = "game-list@lists.example"
 RUNS = 24
 MAIL_EVERY = 3  # runs between two mailings
 
@@ -80,6 +81,7 @@ def played(tmp_path_factory: pytest.TempPathFactory, smtp: LoopbackController) -
     tmp = tmp_path_factory.mktemp("loop")
     root = shapes.make_game(tmp / shapes.GAME)
     registry.register_key(root, "moderator", shapes.MODERATOR.public, email=shapes.MODERATOR_EMAIL)
+    (root / "game.toml").write_text((root / "game.toml").read_text() + f'\n[mail]\nlist = "{LIST}"\n')
     write_key_pair(tmp / "moderator", shapes.MODERATOR)
     box = tmp / "Maildir"
     shapes.maildir(box, [])
@@ -210,3 +212,28 @@ def test_every_mail_that_arrived_is_its_eml_and_the_record_replays(played: dict,
     assert arrived == sorted((root / e["file"]).read_bytes().rstrip(b"\r\n") for e in mailed)
     assert all("sealed for a step not open yet" in w for w in batch.waiting(root)), "the inbox holds what waits"
     assert audit.replay(root).ok
+
+
+def test_no_reader_gets_another_houses_private_part(played: dict, recorder: Recorder) -> None:
+    """Each house's address gets its own private reports, JSON and seal only; the game list and the
+    moderator get the public reports (the list never a receipt)."""
+    owner = {shapes.EMAILS[h]: h for h in shapes.HOUSES} | {shapes.MODERATOR_EMAIL: "moderator", LIST: "public"}
+    seen = set()
+    for _, rcpt, data in recorder.received:
+        (address,) = rcpt
+        reader = owner[address]
+        seen.add(reader)
+        msg = BytesParser(policy=policy.default).parsebytes(data)
+        assert isinstance(msg, EmailMessage) and msg["X-Maester-House"] == reader
+        text, page = text_of(msg), str(msg.get_body(("html",)).get_content())  # type: ignore[union-attr]
+        names = [str(part.get_filename()) for part in msg.iter_attachments() if part.get_filename()]
+        for house in shapes.HOUSES:
+            if house == reader:
+                continue
+            assert f"PRIVATE report for House {house.title()}" not in text + page, (reader, house)
+            assert not [n for n in names if f"-{house}." in n], (reader, names)
+        if reader in shapes.HOUSES and msg["X-Maester-Steps"] != "none":
+            assert f"PRIVATE report for House {reader.title()}" in text, "the marker looked for is the real one"
+        if reader == "public":
+            assert "PRIVATE" not in text + page and "Receipt for" not in text and "FILES NO" not in text
+    assert seen == {*shapes.HOUSES, "moderator", "public"}

@@ -61,13 +61,16 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "verify-report", help="check the moderator's seal on a report mail's text",
-        description="Check that SIG (default FILE.sig) is the moderator's seal over FILE: the report-NNNN-HOUSE.txt "
-        "attachment, or the mail's text as saved from a mail program (it is normalised first, as the seal "
-        "covers it). Exit status: 0 for a good seal by the key given, 1 otherwise, 2 usage errors.",
+        description="Check that SIG is the moderator's seal over FILE: the report-NNNN-HOUSE.txt attachment, the "
+        "mail's text as saved from a mail program (it is normalised first, as the seal covers it), or the whole "
+        "mail as saved (.eml: its text is decoded as a mail program shows it, and its .sig attachment is the "
+        "seal). Exit status: 0 for a good seal by the key given, 1 otherwise, 2 usage errors.",
     )
-    p.add_argument("file", type=Path, metavar="FILE", help="the report's text (the attachment, or the saved body)")
+    p.add_argument("file", type=Path, metavar="FILE",
+                   help="the report's text (the attachment, the saved text, or the whole mail as saved)")
     p.add_argument("--key", required=True, type=Path, metavar="MODERATOR.pub", help="the moderator's public key")
-    p.add_argument("--sig", type=Path, metavar="SIG", help="the seal (default: FILE.sig)")
+    p.add_argument("--sig", type=Path, metavar="SIG",
+                   help="the seal (default: a saved mail's own .sig attachment, else FILE.sig)")
     p.set_defaults(handler=cmd_verify_report)
 
 
@@ -159,7 +162,8 @@ def cmd_outbox(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_report(args: argparse.Namespace) -> int:
-    sig_path: Path = args.sig or args.file.with_name(args.file.name + ".sig")
+    from ..mail.savedreport import read_saved
+
     try:
         key = keys.read_public_key(args.key)
     except keys.SealError as e:
@@ -167,26 +171,49 @@ def cmd_verify_report(args: argparse.Namespace) -> int:
     except OSError as e:
         raise UserError(os_error_line(e, "file")) from None
     try:
-        text = seal.decode(args.file.read_bytes())
-        armoured = sig_path.read_text(encoding="ascii", errors="replace")
+        saved = read_saved(args.file.read_bytes())
     except seal.SealError as e:
-        raise UserError(f"{args.file}: {e}") from None
+        raise UserError(f"{args.file}: {e}: give the report-NNNN-HOUSE.txt attachment, the mail's text or the "
+                        "whole mail as your mail program saved it") from None  # fmt: skip
+    except OSError as e:
+        raise UserError(os_error_line(e, "file")) from None
+    if saved.mail and not saved.texts:
+        raise UserError(f"{args.file}: a mail with no text part: give the report-NNNN-HOUSE.txt attachment")
+    armoured = _report_seal(args, saved.seal)
+    first: seal.SealError | None = None
+    for reading in saved.texts:
+        try:
+            sig = outbox.verify_report(reading.text, armoured)
+        except seal.SealError as e:
+            first = first or e
+            continue
+        if sig.key.fingerprint != key.fingerprint:
+            print(f"{args.file}: BAD [unknown-key]: sealed by {sig.key.fingerprint}, not by the key in {args.key} "
+                  f"({key.fingerprint})")  # fmt: skip
+            return 1
+        how = "" if reading.how == "the file" else f" ({reading.how})"
+        print(f"{args.file}: good: sealed by the moderator's key {key.fingerprint}, unchanged{how}")
+        return 0
+    assert first is not None
+    hint = "" if first.code != "bad-signature" or args.file.name.startswith("report-") else (
+        "; a mail program may change the text it shows: check the report-NNNN-HOUSE.txt attachment, "
+        "saved as a file, or give the whole mail as saved")  # fmt: skip
+    print(f"{args.file}: BAD [{first.code}]: {first}{hint}")
+    return 1
+
+
+def _report_seal(args: argparse.Namespace, attached: str | None) -> str:
+    """The seal to check: --sig, else the saved mail's own .sig attachment, else FILE.sig."""
+    if args.sig is None and attached is not None:
+        return attached
+    sig_path: Path = args.sig or args.file.with_name(args.file.name + ".sig")
+    try:
+        return sig_path.read_text(encoding="ascii", errors="replace")
     except FileNotFoundError as e:
         hint = " (give the seal with --sig FILE)" if not args.sig and e.filename == str(sig_path) else ""
         raise UserError(f"{e.filename}: no such file{hint}") from None
     except OSError as e:
         raise UserError(os_error_line(e, "file")) from None
-    try:
-        sig = outbox.verify_report(text, armoured)
-    except seal.SealError as e:
-        print(f"{args.file}: BAD [{e.code}]: {e}")
-        return 1
-    if sig.key.fingerprint != key.fingerprint:
-        print(f"{args.file}: BAD [unknown-key]: sealed by {sig.key.fingerprint}, not by the key in {args.key} "
-              f"({key.fingerprint})")  # fmt: skip
-        return 1
-    print(f"{args.file}: good: sealed by the moderator's key {key.fingerprint}, unchanged")
-    return 0
 
 
 def _reminders(args: argparse.Namespace) -> int:

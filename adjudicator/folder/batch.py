@@ -504,9 +504,10 @@ class Run:
         done: set[str] = set()  # input files whose turns are all taken
         early_house: dict[str, str] = {}
         result.notes += deadlines.disorder_lines(self.gd.root, self.ledger, snap)
+        not_called = False
         if deadline and self.ledger.open_deadline is None:  # else an interrupted run called it: this run completes it
             # Logged before the files are taken: it fills what they leave open.
-            result.notes += deadlines.call(self.gd.root, self.ledger, self.clock, snap)
+            not_called = bool(deadlines.call(self.gd.root, self.ledger, self.clock, snap))
         while True:
             t0 = _clock()
             intake = Intake(self.folder, self.ledger, snap.state)
@@ -554,6 +555,8 @@ class Run:
             else:
                 result.deferred.append(str(path))
         settle_inbox(self.folder, self.ledger, looked, digests, done)
+        if not_called:  # said of the step the run ends at: its files may have answered the first due
+            result.notes += deadlines.not_yet(self.clock, snap)
         if self.ledger.open_deadline is not None:
             log(self.gd.root, {"action": "deadline-done", "at": self.ledger.open_deadline})
             self.ledger.open_deadline = None

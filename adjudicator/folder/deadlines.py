@@ -181,6 +181,17 @@ def rule_for(prev: Snapshot, ledger: Ledger, disorder: Disorder) -> DefaultRule:
 # --- what a run does and says -----------------------------------------------------------------------
 
 
+def not_yet(clock: Clock, snap: Snapshot) -> list[str]:
+    """What a ``--deadline`` run that called no deadline says, of ``snap`` (the step the run ends
+    at: the files it took may have answered what was open when it began)."""
+    if not snap.state.pending:
+        return ["--deadline: nothing is pending, so no default was used"]
+    first = clock.next_due(snap)
+    when = (f"; the first default comes at {show_time(first[1].defaults_from)} ({registry.house_name(first[0].house)}: "  # type: ignore[arg-type]
+            f"{kind_name(first[0].kind)})" if first else "")  # fmt: skip
+    return [f"--deadline: nothing is past due yet, so no default was used{when}"]
+
+
 def call(root: Path, ledger: Ledger, clock: Clock, snap: Snapshot) -> list[str]:
     """``adjudicate --deadline``: log a deadline at ``snap`` naming the requests past due now; returns notes.
 
@@ -188,14 +199,11 @@ def call(root: Path, ledger: Ledger, clock: Clock, snap: Snapshot) -> list[str]:
     fills the same requests, whatever the clock says then.
     """
     if not snap.state.pending:
-        return ["--deadline: nothing is pending, so no default was used"]
+        return not_yet(clock, snap)
     disorder = disorder_now(ledger, clock.schedule)
     due = clock.past_due(snap, disorder.houses)
     if not due:
-        first = clock.next_due(snap)
-        when = (f"; the first default comes at {show_time(first[1].defaults_from)} ({registry.house_name(first[0].house)}: "  # type: ignore[arg-type]
-                f"{kind_name(first[0].kind)})" if first else "")  # fmt: skip
-        return [f"--deadline: nothing is past due yet, so no default was used{when}"]
+        return not_yet(clock, snap)
     entry = log(root, {"action": "deadline", "at": snap.number, "now": clock.now.isoformat(timespec="seconds"),
                        "keys": [r.key for r in due]})  # fmt: skip
     ledger.deadlines.add(snap.number)

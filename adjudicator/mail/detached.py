@@ -14,12 +14,22 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from ..seals import sshsig
-from ..seals.seal import BEGIN, NAMESPACE, SealError
+from ..seals.seal import BEGIN, NAMESPACE, SealedBlock, SealError, normalise
+from ..util.lines import split_lines
 
-__all__ = ["DetachedSeal", "seal_of", "stray_note", "with_seal"]
+__all__ = ["MAX_STRAYS", "MAX_TEXTS", "MAX_TEXT_CHARS", "Candidate", "DetachedSeal", "candidates", "seal_of",
+           "sealed_by", "stray_note", "untried_note", "with_seal"]  # fmt: skip
+
+# A .sig with no attachment of its name is tried on the turn texts of its mail: each try is a seal
+# check over a text, so what one mail can cost is bounded (a hostile mail of 999 such .sig files and
+# megabytes of turn headers took minutes); real mail has one .sig and a turn of a few kilobytes.
+MAX_STRAYS = 4  # such .sig attachments tried in one mail; the others are named, not tried
+MAX_TEXTS = 8  # unsealed turn texts of one mail they are tried on, and places each text may end
+MAX_TEXT_CHARS = 64 * 1024  # a longer text is not tried (a turn is a few kilobytes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +64,58 @@ def with_seal(text: str, seal: DetachedSeal) -> str | None:
     if seal.namespace != NAMESPACE or BEGIN in text:
         return None
     return text.rstrip("\r\n") + "\n" + seal.armour
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A turn text a ``.sig`` may seal: an unsealed text of the mail, up to one of the places it may end."""
+
+    index: int  # which of the unsealed texts given to :func:`candidates`
+    block: SealedBlock  # the text up to that end, without a seal
+    message: bytes  # what a seal over it covers: its normalised text in UTF-8, made once for every .sig
+
+
+def candidates(blocks: Sequence[SealedBlock]) -> list[Candidate]:
+    """Where each of the first :data:`MAX_TEXTS` unsealed turn texts may end: before each blank line (the
+    text after it, a mail signature say, is no part of the turn) or at its last line, at most
+    :data:`MAX_TEXTS` ends a text; a text longer than :data:`MAX_TEXT_CHARS` is left out."""
+    out: list[Candidate] = []
+    for index, block in enumerate(blocks[:MAX_TEXTS]):
+        if len(block.text) > MAX_TEXT_CHARS:
+            continue
+        lines = split_lines(block.text)
+        ends = [i for i in range(1, len(lines)) if not lines[i].strip() and lines[i - 1].strip()] + [len(lines)]
+        for end in ends[:MAX_TEXTS]:
+            text = "\n".join(lines[:end]) + "\n"
+            out.append(Candidate(index, SealedBlock(block.first_line, block.first_line + end - 1, text, ""),
+                                 normalise(text).encode("utf-8")))  # fmt: skip
+    return out
+
+
+def sealed_by(seal: DetachedSeal, texts: Sequence[Candidate]) -> Candidate | None:
+    """The first of ``texts`` that ``seal`` is a good turn seal over (its header read), with the seal; else None."""
+    if seal.namespace != NAMESPACE:
+        return None
+    for c in texts:
+        try:
+            sshsig.verify(c.message, seal.armour, NAMESPACE)
+        except SealError:
+            continue
+        block = replace(c.block, armour=seal.armour)
+        try:
+            block.open()  # the header too: a text whose first line is no header line is no turn
+        except SealError:
+            continue
+        return replace(c, block=block)
+    return None
+
+
+def untried_note(seals: Sequence[DetachedSeal]) -> str:
+    """The one note for the ``.sig`` attachments beyond :data:`MAX_STRAYS` in one mail."""
+    names = ", ".join(repr(s.name) for s in seals[:3]) + (", ..." if len(seals) > 3 else "")
+    return (f"not taken: {len(seals)} more .sig attachment{'s' * (len(seals) > 1)} with no file of "
+            f"{'their' if len(seals) > 1 else 'its'} name ({names}): not tried, at most {MAX_STRAYS} in one mail "
+            "(attach each turn file beside its .sig)")  # fmt: skip
 
 
 def stray_note(seal: DetachedSeal, names: list[str]) -> str:

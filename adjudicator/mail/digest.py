@@ -235,7 +235,7 @@ def seal_paragraph(fingerprint: str, attachment: str) -> list[str]:
             f"  ssh-keygen -Y verify -f moderator.allowed -I moderator -n {REPORT_NAMESPACE} \\",
             f"    -s {attachment}.sig < {attachment}",
             *textwrap.wrap(f"It says Good \"{REPORT_NAMESPACE}\" signature for moderator. Or, with Maester "
-                           "installed (the saved text of this mail checks too, with --sig):", WIDTH,
+                           "installed (this whole mail, saved as a file, checks too):", WIDTH,
                            break_on_hyphens=False, break_long_words=False),
             f"  maester verify-report --key moderator.pub {attachment}"]  # fmt: skip
 

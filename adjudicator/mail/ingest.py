@@ -45,7 +45,7 @@ from ..seals.wrapping import Rejoiner
 from ..turnfile.header import Header, HeaderError, read_header
 from ..util import fileio
 from ..util.lines import split_lines
-from .detached import DetachedSeal, seal_of, stray_note, with_seal
+from .detached import MAX_STRAYS, DetachedSeal, candidates, seal_of, sealed_by, stray_note, untried_note, with_seal
 from .parse import info, parse, raw_size
 
 __all__ = [
@@ -383,30 +383,23 @@ def scan_message(raw: bytes, *, rejoin_keys: Collection[str] = ()) -> MailScan:
             lines = lines if lines is not None else split_lines(part.text)
             fb = replace(fb, quoted=lines[block.first_line - 1].startswith(">"))
             unsealed.append((block, fb, part))
-    for stray in strays:  # a .sig with no attachment of its name: the seal decides which turn it seals
-        match = next(((i, c) for i, (b, _, _) in enumerate(unsealed[:MAX_STRAY_TRIES])
-                      for c in _ends(b) if _opens(replace(c, armour=stray.armour))), None)  # fmt: skip
+    texts_tried = candidates([b for b, _, _ in unsealed]) if strays else []
+    sealed_now: set[int] = set()
+    for stray in strays[:MAX_STRAYS]:  # a .sig with no attachment of its name: the seal decides which turn it seals
+        match = sealed_by(stray, texts_tried)
         if match is None:
             found.stray_seals.append(stray_note(stray, [t.filename for t in walk.texts]))
             continue
-        i, block = match
-        _, _, part = unsealed.pop(i)
-        add(_found(replace(block, armour=stray.armour), f"{part.where} with the seal of attachment {stray.name!r}"))
-    found.unsealed = [fb for _, fb, _ in unsealed]
+        texts_tried = [c for c in texts_tried if c.index != match.index]
+        sealed_now.add(match.index)
+        add(_found(match.block, f"{unsealed[match.index][2].where} with the seal of attachment {stray.name!r}"))
+    if strays[MAX_STRAYS:]:
+        found.stray_seals.append(untried_note(strays[MAX_STRAYS:]))
+    found.unsealed = [fb for i, (_, fb, _) in enumerate(unsealed) if i not in sealed_now]
     return found
 
 
 MAX_REJOINED = 4  # blocks of one message tried with wrapped lines joined again (each up to 63 seal checks)
-MAX_STRAY_TRIES = 8  # unsealed turn texts of one message a .sig with no attachment of its name is tried on
-
-
-def _ends(block: SealedBlock) -> list[SealedBlock]:
-    """Where an unsealed turn text may end: before each blank line (the text after it, a signature say,
-    is no part of the turn), or at its last line; at most :data:`MAX_STRAY_TRIES` of them."""
-    lines = split_lines(block.text)
-    ends = [i for i in range(1, len(lines)) if not lines[i].strip() and lines[i - 1].strip()] + [len(lines)]
-    return [SealedBlock(block.first_line, block.first_line + end - 1, "\n".join(lines[:end]) + "\n", "")
-            for end in ends[:MAX_STRAY_TRIES]]  # fmt: skip
 
 
 def _pair_detached(texts: list[TextPart]) -> tuple[list[TextPart], list[DetachedSeal]]:

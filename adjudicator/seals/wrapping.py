@@ -24,10 +24,12 @@ from ..util.lines import split_lines
 from . import sshsig
 from .seal import BEGIN, END, NAMESPACE, SealedBlock, SealError, normalise
 
-__all__ = ["MAX_BREAKS", "WRAP_WIDTH", "Rejoiner", "long_lines", "long_lines_text", "rejoined"]
+__all__ = ["MAX_BREAKS", "MAX_JOIN_CHARS", "WRAP_WIDTH", "Rejoiner", "long_lines", "long_lines_text", "rejoined"]
 
 WRAP_WIDTH = 72  # a line longer than this may be wrapped by a mail program (many wrap at 72 to 78)
 MAX_BREAKS = 6  # lines that may end at a wrap tried in one block: at most 2**6 - 1 texts checked
+MAX_JOIN_CHARS = 32 * 1024  # a longer block is not tried: each try checks the seal over all of it (a turn is
+# a few kilobytes; a forged seal under megabytes of short lines cost a mail run most of a minute)
 _NARROWEST, _WIDEST = 60, 80  # the wrap widths considered: a break is plausible only for one of them
 
 
@@ -76,10 +78,10 @@ def rejoined(block: SealedBlock) -> tuple[SealedBlock, tuple[int, ...]] | None:
     them. Tried only for a block whose seal is in the turn namespace and fails over the text as it
     came; the lines after the header that could end at a wrap (:func:`_may_be_wrapped`) are joined
     in every combination, fewest joins first, up to :data:`MAX_BREAKS` of them (a block with more is
-    not tried). The first text the seal verifies over is the one: it is exactly what the key's
-    holder sealed.
+    not tried), in a block of at most :data:`MAX_JOIN_CHARS` characters. The first text the seal
+    verifies over is the one: it is exactly what the key's holder sealed.
     """
-    if block.error is not None or not block.armour:
+    if block.error is not None or not block.armour or len(block.text) > MAX_JOIN_CHARS:
         return None
     lines = split_lines(block.text)
     if lines and lines[-1] == "":

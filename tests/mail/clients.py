@@ -131,9 +131,9 @@ def ssh_keygen_sign(tmp: Path, house: str, text: str, name: str = "turn.norm") -
     return path, path.with_name(path.name + ".sig")
 
 
-def mutt_reply(tmp: Path, message: bytes, *, on_top: str = "") -> bytes:
+def mutt_reply(tmp: Path, message: bytes, *, on_top: str = "", below: str = "") -> bytes:
     """Reply with mutt to ``message``, quoting it as mutt does by default (``set include``), with
-    ``on_top`` written above the quote, and send: the reply's bytes.
+    ``on_top`` written above the quote and ``below`` after it, and send: the reply's bytes.
 
     mutt runs in a pseudo-terminal, with the keys pushed at its start (``r``eply, ``y`` to send,
     ``q``uit), and the system's ``/etc/Muttrc`` read as a player's mutt reads it.
@@ -143,10 +143,12 @@ def mutt_reply(tmp: Path, message: bytes, *, on_top: str = "") -> bytes:
     box = mailbox.mbox(str(tmp / "inbox.mbox"))
     box.add(message)
     box.close()
-    top = tmp / "top.txt"
+    top, bottom = tmp / "top.txt", tmp / "bottom.txt"
     top.write_text(on_top)
-    editor = tmp / "editor.sh"  # the player's editor: writes their text above the quote
-    editor.write_text(f"#!/bin/sh\n{{ cat '{top}'; cat \"$1\"; }} > \"$1.new\" && mv \"$1.new\" \"$1\"\n")
+    bottom.write_text(below)
+    editor = tmp / "editor.sh"  # the player's editor: writes their text above the quote, or below it
+    editor.write_text(f"#!/bin/sh\n{{ cat '{top}'; cat \"$1\"; cat '{bottom}'; }} > \"$1.new\" && "
+                      "mv \"$1.new\" \"$1\"\n")  # fmt: skip
     editor.chmod(0o755)
     rc = muttrc(tmp, f'set editor="{editor}"', "set include=yes", "set fast_reply=yes", "set abort_unmodified=no",
                 "set move=no", "set quit=yes", "set sleep_time=0", "set confirmappend=no")  # fmt: skip
@@ -169,6 +171,24 @@ def mutt_save_text(tmp: Path, message: bytes) -> bytes:
     saved.unlink(missing_ok=True)
     rc = muttrc(tmp, "set move=no", "set quit=yes", "set sleep_time=0")
     keys = f"<display-message><view-attachments><next-entry>s<kill-line>{saved}\\n<exit><exit>q"
+    _in_terminal([MUTT, "-F", str(rc), "-f", str(tmp / "inbox.mbox"), "-e", f'push "{keys}"'],
+                 {**_env(tmp), "TERM": "vt100"})  # fmt: skip
+    assert saved.is_file(), "mutt saved nothing"
+    return saved.read_bytes()
+
+
+def mutt_save_message(tmp: Path, message: bytes) -> bytes:
+    """Open a mailbox holding ``message`` in mutt and save the message (``s`` in the index) to a new
+    mailbox file, as a player keeps a mail: that file's bytes (an mbox of one message)."""
+    assert MUTT is not None
+    tmp.mkdir(parents=True, exist_ok=True)
+    box = mailbox.mbox(str(tmp / "inbox.mbox"))
+    box.add(message)
+    box.close()
+    saved = tmp / "saved.mbox"
+    saved.unlink(missing_ok=True)
+    rc = muttrc(tmp, "set move=no", "set quit=yes", "set sleep_time=0", "set confirmcreate=no", "set delete=no")
+    keys = f"s<kill-line>{saved}\\n<exit>q"
     _in_terminal([MUTT, "-F", str(rc), "-f", str(tmp / "inbox.mbox"), "-e", f'push "{keys}"'],
                  {**_env(tmp), "TERM": "vt100"})  # fmt: skip
     assert saved.is_file(), "mutt saved nothing"
