@@ -624,7 +624,8 @@ def _tie_break(s: _Static, cmd: C.TieBreak) -> None:
 
 def _westeros(s: _Static, cmd: C.WesterosChoice) -> None:
     if cmd.card not in DECIDERS:  # Westeros deck IV: Targaryen's own choices (M083), and a named player's part
-        if s.house != "targaryen" and cmd.card not in ("the_long_plan", "playing_with_fire"):
+        if s.house != "targaryen" and cmd.card not in ("the_long_plan", "playing_with_fire", "scattering_dissent",
+                                                        "word_spreads_quickly"):
             s.fail(cmd, "E409", f"only Targaryen chooses for {display_name('westeros_card', cmd.card)} (M083)")
         return
     track, token, rule = DECIDERS[cmd.card]

@@ -436,6 +436,8 @@ CARD_CHOICES: dict[str, frozenset[str]] = {
         "westeros_card:watering_the_seed": ("names", "nothing"),
         "westeros_card:the_long_plan": ("names", "nothing"),
         "westeros_card:playing_with_fire": ("names", "nothing"),
+        "westeros_card:scattering_dissent": ("names", "cancel", "nothing"),
+        "westeros_card:word_spreads_quickly": ("names", "cancel", "nothing"),
         "wildling_card:preemptive_raid": ("destroy", "track"),
         "wildling_card:crow_killers": ("upgrade", "downgrade", "nothing"),
         "wildling_card:a_king_beyond_the_wall": ("track", "nothing"),

@@ -45,7 +45,7 @@ def _card(c: str | None) -> str:
 
 
 # Westeros choices that are words; any other option is a Westeros IV card's area (M083).
-_WESTEROS_WORDS = frozenset({"muster", "supply", "nothing", "bid", "collect", "no march+1", "no defense"})
+_WESTEROS_WORDS = frozenset({"muster", "supply", "nothing", "bid", "collect", "no march+1", "no defense", "cancel"})
 
 
 def _westeros_option(option: str) -> str:

@@ -130,13 +130,41 @@ def test_playing_with_fire_puts_a_token_and_a_named_players_unit_on_an_uncontrol
         resolve(tgame(), "playing_with_fire", WesterosChoice(card="playing_with_fire", option="winterfell+stark"))
 
 
-def test_scattering_dissent_each_player_in_reverse_turn_order_moves_a_token():
+def test_scattering_dissent_each_player_in_reverse_turn_order_moves_a_token_targaryen_may_cancel():
     s = tgame()
-    ctx = resolve(s, "scattering_dissent")
+    movers = [h for h in s.turn_order() if h in s.players()][::-1]
+    assert movers[0] == T  # last in turn order, first to move
+    power = s.houses[T].power
+    ctx = resolve(s, "scattering_dissent", WesterosChoice(card="scattering_dissent", option="oldtown+three_towers"),
+                  WesterosChoice(card="scattering_dissent", option="cancel"), deadline=True,
+                  answers_of={movers[1]: [WesterosChoice(card="scattering_dissent", option="karhold+winterfell")]})
     moves = of(ctx.events, LoyaltyMoved)
-    players = [h for h in s.turn_order() if h in s.players()]
-    assert [m.house for m in moves] == players[::-1]
+    assert [m.house for m in moves] == movers
     assert all(s.board().adjacent(m.origin, m.destination) for m in moves)
+    assert (moves[0].origin, moves[0].destination, moves[0].cancelled) == ("oldtown", "three_towers", False)
+    assert (moves[1].origin, moves[1].destination, moves[1].cancelled) == ("karhold", "winterfell", True)
+    assert not any(m.cancelled for m in moves[2:])  # one cancel answered; the rest by default
+    assert s.houses[T].power == power - 1
+
+
+def test_word_spreads_quickly_each_player_in_turn_order_moves_a_token():
+    s = tgame()
+    ctx = resolve(s, "word_spreads_quickly", deadline=True)
+    players = [h for h in s.turn_order() if h in s.players()]
+    assert [m.house for m in of(ctx.events, LoyaltyMoved)] == players
+    assert not any(m.cancelled for m in of(ctx.events, LoyaltyMoved))  # by default Targaryen pays nothing
+
+
+def test_a_loyalty_move_that_is_not_to_an_adjacent_area_is_refused():
+    s = tgame()
+    mover = [h for h in s.turn_order() if h in s.players()][0]
+    pool = [PoolEntry.from_dict(entry(mover, WesterosChoice(card="word_spreads_quickly",
+                                                            option="kings_landing+winterfell"), round=2))]
+    ctx = Context(s, s.board(), Segment("westeros", {}), pool, False)
+    with pytest.raises(NeedAnswers):
+        resolve_card(ctx, 4, "word_spreads_quickly")
+    refused = [e.reason for e in [*ctx.events, *ctx.transient] if type(e).__name__ == "AnswerUnusable"]
+    assert refused and "adjacent land area" in refused[0] and "M083" in refused[0]
 
 
 def test_southron_ambitions_token_on_blackwater_or_the_boneway():
@@ -176,18 +204,12 @@ def test_watering_the_seed_costs_the_victory_position_for_two_river_areas():
         resolve(tgame(), "watering_the_seed", WesterosChoice(card="watering_the_seed", option="kings_landing+riverrun"))
 
 
-def test_word_spreads_quickly_each_player_in_turn_order_moves_a_token():
-    s = tgame()
-    ctx = resolve(s, "word_spreads_quickly")
-    players = [h for h in s.turn_order() if h in s.players()]
-    assert [m.house for m in of(ctx.events, LoyaltyMoved)] == players
-
-
 @pytest.mark.parametrize("line", ["Empty Promises: Moat Cailin", "Fire Made Flesh: destroy dragon in Norvos",
                                   "Fire Made Flesh: muster", "Southron Ambitions: nothing",
                                   "Domestic Disputes: stark, lannister, tyrell", "Watering the Seed: Riverrun, Seagard",
                                   "The Long Plan: stark", "Playing With Fire: The Twins, stark",
-                                  "Playing With Fire: siege engine"])
+                                  "Playing With Fire: siege engine", "Scattering Dissent: Karhold, Winterfell",
+                                  "Word Spreads Quickly: cancel"])
 def test_M083_deck_iv_choices_print_and_parse_back(line):
     text = f"game g · house {T} · round 2 · westeros · seq 1\n{line}\n"
     tf = parse_turn_file(text, variant="mother-of-dragons")

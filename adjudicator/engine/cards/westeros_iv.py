@@ -59,9 +59,11 @@ def in_order(order: Iterable[str]) -> Callable[[str], str]:
     return lambda option: "+".join(sorted(option.split("+"), key=lambda n: rank.get(n, len(rank))))
 
 
-def check_choice(card: str, options: Iterable[str], cmd: Command, normal: Callable[[str], str] = str) -> Verdict:
-    """``None`` when ``cmd`` is one of Targaryen's legal choices for ``card``."""
-    if not isinstance(cmd, WesterosChoice) or cmd.card != card:
+def check_choice(card: str, options: Iterable[str], cmd: Command, normal: Callable[[str], str] = str,
+                 words_only: bool = False) -> Verdict:
+    """``None`` when ``cmd`` is one of Targaryen's legal choices for ``card``; with ``words_only`` a
+    move (``FROM, TO``) is another decision's answer."""
+    if not isinstance(cmd, WesterosChoice) or cmd.card != card or (words_only and "+" in cmd.option):
         return NOT_APPLICABLE
     legal = list(options)
     if normal(cmd.option) not in legal:
@@ -79,7 +81,7 @@ def _option_text(option: str) -> str:
 
 
 def targaryen_choice(ctx: Context, card: str, options: list[str], prompt: str,
-                     normal: Callable[[str], str] = str) -> str:
+                     normal: Callable[[str], str] = str, words_only: bool = False) -> str:
     """Ask Targaryen to choose among ``options`` (``nothing`` first, the default); returns the choice,
     put in the options' form by ``normal``."""
     if options == [NOTHING]:
@@ -90,7 +92,7 @@ def targaryen_choice(ctx: Context, card: str, options: list[str], prompt: str,
         options=tuple(WesterosChoice(card=card, option=o) for o in options),
         default=WesterosChoice(card=card, option=NOTHING),
     )
-    cmd = ctx.ask(Ask(req, lambda c: check_choice(card, options, c, normal)))
+    cmd = ctx.ask(Ask(req, lambda c: check_choice(card, options, c, normal, words_only)))
     assert isinstance(cmd, WesterosChoice)
     option = normal(cmd.option)
     ctx.emit(WesterosChoiceMade(house=TARGARYEN, card=card, option=option))
@@ -268,7 +270,7 @@ def playing_with_fire(ctx: Context) -> None:
 
 
 def player_choice(ctx: Context, card: str, house: str, check: Callable[[str], str | None], default: str,
-                  prompt: str, options: list[str] | None = None) -> str:
+                  prompt: str, options: list[str] | None = None, moves_only: bool = False) -> str:
     """Ask a player a deck IV card names (The Long Plan, Playing With Fire) for its part."""
     req = Request(
         key=ctx.key("westeros_choice", house), kind="westeros_choice", house=house, prompt=prompt,
@@ -277,8 +279,8 @@ def player_choice(ctx: Context, card: str, house: str, check: Callable[[str], st
     )
 
     def verdict(cmd: Command) -> Verdict:
-        if not isinstance(cmd, WesterosChoice) or cmd.card != card:
-            return NOT_APPLICABLE
+        if not isinstance(cmd, WesterosChoice) or cmd.card != card or (moves_only and "+" not in cmd.option):
+            return NOT_APPLICABLE  # Targaryen's "cancel" or "nothing" is for its own decision
         why = check(cmd.option)
         return None if why is None else f"{why} (M083)"
 
@@ -289,19 +291,36 @@ def player_choice(ctx: Context, card: str, house: str, check: Callable[[str], st
 
 
 def _spread(ctx: Context, order: list[str], card: str) -> None:
-    """Each player in ``order`` moves one loyalty token to an adjacent land area when any can move
-    (ruling 216): the first token in area order, to its first adjacent land area in board order
-    (MD12's default; the players' own choice and Targaryen's paid cancel are not asked yet)."""
+    """Each player in ``order`` moves one loyalty token of its choice to an adjacent land area when any
+    can move; Targaryen may cancel each other player's move as it is made, paying the card's price
+    (ruling 216). A move is answered ``CARD: FROM, TO``; the default is the first token in area order
+    to its first adjacent land area. A cancel is answered ``CARD: cancel`` (default ``nothing``)."""
     st, board = ctx.state, ctx.board
+    price = int((CARDS.westeros_card(4, card).details or {}).get("cost_to_cancel_each_move", 1))
     for house in order:
-        moves = [(a, n) for a in sorted(a for a, s in st.areas.items() if s.loyalty)
+        moves = [f"{a}+{n}" for a in sorted(a for a, s in st.areas.items() if s.loyalty)
                  for n in sorted(board.neighbours[a]) if board.area(n).is_land]  # sorted: a set's order varies
         if not moves:
             return
-        origin, dest = moves[0]
+        legal = frozenset(moves)
+        move = player_choice(ctx, card, house, lambda o, legal=legal: None if o in legal else  # type: ignore[misc]
+                             "move one loyalty token to an adjacent land area: name where it lies and where it goes",
+                             moves[0], f"{card_name(card)}: move one loyalty token to an adjacent land area "
+                             "('FROM, TO')", options=moves, moves_only=True)
+        origin, dest = move.split("+")
         st.area_mut(origin).loyalty -= 1
         st.area_mut(dest).loyalty += 1
-        ctx.emit(LoyaltyMoved(house=house, origin=origin, destination=dest))
+        cancelled = False
+        if house != TARGARYEN and st.houses[TARGARYEN].power >= price:
+            cancelled = targaryen_choice(ctx, card, [NOTHING, "cancel"],
+                                         f"{card_name(card)}: pay {price} power to put back {house.title()}'s move "
+                                         f"from {area_name(origin)} to {area_name(dest)} ('cancel'), or nothing",
+                                         words_only=True) == "cancel"
+        if cancelled:
+            lose_power(ctx, TARGARYEN, price, card_name(card))
+            st.area_mut(dest).loyalty -= 1
+            st.area_mut(origin).loyalty += 1
+        ctx.emit(LoyaltyMoved(house=house, origin=origin, destination=dest, cancelled=cancelled))
         after_control_change(ctx)  # moved into an area Targaryen controls: gained at once
 
 
