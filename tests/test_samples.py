@@ -15,6 +15,10 @@ ALL = {t.__name__ for t in COMMAND_TYPES}
 def test_every_command_appears_in_some_sample_turn_file():
     seen = {type(c).__name__ for p in (ROOT / "samples" / "turnfiles").glob("*.txt")
             for c in parse_turn_file(p.read_bytes(), filename=p.name).commands}
+    for p in (ROOT / "samples" / "turnfiles" / "mother-of-dragons").glob("*.txt"):  # the expansion's words
+        tf = parse_turn_file(p.read_bytes(), filename=p.name, variant="mother-of-dragons")
+        assert not tf.problems, [str(x) for x in tf.problems]
+        seen |= {type(c).__name__ for c in tf.commands}
     assert ALL - seen == set()
 
 
@@ -22,4 +26,6 @@ def test_every_command_has_an_example_in_the_players_guide():
     guide = (ROOT / "docs" / "turn-files.md").read_text(encoding="utf-8")
     seen = {type(c).__name__ for block in re.findall(r"```turn\n(.*?)```", guide, re.S)
             for c in parse_turn_file(block).commands}
+    seen |= {type(c).__name__ for block in re.findall(r"```turn-mod\n(.*?)```", guide, re.S)
+             for c in parse_turn_file(block, variant="mother-of-dragons").commands}
     assert ALL - seen == set()

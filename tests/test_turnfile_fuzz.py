@@ -126,6 +126,7 @@ def test_every_command_type_has_a_strategy() -> None:
     covered = {C.AssignOrder, C.LeaveUnordered, C.Raven, C.RavenKeep, C.Raid, C.March, C.Support, C.RefuseSupport,
                C.PlayCard, C.UseBlade, C.Casualties, C.Retreat, C.CardChoice, C.PortShips, C.Muster, C.Consolidate,
                C.Bid, C.TieBreak, C.Reconcile, C.WesterosChoice, C.WildlingChoice}
+    covered |= {C.IronBank, C.InterestLosses, C.Give, C.SpymasterChoice}  # Mother of Dragons: tests/mother_of_dragons/
     assert covered == set(C.COMMAND_TYPES)
 
 

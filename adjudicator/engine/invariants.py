@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 
 from ..game.board import Board
 from ..game.cards import CARDS
+from ..game.commands import SEA_ORDER_TOKENS
 from ..game.state import GameState
 from .core.common import within_supply
 from .core.targaryen import PENTOS, TARGARYEN, has_won, in_play
@@ -51,6 +52,25 @@ def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
         problems += _targaryen_problems(state, board, in_combat=bool(pending_kinds & _COMBAT_KINDS))
     if state.phase == "game_over" and state.winner not in state.houses_in_play:
         problems.append("the game is over without a winner in play")
+    if state.loan_slots:
+        problems += _bank_problems(state, board)
+    return problems
+
+
+def _bank_problems(state: GameState, board: Board) -> list[str]:
+    """The Iron Bank (M104-M113): the twelve loans each once in the deck, a slot or a house's hand;
+    no sea order stays on land once orders resolve (M116)."""
+    problems: list[str] = []
+    loans = state.loan_deck + [x for x in state.loan_slots if x] + [x for h in state.houses.values() for x in h.loans]
+    if sorted(loans) != sorted(CARDS.loans):
+        problems.append(f"the Iron Bank's loans are not each exactly once in its deck, slots and houses: {sorted(loans)}")
+    if state.phase == "action":
+        on_land = [a for a, s in state.areas.items() if s.order and s.order.token in SEA_ORDER_TOKENS
+                   and board.areas[a].kind == "land"]
+        if on_land:
+            problems.append(f"sea orders left on land during the action phase in {', '.join(sorted(on_land))} (M116)")
+    if state.braavos_token is not None and state.braavos_token in state.vassals:
+        problems.append("a vassal keeps the Braavos token (ruling 257)")
     return problems
 
 

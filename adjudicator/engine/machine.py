@@ -25,6 +25,7 @@ from .core.context import (
 )
 from .events import AnswersExpired, AnswerUnusable, AnswerUsed, Event
 from .rules import action, planning, westeros
+from .rules.gifts import apply_gifts, has_gifts
 from .rules.lapsed import lapsed
 
 PhaseRunner = Callable[[Context], None]
@@ -58,6 +59,9 @@ def advance(
     events: list[Event] = []
     while live.phase != "game_over":
         events.extend(_refuse_lapsed(live, board))
+        if has_gifts(live.answers):
+            live, given = _gifts(live, board)
+            events.extend(given)
         seg = live.segment or Segment(name=live.phase, start=_position(live))
         pos = GameState.from_dict(seg.start, validate=False)  # checked when the state was read
         pool = [PoolEntry.from_dict(a) for a in live.answers]
@@ -86,6 +90,24 @@ def advance(
         pos.tidy()
         live = pos
     return Step(live, events, [])
+
+
+def _gifts(live: GameState, board: Board) -> tuple[GameState, list[Event]]:
+    """Mother of Dragons' gifts of power (M121, ruling 261), made where the game stands: at the start
+    of a step, or in a waiting step where nothing is decided yet (its start changes and it replays).
+    Otherwise they wait for the next step."""
+    if live.segment is None:
+        live.houses = {h: copy.copy(hs) for h, hs in live.houses.items()}  # advance never changes its input
+        return live, apply_gifts(live, board)
+    if live.segment.decisions:
+        return live, []
+    seg = live.segment
+    pos = GameState.from_dict(seg.start, validate=False)
+    pos.answers = live.answers
+    given = apply_gifts(pos, board)
+    live.answers = pos.answers
+    live.segment = Segment(seg.name, _position(pos), {}, list(seg.used), seg.events_seen)
+    return live, given
 
 
 def _run_segment(runner: PhaseRunner, ctx: Context) -> None:

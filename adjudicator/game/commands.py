@@ -306,6 +306,23 @@ class Consolidate(Command):
     muster: tuple[MusterAction, ...] | None = None  # None: take power
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IronBank(Command):
+    """Mother of Dragons: resolve an Iron Bank order (M104, M117), taking a loan or none.
+
+    ``iron bank in Shipbreaker Bay: take customs officer`` / ``iron bank in Shipbreaker Bay: no loan``.
+    Its kind is ``consolidate``: it answers a house's turn of the Resolve Consolidate Power step
+    (ruling 259). ``areas`` are the areas a loan improves, ``units`` the units it places or destroys,
+    ``option`` its word choice (Pyromancer's ``crown``/``barrel``, Spymaster's deck ``1``-``4``).
+    """
+
+    area: AreaId
+    loan: CardId | None = None
+    areas: tuple[AreaId, ...] = ()
+    units: tuple[Located, ...] = ()
+    option: str | None = None
+
+
 # --- Westeros phase -------------------------------------------------------------------------
 
 
@@ -357,6 +374,33 @@ class WesterosChoice(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SpymasterChoice(Command):
+    """Mother of Dragons' Spymaster loan (ruling 225), after its secret look at the top two cards of a
+    Westeros deck: ``spymaster: bottom second; top first``. Cards are named by where they lay (1 the
+    top one, 2 the next); each group is listed top to bottom as it will lie."""
+
+    top: tuple[int, ...] = ()
+    bottom: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Give(Command):
+    """Mother of Dragons (M121, ruling 261): ``give 2 power to Stark``, a gift of available power."""
+
+    power: int
+    to: HouseId
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InterestLosses(Command):
+    """Mother of Dragons (M110): ``interest for stark: destroy footman in Winterfell, ship in Bay of Ice``,
+    the units of a debtor destroyed for the interest it could not pay."""
+
+    debtor: HouseId
+    removals: tuple[Located, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WildlingChoice(Command):
     """A wildling card choice (D12): units to destroy or swap, a track, a house card, an area."""
 
@@ -389,6 +433,10 @@ _KIND_OF: dict[str, str] = {
     "MusterAction": "muster",
     "Muster": "muster",
     "Consolidate": "consolidate",
+    "IronBank": "consolidate",
+    "InterestLosses": "interest",
+    "Give": "give",
+    "SpymasterChoice": "spymaster",
     "Bid": "bid",
     "TieBreak": "tie_break",
     "Reconcile": "reconcile",
@@ -400,7 +448,7 @@ _KIND_OF: dict[str, str] = {
 COMMAND_TYPES: tuple[type[Command], ...] = (
     AssignOrder, LeaveUnordered, Raven, RavenKeep, Raid, March, Support, RefuseSupport,
     PlayCard, UseBlade, Casualties, Retreat, CardChoice, PortShips, Muster, Consolidate,
-    Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice, DistributeBid,
+    Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice, IronBank, InterestLosses, Give, SpymasterChoice, DistributeBid,
 )
 
 _BY_NAME: dict[str, type] = {t.__name__: t for t in COMMAND_TYPES}
@@ -471,7 +519,8 @@ def _unplain(v: object) -> object:
 # house owns 10 footmen, a port holds 3 ships, a bid is 0 to 99. The engine sizes lists by them.
 NUMBER_RANGES: dict[tuple[str, str], tuple[int, int]] = {
     ("UnitSpec", "count"): (1, 10), ("Located", "count"): (1, 10), ("PortShips", "count"): (0, 3),
-    ("Bid", "amount"): (0, 99),
+    ("Bid", "amount"): (0, 99), ("Give", "power"): (1, 20),
+    ("SpymasterChoice", "top"): (1, 2), ("SpymasterChoice", "bottom"): (1, 2),
 }
 MAX_PARTS = 1000  # items in one list of a command: a turn-file line of 1,000 characters holds fewer
 

@@ -42,7 +42,7 @@ from ..game.cards import CARDS
 from ..game.commands import Command
 from ..game.commands import from_dict as command_from_dict
 from ..game.commands import to_dict as to_command_dict
-from ..game.mod_board import mod_board  # its map with Essos holds every area of every board
+from ..game.mod_board import MOD, mod_board  # its map with Essos holds every area of every board
 from ..game.state import GameState
 from ..turnfile.header import Header, format_header
 from ..turnfile.names import ORDER_TEXT, display_name
@@ -336,6 +336,20 @@ def public_view(
                          for h in state.houses_in_play if (fingerprints or {}).get(h)],
         "seed_commitment": seed_commitment(state),
         "seed": state.rng_seed if state.phase == "game_over" else None,
+    } | ({"iron_bank": iron_bank_view(state, board)} if state.loan_slots else {})
+
+
+def iron_bank_view(state: GameState, board: Board) -> dict[str, Any]:
+    """Mother of Dragons' Iron Bank, all public (ruling 255): the face-up loans with their costs, how
+    many lie face down, the loans each house took, who keeps the Braavos token (M104-M113)."""
+    costs = MOD.iron_bank["slot_costs_left_to_right"]
+    return {
+        "slots": [{"slot": i + 1, "cost": costs[i], "loan": CARDS.loans[c].name if c else "",
+                   "text": clean(CARDS.loans[c].effect) if c else ""} for i, c in enumerate(state.loan_slots)],
+        "deck_left": len(state.loan_deck),
+        "loans": [{"house": h.title(), "loans": ", ".join(CARDS.loans[c].name for c in state.houses[h].loans)}
+                  for h in state.turn_order() if state.houses[h].loans],
+        "braavos": state.braavos_token.title() if state.braavos_token else "",
     }
 
 

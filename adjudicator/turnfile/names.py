@@ -76,6 +76,16 @@ ORDER_TEXT: dict[str, str] = {
     "consolidate": "consolidate",
     "consolidate*": "consolidate*",
 }
+# Mother of Dragons' sea orders (M114): written after an area's name like any order.
+SEA_ORDER_TEXT: dict[str, str] = {"sea_march": "sea march", "sea_support": "sea support", "iron_bank": "iron bank"}
+SEA_ORDER_WORDS: dict[str, str] = {
+    "sea march": "sea_march", "sea march order": "sea_march", "sea support": "sea_support",
+    "sea support order": "sea_support", "iron bank": "iron_bank", "iron bank order": "iron_bank",
+}
+# The words of the Iron Bank's loans: Pyromancer's improvement, Spymaster's deck and places (section 9.7).
+LOAN_WORDS = {"crown": "crown", "power": "crown", "barrel": "barrel", "supply": "barrel"}
+SPY_DECK_WORDS = frozenset({"deck", "westeros deck"})
+SPY_PLACES = {"first": 1, "1st": 1, "top card": 1, "second": 2, "2nd": 2}
 ORDER_KINDS: dict[str, str] = {
     "march": "march", "defense": "defense", "defence": "defense", "support": "support",
     "raid": "raid", "consolidate": "consolidate", "consolidate power": "consolidate", "cp": "consolidate",

@@ -51,10 +51,15 @@ from .names import (
     CARD_CHOICES,
     FORM_EXAMPLES,
     INFLUENCE_TRACKS,
+    LOAN_WORDS,
     OPTION_WORDS,
     ORDER_KINDS,
     ORDER_TEXT,
+    SEA_ORDER_WORDS,
+    SPY_DECK_WORDS,
+    SPY_PLACES,
     choice_forms_text,
+    current_vocabulary,
     describe_match_error,
     display_name,
     lookup,
@@ -72,7 +77,7 @@ __all__ = [
 ]
 
 _NAME_CODES = {"area": "E101", "house": "E102", "house_card": "E103", "westeros_card": "E104",
-               "wildling_card": "E104", "card": "E104", "unit": "E106", "track": "E107"}
+               "wildling_card": "E104", "card": "E104", "loan": "E104", "unit": "E106", "track": "E107"}
 _SIDES = {"attacker": "attacker", "defender": "defender", "nobody": None, "no one": None, "noone": None}
 # The most units of one type a house owns (10 footmen, R011): no line may name more in one count.
 MAX_UNITS_NAMED = 10
@@ -296,6 +301,10 @@ class _Lines(Transformer[Token, Any]):
     cond_area = cond_target = _tag("area", "first")
     cond_opponent = _tag("opponent", "first")
     rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
+
+    def rhs_word_order(self, ch: list[Any]) -> Any:
+        """``sea march``, ``sea support``: a word before an order's own keyword (Mother of Dragons)."""
+        return ("option", _Name(f"{ch[0]} {ch[1]}", ch[0].column, ch[1].end_column))
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
     rhs_names = _tag("names", "all")
@@ -408,6 +417,57 @@ class _Lines(Transformer[Token, Any]):
     def supply_none(self, ch: list[Any]) -> Any:
         return _Ctx().done(C.Reconcile(removals=()))
 
+    loan_areas = _tag("loan_areas", "all")
+
+    def loan_word(self, ch: list[Any]) -> Any:
+        return ("loan_word", ch[0], ch[1] if len(ch) > 1 else None)
+
+    def iron_bank_take(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        names = _only(ch, _Name)
+        fields_: dict[str, Any] = {"area": c.name("area", names[0])}
+        if len(names) > 1 and names[1].text != _NO_ONE:  # "no loan" / "none": the order takes nothing
+            fields_["loan"] = c.name("loan", names[1])
+        for part in _tagged(ch, "loan_areas"):
+            fields_["areas"] = tuple(c.name("area", n) for n in part[1])
+        for part in _tagged(ch, "locs"):
+            fields_["units"] = _located(c, part[1])
+        for _, word, number in _tagged(ch, "loan_word"):
+            key, number = normalise(word.text), c.count(number, 1, 4, "a Westeros deck", 0)
+            fields_["option"] = LOAN_WORDS.get(key) if not number else str(number) if key in SPY_DECK_WORDS else None
+            if fields_["option"] is None:
+                c.error("E206", f"{word.text!r} is not a loan's choice: write 'crown' or 'barrel' (Pyromancer) or "
+                        "'deck N' (Spymaster)", word)
+        return c.done(C.IronBank(**fields_))
+
+    iron_bank_none = iron_bank_take
+
+    def interest_line(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        removals = next((_located(c, p[1]) for p in _tagged(ch, "locs")), ())
+        return c.done(C.InterestLosses(debtor=c.name("house", ch[0]), removals=removals))
+
+    interest_none = interest_line
+
+    def spy_group(self, ch: list[Any]) -> Any:
+        return ("spy", str(ch[0]).lower(), [n for n in ch[1:] if isinstance(n, _Name) and n.text != _NO_ONE])
+
+    def spymaster_line(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        groups: dict[str, tuple[int, ...]] = {"top": (), "bottom": ()}
+        for _, where, names in _tagged(ch, "spy"):
+            for n in names:
+                if (place := SPY_PLACES.get(normalise(n.text))) is None:
+                    c.error("E206", f"{n.text!r} is not a card's place: write 'first' (the top card) or 'second'", n)
+                else:
+                    groups[where] += (place,)
+        return c.done(C.SpymasterChoice(top=groups["top"], bottom=groups["bottom"]))
+
+    def give_line(self, ch: list[Any]) -> Any:
+        c = _Ctx()
+        amount = c.count(ch[0], 1, 20, "an amount of power")
+        return c.done(C.Give(power=amount, to=c.name("house", _only(ch, _Name)[0])))
+
     def cond_line(self, ch: list[Any]) -> Any:
         return _conditional(ch[0], ch[1])
 
@@ -507,6 +567,9 @@ def _head_line(head: _Name, rhs: tuple[Any, ...]) -> Built:
         return c.done(C.PortShips(port=area, count=c.count(rhs[1], 0, 3, "a number of ships", 0)))
     card_match = lookup("card", head.text)
     if card_match.id is None and lookup("area", head.text).id is not None:
+        sea = SEA_ORDER_WORDS.get(normalise(rhs[1].text)) if form == "option" else None
+        if sea is not None and current_vocabulary() != CLASSIC:  # Mother of Dragons' sea orders (M114)
+            return c.done(C.AssignOrder(area=c.name("area", head), token=sea))
         if form == "option":
             sugg = order_suggestions(rhs[1].text)
             hint = "did you mean " + " or ".join(repr(s) for s in sugg) + "?" if sugg else "orders: " + ", ".join(ORDER_TEXT.values())

@@ -11,7 +11,7 @@ from typing import Any
 from ..game import commands as C
 from ..game.commands import Command
 from .header import Header, format_header
-from .names import CARD_VERBS, ORDER_TEXT, TRACK_NAMES, display_name, lookup, unit_text
+from .names import CARD_VERBS, ORDER_TEXT, SEA_ORDER_TEXT, TRACK_NAMES, display_name, lookup, unit_text
 
 __all__ = ["DECLINE_WORDS", "format_command", "format_turn_file"]
 
@@ -79,6 +79,21 @@ def _muster_text(actions: Sequence[C.MusterAction]) -> str:
     return ", ".join(parts) or "none"
 
 
+def _iron_bank_text(c: C.IronBank) -> str:
+    if c.loan is None:
+        return f"iron bank in {_area(c.area)}: no loan"
+    text = f"iron bank in {_area(c.area)}: take {display_name('loan', c.loan)}"
+    if c.areas:
+        text += " in " + ", ".join(_area(a) for a in c.areas)
+    if c.units:
+        text += ": " + _located_text(c.units)
+    elif c.option in ("crown", "barrel"):
+        text += ": " + c.option
+    elif c.option:
+        text += f": deck {c.option}"
+    return text
+
+
 def _when(f: C.CombatFilter) -> str:
     against = f" against {f.opponent}" if f.opponent else ""
     if f.role is None and f.area is None and f.opponent:
@@ -144,7 +159,7 @@ def _raven_text(r: C.Raven) -> str:
 
 
 _PRINTERS: dict[type, Any] = {
-    C.AssignOrder: lambda c: f"{_area(c.area)}: {ORDER_TEXT.get(c.token, c.token)}",
+    C.AssignOrder: lambda c: f"{_area(c.area)}: {ORDER_TEXT.get(c.token) or SEA_ORDER_TEXT.get(c.token, c.token)}",
     C.LeaveUnordered: lambda c: f"{_area(c.area)}: no order",
     C.Raven: _raven_text,
     C.RavenKeep: lambda c: f"wildling card: {c.choice}",
@@ -160,6 +175,12 @@ _PRINTERS: dict[type, Any] = {
     C.PortShips: lambda c: f"{_area(c.port)}: take over {c.count} {'ship' if c.count == 1 else 'ships'}",
     C.Muster: lambda c: f"muster in {_area(c.area)}: {_muster_text(c.actions)}",
     C.Consolidate: lambda c: f"consolidate in {_area(c.area)}" + ("" if c.muster is None else f": muster {_muster_text(c.muster)}"),
+    C.IronBank: _iron_bank_text,
+    C.SpymasterChoice: lambda c: "spymaster: " + "; ".join(
+        f"{where} " + (", ".join(("first", "second")[i - 1] for i in places) or "none")
+        for where, places in (("top", c.top), ("bottom", c.bottom)) if places or where == "top"),
+    C.Give: lambda c: f"give {c.power} power to {c.to.title()}",
+    C.InterestLosses: lambda c: f"interest for {c.debtor.title()}: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
     C.Bid: lambda c: f"bid {TRACK_NAMES.get(c.track, c.track)} {c.amount}",
     C.TieBreak: lambda c: "tie-break" + (f" {TRACK_NAMES.get(c.context, c.context)}" if c.context else "") + ": " + ", ".join(c.order),
     C.DistributeBid: lambda c: f"distribute {TRACK_NAMES.get(c.track, c.track)}: "

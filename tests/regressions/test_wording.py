@@ -83,7 +83,6 @@ from adjudicator.engine.events.targaryen import (
     LoyaltyMoved,
     LoyaltyPlaced,
     PentosGarrisonReturned,
-    UnitsPlaced,
 )
 from adjudicator.engine.events.westeros import (
     BidsRevealed,
@@ -122,6 +121,21 @@ DEFENCE = (("units:footman", 1), ("defense", 2), ("garrison", 2), ("card:eddard_
 
 # One or more instances of every event class, with the values the rules emit (causes and
 # effects are the rules' own words). A new event class fails test_every_event_class_has_samples.
+from adjudicator.engine.events.bank import (  # noqa: E402
+    BraavosTokenTaken,
+    ImprovementPlaced,
+    InterestDue,
+    LoansShifted,
+    LoanTaken,
+    NoLoanTaken,
+    PlayerLeft,
+    PowerGiven,
+    SeaOrdersRemoved,
+    SpymasterDone,
+    SpymasterLooked,
+    UnitsPlaced,
+)
+
 SAMPLES: list[Event] = [
     AnswerUnusable(house="stark", answer="raid from Winterfell", reason="no raid order there", rule="R130"),
     AnswerUsed(house="stark", decision="resolve one of your raid orders", answer="raid from Winterfell: none"),
@@ -268,9 +282,22 @@ SAMPLES: list[Event] = [
     DragonStrengthGained(round=4, strength=2),
     DragonStrengthGained(round=10, strength=1, cause="Fire Made Flesh"),
     DragonReturned(area="pentos"),
-    UnitsPlaced(house="stark", area="the_twins", units=("knight",), cause="Playing With Fire"),
     BidGiven(track="fiefdoms", gifts=(("stark", 2), ("arryn", 1))),
     BidGiven(track="fiefdoms", gifts=()),
+    # Mother of Dragons: the Iron Bank (engine/events/bank.py)
+    SeaOrdersRemoved(orders=(("winterfell", "stark", "sea_support"), ("the_reach", "tyrell", "iron_bank"))),
+    LoanTaken(house="stark", area="bay_of_ice", loan="customs_officer", slot=3, cost=7),
+    NoLoanTaken(house="stark", area="bay_of_ice"), NoLoanTaken(house="stark", area="bay_of_ice", reason="no Targaryen"),
+    LoansShifted(slots=("full_host", "", "spymaster"), returned="sea_raiders"), LoansShifted(slots=("", "", "")),
+    InterestDue(house="stark", owed=2, paid=1), InterestDue(house="stark", owed=1, paid=1),
+    ImprovementPlaced(area="winterfell", token="+supply", cause="the loan Loyal Maester"),
+    ImprovementPlaced(area="seagard", token="-castle"),
+    UnitsPlaced(house="stark", area="winterfell", units=("knight",), cause="the loan Vanguard Cavalry"),
+    BraavosTokenTaken(house="stark"), BraavosTokenTaken(house=""),
+    SpymasterLooked(house="stark", deck=2, cards=("clash_of_kings", "game_of_thrones")),
+    SpymasterDone(house="stark", deck=2, bottom=1),
+    PlayerLeft(house="stark", power_returned=3),
+    PowerGiven(house="stark", to="targaryen", power=2, asked=2), PowerGiven(house="stark", to="arryn", power=1, asked=3),
 ]
 
 TOKEN_ID = re.compile(r"(?:march|defense|support)[+-]\d|raid\*|consolidate\*|'s (?:march|defense|support|raid|consolidate)\b")

@@ -20,7 +20,8 @@ from ..core.common import after_control_change, available_units, destroy_units, 
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..core.targaryen import PENTOS, TARGARYEN, place_loyalty
 from ..events import area_name, card_name
-from ..events.targaryen import DragonReturned, DragonStrengthGained, LoyaltyMoved, UnitsPlaced
+from ..events.bank import UnitsPlaced
+from ..events.targaryen import DragonReturned, DragonStrengthGained, LoyaltyMoved
 from ..events.westeros import WesterosChoiceMade
 
 WesterosIV = Callable[[Context], None]

@@ -88,6 +88,7 @@ ORDER_NAMES = {
     "support+0": "Support +0", "support+1": "Support +1",
     "raid": "Raid", "raid*": "special Raid", "consolidate": "Consolidate Power",
     "consolidate*": "special Consolidate Power",
+    "sea_march": "Sea March -1", "sea_support": "Sea Support +0", "iron_bank": "Iron Bank",  # M114
 }
 ORDER_KIND_NAMES = {"march": "March", "defense": "Defense", "support": "Support", "raid": "Raid",
                     "consolidate": "Consolidate Power"}

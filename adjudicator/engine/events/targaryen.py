@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import Event, aside, house_name, listing, plural, units_text
+from . import Event, aside, house_name, listing, plural
 from . import area_name as _area
 
 
@@ -92,19 +92,6 @@ class DragonReturned(Event):
 
     def describe(self) -> str:
         return f"Targaryen puts a destroyed dragon back in {_area(self.area)}."
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class UnitsPlaced(Event):
-    """A card puts units of a house on the board from its supply (Playing With Fire)."""
-
-    house: str
-    area: str
-    units: tuple[str, ...]
-    cause: str
-
-    def describe(self) -> str:
-        return f"{house_name(self.house)} places {units_text(self.units)} in {_area(self.area)}{aside(self.cause)}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

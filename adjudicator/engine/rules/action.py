@@ -6,6 +6,7 @@ here, and ends the round: the next round's Westeros Phase, or the end of the gam
 
 from __future__ import annotations
 
+from ..core.bank import sync_braavos
 from ..core.context import Context
 from ..core.targaryen import dragon_token_on_round
 from ..events import PhaseStarted
@@ -29,7 +30,10 @@ def run(ctx: Context) -> None:
     if not st.step:
         ctx.emit(PhaseStarted(round=st.round, phase="action"))
         st.step = "raids"
-    elif not RESOLVE[st.step](ctx):
+    elif RESOLVE[st.step](ctx):
+        if st.loan_slots:
+            sync_braavos(ctx)  # Mother of Dragons: Braavos's token follows its controller (M111, M113)
+    else:
         st.cycle_done = []
         if st.step in NEXT_STEP:
             st.step = NEXT_STEP[st.step]

@@ -10,12 +10,13 @@ from __future__ import annotations
 from types import ModuleType
 
 from ...game.board import Board, HouseId
-from ...game.commands import Command, Consolidate, order_kind
+from ...game.commands import Command, Consolidate, IronBank, order_kind
 from ...game.state import GameState
 from ..core.common import enemy_ships, gain_power
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..events.action import ConsolidateResolved
 from .cycle import next_in_cycle
+from .iron_bank import iron_bank_orders, resolve_iron_bank, with_iron_bank
 from .planning import in_board_order
 
 
@@ -80,9 +81,17 @@ def resolve_next_consolidation(ctx: Context) -> bool:
 
     def one(house: HouseId) -> None:
         areas = consolidate_orders(st, board, house)
-        resolve_consolidate(ctx, house, ctx.ask(_consolidate_ask(ctx, house, areas)))
+        banks = iron_bank_orders(st, board, house)  # Mother of Dragons: resolved in this cycle too (M117)
+        base = _consolidate_ask(ctx, house, areas) if areas else None
+        ask = with_iron_bank(ctx, house, banks, base) if banks else base
+        assert ask is not None
+        cmd = ctx.ask(ask)
+        if isinstance(cmd, IronBank):
+            resolve_iron_bank(ctx, house, cmd)
+        else:
+            resolve_consolidate(ctx, house, cmd)
 
-    return next_in_cycle(ctx, lambda h: bool(consolidate_orders(st, board, h)), one)
+    return next_in_cycle(ctx, lambda h: bool(consolidate_orders(st, board, h) or iron_bank_orders(st, board, h)), one)
 
 
 def _consolidate_ask(ctx: Context, house: HouseId, areas: list[str]) -> Ask:

@@ -19,6 +19,7 @@ from ...game.commands import (
     AssignOrder,
     Command,
     Consolidate,
+    IronBank,
     LeaveUnordered,
     PlayCard,
     Raid,
@@ -34,7 +35,7 @@ from .support import can_support
 # answers; only the Westeros Phase for bids, tie-breaks, supply, mustering and the cards' choices.
 PHASE_KINDS = {
     "westeros": frozenset({"westeros_choice", "bid", "tie_break", "reconcile", "muster", "wildling_choice",
-                           "distribute"}),
+                           "interest", "distribute"}),
     "planning": frozenset({"orders", "raven", "raven_wildling"}),
     "action": frozenset({"raid", "march", "consolidate", "support", "refuse_support", "house_card", "card_choice",
                          "blade", "casualties", "retreat", "port_ships"}),
@@ -82,7 +83,7 @@ def _never(state: GameState, board: Board, house: str, cmd: Command) -> str | No
 
 def _kind_words(kind: str) -> str:
     words = {"westeros_choice": "choices for Westeros cards", "bid": "bids", "tie_break": "tie-break orders",
-             "reconcile": "supply reconciliations", "muster": "musters", "wildling_choice": "choices for wildling cards",
+             "reconcile": "supply reconciliations", "interest": "units for unpaid interest", "muster": "musters", "wildling_choice": "choices for wildling cards",
              "orders": "orders", "raven": "Messenger Raven answers", "raven_wildling": "Messenger Raven answers",
              "distribute": "distributions of Targaryen's bid"}
     return words.get(kind, kind.replace("_", " "))
@@ -122,6 +123,9 @@ def _action(state: GameState, board: Board, house: str, cmd: Command) -> str | N
     if isinstance(cmd, Consolidate) and not _has_order(state, house, cmd.area, "consolidate"):
         return (f"you have no consolidate power order in {_name(board, cmd.area)} (never placed, or raided) "
                 "(R161, R166)")
+    if isinstance(cmd, IronBank) and not _has_order(state, house, cmd.area, "iron_bank"):
+        return (f"you have no Iron Bank order in {_name(board, cmd.area)} (never placed, removed or raided) "
+                "(M117, M116, M118)")
     if cmd.kind == "march" and not _orders(state, house, "march"):
         return "you have no march order left on the board this round (R141)"
     if isinstance(cmd, Support):

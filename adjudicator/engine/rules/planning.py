@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from ...game.board import Board, HouseId
 from ...game.commands import (
     ORDER_TOKENS,
+    SEA_ORDER_TOKENS,
     SPECIAL_TOKENS,
     AssignOrder,
     Command,
@@ -25,6 +26,7 @@ from ...game.commands import (
     RavenKeep,
     order_kind,
 )
+from ...game.maps import CLASSIC
 from ...game.state import GameState, Order
 from ..core.context import (
     NOT_APPLICABLE,
@@ -45,6 +47,7 @@ from ..events.action import (
     WildlingCardPlaced,
     WildlingCardSeen,
 )
+from ..events.bank import SeaOrdersRemoved
 
 # The deadline filler takes tokens in this order (D13): passive ones first, specials last.
 FILLER_ORDER: tuple[str, ...] = (
@@ -97,8 +100,9 @@ def is_banned(token: str, restrictions: Iterable[str]) -> bool:
 
 def eligible_count(state: GameState, board: Board, house: HouseId) -> int:
     """How many orders the house can place this round: its tokens less bans, specials capped (R119, R120)."""
-    regular = sum(n for t, n in ORDER_TOKENS.items() if t not in SPECIAL_TOKENS and not is_banned(t, state.restrictions))
-    special = sum(n for t, n in ORDER_TOKENS.items() if t in SPECIAL_TOKENS and not is_banned(t, state.restrictions))
+    owned = state.order_tokens(house)  # with the expansion, a player's sea orders too: none special (M114, ruling 206)
+    regular = sum(n for t, n in owned.items() if t not in SPECIAL_TOKENS and not is_banned(t, state.restrictions))
+    special = sum(n for t, n in owned.items() if t in SPECIAL_TOKENS and not is_banned(t, state.restrictions))
     return regular + min(special, state.stars(house, board))
 
 
@@ -140,8 +144,9 @@ def order_line_problem(state: GameState, board: Board, house: HouseId, areas: li
         if not short:
             return "only a house short of order tokens may leave an area without an order (R122, R121)"
         return None
-    if cmd.token not in ORDER_TOKENS:
-        return f"there is no order token {cmd.token!r}; the tokens are {', '.join(ORDER_TOKENS)} (R112)"
+    owned = state.order_tokens(house)
+    if cmd.token not in owned:
+        return f"there is no order token {cmd.token!r}; the tokens are {', '.join(owned)} (R112{', M114' if owned is not ORDER_TOKENS else ''})"
     if is_banned(cmd.token, state.restrictions):
         return f"no {cmd.token} order may be placed this round: a Westeros card forbids it (R120)"
     return None
@@ -151,9 +156,9 @@ def order_set_problem(state: GameState, board: Board, house: HouseId, areas: lis
                       parts: dict[str, Command]) -> str | None:
     """Why a house's whole set of orders cannot be taken yet (token copies, stars, missing areas)."""
     tokens = [p.token for p in parts.values() if isinstance(p, AssignOrder)]
-    for token, copies in ORDER_TOKENS.items():
+    for token, copies in state.order_tokens(house).items():
         if tokens.count(token) > copies:
-            return f"you placed {tokens.count(token)} {token} orders but own only {copies} (R112)"
+            return f"you placed {tokens.count(token)} {token} orders but own only {copies} ({'M114' if token in SEA_ORDER_TOKENS else 'R112'})"
     stars = state.stars(house, board)
     specials = sum(1 for t in tokens if t in SPECIAL_TOKENS)
     if specials > stars:
@@ -211,10 +216,11 @@ def default_orders(state: GameState, board: Board, house: HouseId, areas: list[s
     """
     specials_left = state.stars(house, board)
     tokens: list[str] = []
-    for token in FILLER_ORDER:
+    owned = state.order_tokens(house)  # with the expansion the sea orders come last (M114)
+    for token in (*FILLER_ORDER, *(t for t in owned if t not in FILLER_ORDER)):
         if is_banned(token, state.restrictions):
             continue
-        for _ in range(ORDER_TOKENS[token]):
+        for _ in range(owned.get(token, 0)):
             if token in SPECIAL_TOKENS:
                 if specials_left == 0:
                     break
@@ -233,7 +239,7 @@ def _orders_ask(ctx: Context, house: HouseId, areas: list[str], short: bool) -> 
     prompt = "assign one order to every area with your units"
     if short:
         prompt = "assign your orders in turn order; you are short of tokens and choose which areas go without"
-    allowed = {t: n for t, n in ORDER_TOKENS.items() if not is_banned(t, st.restrictions)}
+    allowed = {t: n for t, n in st.order_tokens(house).items() if not is_banned(t, st.restrictions)}
     req = Request(
         key=ctx.key("orders", house), kind="orders", house=house, prompt=prompt,
         context={"areas": list(areas), "tokens": allowed, "special_orders_allowed": st.stars(house, board),
@@ -258,6 +264,8 @@ def run(ctx: Context) -> None:
     st = ctx.state
     if st.step == "raven":
         messenger_raven(ctx)
+        if st.variant != CLASSIC:
+            remove_sea_orders_on_land(ctx)  # M116: after the raven, before any order resolves
         st.restrictions = []  # R057: the Westeros bans last for this Planning Phase only
         st.step, st.phase = "", "action"
         return
@@ -306,10 +314,11 @@ def raven_problem(state: GameState, board: Board, house: HouseId, cmd: Command) 
     order = state.area(cmd.area).order if cmd.area in board.areas else None
     if order is None or order.house != house:
         return f"you have no order in {_area_text(board, cmd.area)} to replace (R125)"
-    if cmd.token not in ORDER_TOKENS:
+    owned = state.order_tokens(house)
+    if cmd.token not in owned:
         return f"there is no order token {cmd.token!r} (R112)"
     placed = state.orders_placed(house)
-    if placed.count(cmd.token) >= ORDER_TOKENS[cmd.token]:
+    if placed.count(cmd.token) >= owned[cmd.token]:
         return f"{cmd.token} is not among your unused orders (R125)"
     if is_banned(cmd.token, state.restrictions):
         return f"no {cmd.token} order may be placed this round, by the raven either (R126, ruling 3)"
@@ -323,7 +332,17 @@ def raven_problem(state: GameState, board: Board, house: HouseId, cmd: Command) 
 def unused_tokens(state: GameState, house: HouseId) -> list[str]:
     """The house's order tokens not on the board (hidden from the others, R263)."""
     placed = state.orders_placed(house)
-    return [t for t, n in ORDER_TOKENS.items() for _ in range(n - placed.count(t))]
+    return [t for t, n in state.order_tokens(house).items() for _ in range(n - placed.count(t))]
+
+
+def remove_sea_orders_on_land(ctx: Context) -> None:
+    """M116 (ruling 258): every sea order on a land area leaves the board without effect."""
+    st, board = ctx.state, ctx.board
+    gone = [(a, h, t) for a, h, t in orders_on_board(st, board) if t in SEA_ORDER_TOKENS and board.area(a).is_land]
+    for a, _, _ in gone:
+        st.area_mut(a).order = None
+    if gone:
+        ctx.emit(SeaOrdersRemoved(orders=tuple(gone)))
 
 
 def messenger_raven(ctx: Context) -> None:

@@ -17,7 +17,8 @@ from ..events.action import RaidResolved
 from .cycle import next_in_cycle
 from .planning import in_board_order
 
-RAIDABLE_KINDS = frozenset({"support", "raid", "consolidate"})  # R130; march never (R139)
+# R130; march never (R139). Mother of Dragons' Iron Bank order too, with no pillage (M118, ruling 259).
+RAIDABLE_KINDS = frozenset({"support", "raid", "consolidate", "iron_bank"})
 
 
 def _name(board: Board, area: str) -> str:

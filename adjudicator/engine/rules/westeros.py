@@ -38,6 +38,7 @@ from ..events.westeros import (
     WesterosDeckShuffled,
 )
 from .endgame import final_winner
+from .iron_bank import start_of_round
 from .wildlings import advance_threat, attack
 
 WINTER = "winter_is_coming"
@@ -82,6 +83,8 @@ def run(ctx: Context) -> None:
         if st.round > ctx.board.constants["rounds"]:
             final_winner(ctx)  # only if the clean-up of round 10 did not end the game already (ruling 77)
         ctx.emit(PhaseStarted(round=st.round, phase="westeros"))
+        if st.loan_slots:
+            start_of_round(ctx)  # Mother of Dragons: the loans shift, then interest (M107-M110, ruling 274)
         st.restrictions = []
         st.westeros_revealed = [_draw(ctx, deck) for deck in decks(st)]
         for deck, card in enumerate(st.westeros_revealed, 1):
