@@ -69,6 +69,7 @@ from .names import (
     other_kind,
     vocabulary,
 )
+from .parser_mod import deck_iv_form, distribute, mod_line, westeros_choice
 from .printer import format_command
 
 __all__ = [
@@ -299,7 +300,7 @@ class _Lines(Transformer[Token, Any]):
     rhs_no_order, rhs_no, rhs_muster_option = _tag("no_order"), _tag("no"), _tag("muster_option")
     support_scope, tie_context = _tag("scope", "first"), _tag("context", "first")
     cond_area = cond_target = _tag("area", "first")
-    cond_opponent = _tag("opponent", "first")
+    cond_opponent, distribute_line = _tag("opponent", "first"), mod_line(distribute, _Ctx)  # parser_mod.py
     rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
 
     def rhs_word_order(self, ch: list[Any]) -> Any:
@@ -307,7 +308,7 @@ class _Lines(Transformer[Token, Any]):
         return ("option", _Name(f"{ch[0]} {ch[1]}", ch[0].column, ch[1].end_column))
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
-    rhs_names = _tag("names", "all")
+    rhs_names, gift = _tag("names", "all"), _tag("gift", "all")  # Mother of Dragons: parser_mod.py
     rhs_upgrade, rhs_downgrade, rhs_destroy = _tag("upgrade", "first"), _tag("downgrade", "first"), _tag("destroy", "first")
 
     # whole lines
@@ -380,16 +381,6 @@ class _Lines(Transformer[Token, Any]):
         c = _Ctx()
         track = c.name("track", ch[0])
         return c.done(C.Bid(track=track, amount=c.count(ch[1], 0, 99, "a bid")))
-
-    def distribute_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
-        track = c.name("track", ch[0])
-        gifts = tuple(C.Gift(house=c.name("house", g[1]), amount=c.count(g[0], 1, 20, "power given"))
-                      for g in ch[1:])
-        return c.done(C.DistributeBid(track=track, gifts=gifts))
-
-    def gift(self, ch: list[Any]) -> Any:
-        return ch[0], ch[1]  # the amount, the house's name
 
     def tie_break_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
@@ -590,7 +581,7 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
     if not allowed:
         c.error("E207", f"{shown} asks no choice of its player; nothing to answer", head)
         return c.done(C.PlayCard(card=""))
-    form, fields_ = _form(c, rhs, allowed)
+    form, fields_ = deck_iv_form(c, rhs, allowed) or _form(c, rhs, allowed)
     if form not in allowed:
         hint = f"write {choice_forms_text(key)}"
         if normalise(form.lstrip("?")) == "influence":
@@ -603,7 +594,7 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
     if c.errors:
         return c.done(C.PlayCard(card=""))
     if kind == "westeros_card":
-        return _westeros_choice(c, card, form, fields_, _place(rhs, head))
+        return cast(Built, westeros_choice(c, card, form, fields_, _place(rhs, head)))
     if kind == "wildling_card":
         return c.done(C.WildlingChoice(card=card, **fields_))
     if form == "upgrade":  # Renly: one footman, named by its area
@@ -617,34 +608,6 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
     return c.done(C.CardChoice(card=card, **fields_))
 
 
-def _westeros_choice(c: _Ctx, card: str, form: str, fields_: dict[str, Any], place: _Name) -> Built:
-    """A Westeros card's choice; deck IV's name an area, or the dragon Fire Made Flesh destroys (M083)."""
-    if form == "area":
-        return c.done(C.WesterosChoice(card=card, option=str(fields_["area"])))
-    if form == "names":
-        ids = [_deck_iv_name(c, n) for n in fields_["names"]]
-        if c.errors:
-            return c.done(C.PlayCard(card=""))
-        return c.done(C.WesterosChoice(card=card, option="+".join(str(i) for i in ids)))
-    if form == "destroy":
-        units = fields_["units"]
-        if len(units) != 1 or units[0].count != 1 or units[0].unit != "dragon":
-            c.error("E206", "Fire Made Flesh destroys one dragon: write 'destroy dragon in AREA'", place)
-            return c.done(C.PlayCard(card=""))
-        return c.done(C.WesterosChoice(card=card, option=f"destroy {units[0].area}"))
-    return c.done(C.WesterosChoice(card=card, option=form))
-
-
-def _deck_iv_name(c: _Ctx, name: _Name) -> str | None:
-    """A house, a unit or an area named in a Westeros IV choice: an exact house or unit first."""
-    for kind in ("house", "unit"):
-        match = lookup(kind, name.text)
-        if match.id is not None and not match.fuzzy:
-            return str(match.id)
-    area: str | None = c.name("area", name)
-    return area
-
-
 def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, dict[str, Any]]:
     """The form of a choice, and the command fields it fills (unknown forms start with '?')."""
     form = rhs[0]
@@ -653,18 +616,12 @@ def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, 
         if key in OPTION_WORDS:
             option = OPTION_WORDS[key]
             return option, ({"option": option} if option == "cancel" else {})
-        if "names" in allowed:  # a Westeros IV card's house, area or unit (M083)
-            return "names", {"names": [rhs[1]]}
-        if "area" in allowed:  # a Westeros IV card's area (M083)
-            return "area", {"area": c.name("area", rhs[1])}
         if "track" in allowed and key not in ("influence", "drop"):
             track = c.name("track", rhs[1])
             if track is not None and track not in INFLUENCE_TRACKS:
                 c.error("E107", "choose an Influence track: iron throne, fiefdoms or king's court", rhs[1])
             return "track", {"track": track}
         return f"?{rhs[1].text}", {}
-    if form == "names":
-        return form, {"names": list(rhs[1])}
     if form in ("no", "muster_option"):
         return ("nothing" if form == "no" else "muster"), {}
     if form == "ban":
