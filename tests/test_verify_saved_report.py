@@ -167,3 +167,27 @@ def test_issue_21_a_report_mail_saved_whole_by_mutt_checks(mail: bytes, tmp_path
     saved = clients.mutt_save_message(tmp_path / "mutt", mail)
     (tmp_path / "saved.mbox").write_bytes(saved)
     assert verify(capsys, "--key", pub, str(tmp_path / "saved.mbox"))[0] == 0
+
+
+@pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="OpenSSH's ssh-keygen is not installed")
+def test_issue_21_normalise_report_takes_the_text_of_a_whole_saved_mail_for_ssh_keygen(mail: bytes, tmp_path: Path,
+                                                                                      capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """docs/moderating.md: maester normalise --report on the whole mail gives the text ssh-keygen checks."""
+    import subprocess
+
+    _, sig = body_and_seal(mail)
+    (tmp_path / "saved.eml").write_bytes(mail)
+    (tmp_path / "report.sig").write_bytes(sig)
+    (tmp_path / "moderator.allowed").write_text(f'moderator namespaces="maester-report" {MOD.public.line()}\n')
+    assert cli_main(["normalise", "--report", str(tmp_path / "saved.eml"), "--out", str(tmp_path / "saved.norm")]) == 0
+    with open(tmp_path / "saved.norm", "rb") as f:
+        done = subprocess.run(["ssh-keygen", "-Y", "verify", "-f", "moderator.allowed", "-I", "moderator", "-n",
+                               "maester-report", "-s", "report.sig"], cwd=tmp_path, stdin=f, capture_output=True,
+                              check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    m = EmailMessage(policy=policy.default)
+    m["MIME-Version"] = "1.0"
+    m.add_attachment(b"\x89PNG", maintype="image", subtype="png", filename="map.png")
+    (tmp_path / "image.eml").write_bytes(m.as_bytes())
+    assert cli_main(["normalise", "--report", str(tmp_path / "image.eml")]) == 2
+    assert "a mail with no text part" in capsys.readouterr().err

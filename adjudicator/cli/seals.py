@@ -68,7 +68,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("file", metavar="FILE", help="the turn file ('-' for standard input)")
     p.add_argument("--out", metavar="OUT", default="-", help="where to write it (default: standard output)")
     p.add_argument("--report", action="store_true",
-                   help="FILE is a report's text (no header line): normalise it to check the moderator's seal")  # fmt: skip
+                   help="FILE is a report's text (no header line), or a whole report mail as saved (its text "
+                   "part, read as a mail program shows it): normalise it to check the moderator's seal")  # fmt: skip
     p.set_defaults(handler=cmd_normalise)
 
 
@@ -230,7 +231,16 @@ def _accept_unsigned(args: argparse.Namespace, data: bytes, name: str) -> int:
 
 @_user_errors
 def cmd_normalise(args: argparse.Namespace) -> int:
-    text = seal.normalise(seal.decode(_read_bytes(args.file)))
+    data = _read_bytes(args.file)
+    if args.report:  # a report's text, or a whole report mail as saved: its text as a mail program shows it
+        from ..mail.savedreport import read_saved
+
+        saved = read_saved(data)
+        if not saved.texts:
+            raise UserError(f"{args.file}: a mail with no text part: give the report-NNNN-HOUSE.txt attachment")
+        _write_text(args.out, seal.normalise(saved.texts[0].text))
+        return 0
+    text = seal.normalise(seal.decode(data))
     if not args.report:
         try:
             seal.check_turn_text(text)

@@ -27,6 +27,7 @@ from ..game.commands import (
     Command,
     DistributeBid,
     Gift,
+    Give,
     LeaveUnordered,
     March,
     Move,
@@ -40,6 +41,7 @@ from ..game.commands import (
     UnitSpec,
     UseBlade,
 )
+from ..game.maps import CLASSIC
 from ..game.state import GameState
 from ..seals.seal import sign
 from ..turnfile.header import Header, format_header
@@ -101,6 +103,9 @@ class Robot:
         gets a verdict (used, refused or not needed) by the end of its round (ruling 160)."""
         if self.rng.random() >= self.chaos:
             return []
+        if state.variant != CLASSIC and self.rng.random() < 0.2:  # Mother of Dragons: a gift (M121)
+            others = [h for h in state.players() if h != self.house]
+            return [Give(power=1 + self.rng.randrange(2), to=self.rng.choice(others))]
         roll = self.rng.random()
         land = [a.id for a in board.land_areas()]
         if roll < 0.3:

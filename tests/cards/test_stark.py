@@ -66,7 +66,9 @@ def test_robb_stark_chooses_where_the_defeated_army_retreats(battle):
           say("stark", CardChoice(card="robb_stark", area="the_boneway")))
     assert b.done
     assert b.of(Retreated)[0].to_area == "the_boneway"
-    assert any("Robb Stark" in r for r in b.unusable("lannister")), "the defender's own choice does not stand"
+    assert b.unusable("lannister") == [  # the defender's own choice does not stand
+        'the only legal answer, "retreat to The Boneway", was taken without asking; '
+        "Robb Stark's owner chose The Boneway for this retreat, as the card's text allows (R193)"]
 
 
 class _Stub:

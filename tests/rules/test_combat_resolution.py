@@ -491,3 +491,131 @@ def test_R231_units_may_march_on_a_neutral_force_to_destroy_it_and_take_the_area
     b.run()
     assert b.done and b.results()[0].attacker_won and b.state.controller("kings_landing", BOARD) == "stark"
     assert b.units("kingswood") == [] and b.units("kings_landing") == ["knight", "knight", "knight"]
+
+
+# --- what make mutate found unchecked (docs/testing.md) ----------------------------------------------
+
+
+def test_R204_the_casualty_request_names_the_count_the_area_and_the_units_with_the_cheapest_default(battle):
+    """The loser's default gives up what a defeated army loses anyway first (its siege engine, R218),
+    and is written cheapest first (D26)."""
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("2 knights", "siege_engine"), areas=BLOCKED)
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "eddard_stark"), play("lannister", "cersei_lannister"))
+    (req,) = b.requests()
+    assert (req.key.split(".")[-2:], req.kind, req.house, req.prompt) == (
+        ["casualties", "lannister"], "casualties", "lannister", "choose 2 casualties in Kingswood")
+    assert req.context == {"combat_area": "kingswood", "count": 2, "units": {"knight": 2, "siege_engine": 1}}
+    assert req.default == Casualties(units=(UnitSpec("siege_engine"), UnitSpec("knight")))
+
+
+def test_R272_the_skull_casualty_request_says_it_is_the_skulls(battle):
+    from .test_combat_tides import tides
+
+    state = duel("stark", "lannister", attack=("knight",), defend=("2 footmen", "knight"), options=tides(["skull", "blank"]))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"))
+    (req,) = b.requests()
+    assert (req.house, req.prompt) == ("lannister", "choose 1 casualty in Kingswood (Tides of Battle skull)")
+    assert req.context == {"combat_area": "kingswood", "count": 1, "units": {"footman": 2, "knight": 1}}
+    assert req.default == Casualties(units=(UnitSpec("footman"),))  # the victor keeps its best units
+
+
+def test_R204_the_other_sides_supporting_units_do_not_change_why_a_choice_is_refused(battle):
+    """Stark names two footmen but has one in the combat; Lannister's supporting footman is no
+    reason (only Stark's own units are)."""
+    state = duel("stark", "lannister", attack=("footman", "knight"), defend=("2 knights",),
+                 areas='the_reach = { units = ["lannister footman"], order = "support+0" }\nthe_boneway = ["tyrell footman"]')
+    b = battle(state, everyone(state, "stark"))
+    b.run(say("lannister", Support(side="lannister")), play("stark", "catelyn_stark"),
+          play("lannister", "ser_gregor_clegane"), say("stark", Casualties(units=(UnitSpec("footman", 2),))))
+    assert b.unusable("stark") == ['the only legal answer, "casualties: footman, knight", was taken without asking; '
+                                   "you have 1 footman(s) in the combat, not 2 (R204)"]
+
+
+def test_R203_a_casualty_answer_where_the_fortifications_stop_every_sword_is_told_why(battle):
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("3 footmen",), areas=BLOCKED)
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "ser_rodrick_cassel"),
+          say("stark", Casualties(units=(UnitSpec("footman"),))))
+    assert b.done and [d.count for d in b.of(CasualtiesDue)] == [0]
+    assert b.unusable("stark") == ["no casualty was due: the victor's swords did not outnumber the fortifications, "
+                                   "or no unit of yours stood in the combat (R203)"]
+
+
+def test_R193_a_casualty_answer_under_the_blackfish_is_told_why(battle):
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("2 footmen",), area="storms_end",
+                 origin="kingswood", areas=BLOCKED)
+    b = battle(state, everyone(state, "lannister", area="storms_end", origin="kingswood"))
+    b.run(play("stark", "the_blackfish"), play("lannister", "ser_gregor_clegane"),
+          say("stark", Casualties(units=(UnitSpec("footman"),))))
+    assert b.done and b.results()[0].winner == "lannister"
+    assert b.unusable("stark") == ["no casualty was due: The Blackfish spares this side every casualty (R193)"]
+
+
+def test_R203_a_casualty_answer_for_any_combat_waits_past_a_combat_where_none_is_due(battle):
+    """Stark's answer names no combat: in the first combat, where Stark wins and loses nothing, it is
+    told so but kept; in the second, lost, it is the choice used (not the default footman)."""
+    state = duel("lannister", "stark", attack=("knight",), defend=("footman", "knight"), areas=BLOCKED + """
+searoad_marches = { units = ["2 lannister knights"], order = "march-1" }
+highgarden = ["stark footman", "stark knight", "stark footman"]""")
+    first = everyone(state, "lannister")
+    second = Assault("highgarden", "lannister", "searoad_marches", ("knight", "knight"))
+    b = battle(state, first, second)
+    b.run(play("lannister", "cersei_lannister"), play("stark", "eddard_stark"),
+          say("stark", Casualties(units=(UnitSpec("knight"),))))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "catelyn_stark"), deadline=True)
+    assert [r.winner for r in b.results()] == ["stark", "lannister"]
+    assert b.unusable("stark")[0].startswith("no casualty was due")
+    assert [(e.house, e.units) for e in b.of(UnitsDestroyed) if e.area == "highgarden"] == [("stark", ("knight",))]
+
+
+def test_R203_a_casualty_answer_for_a_later_combat_is_not_told_off_by_an_earlier_one(battle):
+    """The same two combats; Stark's answer names the second (Highgarden): the first, where none is
+    due, leaves it alone, and the second uses it."""
+    from adjudicator.game.commands import CombatFilter
+
+    state = duel("lannister", "stark", attack=("knight",), defend=("footman", "knight"), areas=BLOCKED + """
+searoad_marches = { units = ["2 lannister knights"], order = "march-1" }
+highgarden = ["stark footman", "stark knight", "stark footman"]""")
+    b = battle(state, everyone(state, "lannister"), Assault("highgarden", "lannister", "searoad_marches", ("knight", "knight")))
+    b.run(play("lannister", "cersei_lannister"), play("stark", "eddard_stark"),
+          say("stark", Casualties(units=(UnitSpec("knight"),), when=CombatFilter(area="highgarden"))))
+    b.run(play("lannister", "ser_jaime_lannister"), play("stark", "catelyn_stark"), deadline=True)
+    assert [r.winner for r in b.results()] == ["stark", "lannister"] and b.unusable("stark") == []
+    assert [(e.house, e.units) for e in b.of(UnitsDestroyed) if e.area == "highgarden"] == [("stark", ("knight",))]
+
+
+def test_R233_the_neutral_force_attacked_is_reported_with_its_attacker_and_the_attacker_wins(battle):
+    state = duel("stark", "lannister", attack=("2 knights", "footman"), defend=(), area="kings_landing",
+                 origin="kingswood", areas='kings_landing = { neutral_force = 5 }')
+    b = battle(state, everyone(state, "stark", area="kings_landing", origin="kingswood"))
+    b.run()
+    (e,) = b.of(NeutralForceAttacked)
+    assert (e.area, e.house, e.strength, e.attacker_total, e.destroyed) == ("kings_landing", "stark", 5, 5, True)
+    assert dict(e.attacker_strength) == {"units:footman": 1, "units:knight": 4}
+    assert [(r.attacker_won, r.winner) for r in b.results()] == [(True, "stark")]
+
+
+def test_R209_a_retreat_answer_naming_no_area_is_refused_and_asked_again(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"), say("lannister", Retreat(areas=())))
+    assert b.unusable("lannister") == ["name an area to retreat to (R209)"]
+    assert b.asked() == [("retreat", "lannister")]
+
+
+def test_R209_R213_the_retreat_request_names_the_legal_areas_and_what_each_costs(battle):
+    state = duel("lannister", "stark", attack=("3 knights",), defend=("2 footmen", "knight"),
+                 areas='the_reach = ["tyrell footman"]\nstorms_end = ["stark footman"]\nthe_boneway = ["stark footman"]')
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "the_hound"), play("stark", "catelyn_stark"))
+    (req,) = b.requests()
+    assert (req.key.split(".")[-2:], req.kind, req.house, req.prompt) == (
+        ["retreat", "stark"], "retreat", "stark", "retreat from Kingswood")
+    assert req.context == {"combat_area": "kingswood", "legal_areas": ["storms_end", "the_boneway"],
+                           "destroy_first": {"storms_end": 1, "the_boneway": 1}, "units": {"footman": 2, "knight": 1}}
+    cheapest = (UnitSpec("footman"),)
+    assert req.options == (Retreat(areas=("storms_end",), destroy=cheapest), Retreat(areas=("the_boneway",), destroy=cheapest))
+    assert req.default == req.options[0]
+

@@ -75,7 +75,7 @@ class InterestDue(Event):
     def describe(self) -> str:
         short = self.owed - self.paid
         tail = f"; it is {short} short" if short else ""
-        return f"{house_name(self.house)} pays {self.paid} of its {plural(self.owed, 'power')} of interest to the Iron Bank{tail}."
+        return f"{house_name(self.house)} pays {self.paid} of its {self.owed} power of interest to the Iron Bank{tail}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -155,7 +155,7 @@ class PowerGiven(Event):
 
     def describe(self) -> str:
         short = f" (it asked to give {self.asked}; {house_name(self.to)} could take no more)" if self.power < self.asked else ""
-        return f"{house_name(self.house)} gives {plural(self.power, 'power')} to {house_name(self.to)}{short}."
+        return f"{house_name(self.house)} gives {self.power} power to {house_name(self.to)}{short}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -167,4 +167,4 @@ class PlayerLeft(Event):
 
     def describe(self) -> str:
         return (f"{house_name(self.house)}'s player leaves the game: {house_name(self.house)} and all its units are a "
-                f"vassal from now on, and its {plural(self.power_returned, 'available power')} goes back to the pool.")
+                f"vassal from now on, and its {self.power_returned} available power goes back to the pool.")

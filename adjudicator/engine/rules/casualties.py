@@ -140,7 +140,7 @@ def pick_units(units: list[Unit], house: str, types: list[str]) -> list[Unit]:
     return out
 
 
-def _cheapest(pool: list[str], count: int, *, doomed: bool = False) -> list[str]:
+def _cheapest(pool: list[str], count: int, *, doomed: bool) -> list[str]:
     """The default casualties: the cheapest units, but first the siege engines of a defeated army,
     which cannot retreat and would be destroyed anyway (R218, ruling 48)."""
     order = DOOMED_FIRST if doomed else CHEAP_FIRST
