@@ -255,3 +255,11 @@ def test_loyalty_moves_do_not_depend_on_the_processs_hash_seed():
     runs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
     assert len(runs) == 1 and "moves a loyalty token" in runs.pop()
+
+
+def test_playing_with_fire_never_names_a_home_area_its_house_still_holds():
+    s = tgame()
+    s.area_mut("winterfell").units = []
+    s.area_mut("winterfell").garrison = 0  # empty, but still Stark's by its home (R247)
+    with pytest.raises(NeedAnswers):
+        resolve(s, "playing_with_fire", WesterosChoice(card="playing_with_fire", option="winterfell+lannister"))

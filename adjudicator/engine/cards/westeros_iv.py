@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from itertools import combinations
 
+from ...game.board import Board
 from ...game.cards import CARDS
 from ...game.commands import Command, WesterosChoice
 from ...game.mod_board import MOD, mod_board
@@ -168,10 +169,10 @@ def _pay(ctx: Context, card: str) -> int:
     return int((CARDS.westeros_card(4, card).details or {}).get("cost", 1))
 
 
-def _uncontrolled(state: GameState, area: str) -> bool:
-    """No units, power token, garrison or neutral force: nobody's (Playing With Fire)."""
+def _uncontrolled(state: GameState, board: Board, area: str) -> bool:
+    """No units, power token, garrison or neutral force, and no house's home: nobody's (Playing With Fire)."""
     st = state.area(area)
-    return not (st.units or st.power_token or st.garrison or st.neutral_force)
+    return not (st.units or st.power_token or st.garrison or st.neutral_force) and state.controller(area, board) is None
 
 
 @westeros_iv("domestic_disputes")
@@ -245,7 +246,7 @@ def playing_with_fire(ctx: Context) -> None:
     that player must place one of its available land units there (ruling 215)."""
     st, board = ctx.state, ctx.board
     players = [h for h in st.players() if h != TARGARYEN]
-    areas = [a.id for a in board.land_areas() if _uncontrolled(st, a.id)]
+    areas = [a.id for a in board.land_areas() if _uncontrolled(st, board, a.id)]
     options = [NOTHING]
     if st.houses[TARGARYEN].power >= _pay(ctx, "playing_with_fire"):
         options += [f"{a}+{h}" for a in areas for h in players]
