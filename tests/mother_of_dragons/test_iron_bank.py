@@ -315,3 +315,13 @@ def test_M115_ruling_207_westeros_bans_touch_a_sea_order_as_the_order_it_names()
     assert is_banned("sea_support", ["support"]) and is_banned("sea_march", ["march"])
     assert not is_banned("sea_march", ["march+1"])  # Rains of Autumn bans only March +1
     assert not is_banned("iron_bank", ["consolidate"])  # Feast for Crows leaves the Iron Bank order
+
+
+def test_M117_an_answer_for_another_houses_iron_bank_order_is_refused():
+    s = at_consolidate(bank_game())
+    put(s, "bay_of_ice", "stark", "ship", order="iron_bank")
+    put(s, "sunset_sea", "lannister", "ship")
+    s.houses["lannister"].power = 20
+    step = run(s, *answers("lannister", IronBank(area="bay_of_ice", loan="customs_officer")))
+    assert any("no Iron Bank order in Bay of Ice" in r and "M117" in r for r in reasons(step, "lannister"))
+    assert step.state.loan_slots[2] == "customs_officer" and step.state.houses["lannister"].loans == []

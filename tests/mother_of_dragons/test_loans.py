@@ -145,3 +145,11 @@ def test_first_choice_gives_a_legal_answer_for_every_loan():
         got = first_choice(s, s.board(), "stark", "bay_of_ice", card)
         assert got is not None, card
         assert buy(s, areas=got.areas, units=got.units, option=got.option).state.houses["stark"].loans == [card]
+
+
+def test_ruling_219_a_loans_units_never_go_where_another_house_stands():
+    s = buying("vanguard_cavalry")
+    put(s, "the_reach", "lannister", "footman")
+    step = buy(s, units=(Located(area="the_reach", unit="knight", count=3),))
+    assert any("another house's units" in r and "ruling 219" in r for r in reasons(step, "stark"))
+    assert units(step.state, "the_reach") == ["footman"] and step.state.houses["stark"].loans == []

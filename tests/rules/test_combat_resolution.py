@@ -619,3 +619,20 @@ def test_R209_R213_the_retreat_request_names_the_legal_areas_and_what_each_costs
     assert req.options == (Retreat(areas=("storms_end",), destroy=cheapest), Retreat(areas=("the_boneway",), destroy=cheapest))
     assert req.default == req.options[0]
 
+
+
+def test_R210_R215_retreat_refusals_are_told_word_for_word(battle):
+    """A land army may not retreat beyond its neighbours (R210, R217); ships never to land (R215),
+    nor to a sea that is not next to theirs (R210)."""
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman", "knight"))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "eddard_stark"), play("lannister", "the_hound"), say("lannister", Retreat(areas=("winterfell",))))
+    assert b.unusable("lannister") == ["Winterfell is neither next to Kingswood nor reachable by your ships (R210, R217)"]
+    assert b.asked() == [("retreat", "lannister")]
+    for far, why in (("lannisport", "ships never retreat to a land area (R215)"),
+                     ("the_narrow_sea", "The Narrow Sea is not next to The Golden Sound (R210)")):
+        state = duel("greyjoy", "lannister", attack=("2 ships",), defend=("2 ships",), area="the_golden_sound",
+                     origin="ironmans_bay")
+        b = battle(state, everyone(state, "greyjoy", area="the_golden_sound", origin="ironmans_bay"))
+        b.run(play("greyjoy", "euron_crows_eye"), play("lannister", "the_hound"), say("lannister", Retreat(areas=(far,))))
+        assert b.unusable("lannister") == [why] and b.asked() == [("retreat", "lannister")]
