@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from mail import shapes
 
 from adjudicator.folder import batch
@@ -135,3 +137,42 @@ def test_issue_21_a_reply_quoting_another_houses_turn_and_a_forgery_acts_only_as
         text = (game / "archive" / name).read_text()
         house = name.split("-")[1]
         assert seal.split_sealed(text)[0].open().key.fingerprint == shapes.PublicKey.from_key(shapes.KEYS[house]).fingerprint
+
+
+# --- any mix of the pieces ------------------------------------------------------------------------
+
+_TEXTS = [f"game {shapes.GAME} · house {h} · round 1 · planning · seq {n}\n# orders of {h}\n"
+          for h in ("stark", "lannister") for n in (1, 2)]  # fmt: skip
+_PIECE = st.one_of(
+    st.tuples(st.just("sealed"), st.sampled_from(_TEXTS), st.sampled_from(["stark", "lannister"])),
+    st.tuples(st.just("unsealed"), st.sampled_from(_TEXTS), st.just("")),
+    st.tuples(st.just("noise"), st.sampled_from(["hello", "-----BEGIN SSH SIGNATURE-----", "> ", "", "\f", "\u2028"]),
+              st.just("")),
+)  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pieces=st.lists(_PIECE, max_size=6), quote=st.sampled_from(["", "> ", "> > ", ">"]),
+       end=st.sampled_from(["\n", "\r\n", "\r"]), sigs=st.lists(st.tuples(st.sampled_from(_TEXTS),
+       st.sampled_from(["stark", "lannister"]), st.booleans()), max_size=3))  # fmt: skip
+def test_issue_21_any_mix_of_blocks_quotes_separators_and_sig_files_gives_only_what_a_seal_covers(
+        pieces: list[tuple[str, str, str]], quote: str, end: str, sigs: list[tuple[str, str, bool]]) -> None:  # fmt: skip
+    """Whatever the mix, scanning never raises, and every block whose seal is called good is exactly a
+    normalised text and a seal that verifies over it by the key named: nothing another key did not seal."""
+    lines: list[str] = []
+    for kind, text, key in pieces:
+        piece = seal.sign(text, shapes.KEYS[key]) if kind == "sealed" else text
+        lines += [quote + line for line in piece.rstrip("\n").split("\n")]
+    attachments: dict[str, str] = {}
+    for i, (text, key, paired) in enumerate(sigs):
+        if paired:
+            attachments[f"t{i}.txt"] = text
+        attachments[f"t{i}.txt.sig"] = sshsig.sign(seal.normalise(text).encode(), shapes.KEYS[key], seal.NAMESPACE)
+    found = scan_message(mail(end.join(lines) + end, attachments), rejoin_keys=[STARK_FP])
+    for block in found.blocks:
+        (sealed,) = seal.split_sealed(block.data.decode())  # the inbox file holds one block, no second one
+        if block.seal.startswith("seal good"):
+            assert sealed.own_text().encode() == block.data  # and nothing around it
+            opened = sealed.open()
+            assert block.seal == f"seal good, key {opened.key.fingerprint}"
+            assert opened.text in _TEXTS  # only texts a key really sealed

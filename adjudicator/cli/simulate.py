@@ -23,6 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--tides-of-battle", action="store_true", help="play with the Tides of Battle cards")
     p.add_argument("--engine-only", action="store_true",
                    help="answer the engine directly (no text, seals or reports): much faster")
+    p.add_argument("--ahead", action="store_true",
+                   help="robots answer every decision coming up for them before it is asked (and say the mail rounds)")
     p.add_argument("--soak", type=int, default=0, metavar="N",
                    help="play N engine-only games over every player count, with and without Tides of Battle")
     p.set_defaults(handler=run)
@@ -41,11 +43,16 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--rounds must be between 1 and 10")
     expansion = _expansion(args.expansion, args.without_targaryen)
     result = simulate(args.players, args.seed, rounds=args.rounds, out=args.out, tides_of_battle=args.tides_of_battle,
-                      text=not args.engine_only, expansion=expansion, targaryen=not args.without_targaryen)
+                      text=not args.engine_only, ahead=args.ahead, expansion=expansion,
+                      targaryen=not args.without_targaryen)
     for p in result.problems:
         print(f"invariant broken: {p}")
     if result.folder is not None:
         print(f"game folder: {result.folder}")
+    rounds = {r for r, _, _ in result.mail_rounds}
+    if rounds:
+        print(f"mail rounds: {len(result.mail_rounds)} in {len(rounds)} rounds "
+              f"({len(result.mail_rounds) / len(rounds):.1f} a round)")
     print(result.final_line())
     return 1 if result.problems else 0
 

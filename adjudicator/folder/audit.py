@@ -308,7 +308,7 @@ def derive(
     ('0000-r1-planning', ['orders'])
 
     A later file of a house for a step replaces that house's unused answers of earlier files of
-    that step. ``deadline`` says whether the moderator called a deadline at ``prev``; ``rule``
+    that step, unless its header says ``add`` (ruling 120). ``deadline`` says whether the moderator called a deadline at ``prev``; ``rule``
     (:class:`~adjudicator.folder.defaults.DefaultRule`) says which requests take their default:
     what the run found past due, or what a snapshot records. Without a rule, as an older log
     records a deadline, the requests that were open before and are still open after the files take
@@ -323,9 +323,10 @@ def derive(
     for u in understood:
         if why := u.disagreement():  # intake never archives such a file: the archive or the log was changed
             raise CorruptFolder(f"archive/{u.name} is refused: {why}; check the game with 'maester replay'")
-        prefix = entry_prefix(u.header)
-        state.answers = [a for a in state.answers if not a["id"].startswith(prefix) or a["id"] in used]
-        new = [a for a in new if not a["id"].startswith(prefix)]
+        if not u.header.add:  # ruling 94; a file whose header says "add" keeps them (ruling 120)
+            prefix = entry_prefix(u.header)
+            state.answers = [a for a in state.answers if not a["id"].startswith(prefix) or a["id"] in used]
+            new = [a for a in new if not a["id"].startswith(prefix)]
         new.extend(u.entries)
         idle[u.name] = u.header.house not in owing
     step = machine.advance(state, new, board=board)

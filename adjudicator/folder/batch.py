@@ -60,6 +60,7 @@ from .notices import game_path, in_inbox, kept_name, move, settle_inbox, who_get
 from .notices import waiting as notices_waiting
 from .receipts import (
     accepted_receipt,
+    dropped_text,
     replaced_answers,
     shown,
     unusable_for,
@@ -593,9 +594,15 @@ def _sweep(folder: Path, depth: str) -> None:
 
 
 def _flagged(outcome: Outcome | None) -> list[str]:
-    """For the moderator: the files of a step with lines left out or answers refused."""
+    """For the moderator: the files of a step with lines left out or answers refused, and those that
+    dropped a house's earlier answers (ruling 94)."""
     out = []
+    replaced = replaced_answers(outcome.start, outcome.understood) if outcome and outcome.understood else {}
     for u in outcome.understood if outcome else []:
+        if gone := replaced.get(u.name):
+            texts = "; ".join(str(a.get("text", "")) for a in gone)
+            out.append(f"archive/{u.name}: {dropped_text(gone)}: {texts} (seq {u.header.seq} replaces them; "
+                       "its receipt tells the player)")
         bad, unusable = len(u.problems), len(unusable_for(u, outcome))  # type: ignore[arg-type]
         parts = [f"{bad} line{'s' if bad != 1 else ''} left out"] if bad else []
         parts += [f"{unusable} answer{'s' if unusable != 1 else ''} refused by the rules"] if unusable else []

@@ -173,7 +173,8 @@ def _check_turn_file(tf: TurnFile, state: GameState, game_id: str | None, house:
     if replaced:
         notices.append(Notice("W207", f"this file replaces your earlier answers for round {state.round} "
                               f"{state.phase} that are not used yet: {'; '.join(replaced)}; repeat here every one "
-                              "you still mean (ruling 94)", _where(tf, 0)))  # fmt: skip
+                              "you still mean, or write 'add' at the end of the header to add to them (rulings 94, 120)",
+                              _where(tf, 0)))  # fmt: skip
     missing = static.missing()
     if engine:
         # Lines refused here are not sent; orders only as a whole legal set (the engine takes them together).
@@ -283,8 +284,8 @@ def _used_ids(state: GameState) -> set[str]:
 def _step_prefix(tf: TurnFile, state: GameState, house: str) -> str | None:
     """How the pool ids of the house's answers for the file's step start (ruling 94), or ``None``."""
     h = tf.header
-    if h is None or (h.round, h.step) != (state.round, state.phase):
-        return None
+    if h is None or h.add or (h.round, h.step) != (state.round, state.phase):
+        return None  # a file whose header says "add" replaces nothing (ruling 120)
     return f"{house}/{h.round}.{h.step}/"
 
 

@@ -93,8 +93,9 @@ def take_defaults(step: Step, rule: DefaultRule, *, board: Board | None = None, 
     while due := [r for r in step.requests if rule.takes(r, disorder, defaulted)]:
         state = copy.copy(step.state)
         assert step.state.segment is not None, "open requests belong to a half-resolved phase"
-        state.segment = dataclasses.replace(step.state.segment, decisions=dict(step.state.segment.decisions))
-        record_defaults(state, due)  # writes only into the decisions copied just above
+        state.segment = dataclasses.replace(step.state.segment, decisions=dict(step.state.segment.decisions),
+                                            used=list(step.state.segment.used))
+        record_defaults(state, due)  # writes only into the decisions and used ids copied just above
         for r in due:
             defaulted.add(step_of(r))
             if r.house not in rule.disorder and r.house not in missed:
@@ -132,5 +133,6 @@ def record_defaults(state: GameState, requests: list[Request]) -> list[str]:
             marks.append(DefaultUsed(house=r.house, decision=r.prompt, answer="its documented default (secret)"))
         value = {"parts": [to_dict(c) for c in parts]} if parts is not None else {"value": to_dict(r.default)}
         state.segment.decisions[r.key] = {**value, "events": [m.to_dict() for m in marks]}
+        state.segment.used.extend(u for u in r.uses if u not in state.segment.used)  # the lines that stood (ruling 121)
         filled.append(r.key)
     return filled

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..engine.ahead import upcoming
 from ..engine.events import AnswerUnusable, kind_name
 from ..game.state import GameState
 from ..reports.verdicts import answer_verdicts, judged, verdict_line
@@ -25,10 +26,11 @@ from .intake import Rejection
 # --- receipts ---------------------------------------------------------------------------------
 
 
-def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str, replaced: list[str] | None = None) -> str:
+def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str,
+                     replaced: list[dict[str, Any]] | None = None) -> str:
     """What a house's accepted file was understood to say, what could not be used, what it replaced
-    (``replaced``: the texts of the house's earlier answers it dropped, ruling 94) and what is still
-    asked of the house."""
+    (``replaced``: the pool entries of the house's earlier answers it dropped, ruling 94) and what is
+    still asked of the house."""
     h = u.header
     snap = outcome.snapshot
     out = [
@@ -51,34 +53,60 @@ def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str, replaced: 
         out += ["", f"{registry.house_name(h.house)} had nothing pending when this file was applied: its "
                     "answers stand as instructions for later in the round; those not needed expire at its end."]
     if replaced:
-        out += ["", f"Replaced by this file: your earlier answers for round {h.round} {h.step}, not used yet",
-                "(ruling 94); send them again if you still mean them:"]
-        out += [f"  {t}" for t in replaced]
+        out += ["", f"Replaced by this file: {dropped_text(replaced)}; these were your answers for round {h.round} "
+                f"{h.step} not used yet (ruling 94). Send again those you still mean, or write 'add' at the end of "
+                "the header to add to your answers instead of replacing them (ruling 120):"]
+        out += [f"  {a.get('text', '')}" for a in replaced]
     if u.ignored:
         out += ["", "Outside the seal (not read):"] + [f"  {g}" for g in u.ignored]
     asked = [r for r in outcome.requests if r.house == h.house]
-    out += ["", "Asked of you now:" if asked else "Nothing is asked of you now."]
+    ahead = upcoming(snap.state, h.house, outcome.requests)  # ruling 124
+    out += ["", "Asked of you now:" if asked else "Nothing is asked of you now." if not ahead else "Nothing is asked of "
+            "you now; what comes up for you may be answered now (your report shows the lines):"]
     out += [f"  - {kind_name(r.kind)}: {r.prompt}" for r in asked]
+    if ahead and asked:
+        out += ["Coming up for you, not asked yet (your report shows the lines to answer it now):"]
+    out += [f"  - {kind_name(u.request.kind)}: {u.why}" for u in ahead]
     return fold("\n".join(out)) + "\n"
 
 
-def replaced_answers(prev: GameState | None, understood: list[Understood]) -> dict[str, list[str]]:
-    """Per archived file, the texts of its house's earlier answers for the same step that it dropped.
+def replaced_answers(prev: GameState | None, understood: list[Understood]) -> dict[str, list[dict[str, Any]]]:
+    """Per archived file, its house's earlier answers for the same step that it dropped (pool entries).
 
-    The same replacement as :func:`adjudicator.folder.audit.derive` makes (ruling 94), told to the player.
+    The same replacement as :func:`adjudicator.folder.audit.derive` makes (ruling 94), told to the
+    player and the moderator; a file whose header says ``add`` drops nothing (ruling 120).
     """
     pool = list(prev.answers) if prev is not None else []
     used = set(prev.segment.used) if prev is not None and prev.segment else set()
     new: list[dict[str, Any]] = []
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[dict[str, Any]]] = {}
     for u in understood:
-        prefix = entry_prefix(u.header)
-        gone = [a for a in pool if a["id"].startswith(prefix) and a["id"] not in used]
-        gone += [a for a in new if a["id"].startswith(prefix)]
-        pool = [a for a in pool if not a["id"].startswith(prefix) or a["id"] in used]
-        new = [a for a in new if not a["id"].startswith(prefix)] + list(u.entries)
-        out[u.name] = [str(a.get("text", "")) for a in gone]
+        gone: list[dict[str, Any]] = []
+        if not u.header.add:
+            prefix = entry_prefix(u.header)
+            gone = [a for a in pool if a["id"].startswith(prefix) and a["id"] not in used]
+            gone += [a for a in new if a["id"].startswith(prefix)]
+            pool = [a for a in pool if not a["id"].startswith(prefix) or a["id"] in used]
+            new = [a for a in new if not a["id"].startswith(prefix)]
+        new += list(u.entries)
+        out[u.name] = gone
     return out
+
+
+def dropped_text(entries: list[dict[str, Any]]) -> str:
+    """``dropped 2 answers of seq 1``: how many answers of which earlier files a file replaced.
+
+    >>> dropped_text([{"id": "stark/1.planning/seq1/L2"}, {"id": "stark/1.planning/seq1/L3"},
+    ...               {"id": "stark/1.planning/seq2/L2"}])
+    'dropped 2 answers of seq 1 and 1 answer of seq 2'
+    """
+    counts: dict[str, int] = {}
+    for a in entries:
+        parts = str(a.get("id", "")).split("/")
+        seq = parts[2].removeprefix("seq") if len(parts) == 4 else "?"
+        counts[seq] = counts.get(seq, 0) + 1
+    ordered = sorted(counts.items(), key=lambda kv: (not kv[0].isdigit(), int(kv[0]) if kv[0].isdigit() else 0))
+    return "dropped " + " and ".join(f"{n} answer{'s' if n != 1 else ''} of seq {seq}" for seq, n in ordered)
 
 
 def unusable_for(u: Understood, outcome: Outcome) -> list[AnswerUnusable]:

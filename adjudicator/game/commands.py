@@ -168,9 +168,25 @@ class Raven(Command):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RavenKeep(Command):
-    """After looking: ``wildling card: top`` or ``wildling card: bottom``."""
+    """After looking: ``wildling card: top`` or ``wildling card: bottom``.
+
+    With ``cards`` it is a conditional sent with ``raven: look`` (ruling 123): ``wildling card:
+    bottom if Crow Killers, Mammoth Riders`` puts the card at the bottom when it is one of those,
+    and leaves any other on top (and the reverse for ``top if ...``).
+    """
 
     choice: Literal["top", "bottom"]
+    cards: tuple[CardId, ...] = ()
+
+    def for_card(self, card: str) -> Literal["top", "bottom"]:
+        """Where this answer puts ``card``.
+
+        >>> RavenKeep(choice="bottom", cards=("crow_killers",)).for_card("mammoth_riders")
+        'top'
+        """
+        if not self.cards or card in self.cards:
+            return self.choice
+        return "top" if self.choice == "bottom" else "bottom"
 
 
 # --- action phase ---------------------------------------------------------------------------

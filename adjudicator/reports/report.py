@@ -47,6 +47,7 @@ from ..game.state import GameState
 from ..turnfile.header import Header, format_header
 from ..turnfile.names import ORDER_TEXT, display_name
 from .cardtext import card_ref
+from .comingup import coming_up, skeleton_lines
 from .svgmap import HOUSE_COLOURS, MapLayout, board_summary, render_map
 from .templating import environment
 from .verdicts import answer_verdicts, judged
@@ -268,7 +269,7 @@ def report_view(
         "viewer_name": viewer.title() if viewer else None,
         "events": [_event_view_once(e, event_views) for e in events if e.is_public()],
         "private_events": _private_events(events, event_views),
-        "hand": [], "discards": [], "my_requests": [], "skeleton": None, "held": [], "held_step": "",
+        "hand": [], "discards": [], "my_requests": [], "skeleton": None, "held": [], "held_step": "", "coming_up": [],
         "verdicts": judged(answer_verdicts(state, events, viewer)) if viewer is not None else [],
     }
     if viewer is not None:
@@ -279,8 +280,11 @@ def report_view(
         refused = {e.answer for e in events if isinstance(e, AnswerUnusable) and e.house == viewer}
         view["held"] = held_answers(state, viewer, refused=refused)
         view["held_step"] = f"round {state.round} {state.phase}"
-        if (mine or any(h["this_step"] for h in view["held"])) and state.phase in ("westeros", "planning", "action"):
-            view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0), refused=refused)
+        view["coming_up"] = coming_up(state, viewer, requests, board=board)  # ruling 124
+        if (mine or view["coming_up"] or any(h["this_step"] for h in view["held"])) \
+                and state.phase in ("westeros", "planning", "action"):
+            view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0), refused=refused,
+                                        ahead=skeleton_lines(view["coming_up"]))
     return view
 
 
@@ -691,8 +695,9 @@ def _plain_value(v: Any) -> str:
 
 
 def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq: int = 0,
-             refused: Iterable[str] = ()) -> str:
-    """A turn file ready to fill in: the header, then per open request its prompt and a template line.
+             refused: Iterable[str] = (), ahead: Iterable[str] = ()) -> str:
+    """A turn file ready to fill in: the header, then per open request its prompt and a template line,
+    then ``ahead``: the lines for what is coming up (:func:`adjudicator.reports.comingup.skeleton_lines`).
 
     Template lines are commented out; a player uncomments (or rewrites) the ones he means.
 
@@ -704,14 +709,19 @@ def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq:
     # bid TRACK AMOUNT
     <BLANKLINE>
     """
-    lines = [format_header(Header(state.game_id, house, state.round, state.phase, last_seq + 1))]
+    head = format_header(Header(state.game_id, house, state.round, state.phase, last_seq + 1))
+    # A header is one line: a long game id gets the separators without spaces, to stay within the width.
+    lines = [head if len(head) <= WIDTH else head.replace(" · ", "·")]
     kept = [h for h in held_answers(state, house, refused=refused) if h["this_step"]]
     if kept:
         lines += ["# Your answers not used yet, repeated: this file replaces those you sent for",
                   f"# round {state.round} {state.phase} (ruling 94). Delete the lines you no longer mean."]
         for h in kept:
-            lines += ["# refused in this step (see your report): mend or delete the next line"] if h["refused"] else []
-            lines.append(h["text"])
+            if h["refused"]:  # commented out: sent back as it is, the skeleton does not send it again
+                lines += ["# refused (see your report): mend it and remove the '# ', or leave it out",
+                          f"# {h['text']}"]
+            else:
+                lines.append(h["text"])
     for r in (_request_dict(r) for r in requests):
         if r["house"] != house:
             continue
@@ -719,15 +729,8 @@ def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq:
                                break_long_words=False, break_on_hyphens=False)
         template = _default_text(r) or [command_text(command_from_dict(o)) for o in r.get("options", [])[:1]]
         lines += [f"# {t}" for t in (template or [KIND_TEMPLATES.get(r["kind"], r["kind"] + " ...")])]
-        track = (r.get("context") or {}).get("track")
-        if r["kind"] == "bid" and track in _BID_ORDER[:-1]:  # the later tracks' bids may go in the same file
-            later = _BID_ORDER[_BID_ORDER.index(track) + 1:]
-            lines += ["# (you may send your bids for the later tracks now too)"]
-            lines += [f"# bid {TRACK_NAMES[t].lower()} 0" for t in later]
+    lines += list(ahead)  # the later tracks' bids among them, when a bid is asked
     return "\n".join(lines) + "\n"
-
-
-_BID_ORDER = ("iron_throne", "fiefdoms", "kings_court")  # the Clash of Kings bids, one track after another (R081)
 
 
 KIND_TEMPLATES: dict[str, str] = {

@@ -9,14 +9,19 @@ then advanced by exactly the code the moderator runs (:func:`adjudicator.folder.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from ..engine.ahead import upcoming
 from ..engine.core.context import Request
+from ..engine.core.mustering import check_muster, mustered
+from ..engine.rules.marches import plan_march
 from ..game.board import Board
 from ..game.cards import CARDS
 from ..game.commands import (
@@ -36,13 +41,14 @@ from ..game.commands import (
     PlayCard,
     Raid,
     Raven,
+    RavenKeep,
     Support,
     TieBreak,
     UnitSpec,
     UseBlade,
 )
 from ..game.maps import CLASSIC
-from ..game.state import GameState
+from ..game.state import AreaState, GameState, Order
 from ..seals.seal import sign
 from ..turnfile.header import Header, format_header
 from ..turnfile.printer import format_command
@@ -63,11 +69,17 @@ class Robot:
     chaos: float = 0.05  # how often it adds an illegal answer or a standing instruction
     seq: int = 0
     tried: dict[str, int] = field(default_factory=dict)  # request key -> attempts so far
+    ahead: bool = False  # also answer what comes up later in the step (engine/ahead.py), as early as it can
+    careful: bool = False  # check its mustering, marches and bids as 'maester check' would before sending
+    ahead_done: set[str] = field(default_factory=set)  # keys of the decisions it answered ahead
+    last_step: tuple[int, str] | None = None  # the step of its last file: a next one for it adds (ruling 120)
+    mustered: dict[tuple[int, str, int], GameState] = field(default_factory=dict)  # the board after its musters of the step
 
     def commands(self, state: GameState, requests: list[Request], board: Board) -> list[Command]:
-        """This robot's answers to its open requests (empty when it has none)."""
+        """This robot's answers to its open requests (empty when it has none), and, answering
+        ahead, to the decisions coming up for it that it has not answered yet."""
         mine = [r for r in requests if r.house == self.house]
-        if not mine:
+        if not mine and not self.ahead:
             return []
         commands: list[Command] = []
         for req in mine:
@@ -75,8 +87,29 @@ class Robot:
             self.tried[req.key] = n + 1
             # After a refused answer, fall back to the request's default, which is always legal.
             commands.extend(_default(req) if n >= 2 else self.answer(state, req, board))
-        commands.extend(self.mischief(state, board))
+        if self.ahead:
+            commands.extend(self.answer_ahead(state, requests, board, commands))
+        if self.careful:
+            commands = _within_power(state, self.house, commands)
+        if commands:
+            commands.extend(self.mischief(state, board))
         return commands
+
+    def answer_ahead(self, state: GameState, requests: list[Request], board: Board, sent: list[Command]) -> list[Command]:
+        """Answers to every decision coming up for this robot, each once (ruling 124)."""
+        orders = {c.area: c.token for c in sent if isinstance(c, AssignOrder)} or None
+        # An order answered for the request asked now is not answered again (raids, marches, consolidations).
+        done = {(c.kind, getattr(c, "origin", None) or getattr(c, "area", None)) for c in sent}
+        out: list[Command] = []
+        for up in upcoming(state, self.house, requests, board=board, orders=orders):
+            req = up.request
+            subject = req.context.get("origin") or req.context.get("area")
+            if req.key in self.ahead_done or (subject is not None and (req.kind, subject) in done):
+                continue
+            self.ahead_done.add(req.key)
+            composer = _AHEAD.get(req.kind)
+            out.extend(composer(self, req) if composer else self.answer(state, req, board))
+        return out
 
     def turn_file(self, state: GameState, requests: list[Request], board: Board, game_id: str) -> str | None:
         """The sealed turn file answering this robot's open requests, or None if it has none."""
@@ -84,7 +117,10 @@ class Robot:
         if not commands:
             return None
         self.seq += 1
-        header = Header(game_id, self.house, state.round, state.phase, self.seq)
+        step = (state.round, state.phase)
+        # Answering ahead, a second file for a step adds to the first: its answers wait for later decisions.
+        header = Header(game_id, self.house, state.round, state.phase, self.seq, add=self.ahead and step == self.last_step)
+        self.last_step = step
         lines = [format_header(header)] + [format_command(c) for c in commands]
         return sign("\n".join(lines) + "\n", self.key)
 
@@ -123,6 +159,63 @@ class Robot:
             return [Raven(action="look")]  # refused unless this house holds the Raven
         others = sorted(c for c in CARDS.house_cards if CARDS.house_cards[c].house != self.house)
         return [PlayCard(card=self.rng.choice(others))]  # another house's card: refused (R192)
+
+
+def _within_power(state: GameState, house: str, commands: list[Command]) -> list[Command]:
+    """The bids of one file, in the order they resolve, cut to what the house can pay in all (every
+    bid is paid, R086, R101), its bids sent earlier and still waiting counted first."""
+    used = set(state.segment.used) if state.segment else set()
+    waiting = sum(int(a["command"].get("amount", 0)) for a in state.answers
+                  if a["house"] == house and a["id"] not in used and a["command"].get("type") == "Bid")
+    left = max(0, state.houses[house].power - waiting)
+    out: list[Command] = []
+    for c in commands:
+        if isinstance(c, Bid):
+            c = Bid(track=c.track, amount=min(c.amount, left))
+            left -= c.amount
+        out.append(c)
+    return out
+
+
+def _march_ok(state: GameState, board: Board, house: str, cmd: March, token: str) -> bool:
+    """Whether a march would be legal on the board as it stands, with its order in place."""
+    trial = copy.copy(state)
+    trial.areas = dict(state.areas)
+    here = state.area(cmd.origin)
+    trial.areas[cmd.origin] = AreaState(list(here.units), here.order or Order(house, token), here.power_token,
+                                        here.garrison, here.neutral_force)
+    return plan_march(trial, board, house, cmd)[0] is None
+
+
+def _support_ahead(robot: Robot, req: Request) -> list[Command]:
+    """A side for every combat the support order may join: "none" first, then the side it prefers
+    (the newest fitting line is used; a house not in the combat does not fit, and "none" does)."""
+    sides = [o for o in req.options if isinstance(o, Support) and o.side != "none"]
+    return [req.options[-1], robot.rng.choice(sides)] if sides else list(req.options[-1:])
+
+
+def _cards_ahead(robot: Robot, req: Request) -> list[Command]:
+    """Every card in hand, in an order of its own: each line is used once, the last first."""
+    cards = list(req.options)
+    robot.rng.shuffle(cards)
+    return cards
+
+
+def _raven_card_ahead(robot: Robot, req: Request) -> list[Command]:
+    """Where the card seen goes, as a conditional on the card (ruling 123)."""
+    cards = list(req.context.get("cards", []))
+    picked = tuple(sorted(robot.rng.sample(cards, k=min(len(cards), robot.rng.randrange(1, 4))))) if cards else ()
+    return [RavenKeep(choice="bottom", cards=picked)] if picked else [RavenKeep(choice="top")]
+
+
+def _blade_ahead(robot: Robot, req: Request) -> list[Command]:
+    """The Blade used in the first combat it fits: 'keep blade' would hold for one combat only."""
+    return [UseBlade(use=True)]
+
+
+_AHEAD: dict[str, Callable[[Robot, Request], list[Command]]] = {
+    "support": _support_ahead, "house_card": _cards_ahead, "raven_wildling": _raven_card_ahead, "blade": _blade_ahead,
+}
 
 
 def _default(req: Request) -> list[Command]:
@@ -167,6 +260,9 @@ def _march(robot: Robot, state: GameState, req: Request, board: Board) -> list[C
     origin = robot.rng.choice(origins)
     units: list[str] = list(dict(ctx.get("units", {})).get(origin, []))
     dests: list[str] = list(dict(ctx.get("destinations", {})).get(origin, []))
+    ahead = req.key.startswith("ahead.")
+    if ahead and robot.careful:  # sent before its turn: no ship transport, which earlier marches may break
+        dests = [d for d in dests if board.adjacent(origin, d)]
     if not units or not dests or robot.rng.random() < 0.25:
         return [March(origin=origin)]
     attacked: str | None = None
@@ -186,8 +282,13 @@ def _march(robot: Robot, state: GameState, req: Request, board: Board) -> list[C
         Move(units=tuple(UnitSpec(u, n) for u, n in sorted(_count(us).items())), destination=d)
         for d, us in sorted(moves.items())
     )
-    leave = bool(built) and robot.rng.random() < 0.3 and board.area(origin).is_land
-    return [March(origin=origin, moves=built, leave_power=leave)]
+    leave = bool(built) and robot.rng.random() < 0.3 and board.area(origin).is_land and not (ahead and robot.careful)
+    march = March(origin=origin, moves=built, leave_power=leave)
+    if robot.careful and not _march_ok(state, board, robot.house, march, str(dict(ctx.get("march_orders", {}))[origin])):
+        for fallback in (March(origin=origin, moves=built), March(origin=origin)):
+            if _march_ok(state, board, robot.house, fallback, str(dict(ctx.get("march_orders", {}))[origin])):
+                return [fallback]
+    return [march]
 
 
 def _count(items: list[str]) -> dict[str, int]:
@@ -214,6 +315,11 @@ def _muster(robot: Robot, state: GameState, req: Request, board: Board) -> list[
         if cost <= points and robot.rng.random() < 0.7:
             actions.append(action)
             points -= cost
+    if robot.careful:  # drop the last actions until the rest fits (supply, the box), as maester check would say
+        trial = robot.mustered.get((state.round, state.phase, id(state)), state)  # after its other areas of this file
+        while actions and check_muster(trial, board, robot.house, area, tuple(actions), int(ctx.get("points", 0))):
+            actions.pop()
+        robot.mustered = {(state.round, state.phase, id(state)): mustered(trial, board, robot.house, area, tuple(actions))}
     return [Muster(area=area, actions=tuple(actions))]
 
 

@@ -43,6 +43,8 @@ class SimResult:
     deadlines: int
     problems: list[str] = field(default_factory=list)
     folder: Path | None = None
+    # One entry per mail round in which a house had to answer: (round, step, kinds asked), in order.
+    mail_rounds: list[tuple[int, str, tuple[str, ...]]] = field(default_factory=list)
 
     def final_line(self) -> str:
         if self.winner:
@@ -60,6 +62,7 @@ def simulate(
     chaos: float = 0.05,
     text: bool = True,
     on_step: Callable[[GameState], None] | None = None,
+    ahead: bool = False,
     expansion: str | None = None,
     targaryen: bool = True,
 ) -> SimResult:
@@ -76,13 +79,15 @@ def simulate(
     ``out`` keeps the game folder (it must not exist yet); otherwise a temporary one is removed.
     The text path writes without fsync (:func:`adjudicator.util.fileio.relaxed`): the folder is a
     simulation's, not a real game's. Every broken invariant is collected in ``problems`` (the game
-    stops at the first).
+    stops at the first). With ``ahead`` the robots also answer every decision coming up for them
+    (:mod:`adjudicator.engine.ahead`) as early as the turn-file language allows; ``mail_rounds``
+    records each mail round in which a house had to answer.
     """
     houses = sim_houses(players, expansion, targaryen)
     if expansion is None and players > 6:
         expansion = MOTHER_OF_DRAGONS
     if not text:
-        return _play_engine(houses, seed, rounds, tides_of_battle, chaos, expansion, on_step)
+        return _play_engine(houses, seed, rounds, tides_of_battle, chaos, expansion, on_step, ahead)
     tmp = None
     if out is None:
         tmp = Path(tempfile.mkdtemp(prefix="maester-sim-"))
@@ -91,7 +96,7 @@ def simulate(
         root = Path(out)
     try:
         with fileio.relaxed():
-            return _play(root, houses, seed, rounds, tides_of_battle, chaos, expansion, on_step)
+            return _play(root, houses, seed, rounds, tides_of_battle, chaos, expansion, on_step, ahead)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -169,14 +174,16 @@ class _Engine(_Table):
         return late + self.unruled
 
 
-def _robots(houses: list[str], seed: int, chaos: float) -> dict[str, Robot]:
+def _robots(houses: list[str], seed: int, chaos: float, ahead: bool = False) -> dict[str, Robot]:
     rng = random.Random(seed)
-    return {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos) for h in houses}
+    # Robots answering ahead also check their answers first, as a player does with 'maester check'.
+    return {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos, ahead=ahead, careful=ahead)
+            for h in houses}
 
 
 def _play(root: Path, houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,
-          expansion: str | None, on_step: Callable[[GameState], None] | None) -> SimResult:  # fmt: skip
-    robots = _robots(houses, seed, chaos)
+          expansion: str | None, on_step: Callable[[GameState], None] | None, ahead: bool = False) -> SimResult:  # fmt: skip
+    robots = _robots(houses, seed, chaos, ahead)
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0,
                        folder=None if root.parent.name.startswith("maester-sim-") else root)
     table = _Folder(root, houses, seed, tides, robots, expansion)
@@ -184,11 +191,11 @@ def _play(root: Path, houses: list[str], seed: int, rounds: int | None, tides: b
 
 
 def _play_engine(houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,
-                 expansion: str | None, on_step: Callable[[GameState], None] | None) -> SimResult:  # fmt: skip
+                 expansion: str | None, on_step: Callable[[GameState], None] | None, ahead: bool = False) -> SimResult:  # fmt: skip
     """The same game with no text, seals or reports: robots answer the engine directly."""
     state = variant(expansion or CLASSIC).setup(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}",
                                                 tides_of_battle=tides)  # fmt: skip
-    robots = _robots(state.houses_in_play, seed, chaos)  # a vassal's too: they stand in for its commander
+    robots = _robots(state.houses_in_play, seed, chaos, ahead)  # a vassal's too: they stand in for its commander
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0)
     table = _Engine(state, robots)
     return _loop(table, result, rounds, table.board, on_step)
@@ -229,6 +236,8 @@ def _loop(table: _Table, result: SimResult, rounds: int | None, board: Board,
         if deadline:
             result.deadlines += 1
             stalled = 0
+        if requests:
+            result.mail_rounds.append((state.round, state.phase, tuple(sorted({r.kind for r in requests}))))
         state = table.play(state, requests, deadline)
         result.steps += 1
         if on_step:

@@ -256,7 +256,7 @@ COMMAND_WORDS: tuple[str, ...] = (
 # The form of each kind of line, shown with a syntax error in it (docs/turn-files.md has them all).
 LINE_FORMS: dict[str, str] = {
     "raven": "raven: swap AREA to ORDER | raven: look | raven: pass",
-    "wildling": "wildling card: top | wildling card: bottom",
+    "wildling": "wildling card: top | wildling card: bottom | wildling card: bottom if CARD, CARD",
     "raid": "raid from AREA onto AREA else none | raid from AREA: none",
     "march": "march from AREA: UNITS -> AREA; UNITS -> AREA; leave power | march from AREA: stay",
     "support": "support HOUSE (or attacker, defender, none) in AREA | support from AREA: HOUSE",

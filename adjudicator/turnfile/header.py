@@ -4,11 +4,18 @@ One line, fields separated by ``·``, ``|`` or ``,`` (any of them, in this order
 
     game winter-of-2026 · house stark · round 3 · planning · seq 2
 
+A last field ``add`` makes a follow-up file add to the house's earlier answers for the step
+instead of replacing those not used yet (ruling 94, ruling 120)::
+
+    game winter-of-2026 · house stark · round 3 · planning · seq 3 · add
+
 Both the seal check (which must know who claims to have sent a file before a line is parsed) and
 the turn-file parser read headers through this module, so there is one definition of the syntax.
 
 >>> read_header("game demo · house Stark · round 1 · planning · seq 1")
-Header(game='demo', house='stark', round=1, step='planning', seq=1)
+Header(game='demo', house='stark', round=1, step='planning', seq=1, add=False)
+>>> read_header("game demo | house stark | round 1 | planning | seq 2 | ADD").add
+True
 >>> format_header(Header("demo", "stark", 1, "planning", 1))
 'game demo · house stark · round 1 · planning · seq 1'
 """
@@ -32,7 +39,8 @@ _HEADER = re.compile(
     + _SEP
     + r"(?:step\s+)?(?P<step>[A-Za-z]+)"
     + _SEP
-    + r"(?:seq|sequence)\s+(?P<seq>\d{1,9})\s*$",
+    + r"(?:seq|sequence)\s+(?P<seq>\d{1,9})"
+    + r"(?:" + _SEP + r"(?P<add>add))?\s*$",
     re.IGNORECASE,
 )
 _LOOKS_LIKE_HEADER = re.compile(r"^\s*game\s+\S", re.IGNORECASE)
@@ -45,6 +53,7 @@ class Header:
     round: int
     step: str
     seq: int
+    add: bool = False  # this file adds to the house's earlier answers for the step (ruling 120)
 
     @property
     def step_key(self) -> str:
@@ -75,7 +84,7 @@ def read_header(line: str) -> Header:
     step = m["step"].lower()
     if step not in STEPS:
         raise HeaderError(f"unknown step {m['step']!r} in header; expected one of {', '.join(STEPS)}")
-    return Header(m["game"], m["house"].lower(), int(m["round"]), step, int(m["seq"]))
+    return Header(m["game"], m["house"].lower(), int(m["round"]), step, int(m["seq"]), add=m["add"] is not None)
 
 
 def find_header(text: str) -> Header | None:
@@ -96,4 +105,9 @@ def find_header(text: str) -> Header | None:
 
 
 def format_header(h: Header) -> str:
-    return f"game {h.game} · house {h.house} · round {h.round} · {h.step} · seq {h.seq}"
+    """The canonical header line.
+
+    >>> format_header(Header("demo", "stark", 1, "planning", 2, add=True))
+    'game demo · house stark · round 1 · planning · seq 2 · add'
+    """
+    return f"game {h.game} · house {h.house} · round {h.round} · {h.step} · seq {h.seq}" + (" · add" if h.add else "")

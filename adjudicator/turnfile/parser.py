@@ -232,13 +232,13 @@ class _Lines(Transformer[Token, Any]):
     def words(self, ch: list[Any]) -> Any:
         return [ch[0]] if len(ch) == 1 else ch[0] + [ch[1]]
 
-    head_words = words
+    head_words = card_words = words
 
     def name(self, ch: list[Any]) -> Any:
         toks = ch[0]
         return _Name(" ".join(toks), toks[0].column, toks[-1].end_column)
 
-    head_name = name
+    head_name = card_name = name
 
     def no_one(self, ch: list[Any]) -> Any:
         return _Name(_NO_ONE, ch[0].column, ch[0].end_column)
@@ -330,7 +330,10 @@ class _Lines(Transformer[Token, Any]):
         return _Ctx().done(C.Raven(action="pass"))
 
     def wildling_card_line(self, ch: list[Any]) -> Any:
-        return _Ctx().done(C.RavenKeep(choice=str(ch[0]).lower()))  # type: ignore[arg-type]
+        c, names = _Ctx(), _only(ch, _Name)
+        if len(set(cards := tuple(c.name("wildling_card", n) for n in names))) != len(cards) and not c.errors:
+            c.error("E206", "a wildling card is named twice in this condition", names[-1], suggestion="name each card once")
+        return c.done(C.RavenKeep(choice=str(ch[0]).lower(), cards=cards))  # type: ignore[arg-type]
 
     def raid_colon(self, ch: list[Any]) -> Any:
         return _raid(ch, colon=True)

@@ -162,7 +162,8 @@ _PRINTERS: dict[type, Any] = {
     C.AssignOrder: lambda c: f"{_area(c.area)}: {ORDER_TEXT.get(c.token) or SEA_ORDER_TEXT.get(c.token, c.token)}",
     C.LeaveUnordered: lambda c: f"{_area(c.area)}: no order",
     C.Raven: _raven_text,
-    C.RavenKeep: lambda c: f"wildling card: {c.choice}",
+    C.RavenKeep: lambda c: f"wildling card: {c.choice}"
+    + (" if " + ", ".join(display_name("wildling_card", x) for x in c.cards) if c.cards else ""),
     C.Raid: _raid_text,
     C.March: _march_text,
     C.Support: _support_text,

@@ -387,12 +387,15 @@ def test_ruling_94_a_receipt_names_what_a_later_file_replaced_and_what_is_still_
     send(root, keys, "lannister", 1, orders + "support lannister in every combat\n")
     first = receipt(root, "lannister", 1)
     assert "Replaced by this file" not in first
-    assert first.endswith("Nothing is asked of you now.\n")
+    # Nothing is asked of Lannister, but what comes up for it is named (ruling 124): the raven it holds
+    assert "\nNothing is asked of you now; what comes up for you may be answered now" in first
+    assert "  - Messenger Raven: you hold the Messenger Raven" in first
     send(root, keys, "lannister", 2, "raven: pass\n")
     second = receipt(root, "lannister", 2)
-    replaced = second.split("Replaced by this file")[1]
+    replaced = second.split("Replaced by this file: dropped 5 answers of seq 1;")[1]
     assert "  support lannister in every combat\n" in replaced and "  Lannisport: defense +1\n" in replaced
-    assert second.endswith("Asked of you now:\n  - orders: assign one order to every area with your units\n")
+    assert ("Asked of you now:\n  - orders: assign one order to every area with your units\nComing up for you, not "
+            "asked yet") in second
 
 
 def test_the_moderator_is_told_which_accepted_files_had_lines_left_out(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -475,7 +478,7 @@ def test_ruling_155_a_refused_later_line_hides_nothing() -> None:
     assert codes(tf) == [(2, "E409")] and warnings_of(tf) == []
 
 
-def test_a_refused_answer_waiting_is_marked_and_the_skeleton_says_to_mend_it() -> None:
+def test_ruling_122_a_refused_answer_waiting_is_marked_and_commented_out_in_the_skeleton() -> None:
     """A refused answer stays in the pool (it may fit a later decision), and the waiting list showed
     it like any other; the skeleton repeated it with no word that it had been refused."""
     from adjudicator.engine import machine
@@ -491,9 +494,13 @@ def test_a_refused_answer_waiting_is_marked_and_the_skeleton_says_to_mend_it() -
     step = machine.advance(state, entries, board=BOARD)
     text = render_report(step.state, step.events, viewer="stark", last_seqs={"stark": 1})
     waiting = text.split("YOUR ANSWERS WAITING")[1].split("YOUR TURN FILE")[0]
-    assert waiting.count("refused in this step (see above)") == 3
+    # Stark has 2 stars here: the two newest specials stand, the oldest is refused (ruling 121).
+    assert waiting.count("refused in this step (see above)") == 1
     skeleton = text.split("seal and send\n")[1]
-    assert "# refused in this step (see your report): mend or delete the next line\nWinterfell: march +1\n" in skeleton
+    # The refused lines are commented out, so the skeleton sent back as it is does not send them again.
+    assert ("# refused (see your report): mend it and remove the '# ', or leave it out\n"
+            "# Winterfell: march +1\n") in skeleton
+    assert "\nWinterfell: march +1\n" not in skeleton and "\nThe Shivering Sea: support +1\n" in skeleton
 
 
 def test_R244_leave_power_without_power_is_flagged() -> None:
@@ -581,16 +588,22 @@ def test_R123_revealed_orders_are_listed_by_house_as_written() -> None:
 
 def test_R081_the_bid_skeleton_offers_the_later_tracks_too() -> None:
     """The skeleton for the Iron Throne bid held only that bid, so a player who filled it in and
-    sent it was asked again, a mail round trip later, for Fiefdoms, then for King's Court."""
-    from adjudicator.reports.report import skeleton
+    sent it was asked again, a mail round trip later, for Fiefdoms, then for King's Court. The later
+    tracks now come as what is coming up (ruling 124)."""
+    from adjudicator.engine.core.context import Request
+    from adjudicator.reports.report import render_report
+    from adjudicator.robots.simulate import simulate
 
-    req = {"key": "k", "kind": "bid", "house": "stark", "prompt": "bid for the Iron Throne track",
-           "context": {"track": "iron_throne", "available_power": 5},
-           "default": {"type": "Bid", "track": "iron_throne", "amount": 0}}
-    lines = skeleton(fresh(), "stark", [req]).splitlines()
-    assert lines[-3:] == ["# (you may send your bids for the later tracks now too)", "# bid fiefdoms 0",
-                          "# bid king's court 0"]
-    assert [str(c) for c in parse_turn_file("\n".join(x.lstrip("# ") for x in lines[-2:])).commands] == [
+    seen: list[GameState] = []
+    simulate(4, 1, rounds=4, text=False, chaos=0.0, on_step=seen.append)
+    state, req = next((s, r) for s in seen for r in map(Request.from_dict, s.pending)
+                      if r.kind == "bid" and r.context.get("track") == "iron_throne")
+    text = render_report(state, [], viewer=req.house, requests=state.pending)
+    lines = text.split("seal and send\n")[1].split("-" * 78)[1].strip().splitlines()
+    at = lines.index("# bid: bid for the Fiefdoms")
+    assert lines[at:at + 4] == [
+        "# bid: bid for the Fiefdoms", "# bid fiefdoms 0", "# bid: bid for the King's Court", "# bid king's court 0"]
+    assert [str(c) for c in parse_turn_file("\n".join(x.lstrip("# ") for x in lines[at + 1:at + 4:2])).commands] == [
         "Bid(track='fiefdoms', amount=0)", "Bid(track='kings_court', amount=0)"]
 
 

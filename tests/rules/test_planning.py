@@ -12,6 +12,7 @@ from adjudicator.engine.events import AnswerUsed, DefaultUsed
 from adjudicator.engine.events.action import (
     OrdersPlaced,
     OrdersRevealed,
+    OrdersWaiting,
     OrderSwapped,
     RavenNotUsed,
     WildlingCardPlaced,
@@ -77,7 +78,10 @@ def test_R112_a_house_cannot_place_more_copies_of_a_token_than_it_owns():
         put(s, area, "stark", "footman")
     step = run(s, *answers("stark", *(AssignOrder(area=a, token="defense+1") for a in ("winterfell", "white_harbor", "karhold"))))
     assert [r.house for r in step.requests] == ["stark"]
-    assert any("own only 2 (R112)" in e.reason for e in unusable(step, "stark"))
+    # ruling 121: the newest lines stand within the copies; the oldest is refused and its area stays open
+    why = [e.reason for e in unusable(step, "stark") if "winterfell" in e.answer]
+    assert why == ["you own only 2 defense+1 orders, placed by later lines in Karhold, White Harbor (R112)"]
+    assert step.requests[0].context["areas_open"] == ["winterfell"]
     assert token(step.state, "winterfell") is None
 
 
@@ -91,8 +95,11 @@ def test_R114_assign_then_reveal_then_raven():
 def test_R115_every_area_with_units_needs_exactly_one_order():
     step = run(small(), *answers("stark", STARK_OK[0]), *answers("lannister", *LANN_OK, RAVEN_PASS))
     assert [r.house for r in step.requests] == ["stark"]
-    why = [e.reason for e in unusable(step, "stark")]
-    assert any("The Shivering Sea" in w and "(R121, R115)" in w for w in why)
+    (waiting,) = of(step.events, OrdersWaiting)
+    assert waiting.open_areas == ("the_shivering_sea",) and "The Shivering Sea" in waiting.reason
+    assert "(R121, R115)" in waiting.reason  # the decisive rule first (ruling 162)
+    assert len(waiting.standing) == 1 and "winterfell" in waiting.standing[0] and waiting.visible_to == "stark"
+    assert not unusable(step, "stark")  # the line sent stands: nothing of it is refused (ruling 121)
     assert not of(step.events, OrdersRevealed)
 
 
@@ -136,8 +143,8 @@ def test_R115_two_lines_for_one_area_the_later_replaces_the_earlier():
 def test_R116_a_port_with_ships_needs_an_order():
     step = run(small(), *answers("stark", *STARK_OK), *answers("lannister", LANN_OK[0], RAVEN_PASS))
     req = [r for r in step.requests if r.house == "lannister"][0]
-    assert "port_of_lannisport" in req.context["areas"]
-    assert any("Port of Lannisport" in e.reason for e in unusable(step, "lannister"))
+    assert "port_of_lannisport" in req.context["areas"] and req.context["areas_open"] == ["port_of_lannisport"]
+    assert any("Port of Lannisport" in e.reason for e in of(step.events, OrdersWaiting))
 
 
 def test_R117_an_area_with_only_a_garrison_or_power_token_takes_no_order():
@@ -161,7 +168,7 @@ def test_R094_R119_special_orders_are_capped_by_kings_court_stars():
     s.tracks["kings_court"] = ["lannister", "martell", "baratheon", "greyjoy", "stark", "tyrell"]  # stark: position 5
     step = run(s, *all_orders())
     assert "stark" in {r.house for r in step.requests}
-    assert any("allows 0 (R119)" in e.reason for e in unusable(step, "stark"))
+    assert any("allows 0 special orders (R119)" in e.reason for e in unusable(step, "stark"))
 
 
 def test_R057_R120_orders_banned_by_a_westeros_card_are_refused_and_the_ban_ends_with_planning():
@@ -216,7 +223,7 @@ def test_R122_the_short_house_places_every_token_it_can_and_chooses_the_areas_le
     too_few = answers("stark", *(AssignOrder(area=a, token=t) for a, t in zip(areas[:7], tokens[:7])))
     step = run(s, *answers("lannister", *LANN_PLAIN), *too_few)
     assert [r.house for r in step.requests] == ["stark"]
-    assert any("must still place every order it can (8) (R122)" in e.reason for e in unusable(step, "stark"))
+    assert any("must still place every order it can (8) (R122)" in e.reason for e in of(step.events, OrdersWaiting))
     step = run(step.state, entry("stark", AssignOrder(area="the_twins", token="consolidate")),
                entry("lannister", RAVEN_PASS))
     placed = [e for e in of(step.events, OrdersPlaced) if e.house == "stark"][0]
@@ -377,6 +384,20 @@ def test_ruling_10_a_short_house_leaves_unnamed_areas_empty_once_every_token_is_
     assert [e.house for e in of(step.events, OrdersPlaced)] == ["lannister", "stark"]  # turn order
 
 
+def test_ruling_121_an_older_no_order_line_beyond_the_areas_a_short_house_may_leave_is_refused():
+    s = _crowded()  # Stark: 13 areas, 8 orders to place, so 5 areas may go without
+    empty = ["the_stony_shore", "widows_watch", "greywater_watch", "flints_finger", "the_fingers", "seagard"]
+    step = run(s, *answers("lannister", *LANN_PLAIN), *answers("stark", *(LeaveUnordered(area=a) for a in empty)))
+    (refused,) = unusable(step, "stark")
+    assert "the_stony_shore" in refused.answer and refused.rule == "R122"
+    assert "may leave 5 areas without one" in refused.reason
+    (waiting,) = [w for w in of(step.events, OrdersWaiting) if w.house == "stark"]
+    assert len(waiting.standing) == 5 and "the_stony_shore" in waiting.open_areas
+    (stark,) = step.requests
+    assert sum(isinstance(c, LeaveUnordered) for c in stark.default) == 5  # type: ignore[union-attr]
+    assert len(stark.uses) == 5  # the default completes the lines that stand and uses every one
+
+
 def test_R113_each_token_has_its_kind_and_printed_number():
     from adjudicator.game.commands import order_bonus, order_kind
 
@@ -397,8 +418,8 @@ def test_R095_with_four_players_the_overlay_sets_the_stars():
     put(s, "kingswood", "baratheon", "footman")
     step = run(s, *answers("baratheon", AssignOrder(area="dragonstone", token="consolidate*"),
                            AssignOrder(area="kingswood", token="march+1")))
-    assert any("2 special orders but your King's Court position allows 1 (R119)" in e.reason
-               for e in unusable(step, "baratheon"))
+    assert [e.reason for e in unusable(step, "baratheon")] == [
+        "your King's Court position allows 1 special order, placed by later lines in Kingswood (R119)"]
 
 
 def test_R127_the_raven_swap_comes_after_the_reveal():

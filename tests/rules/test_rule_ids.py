@@ -16,6 +16,7 @@ import pytest
 from adjudicator.engine import machine
 from adjudicator.engine.core.context import NeedAnswers, pool_entry
 from adjudicator.engine.events import RULE_ID, AnswerUnusable, rule_of
+from adjudicator.engine.events.action import OrdersWaiting
 from adjudicator.engine.machine import advance
 from adjudicator.engine.rules import action, planning, westeros
 from adjudicator.game.commands import (
@@ -263,15 +264,14 @@ CASES = [
     Case("an order a Westeros card bans", "R120", _planning(AssignOrder(area="winterfell", token="raid"),
                                                             prepare=_ban_raids)),
     # R112 "... Raid: two regular and one Special" (a third regular raid)
+    # (the older line is refused: the newest lines stand within the copies, ruling 121)
     Case("more copies of a token than the house owns", "R112",
          _planning(AssignOrder(area="the_shivering_sea", token="raid"),
-                   *orders(("winterfell", "raid"), ("white_harbor", "raid")))),
+                   *orders(("winterfell", "raid"), ("white_harbor", "raid")), first=True)),
     # R119 "A House may never place more Special Orders than its stars allow"
     Case("more special orders than the King's Court stars", "R119",
          _planning(AssignOrder(area="the_shivering_sea", token="support+1"),
-                   *orders(("winterfell", "march+1"), ("white_harbor", "defense+2")))),
-    # R121 "Before the reveal, every area with units must have an Order"
-    Case("an area left without an order", "R121", _planning(AssignOrder(area="winterfell", token="raid"))),
+                   *orders(("winterfell", "march+1"), ("white_harbor", "defense+2")), first=True)),
     # R122 "The player who is short ... may leave areas of his choice without one"
     Case("an area left unordered by a house not short of tokens", "R122",
          _planning(LeaveUnordered(area="winterfell"), *orders(*STARK_REST))),
@@ -524,6 +524,16 @@ def test_ruling_162_every_refusal_names_the_rule_the_checklist_gives(case: Case,
         assert e.rule == case.rule, (case.situation, e.reason)
         assert rule_of(e.reason) == e.rule, "the sentence names the same rule first"
         assert e.describe().endswith(f"{e.reason}.")
+
+
+def test_R121_an_area_left_without_an_order_refuses_nothing_and_the_waiting_note_names_R121_first():
+    """R121 "Before the reveal, every area with units must have an Order": the line sent stands
+    and waits for the others (ruling 121); the note on the open areas names R121 first."""
+    target = line("stark", AssignOrder(area="winterfell", token="raid"))
+    step = advance(three(), [target])
+    assert not [e for e in step.events if isinstance(e, AnswerUnusable) and target["id"] in e.ids]
+    (waiting,) = [e for e in step.events if isinstance(e, OrdersWaiting) and e.house == "stark"]
+    assert rule_of(waiting.reason) == "R121" and "no order yet for" in waiting.reason
 
 
 def test_the_table_covers_at_least_forty_situations():

@@ -147,12 +147,15 @@ def test_ruling_160_an_order_replaced_by_a_later_line_is_refused_and_the_orders_
     assert [r.final(a)[0] for a in (late, *rest)] == ["used"] * 3
 
 
-def test_ruling_91_lines_of_orders_still_incomplete_at_the_deadline_are_refused_and_used_up():
+def test_ruling_121_a_line_of_orders_standing_at_the_deadline_is_used_by_the_default_that_completes_it():
     s = new_game(["stark", "lannister", "baratheon"], seed="verdicts")
     alone = say("stark", AssignOrder(area="winterfell", token="march+0"))
-    r = Round(s).send(alone).finish()
-    assert r.final(alone) == ("refused", "R121") and "no order yet for White Harbor" in r.reason(alone)
-    assert r.verdicts(alone)[-1][0] == "refused", "used up with the default: not refused again later"
+    r = Round(s).send(alone)
+    assert r.verdicts(alone) == [], "it stands and waits for the other areas' lines: no verdict yet"
+    r.finish()
+    assert r.verdicts(alone) == [("used", "")] and r.final(alone) == ("used", "")
+    assert r.state.round > 1 or r.state.phase == "game_over"
+
 
 
 def test_ruling_161_an_order_sent_after_the_houses_placed_theirs_is_refused_on_arrival():

@@ -66,6 +66,7 @@ class Request:
     options: tuple[Command, ...] = ()
     default: Answer | None = None
     secret: bool = False
+    uses: tuple[str, ...] = ()  # pool ids the default takes up: a house's orders that stand (ruling 121)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -76,6 +77,8 @@ class Request:
             d["default_parts"] = [to_dict(c) for c in self.default]
         elif self.default is not None:
             d["default"] = to_dict(self.default)
+        if self.uses:
+            d["uses"] = list(self.uses)
         return d
 
     @classmethod
@@ -85,7 +88,7 @@ class Request:
             context=dict(d.get("context", {})),
             options=tuple(from_dict(o) for o in d.get("options", [])),
             default=from_dict(d["default"]) if "default" in d else _parts(d.get("default_parts")),
-            secret=d.get("secret", False),
+            secret=d.get("secret", False), uses=tuple(str(u) for u in d.get("uses", ())),
         )
 
 
@@ -257,7 +260,11 @@ class Context:
                 # A secret decision's default stays as secret as the answer it replaces.
                 seen_by = a.request.house if a.request.secret else PUBLIC
                 ev = DefaultUsed(house=a.request.house, decision=a.request.prompt, answer=_text(a.request.default), visible_to=seen_by)
-                if a.compose:  # the lines read for it, refused above, are used up with the default
+                stood = [e for e in self.pool if e.id in a.request.uses]  # lines that stand in the default (ruling 121)
+                if stood:
+                    evs = [*evs, AnswerUsed(house=a.request.house, decision=a.request.prompt, visible_to=a.request.house,
+                                            answer="; ".join(e.text for e in stood), ids=tuple(e.id for e in stood))]
+                if a.compose:  # the lines read for it, refused above or standing in it, are used up with the default
                     entries = self.entries(a.request.house, a.request.kind)
                 pending.append((a, a.request.default, [*evs, ev], entries))
             else:

@@ -94,6 +94,14 @@ def _scratch(state: GameState, board: Board, area: str) -> GameState:
     return scratch
 
 
+def mustered(state: GameState, board: Board, house: HouseId, area: str, actions: tuple[MusterAction, ...]) -> GameState:
+    """A copy of the position with a legal muster carried out (for a player trying several areas)."""
+    scratch = _scratch(state, board, area)
+    for action in actions:
+        _apply(scratch, board, house, area, action)
+    return scratch
+
+
 def _apply(state: GameState, board: Board, house: HouseId, area: str, action: MusterAction) -> tuple[str | None, str]:
     """Carry out one action on ``state``: (None, where the unit went), or (why not, "").
 
@@ -179,6 +187,23 @@ def legal_single_actions(state: GameState, board: Board, house: HouseId, area: s
     return [c for c in candidates if check_muster(state, board, house, area, (c,), points) is None]
 
 
+def muster_request(board: Board, key: str, house: HouseId, area: str, points: int, singles: list[MusterAction],
+                   others: tuple[str, ...] = ()) -> Request:
+    """The request for one area's mustering, its options described by the legal single actions."""
+    return Request(
+        key=key, kind="muster", house=house,
+        prompt=f"muster in {board.area(area).name} ({points} point{'s' if points != 1 else ''})",
+        context={
+            "area": area, "points": points,
+            "units": sorted({a.unit for a in singles if not a.upgrade and a.unit != "ship"}),
+            "upgrades": sorted({a.unit for a in singles if a.upgrade}),
+            "ship_to": [a.to for a in singles if a.unit == "ship" and a.to],
+            "then": list(others),
+        },
+        default=Muster(area=area),
+    )
+
+
 def ask_muster(ctx: Context, house: HouseId, area: str, points: int, *, others: tuple[str, ...] = (),
                 refuse_elsewhere: bool = False) -> Muster:
     """Ask what the house musters in one area (a pass when nothing can be mustered there).
@@ -191,18 +216,7 @@ def ask_muster(ctx: Context, house: HouseId, area: str, points: int, *, others: 
     # A decision taken earlier in this phase is replayed as recorded: its options are not needed again.
     replayed = key in ctx.segment.decisions
     singles = [] if replayed else legal_single_actions(st, board, house, area, points)
-    req = Request(
-        key=key, kind="muster", house=house,
-        prompt=f"muster in {board.area(area).name} ({points} point{'s' if points != 1 else ''})",
-        context={
-            "area": area, "points": points,
-            "units": sorted({a.unit for a in singles if not a.upgrade and a.unit != "ship"}),
-            "upgrades": sorted({a.unit for a in singles if a.upgrade}),
-            "ship_to": [a.to for a in singles if a.unit == "ship" and a.to],
-            "then": list(others),
-        },
-        default=Muster(area=area),
-    )
+    req = muster_request(board, key, house, area, points, singles, others)
 
     def check(c: Command) -> Verdict | object:
         if not isinstance(c, Muster) or (c.area != area and not refuse_elsewhere):

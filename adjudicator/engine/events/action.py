@@ -60,6 +60,27 @@ class OrdersPlaced(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class OrdersWaiting(Event):
+    """A house's orders so far: the lines that stand, and the areas still without one (ruling 121).
+
+    Told to the house only, while its orders request stays open: nothing of a secret set leaks.
+    """
+
+    house: str
+    standing: tuple[str, ...]  # the lines that stand, as written canonically
+    open_areas: tuple[str, ...]  # areas with the house's units and no order yet
+    reason: str  # why the set cannot be taken yet, with the rule
+
+    def __post_init__(self) -> None:
+        _private_to_house(self)
+
+    def describe(self) -> str:
+        stand = f"your orders for {plural(len(self.standing), 'area')} stand" if self.standing else "no order of yours stands yet"
+        return (f"Orders: {stand}; {self.reason}. They wait for the rest: a next file with 'add' at the end of its "
+                "header adds to them (ruling 120), one without it replaces them (ruling 94).")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OrdersRevealed(Event):
     """R123: every order on the board, revealed at once: (area, house, token) in board order."""
 

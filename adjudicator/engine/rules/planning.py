@@ -37,10 +37,11 @@ from ..core.context import (
     Request,
     Verdict,
 )
-from ..events import AnswerUnusable, AnswerUsed, Event, PhaseStarted
+from ..events import AnswerUnusable, AnswerUsed, Event, PhaseStarted, plural
 from ..events.action import (
     OrdersPlaced,
     OrdersRevealed,
+    OrdersWaiting,
     OrderSwapped,
     RavenLooked,
     RavenNotUsed,
@@ -180,7 +181,12 @@ def order_set_problem(state: GameState, board: Board, house: HouseId, areas: lis
 
 def compose_orders(state: GameState, board: Board, house: HouseId, areas: list[str], short: bool,
                    decision: str, entries: list[PoolEntry]) -> Composed:
-    """One house's orders from its answer lines: the newest line per area wins (D13, D14)."""
+    """One house's orders from its answer lines: the newest line per area wins (D13, D14).
+
+    Valid lines stand (ruling 121): a refused line leaves its area open, and the others wait
+    for the missing ones instead of being thrown out with them. Within the token copies (R112)
+    and the stars (R119) the newest lines stand; an older line over the limit is refused.
+    """
     events: list[Event] = []
     chosen: dict[str, PoolEntry] = {}
     for e in entries:
@@ -196,17 +202,98 @@ def compose_orders(state: GameState, board: Board, house: HouseId, areas: list[s
                 house=house, answer=chosen[area].text, ids=(chosen[area].id,),
                 reason=f"replaced by a later line for {_area_text(board, area)}: an area takes one order (R115)"))
         chosen[area] = e
-    parts = {a: chosen[a].command for a in areas if a in chosen}
+    stand = _within_limits(state, board, house, len(areas), chosen, entries, events)
+    parts = {a: stand[a].command for a in areas if a in stand}
     why = order_set_problem(state, board, house, areas, short, parts)
-    texts = "; ".join(chosen[a].text for a in areas if a in chosen)
-    ids = tuple(chosen[a].id for a in areas if a in chosen)
+    texts = "; ".join(stand[a].text for a in areas if a in stand)
+    ids = tuple(stand[a].id for a in areas if a in stand)
     if why:
-        if chosen:
-            events.append(AnswerUnusable(house=house, answer=texts, reason=why, ids=ids))
-        return Composed(None, events, [])
+        open_areas = tuple(a for a in areas if a not in parts)
+        if stand:
+            events.append(OrdersWaiting(house=house, standing=tuple(stand[a].text for a in areas if a in stand),
+                                        open_areas=open_areas, reason=why))
+        return Composed(None, events, [stand[a] for a in areas if a in stand])  # what stands, kept waiting
     events.append(AnswerUsed(house=house, decision=decision, answer=texts, ids=ids))
     full = tuple(parts.get(a) or LeaveUnordered(area=a) for a in areas)
     return Composed(full, events, list(entries))
+
+
+def _within_limits(state: GameState, board: Board, house: HouseId, n_areas: int, chosen: dict[str, PoolEntry],
+                   entries: list[PoolEntry], events: list[Event]) -> dict[str, PoolEntry]:
+    """The chosen lines that stand within the token copies and the stars, newest first (ruling 121).
+
+    An older line that a token's copies (R112) or the stars (R119) leave no room for is refused,
+    with the areas of the later lines that took them; its area stays open. So is an older "no
+    order" line beyond the areas a house short of tokens may leave without one (R122): what
+    stands can then always be completed to a legal set by the deadline default.
+    """
+    place = {id(e): i for i, e in enumerate(entries)}
+    stars = state.stars(house, board)
+    owned = state.order_tokens(house)  # with the expansion, a player's sea orders or a vassal's set too
+    may_leave = max(0, n_areas - eligible_count(state, board, house))
+    taken: dict[str, list[str]] = {}
+    specials: list[str] = []
+    left: list[str] = []
+    stand: dict[str, PoolEntry] = {}
+    for e in sorted(chosen.values(), key=lambda x: place[id(x)], reverse=True):
+        cmd = e.command
+        if isinstance(cmd, AssignOrder) and cmd.token in owned:
+            have = taken.setdefault(cmd.token, [])
+            if len(have) >= owned[cmd.token]:
+                rule = "M114" if cmd.token in SEA_ORDER_TOKENS else "R112"
+                events.append(AnswerUnusable(house=house, answer=e.text, reason=(
+                    f"you own only {owned[cmd.token]} {cmd.token} order{'s' if owned[cmd.token] != 1 else ''}, "
+                    f"placed by later lines in {_names(board, in_board_order(board, have))} ({rule})"), ids=(e.id,)))
+                continue
+            if cmd.token in SPECIAL_TOKENS and len(specials) >= stars:
+                events.append(AnswerUnusable(house=house, answer=e.text, reason=(
+                    f"your King's Court position allows {stars} special order{'s' if stars != 1 else ''}"
+                    + (f", placed by later lines in {_names(board, in_board_order(board, specials))}" if specials else "") + " (R119)"),
+                    ids=(e.id,)))
+                continue
+            have.append(cmd.area)
+            if cmd.token in SPECIAL_TOKENS:
+                specials.append(cmd.area)
+        elif isinstance(cmd, LeaveUnordered):
+            if len(left) >= may_leave:
+                events.append(AnswerUnusable(house=house, answer=e.text, ids=(e.id,), reason=(
+                    f"you must place every order you can and may leave {plural(may_leave, 'area')} without one"
+                    + (f", left by later lines: {_names(board, in_board_order(board, left))}" if left else "") + " (R122)")))
+                continue
+            left.append(cmd.area)
+        stand[cmd.area] = e  # type: ignore[attr-defined]
+    return stand
+
+
+def complete_orders(state: GameState, board: Board, house: HouseId, areas: list[str], short: bool,
+                    parts: dict[str, Command]) -> tuple[Command, ...]:
+    """The deadline default of a house whose orders partly stand: its lines, and the filler of
+    :func:`default_orders` for the open areas from the tokens left (ruling 121).
+
+    When the lines that stand cannot be completed to a legal set (a house short of tokens that left
+    too many areas without an order), the whole filler is the default.
+    """
+    if not parts:
+        return default_orders(state, board, house, areas)
+    used = [p.token for p in parts.values() if isinstance(p, AssignOrder)]
+    specials_left = state.stars(house, board) - sum(1 for t in used if t in SPECIAL_TOKENS)
+    tokens: list[str] = []
+    owned = state.order_tokens(house)  # the sea orders last, as in default_orders (M114)
+    for token in (*FILLER_ORDER, *(t for t in owned if t not in FILLER_ORDER)):
+        if is_banned(token, state.restrictions):
+            continue
+        for _ in range(owned.get(token, 0) - used.count(token)):
+            if token in SPECIAL_TOKENS:
+                if specials_left <= 0:
+                    break
+                specials_left -= 1
+            tokens.append(token)
+    fill = iter(tokens)
+    full = {a: parts.get(a) or (AssignOrder(area=a, token=t) if (t := next(fill, None)) else LeaveUnordered(area=a))
+            for a in areas}
+    if order_set_problem(state, board, house, areas, short, full):
+        return default_orders(state, board, house, areas)
+    return tuple(full[a] for a in areas)
 
 
 def default_orders(state: GameState, board: Board, house: HouseId, areas: list[str]) -> tuple[Command, ...]:
@@ -240,14 +327,22 @@ def _orders_ask(ctx: Context, house: HouseId, areas: list[str], short: bool) -> 
     if short:
         prompt = "assign your orders in turn order; you are short of tokens and choose which areas go without"
     allowed = {t: n for t, n in st.order_tokens(house).items() if not is_banned(t, st.restrictions)}
-    req = Request(
-        key=ctx.key("orders", house), kind="orders", house=house, prompt=prompt,
-        context={"areas": list(areas), "tokens": allowed, "special_orders_allowed": st.stars(house, board),
-                 "banned": list(st.restrictions), "short": short,
-                 "orders_to_place": min(len(areas), eligible_count(st, board, house))},
-        default=default_orders(st, board, house, areas), secret=True,
-    )
-    return Ask(req, _never, compose=lambda entries: compose_orders(st, board, house, areas, short, prompt, entries))
+    key = ctx.key("orders", house)
+    context = {"areas": list(areas), "tokens": allowed, "special_orders_allowed": st.stars(house, board),
+               "banned": list(st.restrictions), "short": short,
+               "orders_to_place": min(len(areas), eligible_count(st, board, house))}
+    if key in ctx.segment.decisions:  # taken earlier in this phase: replayed as recorded
+        return Ask(Request(key=key, kind="orders", house=house, prompt=prompt, context=context, secret=True), _never)
+    got = compose_orders(st, board, house, areas, short, prompt, ctx.entries(house, "orders"))
+    standing = {e.command.area: e for e in got.used} if got.parts is None else {}  # type: ignore[attr-defined]
+    if standing:  # ruling 121: the lines that stand are kept, and the deadline default completes them
+        context |= {"orders_standing": {a: e.command.token if isinstance(e.command, AssignOrder) else "no order"
+                                        for a, e in standing.items()},
+                    "areas_open": [a for a in areas if a not in standing]}
+    default = complete_orders(st, board, house, areas, short, {a: e.command for a, e in standing.items()})
+    req = Request(key=key, kind="orders", house=house, prompt=prompt, context=context, default=default, secret=True,
+                  uses=tuple(e.id for e in standing.values() if e.command in default))  # the default uses them
+    return Ask(req, _never, compose=lambda entries: got)
 
 
 def _place(state: GameState, house: HouseId, parts: tuple[Command, ...]) -> None:
@@ -383,9 +478,10 @@ def messenger_raven(ctx: Context) -> None:
     keep = _holders_decision(ctx, Ask(keep_req, lambda c: None if isinstance(c, RavenKeep) else NOT_APPLICABLE),
                              ("raven_wildling",))
     assert isinstance(keep, RavenKeep)
-    if keep.choice == "bottom":
+    where = keep.for_card(st.wildling_deck[0])  # a conditional sent ahead decides by the card seen (ruling 123)
+    if where == "bottom":
         st.wildling_deck.append(st.wildling_deck.pop(0))
-    ctx.emit(WildlingCardPlaced(house=holder, where=keep.choice))
+    ctx.emit(WildlingCardPlaced(house=holder, where=where))
 
 
 def _holders_decision(ctx: Context, ask: Ask, kinds: tuple[str, ...]) -> Command:
