@@ -462,6 +462,8 @@ CARD_CHOICES: dict[str, frozenset[str]] = {
         "house_card:queen_of_thorns": ("remove_order",),
         "house_card:renly_baratheon": ("upgrade", "nothing"),
         "house_card:robb_stark": ("retreat", "nothing"),
+        "house_card:lysa_arryn_mod": ("return", "nothing"),  # Mother of Dragons' Arryn cards
+        "house_card:robert_arryn": ("remove_card", "remove", "nothing"),
         "house_card:viserys_targaryen": ("discard", "nothing"),  # Mother of Dragons' Targaryen cards
     }.items()
 }
@@ -473,8 +475,11 @@ OPTION_WORDS: dict[str, str] = {
     "muster": "muster", "mustering": "muster", "supply": "supply",
     "bid": "bid", "bidding": "bid", "bids": "bid", "clash": "bid", "clash of kings": "bid",
     "collect": "collect", "collect power": "collect", "power": "collect", "game of thrones": "collect",
-    "cancel": "cancel",
+    "cancel": "cancel", "return": "return",
 }
+
+# The option words a CardChoice carries as its ``option`` (the others fill no field, or say "no").
+KEYWORD_OPTIONS = frozenset({"cancel", "return"})
 
 # How each form is written, for messages and the guide.
 FORM_EXAMPLES: dict[str, str] = {
@@ -483,8 +488,9 @@ FORM_EXAMPLES: dict[str, str] = {
     "destroy": "destroy footman in AREA, ...", "upgrade": "upgrade footman in AREA",
     "downgrade": "downgrade knight in AREA, ...", "track": "iron throne | fiefdoms | king's court",
     "discard": "discard CARD", "take_back": "take back CARD", "cancel": "cancel", "swap": "swap to CARD",
-    "remove_order": "remove order in AREA", "retreat": "retreat to AREA", "area": "AREA",
-    "names": "NAME, NAME",
+    "remove_order": "remove order in AREA", "retreat": "retreat to AREA",
+    "return": "return", "remove_card": "remove CARD", "remove": "remove",
+    "area": "AREA", "names": "NAME, NAME",
 }
 
 # The verb that names an object for each card whose choice is an area or a house card.
@@ -492,8 +498,23 @@ CARD_VERBS: dict[str, str] = {
     "patchface": "discard", "aeron_damphair": "swap", "cersei_lannister": "remove_order",
     "queen_of_thorns": "remove_order", "renly_baratheon": "upgrade", "robb_stark": "retreat",
     "massing_on_the_milkwater": "discard", "mammoth_riders": "take_back",
+    "robert_arryn": "remove_card",
     "viserys_targaryen": "discard",
 }
+
+
+# Words a card's answer would read the wrong way: "keep" declines every other card, but for Lysa
+# Arryn it would read as "keep her" (ruling 291). Refused with what to write instead.
+UNCLEAR_CHOICES: dict[tuple[str, str], str] = {
+    ("house_card:lysa_arryn_mod", "keep"): "write 'return' to take her back into your hand, or 'no' to discard her",
+}
+
+
+def form_text(form: str) -> str:
+    """How a (possibly unknown) form was written, for a message."""
+    if form.startswith("?"):
+        return {"?order": "an order", "?no_order": "no order", "?take_over": "take over"}.get(form, form[1:])
+    return FORM_EXAMPLES.get(form, form)
 
 
 def choice_forms_text(card_key: str) -> str:

@@ -51,6 +51,7 @@ from .names import (
     CARD_CHOICES,
     FORM_EXAMPLES,
     INFLUENCE_TRACKS,
+    KEYWORD_OPTIONS,
     LOAN_WORDS,
     OPTION_WORDS,
     ORDER_KINDS,
@@ -58,10 +59,12 @@ from .names import (
     SEA_ORDER_WORDS,
     SPY_DECK_WORDS,
     SPY_PLACES,
+    UNCLEAR_CHOICES,
     choice_forms_text,
     current_vocabulary,
     describe_match_error,
     display_name,
+    form_text,
     lookup,
     normalise,
     order_suggestions,
@@ -300,7 +303,7 @@ class _Lines(Transformer[Token, Any]):
     rhs_no_order, rhs_no, rhs_muster_option = _tag("no_order"), _tag("no"), _tag("muster_option")
     support_scope, tie_context = _tag("scope", "first"), _tag("context", "first")
     cond_area = cond_target = _tag("area", "first")
-    cond_opponent, distribute_line = _tag("opponent", "first"), mod_line(distribute, _Ctx)  # parser_mod.py
+    cond_opponent, rhs_names, gift, distribute_line = _tag("opponent", "first"), _tag("names", "all"), _tag("gift", "all"), mod_line(distribute, _Ctx)  # fmt: skip
     rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
 
     def rhs_word_order(self, ch: list[Any]) -> Any:
@@ -308,7 +311,7 @@ class _Lines(Transformer[Token, Any]):
         return ("option", _Name(f"{ch[0]} {ch[1]}", ch[0].column, ch[1].end_column))
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
-    rhs_names, gift = _tag("names", "all"), _tag("gift", "all")  # Mother of Dragons: parser_mod.py
+    rhs_remove_card, rhs_remove = _tag("remove_card", "first"), _tag("remove")
     rhs_upgrade, rhs_downgrade, rhs_destroy = _tag("upgrade", "first"), _tag("downgrade", "first"), _tag("destroy", "first")
 
     # whole lines
@@ -323,11 +326,9 @@ class _Lines(Transformer[Token, Any]):
         area, token = c.name("area", ch[0]), c.order(ch[1])
         return c.done(C.Raven(action="swap", area=area, token=token))
 
-    def raven_look(self, ch: list[Any]) -> Any:
-        return _Ctx().done(C.Raven(action="look"))
+    def raven_look(self, ch: list[Any]) -> Any: return _Ctx().done(C.Raven(action="look"))
 
-    def raven_pass(self, ch: list[Any]) -> Any:
-        return _Ctx().done(C.Raven(action="pass"))
+    def raven_pass(self, ch: list[Any]) -> Any: return _Ctx().done(C.Raven(action="pass"))
 
     def wildling_card_line(self, ch: list[Any]) -> Any:
         c, names = _Ctx(), _only(ch, _Name)
@@ -585,11 +586,13 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
         c.error("E207", f"{shown} asks no choice of its player; nothing to answer", head)
         return c.done(C.PlayCard(card=""))
     form, fields_ = deck_iv_form(c, rhs, allowed) or _form(c, rhs, allowed)
+    if rhs[0] == "option" and (unclear := UNCLEAR_CHOICES.get((key, normalise(rhs[1].text)))):
+        c.error("E206", f"{rhs[1].text!r} is unclear for {shown}", _place(rhs, head), suggestion=unclear)
     if form not in allowed:
         hint = f"write {choice_forms_text(key)}"
         if normalise(form.lstrip("?")) == "influence":
             hint = f"name the track you drop on: {choice_forms_text(key)}"
-        c.error("E206", f"{form_text(form, rhs)!r} is not a choice of {shown}", _place(rhs, head), suggestion=hint)
+        c.error("E206", f"{form_text(form)!r} is not a choice of {shown}", _place(rhs, head), suggestion=hint)
     if form in ("upgrade", "downgrade"):
         want = "footman" if form == "upgrade" else "knight"
         if any(u.unit not in (want, None) for u in fields_["units"]):
@@ -618,7 +621,7 @@ def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, 
         key = normalise(rhs[1].text)
         if key in OPTION_WORDS:
             option = OPTION_WORDS[key]
-            return option, ({"option": option} if option == "cancel" else {})
+            return option, ({"option": option} if option in KEYWORD_OPTIONS else {})
         if "track" in allowed and key not in ("influence", "drop"):
             track = c.name("track", rhs[1])
             if track is not None and track not in INFLUENCE_TRACKS:
@@ -631,8 +634,10 @@ def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, 
         token = c.order(rhs[1])
         ban = {"march+1": "no march+1", "defense+1": "no defense", "defense+2": "no defense"}.get(token or "")
         return (ban or f"?no {rhs[1].text}"), {}
-    if form in ("discard", "take_back", "swap"):
+    if form in ("discard", "take_back", "swap", "remove_card"):
         return form, {"house_card": c.name("house_card", rhs[1])}
+    if form == "remove":  # Robert Arryn with no card of the opponent's to name
+        return form, {"option": "remove"}
     if form in ("remove_order", "retreat"):
         return form, {"area": c.name("area", rhs[1])}
     if form in ("upgrade", "downgrade", "destroy"):
@@ -640,13 +645,6 @@ def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, 
     if form == "muster":
         return form, {"area": c.name("area", rhs[1]), "muster": _muster(c, rhs[2])}
     return f"?{form}", {}  # an order or a port take-over after a card's name
-
-
-def form_text(form: str, rhs: tuple[Any, ...]) -> str:
-    """How a (possibly unknown) form was written, for a message."""
-    if form.startswith("?"):
-        return {"?order": "an order", "?no_order": "no order", "?take_over": "take over"}.get(form, form[1:])
-    return FORM_EXAMPLES.get(form, form)
 
 
 def _place(rhs: tuple[Any, ...], head: _Name) -> _Name:

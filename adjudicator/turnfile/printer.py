@@ -111,7 +111,7 @@ def _card_choice_text(c: C.CardChoice) -> str:
     if c.track:
         return TRACK_NAMES.get(c.track, c.track)
     if c.house_card:
-        return {"swap": "swap to ", "take_back": "take back "}.get(verb, "discard ") + _card(c.house_card)
+        return {"swap": "swap to ", "take_back": "take back ", "remove_card": "remove "}.get(verb, "discard ") + _card(c.house_card)
     if c.area:
         return {"upgrade": "upgrade footman in ", "retreat": "retreat to "}.get(verb, "remove order in ") + _area(c.area)
     return "no" if c.option is None or c.option in DECLINE_WORDS else c.option

@@ -39,7 +39,7 @@ WHEN = (
     "retreat",  # at the retreat and the attackers' advance
     "after_combat",  # at the end of combat clean-up, after the cards are discarded
 )
-HOUSE_MODULES = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell", "targaryen")
+HOUSE_MODULES = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell", "arryn", "targaryen")
 
 
 def other(role: Role) -> Role:
@@ -110,6 +110,11 @@ class CombatView(Protocol):
     def winner(self) -> Role | None: ...
     def retreat_losses(self) -> dict[str, int]: ...
     def advanced(self) -> bool: ...
+    # Mother of Dragons
+    def is_vassal(self, house: str) -> bool: ...
+    def is_sea(self, area: str) -> bool: ...
+    def controls(self, house: str, area: str) -> bool: ...
+    def supporters(self, role: Role) -> Sequence[str]: ...  # houses whose support still counts for a side
 
     def choose(
         self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice, house: str | None = None
@@ -215,9 +220,10 @@ class MoveToBottom(Effect):
 
 @dataclass(frozen=True, slots=True)
 class GainPower(Effect):
-    """Take power tokens from the Power Pool."""
+    """Take power tokens from the Power Pool (``house`` None: the card's owner)."""
 
     amount: int
+    house: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +273,16 @@ class LosePower(Effect):
 
 @dataclass(frozen=True, slots=True)
 class RemoveFromGame(Effect):
-    """The card played leaves the game for good instead of lying in the discard pile (Illyrio Mopatis)."""
+    """A house card leaves the game for good instead of lying in the discard pile (Illyrio Mopatis,
+    Robert Arryn); ``house`` and ``card`` None: the card played."""
+
+    house: str | None = None
+    card: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KeepCard(Effect):
+    """The card played goes back to its owner's hand instead of the discard pile (Lysa Arryn)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,7 +351,7 @@ def removed_after_combat(card: str) -> Callable[[RemovalFn], RemovalFn]:
 
 
 def load() -> None:
-    """Import the six house modules so that every ability is registered."""
+    """Import the house modules so that every ability is registered."""
     for module in HOUSE_MODULES:
         importlib.import_module(f"{__package__}.{module}")
 

@@ -99,6 +99,21 @@ class View:
     def advanced(self) -> bool:
         return self._combat.advanced
 
+    # --- Mother of Dragons -----------------------------------------------------------------
+
+    def is_vassal(self, house: str) -> bool:
+        return self._ctx.state.is_vassal(house)
+
+    def is_sea(self, area: str) -> bool:
+        return self._ctx.board.area(area).kind == "sea"
+
+    def controls(self, house: str, area: str) -> bool:
+        return self._ctx.state.controller(area, self._ctx.board) == house
+
+    def supporters(self, role: Role) -> Sequence[str]:
+        """Each house whose Support Order still counts for ``role``, once, in the order they were given."""
+        return tuple(dict.fromkeys(g.supporter for g in live_grants(self._ctx.state, self._combat, role)))
+
     # --- asking ---------------------------------------------------------------------------
 
     def choose(

@@ -24,6 +24,7 @@ from ..cards.registry import (
     Effect,
     GainPower,
     HoldAttackers,
+    KeepCard,
     LosePower,
     Me,
     MoveMarchOrder,
@@ -116,8 +117,8 @@ def _play(ctx: Context, combat: Combat, role: Role, card: str) -> None:
 
 
 def _hand_order(house: str, cards: list[str]) -> list[str]:
-    canon = CARDS.hand_of(house)
-    return sorted(cards, key=canon.index)
+    """A hand as :meth:`CardData.hand_of` orders it: strongest first, then by id (any set's cards)."""
+    return sorted(cards, key=lambda c: (-CARDS.house_cards[c].strength, c))
 
 
 # --- resolving the texts -------------------------------------------------------------------------
@@ -191,7 +192,7 @@ def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
         ctx.emit(TrackMoved(house=effect.house, track=effect.track, order=tuple(track),
                             cause=CARDS.house_cards[me.card].name))
     elif isinstance(effect, GainPower):
-        gain_power(ctx, me.house, effect.amount, CARDS.house_cards[me.card].name)
+        gain_power(ctx, effect.house or me.house, effect.amount, CARDS.house_cards[me.card].name)
     elif isinstance(effect, TakeBackDiscards):
         back = [*hs.discards, me.card]
         hs.hand = _hand_order(me.house, hs.hand + back)
@@ -215,14 +216,21 @@ def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
     elif isinstance(effect, Bonus):  # strength a text adds once (Viserys), counted from now on
         combat.bonuses.append((effect.side, me.card, effect.amount))
         said(f"+{effect.amount} strength to {str(combat.house(effect.side)).title()}")
-    elif isinstance(effect, LosePower):
-        lose_power(ctx, effect.house, effect.amount, CARDS.house_cards[me.card].name)
-    elif isinstance(effect, RemoveFromGame):
-        _remove_from_game(ctx, combat, me.house, me.card)
     elif isinstance(effect, ReturnToHand):
         hs.discards.remove(effect.card)
         hs.hand = _hand_order(me.house, [*hs.hand, effect.card])
         ctx.emit(HandReturned(house=me.house, cards=(effect.card,), cause=CARDS.house_cards[me.card].name))
+    elif isinstance(effect, LosePower):
+        lose_power(ctx, effect.house, effect.amount, CARDS.house_cards[me.card].name)
+    elif isinstance(effect, RemoveFromGame):
+        owner, card = effect.house or me.house, effect.card or me.card
+        _remove_from_game(ctx, owner, card)
+        whose = "" if owner == me.house else f"{owner.title()}'s "
+        said(f"{whose}{CARDS.house_cards[card].name} is removed from the game")
+    elif isinstance(effect, KeepCard):
+        hs.hand = _hand_order(me.house, [*hs.hand, me.card])
+        combat.sides[me.role].card_kept = True
+        ctx.emit(HandReturned(house=me.house, cards=(me.card,), cause=CARDS.house_cards[me.card].name))
     else:  # a passive effect: counted by strength.py whenever strength is counted
         raise AssertionError(f"{me.card} yielded {effect!r} at the wrong moment")
 
@@ -293,16 +301,14 @@ def _discard_from_hand(ctx: Context, me: Me, house: str, card: str) -> None:
         refill_hand(ctx, house, keep=card, cause="Patchface emptied the hand")
 
 
-def _remove_from_game(ctx: Context, combat: Combat, house: str, card: str) -> None:
-    """A card already discarded at the combat's clean-up leaves the game (Illyrio Mopatis)."""
+def _remove_from_game(ctx: Context, house: str, card: str) -> None:
+    """A card already discarded at the combat's clean-up leaves the game (Illyrio Mopatis, Robert Arryn)."""
     hs = ctx.state.houses[house]
     if card in hs.discards:
         hs.discards.remove(card)
     elif card in hs.hand:
         hs.hand.remove(card)
     hs.removed.append(card)
-    ctx.emit(CardAbility(house=house, card=card, area=combat.area,
-                         effect=f"{CARDS.house_cards[card].name} is removed from the game"))
 
 
 def refill_hand(ctx: Context, house: str, *, keep: str | None, cause: str) -> None:
