@@ -31,6 +31,7 @@ from ..game.commands import (
     Casualties,
     Command,
     DistributeBid,
+    ForVassal,
     Gift,
     Give,
     LeaveUnordered,
@@ -86,7 +87,10 @@ class Robot:
             n = self.tried.get(req.key, 0)
             self.tried[req.key] = n + 1
             # After a refused answer, fall back to the request's default, which is always legal.
-            commands.extend(_default(req) if n >= 2 else self.answer(state, req, board))
+            answers = _default(req) if n >= 2 else self.answer(state, req, board)
+            if req.vassal:  # a vassal's decision, answered by its commander (M030)
+                answers = [ForVassal(vassal=req.vassal, command=c) for c in answers]
+            commands.extend(answers)
         if self.ahead:
             commands.extend(self.answer_ahead(state, requests, board, commands))
         if self.careful:
@@ -231,7 +235,7 @@ def _orders(robot: Robot, state: GameState, req: Request, board: Board) -> list[
     bag = [t for t, n in dict(ctx.get("tokens", {})).items() for _ in range(int(n))]
     robot.rng.shuffle(bag)
     specials = int(ctx.get("special_orders_allowed", 0))
-    to_place = int(ctx.get("orders_to_place", len(areas)))
+    to_place = int(ctx.get("orders_to_place", ctx.get("max_orders", len(areas))))
     chosen: list[Command] = []
     order = list(areas)
     robot.rng.shuffle(order)

@@ -76,6 +76,35 @@ ORDER_TEXT: dict[str, str] = {
     "consolidate": "consolidate",
     "consolidate*": "consolidate*",
 }
+# A vassal's four order tokens (M043-M055) as printed, and how they may be written after "vassal".
+VASSAL_ORDER_TEXT: dict[str, str] = {
+    "vassal_march": "vassal march", "vassal_raid_support": "vassal raid/support",
+    "vassal_defense_muster": "vassal defense/muster", "vassal_defense": "vassal defense 3",
+}
+
+
+def vassal_order_token(words: tuple[str, ...], number: int | None) -> tuple[str | None, str]:
+    """The vassal token id for ``vassal WORDS NUMBER`` as written, or ``(None, reason)``.
+
+    >>> vassal_order_token(("raid",), None), vassal_order_token(("defense",), 3)
+    (('vassal_raid_support', ''), ('vassal_defense', ''))
+    >>> vassal_order_token(("defense",), None)[1]
+    "'vassal defense' could be vassal defense/muster or vassal defense 3"
+    """
+    kinds = {"defense" if w == "defence" else w for w in words}
+    if kinds <= {"march"} and number in (None, 0):
+        return "vassal_march", ""
+    if kinds and kinds <= {"raid", "support"} and number in (None, 1):
+        return "vassal_raid_support", ""
+    if kinds <= {"defense", "muster"} and (number == 1 or "muster" in kinds) and number in (None, 1):
+        return "vassal_defense_muster", ""
+    if kinds == {"defense"} and number == 3:
+        return "vassal_defense", ""
+    if kinds == {"defense"} and number is None:
+        return None, "'vassal defense' could be vassal defense/muster or vassal defense 3"
+    return None, "the vassal orders are " + ", ".join(VASSAL_ORDER_TEXT.values())
+
+
 # Mother of Dragons' sea orders (M114): written after an area's name like any order.
 SEA_ORDER_TEXT: dict[str, str] = {"sea_march": "sea march", "sea_support": "sea support", "iron_bank": "iron bank"}
 SEA_ORDER_WORDS: dict[str, str] = {

@@ -74,6 +74,7 @@ from .names import (
 )
 from .parser_mod import deck_iv_form, distribute, mod_line, westeros_choice
 from .printer import format_command
+from .vassal_lines import VassalLines
 
 __all__ = [
     "MAX_FILE_BYTES", "MAX_LINE_CHARS", "AmbiguousName", "IllegalOrder", "InvalidLine", "TurnFile", "TurnFileError",
@@ -228,7 +229,7 @@ def _tag(tag: str, keep: str = "") -> Callable[[Any, list[Any]], Any]:
     return lambda self, ch: (tag, []) if keep == "empty" else (tag,)
 
 
-class _Lines(Transformer[Token, Any]):
+class _Lines(VassalLines, Transformer[Token, Any]):
     """Shapes each rule's children; the rules that end a line resolve names and build a command."""
 
     # names and small pieces
@@ -305,10 +306,6 @@ class _Lines(Transformer[Token, Any]):
     cond_area = cond_target = _tag("area", "first")
     cond_opponent, rhs_names, gift, distribute_line = _tag("opponent", "first"), _tag("names", "all"), _tag("gift", "all"), mod_line(distribute, _Ctx)  # fmt: skip
     rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
-
-    def rhs_word_order(self, ch: list[Any]) -> Any:
-        """``sea march``, ``sea support``: a word before an order's own keyword (Mother of Dragons)."""
-        return ("option", _Name(f"{ch[0]} {ch[1]}", ch[0].column, ch[1].end_column))
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
     rhs_remove_card, rhs_remove = _tag("remove_card", "first"), _tag("remove")

@@ -11,7 +11,16 @@ from typing import Any
 from ..game import commands as C
 from ..game.commands import Command
 from .header import Header, format_header
-from .names import CARD_VERBS, ORDER_TEXT, SEA_ORDER_TEXT, TRACK_NAMES, display_name, lookup, unit_text
+from .names import (
+    CARD_VERBS,
+    ORDER_TEXT,
+    SEA_ORDER_TEXT,
+    TRACK_NAMES,
+    VASSAL_ORDER_TEXT,
+    display_name,
+    lookup,
+    unit_text,
+)
 
 __all__ = ["DECLINE_WORDS", "format_command", "format_turn_file"]
 
@@ -159,7 +168,7 @@ def _raven_text(r: C.Raven) -> str:
 
 
 _PRINTERS: dict[type, Any] = {
-    C.AssignOrder: lambda c: f"{_area(c.area)}: {ORDER_TEXT.get(c.token) or SEA_ORDER_TEXT.get(c.token, c.token)}",
+    C.AssignOrder: lambda c: f"{_area(c.area)}: {ORDER_TEXT.get(c.token) or SEA_ORDER_TEXT.get(c.token) or VASSAL_ORDER_TEXT.get(c.token, c.token)}",
     C.LeaveUnordered: lambda c: f"{_area(c.area)}: no order",
     C.Raven: _raven_text,
     C.RavenKeep: lambda c: f"wildling card: {c.choice}"
@@ -189,4 +198,6 @@ _PRINTERS: dict[type, Any] = {
     C.Reconcile: lambda c: "supply: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
     C.WesterosChoice: lambda c: f"{display_name('westeros_card', c.card)}: " + _westeros_option(c.option),
     C.WildlingChoice: lambda c: f"{display_name('wildling_card', c.card)}: " + _wildling_choice_text(c),
+    C.CommandVassal: lambda c: f"command {c.vassal or 'none'}",
+    C.ForVassal: lambda c: f"for {c.vassal}: {format_command(c.command)}",
 }

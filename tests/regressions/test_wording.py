@@ -85,6 +85,14 @@ from adjudicator.engine.events.targaryen import (
     LoyaltyPlaced,
     PentosGarrisonReturned,
 )
+from adjudicator.engine.events.vassals import (
+    CommanderRewarded,
+    VassalCardsDrawn,
+    VassalCommanded,
+    VassalDeckShuffled,
+    VassalRaidKept,
+    VassalSetPassed,
+)
 from adjudicator.engine.events.westeros import (
     BidsRevealed,
     FinalStandings,
@@ -301,6 +309,16 @@ SAMPLES: list[Event] = [
     SpymasterDone(house="stark", deck=2, bottom=1),
     PlayerLeft(house="stark", power_returned=3),
     PowerGiven(house="stark", to="targaryen", power=2, asked=2), PowerGiven(house="stark", to="arryn", power=1, asked=3),
+]
+# Mother of Dragons' vassals
+SAMPLES += [
+    VassalCommanded(vassal="tyrell", commander="stark"),
+    VassalCommanded(vassal="arryn", commander="stark", rest=True),
+    VassalSetPassed(house="baratheon", to="lannister"),
+    VassalRaidKept(vassal="tyrell", area="highgarden"),
+    VassalCardsDrawn(vassal="tyrell", commander="stark", cards=("bronn", "varys", "jaqen_hghar")),
+    VassalDeckShuffled(vassal="tyrell"),
+    CommanderRewarded(vassal="tyrell", commander="stark"),
 ]
 
 TOKEN_ID = re.compile(r"(?:march|defense|support)[+-]\d|raid\*|consolidate\*|'s (?:march|defense|support|raid|consolidate)\b")
