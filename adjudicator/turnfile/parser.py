@@ -72,7 +72,9 @@ from .names import (
     other_kind,
     vocabulary,
 )
+from .parser_mod import deck_iv_form, distribute, mod_line, westeros_choice
 from .printer import format_command
+from .vassal_lines import VassalLines
 
 __all__ = [
     "MAX_FILE_BYTES", "MAX_LINE_CHARS", "AmbiguousName", "IllegalOrder", "InvalidLine", "TurnFile", "TurnFileError",
@@ -216,7 +218,7 @@ def _tag(tag: str, keep: str = "") -> Callable[[Any, list[Any]], Any]:
     return lambda self, ch: (tag, []) if keep == "empty" else (tag,)
 
 
-class _Lines(Transformer[Token, Any]):
+class _Lines(VassalLines, Transformer[Token, Any]):
     """Shapes each rule's children; the rules that end a line resolve names and build a command."""
 
     # names and small pieces
@@ -291,12 +293,8 @@ class _Lines(Transformer[Token, Any]):
     rhs_no_order, rhs_no, rhs_muster_option = _tag("no_order"), _tag("no"), _tag("muster_option")
     support_scope, tie_context = _tag("scope", "first"), _tag("context", "first")
     cond_area = cond_target = _tag("area", "first")
-    cond_opponent = _tag("opponent", "first")
+    cond_opponent, rhs_names, gift, distribute_line = _tag("opponent", "first"), _tag("names", "all"), _tag("gift", "all"), mod_line(distribute, _Ctx)  # fmt: skip
     rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
-
-    def rhs_word_order(self, ch: list[Any]) -> Any:
-        """``sea march``, ``sea support``: a word before an order's own keyword (Mother of Dragons)."""
-        return ("option", _Name(f"{ch[0]} {ch[1]}", ch[0].column, ch[1].end_column))
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
     rhs_remove_card, rhs_remove = _tag("remove_card", "first"), _tag("remove")
@@ -314,11 +312,9 @@ class _Lines(Transformer[Token, Any]):
         area, token = c.name("area", ch[0]), c.order(ch[1])
         return c.done(C.Raven(action="swap", area=area, token=token))
 
-    def raven_look(self, ch: list[Any]) -> Any:
-        return _Ctx().done(C.Raven(action="look"))
+    def raven_look(self, ch: list[Any]) -> Any: return _Ctx().done(C.Raven(action="look"))
 
-    def raven_pass(self, ch: list[Any]) -> Any:
-        return _Ctx().done(C.Raven(action="pass"))
+    def raven_pass(self, ch: list[Any]) -> Any: return _Ctx().done(C.Raven(action="pass"))
 
     def wildling_card_line(self, ch: list[Any]) -> Any:
         c, names = _Ctx(), _only(ch, _Name)
@@ -575,7 +571,7 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
     if not allowed:
         c.error("E207", f"{shown} asks no choice of its player; nothing to answer", head)
         return c.done(C.PlayCard(card=""))
-    form, fields_ = _form(c, rhs, allowed)
+    form, fields_ = deck_iv_form(c, rhs, allowed) or _form(c, rhs, allowed)
     if rhs[0] == "option" and (unclear := UNCLEAR_CHOICES.get((key, normalise(rhs[1].text)))):
         c.error("E206", f"{rhs[1].text!r} is unclear for {shown}", _place(rhs, head), suggestion=unclear)
     if form not in allowed:
@@ -590,7 +586,7 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
     if c.errors:
         return c.done(C.PlayCard(card=""))
     if kind == "westeros_card":
-        return c.done(C.WesterosChoice(card=card, option=form))
+        return cast(Built, westeros_choice(c, card, form, fields_, _place(rhs, head)))
     if kind == "wildling_card":
         return c.done(C.WildlingChoice(card=card, **fields_))
     if form == "upgrade":  # Renly: one footman, named by its area
