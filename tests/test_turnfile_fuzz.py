@@ -90,9 +90,10 @@ def wildling_choices() -> st.SearchStrategy[C.WildlingChoice]:
     )
 
 
+CLASSIC_WESTEROS = {c.id for c in CARDS.westeros if c.deck < 4}  # deck IV's choices: tests/mother_of_dragons/
 westeros_choices = st.sampled_from(sorted(
     (key.split(":")[1], option) for key, forms in CARD_CHOICES.items() if key.startswith("westeros_card")
-    for option in forms)).map(lambda p: C.WesterosChoice(card=p[0], option=p[1]))
+    and key.split(":")[1] in CLASSIC_WESTEROS for option in forms)).map(lambda p: C.WesterosChoice(card=p[0], option=p[1]))
 
 commands = st.one_of(
     st.builds(C.AssignOrder, area=areas, token=tokens),
@@ -120,13 +121,26 @@ commands = st.one_of(
     westeros_choices,
     wildling_choices(),
 )
+# Mother of Dragons: choosing a vassal, and a commander's answers for it (its orders with its own tokens)
+vassal_answers = st.one_of(
+    st.builds(C.AssignOrder, area=areas, token=st.sampled_from(sorted(C.VASSAL_ORDER_TOKENS))),
+    st.builds(C.Raid, origin=areas, targets=_tuple(st.none() | areas)),
+    st.builds(C.PlayCard, card=house_cards, when=when),
+    st.builds(C.Casualties, units=_tuple(unit_specs, 1), when=when),
+)
+commands = st.one_of(
+    commands,
+    st.builds(C.CommandVassal, vassal=st.none() | houses),
+    st.builds(C.ForVassal, vassal=houses, command=vassal_answers),
+)
 
 
 def test_every_command_type_has_a_strategy() -> None:
     covered = {C.AssignOrder, C.LeaveUnordered, C.Raven, C.RavenKeep, C.Raid, C.March, C.Support, C.RefuseSupport,
                C.PlayCard, C.UseBlade, C.Casualties, C.Retreat, C.CardChoice, C.PortShips, C.Muster, C.Consolidate,
-               C.Bid, C.TieBreak, C.Reconcile, C.WesterosChoice, C.WildlingChoice}
-    covered |= {C.IronBank, C.InterestLosses, C.Give, C.SpymasterChoice}  # Mother of Dragons: tests/mother_of_dragons/
+               C.Bid, C.TieBreak, C.Reconcile, C.WesterosChoice, C.WildlingChoice, C.CommandVassal, C.ForVassal}
+    covered |= {C.IronBank, C.InterestLosses, C.Give, C.SpymasterChoice,
+                C.DistributeBid}  # Mother of Dragons: tests/mother_of_dragons/
     assert covered == set(C.COMMAND_TYPES)
 
 

@@ -358,6 +358,22 @@ class TieBreak(Command):
     context: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Gift:
+    """Power Targaryen gives from its bid to one house, e.g. ``2 to stark``."""
+
+    house: HouseId
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DistributeBid(Command):
+    """``distribute fiefdoms: 2 to stark, 1 to arryn`` (Mother of Dragons' Targaryen, M100)."""
+
+    track: str
+    gifts: tuple[Gift, ...]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reconcile(Command):
     """``supply: destroy footman in The Twins, footman in Harrenhal`` (D6)."""
@@ -413,6 +429,26 @@ class WildlingChoice(Command):
     muster: tuple[MusterAction, ...] = ()
 
 
+# --- Mother of Dragons: vassals ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CommandVassal(Command):
+    """``command tyrell`` / ``command none`` - with a set of vassal orders, take a vassal or pass (M034)."""
+
+    vassal: HouseId | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ForVassal(Command):
+    """``for tyrell: raid from Highgarden onto none`` - a commander's answer on its vassal's behalf
+    (M030). Never reaches the engine: the answer pool keeps the inner command and the vassal
+    (:func:`adjudicator.engine.core.context.pool_entry`)."""
+
+    vassal: HouseId
+    command: Command
+
+
 # Request kind of each command: one name used by the grammar, the engine and the docs.
 _KIND_OF: dict[str, str] = {
     "AssignOrder": "orders",
@@ -440,20 +476,24 @@ _KIND_OF: dict[str, str] = {
     "Bid": "bid",
     "TieBreak": "tie_break",
     "Reconcile": "reconcile",
+    "DistributeBid": "distribute",
     "WesterosChoice": "westeros_choice",
     "WildlingChoice": "wildling_choice",
+    "CommandVassal": "vassal_choice",
+    "ForVassal": "for_vassal",
 }
 
 COMMAND_TYPES: tuple[type[Command], ...] = (
     AssignOrder, LeaveUnordered, Raven, RavenKeep, Raid, March, Support, RefuseSupport,
     PlayCard, UseBlade, Casualties, Retreat, CardChoice, PortShips, Muster, Consolidate,
     Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice, IronBank, InterestLosses, Give, SpymasterChoice,
+    CommandVassal, ForVassal, DistributeBid,
 )
 
 _BY_NAME: dict[str, type] = {t.__name__: t for t in COMMAND_TYPES}
 _NESTED: dict[str, type] = {
     "UnitSpec": UnitSpec, "Located": Located, "CombatFilter": CombatFilter, "Move": Move,
-    "MusterAction": MusterAction,
+    "MusterAction": MusterAction, "Gift": Gift,
 }
 
 
@@ -562,6 +602,10 @@ def _check_value(v: object, kind: _Kind, key: tuple[str, str], where: str) -> No
     elif kind.shape == "bool":
         if not isinstance(v, bool):
             raise ValueError(f"{where}: expected true or false, got {_short(v)}")
+    elif kind.shape == "table" and kind.nested == "Command":  # the answer inside a ForVassal
+        if not isinstance(v, Command) or isinstance(v, ForVassal):
+            raise ValueError(f"{where}: expected a command, got {_short(v)}")
+        check_command(v, where)
     elif kind.shape == "table":
         if type(v).__name__ != kind.nested:
             raise ValueError(f"{where}: expected a table, got {_short(v)}")
@@ -584,7 +628,7 @@ class _Kind:
     item_optional: bool = False
 
 
-_NESTED_NAME = re.compile(r"\b(UnitSpec|Located|CombatFilter|Move|MusterAction)\b")
+_NESTED_NAME = re.compile(r"\b(UnitSpec|Located|CombatFilter|Move|MusterAction|Command)\b")
 _OPTIONAL = re.compile(r"\bOptional\[|\bNone\b")
 
 

@@ -30,6 +30,9 @@ from ..game.commands import (
     Bid,
     Casualties,
     Command,
+    DistributeBid,
+    ForVassal,
+    Gift,
     Give,
     LeaveUnordered,
     March,
@@ -84,7 +87,10 @@ class Robot:
             n = self.tried.get(req.key, 0)
             self.tried[req.key] = n + 1
             # After a refused answer, fall back to the request's default, which is always legal.
-            commands.extend(_default(req) if n >= 2 else self.answer(state, req, board))
+            answers = _default(req) if n >= 2 else self.answer(state, req, board)
+            if req.vassal:  # a vassal's decision, answered by its commander (M030)
+                answers = [ForVassal(vassal=req.vassal, command=c) for c in answers]
+            commands.extend(answers)
         if self.ahead:
             commands.extend(self.answer_ahead(state, requests, board, commands))
         if self.careful:
@@ -229,7 +235,7 @@ def _orders(robot: Robot, state: GameState, req: Request, board: Board) -> list[
     bag = [t for t, n in dict(ctx.get("tokens", {})).items() for _ in range(int(n))]
     robot.rng.shuffle(bag)
     specials = int(ctx.get("special_orders_allowed", 0))
-    to_place = int(ctx.get("orders_to_place", len(areas)))
+    to_place = int(ctx.get("orders_to_place", ctx.get("max_orders", len(areas))))
     chosen: list[Command] = []
     order = list(areas)
     robot.rng.shuffle(order)
@@ -328,6 +334,19 @@ def _bid(robot: Robot, state: GameState, req: Request, board: Board) -> list[Com
     return [Bid(track=track, amount=amount)]
 
 
+def _distribute(robot: Robot, state: GameState, req: Request, board: Board) -> list[Command]:
+    """Targaryen's bid, split at random among a few other houses (M100)."""
+    houses = list(req.context.get("houses", []))
+    bid = int(req.context.get("bid", 0))
+    if not houses or bid < 1:
+        return _default(req)
+    shares: dict[str, int] = {}
+    for _ in range(bid):
+        h = robot.rng.choice(houses[:3])
+        shares[h] = shares.get(h, 0) + 1
+    return [DistributeBid(track=str(req.context.get("track")), gifts=tuple(Gift(h, n) for h, n in shares.items()))]
+
+
 def _tie_break(robot: Robot, state: GameState, req: Request, board: Board) -> list[Command]:
     tied = list(req.context.get("tied", []))
     robot.rng.shuffle(tied)
@@ -350,5 +369,6 @@ _COMPOSERS = {
     "muster": _muster,
     "bid": _bid,
     "tie_break": _tie_break,
+    "distribute": _distribute,
     "casualties": _casualties,
 }

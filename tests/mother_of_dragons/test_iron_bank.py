@@ -19,6 +19,7 @@ from adjudicator.engine.events.bank import (
     NoLoanTaken,
     SeaOrdersRemoved,
 )
+from adjudicator.engine.machine import advance
 from adjudicator.engine.rules import iron_bank
 from adjudicator.game.commands import (
     AssignOrder,
@@ -219,7 +220,7 @@ def test_M114_a_player_places_sea_orders_beside_its_15_orders_but_not_two_of_one
     put(s, "winterfell", "stark", "footman")
     orders = [AssignOrder(area="bay_of_ice", token="iron_bank"), AssignOrder(area="the_shivering_sea", token="sea_march"),
               AssignOrder(area="the_narrow_sea", token="sea_support"), AssignOrder(area="winterfell", token="defense+1")]
-    step = run(s, *answers("stark", *orders), deadline=False)
+    step = advance(s, answers("stark", *orders), deadline=lambda r: r.kind == "vassal_choice")  # vassals: M032-M038
     placed = {a: o.token for a, o in ((a, st.order) for a, st in step.state.areas.items()) if o and o.house == "stark"}
     if not placed:  # the other houses have no units: Stark's orders are revealed at once
         pytest.fail(f"orders not placed: {reasons(step, 'stark')}")
@@ -227,8 +228,9 @@ def test_M114_a_player_places_sea_orders_beside_its_15_orders_but_not_two_of_one
     s2 = bank_game()
     put(s2, "bay_of_ice", "stark", "ship")
     put(s2, "the_shivering_sea", "stark", "ship")
-    step = run(s2, *answers("stark", AssignOrder(area="bay_of_ice", token="iron_bank"),
-                            AssignOrder(area="the_shivering_sea", token="iron_bank")))
+    step = advance(s2, answers("stark", AssignOrder(area="bay_of_ice", token="iron_bank"),
+                               AssignOrder(area="the_shivering_sea", token="iron_bank")),
+                   deadline=lambda r: r.kind == "vassal_choice")
     assert any("own only 1" in r and "M114" in r for r in reasons(step, "stark"))
 
 
@@ -255,9 +257,9 @@ def test_M116_sea_orders_on_land_are_removed_after_the_raven():
     put(s, "winterfell", "stark", "footman")
     put(s, "bay_of_ice", "stark", "ship")
     holder = s.holder("kings_court")
-    step = run(s, *answers("stark", AssignOrder(area="winterfell", token="sea_support"),
-                           AssignOrder(area="bay_of_ice", token="iron_bank")),
-               entry(holder, Raven(action="pass")))
+    step = advance(s, [*answers("stark", AssignOrder(area="winterfell", token="sea_support"),
+                                AssignOrder(area="bay_of_ice", token="iron_bank")),
+                       entry(holder, Raven(action="pass"))], deadline=lambda r: r.kind == "vassal_choice")
     removed = of(step.events, SeaOrdersRemoved)
     assert removed and removed[0].orders == (("winterfell", "stark", "sea_support"),)
     assert step.state.area("winterfell").order is None

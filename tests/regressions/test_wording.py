@@ -76,6 +76,23 @@ from adjudicator.engine.events.combat import (
     TidesRevealed,
     TrackMoved,
 )
+from adjudicator.engine.events.targaryen import (
+    BidGiven,
+    DragonReturned,
+    DragonStrengthGained,
+    LoyaltyGained,
+    LoyaltyMoved,
+    LoyaltyPlaced,
+    PentosGarrisonReturned,
+)
+from adjudicator.engine.events.vassals import (
+    CommanderRewarded,
+    VassalCardsDrawn,
+    VassalCommanded,
+    VassalDeckShuffled,
+    VassalRaidKept,
+    VassalSetPassed,
+)
 from adjudicator.engine.events.westeros import (
     BidsRevealed,
     FinalStandings,
@@ -266,6 +283,18 @@ SAMPLES: list[Event] = [
     PowerChanged(house="stark", amount=0, cause="Game of Thrones", power=0, asked=2),
     ControlChanged(area="white_harbor", old="stark", new=""),
     GameWon(winner="lannister", round=6, reason="7 castles and strongholds"),
+    # Mother of Dragons: House Targaryen
+    LoyaltyPlaced(area="the_stony_shore", cause="the banner of Empty Promises"),
+    LoyaltyPlaced(area="moat_cailin", cause="Empty Promises", placed=False),
+    LoyaltyMoved(house="stark", origin="winterfell", destination="the_stony_shore"),
+    LoyaltyMoved(house="stark", origin="winterfell", destination="the_stony_shore", cancelled=True),
+    LoyaltyGained(area="kings_landing", count=2, victory=3),
+    PentosGarrisonReturned(strength=2),
+    DragonStrengthGained(round=4, strength=2),
+    DragonStrengthGained(round=10, strength=1, cause="Fire Made Flesh"),
+    DragonReturned(area="pentos"),
+    BidGiven(track="fiefdoms", gifts=(("stark", 2), ("arryn", 1))),
+    BidGiven(track="fiefdoms", gifts=()),
     # Mother of Dragons: the Iron Bank (engine/events/bank.py)
     SeaOrdersRemoved(orders=(("winterfell", "stark", "sea_support"), ("the_reach", "tyrell", "iron_bank"))),
     LoanTaken(house="stark", area="bay_of_ice", loan="customs_officer", slot=3, cost=7),
@@ -280,6 +309,16 @@ SAMPLES: list[Event] = [
     SpymasterDone(house="stark", deck=2, bottom=1),
     PlayerLeft(house="stark", power_returned=3),
     PowerGiven(house="stark", to="targaryen", power=2, asked=2), PowerGiven(house="stark", to="arryn", power=1, asked=3),
+]
+# Mother of Dragons' vassals
+SAMPLES += [
+    VassalCommanded(vassal="tyrell", commander="stark"),
+    VassalCommanded(vassal="arryn", commander="stark", rest=True),
+    VassalSetPassed(house="baratheon", to="lannister"),
+    VassalRaidKept(vassal="tyrell", area="highgarden"),
+    VassalCardsDrawn(vassal="tyrell", commander="stark", cards=("bronn", "varys", "jaqen_hghar")),
+    VassalDeckShuffled(vassal="tyrell"),
+    CommanderRewarded(vassal="tyrell", commander="stark"),
 ]
 
 TOKEN_ID = re.compile(r"(?:march|defense|support)[+-]\d|raid\*|consolidate\*|'s (?:march|defense|support|raid|consolidate)\b")

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from ...game.board import Board
-from ...game.commands import Command, from_dict, to_dict
+from ...game.commands import Command, ForVassal, from_dict, to_dict
 from ...game.state import GameState, Segment
 from ..events import (
     PUBLIC,
@@ -66,6 +66,7 @@ class Request:
     options: tuple[Command, ...] = ()
     default: Answer | None = None
     secret: bool = False
+    vassal: str = ""  # a vassal's decision, answered by its commander (``house``) with "for VASSAL:" (M030)
     uses: tuple[str, ...] = ()  # pool ids the default takes up: a house's orders that stand (ruling 121)
 
     def to_dict(self) -> dict[str, Any]:
@@ -73,6 +74,8 @@ class Request:
             "key": self.key, "kind": self.kind, "house": self.house, "prompt": self.prompt,
             "context": self.context, "options": [to_dict(o) for o in self.options], "secret": self.secret,
         }
+        if self.vassal:
+            d["vassal"] = self.vassal
         if isinstance(self.default, tuple):
             d["default_parts"] = [to_dict(c) for c in self.default]
         elif self.default is not None:
@@ -89,6 +92,7 @@ class Request:
             options=tuple(from_dict(o) for o in d.get("options", [])),
             default=from_dict(d["default"]) if "default" in d else _parts(d.get("default_parts")),
             secret=d.get("secret", False), uses=tuple(str(u) for u in d.get("uses", ())),
+            vassal=str(d.get("vassal", "")),
         )
 
 
@@ -107,17 +111,23 @@ class PoolEntry:
     command: Command
     text: str
     verdict: str = ""
+    vassal: str = ""  # "for tyrell: ...": an answer for the vassal the house commands (M030)
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> PoolEntry:
         return PoolEntry(d["id"], d["house"], d["round"], from_dict(d["command"]), d.get("text", ""),
-                         str(d.get("verdict", "")))
+                         str(d.get("verdict", "")), str(d.get("vassal", "")))
 
 
 def pool_entry(*, id: str, house: str, round: int, command: Command, text: str = "",
                verdict: str = "") -> dict[str, Any]:
-    """A pool entry as stored in ``GameState.answers``."""
+    """A pool entry as stored in ``GameState.answers``; a ``ForVassal`` answer is kept as its inner
+    command and the vassal it is for."""
+    vassal = ""
+    if isinstance(command, ForVassal):
+        vassal, command = command.vassal, command.command
     d = {"id": id, "house": house, "round": round, "command": to_dict(command), "text": text or repr(command)}
+    d |= {"vassal": vassal} if vassal else {}
     return {**d, "verdict": verdict} if verdict else d
 
 
@@ -219,10 +229,22 @@ class Context:
         self.asked += 1
         return f"r{self.state.round}.{self.segment.name}.{self.asked}.{kind}.{house}"
 
-    def entries(self, house: str, kind: str) -> list[PoolEntry]:
-        """Unused answers of one house of one kind, oldest first."""
+    def entries(self, house: str, kind: str, vassal: str = "") -> list[PoolEntry]:
+        """Unused answers of one house of one kind, oldest first: its own, or with ``vassal`` those
+        it sent for that vassal."""
         used = set(self.segment.used)
-        return [e for e in self.pool if e.house == house and e.command.kind == kind and e.id not in used]
+        return [e for e in self.pool
+                if e.house == house and e.command.kind == kind and e.vassal == vassal and e.id not in used]
+
+    def _for_commander(self, ask: Ask) -> Ask:
+        """A vassal's decision goes to the player commanding it (M030, M031); a vassal nobody
+        commands takes the decision's default unasked (ruling 244)."""
+        req = ask.request
+        if req.vassal or not self.state.vassals or req.house not in self.state.vassals:
+            return ask
+        commander = self.state.commanders.get(req.house, "")
+        prompt = f"for {req.house.title()}: {req.prompt}"
+        return replace(ask, request=replace(req, house=commander or req.house, vassal=req.house, prompt=prompt))
 
     def ask(self, ask: Ask) -> Any:
         """Take one decision: from the log, the pool, the only option or the default.
@@ -240,7 +262,7 @@ class Context:
         results: list[Answer | None] = []
         pending: list[tuple[Ask, Answer, list[Event], list[PoolEntry]]] = []
         missing: list[Request] = []
-        for a in asks:
+        for a in map(self._for_commander, asks):
             rec = self.segment.decisions.get(a.request.key)
             if rec is not None:
                 self.replayed.add(a.request.key)
@@ -256,7 +278,7 @@ class Context:
                 if not a.fallback:
                     evs = [_only_legal(e, a.only) for e in evs]
                 pending.append((a, a.only, [*evs, only], entries))
-            elif self._past_deadline(a.request) and a.request.default is not None:
+            elif (self._past_deadline(a.request) or a.request.house == a.request.vassal) and a.request.default is not None:
                 # A secret decision's default stays as secret as the answer it replaces.
                 seen_by = a.request.house if a.request.secret else PUBLIC
                 ev = DefaultUsed(house=a.request.house, decision=a.request.prompt, answer=_text(a.request.default), visible_to=seen_by)
@@ -265,7 +287,7 @@ class Context:
                     evs = [*evs, AnswerUsed(house=a.request.house, decision=a.request.prompt, visible_to=a.request.house,
                                             answer="; ".join(e.text for e in stood), ids=tuple(e.id for e in stood))]
                 if a.compose:  # the lines read for it, refused above or standing in it, are used up with the default
-                    entries = self.entries(a.request.house, a.request.kind)
+                    entries = self.entries(a.request.house, a.request.kind, a.request.vassal)
                 pending.append((a, a.request.default, [*evs, ev], entries))
             else:
                 self.transient.extend(evs)
@@ -291,15 +313,20 @@ class Context:
 
     def _compose(self, a: Ask) -> tuple[Answer | None, list[Event], list[PoolEntry]]:
         assert a.compose is not None
-        got = a.compose(self.entries(a.request.house, a.request.kind))
+        req = a.request
+        got = a.compose(self.entries(req.house, req.kind, req.vassal))
+        events = got.events
+        if req.vassal and req.house != req.vassal:  # the verdicts go to the commander who wrote the lines
+            events = [replace(e, house=req.house, visible_to=req.house)
+                      if isinstance(e, (AnswerUsed, AnswerUnusable)) and e.house == req.vassal else e for e in events]
         # Answers are consumed only when the composite answer is taken.
-        return got.parts, got.events, (got.used if got.parts is not None else [])
+        return got.parts, events, (got.used if got.parts is not None else [])
 
     def _from_pool(self, a: Ask) -> tuple[Command | None, list[Event], list[PoolEntry]]:
         evs: list[Event] = []
         req = a.request
         # The newest answer wins among those meant for this decision: a later file replaces.
-        for entry in reversed(self.entries(req.house, req.kind)):
+        for entry in reversed(self.entries(req.house, req.kind, req.vassal)):
             verdict = a.check(entry.command)
             if verdict is NOT_APPLICABLE:
                 continue

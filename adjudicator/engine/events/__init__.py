@@ -88,6 +88,8 @@ ORDER_NAMES = {
     "support+0": "Support +0", "support+1": "Support +1",
     "raid": "Raid", "raid*": "special Raid", "consolidate": "Consolidate Power",
     "consolidate*": "special Consolidate Power",
+    "vassal_march": "March 0", "vassal_raid_support": "Raid/Support 1",
+    "vassal_defense_muster": "Defense 1/Muster", "vassal_defense": "Defense 3",
     "sea_march": "Sea March -1", "sea_support": "Sea Support +0", "iron_bank": "Iron Bank",  # M114
 }
 ORDER_KIND_NAMES = {"march": "March", "defense": "Defense", "support": "Support", "raid": "Raid",
@@ -401,6 +403,7 @@ class PhaseStarted(Event):
 from . import (  # noqa: E402  (last: the phase modules subclass the events above)
     action,  # noqa: F401
     combat,  # noqa: F401
+    vassals,  # noqa: F401
     westeros,  # noqa: F401
 )
 
@@ -412,6 +415,8 @@ KIND_NAMES: dict[str, str] = {
     "card_choice": "card choice", "port_ships": "ships in a port", "muster": "muster",
     "consolidate": "consolidate power", "bid": "bid", "tie_break": "tie-break", "reconcile": "supply limit",
     "westeros_choice": "Westeros card choice", "wildling_choice": "wildling card choice",
+    "distribute": "Targaryen's bid given away",
+    "vassal_choice": "vassal to command", "vassal_raid": "vassal's Raid/Support",
 }  # fmt: skip
 
 

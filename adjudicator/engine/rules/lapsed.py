@@ -35,8 +35,8 @@ from .support import can_support
 # answers; only the Westeros Phase for bids, tie-breaks, supply, mustering and the cards' choices.
 PHASE_KINDS = {
     "westeros": frozenset({"westeros_choice", "bid", "tie_break", "reconcile", "muster", "wildling_choice",
-                           "interest"}),
-    "planning": frozenset({"orders", "raven", "raven_wildling"}),
+                           "interest", "distribute"}),
+    "planning": frozenset({"orders", "raven", "raven_wildling", "vassal_choice"}),
     "action": frozenset({"raid", "march", "consolidate", "support", "refuse_support", "house_card", "card_choice",
                          "blade", "casualties", "retreat", "port_ships"}),
 }
@@ -59,7 +59,9 @@ def lapsed(state: GameState, board: Board, entry: PoolEntry) -> tuple[str, str] 
     """
     if state.phase not in PHASE_ORDER or entry.round != state.round:
         return None  # answers of an earlier round expire with it; the end of the game settles the rest
-    cmd, house = entry.command, entry.house
+    cmd, house = entry.command, entry.vassal or entry.house
+    if entry.vassal and entry.vassal not in state.vassals:
+        return "refused", f"{entry.vassal.title()} is not a vassal in this game; 'for HOUSE:' answers for a vassal (M030)"
     phase = next((p for p, kinds in PHASE_KINDS.items() if cmd.kind in kinds), None)
     if phase is not None and PHASE_ORDER.index(phase) < PHASE_ORDER.index(state.phase):
         what = f"{_kind_words(cmd.kind)} are asked in the {PHASE_WORDS[phase]}"
@@ -72,7 +74,7 @@ def lapsed(state: GameState, board: Board, entry: PoolEntry) -> tuple[str, str] 
 
 def _never(state: GameState, board: Board, house: str, cmd: Command) -> str | None:
     """Why no decision of the rest of the round could use ``cmd``, or ``None``."""
-    if isinstance(cmd, PlayCard) and (why := _not_own_card(house, cmd.card)):
+    if isinstance(cmd, PlayCard) and (why := _not_own_card("vassal" if state.is_vassal(house) else house, cmd.card)):
         return why
     if state.phase == "planning":
         return _planning(state, house, cmd)
@@ -84,7 +86,8 @@ def _never(state: GameState, board: Board, house: str, cmd: Command) -> str | No
 def _kind_words(kind: str) -> str:
     words = {"westeros_choice": "choices for Westeros cards", "bid": "bids", "tie_break": "tie-break orders",
              "reconcile": "supply reconciliations", "interest": "units for unpaid interest", "muster": "musters", "wildling_choice": "choices for wildling cards",
-             "orders": "orders", "raven": "Messenger Raven answers", "raven_wildling": "Messenger Raven answers"}
+             "orders": "orders", "raven": "Messenger Raven answers", "raven_wildling": "Messenger Raven answers",
+             "distribute": "distributions of Targaryen's bid", "vassal_choice": "choices of vassals"}
     return words.get(kind, kind.replace("_", " "))
 
 

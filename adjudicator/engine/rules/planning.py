@@ -49,6 +49,7 @@ from ..events.action import (
     WildlingCardSeen,
 )
 from ..events.bank import SeaOrdersRemoved
+from . import vassals
 
 # The deadline filler takes tokens in this order (D13): passive ones first, specials last.
 FILLER_ORDER: tuple[str, ...] = (
@@ -372,7 +373,8 @@ def assign_orders(ctx: Context) -> None:
     """Every house places its orders in secret, or in turn order when one is short of tokens; all are revealed."""
     st, board = ctx.state, ctx.board
     ctx.emit(PhaseStarted(round=st.round, phase="planning"))
-    # Vassals are ordered by their commanders from their own tokens (Mother of Dragons, M039): not here.
+    vassals.choose_vassals(ctx)  # Mother of Dragons: who commands which vassal (M032-M038)
+    # Vassals are ordered by their commanders from their own tokens (M039): after the players' own.
     needs = {h: areas_needing_orders(st, board, h) for h in st.turn_order() if not st.is_vassal(h)}
     houses = [h for h in st.turn_order() if needs.get(h)]
     if any(is_short(st, board, h, needs[h]) for h in houses):
@@ -386,10 +388,17 @@ def assign_orders(ctx: Context) -> None:
                                   unordered=tuple(p.area for p in parts if isinstance(p, LeaveUnordered))))
         for h, parts in placed:
             _place(st, h, parts)
+        if asks := vassals.vassal_order_asks(ctx):
+            for ask, parts in zip(asks, ctx.ask_all(asks)):
+                vassals.place_vassal_orders(st, ask.request.house, parts)
     else:
         asks = [_orders_ask(ctx, h, needs[h], False) for h in houses]
-        for h, parts in zip(houses, ctx.ask_all(asks)):
+        vassal_asks = vassals.vassal_order_asks(ctx)
+        taken = ctx.ask_all(asks + vassal_asks)
+        for h, parts in zip(houses, taken):
             _place(st, h, parts)
+        for ask, parts in zip(vassal_asks, taken[len(asks):]):
+            vassals.place_vassal_orders(st, ask.request.house, parts)
     ctx.emit(OrdersRevealed(orders=tuple(orders_on_board(st, board))))
 
 
@@ -407,6 +416,8 @@ def raven_problem(state: GameState, board: Board, house: HouseId, cmd: Command) 
     if not cmd.area or not cmd.token:
         return "a raven swap names the area and the unused order to put there (R125)"
     order = state.area(cmd.area).order if cmd.area in board.areas else None
+    if order is not None and state.is_vassal(order.house):
+        return "the Messenger Raven never swaps a vassal's order (M042, ruling 270)"
     if order is None or order.house != house:
         return f"you have no order in {_area_text(board, cmd.area)} to replace (R125)"
     owned = state.order_tokens(house)

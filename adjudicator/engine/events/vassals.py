@@ -1,0 +1,87 @@
+"""Events of Mother of Dragons' vassals (M030-M074): who commands which vassal, and what a vassal's
+orders, cards and rewards did. All public but a vassal's three drawn cards (ruling 236).
+
+>>> VassalCommanded(vassal="tyrell", commander="stark").describe()
+'Stark commands Tyrell this round.'
+>>> VassalCardsDrawn(vassal="tyrell", commander="stark", cards=("bronn", "varys", "syrio_forel")).visible_to
+'stark'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import Event, area_name, card_name, house_name, listing
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VassalCommanded(Event):
+    """M034, M037: a player takes command of a vassal for the round (public, M038)."""
+
+    vassal: str
+    commander: str
+    rest: bool = False  # the last player takes every vassal left (M037)
+
+    def describe(self) -> str:
+        why = ", as the last player on the Iron Throne track must" if self.rest else ""
+        return f"{house_name(self.commander)} commands {house_name(self.vassal)} this round{why}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VassalSetPassed(Event):
+    """M035: a player passes its set of vassal orders to the next player below it."""
+
+    house: str
+    to: str
+
+    def describe(self) -> str:
+        return f"{house_name(self.house)} passes a set of vassal orders to {house_name(self.to)}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VassalRaidKept(Event):
+    """M047, ruling 232: the commander keeps a Raid/Support token as a support order."""
+
+    vassal: str
+    area: str
+
+    def describe(self) -> str:
+        return (f"{house_name(self.vassal)} does not raid from {area_name(self.area)}: its Raid/Support order "
+                "stays as a support order.")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VassalCardsDrawn(Event):
+    """M058, ruling 236: the three vassal house cards drawn for a combat, seen by the commander only."""
+
+    vassal: str
+    commander: str
+    cards: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "visible_to", self.commander)
+
+    def describe(self) -> str:
+        return (f"For {house_name(self.vassal)} you draw {listing(card_name(c) for c in self.cards)} "
+                "from the vassal deck; play one of them.")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VassalDeckShuffled(Event):
+    """M061: at the combat's clean up the seven vassal cards go back into one deck."""
+
+    vassal: str
+
+    def describe(self) -> str:
+        return f"{house_name(self.vassal)}'s vassal house cards are shuffled back into the vassal deck."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CommanderRewarded(Event):
+    """M062: a vassal won a combat; its commander gains 1 power."""
+
+    vassal: str
+    commander: str
+
+    def describe(self) -> str:
+        return f"{house_name(self.commander)} gains 1 power for {house_name(self.vassal)}'s victory."
