@@ -1,19 +1,26 @@
 """Run every benchmark in turn (``make bench``) and print their figures with the machine's description.
 
-    python benchmarks/run_all.py [NAME ...]
+    python benchmarks/run_all.py [NAME ...] [--baseline DIR [--rounds N]]
 
 Each ``benchmarks/bench_*.py`` runs in its own process with this interpreter, one after the other
 (never two at once: they would time each other). NAME picks some of them (``engine`` for
 ``bench_engine.py``). The output is Markdown: the machine first, then each benchmark's own report
 in a block, ready to paste into ``benchmarks/RESULTS.md``. The exit status is 1 when a benchmark
 failed (its figures are then missing), else 0.
+
+``--baseline DIR`` compares with another checkout (``git worktree add DIR main``, or an unpacked
+``git archive``): each benchmark runs from DIR, then from this checkout, ``--rounds`` times in
+turn, so that both see the same moments of a shared machine. A benchmark DIR lacks is run from
+this checkout's script with DIR's package.
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
@@ -48,28 +55,54 @@ def machine() -> list[str]:
     ]
 
 
+def run_one(script: Path, checkout: Path, label: str, failed: list[str]) -> None:
+    """Run one benchmark script with ``checkout``'s package and print its report in a block."""
+    own = checkout / "benchmarks" / script.name
+    if not own.is_file():  # a benchmark the baseline lacks: this script, the baseline's package
+        own = checkout / "benchmarks" / f".{script.name}"
+        shutil.copyfile(script, own)
+    t0 = time.perf_counter()
+    try:
+        run = subprocess.run([sys.executable, str(own)], capture_output=True, text=True, cwd=checkout)
+    finally:
+        if own.name.startswith("."):
+            own.unlink(missing_ok=True)
+    took = time.perf_counter() - t0
+    print(f"{label}```")
+    print(run.stdout.rstrip())
+    if run.returncode != 0:
+        failed.append(f"{script.name}{' (' + label.strip() + ')' if label else ''}")
+        print(f"FAILED (exit {run.returncode}):\n{run.stderr.rstrip()[-2000:]}")
+    print("```")
+    print(f"({took:.0f} s including set-up)\n", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
-    wanted = set(sys.argv[1:] if argv is None else argv)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("names", nargs="*", metavar="NAME", help="benchmarks to run (default: all)")
+    ap.add_argument("--baseline", type=Path, metavar="DIR", help="another checkout to compare with, in turn")
+    ap.add_argument("--rounds", type=int, default=1, help="with --baseline: runs of each side, alternating")
+    args = ap.parse_args(argv)
+    wanted = set(args.names)
     scripts = [p for p in sorted(HERE.glob("bench_*.py")) if not wanted or p.stem.removeprefix("bench_") in wanted]
     if wanted and len(scripts) != len(wanted):
         known = ", ".join(p.stem.removeprefix("bench_") for p in sorted(HERE.glob("bench_*.py")))
         print(f"unknown benchmark in {sorted(wanted)}; known: {known}", file=sys.stderr)
         return 2
+    if args.baseline is not None and not (args.baseline / "adjudicator").is_dir():
+        print(f"--baseline {args.baseline}: not a checkout of Maester (no adjudicator/ in it)", file=sys.stderr)
+        return 2
     print("## Machine\n")
     print("\n".join(machine()) + "\n")
-    failed = []
+    failed: list[str] = []
     for script in scripts:
         print(f"## {script.name}\n", flush=True)
-        t0 = time.perf_counter()
-        run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=HERE.parent)
-        took = time.perf_counter() - t0
-        print("```")
-        print(run.stdout.rstrip())
-        if run.returncode != 0:
-            failed.append(script.name)
-            print(f"FAILED (exit {run.returncode}):\n{run.stderr.rstrip()[-2000:]}")
-        print("```")
-        print(f"({took:.0f} s including set-up)\n", flush=True)
+        if args.baseline is None:
+            run_one(script, HERE.parent, "", failed)
+            continue
+        for i in range(max(1, args.rounds)):
+            run_one(script, args.baseline.resolve(), f"before ({args.baseline}), round {i + 1}:\n", failed)
+            run_one(script, HERE.parent, f"after (this checkout), round {i + 1}:\n", failed)
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

@@ -90,9 +90,10 @@ def wildling_choices() -> st.SearchStrategy[C.WildlingChoice]:
     )
 
 
+CLASSIC_WESTEROS = {c.id for c in CARDS.westeros if c.deck < 4}  # deck IV's choices: tests/mother_of_dragons/
 westeros_choices = st.sampled_from(sorted(
     (key.split(":")[1], option) for key, forms in CARD_CHOICES.items() if key.startswith("westeros_card")
-    for option in forms)).map(lambda p: C.WesterosChoice(card=p[0], option=p[1]))
+    and key.split(":")[1] in CLASSIC_WESTEROS for option in forms)).map(lambda p: C.WesterosChoice(card=p[0], option=p[1]))
 
 commands = st.one_of(
     st.builds(C.AssignOrder, area=areas, token=tokens),
@@ -138,7 +139,8 @@ def test_every_command_type_has_a_strategy() -> None:
     covered = {C.AssignOrder, C.LeaveUnordered, C.Raven, C.RavenKeep, C.Raid, C.March, C.Support, C.RefuseSupport,
                C.PlayCard, C.UseBlade, C.Casualties, C.Retreat, C.CardChoice, C.PortShips, C.Muster, C.Consolidate,
                C.Bid, C.TieBreak, C.Reconcile, C.WesterosChoice, C.WildlingChoice, C.CommandVassal, C.ForVassal}
-    covered |= {C.IronBank, C.InterestLosses, C.Give, C.SpymasterChoice}  # Mother of Dragons: tests/mother_of_dragons/
+    covered |= {C.IronBank, C.InterestLosses, C.Give, C.SpymasterChoice,
+                C.DistributeBid}  # Mother of Dragons: tests/mother_of_dragons/
     assert covered == set(C.COMMAND_TYPES)
 
 

@@ -31,6 +31,30 @@ COMMANDS: dict[str, str] = {
     "ingest": "mail", "outbox": "mail", "verify-report": "mail",
     "simulate": "simulate",
 }  # fmt: skip
+# What ``maester --help`` lists for each command, so that the list needs no command module at all
+# (``maester --help`` in a few times the interpreter's own start-up). tests/test_cli.py checks that
+# the list printed from it is the one the modules' own parsers print.
+SUMMARIES: dict[str, str] = {
+    "new": "create a game folder",
+    "show": "show where a game stands",
+    "keygen": "make an Ed25519 key pair for sealing turn files",
+    "register": "register a house's public key in a game, or revoke one",
+    "sign": "seal a turn file with your private key",
+    "verify": "check who sealed each turn in a file and whether it is acceptable now",
+    "normalise": "print a turn file's text exactly as a seal covers it",
+    "check": "check a turn file against a game's current state (changes nothing)",
+    "adjudicate": "take the sealed turn files, resolve as far as possible, write the reports",
+    "status": "who owes what, since when and by when",
+    "extend": "give a house more time for the step open now",
+    "rollback": "undo steps: set later snapshots and reports aside",
+    "replay": "re-derive every state from the archive and check it byte for byte",
+    "reveal": "publish the secret seed at the end of the game",
+    "ingest": "take the sealed turn files of this game out of a Maildir or an mbox into its inbox",
+    "outbox": "mail each player everything since their last mail (and the moderator, and a game list)",
+    "verify-report": "check the moderator's seal on a report mail's text",
+    "simulate": "play whole games with robot players and check every invariant",
+}
+ALIASES: dict[str, tuple[str, ...]] = {"normalise": ("normalize",)}
 
 
 class UserError(Exception):
@@ -68,17 +92,32 @@ def guard(fn: Callable[[], T]) -> T:
         raise UserError(os_error_line(e)) from None
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The ``maester`` parser: every command's, or only ``command``'s when it is a known one."""
+def _top_parser() -> tuple[argparse.ArgumentParser, Any]:
     parser = argparse.ArgumentParser(
         prog="maester",
         description="Play-by-email adjudicator for A Game of Thrones: The Board Game, Second Edition.",
     )
     parser.add_argument("--version", action="version", version=f"maester {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    return parser, parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``maester`` parser: every command's, or only ``command``'s when it is a known one."""
+    parser, sub = _top_parser()
     for name in (COMMANDS[command],) if command in COMMANDS else COMMAND_MODULES:
         module = importlib.import_module(f"{__name__}.{name}")
         module.register(sub)
+    return parser
+
+
+def summary_parser() -> argparse.ArgumentParser:
+    """The parser for no command, ``--help``, ``--version`` or an unknown command: the list of commands only.
+
+    It prints what :func:`build_parser` prints for these, without importing a command module.
+    """
+    parser, sub = _top_parser()
+    for name, summary in SUMMARIES.items():
+        sub.add_parser(name, help=summary, aliases=list(ALIASES.get(name, ())))
     return parser
 
 
@@ -142,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(argv[0] if argv else None)
+    parser = build_parser(argv[0]) if argv and argv[0] in COMMANDS else summary_parser()
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
     if handler is None:

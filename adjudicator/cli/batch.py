@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..folder import audit, batch, deadlines, undo
-from ..folder.gamedir import GameDir
 from . import UserError, guard, mail
+
+# Each command imports the folder modules it uses when it runs: ``maester adjudicate`` never loads
+# the replay's, nor ``maester status`` the engine's.
 
 
 def register(subparsers: Any) -> None:
@@ -117,6 +118,8 @@ def template_fault(e: Exception) -> str:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
+    from ..folder import batch, deadlines
+
     if args.jobs < 1:
         raise UserError(f"--jobs must be 1 or more, not {args.jobs}")
     if args.templates is not None:
@@ -161,6 +164,8 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from ..folder import batch, deadlines
+
     now = guard(lambda: deadlines.moderator_time(args.now))
     view = guard(lambda: batch.status(args.game_dir, now=now))
     waiting = guard(lambda: batch.waiting(args.game_dir))
@@ -174,12 +179,18 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_extend(args: argparse.Namespace) -> int:
+    from ..folder import batch, deadlines
+    from ..folder.gamedir import GameDir
+
     guard(lambda: batch.check_writable(GameDir.open(args.game_dir).root))
     print(guard(lambda: deadlines.extend(args.game_dir, house=args.house, hours=args.hours, reason=args.reason)))
     return 0
 
 
 def cmd_rollback(args: argparse.Namespace) -> int:
+    from ..folder import batch, undo
+    from ..folder.gamedir import GameDir
+
     if args.to < 0:
         raise UserError(f"--to takes a snapshot number (0 or more), not {args.to}; 'maester status' shows the latest")
     guard(lambda: batch.check_writable(GameDir.open(args.game_dir).root))  # not half done for want of a permission
@@ -188,12 +199,17 @@ def cmd_rollback(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from ..folder import audit, batch
+
     check = guard(lambda: batch.repair(args.game_dir) if args.repair else audit.replay(args.game_dir))
     print("\n".join(check.lines()), file=sys.stdout if check.ok else sys.stderr)
     return 0 if check.ok else 1
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:
+    from ..folder import audit, batch
+    from ..folder.gamedir import GameDir
+
     guard(lambda: batch.check_writable(GameDir.open(args.game_dir).root))
     print(guard(lambda: audit.reveal(args.game_dir, force=args.force)))
     return 0

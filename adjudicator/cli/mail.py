@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import ssl
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..mail import ingest as mailbox
-from ..mail import outbox
-from ..seals import keys, seal
 from . import UserError, guard, os_error_line
+
+if TYPE_CHECKING:  # the mail modules are imported by the commands that use them: adjudicate adds only the options
+    from ..mail import outbox
+    from ..seals import keys
 
 
 def register(subparsers: Any) -> None:
@@ -83,6 +83,8 @@ def add_mailbox_options(p: argparse.ArgumentParser, *, required: bool) -> None:
 
 def ingest(game_dir: Path, maildir: Path | None, mbox: Path | None) -> int:
     """Run one ingest and print its summary; returns its exit status."""
+    from ..mail import ingest as mailbox
+
     report = guard(lambda: mailbox.ingest_into_inbox(game_dir, maildir=maildir, mbox=mbox))
     print("\n".join(report.lines()))
     sys.stdout.flush()
@@ -99,6 +101,8 @@ def _first_line(path: Path) -> bytes:
 
 def _load_key(path: Path, passphrase_file: Path | None) -> keys.KeyPair:
     """The moderator's private key; a protected one needs its passphrase (a file, or typed at a terminal)."""
+    from ..seals import keys
+
     passphrase = _first_line(passphrase_file) if passphrase_file else None
     if passphrase is None and keys.is_encrypted(path.read_text(encoding="utf-8", errors="replace")):
         if not sys.stdin.isatty():
@@ -113,6 +117,10 @@ def _load_key(path: Path, passphrase_file: Path | None) -> keys.KeyPair:
 
 
 def _server(args: argparse.Namespace) -> outbox.SmtpServer:
+    import ssl
+
+    from ..mail import outbox
+
     if args.password_file and not args.user:
         raise UserError("--password-file goes with --user")
     try:
@@ -131,6 +139,11 @@ def _server(args: argparse.Namespace) -> outbox.SmtpServer:
 
 
 def cmd_outbox(args: argparse.Namespace) -> int:
+    import ssl
+
+    from ..mail import outbox
+    from ..seals import keys
+
     if (args.starttls or args.user or args.cafile) and not args.send:
         raise UserError("--starttls, --user and --cafile go with --send URL")
     if args.reminders:
@@ -162,7 +175,9 @@ def cmd_outbox(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_report(args: argparse.Namespace) -> int:
+    from ..mail import outbox
     from ..mail.savedreport import read_saved
+    from ..seals import keys, seal
 
     try:
         key = keys.read_public_key(args.key)

@@ -12,6 +12,7 @@ from ..game.cards import CARDS
 from ..game.commands import SEA_ORDER_TOKENS
 from ..game.state import GameState
 from .core.common import within_supply
+from .core.targaryen import PENTOS, TARGARYEN, has_won, in_play
 from .events import AnswersExpired, AnswerUnusable, AnswerUsed, Event
 
 # While these are open, a combat is under way and its house cards are on the table.
@@ -45,8 +46,10 @@ def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
                 problems.append(f"{house}'s house cards are not each exactly once in hand or discards: {held}")
     need = board.constants["castles_needed_to_win"]
     for house in state.houses_in_play:
-        if state.castles(house, board) >= need and state.phase != "game_over":
+        if house != TARGARYEN and state.castles(house, board) >= need and state.phase != "game_over":
             problems.append(f"{house} holds {state.castles(house, board)} castles but the game goes on")
+    if in_play(state):
+        problems += _targaryen_problems(state, board, in_combat=bool(pending_kinds & _COMBAT_KINDS))
     if state.phase == "game_over" and state.winner not in state.houses_in_play:
         problems.append("the game is over without a winner in play")
     if state.loan_slots:
@@ -68,6 +71,26 @@ def _bank_problems(state: GameState, board: Board) -> list[str]:
             problems.append(f"sea orders left on land during the action phase in {', '.join(sorted(on_land))} (M116)")
     if state.braavos_token is not None and state.braavos_token in state.vassals:
         problems.append("a vassal keeps the Braavos token (ruling 257)")
+    return problems
+
+
+def _targaryen_problems(state: GameState, board: Board, *, in_combat: bool) -> list[str]:
+    """House Targaryen's invariants (M076-M090): tokens gained as soon as it controls their area
+    (outside a combat), Pentos garrisoned while it holds it, a win on space 7, dragons within the box."""
+    problems = []
+    if not in_combat:
+        held = sorted(a for a, s in state.areas.items() if s.loyalty and state.controller(a, board) == TARGARYEN)
+        if held:
+            problems.append(f"loyalty tokens lie in {', '.join(held)}, which Targaryen controls, ungained (M078)")
+        if state.controller(PENTOS, board) == TARGARYEN and not state.area(PENTOS).garrison:
+            problems.append("Targaryen controls Pentos without its garrison (M086)")
+    if has_won(state, board) and state.phase != "game_over":
+        problems.append(f"Targaryen stands on space {state.victory(TARGARYEN, board)} of the victory track but "
+                        "the game goes on (M080)")
+    dragons = sum(1 for _, u in state.units_of(TARGARYEN) if u.type == "dragon")
+    if dragons > board.unit_limit("dragon", TARGARYEN) or any(
+            u.type == "dragon" and h != TARGARYEN for h in state.houses_in_play for _, u in state.units_of(h)):
+        problems.append(f"{dragons} Targaryen dragons on the board, or a dragon of another house (M087)")
     return problems
 
 

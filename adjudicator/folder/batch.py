@@ -25,7 +25,6 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -717,6 +716,8 @@ def adjudicate_all(parent: str | Path, *, jobs: int = 1, deadline: bool = False,
             if progress:
                 progress(i, len(work))
         return out
+    from concurrent.futures import ProcessPoolExecutor, as_completed  # here: one game needs no process pool
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [pool.submit(_one, job) for job in work]
         for i, fut in enumerate(as_completed(futures), 1):

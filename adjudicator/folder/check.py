@@ -29,13 +29,13 @@ from ..game.board import Board
 from ..game.cards import CARDS
 from ..game.commands import ORDER_TOKENS, SPECIAL_TOKENS, Command, order_kind
 from ..game.state import GameState
-from ..seals.wrapping import WRAP_WIDTH, long_lines, long_lines_text
 from ..turnfile.diagnostics import IllegalOrder, InvalidLine, Notice, TurnFileError
 from ..turnfile.header import STEPS, Header, format_header
 from ..turnfile.names import INFLUENCE_TRACKS, ORDER_TEXT, display_name, lookup, vocabulary
 from ..turnfile.parser import TurnFile, parse_turn_file
 from ..turnfile.printer import format_command
 from ..turnfile.shadowing import shadowed
+from ..util.lines import WRAP_WIDTH, long_lines, long_lines_text
 
 __all__ = ["CheckError", "check_file", "check_turn_file"]
 
@@ -605,6 +605,15 @@ def _bid(s: _Static, cmd: C.Bid) -> None:
         s.bids[cmd.track] = cmd  # the last bid for a track is the one that counts
 
 
+def _distribute(s: _Static, cmd: C.DistributeBid) -> None:
+    if s.house != "targaryen":
+        s.fail(cmd, "E409", "only Targaryen gives away the power it bid (M100)")
+    if cmd.track not in ("iron_throne", "fiefdoms", "kings_court"):
+        s.fail(cmd, "E412", "Targaryen gives away its bid for an influence track only (M100)")
+    for g in cmd.gifts:
+        s.player(cmd, g.house, "a house receiving Targaryen's bid (M100)")
+
+
 def _tie_break(s: _Static, cmd: C.TieBreak) -> None:
     if s.holder("iron_throne") != s.house:
         s.fail(cmd, "E409", "only the holder of the Iron Throne breaks ties (R084, R091)")
@@ -615,6 +624,11 @@ def _tie_break(s: _Static, cmd: C.TieBreak) -> None:
 
 
 def _westeros(s: _Static, cmd: C.WesterosChoice) -> None:
+    if cmd.card not in DECIDERS:  # Westeros deck IV: Targaryen's own choices (M083), and a named player's part
+        if s.house != "targaryen" and cmd.card not in ("the_long_plan", "playing_with_fire", "scattering_dissent",
+                                                        "word_spreads_quickly"):
+            s.fail(cmd, "E409", f"only Targaryen chooses for {display_name('westeros_card', cmd.card)} (M083)")
+        return
     track, token, rule = DECIDERS[cmd.card]
     if s.holder(track) != s.house:
         s.fail(cmd, "E409", f"only the holder of {token} chooses for {display_name('westeros_card', cmd.card)} ({rule})")
@@ -661,7 +675,7 @@ def _port(s: _Static, cmd: C.PortShips) -> None:
 _CHECKS: dict[type, Callable[[_Static, Any], None]] = {
     C.AssignOrder: _assign, C.LeaveUnordered: _assign, C.Raven: _raven, C.RavenKeep: _raven, C.Raid: _raid,
     C.March: _march, C.Consolidate: _consolidate, C.Support: _support, C.PlayCard: _play, C.CardChoice: _card_choice,
-    C.Bid: _bid, C.TieBreak: _tie_break, C.WesterosChoice: _westeros, C.Muster: _muster, C.Reconcile: _reconcile,
+    C.Bid: _bid, C.TieBreak: _tie_break, C.DistributeBid: _distribute, C.WesterosChoice: _westeros, C.Muster: _muster, C.Reconcile: _reconcile,
     C.UseBlade: _blade, C.PortShips: _port, C.Retreat: _retreat,
     C.RefuseSupport: lambda s, c: s.player(c, c.supporter, "the house whose support you refuse"),
 }

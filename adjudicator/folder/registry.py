@@ -41,8 +41,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from email.headerregistry import Address
-from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -290,6 +288,9 @@ def one_address(text: str, what: str) -> str:
 
     :raises RegistryError: naming ``what`` and saying what is valid.
     """
+    from email.headerregistry import Address  # here: every run reads the registry, few check an address
+    from email.utils import parseaddr
+
     ok = _ADDRESS.fullmatch(text) is not None and len(text) <= 254 and parseaddr(text) == ("", text)
     if ok:
         try:

@@ -358,6 +358,22 @@ class TieBreak(Command):
     context: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Gift:
+    """Power Targaryen gives from its bid to one house, e.g. ``2 to stark``."""
+
+    house: HouseId
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DistributeBid(Command):
+    """``distribute fiefdoms: 2 to stark, 1 to arryn`` (Mother of Dragons' Targaryen, M100)."""
+
+    track: str
+    gifts: tuple[Gift, ...]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reconcile(Command):
     """``supply: destroy footman in The Twins, footman in Harrenhal`` (D6)."""
@@ -460,6 +476,7 @@ _KIND_OF: dict[str, str] = {
     "Bid": "bid",
     "TieBreak": "tie_break",
     "Reconcile": "reconcile",
+    "DistributeBid": "distribute",
     "WesterosChoice": "westeros_choice",
     "WildlingChoice": "wildling_choice",
     "CommandVassal": "vassal_choice",
@@ -470,13 +487,13 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     AssignOrder, LeaveUnordered, Raven, RavenKeep, Raid, March, Support, RefuseSupport,
     PlayCard, UseBlade, Casualties, Retreat, CardChoice, PortShips, Muster, Consolidate,
     Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice, IronBank, InterestLosses, Give, SpymasterChoice,
-    CommandVassal, ForVassal,
+    CommandVassal, ForVassal, DistributeBid,
 )
 
 _BY_NAME: dict[str, type] = {t.__name__: t for t in COMMAND_TYPES}
 _NESTED: dict[str, type] = {
     "UnitSpec": UnitSpec, "Located": Located, "CombatFilter": CombatFilter, "Move": Move,
-    "MusterAction": MusterAction,
+    "MusterAction": MusterAction, "Gift": Gift,
 }
 
 

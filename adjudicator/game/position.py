@@ -498,12 +498,15 @@ class _Reader:
         """The Westeros cards face up in this phase, deck I first: from "threat" to "card_3" only."""
         cards = self.str_list(decks, "westeros_revealed", "decks.", []) or []
         needed = state.phase == "westeros" and state.step != ""
-        if needed and len(cards) != 3:
+        four = "4" in state.westeros_decks  # Mother of Dragons with Targaryen: deck IV too (M082)
+        if needed and len(cards) != (4 if four else 3):
             self.fail("decks.westeros_revealed" if cards else "step",
-                      f"the Westeros step {state.step!r} needs the three cards revealed this phase, deck I first: "
-                      "[decks] westeros_revealed = [\"...\", \"...\", \"...\"]")
+                      f"the Westeros step {state.step!r} needs the {'four' if four else 'three'} cards revealed this "
+                      "phase, deck I first: [decks] westeros_revealed = [\"...\", \"...\", \"...\""
+                      + (", \"...\"]" if four else "]"))
         if cards and not needed:
-            self.fail("decks.westeros_revealed", "cards lie face up only from the Westeros step 'threat' to 'card_3'")
+            self.fail("decks.westeros_revealed", "cards lie face up only from the Westeros step 'threat' to "
+                      + ("'card_4'" if four else "'card_3'"))
         for n, card in enumerate(cards, 1):
             box = CARDS.westeros_deck(n)
             if card not in box:

@@ -162,7 +162,10 @@ def validate_dict(d: Any) -> None:
     if winner is not None and winner not in in_play:
         sh.fail("winner", f"{_show(winner)} is not a house in play")
     step = sh.get(d, "step", "", str, "")
-    if step not in STEPS[phase]:
+    decks = d.get("decks")
+    west = decks.get("westeros") if isinstance(decks, dict) else None
+    deck_iv = phase == "westeros" and isinstance(west, dict) and "4" in west  # Mother of Dragons' deck IV (M082)
+    if step not in STEPS[phase] and not (deck_iv and step == "card_4"):
         sh.fail("step", f"{_show(step)} is not a step of the {phase} phase ({', '.join(map(repr, STEPS[phase]))})")
     sh.names(d, "cycle_done", "", in_play, "a house in play")
     sh.number(d, "decisions_asked", "", 0)

@@ -408,6 +408,7 @@ def _house_row(state: GameState, board: Board, house: str) -> dict[str, Any]:
         "discards": [_card_view(c) for c in hs.discards],
         "hand_names": ", ".join(f"{c['name']} {c['strength']}" for c in map(_card_view, hs.hand)),
         "discard_names": ", ".join(f"{c['name']} {c['strength']}" for c in map(_card_view, hs.discards)),
+        "removed_names": ", ".join(f"{c['name']} {c['strength']}" for c in map(_card_view, hs.removed)),
     }
 
 
@@ -443,9 +444,26 @@ def _decks(state: GameState) -> dict[str, Any]:
         westeros.append({"deck": k, "left": len(left), "discards": drawn})
     return {
         "westeros": westeros,
+        "targaryen": _targaryen_lines(state),
         "wildling_left": len(state.wildling_deck),
         "tides_left": len(state.tides_deck) if state.options.get("tides_of_battle") else None,
     }
+
+
+def _targaryen_lines(state: GameState) -> list[str]:
+    """Mother of Dragons' Targaryen, all public: the dragons' strength and the tokens still to come on
+    the round track, loyalty tokens on the board and in the supply, and what Targaryen has gained."""
+    if "targaryen" not in state.houses_in_play:
+        return []
+    board = state.board()
+    rounds = ", ".join(map(str, state.dragon_tokens)) or "none"
+    on_board = sum(s.loyalty for s in state.areas.values())
+    left = int(board.constants["loyalty_tokens_total"]) - on_board
+    pentos = "holds Pentos" if state.controller("pentos", board) == "targaryen" else "has lost Pentos"
+    return [f"Dragons: strength {state.dragon_strength(board)} each; dragon strength tokens still on rounds {rounds}.",
+            f"Loyalty tokens: {on_board} on the board, {left} in the supply. Targaryen has gained "
+            f"{state.loyalty_gained} and {pentos}: space {state.victory('targaryen', board)} of the victory track "
+            "(7 wins)."]
 
 
 def _westeros_name(deck: str, card: str) -> str:
@@ -724,6 +742,7 @@ KIND_TEMPLATES: dict[str, str] = {
     "muster": "muster in AREA: UNITS", "consolidate": "consolidate in AREA", "bid": "bid TRACK AMOUNT",
     "tie_break": "tie-break: HOUSE, HOUSE, HOUSE", "reconcile": "supply: destroy UNIT in AREA",
     "westeros_choice": "CARD: OPTION", "wildling_choice": "CARD: OPTION",
+    "distribute": "distribute TRACK: N to HOUSE, N to HOUSE",
 }  # fmt: skip
 
 

@@ -11,12 +11,15 @@ text is untrusted); a misspelt variable is an error, never a blank (``StrictUnde
 
 from __future__ import annotations
 
+import json
 import textwrap
 from functools import cache, lru_cache
 from pathlib import Path
 
 import jinja2
+from jinja2.bccache import Bucket
 
+from ..util import cache as user_cache
 from ..util.resources import resource_dir
 from .cardtext import card_text
 
@@ -56,6 +59,34 @@ def _wrap(text: str, width: int, indent: str, first: str) -> str:
     return "\n".join(lines) if lines else first.rstrip()
 
 
+# Everything besides a template's own text that its compiled code depends on (the cache's key).
+_OPTIONS = {"trim_blocks": True, "lstrip_blocks": True, "keep_trailing_newline": True}
+_COMPILED_WITH = json.dumps({**_OPTIONS, "escaped": _ESCAPED, "undefined": "strict", "jinja2": jinja2.__version__})
+
+
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """Each template compiled once per user, kept in the cache folder (:mod:`adjudicator.util.cache`).
+
+    Compiling the report templates took a new process longer than rendering a step. The entry's
+    key covers the template file's name and path, its text, these options and the versions of
+    Jinja2 and Python; a moderator's own template (``--templates``) is an entry of its own.
+    """
+
+    @staticmethod
+    def _entry(bucket: Bucket) -> tuple[str, str]:
+        key = user_cache.entry_key("template", bucket.key, bucket.checksum, _COMPILED_WITH)
+        return f"template-{key[:24]}.bin", key
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        name, key = self._entry(bucket)
+        if (body := user_cache.load(name, key)) is not None:
+            bucket.bytecode_from_string(body)  # checks Jinja2's own magic and the source's checksum again
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        name, key = self._entry(bucket)
+        user_cache.store(name, key, bucket.bytecode_to_string())
+
+
 @cache
 def _environment(folder: str | None) -> jinja2.Environment:
     paths = [folder] if folder else []
@@ -64,9 +95,8 @@ def _environment(folder: str | None) -> jinja2.Environment:
         loader=jinja2.FileSystemLoader(paths),
         autoescape=_autoescape,
         undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
+        bytecode_cache=_CompiledTemplates(),
+        **_OPTIONS,  # type: ignore[arg-type]
     )
     env.filters["wrap"] = wrap
     env.filters["card_text"] = card_text  # the whole text of a card: every template prints cards with it

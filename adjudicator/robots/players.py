@@ -30,7 +30,9 @@ from ..game.commands import (
     Bid,
     Casualties,
     Command,
+    DistributeBid,
     ForVassal,
+    Gift,
     Give,
     LeaveUnordered,
     March,
@@ -332,6 +334,19 @@ def _bid(robot: Robot, state: GameState, req: Request, board: Board) -> list[Com
     return [Bid(track=track, amount=amount)]
 
 
+def _distribute(robot: Robot, state: GameState, req: Request, board: Board) -> list[Command]:
+    """Targaryen's bid, split at random among a few other houses (M100)."""
+    houses = list(req.context.get("houses", []))
+    bid = int(req.context.get("bid", 0))
+    if not houses or bid < 1:
+        return _default(req)
+    shares: dict[str, int] = {}
+    for _ in range(bid):
+        h = robot.rng.choice(houses[:3])
+        shares[h] = shares.get(h, 0) + 1
+    return [DistributeBid(track=str(req.context.get("track")), gifts=tuple(Gift(h, n) for h, n in shares.items()))]
+
+
 def _tie_break(robot: Robot, state: GameState, req: Request, board: Board) -> list[Command]:
     tied = list(req.context.get("tied", []))
     robot.rng.shuffle(tied)
@@ -354,5 +369,6 @@ _COMPOSERS = {
     "muster": _muster,
     "bid": _bid,
     "tie_break": _tie_break,
+    "distribute": _distribute,
     "casualties": _casualties,
 }

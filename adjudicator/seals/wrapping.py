@@ -20,36 +20,16 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from ..util.lines import split_lines
+from ..util.lines import WRAP_WIDTH, long_lines, long_lines_text, split_lines
 from . import sshsig
 from .seal import BEGIN, END, NAMESPACE, SealedBlock, SealError, normalise
 
 __all__ = ["MAX_BREAKS", "MAX_JOIN_CHARS", "WRAP_WIDTH", "Rejoiner", "long_lines", "long_lines_text", "rejoined"]
 
-WRAP_WIDTH = 72  # a line longer than this may be wrapped by a mail program (many wrap at 72 to 78)
 MAX_BREAKS = 6  # lines that may end at a wrap tried in one block: at most 2**6 - 1 texts checked
 MAX_JOIN_CHARS = 32 * 1024  # a longer block is not tried: each try checks the seal over all of it (a turn is
 # a few kilobytes; a forged seal under megabytes of short lines cost a mail run most of a minute)
 _NARROWEST, _WIDEST = 60, 80  # the wrap widths considered: a break is plausible only for one of them
-
-
-def long_lines(text: str, width: int = WRAP_WIDTH) -> list[tuple[int, int]]:
-    """``(line number, length)`` of each line longer than ``width`` characters (blanks at its end not counted)."""
-    return [(n, len(line.rstrip(" \t"))) for n, line in enumerate(split_lines(text), 1)
-            if len(line.rstrip(" \t")) > width]  # fmt: skip
-
-
-def long_lines_text(long: list[tuple[int, int]]) -> str:
-    """``'line 3 is 126 characters long'``, or for several ``'lines 3, 9 are 126, 80 characters long'``.
-
-    >>> long_lines_text([(3, 126), (9, 80)])
-    'lines 3, 9 are 126, 80 characters long'
-    """
-    if len(long) == 1:
-        return f"line {long[0][0]} is {long[0][1]} characters long"
-    more = ", ..." if len(long) > 5 else ""
-    return (f"lines {', '.join(str(n) for n, _ in long[:5])}{more} are "
-            f"{', '.join(str(w) for _, w in long[:5])}{more} characters long")
 
 
 def _may_be_wrapped(line: str, following: str) -> bool:

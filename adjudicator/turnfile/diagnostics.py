@@ -326,6 +326,7 @@ _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"))}  # fmt: skip
 _HEADER_PARTS = re.compile(r"\s*[·|,]\s*")
 _HEADER_COLON = re.compile(r"^\s*game\s*:", re.IGNORECASE)
+_MAYBE_HEADER = re.compile(r"\s*game", re.IGNORECASE)  # what both header forms start with: one test for most lines
 
 
 def looks_like_header(line: str) -> bool:
@@ -430,8 +431,10 @@ def clean_line(text: str) -> str:
     "raid from Golden Sound onto Ironman's Bay"
     """
     if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
-    return text.translate(_LOOKALIKES).replace("=>", "->").replace('"', "").rstrip()
+        text = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
+    elif "\t" in text or "`" in text:  # the table's only ASCII characters: most lines need no translation
+        text = text.translate(_LOOKALIKES)
+    return text.replace("=>", "->").replace('"', "").rstrip()
 
 
 def read_source(data: str | bytes, filename: str = "<turn>") -> Source:
@@ -472,7 +475,7 @@ def read_source(data: str | bytes, filename: str = "<turn>") -> Source:
         body = line.split("#", 1)[0].rstrip()
         if not body.strip():
             continue
-        if is_header_line(body) or looks_like_header(body):
+        if _MAYBE_HEADER.match(body) and (is_header_line(body) or looks_like_header(body)):
             src.headers.append(SourceLine(number, body))
             continue
         if pending and _joins(pending[-1][1], line):
@@ -486,7 +489,11 @@ def read_source(data: str | bytes, filename: str = "<turn>") -> Source:
 
 
 def _decode(data: str | bytes, src: Source) -> str | None:
-    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+    # a character is at most 4 bytes of UTF-8: most texts need not be encoded to be measured
+    if isinstance(data, bytes) or len(data) <= MAX_FILE_BYTES // 4:
+        size = len(data)
+    else:
+        size = len(data.encode("utf-8", "surrogatepass"))
     where = Where(src.filename, 0)
     if size > MAX_FILE_BYTES:
         src.problems.append(InvalidLine(
@@ -510,7 +517,7 @@ def _decode(data: str | bytes, src: Source) -> str | None:
     else:
         text = data
     text = text.lstrip("\ufeff")
-    junk = len(_CONTROL.findall(text)) + text.count("\ufffd")
+    junk = (len(_CONTROL.findall(text)) if _CONTROL.search(text) else 0) + text.count("\ufffd")
     if "\x00" in text or (junk > 3 and junk * 10 > len(text)):
         what = "NUL bytes" if "\x00" in text else "binary data"
         src.problems.append(InvalidLine(
@@ -549,13 +556,14 @@ def _joins(previous: str, line: str) -> bool:
 
 
 def _admit(line: SourceLine, src: Source) -> None:
-    where = Where(src.filename, line.number)
     if len(line.text) > MAX_LINE_CHARS:
         src.problems.append(InvalidLine(
-            "E002", f"the line is {len(line.text):,} characters long; the limit is {MAX_LINE_CHARS:,}", where=where,
+            "E002", f"the line is {len(line.text):,} characters long; the limit is {MAX_LINE_CHARS:,}",
+            where=Where(src.filename, line.number),
             line_text=line.text[:60] + "…", suggestion="split it into several lines"))
         return
-    bad = _LINE_CONTROL.search(line.text)
+    # An ASCII line here holds no tab or line break, so printable means no control character at all.
+    bad = None if line.text.isascii() and line.text.isprintable() else _LINE_CONTROL.search(line.text)
     if bad:
         ch = bad.group()
         src.problems.append(InvalidLine(

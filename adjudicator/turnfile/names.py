@@ -192,6 +192,7 @@ def current_vocabulary() -> str:
     return _VOCABULARY.get()
 
 
+@lru_cache(maxsize=4096)  # option words and sides come back in every file
 def normalise(text: str) -> str:
     """The form two spellings of one name share.
 
@@ -466,6 +467,17 @@ CARD_CHOICES: dict[str, frozenset[str]] = {
         "westeros_card:a_throne_of_blades": ("muster", "supply", "nothing"),
         "westeros_card:dark_wings_dark_words": ("bid", "collect", "nothing"),
         "westeros_card:put_to_the_sword": ("no march+1", "no defense", "nothing"),
+        # Westeros deck IV (Mother of Dragons, M083): Targaryen's paid choice of an area, or nothing.
+        "westeros_card:empty_promises": ("area", "nothing"),
+        "westeros_card:southron_ambitions": ("area", "nothing"),
+        "westeros_card:strongholds_of_resistance": ("area", "nothing"),
+        "westeros_card:fire_made_flesh": ("destroy", "muster", "nothing"),
+        "westeros_card:domestic_disputes": ("names", "nothing"),
+        "westeros_card:watering_the_seed": ("names", "nothing"),
+        "westeros_card:the_long_plan": ("names", "nothing"),
+        "westeros_card:playing_with_fire": ("names", "nothing"),
+        "westeros_card:scattering_dissent": ("names", "cancel", "nothing"),
+        "westeros_card:word_spreads_quickly": ("names", "cancel", "nothing"),
         "wildling_card:preemptive_raid": ("destroy", "track"),
         "wildling_card:crow_killers": ("upgrade", "downgrade", "nothing"),
         "wildling_card:a_king_beyond_the_wall": ("track", "nothing"),
@@ -482,6 +494,7 @@ CARD_CHOICES: dict[str, frozenset[str]] = {
         "house_card:robb_stark": ("retreat", "nothing"),
         "house_card:lysa_arryn_mod": ("return", "nothing"),  # Mother of Dragons' Arryn cards
         "house_card:robert_arryn": ("remove_card", "remove", "nothing"),
+        "house_card:viserys_targaryen": ("discard", "nothing"),  # Mother of Dragons' Targaryen cards
     }.items()
 }
 
@@ -507,6 +520,7 @@ FORM_EXAMPLES: dict[str, str] = {
     "discard": "discard CARD", "take_back": "take back CARD", "cancel": "cancel", "swap": "swap to CARD",
     "remove_order": "remove order in AREA", "retreat": "retreat to AREA",
     "return": "return", "remove_card": "remove CARD", "remove": "remove",
+    "area": "AREA", "names": "NAME, NAME",
 }
 
 # The verb that names an object for each card whose choice is an area or a house card.
@@ -515,6 +529,7 @@ CARD_VERBS: dict[str, str] = {
     "queen_of_thorns": "remove_order", "renly_baratheon": "upgrade", "robb_stark": "retreat",
     "massing_on_the_milkwater": "discard", "mammoth_riders": "take_back",
     "robert_arryn": "remove_card",
+    "viserys_targaryen": "discard",
 }
 
 

@@ -11,7 +11,16 @@ from typing import Any
 from ..game import commands as C
 from ..game.commands import Command
 from .header import Header, format_header
-from .names import CARD_VERBS, ORDER_TEXT, SEA_ORDER_TEXT, TRACK_NAMES, VASSAL_ORDER_TEXT, display_name, unit_text
+from .names import (
+    CARD_VERBS,
+    ORDER_TEXT,
+    SEA_ORDER_TEXT,
+    TRACK_NAMES,
+    VASSAL_ORDER_TEXT,
+    display_name,
+    lookup,
+    unit_text,
+)
 
 __all__ = ["DECLINE_WORDS", "format_command", "format_turn_file"]
 
@@ -42,6 +51,27 @@ def _area(a: str | None) -> str:
 
 def _card(c: str | None) -> str:
     return display_name("house_card", c or "")
+
+
+# Westeros choices that are words; any other option is a Westeros IV card's area (M083).
+_WESTEROS_WORDS = frozenset({"muster", "supply", "nothing", "bid", "collect", "no march+1", "no defense", "cancel"})
+
+
+def _westeros_option(option: str) -> str:
+    if option.startswith("destroy "):  # Fire Made Flesh's dragon
+        return f"destroy dragon in {_area(option.removeprefix('destroy '))}"
+    if option in _WESTEROS_WORDS or not option:
+        return {"no march+1": "no march +1"}.get(option, option)
+    return ", ".join(_deck_iv_name(part) for part in option.split("+"))
+
+
+def _deck_iv_name(ident: str) -> str:
+    """A house (in lower case, as houses print), a unit or an area of a Westeros IV choice."""
+    if lookup("house", ident).id == ident:
+        return ident
+    if lookup("unit", ident).id == ident:
+        return unit_text(ident)
+    return _area(ident)
 
 
 def _units_text(specs: Sequence[C.UnitSpec]) -> str:
@@ -90,7 +120,7 @@ def _card_choice_text(c: C.CardChoice) -> str:
     if c.track:
         return TRACK_NAMES.get(c.track, c.track)
     if c.house_card:
-        return {"swap": "swap to ", "remove_card": "remove "}.get(verb, "discard ") + _card(c.house_card)
+        return {"swap": "swap to ", "take_back": "take back ", "remove_card": "remove "}.get(verb, "discard ") + _card(c.house_card)
     if c.area:
         return {"upgrade": "upgrade footman in ", "retreat": "retreat to "}.get(verb, "remove order in ") + _area(c.area)
     return "no" if c.option is None or c.option in DECLINE_WORDS else c.option
@@ -163,9 +193,10 @@ _PRINTERS: dict[type, Any] = {
     C.InterestLosses: lambda c: f"interest for {c.debtor.title()}: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
     C.Bid: lambda c: f"bid {TRACK_NAMES.get(c.track, c.track)} {c.amount}",
     C.TieBreak: lambda c: "tie-break" + (f" {TRACK_NAMES.get(c.context, c.context)}" if c.context else "") + ": " + ", ".join(c.order),
+    C.DistributeBid: lambda c: f"distribute {TRACK_NAMES.get(c.track, c.track)}: "
+    + ", ".join(f"{g.amount} to {g.house}" for g in c.gifts),
     C.Reconcile: lambda c: "supply: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
-    C.WesterosChoice: lambda c: f"{display_name('westeros_card', c.card)}: "
-    + {"no march+1": "no march +1"}.get(c.option, c.option),
+    C.WesterosChoice: lambda c: f"{display_name('westeros_card', c.card)}: " + _westeros_option(c.option),
     C.WildlingChoice: lambda c: f"{display_name('wildling_card', c.card)}: " + _wildling_choice_text(c),
     C.CommandVassal: lambda c: f"command {c.vassal or 'none'}",
     C.ForVassal: lambda c: f"for {c.vassal}: {format_command(c.command)}",

@@ -23,7 +23,7 @@ __all__ = ["shadowed"]
 # supply and wildling bids may come twice in a Westeros phase, so they are not here.)
 _ONCE: dict[type, Callable[[Any], tuple[Any, ...]]] = {
     C.Raven: lambda c: (), C.RavenKeep: lambda c: (), C.WesterosChoice: lambda c: (c.card,),
-    C.Bid: lambda c: (c.track,) if c.track != "wildlings" else (id(c),),
+    C.Bid: lambda c: (c.track,) if c.track != "wildlings" else (id(c),), C.DistributeBid: lambda c: (c.track,),
     C.Raid: lambda c: (c.origin,), C.March: lambda c: (c.origin,), C.PortShips: lambda c: (c.port,),
 }  # fmt: skip
 # One-shot combat answers: the latest fitting line is used in the first fitting combat.

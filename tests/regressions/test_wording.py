@@ -76,6 +76,15 @@ from adjudicator.engine.events.combat import (
     TidesRevealed,
     TrackMoved,
 )
+from adjudicator.engine.events.targaryen import (
+    BidGiven,
+    DragonReturned,
+    DragonStrengthGained,
+    LoyaltyGained,
+    LoyaltyMoved,
+    LoyaltyPlaced,
+    PentosGarrisonReturned,
+)
 from adjudicator.engine.events.vassals import (
     CommanderRewarded,
     VassalCardsDrawn,
@@ -274,6 +283,18 @@ SAMPLES: list[Event] = [
     PowerChanged(house="stark", amount=0, cause="Game of Thrones", power=0, asked=2),
     ControlChanged(area="white_harbor", old="stark", new=""),
     GameWon(winner="lannister", round=6, reason="7 castles and strongholds"),
+    # Mother of Dragons: House Targaryen
+    LoyaltyPlaced(area="the_stony_shore", cause="the banner of Empty Promises"),
+    LoyaltyPlaced(area="moat_cailin", cause="Empty Promises", placed=False),
+    LoyaltyMoved(house="stark", origin="winterfell", destination="the_stony_shore"),
+    LoyaltyMoved(house="stark", origin="winterfell", destination="the_stony_shore", cancelled=True),
+    LoyaltyGained(area="kings_landing", count=2, victory=3),
+    PentosGarrisonReturned(strength=2),
+    DragonStrengthGained(round=4, strength=2),
+    DragonStrengthGained(round=10, strength=1, cause="Fire Made Flesh"),
+    DragonReturned(area="pentos"),
+    BidGiven(track="fiefdoms", gifts=(("stark", 2), ("arryn", 1))),
+    BidGiven(track="fiefdoms", gifts=()),
     # Mother of Dragons: the Iron Bank (engine/events/bank.py)
     SeaOrdersRemoved(orders=(("winterfell", "stark", "sea_support"), ("the_reach", "tyrell", "iron_bank"))),
     LoanTaken(house="stark", area="bay_of_ice", loan="customs_officer", slot=3, cost=7),

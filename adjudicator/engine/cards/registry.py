@@ -39,7 +39,7 @@ WHEN = (
     "retreat",  # at the retreat and the attackers' advance
     "after_combat",  # at the end of combat clean-up, after the cards are discarded
 )
-HOUSE_MODULES = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell", "arryn")
+HOUSE_MODULES = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell", "arryn", "targaryen")
 
 
 def other(role: Role) -> Role:
@@ -156,9 +156,12 @@ class UnitValue(Effect):
     sides: tuple[Role, ...]
     house: str | None = None
     except_house: str | None = None
+    supporting: bool | None = None  # None: supporters too; False: only units in the embattled area
 
     def applies(self, f: Fighter) -> bool:
         if f.type != self.unit or f.side not in self.sides:
+            return False
+        if self.supporting is not None and f.supporting != self.supporting:
             return False
         if self.house is not None:
             return f.house == self.house
@@ -283,6 +286,13 @@ class KeepCard(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class ReturnToHand(Effect):
+    """One card of the discard pile goes back to the hand (Missandei)."""
+
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
 class Skip(Effect):
     """The ability does nothing this time, and why (no legal target, declined)."""
 
@@ -324,10 +334,32 @@ def house_card(card: str, *, when: str) -> Callable[[AbilityFn], AbilityFn]:
     return register
 
 
+RemovalFn = Callable[[CombatView, Me], bool]
+REMOVED_AFTER_COMBAT: dict[str, RemovalFn] = {}
+
+
+def removed_after_combat(card: str) -> Callable[[RemovalFn], RemovalFn]:
+    """Register when a card played leaves the game at the end of its combat instead of being discarded."""
+
+    def register(fn: RemovalFn) -> RemovalFn:
+        if card not in CARDS.house_cards or card in REMOVED_AFTER_COMBAT:
+            raise ValueError(f"house card {card!r} unknown or its removal registered twice")
+        REMOVED_AFTER_COMBAT[card] = fn
+        return fn
+
+    return register
+
+
 def load() -> None:
     """Import the house modules so that every ability is registered."""
     for module in HOUSE_MODULES:
         importlib.import_module(f"{__package__}.{module}")
+
+
+def removal(card: str) -> RemovalFn | None:
+    """When a card leaves the game after its combat (Mother of Dragons), if it ever does."""
+    load()
+    return REMOVED_AFTER_COMBAT.get(card)
 
 
 def ability(card: str | None, when: str | None = None) -> Ability | None:

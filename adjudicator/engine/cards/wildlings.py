@@ -83,6 +83,12 @@ def wildling_card(card: str, *, needs_rank: bool = True) -> Callable[[Callable[[
 # --- helpers --------------------------------------------------------------------------------
 
 
+def _never_moves(state: GameState, house: HouseId) -> bool:
+    """Mother of Dragons' Targaryen keeps position 8 of every track: a choice that would only move it
+    on a track is not open to it (M097, M101, ruling 253)."""
+    return house == "targaryen" and state.variant != "classic"
+
+
 def _name(card: str) -> str:
     return CARDS.wildling_cards[card].name
 
@@ -224,6 +230,9 @@ def preemptive_raid(ctx: Context, out: Outcome) -> None:
         return
     house = out.lowest
     assert house
+    if _never_moves(st, house):  # dropping would not move it: it must destroy 2 units (ruling 253)
+        _destroy_penalty(ctx, house, out.card, "severe", 2)
+        return
     tracks = best_tracks(st, house)
     can_destroy = len(st.units_of(house)) >= 2
 
@@ -377,7 +386,7 @@ def a_king_beyond_the_wall(ctx: Context, out: Outcome) -> None:
     if out.nights_watch_won:
         house = out.highest
         assert house
-        open_tracks = [t for t in TRACKS if st.position(t, house) > 1]
+        open_tracks = [t for t in TRACKS if st.position(t, house) > 1 and not _never_moves(st, house)]
         decline = WildlingChoice(card=out.card)
         choice = _ask(ctx, house, out.card, "reward", "move to the top of one influence track, or decline",
                       {"tracks": open_tracks},
@@ -389,7 +398,7 @@ def a_king_beyond_the_wall(ctx: Context, out: Outcome) -> None:
     assert out.lowest
     for track in TRACKS:
         shift_on_track(ctx, track, out.lowest, len(st.tracks[track]), cause)
-    for house in out.everyone_else(st):
+    for house in [h for h in out.everyone_else(st) if not _never_moves(st, h)]:  # Targaryen: ruling 253
         lower = "kings_court" if st.position("kings_court", house) > st.position("fiefdoms", house) else "fiefdoms"
         choice = _ask(ctx, house, out.card, "lesser", "move to the bottom of the Fiefdoms or the King's Court track",
                       {"tracks": ["fiefdoms", "kings_court"]},

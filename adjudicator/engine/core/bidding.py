@@ -42,6 +42,7 @@ from .context import (
     Request,
     Verdict,
 )
+from .targaryen import distribute_bid
 
 BidTrack = Literal["iron_throne", "fiefdoms", "kings_court", "wildlings"]
 FIXED_LAST = "targaryen"  # Mother of Dragons: never moves from position 8 of any influence track (M097)
@@ -224,6 +225,8 @@ def bid_for_track(ctx: Context, track: str) -> None:
     # Mother of Dragons: a vassal bids 0 unasked (M064); Targaryen bids but keeps position 8 (M097).
     bids = secret_bids(ctx, track, [h for h in st.turn_order() if not st.is_vassal(h)])
     bids |= dict.fromkeys(st.vassals, 0)
+    if FIXED_LAST in bids and st.variant != "classic":
+        bids = distribute_bid(ctx, track, bids, previous)  # Targaryen gives its bid away (M100)
     fixed = [h for h in previous if h == FIXED_LAST and st.variant != "classic"]
     # The old Iron Throne holder still breaks ties on the Iron Throne track (R085): the track
     # is replaced only now.

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from ...game.board import Board, HouseId
 from ...game.state import GameState, Unit
 from ..events import Event, area_name, aside, house_name, units_text
+from . import targaryen
 from .context import Context, GameOver
 
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 0}
@@ -211,23 +212,30 @@ def check_ports(ctx: Context, cause: str = "their port's land area is held by an
 
 
 def check_victory(ctx: Context) -> None:
-    """Seven castles or strongholds win at once (R036, R262).
+    """Seven castles or strongholds win at once (R036, R262); Targaryen wins on space 7 of the
+    victory track instead, which castles never give it (M076, M080).
 
     :raises GameOver: when a house has won; the state records the winner.
     """
     st, board = ctx.state, ctx.board
     need = board.constants["castles_needed_to_win"]
     held = Counter(st.controller(a.id, board) for a in st.land_areas(board) if a.has_castle)  # castles(h) for all h at once
-    winners = [h for h in st.turn_order() if held[h] >= need]
+    winners = [h for h in st.turn_order() if held[h] >= need and h != targaryen.TARGARYEN]
+    reason = f"{need} castles and strongholds"
+    if not winners and targaryen.has_won(st, board):
+        winners = [targaryen.TARGARYEN]
+        reason = f"space {st.victory(targaryen.TARGARYEN, board)} of the victory track, by loyalty tokens and Pentos"
     if winners:
         win = winners[0]
         st.winner = win
         st.phase = "game_over"
-        ctx.emit(GameWon(winner=win, round=st.round, reason=f"{need} castles and strongholds"))
+        ctx.emit(GameWon(winner=win, round=st.round, reason=reason))
         raise GameOver(win)
 
 
 def after_control_change(ctx: Context) -> None:
-    """What must be re-checked whenever control of an area may have changed."""
+    """What must be re-checked whenever control of an area may have changed: ports, Targaryen's
+    loyalty tokens and Pentos (before the victory check, ruling 246), victory."""
     check_ports(ctx)
+    targaryen.settle(ctx)
     check_victory(ctx)

@@ -415,6 +415,7 @@ KIND_NAMES: dict[str, str] = {
     "card_choice": "card choice", "port_ships": "ships in a port", "muster": "muster",
     "consolidate": "consolidate power", "bid": "bid", "tie_break": "tie-break", "reconcile": "supply limit",
     "westeros_choice": "Westeros card choice", "wildling_choice": "wildling card choice",
+    "distribute": "Targaryen's bid given away",
     "vassal_choice": "vassal to command", "vassal_raid": "vassal's Raid/Support",
 }  # fmt: skip
 

@@ -34,7 +34,7 @@ from . import track_name as _track
 from . import units_text as _units
 
 TRACK_NAMES = TRACK_WORDS
-DECK_NAMES = {1: "I", 2: "II", 3: "III"}
+DECK_NAMES = {1: "I", 2: "II", 3: "III", 4: "IV"}  # IV: Mother of Dragons (M082)
 # How the holder of a dominance token chose a Westeros card to resolve (rules/westeros.py CHOICES).
 CHOICE_WORDS = {"muster": "Mustering", "supply": "Supply", "bid": "Clash of Kings", "collect": "Game of Thrones"}
 

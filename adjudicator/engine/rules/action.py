@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..core.bank import sync_braavos
 from ..core.context import Context
+from ..core.targaryen import dragon_token_on_round
 from ..events import PhaseStarted
 from ..events.action import OrdersRemoved, RoundEnded, UnitsRallied
 from .consolidate import resolve_next_consolidation
@@ -64,6 +65,7 @@ def clean_up(ctx: Context) -> None:
     ctx.emit(RoundEnded(round=st.round, last=last))
     if not last:
         st.round += 1
+        dragon_token_on_round(ctx)  # Mother of Dragons (M090, ruling 274)
         st.phase = "westeros"
         return
     st.phase = "game_over"

@@ -58,6 +58,7 @@ class Combat:
     winner: Role | None = None
     forced_retreat: str | None = None  # Robb Stark's choice
     held: bool = False  # Arianne Martell: the attackers may not advance
+    bonuses: list[tuple[Role, str, int]] = field(default_factory=list)  # strength a card's text added once (Viserys)
     advanced: bool = False
     controllers: dict[str, str | None] = field(default_factory=dict)  # control of land areas before
 

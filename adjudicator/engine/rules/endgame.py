@@ -1,6 +1,7 @@
 """The end of the game after round 10 (R260-R262).
 
-The house highest on the Victory track (castle and stronghold areas it controls) wins. Ties are
+The house highest on the Victory track (castle and stronghold areas it controls; for Mother of
+Dragons' Targaryen, loyalty tokens gained and Pentos, M076, ruling 247) wins. Ties are
 broken, in this order, by more strongholds, a higher Supply position, more available power, and a
 higher place on the Iron Throne track (R260); the Iron Throne holder breaks none of these (R261).
 Seven castles end the game at once, at any moment: that is ``rules/common.check_victory`` (R262).
@@ -35,7 +36,7 @@ def standings(state: GameState, board: Board) -> list[tuple[HouseId, int, int, i
     for h in state.houses_in_play:
         strongholds = sum(1 for a in state.land_areas(board)
                           if a.fortification == "stronghold" and state.controller(a.id, board) == h)
-        rows.append((h, state.castles(h, board), strongholds, state.houses[h].supply,
+        rows.append((h, state.victory(h, board), strongholds, state.houses[h].supply,
                      state.houses[h].power, state.position("iron_throne", h)))
     return sorted(rows, key=_sort_key)
 
@@ -67,6 +68,8 @@ def _reason(rows: list[tuple[HouseId, int, int, int, int, int]]) -> str:
     for name, i in _CRITERIA:
         level = [r for r in contenders if r[i] == best[i]]
         if len(level) == 1:
+            if not tied_on and best[0] == "targaryen":  # its track counts loyalty tokens (ruling 247)
+                return f"the highest place on the victory track ({best[1]}) at the end of round 10"
             if not tied_on:
                 return f"the most castles and strongholds ({best[1]}) at the end of round 10"
             rivals = [r for r in contenders if r is not best]

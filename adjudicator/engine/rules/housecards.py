@@ -16,6 +16,7 @@ from ...game.state import Order
 from ..cards import tides
 from ..cards.registry import (
     ROLES,
+    Bonus,
     CancelCard,
     ChooseRetreat,
     DestroyFootman,
@@ -30,6 +31,7 @@ from ..cards.registry import (
     MoveToBottom,
     RemoveFromGame,
     RemoveOrder,
+    ReturnToHand,
     Role,
     Skip,
     SwapCard,
@@ -37,6 +39,7 @@ from ..cards.registry import (
     Upgrade,
     ability,
     other,
+    removal,
 )
 from ..core.bidding import move_on_track
 from ..core.common import destroy_units, gain_power, lose_power
@@ -210,6 +213,13 @@ def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
         said(f"the {combat.attack.march_token} order moves into {ctx.board.area(combat.area).name}")
     elif isinstance(effect, DiscardFromHand):
         _discard_from_hand(ctx, me, effect.house, effect.card)
+    elif isinstance(effect, Bonus):  # strength a text adds once (Viserys), counted from now on
+        combat.bonuses.append((effect.side, me.card, effect.amount))
+        said(f"+{effect.amount} strength to {str(combat.house(effect.side)).title()}")
+    elif isinstance(effect, ReturnToHand):
+        hs.discards.remove(effect.card)
+        hs.hand = _hand_order(me.house, [*hs.hand, effect.card])
+        ctx.emit(HandReturned(house=me.house, cards=(effect.card,), cause=CARDS.house_cards[me.card].name))
     elif isinstance(effect, LosePower):
         lose_power(ctx, effect.house, effect.amount, CARDS.house_cards[me.card].name)
     elif isinstance(effect, RemoveFromGame):
@@ -381,6 +391,12 @@ def discard_played(ctx: Context, combat: Combat) -> list[str]:
         if not side.house or not side.card or side.card_kept:
             continue
         hs = ctx.state.houses[side.house]
+        leaves = removal(side.card)
+        if leaves is not None and leaves(View(ctx, combat), Me(role, side.house, side.card)):
+            hs.removed.append(side.card)  # Mother of Dragons: out of the game, never back in the hand
+            ctx.emit(CardAbility(house=side.house, card=side.card, area=combat.area,
+                                 effect=f"{CARDS.house_cards[side.card].name} is removed from the game"))
+            continue
         hs.discards.append(side.card)
         discarded.append(side.card)
     for role in ROLES:

@@ -35,7 +35,7 @@ from .support import can_support
 # answers; only the Westeros Phase for bids, tie-breaks, supply, mustering and the cards' choices.
 PHASE_KINDS = {
     "westeros": frozenset({"westeros_choice", "bid", "tie_break", "reconcile", "muster", "wildling_choice",
-                           "interest"}),
+                           "interest", "distribute"}),
     "planning": frozenset({"orders", "raven", "raven_wildling", "vassal_choice"}),
     "action": frozenset({"raid", "march", "consolidate", "support", "refuse_support", "house_card", "card_choice",
                          "blade", "casualties", "retreat", "port_ships"}),
@@ -87,7 +87,7 @@ def _kind_words(kind: str) -> str:
     words = {"westeros_choice": "choices for Westeros cards", "bid": "bids", "tie_break": "tie-break orders",
              "reconcile": "supply reconciliations", "interest": "units for unpaid interest", "muster": "musters", "wildling_choice": "choices for wildling cards",
              "orders": "orders", "raven": "Messenger Raven answers", "raven_wildling": "Messenger Raven answers",
-             "vassal_choice": "choices of vassals"}
+             "distribute": "distributions of Targaryen's bid", "vassal_choice": "choices of vassals"}
     return words.get(kind, kind.replace("_", " "))
 
 

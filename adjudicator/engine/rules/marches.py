@@ -178,11 +178,17 @@ def _destination_problem(state: GameState, board: Board, house: HouseId, origin:
                 return f"{d.name} would hold more than {board.constants['port_max_ships']} ships (R250)"
         return None
     assert all(u.type in LAND_UNITS for u in units)
+    flying = all(u.type == "dragon" for u in units)
     if not d.is_land:
+        if flying:
+            return f"a dragon flies only to a land area, never to a sea or a port ({d.name}) (M091, ruling 249)"
         return f"footmen, knights and siege engines never enter sea areas or ports ({d.name}) (R145)"
+    if flying:
+        return None  # a dragon flies to any land area of either board (M091)
     if not board.adjacent(origin, dest) and dest not in transport_reach(state, board, house, origin):
+        dragons = " (only dragons fly, M093)" if any(u.type == "dragon" for u in state.area(origin).units) else ""
         return (f"{d.name} is not adjacent to {_name(board, origin)} and no chain of your ships links them "
-                f"(R144, R157, R159)")
+                f"(R144, R157, R159){dragons}")
     return None
 
 
@@ -215,6 +221,8 @@ def destinations(state: GameState, board: Board, house: HouseId, origin: str) ->
                 or (board.area(n).is_port and state.controller(n, board) == house)}
     if units & LAND_UNITS:
         out |= {n for n in board.neighbours[origin] if board.area(n).is_land} | transport_reach(state, board, house, origin)
+    if "dragon" in units:  # a dragon flies to any land area (M091)
+        out |= {a.id for a in board.land_areas()} - {origin}
     return in_board_order(board, out - set(state.impassable))
 
 

@@ -31,7 +31,7 @@ from ..core.common import UNIT_STRENGTH
 from ..core.context import Context
 from .combat_state import Combat, fighters, live_grants
 
-UNIT_ORDER = ("footman", "knight", "ship", "siege_engine")
+UNIT_ORDER = ("footman", "knight", "ship", "siege_engine", "dragon")  # dragon: Mother of Dragons (M088)
 
 
 @dataclass(frozen=True)
@@ -132,6 +132,9 @@ def strength(ctx: Context, combat: Combat, role: Role, *, with_cards: bool = Tru
         for card, e in effects[r]:
             if isinstance(e, Bonus) and e.side == role:
                 ability_total[card] += e.amount
+    for side_of, card, amount in combat.bonuses if with_cards else ():  # added once by a text (Viserys)
+        if side_of == role:
+            ability_total[card] += amount
     parts += [(f"ability:{card}", n) for card, n in sorted(ability_total.items()) if n]
     if side.blade:
         parts.append(("blade", 1))

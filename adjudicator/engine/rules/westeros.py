@@ -22,6 +22,8 @@ from collections.abc import Callable
 from ...game.cards import CARDS
 from ...game.commands import Command, WesterosChoice
 from ...game.setup import draw_shuffle
+from ...game.state import GameState
+from ..cards import westeros_iv
 from ..core.bidding import bid_on_tracks
 from ..core.common import enemy_ships, gain_power
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
@@ -73,7 +75,8 @@ def run(ctx: Context) -> None:
     """Resolve one step of the Westeros phase (``state.step``); after deck III, the Planning Phase.
 
     The steps: "" draws and reveals the three cards (kept in ``westeros_revealed``), "threat" moves
-    the wildling threat, "card_1" to "card_3" resolve the cards in deck order.
+    the wildling threat, "card_1" to "card_3" resolve the cards in deck order ("card_4" deck IV's,
+    Mother of Dragons with Targaryen, M082).
     """
     st = ctx.state
     if not st.step:
@@ -83,7 +86,7 @@ def run(ctx: Context) -> None:
         if st.loan_slots:
             start_of_round(ctx)  # Mother of Dragons: the loans shift, then interest (M107-M110, ruling 274)
         st.restrictions = []
-        st.westeros_revealed = [_draw(ctx, deck) for deck in (1, 2, 3)]
+        st.westeros_revealed = [_draw(ctx, deck) for deck in decks(st)]
         for deck, card in enumerate(st.westeros_revealed, 1):
             ctx.emit(WesterosCardRevealed(deck=deck, card=card, wildling_icon=_icon(deck, card)))
         st.step = "threat"
@@ -95,8 +98,13 @@ def run(ctx: Context) -> None:
         deck = int(st.step.removeprefix("card_"))
         resolve_card(ctx, deck, st.westeros_revealed[deck - 1])
         st.step = f"card_{deck + 1}"
-        if deck == 3:
+        if deck == len(decks(st)):
             st.westeros_revealed, st.step, st.phase = [], "", "planning"
+
+
+def decks(state: GameState) -> tuple[int, ...]:
+    """The Westeros decks drawn from, in resolution order: I, II, III, and IV when Targaryen plays (M082)."""
+    return (1, 2, 3, 4) if "4" in state.westeros_decks else (1, 2, 3)
 
 
 def _icon(deck: int, card: str) -> bool:
@@ -120,7 +128,10 @@ def resolve_card(ctx: Context, deck: int, card: str) -> None:
     if card == WINTER:
         _winter_is_coming(ctx, deck)
         return
-    RESOLVERS[card](ctx)
+    if deck == 4:  # Mother of Dragons: the banner's loyalty tokens first, then the text (M083)
+        westeros_iv.resolve(ctx, card)
+    else:
+        RESOLVERS[card](ctx)
     st.westeros_discards[str(deck)].append(card)
 
 

@@ -1,0 +1,168 @@
+"""The per-user cache: only this user's private files are read back, a damaged one is ignored, writes are atomic.
+
+The cache holds the parser's tables and the compiled templates; a compiled template is code, so
+a file someone else could have written must never be read (docs/moderating.md, "The cache folder").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from adjudicator.reports import templating
+from adjudicator.turnfile import grammar
+from adjudicator.turnfile.parser import parse_turn_file
+from adjudicator.util import cache
+
+KEY = cache.entry_key("test entry", "source")
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty cache of this test's own: the folder ``maester`` is made in it on the first store."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("MAESTER_NO_CACHE", raising=False)
+    return tmp_path / "xdg" / "maester"
+
+
+def test_an_entry_comes_back_for_its_key_only(home: Path) -> None:
+    cache.store("entry", KEY, b"tables")
+    assert cache.load("entry", KEY) == b"tables"
+    assert cache.load("entry", cache.entry_key("test entry", "another source")) is None
+    assert cache.load("missing", KEY) is None
+
+
+def test_the_folder_and_its_files_are_private_to_the_user(home: Path) -> None:
+    cache.store("entry", KEY, b"tables")
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+    assert stat.S_IMODE((home / "entry").stat().st_mode) == 0o600
+    assert [p.name for p in home.iterdir()] == ["entry"]  # no temporary file left behind
+
+
+@pytest.mark.parametrize("damage", ["cut short", "a byte changed", "no header", "empty"])
+def test_a_damaged_entry_is_ignored_and_written_again(home: Path, damage: str) -> None:
+    cache.store("entry", KEY, b"tables " * 100)
+    path = home / "entry"
+    data = path.read_bytes()
+    damaged = {"cut short": data[:-10], "a byte changed": data[:-5] + b"X" + data[-4:], "no header": data.split(b"\n", 1)[1],
+               "empty": b""}[damage]  # fmt: skip
+    path.write_bytes(damaged)
+    assert cache.load("entry", KEY) is None
+    cache.store("entry", KEY, b"tables " * 100)
+    assert cache.load("entry", KEY) == b"tables " * 100
+
+
+@pytest.mark.parametrize("mode", [0o620, 0o602])
+def test_a_file_others_may_write_is_never_read(home: Path, mode: int) -> None:
+    cache.store("entry", KEY, b"tables")
+    os.chmod(home / "entry", mode)
+    assert cache.load("entry", KEY) is None
+
+
+def test_a_file_of_another_user_is_never_read(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache.store("entry", KEY, b"tables")
+    monkeypatch.setattr(os, "geteuid", lambda: os.stat(home / "entry").st_uid + 1)  # as seen by another user
+    assert cache.load("entry", KEY) is None
+
+
+def test_a_folder_others_may_write_is_never_used(home: Path) -> None:
+    cache.store("entry", KEY, b"tables")
+    os.chmod(home, 0o770)
+    assert cache.load("entry", KEY) is None
+    cache.store("other", KEY, b"tables")
+    assert not (home / "other").exists()  # nor written into
+
+
+def test_links_are_not_followed(home: Path, tmp_path: Path) -> None:
+    cache.store("entry", KEY, b"tables")
+    (home / "link").symlink_to(home / "entry")
+    assert cache.load("link", KEY) is None
+    elsewhere = tmp_path / "elsewhere"
+    (home / "entry").rename(tmp_path / "entry")
+    home.rename(elsewhere)
+    home.symlink_to(elsewhere)  # the cache folder itself a link
+    (elsewhere / "entry").write_bytes((tmp_path / "entry").read_bytes())
+    assert cache.load("entry", KEY) is None
+
+
+def test_a_fifo_or_a_folder_in_place_of_an_entry_is_ignored_without_waiting(home: Path) -> None:
+    cache.store("x", KEY, b"")
+    os.mkfifo(home / "fifo", 0o600)
+    (home / "folder").mkdir(mode=0o700)
+    assert cache.load("fifo", KEY) is None
+    assert cache.load("folder", KEY) is None
+
+
+def test_the_cache_can_be_turned_off_and_a_relative_place_is_not_used(home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:  # fmt: skip
+    monkeypatch.setenv("MAESTER_NO_CACHE", "1")
+    cache.store("entry", KEY, b"tables")
+    assert not home.exists()
+    monkeypatch.delenv("MAESTER_NO_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache.folder() == tmp_path / "home" / ".cache" / "maester"
+
+
+def test_a_cache_that_cannot_be_written_changes_nothing(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "xdg").write_text("a file where the cache's parent folder would be")
+    cache.store("entry", KEY, b"tables")  # no error
+    assert cache.load("entry", KEY) is None
+    assert parse_turn_file("Winterfell: march +1\n").commands  # the parser is built without it
+
+
+# --- what is cached -------------------------------------------------------------------------------
+
+
+def _tables_entry(home: Path) -> Path:
+    return next(home.glob("turnfile-*.json"))
+
+
+def test_the_parser_loaded_from_the_cache_reads_every_sample_as_one_built_from_the_grammar(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    built = grammar.parser(None)  # builds, and stores the tables
+    assert _tables_entry(home).read_bytes().startswith(b"maester-cache 1 ")
+    loaded = grammar.parser(None)
+    samples = Path(__file__).resolve().parent.parent / "samples" / "turnfiles"
+    lines = [ln for p in sorted(samples.glob("*.txt")) if not p.name.startswith("broken")
+             for ln in p.read_text("utf-8").splitlines() if ln.strip() and not ln.startswith(("game ", "#"))]  # fmt: skip
+    assert len(lines) > 50
+    for line in lines:
+        assert loaded.parse(line, start="line") == built.parse(line, start="line"), line
+
+
+def test_the_parser_tables_are_json_not_pickle(home: Path) -> None:
+    """A cache file holds data only: loading one runs no code, whoever wrote it."""
+    grammar.parser(None)
+    body = _tables_entry(home).read_bytes().split(b"\n", 1)[1]
+    assert set(json.loads(body)) == {"data", "memo"}
+
+
+def test_a_damaged_parser_entry_is_built_again_from_the_grammar(home: Path) -> None:
+    grammar.parser(None)
+    entry = _tables_entry(home)
+    key = entry.read_bytes().split(b" ")[2].decode()
+    cache.store(entry.name, key, b'{"data": {"parser": 1}, "memo": {}}')  # well-formed, checksum right, nonsense inside
+    p = grammar.parser(None)
+    assert p.parse("Winterfell: march +1", start="line").data == "head_line"
+    assert _tables_entry(home).read_bytes().split(b"\n", 1)[1].startswith(b'{"data":{')  # written again whole
+
+
+def test_a_template_compiled_once_renders_as_when_compiled_afresh(home: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "one.txt.j2").write_text("{{ x | wrap(10) }} first\n")
+    templating._environment.cache_clear()
+    assert templating.environment(folder).get_template("one.txt.j2").render(x="a b") == "a b first\n"
+    assert len(list(home.glob("template-*.bin"))) == 1
+    templating._environment.cache_clear()
+    assert templating.environment(folder).get_template("one.txt.j2").render(x="a b") == "a b first\n"
+    (folder / "one.txt.j2").write_text("{{ x }} second\n")  # a moderator edits the template: never the old code
+    templating._environment.cache_clear()
+    assert templating.environment(folder).get_template("one.txt.j2").render(x="a b") == "a b second\n"
+    assert len(list(home.glob("template-*.bin"))) == 2
+    templating._environment.cache_clear()
