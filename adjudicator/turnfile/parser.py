@@ -614,16 +614,14 @@ def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, 
                 c.error("E107", "choose an Influence track: iron throne, fiefdoms or king's court", rhs[1])
             return "track", {"track": track}
         return f"?{rhs[1].text}", {}
-    if form in ("no", "muster_option"):
-        return ("nothing" if form == "no" else "muster"), {}
+    if form in ("no", "muster_option", "remove"):  # a bare "remove": Robert Arryn with no card to name
+        return {"no": "nothing", "muster_option": "muster"}.get(form, form), ({"option": form} if form == "remove" else {})
     if form == "ban":
         token = c.order(rhs[1])
         ban = {"march+1": "no march+1", "defense+1": "no defense", "defense+2": "no defense"}.get(token or "")
         return (ban or f"?no {rhs[1].text}"), {}
     if form in ("discard", "take_back", "swap", "remove_card"):
         return form, {"house_card": c.name("house_card", rhs[1])}
-    if form == "remove":  # Robert Arryn with no card of the opponent's to name
-        return form, {"option": "remove"}
     if form in ("remove_order", "retreat"):
         return form, {"area": c.name("area", rhs[1])}
     if form in ("upgrade", "downgrade", "destroy"):
