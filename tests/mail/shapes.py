@@ -252,8 +252,10 @@ def maildir(path: Path, messages: list[bytes], *, cur: int = 0) -> Path:
     box = mailbox.Maildir(str(path), create=True)
     for i, raw in enumerate(messages):
         key = box.add(raw)  # the bytes as delivered
-        if i < cur:
-            (path / "new" / key).rename(path / "cur" / f"{key}:2,S")
+        # Python's names carry the microsecond unpadded (M8096 sorts after M24872), and a Maildir is
+        # read in the order of its names: a leading number keeps the messages in the order given.
+        name = f"{i:06d}.{key}"
+        (path / "new" / key).rename(path / ("cur" if i < cur else "new") / (f"{name}:2,S" if i < cur else name))
     box.close()
     return path
 
