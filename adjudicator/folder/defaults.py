@@ -127,7 +127,8 @@ def record_defaults(state: GameState, requests: list[Request]) -> list[str]:
         if r.default is None:
             continue
         parts = r.default if isinstance(r.default, tuple) else None
-        text = "; ".join(format_command(c) for c in (parts or (r.default,)))  # type: ignore[arg-type]
+        # a vassal's orders may default to none at all (an empty tuple, MD3)
+        text = "; ".join(format_command(c) for c in (parts if parts is not None else (r.default,))) or "none"  # type: ignore[arg-type]
         marks = [DefaultUsed(house=r.house, decision=r.prompt, answer=text, visible_to=r.house if r.secret else PUBLIC)]
         if r.secret:  # everyone learns that the house missed the deadline; only it learns the answer yet
             marks.append(DefaultUsed(house=r.house, decision=r.prompt, answer="its documented default (secret)"))
