@@ -20,13 +20,11 @@ adjudicator.game.setup.SetupError: Targaryen plays only with 4 or more players (
 
 from __future__ import annotations
 
-import difflib
-
 from .board import TRACKS, Board, HouseId
 from .cards import CARDS
 from .maps import MOTHER_OF_DRAGONS
 from .mod_board import MOD, MOD_HOUSES, TARGARYEN, WESTEROSI, mod_board
-from .setup import SetupError, draw_shuffle
+from .setup import SetupError, draw_shuffle, named_houses
 from .state import GameState, HouseState, Unit
 
 ALTERNATE_CARDS_REFUSED = (
@@ -41,15 +39,7 @@ def check_mod_houses(houses: list[str]) -> list[HouseId]:
     :raises SetupError: for an unknown or repeated house, fewer than 3 or more than 8 players, or
         Targaryen with 3 players.
     """
-    wanted = [h.strip().lower() for h in houses if h.strip()]
-    for h in wanted:
-        if h not in MOD_HOUSES:
-            close = difflib.get_close_matches(h.removeprefix("house ").strip(), MOD_HOUSES, n=1, cutoff=0.6)
-            guess = f"; did you mean {close[0]!r}? The houses are" if close else "; the houses are"
-            raise SetupError(f"unknown house {h!r}{guess} {', '.join(MOD_HOUSES[:-1])} and {MOD_HOUSES[-1]}")
-    repeated = sorted({h for h in wanted if wanted.count(h) > 1})
-    if repeated:
-        raise SetupError(f"house {repeated[0]!r} is named twice")
+    wanted = named_houses(houses, MOD_HOUSES)
     if not 3 <= len(wanted) <= 8:
         raise SetupError(f"a Mother of Dragons game has 3 to 8 players, not {len(wanted)} (M002, ruling 275)")
     if TARGARYEN in wanted and len(wanted) < 4:

@@ -32,15 +32,7 @@ def check_houses(houses: list[str], board: Board) -> list[HouseId]:
 
     :raises SetupError: for a wrong count, an unknown, repeated or ineligible house.
     """
-    wanted = [h.strip().lower() for h in houses if h.strip()]
-    for h in wanted:
-        if h not in HOUSES:
-            close = difflib.get_close_matches(h.removeprefix("house ").strip(), HOUSES, n=1, cutoff=0.6)
-            guess = f"; did you mean {close[0]!r}? The houses are" if close else "; the houses are"
-            raise SetupError(f"unknown house {h!r}{guess} {_and(HOUSES)}")
-    repeated = sorted({h for h in wanted if wanted.count(h) > 1})
-    if repeated:
-        raise SetupError(f"house {repeated[0]!r} is named twice")
+    wanted = named_houses(houses, HOUSES)
     n = len(wanted)
     if not 3 <= n <= 6:
         raise SetupError(f"a game has 3 to 6 houses, not {n}")
@@ -52,6 +44,23 @@ def check_houses(houses: list[str], board: Board) -> list[HouseId]:
                 f"{_and(eligible)} (rulebook p. 28)"
             )
     return [h for h in HOUSES if h in wanted]
+
+
+def named_houses(houses: list[str], known: tuple[str, ...] | list[str]) -> list[str]:
+    """The houses as named (trimmed, lower case), each one of ``known`` and named once.
+
+    :raises SetupError: for an unknown house (with the closest name) or one named twice.
+    """
+    wanted = [h.strip().lower() for h in houses if h.strip()]
+    for h in wanted:
+        if h not in known:
+            close = difflib.get_close_matches(h.removeprefix("house ").strip(), known, n=1, cutoff=0.6)
+            guess = f"; did you mean {close[0]!r}? The houses are" if close else "; the houses are"
+            raise SetupError(f"unknown house {h!r}{guess} {_and(known)}")
+    repeated = sorted({h for h in wanted if wanted.count(h) > 1})
+    if repeated:
+        raise SetupError(f"house {repeated[0]!r} is named twice")
+    return wanted
 
 
 def _and(words: tuple[str, ...] | list[str]) -> str:
