@@ -387,7 +387,7 @@ def test_reminders_need_a_schedule_with_a_window(toy: Path) -> None:
 
 
 def test_reminders_are_sent_once_through_smtp(game: Path, clock: LogClock, tmp_path: Path) -> None:
-    from test_smtp import Recorder, run_server
+    from mail.loopback import Recorder, run_server
 
     schedule(game, hours=48, remind_hours=12)
     with_addresses(game)

@@ -5,8 +5,6 @@ exactly the rest; a rollback told; a game list; a game mailed by an older Maeste
 from __future__ import annotations
 
 import json
-import shutil
-from collections.abc import Iterator
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -15,7 +13,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from mail import shapes
-from test_smtp import LoopbackController, Recorder, run_server
+from mail.loopback import LoopbackController, Recorder, game, mails_to, recorder, reported, run_server, smtp  # noqa: F401
 
 from adjudicator.cli import main as cli_main
 from adjudicator.folder import audit, batch, registry, undo
@@ -27,26 +25,6 @@ from adjudicator.seals import seal
 
 MOD = shapes.MODERATOR
 STRANGER = Ed25519PrivateKey.from_private_bytes(bytes([5] * 32))
-
-
-@pytest.fixture(scope="module")
-def reported(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shapes.make_reported_game(tmp_path_factory.mktemp("template") / shapes.GAME)
-
-
-@pytest.fixture
-def game(reported: Path, tmp_path: Path) -> Path:
-    return Path(shutil.copytree(reported, tmp_path / shapes.GAME))
-
-
-@pytest.fixture
-def recorder() -> Recorder:
-    return Recorder()
-
-
-@pytest.fixture
-def smtp(recorder: Recorder) -> Iterator[LoopbackController]:
-    yield from run_server(recorder)
 
 
 def step(game: Path, house: str, seq: int, tmp_path: Path) -> list[str]:
@@ -94,14 +72,7 @@ def log(game: Path, action: str) -> list[dict]:
     return [e for e in registry.read_log(game) if e.get("action") == action]
 
 
-def received(recorder: Recorder, address: str) -> list[EmailMessage]:
-    out = []
-    for _, rcpt, data in recorder.received:
-        if address in rcpt:
-            msg = BytesParser(policy=policy.default).parsebytes(data)
-            assert isinstance(msg, EmailMessage)
-            out.append(msg)
-    return out
+
 
 
 def test_ruling_303_two_steps_without_an_outbox_reach_each_player_in_one_mail(game: Path, tmp_path: Path) -> None:
@@ -139,7 +110,7 @@ def test_ruling_303_the_next_mail_starts_after_the_last_one_sent(game: Path, tmp
     report = write_outbox(game, key=MOD)
     assert [w.split(":")[1].strip() for w in report.written] == ["steps 0001, 0002"] * 4
     send_outbox(game, server=server)
-    mails = received(recorder, shapes.EMAILS["stark"])
+    mails = mails_to(recorder, shapes.EMAILS["stark"])
     assert [sorted(sections(text_of(m))) for m in mails] == [[0], [1, 2]]
     assert write_outbox(game, key=MOD).written == [], "nothing new: no mail"
     mailed = log(game, "mailed")
@@ -184,12 +155,12 @@ def test_ruling_300_a_refused_file_reaches_the_house_whose_key_sealed_it_and_nev
     report = write_outbox(game, key=MOD)
     assert sorted(w.split()[0] for w in report.written) == ["moderator.eml", "stark.eml"], "no new step: receipts only"
     send_outbox(game, server=server)
-    stark = text_of(received(recorder, shapes.EMAILS["stark"])[-1])
+    stark = text_of(mails_to(recorder, shapes.EMAILS["stark"])[-1])
     assert "YOUR FILES NOT TAKEN (1)" in stark and "[wrong-house]" in stark
     assert "It goes to House Stark, whose registered key sealed what it speaks of," in stark
-    assert received(recorder, "mallory@evil.example") == [], "never to the address a file came from"
-    assert len(received(recorder, shapes.EMAILS["lannister"])) == 1 and len(received(recorder, shapes.EMAILS["baratheon"])) == 1
-    mod = text_of(received(recorder, shapes.MODERATOR_EMAIL)[-1])
+    assert mails_to(recorder, "mallory@evil.example") == [], "never to the address a file came from"
+    assert len(mails_to(recorder, shapes.EMAILS["lannister"])) == 1 and len(mails_to(recorder, shapes.EMAILS["baratheon"])) == 1
+    mod = text_of(mails_to(recorder, shapes.MODERATOR_EMAIL)[-1])
     assert "FILES NO REGISTERED KEY SEALED: for you only (1)" in mod and "[unknown-key]" in mod
     assert "from 'mallory@evil.example'" in mod, "the moderator learns where it came from, to follow it up"
     assert "RECEIPTS SENT TO HOUSES" in mod and "-stark.txt" in mod
@@ -212,7 +183,7 @@ def test_ruling_304_a_rollback_after_mailing_is_told_and_the_new_steps_follow(ga
     assert any(w.startswith("stark.eml") and "steps 0001" in w for w in report.written)
     assert not (game / "outbox" / "0002" / "stark.eml").exists(), "the unsent mail of an undone step is set aside"
     send_outbox(game, server=server)
-    mails = received(recorder, shapes.EMAILS["stark"])
+    mails = mails_to(recorder, shapes.EMAILS["stark"])
     assert len(mails) == 2, "the mail written before the rollback was never sent"
     last = text_of(mails[-1])
     assert "UNDONE BY THE MODERATOR" in last and "The moderator undid step 0001" in last and "not meant" in last

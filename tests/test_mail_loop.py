@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from mail import shapes
+from mail.loopback import LoopbackController, Recorder, mails_to, run_server
 from test_digest import sections
-from test_smtp import LoopbackController, Recorder, run_server
 
 from adjudicator.cli import main as cli_main
 from adjudicator.engine.core.context import Request
@@ -61,14 +61,7 @@ def text_of(msg: EmailMessage) -> str:
     return str(body.get_content()).replace("\r\n", "\n")
 
 
-def mails_to(recorder: Recorder, address: str) -> list[EmailMessage]:
-    out = []
-    for _, rcpt, data in recorder.received:
-        if address in rcpt:
-            msg = BytesParser(policy=policy.default).parsebytes(data)
-            assert isinstance(msg, EmailMessage)
-            out.append(msg)
-    return out
+
 
 
 def steps_written(out: str) -> int:

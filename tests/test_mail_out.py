@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from mail import shapes
+from mail.loopback import game, reported  # noqa: F401
 
 from adjudicator.cli import main as cli_main
 from adjudicator.folder import batch
@@ -29,14 +30,7 @@ from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
 MOD = shapes.MODERATOR
 
 
-@pytest.fixture(scope="module")
-def reported(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shapes.make_reported_game(tmp_path_factory.mktemp("template") / shapes.GAME)
 
-
-@pytest.fixture
-def game(reported: Path, tmp_path: Path) -> Path:
-    return Path(shutil.copytree(reported, tmp_path / shapes.GAME))
 
 
 def read(path: Path) -> EmailMessage:

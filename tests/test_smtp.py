@@ -11,7 +11,6 @@ import ipaddress
 import shutil
 import socket
 import ssl
-from collections.abc import Iterator
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -19,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.x509.oid import NameOID
 from mail import shapes
+from mail.loopback import LoopbackController, Recorder, recorder, reported, run_server, smtp  # noqa: F401
 
 from adjudicator.cli import main as cli_main
 from adjudicator.folder import registry
@@ -39,38 +38,6 @@ from adjudicator.mail.outbox import (
 from adjudicator.seals.keys import write_key_pair
 
 MOD = shapes.MODERATOR
-
-
-class Recorder:
-    """An aiosmtpd handler keeping every message it accepts; it refuses the addresses in ``refuse``."""
-
-    def __init__(self) -> None:
-        self.received: list[tuple[str, list[str], bytes]] = []
-        self.refuse: set[str] = set()
-
-    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:
-        if address in self.refuse:
-            return "550 5.1.1 no such mailbox here"
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.received.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content))
-        return "250 OK"
-
-
-class LoopbackController(Controller):
-    """aiosmtpd's controller on an ephemeral port chosen by the system (port 0)."""
-
-    def _trigger_server(self) -> None:
-        assert self.server is not None
-        self.port = self.server.sockets[0].getsockname()[1]
-        super()._trigger_server()
-
-
-@pytest.fixture(scope="module")
-def reported(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shapes.make_reported_game(tmp_path_factory.mktemp("template") / shapes.GAME)
 
 
 @pytest.fixture
@@ -107,25 +74,6 @@ def server_context(certificate: tuple[Path, Path]) -> ssl.SSLContext:
 
 def client_context(certificate: tuple[Path, Path]) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=str(certificate[0]))
-
-
-def run_server(recorder: Recorder, **kwargs: Any) -> Iterator[LoopbackController]:
-    controller = LoopbackController(recorder, hostname="127.0.0.1", port=0, **kwargs)
-    controller.start()
-    try:
-        yield controller
-    finally:
-        controller.stop()
-
-
-@pytest.fixture
-def recorder() -> Recorder:
-    return Recorder()
-
-
-@pytest.fixture
-def smtp(recorder: Recorder) -> Iterator[LoopbackController]:
-    yield from run_server(recorder)
 
 
 def check_intact(game: Path, received: list[tuple[str, list[str], bytes]]) -> None:

@@ -159,28 +159,11 @@ def _units_word(units: dict[str, int]) -> str:
     return ", ".join(f"{n} {u.replace('_', ' ')}" for u, n in units.items())
 
 
-@loan("full_host")
-def full_host(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
-    """1 footman, 1 knight, 1 siege engine and 1 ship (ruling 219)."""
-    return _place_units(ctx, house, cmd)
-
-
-@loan("sea_raiders")
-def sea_raiders(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
-    """1 footman and 3 ships (ruling 219)."""
-    return _place_units(ctx, house, cmd)
-
-
-@loan("siege_engineers")
-def siege_engineers(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
-    """1 footman and 2 siege engines (ruling 219)."""
-    return _place_units(ctx, house, cmd)
-
-
-@loan("vanguard_cavalry")
-def vanguard_cavalry(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
-    """3 knights (ruling 219)."""
-    return _place_units(ctx, house, cmd)
+# Full Host (1 footman, 1 knight, 1 siege engine, 1 ship), Sea Raiders (1 footman, 3 ships), Siege
+# Engineers (1 footman, 2 siege engines) and Vanguard Cavalry (3 knights) do nothing but place the
+# units their card lists (ruling 219): one ability, read from the card, serves all four.
+for _card in ("full_host", "sea_raiders", "siege_engineers", "vanguard_cavalry"):
+    loan(_card)(_place_units)
 
 
 @loan("the_faceless_men")
