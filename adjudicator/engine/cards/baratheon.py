@@ -17,6 +17,7 @@ from .registry import (
     Upgrade,
     choice,
     house_card,
+    pick_or_no,
 )
 
 
@@ -40,12 +41,9 @@ def renly_baratheon(view: CombatView, me: Me) -> Iterator[Effect]:
     if not areas or view.knights_available(me.house) < 1:
         yield Skip("no footman to upgrade, or no knight left in the supply")
         return
-    options = [choice(me.card, area=a) for a in areas] + [choice(me.card, option="no")]
-    picked = view.choose(me, "upgrade a footman to a knight (name its area), or 'no'", options, default=options[-1])
-    if picked.area:
-        yield Upgrade(picked.area)
-    else:
-        yield Skip("declined")
+    picked = pick_or_no(view, me, "upgrade a footman to a knight (name its area), or 'no'",
+                        [choice(me.card, area=a) for a in areas])
+    yield Upgrade(picked.area) if picked and picked.area else Skip("declined")
 
 
 @house_card("ser_davos_seaworth", when="combat_strength")
@@ -71,10 +69,6 @@ def patchface(view: CombatView, me: Me) -> Iterator[Effect]:
     if not opponent or not hand:
         yield Skip("the opponent's hand is empty")
         return
-    options = [choice(me.card, house_card=c) for c in hand] + [choice(me.card, option="no")]
-    picked = view.choose(me, f"discard one card from {opponent.title()}'s hand (name it), or 'no'", options,
-                         default=options[-1])
-    if picked.house_card:
-        yield DiscardFromHand(opponent, picked.house_card)
-    else:
-        yield Skip("declined")
+    picked = pick_or_no(view, me, f"discard one card from {opponent.title()}'s hand (name it), or 'no'",
+                        [choice(me.card, house_card=c) for c in hand])
+    yield DiscardFromHand(opponent, picked.house_card) if picked and picked.house_card else Skip("declined")

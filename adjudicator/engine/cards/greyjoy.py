@@ -17,6 +17,7 @@ from .registry import (
     UnitValue,
     choice,
     house_card,
+    pick_or_no,
 )
 
 AERON_COST = 2
@@ -58,11 +59,8 @@ def aeron_damphair(view: CombatView, me: Me) -> Iterator[Effect]:
     if view.power(me.house) < AERON_COST or not others:
         yield Skip("needs 2 available power and another card in hand")
         return
-    options = [choice(me.card, house_card=c) for c in others] + [choice(me.card, option="no")]
     names = ", ".join(CARDS.house_cards[c].name for c in others)
-    picked = view.choose(me, f"pay 2 power to play another card instead ({names}), or 'no'", options, default=options[-1])
-    if picked.house_card:
-        yield SwapCard(picked.house_card, AERON_COST)
-    else:
-        yield Skip("declined")
+    picked = pick_or_no(view, me, f"pay 2 power to play another card instead ({names}), or 'no'",
+                        [choice(me.card, house_card=c) for c in others])
+    yield SwapCard(picked.house_card, AERON_COST) if picked and picked.house_card else Skip("declined")
 

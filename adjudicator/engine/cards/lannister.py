@@ -15,6 +15,7 @@ from .registry import (
     UnitValue,
     choice,
     house_card,
+    pick_or_no,
 )
 
 
@@ -37,12 +38,8 @@ def tyrion_lannister(view: CombatView, me: Me) -> Iterator[Effect]:
     """You may send the opponent's card back to its hand; it must choose another, or fight with none."""
     if view.card(me.opponent) is None:
         return
-    options = [choice(me.card, option="cancel"), choice(me.card, option="no")]
-    picked = view.choose(me, "cancel your opponent's House card? ('cancel' or 'no')", options, default=options[1])
-    if picked.option == "cancel":
-        yield CancelCard(me.opponent)
-    else:
-        yield Skip("declined")
+    picked = pick_or_no(view, me, "cancel your opponent's House card? ('cancel' or 'no')", [choice(me.card, option="cancel")])
+    yield CancelCard(me.opponent) if picked else Skip("declined")
 
 
 @house_card("cersei_lannister", when="after_victor_determined")
@@ -55,10 +52,6 @@ def cersei_lannister(view: CombatView, me: Me) -> Iterator[Effect]:
     if not areas:
         yield Skip("the opponent has no order token on the board")
         return
-    options = [choice(me.card, area=a) for a in areas] + [choice(me.card, option="no")]
-    picked = view.choose(me, f"remove one {opponent.title()} order token (name its area), or 'no'", options,
-                         default=options[-1])
-    if picked.area:
-        yield RemoveOrder(picked.area)
-    else:
-        yield Skip("declined")
+    picked = pick_or_no(view, me, f"remove one {opponent.title()} order token (name its area), or 'no'",
+                        [choice(me.card, area=a) for a in areas])
+    yield RemoveOrder(picked.area) if picked and picked.area else Skip("declined")

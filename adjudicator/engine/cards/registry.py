@@ -376,3 +376,11 @@ def ability(card: str | None, when: str | None = None) -> Ability | None:
 def choice(card: str, **fields: object) -> CardChoice:
     """A :class:`CardChoice` for ``card`` (keyword, area, house card or track)."""
     return CardChoice(card=card, **fields)  # type: ignore[arg-type]
+
+
+def pick_or_no(view: CombatView, me: Me, prompt: str, options: Sequence[CardChoice]) -> CardChoice | None:
+    """Ask the card's owner to pick one of ``options`` or 'no', the default; ``None`` when declined
+    (a "you may" of a card text)."""
+    no = choice(me.card, option="no")
+    picked = view.choose(me, prompt, [*options, no], default=no)
+    return None if picked.option == "no" else picked

@@ -16,6 +16,7 @@ from .registry import (
     TakeBackDiscards,
     choice,
     house_card,
+    pick_or_no,
 )
 
 
@@ -29,13 +30,9 @@ def robb_stark(view: CombatView, me: Me) -> Iterator[Effect]:
     if len(losses) < 2:
         return  # no choice to take away
     fewest = min(losses.values())
-    options = [choice(me.card, area=a) for a in sorted(a for a, n in losses.items() if n == fewest)]
-    options.append(choice(me.card, option="no"))
-    picked = view.choose(me, "choose the area the defeated army retreats to, or 'no'", options, default=options[-1])
-    if picked.area:
-        yield ChooseRetreat(picked.area)
-    else:
-        yield Skip("declined")
+    picked = pick_or_no(view, me, "choose the area the defeated army retreats to, or 'no'",
+                        [choice(me.card, area=a) for a in sorted(a for a, n in losses.items() if n == fewest)])
+    yield ChooseRetreat(picked.area) if picked and picked.area else Skip("declined")
 
 
 @house_card("roose_bolton", when="after_victor_determined")

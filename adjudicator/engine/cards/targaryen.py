@@ -26,6 +26,7 @@ from .registry import (
     UnitValue,
     choice,
     house_card,
+    pick_or_no,
     removed_after_combat,
 )
 
@@ -76,10 +77,9 @@ def viserys_targaryen(view: CombatView, me: Me) -> Iterator[Effect]:
     if not hand:
         yield Skip("no other card in hand")
         return
-    options = [choice(me.card, house_card=c) for c in hand] + [choice(me.card, option="no")]
-    picked = view.choose(me, "discard another card from your hand to add its printed strength (name it), or 'no'",
-                         options, default=options[-1])
-    if not picked.house_card:
+    picked = pick_or_no(view, me, "discard another card from your hand to add its printed strength (name it), or 'no'",
+                        [choice(me.card, house_card=c) for c in hand])
+    if not picked or not picked.house_card:
         yield Skip("declined")
         return
     yield DiscardFromHand(me.house, picked.house_card)
@@ -143,9 +143,6 @@ def missandei(view: CombatView, me: Me) -> Iterator[Effect]:
     if view.winner() != me.opponent or gap > 2 or not pile:
         yield Skip("Targaryen did not lose by 2 or less" if pile else "no other card in the discard pile")
         return
-    options = [choice(me.card, house_card=c) for c in pile] + [choice(me.card, option="no")]
-    picked = view.choose(me, "take a card back from your discard pile (name it), or 'no'", options, default=options[-1])
-    if picked.house_card:
-        yield ReturnToHand(picked.house_card)
-    else:
-        yield Skip("declined")
+    picked = pick_or_no(view, me, "take a card back from your discard pile (name it), or 'no'",
+                        [choice(me.card, house_card=c) for c in pile])
+    yield ReturnToHand(picked.house_card) if picked and picked.house_card else Skip("declined")
