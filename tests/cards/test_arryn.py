@@ -12,12 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pytest
-from rules.test_combat_harness import Assault, Battle, duel, play, say
+from rules.test_combat_harness import Assault, Battle, duel, play, say, wired
 
-from adjudicator.engine import machine
 from adjudicator.engine.cards.registry import Fighter, GainPower, Me, RemoveFromGame, Role, ability
 from adjudicator.engine.core.common import PowerChanged
-from adjudicator.engine.core.context import Step
 from adjudicator.engine.events.combat import CardAbility, CasualtiesDue, CombatResolved, HandReturned
 from adjudicator.game.commands import CardChoice, Support
 from adjudicator.game.state import GameState
@@ -29,22 +27,12 @@ PLAYERS = ["stark", "lannister", "arryn", "baratheon"]  # Greyjoy, Tyrell and Ma
 class ModBattle(Battle):
     """The harness's battle, advanced on the game's own map (the expansion's)."""
 
-    def run(self, *batches, deadline: bool = False) -> Step:
-        entries = [e for b in batches for e in b]
-        step = machine.advance(self.state, entries, deadline=deadline)
-        self.state, self.step = step.state, step
-        self.events.extend(step.events)
-        return step
+    board = None
 
 
 @pytest.fixture
 def battle(monkeypatch: pytest.MonkeyPatch):
-    def make(state: GameState, *assaults: Assault) -> ModBattle:
-        b = ModBattle(state, assaults)
-        monkeypatch.setattr(machine, "_runners", lambda: {"action": b.runner})
-        return b
-
-    return make
+    return wired(monkeypatch, ModBattle)
 
 
 def fight(attacker: str, defender: str, *, area: str, origin: str, attack=("knight",), defend=("footman",),

@@ -141,6 +141,8 @@ def play(house: str, card: str) -> list[dict[str, Any]]:
 class Battle:
     """Fights ``assaults`` in order inside the action phase, answer batch after answer batch."""
 
+    board: Board | None = BOARD  # None: the state's own map (an expansion's)
+
     def __init__(self, state: GameState, assaults: Iterable[Assault]) -> None:
         self.state = state
         self.assaults = list(assaults)
@@ -163,7 +165,7 @@ class Battle:
 
     def run(self, *batches: list[dict[str, Any]], deadline: bool = False) -> Step:
         entries = [e for b in batches for e in b]
-        step = advance(self.state, entries, deadline=deadline, board=BOARD)
+        step = advance(self.state, entries, deadline=deadline, board=self.board)
         self.state = step.state
         self.events.extend(step.events)
         self.step = step
@@ -196,16 +198,21 @@ class Battle:
                       if (house is None or u.house == house) and (routed is None or u.routed == routed))
 
 
-@pytest.fixture
-def battle(monkeypatch: pytest.MonkeyPatch):
-    """``battle(state, Assault(...), ...)``: a :class:`Battle` wired into the step machine."""
+def wired(monkeypatch: pytest.MonkeyPatch, kind: type[Battle] = Battle):
+    """``make(state, Assault(...), ...)``: a battle of ``kind`` wired into the step machine."""
 
     def make(state: GameState, *assaults: Assault) -> Battle:
-        b = Battle(state, assaults)
+        b = kind(state, assaults)
         monkeypatch.setattr(machine, "_runners", lambda: {"action": b.runner})
         return b
 
     return make
+
+
+@pytest.fixture
+def battle(monkeypatch: pytest.MonkeyPatch):
+    """``battle(state, Assault(...), ...)``: a :class:`Battle` wired into the step machine."""
+    return wired(monkeypatch)
 
 
 # --- the harness and the machine ---------------------------------------------------------------
