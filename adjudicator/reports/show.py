@@ -101,7 +101,8 @@ def json_view(state: GameState, board: Board | None = None) -> dict[str, Any]:
 
 def _expansion_view(state: GameState, board: Board) -> dict[str, Any]:
     """Mother of Dragons' keys of the view (docs/state-json.md); the loan deck's order stays hidden."""
-    return {
+    leaving = {"leaving": list(state.leaving)} if state.leaving else {}  # maester leave (M124)
+    return leaving | {
         "variant": state.variant,
         "vassals": list(state.vassals),
         "commanders": dict(state.commanders),
