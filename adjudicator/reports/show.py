@@ -154,6 +154,10 @@ def summary(state: GameState, board: Board | None = None) -> str:
         commanded = [f"{house_name(v)} ({f'commanded by {house_name(c)}' if (c := state.commander(v)) else 'no commander yet'})"
                      for v in state.vassals]  # fmt: skip
         out += wrap(", ".join(commanded), WIDTH, initial_indent=f"{'Vassals (*):':<14}", subsequent_indent=" " * 14)
+    if state.leaving:  # maester leave (M124, ruling 276)
+        out += wrap(f"{', '.join(house_name(h) for h in state.leaving)}'s player at the end of round {state.round}: a vassal "
+                    f"from round {state.round + 1} (M124)", WIDTH, initial_indent=f"{'Leaving:':<14}",
+                    subsequent_indent=" " * 14)  # fmt: skip
     if state.variant != "classic" and "targaryen" in state.houses_in_play:
         out.append(f"{'Dragons:':<14}strength {state.dragon_strength(board)}; tokens on rounds "
                    f"{', '.join(map(str, state.dragon_tokens)) or 'none'}")

@@ -120,3 +120,15 @@ def test_ruling_276_a_rollback_keeps_a_leave_named_at_the_step_it_goes_back_to_a
     batch.adjudicate(root)
     assert GameDir.open(root).load_state().leaving == []
     assert audit.replay(root).ok
+
+
+def test_M124_maester_show_and_its_json_say_who_leaves(tmp_path, capsys):
+    root = bare_game(tmp_path / "g")
+    run(capsys, "leave", root, "stark")
+    batch.adjudicate(root)
+    code, out, _ = run(capsys, "show", root)
+    assert code == 0 and "Leaving: Stark's player at the end of round 2: a vassal from round 3 (M124)" in " ".join(out.split())
+    code, out, _ = run(capsys, "show", root, "--json")
+    assert code == 0 and '"leaving": ["stark"]' in out
+    code, out, _ = run(capsys, "show", root, "--position")
+    assert code == 0 and 'leaving = ["stark"]' in out
