@@ -22,7 +22,7 @@ from ..core.common import (
     within_supply,
 )
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
-from ..core.vassals import same_family
+from ..core.vassals import family_holder
 from ..events.action import (
     AttackDeclared,
     MarchResolved,
@@ -166,8 +166,8 @@ def _destination_problem(state: GameState, board: Board, house: HouseId, origin:
     d = board.area(dest)
     if dest in state.impassable:
         return f"{d.name} is impassable all game (R235)"
-    why = family_entry_problem(state, board, house, dest)
-    if why:
+    why = None if all(u.type == "dragon" for u in units) else family_entry_problem(state, board, house, dest)
+    if why:  # a dragon's own refusal follows (ruling 249)
         return why
     if any(u.type == "ship" for u in units):
         if any(u.type != "ship" for u in units):
@@ -189,7 +189,10 @@ def _destination_problem(state: GameState, board: Board, house: HouseId, origin:
             return f"a dragon flies only to a land area, never to a sea or a port ({d.name}) (M091, ruling 249)"
         return f"footmen, knights and siege engines never enter sea areas or ports ({d.name}) (R145)"
     if flying:
-        return None  # a dragon flies to any land area of either board (M091)
+        if kin := family_holder(state, board, house, dest):  # a dragon flies to any other land area (M091)
+            return (f"a dragon never flies into {d.name}: {kin.title()}, a vassal you command this round, controls it "
+                    "(M069, ruling 249)")  # only Targaryen has dragons, and it is never a vassal (M075)
+        return None
     if not board.adjacent(origin, dest) and dest not in transport_reach(state, board, house, origin):
         dragons = " (only dragons fly, M093)" if any(u.type == "dragon" for u in state.area(origin).units) else ""
         return (f"{d.name} is not adjacent to {_name(board, origin)} and no chain of your ships links them "
@@ -207,8 +210,8 @@ def family_entry_problem(state: GameState, board: Board, house: HouseId, dest: s
     vassal = state.is_vassal(house)
     if vassal and d.is_port:
         return f"a vassal never marches into a port, not even its own ({d.name}) (M044, ruling 273)"
-    owner = state.controller(dest, board)
-    if owner is None or not same_family(state, house, owner):
+    owner = family_holder(state, board, house, dest)
+    if owner is None:
         return None
     if vassal:
         return (f"{d.name} is controlled by {owner.title()}: a vassal never marches into an area its commander or "
@@ -258,8 +261,8 @@ def destinations(state: GameState, board: Board, house: HouseId, origin: str) ->
                 or (board.area(n).is_port and state.controller(n, board) == house)}
     if units & LAND_UNITS:
         out |= {n for n in board.neighbours[origin] if board.area(n).is_land} | transport_reach(state, board, house, origin)
-    if "dragon" in units:  # a dragon flies to any land area (M091)
-        out |= {a.id for a in board.land_areas()} - {origin}
+    if "dragon" in units:  # a dragon flies to any land area but its family's (M091, ruling 249)
+        out |= {a.id for a in board.land_areas() if not family_holder(state, board, house, a.id)} - {origin}
     if state.vassals:  # M044, M045, M069
         out = {d for d in out if family_entry_problem(state, board, house, d) is None}
     return in_board_order(board, out - set(state.impassable))

@@ -18,6 +18,7 @@ from ..core.context import NOT_APPLICABLE, Ask, Context, Request
 from ..core.vassals import same_family
 from ..events.combat import SupportDeclared, SupportRefused
 from .combat_state import Combat, Grant, decide_now, matches
+from .gifts import gifts_at_support
 from .strength import grant_value
 
 # "Support no one". A command's ``None`` fields are left out of its saved form, and Support.side
@@ -102,6 +103,7 @@ def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) ->
                     "(M048, ruling 234)")
         return None
 
+    gifts_at_support(ctx, req.key)  # Mother of Dragons: gifts waiting are made now (ruling 261)
     only = options[0] if len(options) == 1 else None
     cmd = ctx.ask(Ask(req, check, only=only))
     assert isinstance(cmd, Support)
