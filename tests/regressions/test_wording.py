@@ -137,6 +137,7 @@ from adjudicator.engine.events.bank import (  # noqa: E402
     LoansShifted,
     LoanTaken,
     NoLoanTaken,
+    PlayerLeaving,
     PlayerLeft,
     PowerGiven,
     SeaOrdersRemoved,
@@ -307,7 +308,8 @@ SAMPLES: list[Event] = [
     BraavosTokenTaken(house="stark"), BraavosTokenTaken(house=""),
     SpymasterLooked(house="stark", deck=2, cards=("clash_of_kings", "game_of_thrones")),
     SpymasterDone(house="stark", deck=2, bottom=1),
-    PlayerLeft(house="stark", power_returned=3),
+    PlayerLeft(house="stark", power_returned=3), PlayerLeaving(house="stark", round=4),
+    PlayerLeft(house="stark", power_returned=0, refused="Stark is a vassal already (M124)"),
     PowerGiven(house="stark", to="targaryen", power=2, asked=2), PowerGiven(house="stark", to="arryn", power=1, asked=3),
 ]
 # Mother of Dragons' vassals
