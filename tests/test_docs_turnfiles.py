@@ -20,7 +20,7 @@ BLOCKS = [(m.group(1), m.group(2), TEXT[: m.start()].count("\n") + 2)
 
 def variant_at(line: int) -> str:
     """The box a block's lines are written for: the expansion's names under a Mother of Dragons heading."""
-    headings = [h for h in re.findall(r"^## (.*)$", "\n".join(TEXT.splitlines()[:line]), re.MULTILINE)]
+    headings = re.findall(r"^## (.*)$", "\n".join(TEXT.splitlines()[:line]), re.MULTILINE)
     return "mother-of-dragons" if headings and "Mother of Dragons" in headings[-1] else "classic"
 
 
