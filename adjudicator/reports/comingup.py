@@ -79,9 +79,3 @@ def template_lines(u: Upcoming) -> list[str]:
     if not shown and r.options:
         shown = [r.options[0]]
     return [format_command(c) for c in shown] or [r.kind.replace("_", " ") + " ..."]
-
-
-def for_vassal(r: Mapping[str, Any], line: str) -> str:
-    """A line as the commander writes it for its vassal's decision: ``for tyrell: play Bronn`` (M030)."""
-    vassal = r.get("vassal")
-    return f"for {vassal}: {line}" if vassal and not line.startswith("for ") else line

@@ -47,7 +47,7 @@ from ..game.state import GameState
 from ..turnfile.header import Header, format_header
 from ..turnfile.names import ORDER_TEXT, display_name
 from .cardtext import card_ref
-from .comingup import coming_up, for_vassal, skeleton_lines
+from .comingup import coming_up, skeleton_lines
 from .svgmap import HOUSE_COLOURS, MapLayout, board_summary, render_map
 from .templating import environment
 from .verdicts import answer_verdicts, judged
@@ -621,7 +621,7 @@ def _my_request(r: dict[str, Any]) -> dict[str, Any]:
         "kind": kind_name(r["kind"]),
         "prompt": clean(r["prompt"]),
         "secret": bool(r.get("secret")),
-        "options": [for_vassal(r, command_text(command_from_dict(o))) for o in r.get("options", [])],
+        "options": [command_text(command_from_dict(o)) for o in r.get("options", [])],
         "default": _default_text(r),
         "context": [f"{CONTEXT_LABELS.get(k, k.replace('_', ' '))}: {_context_text(v)}"
                     for k, v in sorted(r.get("context", {}).items())],
@@ -630,8 +630,8 @@ def _my_request(r: dict[str, Any]) -> dict[str, Any]:
 
 def _default_text(r: dict[str, Any]) -> list[str]:
     if "default" in r:
-        return [for_vassal(r, command_text(command_from_dict(r["default"])))]
-    return [for_vassal(r, command_text(command_from_dict(p))) for p in r.get("default_parts", [])]
+        return [command_text(command_from_dict(r["default"]))]
+    return [command_text(command_from_dict(p)) for p in r.get("default_parts", [])]
 
 
 def _context_text(v: Any) -> str:
@@ -727,8 +727,8 @@ def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq:
             continue
         lines += textwrap.wrap(f"# {kind_name(r['kind'])}: {clean(r['prompt'])}", WIDTH, subsequent_indent="#   ",
                                break_long_words=False, break_on_hyphens=False)
-        template = _default_text(r) or [for_vassal(r, command_text(command_from_dict(o))) for o in r.get("options", [])[:1]]
-        lines += [f"# {t}" for t in (template or [for_vassal(r, KIND_TEMPLATES.get(r["kind"], r["kind"] + " ..."))])]
+        template = _default_text(r) or [command_text(command_from_dict(o)) for o in r.get("options", [])[:1]]
+        lines += [f"# {t}" for t in (template or [KIND_TEMPLATES.get(r["kind"], r["kind"] + " ...")])]
     lines += list(ahead)  # the later tracks' bids among them, when a bid is asked
     return "\n".join(lines) + "\n"
 

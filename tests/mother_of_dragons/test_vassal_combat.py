@@ -17,8 +17,7 @@ from adjudicator.engine.events.vassals import (
 from adjudicator.engine.rules.vassal_combat import free_vassal_cards
 from adjudicator.folder.check import check_turn_file
 from adjudicator.game.cards import CARDS
-from adjudicator.game.commands import ForVassal, PlayCard, RefuseSupport, Support, UseBlade
-from adjudicator.reports.report import skeleton
+from adjudicator.game.commands import PlayCard, RefuseSupport, Support, UseBlade
 from adjudicator.turnfile.parser import parse_turn_file
 from mother_of_dragons.vassal_battles import (
     COMMANDERS,
@@ -223,17 +222,6 @@ def test_M057_the_commanders_answers_for_one_vassal_never_play_for_another(battl
     b.run(play("stark", "eddard_stark"), say("lannister", PlayCard(card="janos_slynt")))
     assert b.asked() == [("house_card", "lannister")]  # a line without 'for tyrell:' is Lannister's own
     assert COMMANDERS["tyrell"] == "lannister"
-
-
-def test_M058_the_commanders_turn_file_names_the_vassal_in_every_line_it_is_offered(battle):
-    b = battle(stark_attacks_the_reach(), ON_THE_REACH)
-    b.run(play("stark", "eddard_stark"))
-    request = b.requests()[0].to_dict()
-    lines = skeleton(b.state, "lannister", [request]).splitlines()
-    weakest = min(drawn(b), key=lambda c: (CARDS.house_cards[c].strength, c))
-    assert f"# for tyrell: play {CARDS.house_cards[weakest].name}" in lines
-    parsed = parse_turn_file("\n".join([lines[0], lines[-1].removeprefix("# ")]), variant=b.state.variant)
-    assert parsed.ok and parsed.commands[0] == ForVassal(vassal="tyrell", command=PlayCard(card=weakest))
 
 
 def test_M058_maester_check_sends_a_vassal_card_to_the_for_vassal_line():
