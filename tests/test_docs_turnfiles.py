@@ -18,12 +18,6 @@ BLOCKS = [(m.group(1), m.group(2), TEXT[: m.start()].count("\n") + 2)
           for m in re.finditer(r"```(turn(?:-error)?)\n(.*?)```", TEXT, re.DOTALL)]
 
 
-def variant_at(line: int) -> str:
-    """The box a block's lines are written for: the expansion's names under a Mother of Dragons heading."""
-    headings = re.findall(r"^## (.*)$", "\n".join(TEXT.splitlines()[:line]), re.MULTILINE)
-    return "mother-of-dragons" if headings and "Mother of Dragons" in headings[-1] else "classic"
-
-
 def test_the_guide_has_examples() -> None:
     assert len([b for b in BLOCKS if b[0] == "turn"]) >= 20
     assert any(b[0] == "turn-error" for b in BLOCKS)
@@ -31,7 +25,7 @@ def test_the_guide_has_examples() -> None:
 
 @pytest.mark.parametrize(("body", "line"), [(b, n) for kind, b, n in BLOCKS if kind == "turn"])
 def test_every_example_parses_without_a_problem(body: str, line: int) -> None:
-    tf = parse_turn_file(body, filename=f"turn-files.md:{line}", variant=variant_at(line))
+    tf = parse_turn_file(body, filename=f"turn-files.md:{line}")
     assert not tf.problems, [p.render() for p in tf.problems]
     assert [w.code for w in tf.warnings if w.code != "W301"] == []
     assert len(tf.commands) == len([ln for ln in body.splitlines()

@@ -91,9 +91,12 @@ from adjudicator.engine.events.vassals import (
     VassalCommanded,
     VassalDeckShuffled,
     VassalHandShown,
+    VassalMusterDeclined,
+    VassalMustered,
     VassalRaidKept,
     VassalRaised,
     VassalSetPassed,
+    VassalTokenPlaced,
 )
 from adjudicator.engine.events.westeros import (
     BidsRevealed,
@@ -320,6 +323,9 @@ SAMPLES += [
     VassalCommanded(vassal="arryn", commander="stark", rest=True),
     VassalSetPassed(house="baratheon", to="lannister"),
     VassalRaidKept(vassal="tyrell", area="highgarden"),
+    VassalTokenPlaced(vassal="tyrell", area="the_reach"),
+    VassalMustered(vassal="tyrell", area="highgarden"),
+    VassalMusterDeclined(vassal="tyrell", area="highgarden"),
     VassalCardsDrawn(vassal="tyrell", commander="stark", cards=("bronn", "varys", "jaqen_hghar")),
     VassalDeckShuffled(vassal="tyrell"),
     CommanderRewarded(vassal="tyrell", commander="stark"),
