@@ -18,6 +18,7 @@ from adjudicator.engine.rules.vassal_combat import free_vassal_cards
 from adjudicator.folder.check import check_turn_file
 from adjudicator.game.cards import CARDS
 from adjudicator.game.commands import PlayCard, RefuseSupport, Support, UseBlade
+from adjudicator.game.state import Order
 from adjudicator.turnfile.parser import parse_turn_file
 from mother_of_dragons.vassal_battles import (
     COMMANDERS,
@@ -234,3 +235,16 @@ def test_M058_maester_check_sends_a_vassal_card_to_the_for_vassal_line():
     assert [(line, code) for line, code, _ in problems] == [(2, "E409"), (4, "E409")]
     assert "for VASSAL: play Bronn' (M058)" in problems[0][2]
     assert "for VASSAL: Jon Connington: ...' (M058)" in problems[1][2]
+
+
+def test_M057_the_commander_declares_its_vassals_support(battle):
+    # Greyjoy's Raid/Support, kept as a support order in the Searoad Marches next to The Reach (M047):
+    # Lannister declares it for Tyrell, which it also commands
+    state = stark_attacks_the_reach(areas='searoad_marches = { units = ["greyjoy footman"] }')
+    state.area_mut("searoad_marches").order = Order("greyjoy", "vassal_support")  # no position writes a kept token
+    b = battle(state, ON_THE_REACH)
+    b.run(play("stark", "eddard_stark"))
+    assert [(r.kind, r.house, r.vassal) for r in b.requests()] == [("support", "lannister", "greyjoy")]
+    b.run(for_vassal("greyjoy", Support(side="tyrell")))
+    b.run(vassal_plays("tyrell", quiet(b)), deadline=True)
+    assert ("support:greyjoy:searoad_marches", 2) in b.of(CombatResolved)[0].defender_strength  # footman, +1 (M048)
