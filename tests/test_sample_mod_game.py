@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from adjudicator.cli import main as cli_main
 from adjudicator.folder import audit, batch
 from adjudicator.robots.demo import play_sample, sample_dir, sample_plan
 from adjudicator.seals import seal
@@ -99,10 +100,12 @@ def test_mod_sample_has_a_combat_a_sea_order_a_loan_interest_a_dragon_and_a_loya
     assert "DragonStrengthGained" in kinds
 
 
-def test_mod_sample_replays_byte_for_byte(played):
+def test_mod_sample_replays_byte_for_byte(played, capsys: pytest.CaptureFixture[str]):
     root, _ = played
     check = audit.replay(root)
     assert check.ok, check.lines()
+    assert cli_main(["replay", str(root)]) == 0, "maester replay passes on it"
+    assert "every snapshot follows from the archive, byte for byte" in capsys.readouterr().out
 
 
 @pytest.mark.filterwarnings("ignore::adjudicator.seals.keys.InsecureKeyFile")  # git keeps no file modes
