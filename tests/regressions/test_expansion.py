@@ -1,0 +1,53 @@
+"""Review of whole Mother of Dragons games: what the robots' games and the invariants found.
+
+Each test names the rule it checks. A docstring starting "Was wrong:" says what a whole game (or an
+invariant written for it) found and how it was fixed at the root.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rules.helpers import answers, at_action, march, phases, put, run  # noqa: F401
+
+from adjudicator.engine.invariants import check_invariants
+from mother_of_dragons.bank_helpers import bank_game
+
+pytestmark = pytest.mark.usefixtures("phases")
+
+
+def test_M113_the_braavos_token_is_set_aside_when_its_holder_leaves_braavos_to_no_one():
+    """Was wrong: the holder kept the token after marching its last unit out of Braavos without a
+    power token, though "if ever no player has control of Braavos, the token is simply placed aside"
+    (004:1318). Now the token follows control after every change of control, as Targaryen's loyalty
+    tokens do."""
+    s = at_action(bank_game())
+    s.area_mut("braavos").neutral_force = None
+    s.braavos_token = "stark"
+    s.step = "marches"
+    put(s, "braavos", "stark", "footman", order="march+0")
+    put(s, "winterfell", "lannister", "footman", order="defense+1")
+    step = run(s, *answers("stark", march("braavos", ("norvos", "footman"))))
+    assert step.state.area("norvos").units and step.state.controller("braavos", s.board()) is None
+    assert step.state.braavos_token is None
+    assert not [p for p in check_invariants(step.state) if "Braavos" in p]
+
+
+def test_R196_a_last_card_removed_from_the_game_does_not_come_back_as_the_discard():
+    """Was wrong (six robots with Mother of Dragons, seed 3, round 8): Targaryen played Viserys
+    Targaryen, its last card, and lost; Viserys was removed from the game and then, as the last card
+    played (R196), kept as the only discard too: the card was in two places. A removed card is no
+    discard to keep; the hand takes back every discard."""
+    from adjudicator.game.cards import CARDS
+    from mother_of_dragons.test_targaryen_combat import T, fight, flight
+    from rules.helpers import entry
+
+    from adjudicator.game.commands import PlayCard
+
+    s = flight()
+    hs = s.houses[T]
+    hs.hand, hs.discards = ["viserys_targaryen"], [c for c in CARDS.hand_of(T) if c != "viserys_targaryen"]
+    step = fight(s, entry("stark", PlayCard(card="eddard_stark")), entry(T, PlayCard(card="viserys_targaryen")))
+    hs = step.state.houses[T]
+    assert hs.removed == ["viserys_targaryen"] and hs.discards == []
+    assert sorted(hs.hand) == sorted(c for c in CARDS.hand_of(T) if c != "viserys_targaryen")
+    assert not [p for p in check_invariants(step.state) if "house cards" in p]
