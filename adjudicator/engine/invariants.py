@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from ..game.board import Board
 from ..game.cards import CARDS
 from ..game.commands import SEA_ORDER_TOKENS
+from ..game.maps import CLASSIC
 from ..game.state import GameState
 from .core.braavos import BRAAVOS
 from .core.common import within_supply
@@ -128,6 +129,34 @@ def _targaryen_problems(state: GameState, board: Board, *, in_combat: bool) -> l
     if dragons > board.unit_limit("dragon", TARGARYEN) or any(
             u.type == "dragon" and h != TARGARYEN for h in state.houses_in_play for _, u in state.units_of(h)):
         problems.append(f"{dragons} Targaryen dragons on the board, or a dragon of another house (M087)")
+    return problems
+
+
+def check_change(before: GameState, after: GameState) -> list[str]:
+    """Every broken invariant of one step, from the position before it to the one after, as sentences:
+    what only ever moves one way (the round; Mother of Dragons' M081 loyalty, M090 dragon strength
+    tokens, M104 loans kept for the game, cards removed from the game, M111 Braavos's neutral force,
+    M124 vassals)."""
+    problems: list[str] = []
+    if after.round < before.round or after.houses_in_play != before.houses_in_play:
+        problems.append(f"round {before.round} became round {after.round}, or the houses in play changed")
+    if after.variant == CLASSIC:
+        return problems
+    if after.loyalty_gained < before.loyalty_gained:
+        problems.append(f"Targaryen's gained loyalty fell from {before.loyalty_gained} to {after.loyalty_gained} (M081)")
+    if not set(after.dragon_tokens) <= set(before.dragon_tokens):
+        problems.append(f"dragon strength tokens came back to the round track: {before.dragon_tokens} -> "
+                        f"{after.dragon_tokens} (M090)")
+    if not set(before.vassals) <= set(after.vassals) or TARGARYEN in after.vassals:
+        problems.append(f"the vassals went from {before.vassals} to {after.vassals} (M124, M125)")
+    for house, hs in before.houses.items():
+        now = after.houses[house]
+        if not set(hs.loans) <= set(now.loans):
+            problems.append(f"{house} lost loans it keeps for the game: {hs.loans} -> {now.loans} (M104)")
+        if not set(hs.removed) <= set(now.removed):
+            problems.append(f"house cards of {house} came back into the game: {hs.removed} -> {now.removed}")
+    if BRAAVOS in before.areas and not before.areas[BRAAVOS].neutral_force and after.area(BRAAVOS).neutral_force:
+        problems.append("the Braavos neutral force came back after its defeat (M111)")
     return problems
 
 

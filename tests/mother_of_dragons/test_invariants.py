@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.engine.invariants import check_invariants
+from adjudicator.engine.invariants import check_change, check_invariants
 from adjudicator.game.mod_setup import new_mod_game
 from adjudicator.game.state import GameState, Order, Unit
 
@@ -207,3 +207,40 @@ def test_M111_M113_the_braavos_token_is_with_the_player_controlling_braavos():
     assert check_invariants(s) == []
     s.braavos_token = "tyrell"
     assert caught(s, "a vassal keeps the Braavos token", "ruling 257")
+
+
+# --- from one step to the next ------------------------------------------------------------------------
+
+
+def test_M081_M090_M104_M111_M124_what_only_moves_one_way_between_two_steps():
+    before = sound(round=4)
+    before.loyalty_gained, before.houses["stark"].loans, before.houses["targaryen"].removed = 2, ["a"], ["khal_drogo"]
+    before.loan_deck = []  # the invariants of one position are not under test here
+    before.area_mut("braavos").neutral_force = None
+    assert check_change(before, before.copy()) == []
+    after = before.copy()
+    after.round = 6
+    after.loyalty_gained, after.dragon_tokens, after.vassals = 3, [8, 10], [*before.vassals, "lannister"]
+    assert check_change(before, after) == []  # a token gained, a round reached, a player left
+    for change, words in [
+        (lambda s: setattr(s, "round", 3), "round 4 became round 3"),
+        (lambda s: setattr(s, "loyalty_gained", 1), "M081"),
+        (lambda s: s.dragon_tokens.append(4), "M090"),
+        (lambda s: s.houses["stark"].loans.clear(), "M104"),
+        (lambda s: s.houses["targaryen"].removed.clear(), "came back into the game"),
+        (lambda s: setattr(s.area_mut("braavos"), "neutral_force", 5), "M111"),
+        (lambda s: s.vassals.remove("tyrell"), "M124"),
+        (lambda s: s.vassals.append("targaryen"), "M125"),
+    ]:
+        after = before.copy()
+        change(after)
+        assert any(words in p for p in check_change(before, after)), words
+
+
+def test_every_step_of_a_robot_game_is_checked_against_the_one_before(monkeypatch):
+    from adjudicator.robots import simulate as sim
+
+    seen = []
+    monkeypatch.setattr(sim, "check_change", lambda a, b: seen.append((a.round, b.round)) or ["broken on purpose"])
+    r = sim.simulate(4, 1, rounds=1, text=False, expansion="mother-of-dragons")
+    assert len(seen) == 1 and r.problems == ["step 1, round 1 planning: broken on purpose"]
