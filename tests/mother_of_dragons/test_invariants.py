@@ -17,7 +17,7 @@ def sound(houses: list[str] = FOUR_T, *, round: int = 1, phase: str = "planning"
     s = new_mod_game(houses, seed="invariants")
     s.round, s.phase = round, phase
     s.dragon_tokens = [r for r in s.dragon_tokens if r > round]
-    s.commanders, s.vassal_sets = {v: "stark" for v in s.vassals}, []
+    s.commanders, s.vassal_sets = dict.fromkeys(s.vassals, "stark"), []
     s.pending = [{"key": f"r{round}.{phase}.1.orders.{h}", "kind": "orders", "house": h, "prompt": "p"}
                  for h in s.players()]
     assert check_invariants(s) == []

@@ -7,10 +7,10 @@ invariant written for it) found and how it was fixed at the root.
 from __future__ import annotations
 
 import pytest
+from mother_of_dragons.bank_helpers import bank_game
 from rules.helpers import answers, at_action, march, phases, put, run  # noqa: F401
 
 from adjudicator.engine.invariants import check_invariants
-from mother_of_dragons.bank_helpers import bank_game
 
 pytestmark = pytest.mark.usefixtures("phases")
 
@@ -37,10 +37,10 @@ def test_R196_a_last_card_removed_from_the_game_does_not_come_back_as_the_discar
     Targaryen, its last card, and lost; Viserys was removed from the game and then, as the last card
     played (R196), kept as the only discard too: the card was in two places. A removed card is no
     discard to keep; the hand takes back every discard."""
-    from adjudicator.game.cards import CARDS
     from mother_of_dragons.test_targaryen_combat import T, fight, flight
     from rules.helpers import entry
 
+    from adjudicator.game.cards import CARDS
     from adjudicator.game.commands import PlayCard
 
     s = flight()
