@@ -155,7 +155,7 @@ def check_change(before: GameState, after: GameState) -> list[str]:
             problems.append(f"{house} lost loans it keeps for the game: {hs.loans} -> {now.loans} (M104)")
         if not set(hs.removed) <= set(now.removed):
             problems.append(f"house cards of {house} came back into the game: {hs.removed} -> {now.removed}")
-    if BRAAVOS in before.areas and not before.areas[BRAAVOS].neutral_force and after.area(BRAAVOS).neutral_force:
+    if before.loan_slots and not before.area(BRAAVOS).neutral_force and after.area(BRAAVOS).neutral_force:
         problems.append("the Braavos neutral force came back after its defeat (M111)")
     return problems
 
