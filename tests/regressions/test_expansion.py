@@ -11,6 +11,7 @@ from mother_of_dragons.bank_helpers import bank_game
 from rules.helpers import answers, at_action, march, phases, put, run  # noqa: F401
 
 from adjudicator.engine.invariants import check_invariants
+from adjudicator.game.state import Unit
 
 pytestmark = pytest.mark.usefixtures("phases")
 
@@ -51,3 +52,29 @@ def test_R196_a_last_card_removed_from_the_game_does_not_come_back_as_the_discar
     assert hs.removed == ["viserys_targaryen"] and hs.discards == []
     assert sorted(hs.hand) == sorted(c for c in CARDS.hand_of(T) if c != "viserys_targaryen")
     assert not [p for p in check_invariants(step.state) if "house cards" in p]
+
+
+def test_M078_ruling_216_a_loyalty_token_moved_into_targaryens_area_is_gained_without_asking_to_cancel():
+    """Was wrong (five robots with Targaryen, seed 5, round 7): Scattering Dissent moved a token into
+    Blackwater, held by a Targaryen dragon, and the step stopped to ask Targaryen whether to pay to put
+    the move back, the token lying ungained in its area meanwhile, though a token moved there "is
+    gained at once" (ruling 216, M078). Targaryen is no longer asked to cancel such a move: the token
+    is gained as it arrives, and a mail round is saved."""
+    from mother_of_dragons.test_westeros_iv import T, resolve, tgame
+
+    from adjudicator.engine.events.targaryen import LoyaltyGained, LoyaltyMoved
+    from adjudicator.game.commands import WesterosChoice
+
+    s = tgame()
+    s.area_mut("kings_landing").loyalty = 0
+    s.area_mut("harrenhal").loyalty = 1
+    s.area_mut("blackwater").units = [Unit(T, "dragon")]
+    s.houses[T].power, gained = 5, s.loyalty_gained
+    mover = [h for h in s.turn_order() if h in s.players()][0]
+    # Every other decision by its default; a question to Targaryen about Blackwater would stop the card.
+    ctx = resolve(s, "word_spreads_quickly", deadline=lambda r: r.house != T or "Blackwater" not in r.prompt,
+                  answers_of={mover: [WesterosChoice(card="word_spreads_quickly", option="harrenhal+blackwater")]})
+    moved = [e for e in ctx.events if isinstance(e, LoyaltyMoved)]
+    assert (moved[0].house, moved[0].destination, moved[0].cancelled) == (mover, "blackwater", False)
+    assert [e.area for e in ctx.events if isinstance(e, LoyaltyGained)][0] == "blackwater"
+    assert s.loyalty_gained > gained and not s.area("blackwater").loyalty
