@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from mother_of_dragons.bank_helpers import bank_game
+from mother_of_dragons.vassal_battles import battle  # noqa: F401 (a fixture)
 from rules.helpers import answers, at_action, march, phases, put, run  # noqa: F401
 
 from adjudicator.engine.invariants import check_invariants
@@ -78,3 +79,18 @@ def test_M078_ruling_216_a_loyalty_token_moved_into_targaryens_area_is_gained_wi
     assert (moved[0].house, moved[0].destination, moved[0].cancelled) == (mover, "blackwater", False)
     assert [e.area for e in ctx.events if isinstance(e, LoyaltyGained)][0] == "blackwater"
     assert s.loyalty_gained > gained and not s.area("blackwater").loyalty
+
+
+def test_jon_connington_ruling_281_never_places_a_knight_at_sea(battle, monkeypatch):
+    """Was wrong (four robots without Targaryen, seed 3, round 1): the vassal Arryn lost a sea battle
+    with Jon Connington and its commander placed a knight in The Bite, where its ships had come from.
+    A knight is a land unit (R014): only the vassal's home area remains to choose, while it controls it."""
+    from mother_of_dragons.vassal_battles import fight, rig, vassal_plays
+    from rules.test_combat_harness import Assault, play
+
+    rig(monkeypatch, ("jon_connington", "janos_slynt", "varys"))
+    state = fight("tyrell", "stark", area="west_summer_sea", origin="redwyne_straights", token="vassal_march",
+                  attack=("ship",), defend=("2 ships",))
+    b = battle(state, Assault("west_summer_sea", "tyrell", "redwyne_straights", ("ship",)))
+    b.run(play("stark", "robb_stark"), vassal_plays("tyrell", "jon_connington"))
+    assert b.requests()[0].context["choices"] == ["highgarden", "no"]
