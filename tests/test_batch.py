@@ -23,6 +23,7 @@ from adjudicator.engine.events import Event
 from adjudicator.folder import batch, intake, registry
 from adjudicator.folder.gamedir import GameDir, GameLocked, create_game
 from adjudicator.game.commands import Bid, Command, Where
+from adjudicator.reports import comingup  # noqa: F401  bound to the real printer before any toy patch
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
 from adjudicator.turnfile import parser, printer
