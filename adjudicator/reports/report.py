@@ -50,6 +50,7 @@ from .cardtext import card_ref
 from .comingup import coming_up, skeleton_lines
 from .svgmap import HOUSE_COLOURS, MapLayout, board_summary, render_map
 from .templating import environment
+from .vassals import vassals_view
 from .verdicts import answer_verdicts, judged
 
 FORMATS = ("text", "html", "json")
@@ -340,7 +341,7 @@ def public_view(
                          for h in state.houses_in_play if (fingerprints or {}).get(h)],
         "seed_commitment": seed_commitment(state),
         "seed": state.rng_seed if state.phase == "game_over" else None,
-    } | ({"iron_bank": iron_bank_view(state, board)} if state.loan_slots else {})
+    } | ({"iron_bank": iron_bank_view(state, board)} if state.loan_slots else {}) | vassals_view(state)
 
 
 def iron_bank_view(state: GameState, board: Board) -> dict[str, Any]:
