@@ -10,7 +10,7 @@ family with whom this round (M030, ruling 234). Empty answers in a game without 
 
 from __future__ import annotations
 
-from ...game.board import HouseId
+from ...game.board import Board, HouseId
 from ...game.state import GameState
 
 
@@ -29,3 +29,13 @@ def same_family(state: GameState, a: HouseId, b: HouseId) -> bool:
     """Two different houses of one family: they never raid, march into or support against each other
     (M045, M049, M069, ruling 234)."""
     return a != b and bool(state.vassals) and head(state, a) == head(state, b)
+
+
+def family_holder(state: GameState, board: Board, house: HouseId, area: str) -> HouseId | None:
+    """The other house of ``house``'s family that controls ``area`` this round, or ``None``: a
+    commander never enters an area its vassal controls (M069, ruling 243), nor a dragon flies there
+    (ruling 249)."""
+    if not state.vassals:
+        return None
+    holder = state.controller(area, board)
+    return holder if holder is not None and same_family(state, house, holder) else None

@@ -19,6 +19,7 @@ from ...game.commands import (
     AssignOrder,
     Command,
     Consolidate,
+    InterestLosses,
     IronBank,
     LeaveUnordered,
     PlayCard,
@@ -28,7 +29,9 @@ from ...game.commands import (
     order_kind,
 )
 from ...game.state import GameState
+from ..core.bank import bank_in_play
 from ..core.context import PoolEntry
+from .iron_bank import chooser
 from .support import can_support
 
 # The kinds of answer each phase asks for. Only the Action Phase asks for combat and order
@@ -68,6 +71,9 @@ def lapsed(state: GameState, board: Board, entry: PoolEntry) -> tuple[str, str] 
         if phase == "westeros" and state.round == 1:
             return "expired", f"{what}, and round 1 has none (R034)"
         return "expired", f"{what}, which is over for round {state.round} (R033)"
+    if isinstance(cmd, InterestLosses) and state.phase == "westeros" and _interest_collected(state):
+        return "expired", (f"units for unpaid interest are chosen first thing in the Westeros Phase, which is past that "
+                           f"for round {state.round} (M109, ruling 274)")
     why = _never(state, board, house, cmd)
     return ("refused", why) if why else None
 
@@ -76,6 +82,8 @@ def _never(state: GameState, board: Board, house: str, cmd: Command) -> str | No
     """Why no decision of the rest of the round could use ``cmd``, or ``None``."""
     if isinstance(cmd, PlayCard) and (why := _not_own_card("vassal" if state.is_vassal(house) else house, cmd.card)):
         return why
+    if isinstance(cmd, InterestLosses):
+        return _interest(state, house, cmd)
     if state.phase == "planning":
         return _planning(state, house, cmd)
     if state.phase == "action":
@@ -97,6 +105,34 @@ def _not_own_card(house: str, card: str) -> str | None:
         return f"there is no House card called {card!r} (R192)"
     if known.house != house:
         return f"{known.name} is a House card of {known.house.title()}, not one of yours (R192)"
+    return None
+
+
+def _interest_collected(state: GameState) -> bool:
+    """Whether this Westeros Phase is past its first step, where interest is collected (ruling 274)."""
+    started = state.segment.start.get("step", "") if state.segment else state.step
+    return bool(started)
+
+
+def _interest(state: GameState, house: str, cmd: InterestLosses) -> str | None:
+    """Units for unpaid interest named for a house that owes none, or by a house that does not choose
+    them (M109, M110): nothing before interest is collected changes who owes or who chooses."""
+    debtor = cmd.debtor
+    if not bank_in_play(state):
+        return "the Iron Bank is in play only with Targaryen: no house pays interest in this game (M103, ruling 205)"
+    if debtor not in state.houses_in_play:
+        return f"{debtor.title()} is not in this game, so it owes the Iron Bank nothing (M109)"
+    if state.is_vassal(debtor):
+        return f"{debtor.title()} is a vassal, which holds no power and pays no interest (M067, ruling 262)"
+    if not state.houses[debtor].loans:
+        return f"{debtor.title()} holds no loan, so it owes the Iron Bank no interest (M109)"
+    who = chooser(state, debtor)
+    if house != who:
+        blade = state.holder("fiefdoms")
+        why = ("the holder of the Valyrian Steel Blade" if who == blade else
+               f"the next player below {debtor.title()}, the Blade's holder, on the Fiefdoms track")
+        return (f"only {who.title()}, {why}, chooses which of {debtor.title()}'s units its unpaid interest destroys "
+                "(M110, ruling 256)")
     return None
 
 

@@ -22,6 +22,7 @@ from ..core.common import (
     within_supply,
 )
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
+from ..core.vassals import family_holder
 from ..events.action import (
     AttackDeclared,
     MarchResolved,
@@ -184,7 +185,10 @@ def _destination_problem(state: GameState, board: Board, house: HouseId, origin:
             return f"a dragon flies only to a land area, never to a sea or a port ({d.name}) (M091, ruling 249)"
         return f"footmen, knights and siege engines never enter sea areas or ports ({d.name}) (R145)"
     if flying:
-        return None  # a dragon flies to any land area of either board (M091)
+        if kin := family_holder(state, board, house, dest):  # a dragon flies to any other land area (M091)
+            return (f"a dragon never flies into {d.name}: {kin.title()}, a vassal you command this round, controls it "
+                    "(M069, ruling 249)")  # only Targaryen has dragons, and it is never a vassal (M075)
+        return None
     if not board.adjacent(origin, dest) and dest not in transport_reach(state, board, house, origin):
         dragons = " (only dragons fly, M093)" if any(u.type == "dragon" for u in state.area(origin).units) else ""
         return (f"{d.name} is not adjacent to {_name(board, origin)} and no chain of your ships links them "
@@ -221,8 +225,8 @@ def destinations(state: GameState, board: Board, house: HouseId, origin: str) ->
                 or (board.area(n).is_port and state.controller(n, board) == house)}
     if units & LAND_UNITS:
         out |= {n for n in board.neighbours[origin] if board.area(n).is_land} | transport_reach(state, board, house, origin)
-    if "dragon" in units:  # a dragon flies to any land area (M091)
-        out |= {a.id for a in board.land_areas()} - {origin}
+    if "dragon" in units:  # a dragon flies to any land area but its family's (M091, ruling 249)
+        out |= {a.id for a in board.land_areas() if not family_holder(state, board, house, a.id)} - {origin}
     return in_board_order(board, out - set(state.impassable))
 
 

@@ -1,0 +1,82 @@
+"""Units for unpaid interest (M109, M110) named by the wrong house, or for a house that owes nothing,
+are refused as soon as the file arrives, not left to expire at the end of the round (ruling 161)."""
+
+from __future__ import annotations
+
+from rules.helpers import entry, of
+
+from adjudicator.engine.events import AnswersExpired, AnswerUnusable
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules import iron_bank
+from adjudicator.game.commands import InterestLosses, Located
+from adjudicator.game.state import GameState
+from mother_of_dragons.bank_helpers import bank_game
+
+
+def westeros_start(debtor_power: int = 1) -> tuple[GameState, str, str]:
+    """Round 3 begins: a debtor with two loans and ``debtor_power``; who chooses its losses (M110)."""
+    s = bank_game(bare=False)
+    s.round, s.phase, s.step = 3, "westeros", ""
+    blade = s.holder("fiefdoms")
+    debtor = next(h for h in s.players() if h != blade)
+    s.houses[debtor].loans, s.houses[debtor].power = ["customs_officer", "spymaster"], debtor_power
+    return s, debtor, iron_bank.chooser(s, debtor)
+
+
+def losses(s: GameState, debtor: str) -> InterestLosses:
+    area, unit = next((a, u.type) for a, u in s.units_of(debtor))
+    return InterestLosses(debtor=debtor, removals=(Located(area=area, unit=unit),))
+
+
+def refusals(events: list[object], house: str) -> list[str]:
+    return [e.reason for e in of(events, AnswerUnusable) if e.house == house]
+
+
+def test_M110_interest_losses_named_by_a_house_that_does_not_choose_them_are_refused_at_once():
+    s, debtor, who = westeros_start()
+    other = next(h for h in s.players() if h not in (debtor, who))
+    step = advance(s, [entry(other, losses(s, debtor), round=3)])
+    [why] = refusals(step.events, other)
+    assert f"only {who.title()}" in why and "M110" in why and "ruling 256" in why
+    assert [(r.kind, r.house) for r in step.requests][:1] == [("interest", who)]  # the chooser is still asked
+    assert not [a for a in step.state.answers if a["house"] == other]  # and the refused line is gone
+
+
+def test_M109_interest_losses_for_a_house_that_holds_no_loan_are_refused_at_once():
+    s, debtor, who = westeros_start()
+    clean = next(h for h in s.players() if h != debtor and not s.houses[h].loans)
+    step = advance(s, [entry(who, losses(s, clean), round=3)])
+    [why] = refusals(step.events, who)
+    assert f"{clean.title()} holds no loan" in why and "M109" in why
+
+
+def test_M109_a_vassal_owes_no_interest():
+    s, _, who = westeros_start()
+    vassal = s.vassals[0]
+    s.houses[vassal].loans = ["full_host"]  # taken while it was a player (ruling 262)
+    step = advance(s, [entry(who, losses(s, vassal), round=3)])
+    [why] = refusals(step.events, who)
+    assert f"{vassal.title()} is a vassal" in why and "M067" in why
+
+
+def test_M110_the_choosers_right_answer_is_still_taken():
+    s, debtor, who = westeros_start()
+    before = len(s.units_of(debtor))
+    step = advance(s, [entry(who, losses(s, debtor), round=3)])
+    assert not refusals(step.events, who) and len(step.state.units_of(debtor)) == before - 1
+
+
+def test_M109_interest_losses_sent_after_interest_was_collected_are_not_needed():
+    s, debtor, who = westeros_start(debtor_power=5)  # pays in full: nothing is asked, and the cards come next
+    step = advance(s, [entry(who, losses(s, debtor), round=3)])
+    expired = [e for e in of(step.events, AnswersExpired) if e.house == who]
+    assert expired and "M109" in expired[0].reason and "first thing in the Westeros Phase" in expired[0].reason
+
+
+def test_M103_no_interest_without_the_iron_bank():
+    s, debtor, who = westeros_start()
+    s.loan_slots, s.loan_deck = [], []
+    s.houses[debtor].loans = []
+    step = advance(s, [entry(who, losses(s, debtor), round=3)])
+    [why] = refusals(step.events, who)
+    assert "M103" in why and "ruling 205" in why
