@@ -18,9 +18,12 @@ commander only, and the report shows those only to the commander, as it does any
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..game.cards import CARDS
+from ..game.commands import Command, ForVassal
+from ..game.commands import from_dict as command_from_dict
 from ..game.state import GameState
 
 
@@ -43,3 +46,19 @@ def vassals_view(state: GameState) -> dict[str, Any]:
         "deck_size": len(deck),
     }}
 
+
+
+def as_commander(request: Mapping[str, Any], command: Mapping[str, Any]) -> Command:
+    """An option or the default of a request as the house asked writes it: ``for tyrell: ...`` when
+    the decision is a vassal's, taken by its commander (M030).
+
+    >>> as_commander({"vassal": "tyrell"}, {"type": "Muster", "area": "highgarden"}).vassal
+    'tyrell'
+    """
+    cmd = command_from_dict(dict(command))
+    return ForVassal(vassal=str(request["vassal"]), command=cmd) if request.get("vassal") else cmd
+
+
+def for_line(request: Mapping[str, Any], text: str) -> str:
+    """A skeleton's line for a request, with ``for VASSAL:`` in front when it is a vassal's decision."""
+    return f"for {request['vassal']}: {text}" if request.get("vassal") else text

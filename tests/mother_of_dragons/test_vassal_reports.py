@@ -12,13 +12,15 @@ from test_public_reports import _public_only
 
 from adjudicator.engine.events import AnswerUsed
 from adjudicator.engine.events.vassals import VassalCardsDrawn, VassalCommanded
+from adjudicator.engine.core.context import Request
 from adjudicator.engine.machine import advance
-from adjudicator.game.commands import AssignOrder, CommandVassal
+from adjudicator.game.commands import AssignOrder, CommandVassal, ForVassal, Muster, MusterAction
 from adjudicator.game.setup import new_game
 from adjudicator.reports import report
 from adjudicator.reports.report import render_report, render_reports
 from adjudicator.reports.svgmap import render_map
 from adjudicator.robots.simulate import simulate
+from adjudicator.turnfile.parser import parse_turn_file
 from mother_of_dragons.vassal_helpers import for_vassal, mod_game
 
 PASS_ALL = [entry(h, CommandVassal(vassal=None)) for h in ("baratheon", "baratheon", "lannister", "lannister",
@@ -129,3 +131,23 @@ def test_M030_public_reports_of_a_robot_expansion_game_with_vassals_depend_on_pu
     assert result.problems == []
     assert min(checked.values()) >= 5, checked
     assert secret_vassal_answers > 0, "the commanders must have sent lines for their vassals"
+
+
+def test_M030_the_commanders_report_writes_its_vassals_options_default_and_skeleton_as_for_lines():
+    step = _commanded()
+    s = step.state
+    muster = Request(key="r2.westeros.1.muster.tyrell", kind="muster", house="stark", vassal="tyrell",
+                     prompt="for Tyrell: muster in Highgarden (2 points)",
+                     options=(Muster(area="highgarden", actions=(MusterAction(unit="knight"),)),),
+                     default=Muster(area="highgarden"))
+    orders = next(r for r in step.requests if r.vassal == "tyrell")
+    text = render_report(s, [], viewer="stark", fmt="text", requests=[orders, muster])
+    mine = text[:text.index("Public report: the same")]
+    assert "for tyrell: muster in Highgarden: knight" in mine  # the option
+    assert "# for tyrell: AREA: ORDER" in mine  # the skeleton's line for the vassal's orders
+    skeleton = [line[2:] for line in mine.splitlines() if line.startswith("# for tyrell: muster")]
+    assert skeleton, mine
+    head = f"game {s.game_id} · house stark · round 1 · planning · seq 1\n"
+    (cmd,) = parse_turn_file(head + skeleton[0] + "\n", variant=s.variant).commands
+    assert cmd == ForVassal(vassal="tyrell", command=muster.default)
+    assert "for tyrell" not in render_report(s, [], viewer=None, fmt="text", requests=[orders, muster])
