@@ -10,9 +10,9 @@ import pytest
 from rules.helpers import entry, put
 from test_public_reports import _public_only
 
+from adjudicator.engine.core.context import Request
 from adjudicator.engine.events import AnswerUsed
 from adjudicator.engine.events.vassals import VassalCardsDrawn, VassalCommanded
-from adjudicator.engine.core.context import Request
 from adjudicator.engine.machine import advance
 from adjudicator.game.commands import AssignOrder, CommandVassal, ForVassal, Muster, MusterAction
 from adjudicator.game.setup import new_game
