@@ -276,6 +276,21 @@ def test_M072_ruling_244_a_vassal_over_its_supply_loses_the_units_its_commander_
     assert len(step.state.area("three_towers").units) == 2 and len(step.state.area("oldtown").units) == 3
 
 
+def test_M072_at_the_deadline_the_commanders_silence_takes_the_default_cut_told_to_everyone():
+    s = at_westeros(SUPPLY)
+    put(s, "highgarden", "stark", "footman")
+    put(s, "oldtown", "tyrell", "footman", "knight", "footman")
+    put(s, "the_reach", "tyrell", "footman", "footman")
+    put(s, "three_towers", "tyrell", "footman", "footman")
+    step = advance(s, [])
+    (req,) = requests_of(step, "reconcile")
+    assert req.default == Reconcile(removals=(Located(area="three_towers", unit="footman"),))
+    step = advance(step.state, [], deadline=True)
+    assert [len(step.state.area(a).units) for a in ("oldtown", "the_reach", "three_towers")] == [3, 2, 1]
+    (told,) = [e for e in of(step.events, DefaultUsed) if e.house == "stark"]
+    assert told.visible_to == "public" and "for Tyrell" in told.decision
+
+
 def test_M072_ruling_244_with_no_commander_the_default_cut_is_taken_unasked():
     s = at_westeros(SUPPLY, commanders={})
     put(s, "highgarden", "stark", "footman")
