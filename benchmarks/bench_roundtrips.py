@@ -1,6 +1,6 @@
 """Mail round trips per game round: robots that answer only what is asked, and robots that answer ahead.
 
-    python benchmarks/bench_roundtrips.py [--players 3 4 5 6] [--seeds N] [--text]
+    python benchmarks/bench_roundtrips.py [--players 3 4 5 6] [--seeds N] [--text] [--expansion mother-of-dragons]
 
 A mail round is one round of mail: every house that has something to say sends one turn file, then
 the moderator adjudicates once. It is a round trip when at least one house had to answer (an open
@@ -19,6 +19,8 @@ modes:
 Each mail round counts for the round the game was in when the mail went out. Round 1 has no
 Westeros phase. With ``--text`` one 4-player game per mode is also played through the whole product
 (turn files, seals, ``add`` headers, reports) and must count the same mail rounds as engine-only.
+With ``--expansion mother-of-dragons`` the games are the expansion's (3-8 players, Targaryen with 4
+or more; its gifts, vassal choices and the Iron Bank's interest among the decisions).
 
 Goal: at most 3 mail round trips per round for robots that answer ahead, in a round with a combat
 and a Westeros phase.
@@ -54,7 +56,7 @@ class Round:
     cards: list[str] = field(default_factory=list)  # Westeros and wildling cards revealed, in order
 
 
-def play(players: int, seed: int, *, ahead: bool, text: bool = False) -> dict[int, Round]:
+def play(players: int, seed: int, *, ahead: bool, text: bool = False, expansion: str | None = None) -> dict[int, Round]:
     """One whole robot game; its rounds by number."""
     rounds: dict[int, Round] = defaultdict(Round)
 
@@ -77,7 +79,7 @@ def play(players: int, seed: int, *, ahead: bool, text: bool = False) -> dict[in
 
     sim.advance = watching  # the engine-only table calls advance through the module
     try:
-        result = sim.simulate(players, seed, text=text, chaos=0.0, ahead=ahead)
+        result = sim.simulate(players, seed, text=text, chaos=0.0, ahead=ahead, expansion=expansion)
     finally:
         sim.advance = advance
     if result.problems:
@@ -101,11 +103,13 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="+", default=[3, 4, 5, 6])
     ap.add_argument("--seeds", type=int, default=5, help="games per player count (seeds 1..N)")
     ap.add_argument("--text", action="store_true", help="also check one game per mode through the text path")
+    ap.add_argument("--expansion", metavar="NAME", help="play an expansion's games: mother-of-dragons")
     args = ap.parse_args()
-    games = {mode: {(p, s): play(p, s, ahead=mode == "ahead") for p in args.players for s in range(1, args.seeds + 1)}
-             for mode in ("asked", "ahead")}
+    box = args.expansion
+    games = {mode: {(p, s): play(p, s, ahead=mode == "ahead", expansion=box) for p in args.players
+                    for s in range(1, args.seeds + 1)} for mode in ("asked", "ahead")}  # fmt: skip
     print(f"{len(args.players) * args.seeds} whole robot games per mode ({', '.join(map(str, args.players))} players, "
-          f"seeds 1-{args.seeds}), engine-only, chaos 0\n")
+          f"seeds 1-{args.seeds}{', ' + box if box else ''}), engine-only, chaos 0\n")
     print("| mode, rounds | rounds | mean mail round trips | median | max | within 3 |")
     print("|---|---|---|---|---|---|")
     for mode, played in games.items():
@@ -149,8 +153,8 @@ def main() -> None:
     if args.text:
         for mode in ("asked", "ahead"):
             engine = {k: len(v.mails) for k, v in games[mode].get((4, 1), {}).items()} or \
-                {k: len(v.mails) for k, v in play(4, 1, ahead=mode == "ahead").items()}
-            folder = {k: len(v.mails) for k, v in play(4, 1, ahead=mode == "ahead", text=True).items()}
+                {k: len(v.mails) for k, v in play(4, 1, ahead=mode == "ahead", expansion=box).items()}
+            folder = {k: len(v.mails) for k, v in play(4, 1, ahead=mode == "ahead", text=True, expansion=box).items()}
             same = "the same" if engine == folder else f"DIFFERENT: engine {engine}, text {folder}"
             print(f"\ntext path, 4 players, seed 1, {mode}: {sum(folder.values())} mail rounds, {same} as engine-only")
 

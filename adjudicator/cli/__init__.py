@@ -27,7 +27,7 @@ COMMANDS: dict[str, str] = {
     "normalize": "seals",
     "check": "check",
     "adjudicate": "batch", "status": "batch", "rollback": "batch", "replay": "batch", "reveal": "batch",
-    "extend": "batch",
+    "extend": "batch", "leave": "batch",
     "ingest": "mail", "outbox": "mail", "verify-report": "mail",
     "simulate": "simulate",
 }  # fmt: skip
@@ -47,6 +47,7 @@ SUMMARIES: dict[str, str] = {
     "status": "who owes what, since when and by when",
     "extend": "give a house more time for the step open now",
     "rollback": "undo steps: set later snapshots and reports aside",
+    "leave": "a player leaves a Mother of Dragons game: its house becomes a vassal",
     "replay": "re-derive every state from the archive and check it byte for byte",
     "reveal": "publish the secret seed at the end of the game",
     "ingest": "take the sealed turn files of this game out of a Maildir or an mbox into its inbox",

@@ -1,4 +1,4 @@
-"""``maester adjudicate | status | rollback | replay | reveal``: the moderator's run and its audit."""
+"""``maester adjudicate | status | rollback | replay | reveal | leave``: the moderator's run and its audit."""
 
 from __future__ import annotations
 
@@ -62,6 +62,16 @@ def register(subparsers: Any) -> None:
     p.add_argument("--drop", nargs="+", default=[], metavar="ARCHIVED_FILE",
                    help="archived files (archive/NNNNNN-...txt) never to take again: the mistake being undone")
     p.set_defaults(handler=cmd_rollback)
+
+    p = subparsers.add_parser("leave", help="a player leaves a Mother of Dragons game: its house becomes a vassal",
+                              description="HOUSE's player leaves at the end of the round in progress: from the next "
+                              "round on the house and all its units are a vassal (M124). Not for Targaryen, nor when "
+                              "fewer than three Westerosi players would stay. Logged; the next 'maester adjudicate' "
+                              "announces it in the public report.")  # fmt: skip
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    p.add_argument("house", metavar="HOUSE", help="the house whose player leaves, e.g. stark")
+    p.add_argument("--reason", default="", help="why (kept in the log)")
+    p.set_defaults(handler=cmd_leave)
 
     p = subparsers.add_parser("replay", help="re-derive every state from the archive and check it byte for byte",
                               description="Re-derive every snapshot from the setup, the archived files and the "
@@ -195,6 +205,16 @@ def cmd_rollback(args: argparse.Namespace) -> int:
         raise UserError(f"--to takes a snapshot number (0 or more), not {args.to}; 'maester status' shows the latest")
     guard(lambda: batch.check_writable(GameDir.open(args.game_dir).root))  # not half done for want of a permission
     print(guard(lambda: undo.rollback(args.game_dir, to=args.to, reason=args.reason, drop=args.drop)))
+    return 0
+
+
+def cmd_leave(args: argparse.Namespace) -> int:
+    from ..folder import batch
+    from ..folder.gamedir import GameDir
+    from ..folder.leave import leave
+
+    guard(lambda: batch.check_writable(GameDir.open(args.game_dir).root))
+    print(guard(lambda: leave(args.game_dir, args.house, reason=args.reason)))
     return 0
 
 

@@ -27,6 +27,7 @@ from .events import AnswersExpired, AnswerUnusable, AnswerUsed, Event
 from .rules import action, planning, westeros
 from .rules.gifts import apply_gifts, has_gifts
 from .rules.lapsed import lapsed
+from .rules.leaving import between_rounds, leave_between_rounds
 
 PhaseRunner = Callable[[Context], None]
 
@@ -58,6 +59,9 @@ def advance(
     runners = _runners()
     events: list[Event] = []
     while live.phase != "game_over":
+        if live.leaving and between_rounds(live):  # Mother of Dragons: maester leave (M124, ruling 276)
+            live, left = leave_between_rounds(live)
+            events.extend(left)
         events.extend(_refuse_lapsed(live, board))
         if has_gifts(live.answers):
             live, given = _gifts(live, board)

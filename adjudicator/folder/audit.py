@@ -15,7 +15,7 @@ import json
 import os
 import re
 import tomllib
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +26,7 @@ from ..engine import machine
 from ..engine.core.context import Request, pool_entry
 from ..engine.events import Event
 from ..game.board import Board
-from ..game.state import GameState
+from ..game.state import GameState, Segment
 from ..seals.seal import NoSeal, SealError, decode, normalise, scan
 from ..turnfile.header import Header, HeaderError, find_header
 from ..util import fileio, tomltext
@@ -66,6 +66,7 @@ class Snapshot:
     previous_sha256: str = ""
     disorder: list[str] = field(default_factory=list)  # houses in civil disorder after this step (ruling 113)
     missed: list[str] = field(default_factory=list)  # houses that missed this step's deadline
+    leaving: list[str] = field(default_factory=list)  # players maester leave named before this step (M124)
 
     def to_toml(self) -> str:
         meta: dict[str, Any] = {
@@ -74,7 +75,7 @@ class Snapshot:
             "previous_sha256": self.previous_sha256,
         }  # fmt: skip
         # Written only when there are some: a snapshot of a game without them reads as it always did.
-        meta |= {k: v for k, v in (("disorder", self.disorder), ("missed", self.missed)) if v}
+        meta |= {k: v for k, v in (("disorder", self.disorder), ("missed", self.missed), ("leaving", self.leaving)) if v}
         return tomli_w.dumps({**self.state.to_dict(), "snapshot": meta})
 
     @classmethod
@@ -88,7 +89,7 @@ class Snapshot:
                 applied_through=int(meta["applied_through"]), deadline=bool(meta["deadline"]),
                 defaults=list(meta["defaults"]), since={str(k): int(v) for k, v in meta["since"].items()},
                 previous_sha256=str(meta["previous_sha256"]), disorder=[str(h) for h in meta.get("disorder", [])],
-                missed=[str(h) for h in meta.get("missed", [])],
+                missed=[str(h) for h in meta.get("missed", [])], leaving=[str(h) for h in meta.get("leaving", [])],
             )  # fmt: skip
         except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, AttributeError) as e:
             raise CorruptFolder(f"{where} is not a readable snapshot ({type(e).__name__}: {e})") from None
@@ -103,6 +104,11 @@ class Snapshot:
     def rule(self) -> DefaultRule:
         """What this snapshot's defaults were, as recorded: a replay takes exactly these."""
         return DefaultRule.recorded(self.defaults, self.disorder, self.missed)
+
+
+def logged_leaving(entry: dict[str, Any]) -> list[str]:
+    """The players ``maester leave`` named before the step a ``snapshot`` line of the log records (M124)."""
+    return [str(h) for h in entry.get("leaving", [])]
 
 
 def logged_rule(entry: dict[str, Any]) -> DefaultRule | None:
@@ -298,6 +304,7 @@ def derive(
     previous_sha256: str,
     board: Board | None = None,
     rule: DefaultRule | None = None,
+    leaving: Sequence[str] = (),
 ) -> Outcome:
     """Apply submissions (in archive order) and the defaults ``rule`` names; advance the engine.
 
@@ -313,9 +320,12 @@ def derive(
     what the run found past due, or what a snapshot records. Without a rule, as an older log
     records a deadline, the requests that were open before and are still open after the files take
     their defaults, and the decisions that arise from them are asked as usual (ruling 91).
+    ``leaving``: the players ``maester leave`` named since ``prev``; they leave at the end of the
+    round, and this step's reports say so (M124, ruling 276).
     """
     # Shallow copies: the engine changes no state it is given, and only the answers pool is replaced here.
     state = copy.copy(base)
+    announced = name_leaving(state, leaving)
     owing = {r.house for r in (prev.requests() if prev else [])}
     used = set(state.segment.used) if state.segment else set()
     new: list[dict[str, Any]] = []
@@ -333,7 +343,7 @@ def derive(
     if rule is None:
         rule = DefaultRule(keys=frozenset(p["key"] for p in prev.state.pending) if prev and deadline else frozenset())
     taken = take_defaults(step, rule, board=board, before=prev.disorder if prev else ())
-    step, events = taken.step, [*step.events, *taken.events]
+    step, events = taken.step, [*announced, *step.events, *taken.events]
     since_before = prev.since if prev else {}
     since = {r.key: since_before.get(r.key, number) for r in step.requests}
     # A file a rollback gave back keeps its name; its place in the order is its accept line's (ruling 301).
@@ -342,10 +352,31 @@ def derive(
     snap = Snapshot(
         number=number, state=step.state, applied=[u.name for u in understood], applied_through=applied_through,
         deadline=deadline, defaults=[r.key for r in taken.filled], since=since, previous_sha256=previous_sha256,
-        disorder=taken.disorder, missed=taken.missed,
+        disorder=taken.disorder, missed=taken.missed, leaving=list(leaving),
     )  # fmt: skip
     return Outcome(snap, events, step.requests, understood, idle, start=base if prev is not None else None,
                    filled=taken.filled)
+
+
+def name_leaving(state: GameState, houses: Sequence[str]) -> list[Event]:
+    """Add the players ``maester leave`` named to ``state.leaving`` (a new list), each announced
+    publicly; a name the rules no longer allow here (the log edited by hand) is said and left out."""
+    from ..engine.events.bank import PlayerLeaving, PlayerLeft
+    from ..engine.rules.leaving import leave_problem
+
+    events: list[Event] = []
+    for house in houses:
+        if why := leave_problem(state, house):
+            events.append(PlayerLeft(house=house, power_returned=0, refused=why))
+            continue
+        state.leaving = [*state.leaving, house]
+        events.append(PlayerLeaving(house=house, round=state.round))
+    if state.segment is not None and state.leaving != state.segment.start.get("leaving", []):
+        # A step half resolved replays from its start: the names go there too (no decision reads them).
+        seg = state.segment
+        state.segment = Segment(seg.name, {**seg.start, "leaving": list(state.leaving)}, seg.decisions, seg.used,
+                                seg.events_seen)  # fmt: skip
+    return events
 
 
 def pending_view(snap: Snapshot, game_id: str = "") -> dict[str, Any]:
@@ -513,14 +544,14 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
         logged = ledger.snapshots.get(n)
         if logged is not None:
             applied, deadline = [str(x) for x in logged["applied"]], bool(logged.get("deadline", False))
-            rule = logged_rule(logged)
+            rule, leaving = logged_rule(logged), logged_leaving(logged)
         else:
             try:
                 meta = Snapshot.from_toml(stored_text, where=str(path))
             except CorruptFolder as e:
                 chk.problems.append(f"states/{n:04d}.toml: {e}, and the log does not say what it applied")
                 return chk
-            applied, deadline, rule = meta.applied, meta.deadline, meta.rule()
+            applied, deadline, rule, leaving = meta.applied, meta.deadline, meta.rule(), meta.leaving
             chk.notes.append(f"states/{n:04d}.toml is not in the log yet (an interrupted run: the next adjudicate finishes it)")
         for name in applied:
             if name in bad:
@@ -529,7 +560,7 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
         understood = [understand(name, (folder.archive / name).read_bytes(), ledger.find(name), ledger.moderator_accepts,
                                  variant=base.variant) for name in applied]  # fmt: skip
         outcome = derive(prev, base, n, understood, deadline=deadline, previous_sha256=sha256(prev_text.encode()),
-                         board=board, rule=rule)  # fmt: skip
+                         board=board, rule=rule, leaving=leaving)  # fmt: skip
         text = outcome.snapshot.to_toml()
         if text != stored_text:
             files = ", ".join(f"archive/{x}" for x in applied) or "no archived file"

@@ -46,6 +46,7 @@ from .audit import (
     Snapshot,
     Understood,
     derive,
+    logged_leaving,
     logged_rule,
     pending_view,
     understand,
@@ -344,8 +345,8 @@ class Run:
             prev = Snapshot.from_toml(prev_text, where=str(self.folder.snapshot_path(n - 1)))
             base = prev.state
         understood = [self.read_archived(name, base.variant) for name in stored.applied]
-        outcome = derive(prev, base, n, understood, deadline=stored.deadline,
-                         previous_sha256=sha256(prev_text.encode()), board=self.board, rule=stored.rule())  # fmt: skip
+        outcome = derive(prev, base, n, understood, deadline=stored.deadline, previous_sha256=sha256(prev_text.encode()),
+                         board=self.board, rule=stored.rule(), leaving=stored.leaving)  # fmt: skip
         if outcome.snapshot.to_toml() != text:
             raise CorruptFolder(f"states/{n:04d}.toml does not follow from the snapshot before it and "
                                 f"{', '.join(stored.applied) or 'no archived file'}; see 'maester replay {self.gd.root}'")  # fmt: skip
@@ -392,7 +393,7 @@ class Run:
     def _log_snapshot(self, snap: Snapshot, text: str) -> None:
         entry = {"action": "snapshot", "number": snap.number, "sha256": sha256(text.encode()),
                  "applied": snap.applied, "deadline": snap.deadline, "defaults": snap.defaults}  # fmt: skip
-        entry |= {k: v for k, v in (("disorder", snap.disorder), ("missed", snap.missed)) if v}
+        entry |= {k: v for k, v in (("disorder", snap.disorder), ("missed", snap.missed), ("leaving", snap.leaving)) if v}
         self.ledger.snapshots[snap.number] = log(self.gd.root, entry)  # with its time: when the step was asked
 
     def reject(self, rej: Rejection, snap: Snapshot) -> None:
@@ -448,15 +449,15 @@ class Run:
             logged = self.ledger.snapshots.get(n)
             if logged is not None:
                 applied, deadline = [str(x) for x in logged["applied"]], bool(logged.get("deadline", False))
-                rule = logged_rule(logged)
+                rule, leaving = logged_rule(logged), logged_leaving(logged)
             elif stored is not None:
                 meta = Snapshot.from_toml(stored, where=str(path))
-                applied, deadline, rule = meta.applied, meta.deadline, meta.rule()
+                applied, deadline, rule, leaving = meta.applied, meta.deadline, meta.rule(), meta.leaving
             else:
                 raise CorruptFolder(f"cannot repair: {path} is unreadable and the log does not say what it applied")
             understood = [self.read_archived(name, base.variant) for name in applied]
-            outcome = derive(prev, base, n, understood, deadline=deadline,
-                             previous_sha256=sha256(prev_text.encode()), board=self.board, rule=rule)  # fmt: skip
+            outcome = derive(prev, base, n, understood, deadline=deadline, previous_sha256=sha256(prev_text.encode()),
+                             board=self.board, rule=rule, leaving=leaving)  # fmt: skip
             text = outcome.snapshot.to_toml()
             if text != stored:
                 if stored is not None:
@@ -525,10 +526,11 @@ class Run:
             result.rejected += rejected
             unapplied = self.ledger.after(snap.applied_through)
             disorder = deadlines.disorder_now(self.ledger, schedule)
-            if not unapplied and snap.number not in self.ledger.deadlines and not disorder.owes(snap):
+            leaving = self.ledger.leaves.get(snap.number, [])  # maester leave, said in this step (M124)
+            if not unapplied and snap.number not in self.ledger.deadlines and not disorder.owes(snap) and not leaving:
                 break
             rule = deadlines.rule_for(snap, self.ledger, disorder)
-            new = self.apply(snap, unapplied, rule)
+            new = self.apply(snap, unapplied, rule, leaving)
             result.steps.append(new.label())
             result.receipts |= {u.name: f"reports/{new.label()}/receipts/{u.name}" for u in self.outcome.understood} \
                 if self.outcome else {}  # fmt: skip
@@ -563,14 +565,15 @@ class Run:
         result.state = snap.state.copy()  # the snapshot itself stays as written: the next run may go on from it
         return result
 
-    def apply(self, prev: Snapshot, unapplied: list[Archived], rule: DefaultRule) -> Snapshot:
+    def apply(self, prev: Snapshot, unapplied: list[Archived], rule: DefaultRule, leaving: list[str]) -> Snapshot:
         """Derive and commit the next snapshot from archived files and the defaults ``rule`` names (a
-        deadline called at ``prev``, the houses in civil disorder: :func:`deadlines.rule_for`)."""
+        deadline called at ``prev``, the houses in civil disorder: :func:`deadlines.rule_for`), with
+        the players ``maester leave`` named at ``prev``."""
         understood = [self.read_archived(a.name, prev.state.variant) for a in unapplied]
         prev_text = self._snapshot_text(prev.number)
         t0 = _clock()
         outcome = derive(prev, prev.state, prev.number + 1, understood, deadline=prev.number in self.ledger.deadlines,
-                         previous_sha256=sha256(prev_text.encode()), board=self.board, rule=rule)  # fmt: skip
+                         previous_sha256=sha256(prev_text.encode()), board=self.board, rule=rule, leaving=leaving)  # fmt: skip
         self.timings.engine += _clock() - t0
         self.commit(outcome)
         self.outcome = outcome

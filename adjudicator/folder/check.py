@@ -27,7 +27,7 @@ from typing import Any
 from ..game import commands as C
 from ..game.board import Board
 from ..game.cards import CARDS
-from ..game.commands import ORDER_TOKENS, SPECIAL_TOKENS, Command, order_kind
+from ..game.commands import ALL_ORDER_TOKENS, ORDER_TOKENS, SEA_ORDER_TOKENS, SPECIAL_TOKENS, Command, order_kind
 from ..game.state import GameState
 from ..turnfile.diagnostics import IllegalOrder, InvalidLine, Notice, TurnFileError
 from ..turnfile.header import STEPS, Header, format_header
@@ -438,8 +438,9 @@ def _assign(s: _Static, cmd: C.AssignOrder | C.LeaveUnordered) -> None:
     if any(r == cmd.token or r == order_kind(cmd.token) for r in s.state.restrictions):
         return s.fail(cmd, "E406", f"no {cmd.token} order may be placed this round: a Westeros card forbids it (R120)")
     s.tokens[cmd.token] += 1
-    if s.tokens[cmd.token] > ORDER_TOKENS[cmd.token]:
-        return s.fail(cmd, "E405", f"you own {ORDER_TOKENS[cmd.token]} '{cmd.token}' order(s) and this is one more (R112)")
+    if s.tokens[cmd.token] > ALL_ORDER_TOKENS[cmd.token]:  # a Mother of Dragons sea order too (M114)
+        rule = "M114" if cmd.token in SEA_ORDER_TOKENS else "R112"
+        return s.fail(cmd, "E405", f"you own {ALL_ORDER_TOKENS[cmd.token]} '{cmd.token}' order(s) and this is one more ({rule})")
     if cmd.token in SPECIAL_TOKENS:
         stars = s.state.stars(s.house, s.board)
         if len(s.specials) >= stars:

@@ -70,6 +70,7 @@ class Ledger:
     dropped: dict[str, Archived] = field(default_factory=dict)  # set aside by a rollback for good (--drop)
     unrefused: dict[str, str] = field(default_factory=dict)  # by the last rollback: sha -> refused file to put back
     deadlines: set[int] = field(default_factory=set)  # snapshot numbers a deadline was ordered at
+    leaves: dict[int, list[str]] = field(default_factory=dict)  # snapshot -> players maester leave named there (M124)
     open_deadline: int | None = None  # ordered by a run that did not finish: a re-run completes it
     snapshots: dict[int, dict[str, Any]] = field(default_factory=dict)  # logged snapshot lines
     moderator_accepts: set[str] = field(default_factory=set)  # sha256 of normalised unsealed texts
@@ -124,6 +125,7 @@ class Ledger:
             rejected=dict(self.rejected), rejected_at=dict(self.rejected_at), kept=dict(self.kept),
             notices=dict(self.notices), returning=dict(self.returning), dropped=dict(self.dropped),
             unrefused=dict(self.unrefused), deadlines=set(self.deadlines),
+            leaves={n: list(hs) for n, hs in self.leaves.items()},
             open_deadline=self.open_deadline, snapshots=dict(self.snapshots),
             moderator_accepts=set(self.moderator_accepts), revealed=self.revealed, setup_sha256=self.setup_sha256,
             rollback=self.rollback, rollback_done=self.rollback_done, book=self.book.copy(), mail=self.mail.copy(), _by_name=dict(self._by_name),
@@ -173,6 +175,10 @@ class Ledger:
             self.deadlines.add(int(e["at"]))
             self.open_deadline = int(e["at"])
             self.book.calls[int(e["at"])] = e
+        elif action == "leave":
+            at, house = int(e["at"]), str(e["house"])
+            if house not in self.leaves.get(at, []):
+                self.leaves[at] = [*self.leaves.get(at, []), house]
         elif action == "deadline-done":
             self.open_deadline = None
         elif action == "snapshot":
@@ -196,6 +202,7 @@ class Ledger:
                 self.returning = {n: a for n, a in self.returning.items() if n not in dropped}
                 self.returning.update({n: a for n, a in self.set_aside.items() if n in back and n not in dropped})
             self.deadlines = {d for d in self.deadlines if d < to}
+            self.leaves = {n: hs for n, hs in self.leaves.items() if n <= to}  # said at a step kept: they stand
             self.book.calls = {d: c for d, c in self.book.calls.items() if d < to}
             self.open_deadline = None
             self.snapshots = {n: s for n, s in self.snapshots.items() if n <= to}

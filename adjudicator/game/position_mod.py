@@ -13,6 +13,7 @@ table ``[mother_of_dragons]`` for the rest:
 ``loan_deck``           the Iron Bank's face-down loans, top first (M024)
 ``loan_slots``          the three slots, cost 1, 4 and 7; ``""`` is an empty slot (M105)
 ``braavos_token``       the player keeping the Braavos token (M111)
+``leaving``             players leaving at the end of this round (``maester leave``, M124)
 ======================  =========================================================================
 """
 
@@ -31,7 +32,8 @@ if TYPE_CHECKING:  # the reader is position.py's; only its typed getters are use
 MOD_TABLE = "mother_of_dragons"
 MOD_HOUSE_KEYS = ("loans", "removed")
 MOD_AREA_KEYS = ("loyalty", "improvements")
-MOD_KEYS = ("commanders", "vassal_sets", "dragon_tokens", "loyalty_gained", "loan_deck", "loan_slots", "braavos_token")
+MOD_KEYS = ("commanders", "vassal_sets", "dragon_tokens", "loyalty_gained", "loan_deck", "loan_slots", "braavos_token",
+            "leaving")
 
 
 def read_expansion(r: _Reader, data: dict[str, Any], state: GameState) -> None:
@@ -93,6 +95,10 @@ def read_expansion(r: _Reader, data: dict[str, Any], state: GameState) -> None:
     if token and token not in state.players():
         r.fail(f"{path}braavos_token", f"{token!r} is not a player in this game (ruling 257)")
     state.braavos_token = token or None
+    state.leaving = r.str_list(table, "leaving", path, state.leaving) or []
+    for h in state.leaving:
+        if h not in state.players() or h == "targaryen" or state.leaving.count(h) > 1:
+            r.fail(f"{path}leaving", f"{h!r} is not a Westerosi player in this game, named once (M124, M125)")
     held = state.loan_deck + [s for s in state.loan_slots if s] + [x for h in state.houses.values() for x in h.loans]
     twice = [loan for loan, n in Counter(held).items() if n > 1]
     if twice:
@@ -128,4 +134,5 @@ def dump_expansion(state: GameState) -> dict[str, Any]:
         "loan_deck": list(state.loan_deck),
         "loan_slots": list(state.loan_slots),
     }
-    return out | {"braavos_token": state.braavos_token} if state.braavos_token else out
+    out |= {"braavos_token": state.braavos_token} if state.braavos_token else {}
+    return out | {"leaving": list(state.leaving)} if state.leaving else out

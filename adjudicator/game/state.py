@@ -138,6 +138,7 @@ class GameState:
     loan_deck: list[str] = field(default_factory=list)  # the Iron Bank's face-down loans, top first (M024)
     loan_slots: list[str] = field(default_factory=list)  # the three slots, cost 1, 4, 7; "" is an empty slot (M105)
     braavos_token: HouseId | None = None  # the player keeping the Braavos token (M111-M113)
+    leaving: list[HouseId] = field(default_factory=list)  # players leaving at the end of this round (M124, ruling 276)
 
     # --- queries ----------------------------------------------------------------------------
 
@@ -423,6 +424,8 @@ class GameState:
             }
             if self.braavos_token:
                 d["braavos_token"] = self.braavos_token
+            if self.leaving:
+                d["leaving"] = list(self.leaving)
         if self.step:
             d["step"] = self.step
         if self.westeros_revealed:
@@ -506,6 +509,7 @@ class GameState:
             loan_deck=list(d.get("loan_deck", [])),
             loan_slots=list(d.get("loan_slots", [])),
             braavos_token=d.get("braavos_token"),
+            leaving=list(d.get("leaving", [])),
         )
 
     def to_toml(self) -> str:
@@ -565,6 +569,9 @@ def _expansion_problems(state: GameState, board: Board) -> list[str]:
         problems.append(f"the Iron Bank has {len(state.loan_slots)} slots, not 3 (M105)")
     if state.braavos_token is not None and state.braavos_token not in state.players():
         problems.append(f"the Braavos token is held by {state.braavos_token}, not a player (M111, ruling 257)")
+    if any(h not in state.players() or h == "targaryen" for h in state.leaving) or len(set(state.leaving)) < len(state.leaving):
+        problems.append(f"the players leaving at the end of the round ({', '.join(state.leaving)}) are not each a "
+                        "Westerosi player once (M124, M125)")
     if not targaryen and ("4" in state.westeros_decks or state.loyalty_gained):
         problems.append("Westeros deck IV or loyalty gained in a game without Targaryen (M006)")
     return problems

@@ -284,6 +284,7 @@ def _validate_expansion(sh: _Shape, d: dict[str, Any], in_play: list[str], board
     token = sh.get(d, "braavos_token", "", str, None)
     if token is not None and token not in players:
         sh.fail("braavos_token", f"{_show(token)} is not a player house")
+    sh.names(d, "leaving", "", [h for h in players if h != "targaryen"], "a Westerosi player house (M124, M125)")
 
 
 def _validate_engine(sh: _Shape, d: dict[str, Any]) -> None:
@@ -360,6 +361,10 @@ def validate_engine(d: dict[str, Any]) -> None:
             else:
                 for j, part in enumerate(items(rec, "parts", path), 1):
                     known(part, f"{path}.parts.{j}")
+            for j, move in enumerate(items(rec, "moves", path), 1):  # gifts made during a combat (ruling 261)
+                if not (isinstance(move, list) and len(move) == 3 and move[0] in MOD_HOUSES and move[1] in MOD_HOUSES
+                        and _is_int(move[2]) and 0 <= move[2] <= MAX_RECORD_NUMBER):
+                    raise StateError(f"{path}.moves.{j}: expected [giver, receiver, power], got {_show(move)}")
             for j, record in enumerate(items(rec, "events", path), 1):  # events are the engine's: their shape only
                 if not isinstance(record, dict) or not isinstance(record.get("type"), str):
                     raise StateError(f"{path}.events.{j}: expected a table with a type, got {_show(record)}")

@@ -101,7 +101,8 @@ def json_view(state: GameState, board: Board | None = None) -> dict[str, Any]:
 
 def _expansion_view(state: GameState, board: Board) -> dict[str, Any]:
     """Mother of Dragons' keys of the view (docs/state-json.md); the loan deck's order stays hidden."""
-    return {
+    leaving = {"leaving": list(state.leaving)} if state.leaving else {}  # maester leave (M124)
+    return leaving | {
         "variant": state.variant,
         "vassals": list(state.vassals),
         "commanders": dict(state.commanders),
@@ -153,6 +154,10 @@ def summary(state: GameState, board: Board | None = None) -> str:
         commanded = [f"{house_name(v)} ({f'commanded by {house_name(c)}' if (c := state.commander(v)) else 'no commander yet'})"
                      for v in state.vassals]  # fmt: skip
         out += wrap(", ".join(commanded), WIDTH, initial_indent=f"{'Vassals (*):':<14}", subsequent_indent=" " * 14)
+    if state.leaving:  # maester leave (M124, ruling 276)
+        out += wrap(f"{', '.join(house_name(h) for h in state.leaving)}'s player at the end of round {state.round}: a vassal "
+                    f"from round {state.round + 1} (M124)", WIDTH, initial_indent=f"{'Leaving:':<14}",
+                    subsequent_indent=" " * 14)  # fmt: skip
     if state.variant != "classic" and "targaryen" in state.houses_in_play:
         out.append(f"{'Dragons:':<14}strength {state.dragon_strength(board)}; tokens on rounds "
                    f"{', '.join(map(str, state.dragon_tokens)) or 'none'}")

@@ -42,9 +42,10 @@ def create_demo(root: Path) -> GameDir:
 # --- the sample game --------------------------------------------------------------------------
 
 
-def sample_dir() -> Path:
-    """``samples/game`` of the checkout (or of the installed package, when it carries it)."""
-    return resource_dir("samples") / "game"
+def sample_dir(name: str = "game") -> Path:
+    """``samples/NAME`` of the checkout (or of the installed package, when it carries it): ``game``
+    for the base game, ``mod-game`` for the Mother of Dragons sample."""
+    return resource_dir("samples") / name
 
 
 @dataclass(frozen=True)
@@ -62,10 +63,11 @@ def sample_plan(sample: Path | None = None) -> tuple[dict[str, Any], list[Sample
 
 
 def new_sample_game(root: Path, sample: Path | None = None) -> GameDir:
-    """A fresh game folder for the sample: its houses and seed, the demo keys registered."""
+    """A fresh game folder for the sample: its houses, seed and any expansion, the demo keys registered."""
     sample = sample or sample_dir()
     game, _ = sample_plan(sample)
-    gd = create_game(root, houses=list(game["houses"]), game_id=game["id"], seed=game["seed"])
+    gd = create_game(root, houses=list(game["houses"]), game_id=game["id"], seed=game["seed"],
+                     expansion=game.get("expansion"))  # fmt: skip
     for house in game["houses"]:
         key = read_public_key(sample / "keys" / f"DEMO-ONLY-{house}.pub")
         registry.register_key(gd.root, house, key)

@@ -7,6 +7,8 @@
 Run it after a change to the turn-file language or to the reports; read the differences
 (``git diff samples/game``) before committing them: ``expected/`` is what
 ``tests/test_sample_game.py`` compares with. The keys in ``keys/`` are for this sample only.
+Another sample folder's own ``make_sample.py`` (``samples/mod-game/``) calls :func:`main` with
+its folder: the same commands rebuild it.
 """
 
 from __future__ import annotations
@@ -60,19 +62,20 @@ def approve(game_dir: Path, sample: Path = HERE) -> int:
     return count + 1
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(sample: Path = HERE, doc: str | None = __doc__) -> int:
+    """Seal ``sample``'s turns, and replay or approve it as the command line asks."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--play", type=Path, metavar="DIR", help="replay the sample into DIR (a new folder)")
     parser.add_argument("--approve", action="store_true", help="replace expected/ with the replayed reports")
     args = parser.parse_args()
-    print(f"sealed {seal_all()} turn files into {HERE / 'sealed'}")
+    print(f"sealed {seal_all(sample)} turn files into {sample / 'sealed'}")
     if args.play or args.approve:
         root = args.play or Path(tempfile.mkdtemp(prefix="maester-sample-")) / "sample"
-        for r in play_sample(root):
+        for r in play_sample(root, sample):
             print("\n".join(r.lines()))
         print(f"replayed into {root}")
         if args.approve:
-            print(f"approved {approve(root)} files into {HERE / 'expected'}")
+            print(f"approved {approve(root, sample)} files into {sample / 'expected'}")
     return 0
 
 

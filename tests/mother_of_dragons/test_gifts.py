@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from rules.helpers import entry, game, of, phases, reasons, run  # noqa: F401
+from rules.test_combat_harness import duel
+from rules.test_combat_harness import say as entries
 
 from adjudicator.engine.events.bank import PowerGiven
-from adjudicator.game.commands import Give
+from adjudicator.engine.machine import advance
+from adjudicator.game.commands import Give, March, Move, Support, UnitSpec
 from adjudicator.game.mod_setup import new_mod_game
+from adjudicator.game.state import GameState, StateError, validate_engine
 from adjudicator.turnfile.parser import parse_turn_file
 from adjudicator.turnfile.printer import format_command
 
@@ -63,3 +69,82 @@ def test_M121_give_lines_read_and_print_back():
     assert list(tf.commands) == [Give(power=2, to="targaryen"), Give(power=1, to="stark")]
     for c in tf.commands:
         assert list(parse_turn_file(format_command(c) + "\n", variant="mother-of-dragons").commands) == [c]
+
+
+# --- ruling 261: during a combat, only while it calls for support ----------------------------------
+
+
+class Game:
+    """A game advanced answer batch after answer batch, its events kept."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state, self.events, self.requests = state, [], []
+
+    def run(self, *batches: list[dict], deadline: bool = False) -> None:
+        step = advance(self.state, [e for b in batches for e in b], board=self.state.board(), deadline=deadline)
+        self.state, self.requests = step.state, step.requests
+        self.events.extend(step.events)
+
+    def asked(self) -> set[tuple[str, str]]:
+        return {(r.kind, r.house) for r in self.requests}
+
+    def given(self) -> list[int]:
+        return [e.power for e in of(self.events, PowerGiven)]
+
+    def powers(self) -> tuple[int, int]:
+        return self.state.houses["baratheon"].power, self.state.houses["stark"].power
+
+
+def eyrie_attacked() -> Game:
+    """Stark marches on Arryn's Eyrie; a Lannister ship in the Narrow Sea holds a support order;
+    Baratheon, taking no part, heads the tracks."""
+    order = ["baratheon", "stark", "arryn", "lannister", "greyjoy", "tyrell", "martell"]
+    s = duel("stark", "arryn", area="the_eyrie", origin="the_mountains_of_the_moon",
+             areas='the_narrow_sea = { units = ["lannister ship"], order = "support+0" }',
+             houses=["stark", "lannister", "arryn", "baratheon"], options='expansion = "mother-of-dragons"',
+             iron_throne=order, fiefdoms=order, power={"baratheon": 5, "stark": 1, "lannister": 3})
+    s.step = "marches"
+    g = Game(s)
+    march = March(origin="the_mountains_of_the_moon", moves=(Move(destination="the_eyrie", units=(UnitSpec("knight", 1),)),))
+    g.run(entries("stark", march))
+    assert g.asked() == {("support", "lannister")}
+    return g
+
+
+def test_M121_ruling_261_a_gift_is_made_while_the_combat_waits_for_a_support_declaration():
+    g = eyrie_attacked()
+    g.run(entries("baratheon", Give(power=2, to="stark")))
+    assert g.powers() == (3, 3) and g.given() == [2]
+    assert g.asked() == {("support", "lannister")}  # the combat still waits for it
+    saved = GameState.from_toml(g.state.to_toml())  # the gift is recorded in the half-resolved step
+    assert saved.segment is not None and saved.segment.decisions == g.state.segment.decisions
+    broken = copy.deepcopy(g.state.to_dict())
+    key = next(k for k in broken["segment"]["decisions"] if k.endswith(".gifts"))
+    broken["segment"]["decisions"][key]["moves"] = [["baratheon", "the iron bank", 2]]
+    with pytest.raises(StateError, match="moves.1: expected"):
+        validate_engine(broken)  # a state file edited by hand is refused when read (gamedir, positions)
+    g.run(entries("lannister", Support(side="none")))  # the combat replays: the gift is made once
+    assert g.powers() == (3, 3) and g.given() == [2]
+    assert {k for k, _ in g.asked()} == {"house_card"}
+
+
+def test_M121_ruling_261_a_gift_sent_while_the_combat_waits_for_cards_waits_for_its_end():
+    g = eyrie_attacked()
+    g.run(entries("lannister", Support(side="none")))
+    assert {k for k, _ in g.asked()} == {"house_card"}
+    g.run(entries("baratheon", Give(power=2, to="stark")))
+    assert g.powers() == (5, 1) and not g.given()
+    g.run(deadline=True)  # the cards, and the rest of the round, take their defaults
+    over = [i for i, e in enumerate(g.events) if type(e).__name__ == "CombatResolved"]
+    gift = [i for i, e in enumerate(g.events) if isinstance(e, PowerGiven)]
+    assert g.given() == [2] and over and gift[0] > over[0]  # made once the combat is over
+
+
+def test_M121_ruling_261_the_base_game_makes_no_gift_in_a_combat():
+    s = duel("stark", "lannister", houses=["stark", "lannister", "baratheon"], power={"baratheon": 5},
+             areas='blackwater_bay = { units = ["baratheon ship"], order = "support+0" }')
+    s.step = "marches"
+    g = Game(s)
+    march = March(origin="kings_landing", moves=(Move(destination="kingswood", units=(UnitSpec("knight", 1),)),))
+    g.run(entries("stark", march), entries("stark", Give(power=1, to="lannister")))
+    assert g.asked() == {("support", "baratheon")} and not g.given()

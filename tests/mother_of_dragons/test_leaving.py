@@ -1,12 +1,18 @@
-"""A player leaving between rounds (M124, M125, ruling 262)."""
+"""A player leaving between rounds (M124, M125, rulings 262, 276)."""
 
 from __future__ import annotations
 
 import pytest
+from rules.helpers import entry, of
 
+from adjudicator.engine.events import AnswersExpired
+from adjudicator.engine.events.bank import PlayerLeft
 from adjudicator.engine.invariants import check_invariants
-from adjudicator.engine.rules.leaving import LeavingRefused, player_leaves
+from adjudicator.engine.machine import advance
+from adjudicator.engine.rules.leaving import LeavingRefused, leave_problem, player_leaves
+from adjudicator.game.commands import Bid
 from adjudicator.game.mod_setup import new_mod_game
+from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState
 
 SIX = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "targaryen"]
@@ -46,3 +52,46 @@ def test_M124_ruling_262_only_between_rounds_and_while_three_westerosi_players_s
 def test_M125_targaryens_player_cannot_leave_that_way():
     with pytest.raises(LeavingRefused, match="M125"):
         player_leaves(between_rounds(), "targaryen")
+
+
+# --- ruling 276: named during a round, gone between rounds ---------------------------------------
+
+
+def test_M124_ruling_276_a_player_named_during_the_round_leaves_when_it_ends():
+    s = new_mod_game(SIX, seed="leave")
+    s.round, s.leaving = 3, ["stark"]
+    assert leave_problem(s, "stark") is not None  # named already
+    step = advance(s, [entry("stark", Bid(track="fiefdoms", amount=1), round=3)])  # mid-round: nothing yet
+    assert "stark" not in step.state.vassals and step.state.leaving == ["stark"]
+    gap = between_rounds()
+    gap.leaving = ["stark"]
+    gap.answers = [entry("stark", Bid(track="fiefdoms", amount=1), round=3)]  # sent ahead, now not needed
+    step = advance(gap, deadline=True)
+    assert "stark" in step.state.vassals and not step.state.leaving
+    left = of(step.events, PlayerLeft)
+    assert [(e.house, e.refused) for e in left] == [("stark", "")]
+    expired = [e for e in of(step.events, AnswersExpired) if e.house == "stark"]
+    assert expired and "M124" in expired[0].reason
+    assert check_invariants(step.state) == []
+
+
+def test_M124_ruling_276_who_may_be_named_to_leave():
+    s = new_mod_game(SIX, seed="leave")
+    assert leave_problem(s, "stark") is None
+    assert "M125" in (leave_problem(s, "targaryen") or "")
+    assert "vassal already" in (leave_problem(s, s.vassals[0]) or "")
+    s.leaving = ["stark", "lannister"]
+    assert "ruling 262" in (leave_problem(s, "baratheon") or "")  # of five Westerosi players, two would stay
+    s.leaving, s.round = [], 10
+    assert "R035" in (leave_problem(s, "stark") or "")
+    classic = new_game(["stark", "lannister", "baratheon"], seed="leave")
+    assert "Mother of Dragons" in (leave_problem(classic, "stark") or "")
+
+
+def test_M124_ruling_276_a_leave_no_longer_allowed_is_said_and_dropped():
+    gap = between_rounds()
+    gap.leaving = ["stark", "lannister", "baratheon"]  # edited by hand: of five Westerosi players, two would stay
+    step = advance(gap, deadline=True)
+    left = {e.house: e.refused for e in of(step.events, PlayerLeft)}
+    assert left["stark"] == left["lannister"] == "" and "ruling 262" in left["baratheon"]
+    assert "baratheon" not in step.state.vassals and not step.state.leaving

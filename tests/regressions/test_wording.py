@@ -137,6 +137,7 @@ from adjudicator.engine.events.bank import (  # noqa: E402
     LoansShifted,
     LoanTaken,
     NoLoanTaken,
+    PlayerLeaving,
     PlayerLeft,
     PowerGiven,
     SeaOrdersRemoved,
@@ -307,7 +308,8 @@ SAMPLES: list[Event] = [
     BraavosTokenTaken(house="stark"), BraavosTokenTaken(house=""),
     SpymasterLooked(house="stark", deck=2, cards=("clash_of_kings", "game_of_thrones")),
     SpymasterDone(house="stark", deck=2, bottom=1),
-    PlayerLeft(house="stark", power_returned=3),
+    PlayerLeft(house="stark", power_returned=3), PlayerLeaving(house="stark", round=4),
+    PlayerLeft(house="stark", power_returned=0, refused="Stark is a vassal already (M124)"),
     PowerGiven(house="stark", to="targaryen", power=2, asked=2), PowerGiven(house="stark", to="arryn", power=1, asked=3),
 ]
 # Mother of Dragons' vassals
@@ -584,3 +586,35 @@ def test_a_neutral_force_attack_reads_without_a_chain_of_ands():
     assert e.describe() == ("Baratheon brings strength 6 against the neutral force of strength 5 in King's Landing: "
                             "the neutral force is destroyed and the area taken.")
     assert [r["label"] for r in event_view(e)["tables"][0]["rows"]] == ["knights", "March order", "footmen"]
+
+
+def test_westeros_iv_choices_are_named():
+    """Was wrong: "Targaryen chooses which orders Empty Promises forbids." for a loyalty token's area."""
+    assert (WesterosChoiceMade(house="targaryen", card="empty_promises", option="the_mountains_of_the_moon").describe()
+            == "Targaryen chooses The Mountains of the Moon for Empty Promises.")
+    assert (WesterosChoiceMade(house="targaryen", card="domestic_disputes", option="stark+lannister").describe()
+            == "Targaryen chooses Stark and Lannister for Domestic Disputes.")
+    assert (WesterosChoiceMade(house="targaryen", card="fire_made_flesh", option="muster").describe()
+            == "Targaryen chooses to put a destroyed dragon back in Pentos for Fire Made Flesh.")
+    assert (WesterosChoiceMade(house="targaryen", card="fire_made_flesh", option="destroy norvos").describe()
+            == "Targaryen chooses to destroy its dragon in Norvos for Fire Made Flesh.")
+    assert (WesterosChoiceMade(house="stark", card="scattering_dissent", option="karhold+winterfell").describe()
+            == "Stark chooses to move a loyalty token from Karhold to Winterfell for Scattering Dissent.")
+    assert (WesterosChoiceMade(house="targaryen", card="fire_made_flesh", option="nothing").describe()
+            == "Targaryen chooses that Fire Made Flesh has no effect.")
+
+
+def test_orders_revealed_list_arryn_and_targaryen_in_one_order_whatever_the_hash_seed():
+    """Was wrong: the two expansion houses tied, and a set's order (which changes with PYTHONHASHSEED)
+    decided which came first: the Mother of Dragons sample's report changed from run to run."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from adjudicator.engine.events.action import OrdersRevealed; print(OrdersRevealed(orders=("
+            "('pentos', 'targaryen', 'consolidate'), ('the_eyrie', 'arryn', 'consolidate'),"
+            "('winterfell', 'stark', 'march+0'))).describe())")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env=os.environ | {"PYTHONHASHSEED": str(seed)}).stdout for seed in range(4)}  # fmt: skip
+    assert outs == {"Orders revealed. Stark: March +0 in Winterfell. Arryn: Consolidate Power in The Eyrie. "
+                    "Targaryen: Consolidate Power in Pentos.\n"}

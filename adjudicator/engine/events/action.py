@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ...game.board import HOUSES
+from ...game.board import ALL_HOUSES
 from . import (
     Event,
     _private_to_house,
@@ -35,7 +35,9 @@ def orders_by_house(orders: Iterable[tuple[str, str, str]]) -> str:
     Houses in the board's order, each house's orders as given: a player looks for his own line.
     """
     orders = list(orders)
-    houses = sorted({h for _, h, _ in orders}, key=lambda h: HOUSES.index(h) if h in HOUSES else len(HOUSES))
+    # Every house has its place (Mother of Dragons' Arryn and Targaryen after the base six), never a
+    # tie: a set's order changes from run to run, and the reports must not.
+    houses = sorted({h for _, h, _ in orders}, key=lambda h: (ALL_HOUSES.index(h) if h in ALL_HOUSES else len(ALL_HOUSES), h))
     return " ".join(
         f"{house_name(h)}: " + ", ".join(f"{order_name(t, noun=False)} in {_name(a)}" for a, who, t in orders if who == h) + "."
         for h in houses)

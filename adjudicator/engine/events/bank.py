@@ -159,12 +159,29 @@ class PowerGiven(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerLeaving(Event):
+    """M124 (ruling 276): the moderator named a player who leaves at the end of this round (``maester leave``)."""
+
+    house: str
+    round: int
+
+    def describe(self) -> str:
+        h = house_name(self.house)
+        return (f"{h}'s player leaves the game at the end of round {self.round}: from round {self.round + 1} on, {h} "
+                f"and all its units are a vassal (M124). Until then {h} plays as before.")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerLeft(Event):
-    """M124 (ruling 262): a player left between rounds; its house is a vassal now."""
+    """M124 (ruling 262): a player left between rounds; its house is a vassal now. With ``refused``,
+    the leave named earlier did not happen, and why (a position changed by hand since)."""
 
     house: str
     power_returned: int
+    refused: str = ""
 
     def describe(self) -> str:
+        if self.refused:
+            return f"{house_name(self.house)}'s player does not leave after all: {self.refused}."
         return (f"{house_name(self.house)}'s player leaves the game: {house_name(self.house)} and all its units are a "
                 f"vassal from now on, and its {self.power_returned} available power goes back to the pool.")

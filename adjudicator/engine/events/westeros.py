@@ -37,6 +37,7 @@ TRACK_NAMES = TRACK_WORDS
 DECK_NAMES = {1: "I", 2: "II", 3: "III", 4: "IV"}  # IV: Mother of Dragons (M082)
 # How the holder of a dominance token chose a Westeros card to resolve (rules/westeros.py CHOICES).
 CHOICE_WORDS = {"muster": "Mustering", "supply": "Supply", "bid": "Clash of Kings", "collect": "Game of Thrones"}
+BASE_CHOICE_CARDS = frozenset({"a_throne_of_blades", "dark_wings_dark_words"})
 
 
 def _house(h: str) -> str:
@@ -102,10 +103,27 @@ class WesterosChoiceMade(Event):
         card = _westeros_name(self.card)
         if self.option == "nothing":
             return f"{_house(self.house)} chooses that {card} has no effect."
-        if self.option in CHOICE_WORDS:
+        if self.card in BASE_CHOICE_CARDS and self.option in CHOICE_WORDS:
             return f"{_house(self.house)} resolves {card} as {CHOICE_WORDS[self.option]}."
-        # A restriction ("no march+1"): the OrdersRestricted event right after it names the orders.
-        return f"{_house(self.house)} chooses which orders {card} forbids."
+        if self.option.startswith("no "):
+            # A restriction ("no march+1"): the OrdersRestricted event right after it names the orders.
+            return f"{_house(self.house)} chooses which orders {card} forbids."
+        # A Westeros IV card (Mother of Dragons): areas, houses or a dragon, in words (M083).
+        return f"{_house(self.house)} chooses {_iv_choice(self.card, self.option)} for {card}."
+
+
+def _iv_choice(card: str, option: str) -> str:
+    """A Westeros IV choice in words: ``'moat_cailin'`` -> ``'Moat Cailin'``; ``'stark+tyrell'`` ->
+    ``'Stark and Tyrell'``; ``'destroy norvos'`` -> ``'to destroy its dragon in Norvos'``."""
+    parts = option.split("+")
+    if card in ("scattering_dissent", "word_spreads_quickly") and len(parts) == 2:
+        return f"to move a loyalty token from {_area(parts[0])} to {_area(parts[1])}"
+    if option.startswith("destroy "):
+        return f"to destroy its dragon in {_area(option.removeprefix('destroy '))}"
+    words = {"muster": "to put a destroyed dragon back in Pentos", "cancel": "to put the move back"}
+    if option in words:
+        return words[option]
+    return listing([_area(p) for p in parts])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -17,6 +17,7 @@ from ..cards.registry import ROLES, Role
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request
 from ..events.combat import SupportDeclared, SupportRefused
 from .combat_state import Combat, Grant, decide_now, matches
+from .gifts import gifts_at_support
 from .strength import grant_value
 
 # "Support no one". A command's ``None`` fields are left out of its saved form, and Support.side
@@ -97,6 +98,7 @@ def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) ->
             return "no house may support its opponent against its own units (R184)"
         return None
 
+    gifts_at_support(ctx, req.key)  # Mother of Dragons: gifts waiting are made now (ruling 261)
     only = options[0] if len(options) == 1 else None
     cmd = ctx.ask(Ask(req, check, only=only))
     assert isinstance(cmd, Support)

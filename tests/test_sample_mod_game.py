@@ -1,0 +1,205 @@
+"""The Mother of Dragons sample game (samples/mod-game), beside the base one: replayed from scratch
+with the real rules, parser and reports, every report compared byte for byte.
+
+After a deliberate change, rebuild ``samples/mod-game/expected/`` with
+``python samples/mod-game/make_sample.py --approve`` and read the difference before committing it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator.folder import audit, batch
+from adjudicator.robots.demo import play_sample, sample_dir, sample_plan
+from adjudicator.seals import seal
+from adjudicator.seals.keys import read_private_key
+
+SAMPLE = sample_dir("mod-game")
+EXPECTED = SAMPLE / "expected"
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[batch.RunResult]]:
+    root = tmp_path_factory.mktemp("mod-sample") / "mod-sample"
+    return root, play_sample(root, SAMPLE)
+
+
+def _events(root: Path) -> list[dict]:
+    out = []
+    for f in sorted((root / "reports").glob("[0-9]*/report.json")):
+        out += json.loads(f.read_text())["events"]
+    return out
+
+
+def test_mod_sample_reports_and_receipts_match_the_approved_copies(played):
+    root, _ = played
+    expected = sorted(p.relative_to(EXPECTED) for p in EXPECTED.rglob("*") if p.is_file() and p.name != "pending")
+    produced = sorted(p.relative_to(root / "reports") for pattern in ("[0-9]*/*.txt", "[0-9]*/receipts/*.txt")
+                      for p in (root / "reports").glob(pattern))  # fmt: skip
+    assert produced == expected, "a report or receipt appeared or vanished: re-approve after checking"
+    for rel in expected:
+        assert (root / "reports" / rel).read_text() == (EXPECTED / rel).read_text(), f"{rel} differs"
+    assert (root / "pending").read_text() == (EXPECTED / "pending").read_text()
+
+
+def test_mod_sample_is_an_expansion_game_of_six_players_with_targaryen_arryn_and_two_vassals(played):
+    root, results = played
+    game, _ = sample_plan(SAMPLE)
+    assert game["expansion"] == "mother-of-dragons"
+    assert len(game["houses"]) == 6 and {"targaryen", "arryn"} <= set(game["houses"])
+    assert tomllib.loads((root / "game.toml").read_text())["game"]["expansion"] == "mother-of-dragons"
+    state = tomllib.loads((root / "state.toml").read_text())
+    assert sorted(state["vassals"]) == ["martell", "tyrell"]
+    assert all(r.exit_status == 0 for r in results), "every sample file is accepted"
+
+
+def test_mod_sample_plays_a_whole_round_and_the_next_westeros_phase(played):
+    root, results = played
+    steps = [s for r in results for s in r.steps]
+    assert any("-r1-action" in s for s in steps) and any("-r2-westeros" in s for s in steps)
+    assert steps[-1].endswith("-r2-planning")
+    events = _events(root)
+    revealed = {e["deck"]: e["card"] for e in events if e["type"] == "WesterosCardRevealed"}
+    assert sorted(revealed) == [1, 2, 3, 4], "Westeros deck IV is drawn after decks I-III (M082)"
+    assert [e for e in events if e["type"] == "WesterosChoiceMade"][0]["house"] == "targaryen"
+
+
+def test_mod_sample_shows_vassals_chosen_passed_and_ordered_by_their_commanders(played):
+    root, _ = played
+    events = _events(root)
+    commanded = {(e["commander"], e["vassal"]) for e in events if e["type"] == "VassalCommanded"}
+    assert commanded == {("baratheon", "tyrell"), ("lannister", "martell")}
+    assert [(e["house"], e["to"]) for e in events if e["type"] == "VassalSetPassed"] == [("baratheon", "lannister")]
+    vassal_marches = {e["house"] for e in events if e["type"] == "MarchResolved" and e["token"] == "vassal_march"}
+    assert vassal_marches == {"tyrell", "martell"}
+    lines = [ln for p in (SAMPLE / "turns").rglob("*.txt") for ln in p.read_text().splitlines()]
+    assert any(ln.startswith("for tyrell: ") for ln in lines) and any(ln.startswith("for martell: ") for ln in lines)
+
+
+def test_mod_sample_has_a_combat_a_sea_order_a_loan_interest_a_dragon_and_a_loyalty_token(played):
+    root, _ = played
+    events = _events(root)
+    kinds = [e["type"] for e in events]
+    assert kinds.count("CombatResolved") == 1, "Moat Cailin in round 1"
+    assert any(e["type"] == "MarchResolved" and e["token"] == "sea_march" for e in events)
+    assert [(e["house"], e["loan"]) for e in events if e["type"] == "LoanTaken"] == [("baratheon", "customs_officer")]
+    assert [(e["house"], e["paid"]) for e in events if e["type"] == "InterestDue"] == [("baratheon", 1)]
+    assert any(e["type"] == "UnitsMoved" and e["units"] == ["dragon"] for e in events)
+    assert any(e["type"] == "UnitsMoved" and e["destination"] == "volantis" for e in events), "a march in Essos"
+    assert [e["area"] for e in events if e["type"] == "LoyaltyGained"] == ["the_mountains_of_the_moon"]
+    assert "DragonStrengthGained" in kinds
+
+
+def test_mod_sample_replays_byte_for_byte(played):
+    root, _ = played
+    check = audit.replay(root)
+    assert check.ok, check.lines()
+
+
+@pytest.mark.filterwarnings("ignore::adjudicator.seals.keys.InsecureKeyFile")  # git keeps no file modes
+def test_mod_sample_sealed_files_are_the_plain_turns_sealed_with_the_demo_keys():
+    game, runs = sample_plan(SAMPLE)
+    keys = {h: read_private_key(SAMPLE / "keys" / f"DEMO-ONLY-{h}").private for h in game["houses"]}
+    count = 0
+    for run in runs:
+        for plain in sorted((SAMPLE / "turns" / run.files).glob("*.txt")):
+            sealed = SAMPLE / "sealed" / run.files / plain.name
+            assert sealed.read_text() == seal.sign(plain.read_text(), keys[plain.stem]), (
+                f"{sealed} is stale: run python samples/mod-game/make_sample.py"
+            )
+            count += 1
+    assert count == len(list((SAMPLE / "sealed").rglob("*.txt")))
+
+
+def test_mod_sample_keys_are_marked_demo_only():
+    game, _ = sample_plan(SAMPLE)
+    for house in game["houses"]:
+        pub = (SAMPLE / "keys" / f"DEMO-ONLY-{house}.pub").read_text()
+        assert "DEMO ONLY" in pub and "never use for a real game" in pub
+
+
+def test_mod_sample_run_again_changes_nothing(played):
+    root, _ = played
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name not in ("log", ".lock")}
+    result = batch.adjudicate(root)
+    assert result.accepted == [] and result.steps == []
+    assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name not in ("log", ".lock")} == before
+
+
+# --- the map shows Essos, in a real browser ------------------------------------------------------
+
+CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser"))
+                 if p and Path(p).exists()), None)  # fmt: skip
+ESSOS_LAND = ("Braavos", "Pentos", "Norvos", "Myr", "The Rhoyne", "Volantis", "The Disputed Lands")
+# The probe page opens the report in a frame, and the report's map (an image of map.svg) beside it in a
+# second frame of the map's own size, where each area name's box is measured; the box is scaled to the
+# image as the report draws it. document.title carries what was measured.
+PROBE = """<!DOCTYPE html><body style="margin:0">
+<iframe id="report" src="public.html" width="{width}" height="900" style="border:0"></iframe>
+<iframe id="svg" src="map.svg" width="1680" height="1690" style="border:0"></iframe>
+<script>
+window.onload = function () {{
+  var d = document.getElementById('report').contentWindow.document, img = d.getElementById('map');
+  var s = document.getElementById('svg').contentWindow.document, root = s.documentElement;
+  var box = img.getBoundingClientRect(), scale = box.width / root.viewBox.baseVal.width;
+  var view = d.defaultView, names = {{}};
+  s.querySelectorAll('text').forEach(function (t) {{
+    var b = t.getBBox();
+    names[t.textContent] = [box.left + view.scrollX + b.x * scale, box.top + view.scrollY + b.y * scale,
+                            b.width * scale, b.height * scale];
+  }});
+  document.title = JSON.stringify({{
+    loaded: img.complete && img.naturalWidth > 0, src: img.getAttribute('src'),
+    image: [box.left + view.scrollX, box.top + view.scrollY, box.width, box.height],
+    page: [d.documentElement.scrollWidth, d.documentElement.scrollHeight], names: names}});
+}};
+</script></body>"""
+
+
+def _measure_map(step: Path, folder: Path, width: int) -> dict[str, Any]:
+    """Open a step's public HTML report in headless Chromium ``width`` pixels wide and measure its map."""
+    assert CHROMIUM is not None
+    for name in ("public.html", "map.svg"):
+        shutil.copyfile(step / name, folder / name)
+    probe = folder / "probe.html"
+    probe.write_text(PROBE.format(width=width), encoding="utf-8")
+    run = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+         "--allow-file-access-from-files", "--virtual-time-budget=5000", f"--user-data-dir={folder / 'profile'}",
+         f"--window-size={width + 1700},1800", "--dump-dom", probe.resolve().as_uri()],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    found = re.search(r"<title>(.*)</title>", run.stdout, re.S)
+    assert found, run.stderr[-2000:] + run.stdout[-500:]
+    measured: dict[str, Any] = json.loads(html.unescape(found.group(1)))
+    return measured
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium)")
+@pytest.mark.parametrize("width", [1280, 400])
+def test_mod_sample_html_report_map_shows_essos_with_its_area_names_in_headless_chromium(played, tmp_path, width):
+    root, _ = played
+    last = sorted(p for p in (root / "reports").iterdir() if p.name[:4].isdigit())[-1]
+    got = _measure_map(last, tmp_path, width)
+    assert got["loaded"] and got["src"] == "map.svg", "the report's map image is drawn"
+    x0, y0, w, h = got["image"]
+    page_w, page_h = got["page"]
+    assert w > 0 and h > 0 and x0 >= 0 and x0 + w <= page_w + 1 and y0 + h <= page_h + 1, got
+    for name in ESSOS_LAND:
+        assert name in got["names"], f"{name} is not named on the map"
+        x, y, nw, nh = got["names"][name]
+        assert nw > 0 and nh > 0, f"{name}'s name has no size on the page"
+        # inside the map as the page draws it, and so inside the page's scroll area
+        assert x0 <= x and x + nw <= x0 + w + 1 and y0 <= y and y + nh <= y0 + h + 1, (name, got["names"][name], got)
+    # Essos is the side board to the right of Westeros: its names lie in the map's right part.
+    assert min(got["names"][n][0] for n in ESSOS_LAND) > max(got["names"][n][0] for n in ("Winterfell", "Lannisport"))
