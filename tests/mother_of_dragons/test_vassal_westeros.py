@@ -370,3 +370,20 @@ def test_M073_robots_answer_a_vassals_westeros_decisions_for_it_in_a_turn_file_l
     step = play(step.state, [answer("stark", cmd.command, "tyrell")])
     assert req.key not in {r.key for r in step.requests}
     assert [e for e in of(step.events, AnswerUsed) if e.house == "stark"]
+
+
+def test_M064_M066_maester_check_refuses_a_bid_for_a_vassal_and_for_lines_not_the_houses_to_send():
+    s = at_westeros(("last_days_of_summer", "clash_of_kings", "sea_of_storms"))
+    s.game_id = "vw"
+    state = play(s).state
+    head = "game vw · house stark · round 2 · westeros · seq 1\n"
+    body = ("for tyrell: bid iron throne 1\n"  # line 2: a vassal never bids
+            "for stark: bid fiefdoms 1\n"  # line 3: Stark is no vassal
+            "for greyjoy: supply: none\n"  # line 4: Lannister commands Greyjoy (M031)
+            "bid iron throne 1\n")
+    tf = check_turn_file(parse_turn_file(head + body, variant=state.variant), state)
+    why = {p.where.line: str(p) for p in tf.problems}
+    assert "(M064, M066)" in why[2] and "bids 0" in why[2]
+    assert "Stark is not a vassal" in why[3] and "(M030)" in why[3]
+    assert "commanded by Lannister" in why[4] and "(M030, M031)" in why[4]
+    assert 5 not in why
