@@ -65,7 +65,8 @@ class Ledger:
     rejected: dict[str, bool] = field(default_factory=dict)  # input sha -> may be retried (early)
     rejected_at: dict[str, int] = field(default_factory=dict)  # input sha -> snapshot it was judged at
     kept: dict[str, str] = field(default_factory=dict)  # refused input sha -> where the file was moved (refused/files/)
-    notices: dict[str, dict[str, Any]] = field(default_factory=dict)  # input sha -> its reject line, with receipts
+    notices: dict[str, dict[str, Any]] = field(default_factory=dict)  # input sha -> its reject line, with receipts;
+    # "seal:SHA" -> the unmatched-seal line of a seal that sealed nothing (ruling 195)
     returning: dict[str, Archived] = field(default_factory=dict)  # set aside by a rollback, taken again from archive/
     dropped: dict[str, Archived] = field(default_factory=dict)  # set aside by a rollback for good (--drop)
     unrefused: dict[str, str] = field(default_factory=dict)  # by the last rollback: sha -> refused file to put back
@@ -171,6 +172,9 @@ class Ledger:
                 self.notices[sha] = e
             if isinstance(e.get("returning"), str):  # a file a rollback gave back, refused this time: it stays aside
                 self.returning.pop(e["returning"], None)
+        elif action == "unmatched-seal":  # a seal that sealed nothing, told to the house its key names (ruling 195)
+            if isinstance(e.get("receipts"), dict):
+                self.notices[f"seal:{e['sha256']}"] = e
         elif action == "deadline":
             self.deadlines.add(int(e["at"]))
             self.open_deadline = int(e["at"])

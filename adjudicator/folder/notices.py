@@ -15,6 +15,10 @@
 * **Paths in the log** are relative to the game folder (``inbox/x.txt``), so the log reads the
   same wherever a command was run; lines of older versions, which kept the path as given, are read
   through :func:`logged_path`.
+* **A seal that sealed nothing** (ruling 195): a ``.sig`` a mail carried that sealed no turn of it,
+  naming a house's registered key, is told to that house by ``maester ingest``: its receipt
+  ``refused/NNNN-NAME-HASH-HOUSE.txt`` (NNNN: the step the game was at) is logged on an
+  ``unmatched-seal`` line and mailed like any other (:func:`tell_unmatched_seal`).
 """
 
 from __future__ import annotations
@@ -30,8 +34,8 @@ from ..util import fileio
 from . import registry
 from .audit import Folder, Snapshot
 from .intake import Rejection
-from .ledger import Ledger
-from .receipts import receipt_name, rejected_receipt, shown
+from .ledger import Ledger, log
+from .receipts import receipt_name, rejected_receipt, safe_name, shown, unmatched_seal_receipt
 
 REFUSED = "refused"
 REFUSED_FILES = "refused/files"
@@ -120,6 +124,35 @@ def who_gets(who: str, players: dict[str, dict[str, Any]]) -> str:
     if not address:
         return f"{registry.house_name(who)}, which has no registered address: forward it yourself"
     return f"{registry.house_name(who)} ({address}), with its next mail"
+
+
+UNMATCHED = "unmatched-seal"  # the log line of a seal told to the house whose key it names
+MAX_WAITING = 4  # such receipts waiting for one house's next mail; beyond them, the moderator's summary only
+
+
+def tell_unmatched_seal(root: Path, ledger: Ledger, *, house: str, name: str, sha256: str, fingerprint: str,
+                        why: str, seals_name: str, hint: str, number: int, message: str) -> str:  # fmt: skip
+    """Write the receipt of a seal that sealed nothing for ``house`` and log it; what was done, in words.
+
+    Once a seal (by its SHA-256): a message read again, or the same seal in another mail, is told
+    once. At most :data:`MAX_WAITING` such receipts wait for a house's next mail, so that seals
+    naming its key (which anyone can write) cannot fill its mail.
+    """
+    if f"seal:{sha256}" in ledger.notices:
+        path = ledger.notices[f"seal:{sha256}"]["receipts"].get(house, "")
+        return f"the seal {name!r} was told to {registry.house_name(house)} before ({path})"
+    sent = ledger.mail.delivered.get(house, set())
+    waiting = [e for e in ledger.notices.values()
+               if e.get("action") == UNMATCHED and e["receipts"].get(house, "") not in sent | {""}]  # fmt: skip
+    if len(waiting) >= MAX_WAITING:
+        return (f"not told to {registry.house_name(house)}: {len(waiting)} receipts of seals naming its key wait "
+                "for its next mail already (seals anyone can write); only this summary names it")  # fmt: skip
+    rel = f"{REFUSED}/{number:04d}-{safe_name(name).removesuffix('.sig')[:40]}-{sha256[:8]}-{house}.txt"
+    text = unmatched_seal_receipt(name, sha256, house, fingerprint, why, seals_name, number=number, hint=hint)
+    fileio.atomic_write_text(root / rel, text)  # then the log line: a run killed between them writes it again
+    log(root, {"action": UNMATCHED, "sha256": sha256, "file": f"attachment {shown(name)!r} of {shown(message)}",
+               "house": house, "why": why, "at": number, "receipts": {house: rel}})  # fmt: skip
+    return f"receipt {rel}: for {registry.house_name(house)}, whose key the seal names, with its next mail"
 
 
 # --- the inbox after a run ----------------------------------------------------------------------

@@ -6,6 +6,7 @@ Written by the batch run (:mod:`adjudicator.folder.batch`) into each step's ``re
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from ..engine.ahead import upcoming
 from ..engine.events import AnswerUnusable, kind_name
 from ..game.state import GameState
 from ..reports.verdicts import answer_verdicts, judged, verdict_line
-from ..util.columns import fold
+from ..util.columns import WIDTH, fold
 from . import registry
 from .audit import (
     Outcome,
@@ -188,6 +189,61 @@ def rejected_receipt(rej: Rejection, snap: Snapshot, *, to: str = "", came: dict
     if todo:
         out += ["", "What to do:"] + [f"  - {t}" for t in todo]
     return fold("\n".join(out)) + "\n"
+
+
+def unmatched_seal_receipt(name: str, sha256: str, house: str, fingerprint: str, why: str, seals_name: str, *,
+                           number: int, hint: str = "") -> str:
+    """Why a ``.sig`` a mail carried sealed no turn, for the house whose key the seal names (ruling 195).
+
+    ``why`` is ``"no-file"`` (no attachment ``seals_name`` in the mail, and no turn text of it the
+    seal verifies over) or ``"not-verified"`` (that attachment is there, and its text fails the
+    seal); ``hint`` is what the seal check said. Nothing of it is proved (anyone can write a seal
+    naming a key), so the receipt says so, and the names in it are made safe to show.
+
+    >>> print(unmatched_seal_receipt("turn.txt.sig", "ab" * 32, "stark", "SHA256:x", "no-file", "turn.txt",
+    ...                              number=3).splitlines()[0])
+    Receipt for the seal 'turn.txt.sig' (sha256 abababababababab)
+    """
+    name, seals_name = safe_name(name), safe_name(seals_name)
+    who = registry.house_name(house)
+    out = [f"Receipt for the seal {name!r} (sha256 {sha256[:16]})",
+           *_para("Not taken: this seal sealed no turn of the mail it came in; nothing was read or applied "
+                  f"through it. The game was at step {number:04d}."),
+           *_para(f"The seal names {who}'s registered key ({fingerprint}), so this receipt goes to {who}, at the "
+                  "address registered for that house, whatever address the mail came from. A seal alone proves "
+                  "nothing about who sent it (only the text it was made over would): if you did not send it, "
+                  "someone sent a copy of your seal, or one naming your key; nothing was taken, and you need do "
+                  "nothing."), "", "Why:"]  # fmt: skip
+    if why == "no-file":
+        out += _para(f"the mail had no attachment named {seals_name!r}, the file this seal is for, and the seal "
+                     "verifies over no turn text of the mail.", "  ")  # fmt: skip
+    else:
+        out += _para(f"the attachment {seals_name!r} was in the mail, but its text does not verify against this "
+                     "seal: it was changed after it was sealed (a mail program may have rewrapped its lines or "
+                     "changed their ends), or the seal is of another version of the file.", "  ")  # fmt: skip
+        if (at := hint.find(": the seal covers the text as typed")) >= 0:  # ruling 194's hint, Maester's own words
+            said = hint[at + 2 :].rstrip(". ")
+            out += _para(said[:1].upper() + said[1:] + ".", "  ")
+    out += ["", "What to do:",
+            *_para(f"- attach the file the seal was made over, {seals_name!r}, unchanged, beside {name!r} in one "
+                   "mail;", "  ", "    "),
+            *_para("- or seal the turn with 'maester sign --key KEY FILE' and attach the .sealed file (its seal "
+                   "inside it).", "  ", "    ")]  # fmt: skip
+    return "\n".join(out) + "\n"
+
+
+def _para(text: str, first: str = "", rest: str | None = None) -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=first if rest is None else rest,
+                         break_on_hyphens=False, break_long_words=False)  # fmt: skip
+
+
+def safe_name(name: str) -> str:
+    """A file name a stranger chose, fit to show in a player's mail: letters, digits, ``._-`` (60 at most).
+
+    >>> safe_name("turn.txt.sig"), safe_name("Moderator: you lose!.sig")
+    ('turn.txt.sig', 'Moderator_you_lose_.sig')
+    """
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name)[-60:] or "file"
 
 
 # What a player does about each reason a seal check gives (the codes of docs/seals.md).

@@ -14,15 +14,16 @@ True
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..seals import sshsig
-from ..seals.seal import BEGIN, NAMESPACE, SealedBlock, SealError, normalise
+from ..seals.seal import BEGIN, NAMESPACE, SealedBlock, SealError, normalise, scan
 from ..util.lines import split_lines
 
-__all__ = ["MAX_STRAYS", "MAX_TEXTS", "MAX_TEXT_CHARS", "Candidate", "DetachedSeal", "candidates", "seal_of",
-           "sealed_by", "stray_note", "untried_note", "with_seal"]  # fmt: skip
+__all__ = ["MAX_STRAYS", "MAX_TEXTS", "MAX_TEXT_CHARS", "Candidate", "DetachedSeal", "Unmatched", "candidates", "keep",
+           "seal_of", "sealed_by", "stray_note", "unmatched", "untried_note", "verifies_over", "with_seal"]  # fmt: skip
 
 # A .sig with no attachment of its name is tried on the turn texts of its mail: each try is a seal
 # check over a text, so what one mail can cost is bounded (a hostile mail of 999 such .sig files and
@@ -39,6 +40,7 @@ class DetachedSeal:
     name: str  # the attachment's file name, "turn.txt.sig"
     armour: str  # its text, from BEGIN to END
     namespace: str  # what the seal says it is for ("" when the seal cannot be read)
+    fingerprint: str = ""  # of the key the seal names ("" when the seal cannot be read); nothing checked
 
     @property
     def seals_name(self) -> str:
@@ -52,10 +54,10 @@ def seal_of(filename: str, text: str) -> DetachedSeal | None:
         return None
     armour = text.strip() + "\n"
     try:
-        namespace = sshsig.read_armour(armour).namespace
+        sig = sshsig.read_armour(armour)
     except SealError:
-        namespace = ""
-    return DetachedSeal(filename, armour, namespace)
+        return DetachedSeal(filename, armour, "")
+    return DetachedSeal(filename, armour, sig.namespace, sig.key.fingerprint)
 
 
 def with_seal(text: str, seal: DetachedSeal) -> str | None:
@@ -131,3 +133,51 @@ def stray_note(seal: DetachedSeal, names: list[str]) -> str:
                 "header line, and the seal matches no turn text in the mail")  # fmt: skip
     return (f"not taken: {where}: a seal that matches no turn in this mail (attach the turn file it seals, "
             f"{seal.seals_name!r}, beside it)")  # fmt: skip
+
+
+# --- a turn seal that sealed nothing: told to the house whose key it names (ruling 195) ------------
+
+
+@dataclass(frozen=True, slots=True)
+class Unmatched:
+    """A ``.sig`` of a mail, in the turn namespace and naming a key, that sealed no turn of it.
+
+    Nothing about it is proved: anyone can write a seal naming any public key. It says which key
+    the seal names (so that the game can tell that key's house, ruling 195) and why it sealed nothing.
+    """
+
+    name: str  # the .sig attachment's file name
+    sha256: str  # of its armour: the same seal in two mails is one
+    fingerprint: str  # of the key it names
+    why: str  # "no-file": no attachment of the name it seals; "not-verified": that attachment's text fails it
+    seals_name: str  # the name of the file it is for ("turn.txt")
+    game: str | None = None  # the game the attachment of that name names in its header, if any
+    hint: str = ""  # what the seal check said ("seal fails [bad-signature]: ...", with a hint for CRLF)
+
+
+def unmatched(seal: DetachedSeal, why: str, game: str | None = None, hint: str = "") -> Unmatched | None:
+    """An :class:`Unmatched` for a turn seal that names a key; None for any other (unreadable, another
+    namespace): such a seal is named to the moderator only."""
+    if seal.namespace != NAMESPACE or not seal.fingerprint:
+        return None
+    sha = hashlib.sha256(seal.armour.encode("utf-8")).hexdigest()
+    return Unmatched(seal.name, sha, seal.fingerprint, why, seal.seals_name, game, hint)
+
+
+def keep(found: list[Unmatched], u: Unmatched | None) -> None:
+    """Add ``u`` to the unmatched seals of one mail: each once, at most :data:`MAX_STRAYS` a mail."""
+    if u is not None and len(found) < MAX_STRAYS and u.sha256 not in {x.sha256 for x in found}:
+        found.append(u)
+
+
+def verifies_over(seal: DetachedSeal, text: str) -> bool:
+    """Whether ``seal`` is a good turn seal over the turn text of ``text`` (its first block, without
+    that block's own seal): a ``.sig`` beside a file that carries a seal of its own."""
+    blocks = scan(text).blocks
+    if seal.namespace != NAMESPACE or not blocks or len(blocks[0].text) > MAX_TEXT_CHARS:
+        return False
+    try:
+        sshsig.verify(normalise(blocks[0].text).encode("utf-8"), seal.armour, NAMESPACE)
+    except SealError:
+        return False
+    return True

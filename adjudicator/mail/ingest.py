@@ -9,7 +9,9 @@ detached ``.sig`` (:mod:`adjudicator.mail.detached`). Blocks are found by
 :func:`adjudicator.seals.seal.scan`; this module only gets the texts out of the mail.
 
 Nothing here decides whether a turn counts: the seal does, when the batch run checks it. A sender
-address that is not the player's is reported, no more. See ``docs/moderating.md``.
+address that is not the player's is reported, no more. A ``.sig`` that sealed nothing is told to
+the house whose registered key it names (:mod:`adjudicator.mail.strays`, ruling 195). See
+``docs/moderating.md``.
 
 >>> from email.message import EmailMessage
 >>> m = EmailMessage()
@@ -45,8 +47,10 @@ from ..seals.wrapping import Rejoiner
 from ..turnfile.header import Header, HeaderError, read_header
 from ..util import fileio
 from ..util.lines import split_lines
+from . import detached
 from .detached import MAX_STRAYS, DetachedSeal, candidates, seal_of, sealed_by, stray_note, untried_note, with_seal
 from .parse import info, parse, raw_size
+from .strays import tell_houses
 
 __all__ = [
     "MAX_PART_BYTES", "SEEN_FILE", "FoundBlock", "IngestReport", "MailError", "MailScan", "MessageOutcome",
@@ -74,6 +78,7 @@ class TextPart:
     where: str  # "the body", "attachment 'turn.txt'", "part 3 (text/html)"
     text: str
     filename: str = ""  # an attachment's file name
+    paired: DetachedSeal | None = None  # the seal of the attachment NAME.sig beside it, joined to its text
 
 
 def unflow(text: str, *, delsp: bool = False) -> str:
@@ -338,6 +343,7 @@ class MailScan:
     unsealed: list[FoundBlock] = field(default_factory=list)
     repeats: int = 0  # blocks seen twice in this message (a quoted copy, an attachment and the body)
     stray_seals: list[str] = field(default_factory=list)  # why each .sig attachment sealed no turn
+    unmatched: list[detached.Unmatched] = field(default_factory=list)  # those in the turn namespace naming a key (ruling 195)
     notes: list[str] = field(default_factory=list)
     refused: str = ""  # why the message was not read at all (beyond a bound of adjudicator.mail.parse)
 
@@ -347,9 +353,10 @@ def scan_message(raw: bytes, *, rejoin_keys: Collection[str] = ()) -> MailScan:
 
     An attachment ``X.sig`` holding a seal seals the attachment ``X`` beside it; one that matches
     no attachment seals the turn text of the message it verifies over, if any (``stray_seals`` says
-    why the others sealed nothing). A block sealed by a key of ``rejoin_keys`` (fingerprints) whose
-    seal fails is tried again with the lines a mail program may have wrapped joined
-    (:func:`adjudicator.seals.wrapping.rejoined`), in at most :data:`MAX_REJOINED` blocks a message.
+    why the others sealed nothing, ``unmatched`` which of them are turn seals naming a key). A block
+    sealed by a key of ``rejoin_keys`` (fingerprints) whose seal fails is tried again with the lines
+    a mail program may have wrapped joined (:func:`adjudicator.seals.wrapping.rejoined`), in at most
+    :data:`MAX_REJOINED` blocks a message.
 
     Never raises for any bytes: the message is parsed within the bounds of :mod:`adjudicator.mail.parse`
     (a message beyond them is ``refused``); a part that cannot be decoded is noted and skipped.
@@ -379,6 +386,8 @@ def scan_message(raw: bytes, *, rejoin_keys: Collection[str] = ()) -> MailScan:
             fb = _found(block, part.where, rejoin)
             if fb.data:
                 add(fb)
+                if part.paired and not fb.fingerprint and "[bad-signature]" in fb.seal:  # X.sig fails over X
+                    detached.keep(found.unmatched, detached.unmatched(part.paired, "not-verified", fb.game, fb.seal))
                 continue
             lines = lines if lines is not None else split_lines(part.text)
             fb = replace(fb, quoted=lines[block.first_line - 1].startswith(">"))
@@ -389,6 +398,9 @@ def scan_message(raw: bytes, *, rejoin_keys: Collection[str] = ()) -> MailScan:
         match = sealed_by(stray, texts_tried)
         if match is None:
             found.stray_seals.append(stray_note(stray, [t.filename for t in walk.texts]))
+            own = next((t.text for t in walk.texts if t.filename.casefold() == stray.seals_name.casefold()), None)
+            if own is None or not detached.verifies_over(stray, own):  # beside a file sealed already and over it: harmless
+                detached.keep(found.unmatched, detached.unmatched(stray, "no-file" if own is None else "not-verified"))
             continue
         texts_tried = [c for c in texts_tried if c.index != match.index]
         sealed_now.add(match.index)
@@ -416,7 +428,7 @@ def _pair_detached(texts: list[TextPart]) -> tuple[list[TextPart], list[Detached
         sig = seals.get(t.filename.casefold() + ".sig") if t.filename else None
         joined = with_seal(t.text, sig) if sig is not None else None
         if sig is not None and joined is not None:
-            out.append(TextPart(f"{t.where} with its seal {sig.name!r}", joined, t.filename))
+            out.append(TextPart(f"{t.where} with its seal {sig.name!r}", joined, t.filename, sig))
             used.add(sig.name.casefold())
         else:
             out.append(t)
@@ -715,6 +727,8 @@ class _Intake:
         if quoted := [u for u in unsealed if u.quoted]:  # a reply quoting a report: its skeletons, folded
             out.lines.append(_quoted_note(quoted))
         out.lines += found.stray_seals
+        games = {b.game for b in [*found.blocks, *found.unsealed] if b.game}
+        out.lines += tell_houses(self.gd, self.game_id, self.key_house, found.unmatched, games, key)  # ruling 195
         elsewhere = sorted({str(b.game) for b in found.blocks if b.game != self.game_id})
         if elsewhere:
             out.lines.append(f"left alone: sealed blocks for game {', '.join(elsewhere)}")

@@ -8,8 +8,10 @@ from rules.helpers import entry, of
 from adjudicator.engine.events import AnswersExpired, AnswerUnusable
 from adjudicator.engine.machine import advance
 from adjudicator.engine.rules import iron_bank
+from adjudicator.folder.check import check_turn_file
 from adjudicator.game.commands import InterestLosses, Located
 from adjudicator.game.state import GameState
+from adjudicator.turnfile.parser import parse_turn_file
 from mother_of_dragons.bank_helpers import bank_game
 
 
@@ -80,3 +82,14 @@ def test_M103_no_interest_without_the_iron_bank():
     step = advance(s, [entry(who, losses(s, debtor), round=3)])
     [why] = refusals(step.events, who)
     assert "M103" in why and "ruling 205" in why
+
+
+def test_M110_maester_check_tells_the_wrong_house_on_its_line():
+    s, debtor, who = westeros_start()
+    s.game_id = "doc"
+    other = next(h for h in s.players() if h not in (debtor, who))
+    area, unit = next((a, u.type) for a, u in s.units_of(debtor))
+    text = f"game doc · house {other} · round 3 · westeros · seq 1\ninterest for {debtor}: destroy {unit} in {area}\n"
+    checked = check_turn_file(parse_turn_file(text, variant=s.variant), s, house=other)
+    [problem] = [str(p) for p in checked.problems]
+    assert problem.startswith("<turn>:2:1:") and f"only {who.title()}" in problem and "M110" in problem
