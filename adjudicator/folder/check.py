@@ -524,6 +524,7 @@ def _march(s: _Static, cmd: C.March) -> None:
                                     s.tf.texts.get(cmd.where.line if cmd.where else 0, "")))  # fmt: skip
     for mv in cmd.moves:
         _against_neutral(s, cmd, mv)
+    _family_entries(s, cmd, s.house)
     if cmd.leave_power and s.state.houses[s.house].power == 0:
         s.notices.append(Notice("W401", "you have no available power now to leave a token: the march is refused "
                                 "when it resolves unless you gain power first (R244)", cmd.where or _where(s.tf, 0),
@@ -531,6 +532,27 @@ def _march(s: _Static, cmd: C.March) -> None:
     for unit, n in sent.items():
         if n > have[unit]:
             s.fail(cmd, "E413", f"{s.name(cmd.origin)} holds {have[unit]} of your {unit.replace('_', ' ')}s, not {n} (R142)")
+
+
+def _family_entries(s: _Static, cmd: C.March, house: str, at: Command | None = None) -> None:
+    """Mother of Dragons: a march into an area of the marcher's own family this round (M044, M045, M069)."""
+    from ..engine.rules.marches import family_entry_problem
+
+    for mv in cmd.moves:
+        if mv.destination not in s.board.areas or (house in s.state.vassals and s.board.area(mv.destination).is_port):
+            continue  # a vassal's march into a port is refused at once, by the rules engine (M044)
+        why = family_entry_problem(s.state, s.board, house, mv.destination)
+        if why:
+            where = (at or cmd).where
+            s.notices.append(Notice("W401", f"{why}: the march is refused when it resolves unless control of "
+                                    f"{s.name(mv.destination)} changes first", where or _where(s.tf, 0),
+                                    s.tf.texts.get(where.line if where else 0, "")))  # fmt: skip
+
+
+def _for_vassal(s: _Static, cmd: C.ForVassal) -> None:
+    """A commander's line for its vassal: the vassal's own limits that can be seen now (M044, M045)."""
+    if isinstance(cmd.command, C.March) and cmd.vassal in s.state.vassals:
+        _family_entries(s, cmd.command, cmd.vassal, at=cmd)
 
 
 def _against_neutral(s: _Static, cmd: C.March, mv: C.Move) -> None:
@@ -693,7 +715,7 @@ _CHECKS: dict[type, Callable[[_Static, Any], None]] = {
     C.AssignOrder: _assign, C.LeaveUnordered: _assign, C.Raven: _raven, C.RavenKeep: _raven, C.Raid: _raid,
     C.March: _march, C.Consolidate: _consolidate, C.Support: _support, C.PlayCard: _play, C.CardChoice: _card_choice,
     C.Bid: _bid, C.TieBreak: _tie_break, C.DistributeBid: _distribute, C.WesterosChoice: _westeros, C.Muster: _muster, C.Reconcile: _reconcile,
-    C.UseBlade: _blade, C.PortShips: _port, C.Retreat: _retreat,
+    C.UseBlade: _blade, C.PortShips: _port, C.Retreat: _retreat, C.ForVassal: _for_vassal,
     C.RefuseSupport: lambda s, c: s.player(c, c.supporter, "the house whose support you refuse"),
 }
 

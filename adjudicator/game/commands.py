@@ -43,7 +43,12 @@ SEA_ORDER_TOKENS: dict[str, int] = {"sea_march": 1, "sea_support": 1, "iron_bank
 VASSAL_ORDER_TOKENS: dict[str, int] = {
     "vassal_march": 1, "vassal_raid_support": 1, "vassal_defense_muster": 1, "vassal_defense": 1,
 }
-ALL_ORDER_TOKENS: dict[str, int] = ORDER_TOKENS | SEA_ORDER_TOKENS | VASSAL_ORDER_TOKENS
+# What a two-faced vassal token becomes on the board once its commander has chosen its other face,
+# never placed as such: a Raid/Support kept as a support order (M047, ruling 232) and a
+# Defense 1/Muster that did not muster (M051, ruling 272).
+VASSAL_KEPT_TOKENS: dict[str, str] = {"vassal_raid_support": "vassal_support", "vassal_defense_muster": "vassal_defense_1"}
+ALL_ORDER_TOKENS: dict[str, int] = (ORDER_TOKENS | SEA_ORDER_TOKENS | VASSAL_ORDER_TOKENS
+                                    | dict.fromkeys(VASSAL_KEPT_TOKENS.values(), 1))
 _EXPANSION_TOKENS: dict[str, tuple[tuple[str, ...], int]] = {  # token -> (its kinds, first the main one; bonus)
     "sea_march": (("march",), -1),
     "sea_support": (("support",), 0),
@@ -52,6 +57,8 @@ _EXPANSION_TOKENS: dict[str, tuple[tuple[str, ...], int]] = {  # token -> (its k
     "vassal_raid_support": (("raid", "support"), 1),
     "vassal_defense_muster": (("defense", "consolidate"), 1),
     "vassal_defense": (("defense",), 3),
+    "vassal_support": (("support",), 1),
+    "vassal_defense_1": (("defense",), 1),
 }
 
 

@@ -23,7 +23,7 @@ import tomli_w
 from ..util import tomltext
 from .board import DOMINANCE_TOKENS, TRACKS, UNIT_TYPES, Area, AreaId, Board, HouseId
 from .cards import CARDS
-from .commands import ORDER_TOKENS, SEA_ORDER_TOKENS, SPECIAL_TOKENS, VASSAL_ORDER_TOKENS
+from .commands import ORDER_TOKENS, SEA_ORDER_TOKENS, SPECIAL_TOKENS, VASSAL_KEPT_TOKENS, VASSAL_ORDER_TOKENS
 from .maps import CLASSIC, board_for
 from .mod_board import MOD
 from .validation import CYCLE_STEPS, PHASES, STEPS, MissingKey, StateError, _is_int, validate_dict, validate_engine
@@ -320,7 +320,9 @@ class GameState:
                 n = sum(1 for _, u in self.units_of(house) if u.type == unit)
                 if n > board.unit_limit(unit, house):
                     problems.append(f"{house} has {n} {PLURALS[unit]}; the box holds {board.unit_limit(unit, house)}")
-            placed = self.orders_placed(house)
+            # A two-faced vassal token turned to its other face is still the token of the set (M047, M051).
+            printed = {kept: token for token, kept in VASSAL_KEPT_TOKENS.items()}
+            placed = [printed.get(t, t) for t in self.orders_placed(house)]
             owned = self.order_tokens(house)
             for token, copies in owned.items():
                 if placed.count(token) > copies:

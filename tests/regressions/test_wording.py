@@ -90,8 +90,11 @@ from adjudicator.engine.events.vassals import (
     VassalCardsDrawn,
     VassalCommanded,
     VassalDeckShuffled,
+    VassalMusterDeclined,
+    VassalMustered,
     VassalRaidKept,
     VassalSetPassed,
+    VassalTokenPlaced,
 )
 from adjudicator.engine.events.westeros import (
     BidsRevealed,
@@ -318,6 +321,9 @@ SAMPLES += [
     VassalCommanded(vassal="arryn", commander="stark", rest=True),
     VassalSetPassed(house="baratheon", to="lannister"),
     VassalRaidKept(vassal="tyrell", area="highgarden"),
+    VassalTokenPlaced(vassal="tyrell", area="the_reach"),
+    VassalMustered(vassal="tyrell", area="highgarden"),
+    VassalMusterDeclined(vassal="tyrell", area="highgarden"),
     VassalCardsDrawn(vassal="tyrell", commander="stark", cards=("bronn", "varys", "jaqen_hghar")),
     VassalDeckShuffled(vassal="tyrell"),
     CommanderRewarded(vassal="tyrell", commander="stark"),

@@ -90,6 +90,7 @@ ORDER_NAMES = {
     "consolidate*": "special Consolidate Power",
     "vassal_march": "March 0", "vassal_raid_support": "Raid/Support 1",
     "vassal_defense_muster": "Defense 1/Muster", "vassal_defense": "Defense 3",
+    "vassal_support": "Raid/Support 1 (kept as support)", "vassal_defense_1": "Defense 1/Muster (kept as defense)",
     "sea_march": "Sea March -1", "sea_support": "Sea Support +0", "iron_bank": "Iron Bank",  # M114
 }
 ORDER_KIND_NAMES = {"march": "March", "defense": "Defense", "support": "Support", "raid": "Raid",

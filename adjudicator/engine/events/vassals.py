@@ -51,6 +51,42 @@ class VassalRaidKept(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class VassalTokenPlaced(Event):
+    """M068, ruling 242: a vassal's march left a land area empty; one of its power tokens keeps it."""
+
+    vassal: str
+    area: str
+
+    def describe(self) -> str:
+        return (f"{house_name(self.vassal)} leaves a power token in {area_name(self.area)} to keep control, as a "
+                "vassal always does.")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VassalMustered(Event):
+    """M051, M056: a vassal's Defense 1/Muster order musters in its area instead of defending."""
+
+    vassal: str
+    area: str
+
+    def describe(self) -> str:
+        return f"{house_name(self.vassal)}'s Defense 1/Muster order in {area_name(self.area)} musters."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VassalMusterDeclined(Event):
+    """Ruling 272: the commander does not muster with the vassal's Defense 1/Muster; it stays a defense
+    order until clean-up."""
+
+    vassal: str
+    area: str
+
+    def describe(self) -> str:
+        return (f"{house_name(self.vassal)} does not muster in {area_name(self.area)}: its Defense 1/Muster order "
+                "stays as a defense order.")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class VassalCardsDrawn(Event):
     """M058, ruling 236: the three vassal house cards drawn for a combat, seen by the commander only."""
 

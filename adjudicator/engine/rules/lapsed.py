@@ -22,16 +22,19 @@ from ...game.commands import (
     InterestLosses,
     IronBank,
     LeaveUnordered,
+    March,
     PlayCard,
     Raid,
     Support,
     UseBlade,
-    order_kind,
+    order_kinds,
 )
 from ...game.state import GameState
 from ..core.bank import bank_in_play
 from ..core.context import PoolEntry
+from .consolidate import defense_muster_problem
 from .iron_bank import chooser
+from .marches import family_entry_problem
 from .support import can_support
 
 # The kinds of answer each phase asks for. Only the Action Phase asks for combat and order
@@ -158,6 +161,9 @@ def _action(state: GameState, board: Board, house: str, cmd: Command) -> str | N
     """No order of the kind left to resolve; support from orders that cannot give it; the Blade used."""
     if isinstance(cmd, Raid) and not _has_order(state, house, cmd.origin, "raid"):
         return f"you have no raid order in {_name(board, cmd.origin)} (never placed, or already removed) (R129, R140)"
+    if isinstance(cmd, Consolidate) and _has_order(state, house, cmd.area, "consolidate") \
+            and state.area(cmd.area).order.token == "vassal_defense_muster":  # type: ignore[union-attr]
+        return defense_muster_problem(state, board, cmd.area)  # M052, M053
     if isinstance(cmd, Consolidate) and not _has_order(state, house, cmd.area, "consolidate"):
         return (f"you have no consolidate power order in {_name(board, cmd.area)} (never placed, or raided) "
                 "(R161, R166)")
@@ -166,6 +172,10 @@ def _action(state: GameState, board: Board, house: str, cmd: Command) -> str | N
                 "(M117, M116, M118)")
     if cmd.kind == "march" and not _orders(state, house, "march"):
         return "you have no march order left on the board this round (R141)"
+    if isinstance(cmd, March) and state.is_vassal(house):  # never legal, whatever happens first (M044)
+        ports = [m.destination for m in cmd.moves if m.destination in board.areas and board.area(m.destination).is_port]
+        if ports:
+            return family_entry_problem(state, board, house, ports[0])
     if isinstance(cmd, Support):
         return _support(state, board, house, cmd)
     if isinstance(cmd, UseBlade) and cmd.use and state.blade_used:
@@ -205,12 +215,12 @@ def cannot_support_why(board: Board, support_area: str, combat_area: str) -> str
 
 def _orders(state: GameState, house: str, kind: str) -> list[str]:
     return [a for a, st in state.areas.items() if st.order and st.order.house == house
-            and order_kind(st.order.token) == kind]
+            and kind in order_kinds(st.order.token)]  # a vassal's two-faced token is both (M046, M050)
 
 
 def _has_order(state: GameState, house: str, area: str, kind: str) -> bool:
     order = state.area(area).order
-    return bool(order and order.house == house and order_kind(order.token) == kind)
+    return bool(order and order.house == house and kind in order_kinds(order.token))
 
 
 def _name(board: Board, area: str) -> str:

@@ -30,6 +30,7 @@ from ..events.action import (
     PowerTokenPlaced,
     UnitsMoved,
 )
+from ..events.vassals import VassalTokenPlaced
 from .cycle import next_in_cycle
 from .planning import in_board_order
 from .ports import capture_port
@@ -126,7 +127,7 @@ def plan_march(state: GameState, board: Board, house: HouseId, cmd: March) -> tu
     if plan.moves and not within_supply(state, board, house, delta):
         return "the march would leave your armies beyond your supply limit (R153, ruling 6)", plan
     plan.vacates = not any(u.house == house for u in here.units if not _moving(plan, u))
-    if cmd.leave_power:
+    if cmd.leave_power and not state.is_vassal(house):  # a vassal's token is never chosen (M068)
         return _power_token_problem(state, board, house, cmd.origin, plan.vacates), plan
     return None, plan
 
@@ -165,6 +166,9 @@ def _destination_problem(state: GameState, board: Board, house: HouseId, origin:
     d = board.area(dest)
     if dest in state.impassable:
         return f"{d.name} is impassable all game (R235)"
+    why = None if all(u.type == "dragon" for u in units) else family_entry_problem(state, board, house, dest)
+    if why:  # a dragon's own refusal follows (ruling 249)
+        return why
     if any(u.type == "ship" for u in units):
         if any(u.type != "ship" for u in units):
             return f"ships and land units cannot go to the same area ({d.name}) (R145)"
@@ -194,6 +198,38 @@ def _destination_problem(state: GameState, board: Board, house: HouseId, origin:
         return (f"{d.name} is not adjacent to {_name(board, origin)} and no chain of your ships links them "
                 f"(R144, R157, R159){dragons}")
     return None
+
+
+def family_entry_problem(state: GameState, board: Board, house: HouseId, dest: str) -> str | None:
+    """Mother of Dragons: why ``house`` may never enter ``dest`` this round, or ``None``. A vassal never
+    marches into a port (M044, ruling 273), nor into an area its commander or a fellow vassal controls
+    (M045); a commander never enters an area one of its vassals controls (M069, rulings 234, 243)."""
+    if not state.vassals:
+        return None
+    d = board.area(dest)
+    vassal = state.is_vassal(house)
+    if vassal and d.is_port:
+        return f"a vassal never marches into a port, not even its own ({d.name}) (M044, ruling 273)"
+    owner = family_holder(state, board, house, dest)
+    if owner is None:
+        return None
+    if vassal:
+        return (f"{d.name} is controlled by {owner.title()}: a vassal never marches into an area its commander or "
+                "another vassal of the same commander controls (M045, ruling 234)")
+    return (f"{d.name} is controlled by {owner.title()}, your vassal this round: a commander never enters an area "
+            "its vassal controls (M069, ruling 243)")
+
+
+def vassal_keeps_control(state: GameState, board: Board, house: HouseId, origin: str, plan: MarchPlan) -> bool:
+    """M068, ruling 242: a vassal's march that leaves a land area empty puts one of the vassal's own
+    power tokens from the pool there, unasked: not in its home area (held anyway, ruling 11), nor
+    when the area has its token already or the vassal has none left in the pool (Q11)."""
+    if not (state.is_vassal(house) and plan.vacates and plan.moves and board.area(origin).is_land):
+        return False
+    if state.area(origin).power_token == house or board.area(origin).home_of == house:
+        return False
+    room = int(board.constants["power_tokens_max_per_house"]) - state.houses[house].power - state.power_on_board(house)
+    return room > 0
 
 
 def _power_token_problem(state: GameState, board: Board, house: HouseId, origin: str, vacates: bool) -> str | None:
@@ -227,6 +263,8 @@ def destinations(state: GameState, board: Board, house: HouseId, origin: str) ->
         out |= {n for n in board.neighbours[origin] if board.area(n).is_land} | transport_reach(state, board, house, origin)
     if "dragon" in units:  # a dragon flies to any land area but its family's (M091, ruling 249)
         out |= {a.id for a in board.land_areas() if not family_holder(state, board, house, a.id)} - {origin}
+    if state.vassals:  # M044, M045, M069
+        out = {d for d in out if family_entry_problem(state, board, house, d) is None}
     return in_board_order(board, out - set(state.impassable))
 
 
@@ -270,7 +308,11 @@ def resolve_march(ctx: Context, house: HouseId, cmd: March) -> None:
     for dest in in_board_order(board, plan.moves):
         if dest != plan.attack:
             _enter(ctx, house, cmd.origin, dest, plan.moves[dest])
-    if cmd.leave_power and origin.power_token != house and board.area(cmd.origin).home_of != house:
+    if vassal_keeps_control(st, board, house, cmd.origin, plan):  # M068: no decision, no power spent
+        origin.power_token = house
+        ctx.emit(VassalTokenPlaced(vassal=house, area=cmd.origin))
+    elif cmd.leave_power and not st.is_vassal(house) and origin.power_token != house \
+            and board.area(cmd.origin).home_of != house:
         st.houses[house].power -= 1
         origin.power_token = house
         ctx.emit(PowerTokenPlaced(house=house, area=cmd.origin))

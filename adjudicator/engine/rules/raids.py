@@ -9,11 +9,13 @@ makes the whole answer illegal, with the rule's reason.
 from __future__ import annotations
 
 from ...game.board import Board, HouseId
-from ...game.commands import Command, Raid, order_kind
-from ...game.state import GameState
+from ...game.commands import VASSAL_KEPT_TOKENS, Command, Raid, order_kind
+from ...game.state import GameState, Order
 from ..core.common import gain_power, lose_power, transport_reach
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
+from ..core.vassals import same_family
 from ..events.action import RaidResolved
+from ..events.vassals import VassalRaidKept
 from .cycle import next_in_cycle
 from .planning import in_board_order
 
@@ -61,6 +63,9 @@ def target_problem(state: GameState, board: Board, house: HouseId, origin: str, 
         return f"there is no order (left) in {_name(board, target)} to raid (R130, ruling 8)"
     if order.house == house:
         return f"the order in {_name(board, target)} is your own; raids remove enemy orders (R130)"
+    if same_family(state, house, order.house):
+        return (f"the order in {_name(board, target)} is {order.house.title()}'s, of the same family this round: a "
+                "commander and the vassals it commands never raid one another's orders (M049, ruling 234)")
     kind = order_kind(order.token)
     if kind == "defense":
         if state.area(origin).order and state.area(origin).order.token == "raid*":  # type: ignore[union-attr]
@@ -121,9 +126,11 @@ def _raid_ask(ctx: Context, house: HouseId, origins: list[str]) -> Ask:
     reach = {o: targets(st, board, house, o) for o in origins}
     options = tuple(Raid(origin=o, targets=(t,)) for o in origins for t in [*reach[o], None])
     none_first = Raid(origin=origins[0], targets=(None,))
+    prompt = "resolve one of your raid orders: name the order and its target, or no effect"
+    if any(st.area(o).order.token in VASSAL_KEPT_TOKENS for o in origins):  # type: ignore[union-attr]
+        prompt = "raid with your Raid/Support order: name its target, or none to keep it as a support order (M047)"
     req = Request(
-        key=ctx.key("raid", house), kind="raid", house=house,
-        prompt="resolve one of your raid orders: name the order and its target, or no effect",
+        key=ctx.key("raid", house), kind="raid", house=house, prompt=prompt,
         context={"raid_orders": {o: st.area(o).order.token for o in origins}, "targets": reach},  # type: ignore[union-attr]
         options=options, default=none_first,
     )
@@ -139,6 +146,11 @@ def resolve_raid(ctx: Context, house: HouseId, cmd: Raid) -> None:
     own = st.area_mut(cmd.origin)
     assert own.order is not None
     token, own.order = own.order.token, None
+    if target is None and token == "vassal_raid_support":
+        # M047, ruling 232: a vassal that does not raid keeps the token as a support order.
+        own.order = Order(house, VASSAL_KEPT_TOKENS[token])
+        ctx.emit(VassalRaidKept(vassal=house, area=cmd.origin))
+        return
     if target is None:
         ctx.emit(RaidResolved(house=house, origin=cmd.origin, token=token))
         return

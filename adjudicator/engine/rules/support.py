@@ -15,6 +15,7 @@ from ...game.commands import Command, RefuseSupport, Support, order_kind
 from ...game.state import GameState
 from ..cards.registry import ROLES, Role
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request
+from ..core.vassals import same_family
 from ..events.combat import SupportDeclared, SupportRefused
 from .combat_state import Combat, Grant, decide_now, matches
 from .gifts import gifts_at_support
@@ -67,6 +68,7 @@ def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) ->
     st, board = ctx.state, ctx.board
     combatant = combat.role_of(house)
     roles: list[Role] = [combatant] if combatant else ["attacker"] if combat.neutral else list(ROLES)
+    roles = [r for r in roles if not _against_family(st, combat, house, r)]  # Mother of Dragons (ruling 234)
     options = tuple(Support(side=r, combat_area=combat.area, origin=area) for r in roles)
     options += (Support(side=NO_ONE, combat_area=combat.area, origin=area),)
     defender = combat.defender or "the neutral force"
@@ -96,6 +98,9 @@ def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) ->
             return "a neutral force never receives support; only the attacker may be supported (R232)"
         if combatant and role != combatant:
             return "no house may support its opponent against its own units (R184)"
+        if _against_family(st, combat, house, role):
+            return ("a commander and the vassals it commands never support against one another "
+                    "(M048, ruling 234)")
         return None
 
     gifts_at_support(ctx, req.key)  # Mother of Dragons: gifts waiting are made now (ruling 261)
@@ -103,6 +108,12 @@ def _declare(ctx: Context, combat: Combat, house: str, area: str, token: str) ->
     cmd = ctx.ask(Ask(req, check, only=only))
     assert isinstance(cmd, Support)
     return _role(combat, cmd.side) if cmd.side not in (None, NO_ONE) else None
+
+
+def _against_family(state: GameState, combat: Combat, house: str, role: Role) -> bool:
+    """Whether supporting ``role`` means supporting against the supporter's own family (ruling 234)."""
+    other = combat.house("defender" if role == "attacker" else "attacker")
+    return other is not None and same_family(state, house, other)
 
 
 def _role(combat: Combat, side: str) -> Role | None:
