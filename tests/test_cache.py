@@ -9,14 +9,17 @@ from __future__ import annotations
 import json
 import os
 import stat
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from adjudicator.reports import templating
+from adjudicator.reports.mapshapes import MapShapes
 from adjudicator.turnfile import grammar
 from adjudicator.turnfile.parser import parse_turn_file
-from adjudicator.util import cache
+from adjudicator.util import cache, datafile
 
 KEY = cache.entry_key("test entry", "source")
 
@@ -166,3 +169,88 @@ def test_a_template_compiled_once_renders_as_when_compiled_afresh(home: Path, tm
     assert templating.environment(folder).get_template("one.txt.j2").render(x="a b") == "a b second\n"
     assert len(list(home.glob("template-*.bin"))) == 2
     templating._environment.cache_clear()
+
+
+# --- the package's own TOML data (util/datafile.py) ---------------------------------------------
+
+DATA = Path(datafile.__file__).resolve().parent.parent / "game" / "data"
+DATA_FILES = ["board.toml", "cards.toml", "map_grid.toml", "mother_of_dragons/board.toml", "mother_of_dragons/cards.toml",
+              "mother_of_dragons/map_shapes.toml"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", DATA_FILES)
+def test_package_data_read_back_from_the_cache_is_what_tomllib_gives(home: Path, name: str) -> None:
+    text = (DATA / name).read_text("utf-8")
+    first = datafile.load_toml(text, "test")  # parsed, and kept
+    assert len(list(home.glob("data-test-*.json"))) == 1
+    again = datafile.load_toml(text, "test")  # read back from the entry
+    assert first == again == tomllib.loads(text)
+    assert json.loads(next(home.glob("data-test-*.json")).read_bytes().split(b"\n", 1)[1]) == again  # JSON, not code
+
+
+def test_edited_package_data_is_parsed_afresh(home: Path) -> None:
+    assert datafile.load_toml("strength = 1\n", "test") == {"strength": 1}
+    assert datafile.load_toml("strength = 2\n", "test") == {"strength": 2}  # a new version's file: never the old entry
+
+
+@pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b'"a string"'])
+def test_a_package_data_entry_that_is_not_a_table_is_parsed_again(home: Path, body: bytes) -> None:
+    text = "name = 'Winterfell'\n"
+    datafile.load_toml(text, "test")
+    entry = next(home.glob("data-test-*.json"))
+    key = entry.read_bytes().split(b" ")[2].decode()
+    cache.store(entry.name, key, body)  # checksum right, content not a table
+    assert datafile.load_toml(text, "test") == {"name": "Winterfell"}
+
+
+def test_package_data_json_cannot_hold_is_parsed_every_time_and_never_kept(home: Path) -> None:
+    text = "when = 2026-11-26T07:00:00Z\nnumber = 1.0\n"
+    assert datafile.load_toml(text, "test") == tomllib.loads(text)
+    assert list(home.glob("data-test-*.json")) == []
+
+
+def test_package_data_without_a_cache_is_parsed(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MAESTER_NO_CACHE", "1")
+    assert datafile.load_toml("a = [1, 2]\n", "test") == {"a": [1, 2]}
+    assert not home.exists()
+
+
+@pytest.mark.parametrize("overlays", [None, ("vale",), ("vale", "essos")])
+def test_map_shapes_from_the_cache_are_the_shapes_traced_afresh(home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                overlays: tuple[str, ...] | None) -> None:  # fmt: skip
+    def shapes() -> MapShapes:
+        MapShapes.classic.cache_clear()
+        return MapShapes.classic() if overlays is None else MapShapes.mother_of_dragons(*overlays)
+
+    monkeypatch.setenv("MAESTER_NO_CACHE", "1")
+    traced = shapes()
+    monkeypatch.delenv("MAESTER_NO_CACHE")
+    kept_now, read_back = shapes(), shapes()  # the first keeps them, the second reads them back
+    assert len(list(home.glob("data-*map-outlines-*.json"))) == 1
+    assert repr(traced) == repr(kept_now) == repr(read_back)  # every number as traced (an int stays an int)
+    assert traced == read_back
+
+
+def test_worked_out_data_is_kept_for_exactly_its_sources(home: Path) -> None:
+    calls: list[str] = []
+
+    def work() -> dict[str, Any]:
+        calls.append("worked")
+        return {"x": [1, 2.5]}
+
+    for sources in (["a"], ["a"], ["b"], ["a", "code changed"]):
+        assert datafile.kept("test", sources, work, dict, dict) == {"x": [1, 2.5]}
+    assert len(calls) == 3  # "a" once, then read back; "b" and the changed code each once
+
+
+def test_a_result_json_does_not_give_back_exactly_is_never_kept(home: Path) -> None:
+    calls: list[str] = []
+
+    def work() -> tuple[int, int]:
+        calls.append("worked")
+        return (1, 2)
+
+    for _ in range(2):
+        assert datafile.kept("test", ["a"], work, list, lambda d: d) == (1, 2)  # JSON gives a list back
+    assert len(calls) == 2
+    assert list(home.glob("data-test-*.json")) == []

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from mail import shapes
+from mail import clients, shapes
 from mail.loopback import LoopbackController, Recorder, game, mails_to, recorder, reported, smtp  # noqa: F401
 
 from adjudicator.cli import main as cli_main
@@ -273,3 +273,29 @@ def test_ruling_140_a_turn_sealed_by_one_house_mailed_from_anothers_address_acts
     assert [a.split("-")[1] for a in result.accepted] == ["stark"]  # Stark's turn, for Stark; Lannister's is untouched
     (rej,) = result.rejected
     assert any("wrong-house" in r for r in rej.reasons) and list(rej.receipts) == ["stark"]
+
+
+needs_mutt_and_ssh_keygen = pytest.mark.skipif(clients.MUTT is None or clients.SSH_KEYGEN is None,
+                                               reason="mutt or ssh-keygen is not installed (apt-get install mutt openssh-client)")  # fmt: skip
+
+
+@needs_mutt_and_ssh_keygen
+def test_ruling_195_mutt_attaching_only_the_sig_ssh_keygen_wrote_gets_the_house_a_receipt(game: Path,
+                                                                                         tmp_path: Path) -> None:  # fmt: skip
+    """Real programs: ``ssh-keygen -Y sign`` writes turn.norm.sig, and the player attaches it alone with mutt."""
+    _, sig_path = clients.ssh_keygen_sign(tmp_path, "stark", f"{HEADER}\n# sealed with plain ssh-keygen\n")
+    raw = clients.mutt(tmp_path, "My turn is attached.\n", attach=[sig_path])
+    out = ingest(game, tmp_path, [raw])
+    (receipt,) = receipts(game)
+    assert receipt.name.endswith("-stark.txt") and f"receipt refused/{receipt.name}: for House Stark" in out
+    assert "the mail had no attachment named 'turn.norm', the file this seal is for" in flat(receipt.read_text())
+
+
+@needs_mutt_and_ssh_keygen
+def test_ruling_195_mutt_attaching_a_file_edited_after_ssh_keygen_sealed_it_is_told(game: Path, tmp_path: Path) -> None:
+    path, sig_path = clients.ssh_keygen_sign(tmp_path, "stark", f"{HEADER}\nWinterfell: defense +1\n")
+    path.write_text(f"{HEADER}\nWinterfell: march -1\n")  # changed after it was sealed
+    out = ingest(game, tmp_path, [clients.mutt(tmp_path, "Orders attached.\n", attach=[path, sig_path])])
+    assert "seal fails [bad-signature]" in out
+    (receipt,) = receipts(game)
+    assert "the attachment 'turn.norm' was in the mail, but its text does not verify" in flat(receipt.read_text())

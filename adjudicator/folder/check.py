@@ -26,7 +26,7 @@ from typing import Any
 
 from ..game import commands as C
 from ..game.board import Board
-from ..game.cards import CARDS
+from ..game.cards import CARDS, VASSAL
 from ..game.commands import ALL_ORDER_TOKENS, ORDER_TOKENS, SEA_ORDER_TOKENS, SPECIAL_TOKENS, Command, order_kind
 from ..game.state import GameState
 from ..turnfile.diagnostics import IllegalOrder, InvalidLine, Notice, TurnFileError
@@ -604,6 +604,9 @@ def _support(s: _Static, cmd: C.Support) -> None:
 
 def _play(s: _Static, cmd: C.PlayCard) -> None:
     card = CARDS.house_cards[cmd.card]
+    if card.house == VASSAL:
+        return s.fail(cmd, "E409", f"{card.name} is a vassal house card: only a vassal plays it, its commander "
+                                   f"writing 'for VASSAL: play {card.name}' (M058)")
     if card.house != s.house:
         return s.fail(cmd, "E409", f"{card.name} is a {card.house.title()} card, not one of yours (R192)")
     if cmd.card not in s.state.houses[s.house].hand:
@@ -613,7 +616,10 @@ def _play(s: _Static, cmd: C.PlayCard) -> None:
 
 def _card_choice(s: _Static, cmd: C.CardChoice) -> None:
     card = CARDS.house_cards[cmd.card]
-    if card.house != s.house:
+    if card.house == VASSAL and cmd.card != "bronn":  # Bronn asks the vassal's opponent, a player
+        s.fail(cmd, "E409", f"{card.name} is a vassal house card: its commander answers for the vassal with "
+                            f"'for VASSAL: {card.name}: ...' (M058)")
+    elif card.house != s.house and card.house != VASSAL:
         s.fail(cmd, "E409", f"{card.name} is a {card.house.title()} card: only its player chooses for it (R193)")
     elif cmd.card == "aeron_damphair" and cmd.house_card and cmd.house_card not in s.state.houses[s.house].hand:
         s.fail(cmd, "E408", f"{display_name('house_card', cmd.house_card)} is not in your hand (R193)")

@@ -14,12 +14,13 @@ True
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
 from typing import Any, Literal
+
+from ..util.datafile import load_toml
 
 AreaId = str
 HouseId = str
@@ -131,7 +132,7 @@ class Board:
     def classic() -> Board:
         """The classic 3-6 player map, loaded once from the package data."""
         text = resources.files("adjudicator.game").joinpath("data/board.toml").read_text("utf-8")
-        return Board.from_toml(tomllib.loads(text))
+        return Board.from_toml(load_toml(text, "board"))
 
     @staticmethod
     def from_toml(data: dict[str, Any]) -> Board:

@@ -16,11 +16,12 @@ its standard set (:data:`STANDARD_SETS`), deck IV is shuffled only with Targarye
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
+
+from ..util.datafile import load_toml
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +97,8 @@ class CardData:
     @cache
     def load() -> CardData:
         pkg = resources.files("adjudicator.game")
-        d = tomllib.loads(pkg.joinpath("data/cards.toml").read_text("utf-8"))
-        m = tomllib.loads(pkg.joinpath("data/mother_of_dragons/cards.toml").read_text("utf-8"))
+        d = load_toml(pkg.joinpath("data/cards.toml").read_text("utf-8"), "cards")
+        m = load_toml(pkg.joinpath("data/mother_of_dragons/cards.toml").read_text("utf-8"), "mod-cards")
         house_cards = {c["id"]: _house_card(c) for c in d["house_card"]}
         house_cards |= {c["id"]: _house_card(c) for c in m["house_card"]}
         house_cards |= {c["id"]: _house_card(c | {"house": VASSAL, "set": VASSAL}) for c in m["vassal_house_card"]}

@@ -22,12 +22,12 @@ board asks the merged one (M028).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, fields, replace
 from functools import cache
 from importlib import resources
 from typing import Any
 
+from ..util.datafile import load_toml
 from .board import TRACKS, Area, Board, House, HouseId, StartingUnit, _area, _house
 
 WESTEROSI: tuple[HouseId, ...] = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell", "arryn")
@@ -39,11 +39,11 @@ AREA_FIELDS = frozenset(f.name for f in fields(Area))
 
 def _load(name: str) -> dict[str, Any]:
     text = resources.files("adjudicator.game").joinpath("data", "mother_of_dragons", name).read_text("utf-8")
-    return tomllib.loads(text)
+    return load_toml(text, "mod-" + name.removesuffix(".toml"))
 
 
 def _base_data() -> dict[str, Any]:
-    return tomllib.loads(resources.files("adjudicator.game").joinpath("data/board.toml").read_text("utf-8"))
+    return load_toml(resources.files("adjudicator.game").joinpath("data/board.toml").read_text("utf-8"), "board")
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import itertools
 import math
-import tomllib
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
+
+from ..util.datafile import kept, load_toml
 
 Point = tuple[float, float]
 Corner = tuple[int, int]
@@ -69,7 +72,7 @@ class MapShapes:
     def classic() -> MapShapes:
         """The classic board's shapes, from ``data/map_grid.toml``."""
         text = resources.files("adjudicator.game").joinpath("data/map_grid.toml").read_text("utf-8")
-        return MapShapes.from_toml(tomllib.loads(text))
+        return _traced("map-outlines", [text], lambda: MapShapes.from_toml(load_toml(text, "map-grid")))
 
     @staticmethod
     def from_toml(data: dict[str, Any], *overlays: dict[str, Any]) -> MapShapes:
@@ -114,10 +117,15 @@ class MapShapes:
         (1680, True, True)
         """
         pkg = resources.files("adjudicator.game")
-        base = tomllib.loads(pkg.joinpath("data/map_grid.toml").read_text("utf-8"))
-        mod = tomllib.loads(pkg.joinpath("data/mother_of_dragons/map_shapes.toml").read_text("utf-8"))
-        chosen = [o for o in mod["overlay"] if not names or o["name"] in names]
-        return MapShapes.from_toml(base, *chosen)
+        base_text = pkg.joinpath("data/map_grid.toml").read_text("utf-8")
+        mod_text = pkg.joinpath("data/mother_of_dragons/map_shapes.toml").read_text("utf-8")
+
+        def trace() -> MapShapes:
+            mod = load_toml(mod_text, "mod-map-shapes")
+            chosen = [o for o in mod["overlay"] if not names or o["name"] in names]
+            return MapShapes.from_toml(load_toml(base_text, "map-grid"), *chosen)
+
+        return _traced("mod-map-outlines", [base_text, mod_text, *names], trace)
 
     def shared_edges(self) -> dict[frozenset[str], float]:
         """For each pair of areas that share an edge, how long it is (pixels)."""
@@ -286,6 +294,31 @@ def _n(v: float) -> str:
     """A coordinate in few characters: one decimal at most, no trailing zero."""
     text = f"{round(v, 1):.1f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
+
+
+def _traced(name: str, sources: list[str], trace: Callable[[], MapShapes]) -> MapShapes:
+    """The shapes traced by ``trace``, kept in the user's cache (:mod:`adjudicator.util.datafile`).
+
+    Tracing the grid is most of a new process's first map; the shapes depend only on the data
+    files and on this module's code, so both are in the key.
+    """
+    try:
+        code = Path(__file__).read_text("utf-8")
+    except OSError:  # no source beside the module: trace every time
+        return trace()
+    return kept(name, [*sources, code], trace, _shapes_json, _shapes_from_json)
+
+
+def _shapes_json(s: MapShapes) -> dict[str, Any]:
+    return {"cell": s.cell, "rows": s.rows, "legend": s.legend, "anchors": s.anchors, "room": s.room,
+            "chains": [[ch.left, ch.right, ch.points] for ch in s.chains]}  # fmt: skip
+
+
+def _shapes_from_json(d: dict[str, Any]) -> MapShapes:
+    # numbers as JSON gives them back (an int stays an int): the shapes must print exactly as traced
+    return MapShapes(d["cell"], tuple(d["rows"]), d["legend"],
+                     tuple(Chain(left, right, tuple(tuple(p) for p in pts)) for left, right, pts in d["chains"]),
+                     {k: tuple(p) for k, p in d["anchors"].items()}, d["room"])  # fmt: skip
 
 
 def _anchors(cells: list[list[str]], cell: int) -> tuple[dict[str, Point], dict[str, float]]:

@@ -495,6 +495,8 @@ CARD_CHOICES: dict[str, frozenset[str]] = {
         "house_card:lysa_arryn_mod": ("return", "nothing"),  # Mother of Dragons' Arryn cards
         "house_card:robert_arryn": ("remove_card", "remove", "nothing"),
         "house_card:viserys_targaryen": ("discard", "nothing"),  # Mother of Dragons' Targaryen cards
+        "house_card:bronn": ("pay", "nothing"),  # the vassal cards (M058): Bronn's is the opponent's choice
+        "house_card:jon_connington": ("area", "nothing"),
     }.items()
 }
 
@@ -505,11 +507,11 @@ OPTION_WORDS: dict[str, str] = {
     "muster": "muster", "mustering": "muster", "supply": "supply",
     "bid": "bid", "bidding": "bid", "bids": "bid", "clash": "bid", "clash of kings": "bid",
     "collect": "collect", "collect power": "collect", "power": "collect", "game of thrones": "collect",
-    "cancel": "cancel", "return": "return",
+    "cancel": "cancel", "return": "return", "pay": "pay",
 }
 
 # The option words a CardChoice carries as its ``option`` (the others fill no field, or say "no").
-KEYWORD_OPTIONS = frozenset({"cancel", "return"})
+KEYWORD_OPTIONS = frozenset({"cancel", "return", "pay"})
 
 # How each form is written, for messages and the guide.
 FORM_EXAMPLES: dict[str, str] = {
@@ -520,7 +522,7 @@ FORM_EXAMPLES: dict[str, str] = {
     "discard": "discard CARD", "take_back": "take back CARD", "cancel": "cancel", "swap": "swap to CARD",
     "remove_order": "remove order in AREA", "retreat": "retreat to AREA",
     "return": "return", "remove_card": "remove CARD", "remove": "remove",
-    "area": "AREA", "names": "NAME, NAME",
+    "area": "AREA", "names": "NAME, NAME", "pay": "pay",
 }
 
 # The verb that names an object for each card whose choice is an area or a house card.
@@ -530,6 +532,7 @@ CARD_VERBS: dict[str, str] = {
     "massing_on_the_milkwater": "discard", "mammoth_riders": "take_back",
     "robert_arryn": "remove_card",
     "viserys_targaryen": "discard",
+    "jon_connington": "area",  # the vassal card names the area it places a knight in, alone
 }
 
 

@@ -122,7 +122,7 @@ def _card_choice_text(c: C.CardChoice) -> str:
     if c.house_card:
         return {"swap": "swap to ", "take_back": "take back ", "remove_card": "remove "}.get(verb, "discard ") + _card(c.house_card)
     if c.area:
-        return {"upgrade": "upgrade footman in ", "retreat": "retreat to "}.get(verb, "remove order in ") + _area(c.area)
+        return {"upgrade": "upgrade footman in ", "retreat": "retreat to ", "area": ""}.get(verb, "remove order in ") + _area(c.area)
     return "no" if c.option is None or c.option in DECLINE_WORDS else c.option
 
 

@@ -90,9 +90,11 @@ from adjudicator.engine.events.vassals import (
     VassalCardsDrawn,
     VassalCommanded,
     VassalDeckShuffled,
+    VassalHandShown,
     VassalMusterDeclined,
     VassalMustered,
     VassalRaidKept,
+    VassalRaised,
     VassalSetPassed,
     VassalTokenPlaced,
 )
@@ -327,6 +329,9 @@ SAMPLES += [
     VassalCardsDrawn(vassal="tyrell", commander="stark", cards=("bronn", "varys", "jaqen_hghar")),
     VassalDeckShuffled(vassal="tyrell"),
     CommanderRewarded(vassal="tyrell", commander="stark"),
+    VassalHandShown(vassal="tyrell", area="the_reach", cards=("janos_slynt", "syrio_forel")),
+    VassalHandShown(vassal="tyrell", area="the_reach", cards=()),
+    VassalRaised(house="tyrell", track="fiefdoms", order=("tyrell", "stark", "lannister"), cause="Varys"),
 ]
 
 TOKEN_ID = re.compile(r"(?:march|defense|support)[+-]\d|raid\*|consolidate\*|'s (?:march|defense|support|raid|consolidate)\b")

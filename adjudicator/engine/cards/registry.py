@@ -12,7 +12,7 @@ A card function never changes the game state itself.
 >>> ABILITIES["catelyn_stark"].when
 'combat_strength'
 >>> sorted(a.card for a in ABILITIES.values() if a.when == "on_reveal_cancel")
-['tyrion_lannister']
+['jaqen_hghar', 'tyrion_lannister']
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ WHEN = (
     "retreat",  # at the retreat and the attackers' advance
     "after_combat",  # at the end of combat clean-up, after the cards are discarded
 )
-HOUSE_MODULES = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell", "arryn", "targaryen")
+HOUSE_MODULES = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell", "arryn", "targaryen", "vassal")
 
 
 def other(role: Role) -> Role:
@@ -115,6 +115,9 @@ class CombatView(Protocol):
     def is_sea(self, area: str) -> bool: ...
     def controls(self, house: str, area: str) -> bool: ...
     def supporters(self, role: Role) -> Sequence[str]: ...  # houses whose support still counts for a side
+    def retreated_to(self) -> str | None: ...  # where the defeated defender retreated, once it has
+    def home(self, house: str) -> str | None: ...  # a house's home area
+    def fits_supply(self, house: str, area: str) -> bool: ...  # one more unit of the house there, within supply?
 
     def choose(
         self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice, house: str | None = None
@@ -290,6 +293,39 @@ class ReturnToHand(Effect):
     """One card of the discard pile goes back to the hand (Missandei)."""
 
     card: str
+
+
+@dataclass(frozen=True, slots=True)
+class RandomCard(Effect):
+    """The side's House card goes back to its hand, and one picked at random from that hand is its
+    card instead (Jaqen H'ghar)."""
+
+    side: Role
+
+
+@dataclass(frozen=True, slots=True)
+class DestroyOwnUnit(Effect):
+    """After the casualties, the side loses one more of its units in the combat, its owner choosing
+    (Beric Dondarrion). Passive: the combat applies it once the casualties are taken."""
+
+    side: Role
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceUnit(Effect):
+    """A unit from the house's reserves is placed in ``area`` (Jon Connington)."""
+
+    house: str
+    unit: str
+    area: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveToTop(Effect):
+    """Move a house to position 1 of an influence track; those above it move down (Varys)."""
+
+    house: str
+    track: str
 
 
 @dataclass(frozen=True, slots=True)

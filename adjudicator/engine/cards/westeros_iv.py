@@ -28,7 +28,6 @@ from ..events.westeros import WesterosChoiceMade
 WesterosIV = Callable[[Context], None]
 WESTEROS_IV: dict[str, WesterosIV] = {}
 NOTHING = "nothing"
-AREA_NAMES = frozenset(mod_board(essos=True).areas)  # to tell an area from a house or unit in a choice
 
 
 def westeros_iv(card: str) -> Callable[[WesterosIV], WesterosIV]:
@@ -79,7 +78,8 @@ def _option_text(option: str) -> str:
         return f"destroy dragon in {area_name(option.removeprefix('destroy '))}"
     if option in (NOTHING, "muster"):
         return option
-    return ", ".join(area_name(p) if p in AREA_NAMES else p.replace("_", " ") for p in option.split("+"))
+    areas = mod_board(essos=True).areas  # to tell an area from a house or unit (the map is built once, when first asked)
+    return ", ".join(area_name(p) if p in areas else p.replace("_", " ") for p in option.split("+"))
 
 
 def targaryen_choice(ctx: Context, card: str, options: list[str], prompt: str,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import Event, area_name, card_name, house_name, listing
+from . import Event, area_name, aside, card_name, house_name, listing, track_name
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -121,3 +121,30 @@ class CommanderRewarded(Event):
 
     def describe(self) -> str:
         return f"{house_name(self.commander)} gains 1 power for {house_name(self.vassal)}'s victory."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VassalHandShown(Event):
+    """Ruling 236: once the House cards are revealed, the vassal's other two drawn cards are open."""
+
+    vassal: str
+    area: str
+    cards: tuple[str, ...]
+
+    def describe(self) -> str:
+        held = listing(card_name(c) for c in self.cards) if self.cards else "no other card"
+        return f"{house_name(self.vassal)}'s hand of vassal cards in {area_name(self.area)} holds {held}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VassalRaised(Event):
+    """Varys: the vassal that played it takes position 1 of a track; the others above it move down."""
+
+    house: str
+    track: str
+    order: tuple[str, ...]
+    cause: str
+
+    def describe(self) -> str:
+        return (f"{house_name(self.house)} moves to the top of the {track_name(self.track)}{aside(self.cause)}; "
+                f"the track is now {', '.join(house_name(h) for h in self.order)}.")

@@ -17,7 +17,7 @@ from ..cards.tides import tides_card
 from ..core.common import destroy_units
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request
 from ..events import card_name
-from ..events.combat import CasualtiesDue
+from ..events.combat import CardAbility, CasualtiesDue
 from .combat_state import Combat, fighters, matches
 from .strength import icons, no_casualties
 
@@ -47,6 +47,22 @@ def take_casualties(ctx: Context, combat: Combat) -> None:
         if role not in hit and combat.house(role):
             why = "the victor takes none" if role == winner else "the victor's House card shows no sword"
             _settle(ctx, combat, str(combat.house(role)), f"no casualty was due: {why} (R203)")
+
+
+def lose_one_more(ctx: Context, combat: Combat, role: Role, card: str) -> None:
+    """A card's text makes a side lose one more of its units in the combat after the casualties, its
+    house choosing which (Beric Dondarrion)."""
+    house = str(combat.house(role))
+    pool = standing(ctx, combat, role)
+    if not pool:
+        ctx.emit(CardAbility(house=house, card=card, area=combat.area, effect="no effect: no unit of its own is left"))
+        return
+    chosen = _ask(ctx, combat, role, 1, pool, skull=False)
+    area = combat.origin if role == "attacker" else combat.area
+    lost = pick_units(ctx.state.area(area).units, house, chosen)
+    if role == "attacker":
+        combat.attacking.remove(chosen[0])
+    destroy_units(ctx, area, lost, card_name(card), reported_in=combat.area, in_combat=True)
 
 
 def standing(ctx: Context, combat: Combat, role: Role) -> list[str]:

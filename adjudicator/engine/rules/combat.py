@@ -53,7 +53,7 @@ from ..events.combat import (
     HouseCardsDiscarded,
     NeutralForceAttacked,
 )
-from . import housecards, support
+from . import housecards, support, vassal_combat
 from .casualties import take_casualties
 from .combat_state import NEUTRAL, Combat, Side
 from .ports import capture_port
@@ -98,6 +98,7 @@ def resolve_combat(ctx: Context, attack: Attack) -> CombatResult:
     _determine_victor(ctx, combat)  # step 5, resolution 1
     housecards.run_stage(ctx, combat, "after_victor_determined")
     take_casualties(ctx, combat)  # resolution 2
+    housecards.after_casualties(ctx, combat)
     retreat_and_advance(ctx, combat)  # resolution 3
     _clean_up(ctx, combat)  # resolution 4
     housecards.run_stage(ctx, combat, "after_combat")
@@ -223,6 +224,7 @@ def _clean_up(ctx: Context, combat: Combat) -> None:
     discarded = housecards.discard_played(ctx, combat)
     if discarded:
         ctx.emit(HouseCardsDiscarded(area=combat.area, cards=tuple(discarded)))
+    vassal_combat.clean_up(ctx, combat)  # Mother of Dragons: M061, M062
     if combat.winner == "attacker" and combat.advanced:
         capture_port(ctx, combat.attacker, combat.area)
     _control_events(ctx, combat)

@@ -14,6 +14,7 @@ from ...game.commands import CombatFilter, Command, order_kind
 from ...game.state import GameState
 from ..cards.registry import ROLES, Fighter, Role, other
 from ..core.context import Ask, Context
+from ..core.vassals import head
 from ..events import OnlyOption
 
 if TYPE_CHECKING:
@@ -61,6 +62,11 @@ class Combat:
     bonuses: list[tuple[Role, str, int]] = field(default_factory=list)  # strength a card's text added once (Viserys)
     advanced: bool = False
     controllers: dict[str, str | None] = field(default_factory=dict)  # control of land areas before
+    # Mother of Dragons: a vassal's hand of vassal cards, drawn for this combat only (M058, M061), kept
+    # here and not in the state, where a report would show it while its commander still chooses (ruling 236)
+    vassal_hands: dict[str, list[str]] = field(default_factory=dict)
+    printed: dict[str, int] = field(default_factory=dict)  # a card's printed strength set by a text (Bronn)
+    retreated_to: str | None = None  # where the defeated defender's army went (Jon Connington)
 
     @property
     def area(self) -> str:
@@ -90,6 +96,14 @@ class Combat:
     def opponent_of(self, house: str) -> str | None:
         role = self.role_of(house)
         return self.sides[other(role)].house if role else None
+
+
+def hand(state: GameState, combat: Combat, house: str) -> list[str]:
+    """A combatant's hand as this combat sees it: a vassal's drawn vassal cards (M058), a player's
+    own hand. The list itself: the combat code changes it in place."""
+    if state.is_vassal(house):
+        return combat.vassal_hands.setdefault(house, [])
+    return state.houses[house].hand
 
 
 def iron_throne_roles(state: GameState, combat: Combat) -> list[Role]:
@@ -152,6 +166,7 @@ def decide_now(ctx: Context, ask: Ask, fallback: Command) -> Command:
     cmd = ctx.ask(Ask(ask.request, ask.check, only=fallback, fallback=True))
     assert isinstance(cmd, Command)
     last = ctx.events[-1] if ctx.events else None
-    if isinstance(last, OnlyOption) and last.decision == ask.request.prompt and last.house == ask.request.house:
+    req = ask.request  # a vassal's decision is put to its commander, its prompt naming the vassal (M030)
+    if isinstance(last, OnlyOption) and last.decision.endswith(req.prompt) and last.house == head(ctx.state, req.house):
         ctx.events.pop()
     return cmd

@@ -14,9 +14,9 @@ from ...game.cards import CARDS
 from ...game.commands import CardChoice, Command
 from ...game.state import Order, Unit
 from ..cards.registry import Fighter, Me, Role
-from ..core.common import available_units
+from ..core.common import available_units, within_supply
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request
-from .combat_state import Combat, fighters, live_grants, matches
+from .combat_state import Combat, fighters, hand, live_grants, matches
 
 DECLINE_WORDS = frozenset({"no", "keep", "pass", "none", "decline", "skip"})
 
@@ -59,11 +59,12 @@ class View:
         return self._ctx.state.effective_area(area, self._ctx.board).has_castle
 
     def hand(self, house: str) -> Sequence[str]:
-        return tuple(self._ctx.state.houses[house].hand)
+        """A house's hand; a vassal's is the 2 vassal cards it drew and did not play (M058, ruling 238)."""
+        return tuple(hand(self._ctx.state, self._combat, house))
 
     def playable(self, house: str) -> Sequence[str]:
         """The hand without the cards sent back by Tyrion Lannister in this combat (ruling 38)."""
-        return tuple(c for c in self._ctx.state.houses[house].hand if c not in self._combat.cancelled)
+        return tuple(c for c in self.hand(house) if c not in self._combat.cancelled)
 
     def discards(self, house: str) -> Sequence[str]:
         return tuple(self._ctx.state.houses[house].discards)
@@ -113,6 +114,15 @@ class View:
     def supporters(self, role: Role) -> Sequence[str]:
         """Each house whose Support Order still counts for ``role``, once, in the order they were given."""
         return tuple(dict.fromkeys(g.supporter for g in live_grants(self._ctx.state, self._combat, role)))
+
+    def retreated_to(self) -> str | None:
+        return self._combat.retreated_to
+
+    def home(self, house: str) -> str | None:
+        return self._ctx.board.home_area(house)
+
+    def fits_supply(self, house: str, area: str) -> bool:
+        return within_supply(self._ctx.state, self._ctx.board, house, {area: 1})
 
     # --- asking ---------------------------------------------------------------------------
 

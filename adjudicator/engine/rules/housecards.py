@@ -12,7 +12,8 @@ from typing import Any
 
 from ...game.cards import CARDS
 from ...game.commands import Command, PlayCard, UseBlade
-from ...game.state import Order
+from ...game.setup import draw_shuffle
+from ...game.state import Order, Unit
 from ..cards import tides
 from ..cards.registry import (
     ROLES,
@@ -20,6 +21,7 @@ from ..cards.registry import (
     CancelCard,
     ChooseRetreat,
     DestroyFootman,
+    DestroyOwnUnit,
     DiscardFromHand,
     Effect,
     GainPower,
@@ -29,6 +31,10 @@ from ..cards.registry import (
     Me,
     MoveMarchOrder,
     MoveToBottom,
+    MoveToTop,
+    PlaceUnit,
+    PrintedStrength,
+    RandomCard,
     RemoveFromGame,
     RemoveOrder,
     ReturnToHand,
@@ -44,6 +50,8 @@ from ..cards.registry import (
 from ..core.bidding import move_on_track
 from ..core.common import destroy_units, gain_power, lose_power
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request
+from ..core.vassals import head
+from ..events.bank import UnitsPlaced
 from ..events.combat import (
     BladeUsed,
     CardAbility,
@@ -55,7 +63,9 @@ from ..events.combat import (
     TidesRevealed,
     TrackMoved,
 )
-from .combat_state import Combat, decide_now, iron_throne_roles, matches
+from ..events.vassals import VassalRaised
+from . import vassal_combat
+from .combat_state import Combat, decide_now, hand, iron_throne_roles, matches
 from .combat_view import View
 from .strength import no_casualties
 
@@ -66,8 +76,10 @@ REVEAL_STAGES = ("on_reveal_cancel", "on_reveal_immediately")
 
 
 def choose_cards(ctx: Context, combat: Combat) -> None:
-    """Both combatants choose a card in secret; the two are revealed together (R191)."""
-    roles = [r for r in ROLES if combat.house(r) and ctx.state.houses[str(combat.house(r))].hand]
+    """Both combatants choose a card in secret; the two are revealed together (R191). A vassal's
+    commander first draws its 3 vassal cards (M058)."""
+    vassal_combat.draw_hands(ctx, combat)
+    roles = [r for r in ROLES if combat.house(r) and hand(ctx.state, combat, str(combat.house(r)))]
     picks = ctx.ask_all([card_ask(ctx, combat, r) for r in roles])
     for role, cmd in zip(roles, picks):
         assert isinstance(cmd, PlayCard)
@@ -75,44 +87,57 @@ def choose_cards(ctx: Context, combat: Combat) -> None:
     ctx.emit(HouseCardsRevealed(
         area=combat.area, attacker=combat.attacker, attacker_card=combat.sides["attacker"].card or "",
         defender=combat.defender or "", defender_card=combat.sides["defender"].card or ""))
+    vassal_combat.show_hands(ctx, combat)
 
 
 def card_ask(ctx: Context, combat: Combat, role: Role, *, exclude: tuple[str, ...] = (), secret: bool = True) -> Ask:
     """The ``house_card`` decision of one side; ``exclude`` is a card it may not choose again."""
     house = str(combat.house(role))
     hs = ctx.state.houses[house]
-    hand = [c for c in hs.hand if c not in exclude]
-    weakest = min(hand, key=lambda c: (CARDS.house_cards[c].strength, c))
+    cards = [c for c in hand(ctx.state, combat, house) if c not in exclude]
+    weakest = min(cards, key=lambda c: (CARDS.house_cards[c].strength, c))  # a vassal's too (ruling 236)
     opponent = combat.house(other(role)) or "a neutral force"
+    drawn = " drawn from the vassal deck" if ctx.state.is_vassal(house) else ""
     req = Request(
         key=ctx.key("house_card", house), kind="house_card", house=house,
-        prompt=(f"choose a House card for the combat in {ctx.board.area(combat.area).name} "
+        prompt=(f"choose a House card{drawn} for the combat in {ctx.board.area(combat.area).name} "
                 f"({role}, against {opponent.title()})"),
-        context={"combat_area": combat.area, "role": role, "opponent": opponent, "hand": hand},
-        options=tuple(PlayCard(card=c) for c in hand), default=PlayCard(card=weakest), secret=secret,
+        context={"combat_area": combat.area, "role": role, "opponent": opponent, "hand": cards},
+        options=tuple(PlayCard(card=c) for c in cards), default=PlayCard(card=weakest), secret=secret,
     )
 
     def check(cmd: Command) -> Any:
         if not isinstance(cmd, PlayCard) or not matches(cmd.when, combat, house):
             return NOT_APPLICABLE
-        if cmd.card in hand:
+        if cmd.card in cards:
             return None
         card = CARDS.house_cards.get(cmd.card)
         if cmd.card in exclude:
             name = card.name if card else cmd.card
             return f"{name} was sent back by Tyrion Lannister: choose a different card (Tyrion Lannister)"
+        if ctx.state.is_vassal(house):
+            return _not_drawn(house, cmd.card, cards)
         if cmd.card in hs.discards:
             return f"{card.name if card else cmd.card} is in your discard pile, not in your hand (R195)"
         if card is not None:
             return f"{card.name} is a House card of {card.house.title()}, not one of yours (R192)"
         return f"there is no House card called {cmd.card!r} (R192)"
 
-    return Ask(req, check, only=req.options[0] if len(hand) == 1 else None)
+    return Ask(req, check, only=req.options[0] if len(cards) == 1 else None)
+
+
+def _not_drawn(vassal: str, card_id: str, cards: list[str]) -> str:
+    """Why a vassal cannot play a card: only the vassal cards drawn for this combat may be (M058)."""
+    card = CARDS.house_cards.get(card_id)
+    name = card.name if card else repr(card_id)
+    drawn = ", ".join(CARDS.house_cards[c].name for c in cards)
+    if card is None or card.set != "vassal":
+        return f"{name} is not a vassal house card; {vassal.title()} plays one of the cards drawn for it: {drawn} (M058)"
+    return f"{name} was not drawn for {vassal.title()} in this combat; play one of {drawn} (M058)"
 
 
 def _play(ctx: Context, combat: Combat, role: Role, card: str) -> None:
-    hs = ctx.state.houses[str(combat.house(role))]
-    hs.hand.remove(card)
+    hand(ctx.state, combat, str(combat.house(role))).remove(card)
     combat.sides[role].card = card
 
 
@@ -146,6 +171,18 @@ def _due(combat: Combat, role: Role, stages: tuple[str, ...]) -> bool:
     card = combat.sides[role].card
     found = ability(card)
     return bool(card and found and found.when in stages and card not in combat.resolved)
+
+
+def after_casualties(ctx: Context, combat: Combat) -> None:
+    """Texts that cost a side one more unit once the casualties are taken (Beric Dondarrion), in Iron
+    Throne order (R194)."""
+    from .casualties import lose_one_more
+    from .strength import passive_effects
+
+    for role in iron_throne_roles(ctx.state, combat):
+        for card, effect in passive_effects(ctx, combat)[role]:
+            if isinstance(effect, DestroyOwnUnit):
+                lose_one_more(ctx, combat, effect.side, card)
 
 
 def run_card(ctx: Context, combat: Combat, role: Role) -> None:
@@ -231,6 +268,20 @@ def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
         hs.hand = _hand_order(me.house, [*hs.hand, me.card])
         combat.sides[me.role].card_kept = True
         ctx.emit(HandReturned(house=me.house, cards=(me.card,), cause=CARDS.house_cards[me.card].name))
+    elif isinstance(effect, PrintedStrength):  # set once by a text (Bronn), counted from now on
+        card = str(combat.sides[effect.side].card)
+        combat.printed[card] = effect.value
+        said(f"{CARDS.house_cards[card].name}'s strength becomes {effect.value}")
+    elif isinstance(effect, RandomCard):
+        _random_card(ctx, combat, me, effect.side)
+    elif isinstance(effect, PlaceUnit):
+        st.area_mut(effect.area).units.append(Unit(effect.house, effect.unit))
+        ctx.emit(UnitsPlaced(house=effect.house, area=effect.area, units=(effect.unit,),
+                             cause=CARDS.house_cards[me.card].name))
+    elif isinstance(effect, MoveToTop):
+        move_on_track(st, effect.track, effect.house, 1)
+        ctx.emit(VassalRaised(house=effect.house, track=effect.track, order=tuple(st.tracks[effect.track]),
+                              cause=CARDS.house_cards[me.card].name))
     else:  # a passive effect: counted by strength.py whenever strength is counted
         raise AssertionError(f"{me.card} yielded {effect!r} at the wrong moment")
 
@@ -239,20 +290,37 @@ def _cancel(ctx: Context, combat: Combat, me: Me, role: Role) -> None:
     """Tyrion: the card goes back to the hand; its owner openly picks another, or fights with none."""
     side = combat.sides[role]
     house = str(side.house)
-    hs = ctx.state.houses[house]
+    cards = hand(ctx.state, combat, house)
     cancelled = str(side.card)
     combat.cancelled.add(cancelled)
-    hs.hand = _hand_order(house, [*hs.hand, cancelled])
+    cards[:] = _hand_order(house, [*cards, cancelled])
     side.card = None
     ctx.emit(CardAbility(house=me.house, card=me.card, area=combat.area,
                          effect=f"{CARDS.house_cards[cancelled].name} goes back to {house.title()}'s hand"))
-    if not [c for c in hs.hand if c != cancelled]:
+    if not [c for c in cards if c != cancelled]:
         ctx.emit(HouseCardChosen(house=house, card="", area=combat.area, cause="Tyrion Lannister"))
         return
     cmd = ctx.ask(card_ask(ctx, combat, role, exclude=(cancelled,), secret=False))
     assert isinstance(cmd, PlayCard)
     _play(ctx, combat, role, cmd.card)
     ctx.emit(HouseCardChosen(house=house, card=cmd.card, area=combat.area, cause="Tyrion Lannister"))
+
+
+def _random_card(ctx: Context, combat: Combat, me: Me, role: Role) -> None:
+    """Jaqen H'ghar: the card goes back to the hand, and one picked at random from the whole hand,
+    that card included, is played instead (ruling 280)."""
+    side = combat.sides[role]
+    house = str(side.house)
+    cards = hand(ctx.state, combat, house)
+    returned = str(side.card)
+    cards[:] = _hand_order(house, [*cards, returned])
+    side.card = None
+    picked = draw_shuffle(ctx.state, list(cards))[0]
+    _play(ctx, combat, role, picked)
+    ctx.emit(CardAbility(house=me.house, card=me.card, area=combat.area,
+                         effect=f"{CARDS.house_cards[returned].name} goes back to {house.title()}'s hand, and "
+                                f"{CARDS.house_cards[picked].name} is picked from it at random"))
+    ctx.emit(HouseCardChosen(house=house, card=picked, area=combat.area, cause=CARDS.house_cards[me.card].name))
 
 
 def _destroy_footman(ctx: Context, combat: Combat, me: Me, role: Role) -> None:
@@ -338,24 +406,31 @@ def _tides(ctx: Context, combat: Combat) -> None:
     for role in ROLES:
         side = combat.sides[role]
         side.tides = tides.draw(st)
-        ctx.emit(TidesDrawn(house=str(side.house), card=side.tides, visible_to=str(side.house)))
+        ctx.emit(TidesDrawn(house=str(side.house), card=side.tides, visible_to=head(st, str(side.house))))
     for role in iron_throne_roles(st, combat):
         side = combat.sides[role]
         if _blade_decision(ctx, combat, role, "redraw"):
             tides.discard(st, str(side.tides))
             side.tides = tides.draw(st)
-            ctx.emit(TidesDrawn(house=str(side.house), card=side.tides, redraw=True, visible_to=str(side.house)))
+            ctx.emit(TidesDrawn(house=str(side.house), card=side.tides, redraw=True,
+                                visible_to=head(st, str(side.house))))
     ctx.emit(TidesRevealed(area=combat.area, attacker=combat.attacker, attacker_card=str(combat.sides["attacker"].tides),
                            defender=str(combat.defender), defender_card=str(combat.sides["defender"].tides)))
 
 
 def _blade_decision(ctx: Context, combat: Combat, role: Role, effect: str) -> bool:
-    """Ask the Blade's holder, if it is this side's and unused; refuse anyone else's "use blade"."""
+    """Ask the Blade's holder, if it is this side's and unused; refuse anyone else's "use blade".
+
+    A vassal's commander may use it for the vassal (M060), as the round's one use (ruling 239).
+    """
     st = ctx.state
     house = str(combat.house(role))
     holder = st.holder("fiefdoms")
-    usable = holder == house and not st.blade_used
-    what = "add +1 to your combat strength" if effect == "+1" else "discard your Tides of Battle card and draw another"
+    owner = head(st, house)  # a vassal fights with its commander's Blade
+    usable = holder == owner and not st.blade_used
+    whose = f"{house.title()}'s" if owner != house else "your"
+    what = (f"add +1 to {whose} combat strength" if effect == "+1"
+            else f"discard {whose} Tides of Battle card and draw another")
     req = Request(
         key=ctx.key("blade", house), kind="blade", house=house,
         prompt=(f"use the Valyrian Steel Blade in {ctx.board.area(combat.area).name} to {what}? "
@@ -367,7 +442,10 @@ def _blade_decision(ctx: Context, combat: Combat, role: Role, effect: str) -> bo
     def check(cmd: Command) -> Any:
         if not isinstance(cmd, UseBlade) or not matches(cmd.when, combat, house):
             return NOT_APPLICABLE
-        if cmd.use and holder != house:
+        if cmd.use and holder != owner and owner != house:
+            return (f"only the holder of the Valyrian Steel Blade may use it for {house.title()}, and {holder.title()} "
+                    f"holds it, not {owner.title()} (M060, R199)")
+        if cmd.use and holder != owner:
             return f"only the holder of the Valyrian Steel Blade may use it, and {holder.title()} holds it (R199)"
         if cmd.use and st.blade_used:
             return "the Valyrian Steel Blade has already been used this round (R093)"
@@ -379,7 +457,7 @@ def _blade_decision(ctx: Context, combat: Combat, role: Role, effect: str) -> bo
     if not (cmd.use and usable):
         return False
     st.blade_used = True
-    ctx.emit(BladeUsed(house=house, area=combat.area, effect=effect))
+    ctx.emit(BladeUsed(house=owner, area=combat.area, effect=effect))
     return True
 
 
@@ -388,8 +466,8 @@ def discard_played(ctx: Context, combat: Combat) -> list[str]:
     discarded = []
     for role in ROLES:
         side = combat.sides[role]
-        if not side.house or not side.card or side.card_kept:
-            continue
+        if not side.house or not side.card or side.card_kept or ctx.state.is_vassal(side.house):
+            continue  # a vassal's card goes back into the vassal deck (M061)
         hs = ctx.state.houses[side.house]
         leaves = removal(side.card)
         if leaves is not None and leaves(View(ctx, combat), Me(role, side.house, side.card)):
@@ -401,7 +479,7 @@ def discard_played(ctx: Context, combat: Combat) -> list[str]:
         discarded.append(side.card)
     for role in ROLES:
         side = combat.sides[role]
-        if side.house and not ctx.state.houses[side.house].hand:
+        if side.house and not ctx.state.is_vassal(side.house) and not ctx.state.houses[side.house].hand:
             refill_hand(ctx, side.house, keep=side.card, cause="the last House card was played (R196)")
     tides.discard(ctx.state, *(combat.sides[r].tides or "" for r in ROLES))
     return discarded

@@ -14,7 +14,7 @@ moving a March order) would let a decision use it.
 from __future__ import annotations
 
 from ...game.board import Board
-from ...game.cards import CARDS
+from ...game.cards import CARDS, VASSAL
 from ...game.commands import (
     AssignOrder,
     Command,
@@ -106,6 +106,8 @@ def _not_own_card(house: str, card: str) -> str | None:
     known = CARDS.house_cards.get(card)
     if known is None:
         return f"there is no House card called {card!r} (R192)"
+    if known.house != house and house == VASSAL:
+        return f"{known.name} is not a vassal house card: a vassal plays one of the vassal cards drawn for it (M058)"
     if known.house != house:
         return f"{known.name} is a House card of {known.house.title()}, not one of yours (R192)"
     return None

@@ -205,6 +205,7 @@ def defender_retreats(ctx: Context, combat: Combat) -> None:
         st.area_mut(combat.area).units.remove(u)
         u.routed = True
     st.area_mut(dest).units.extend(moving)
+    combat.retreated_to = dest if moving else None
     ctx.emit(Retreated(house=str(house), from_area=combat.area, to_area=dest, units=units_text([u.type for u in moving])))
 
 

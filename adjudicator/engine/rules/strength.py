@@ -127,6 +127,7 @@ def strength(ctx: Context, combat: Combat, role: Role, *, with_cards: bool = Tru
         for _, e in effects[role] + effects[_other(role)]:
             if isinstance(e, PrintedStrength) and e.side == role:
                 printed = e.value
+        printed = combat.printed.get(side.card, printed)  # set once by a text (Bronn)
         parts.append((f"card:{side.card}", printed))
     for r in ROLES:
         for card, e in effects[r]:
