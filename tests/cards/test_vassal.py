@@ -248,3 +248,20 @@ def test_varys_moves_the_vassal_to_the_top_of_fiefdoms_and_the_blade_stays_with_
     assert [(e.house, e.track) for e in b.of(VassalRaised)] == [("tyrell", "fiefdoms")]
     assert b.state.holder("fiefdoms") == "baratheon"  # M065, ruling 240: a vassal never holds the Blade
     assert not b.state.check()
+
+
+def test_jon_connington_ruling_281_never_places_a_knight_at_sea(battle, monkeypatch):
+    """Found by maester simulate --players 7 --seed 47: a vassal's beaten ships retreated to a sea and
+    the knight was placed there."""
+    rig(monkeypatch, ("jon_connington", "janos_slynt", "varys"))
+    state = fight("stark", "greyjoy", area="ironmans_bay", origin="sunset_sea", attack=("3 ships",), defend=("ship",))
+    b = battle(state, Assault("ironmans_bay", "stark", "sunset_sea", ("ship",) * 3))
+    b.run(play("stark", "catelyn_stark"), vassal_plays("greyjoy", "jon_connington"),
+          for_vassal("greyjoy", Retreat(areas=("the_golden_sound",))))
+    assert b.units("the_golden_sound", "greyjoy") == ["ship"]
+    assert [(r.kind, r.house, r.vassal) for r in b.requests()] == [("card_choice", "lannister", "greyjoy")]
+    assert b.requests()[0].context["choices"] == ["pyke", "no"]  # its home, not the sea it retreated to
+    b.run(for_vassal("greyjoy", CardChoice(card="jon_connington", area="the_golden_sound")))
+    assert any("is not a choice Jon Connington allows here" in r for r in b.unusable("lannister"))
+    b.run(for_vassal("greyjoy", CardChoice(card="jon_connington", area="pyke")))
+    assert b.done and b.units("pyke", "greyjoy") == ["knight"] and not b.state.check()

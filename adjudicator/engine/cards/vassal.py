@@ -70,7 +70,7 @@ def jon_connington(view: CombatView, me: Me) -> Iterator[Effect]:
         retreated = None  # no army of this vassal stands there any more
     home = view.home(me.house)
     areas = [a for a in (retreated, home if home and view.controls(me.house, home) else None) if a]
-    areas = [a for a in dict.fromkeys(areas) if view.fits_supply(me.house, a)]
+    areas = [a for a in dict.fromkeys(areas) if view.is_land(a) and view.fits_supply(me.house, a)]  # a knight: land only
     if not areas:
         yield Skip("no area to place a knight in within supply")
         return
