@@ -178,3 +178,11 @@ def test_the_drawn_list_includes_the_westeros_cards_being_resolved():
     assert f"{name} (being resolved)" in text
     state.phase = "planning"  # outside the Westeros Phase every drawn card is a discard
     assert "(being resolved)" not in report.render_report(state, [])
+
+
+def test_westeros_iv_cards_are_named_with_their_deck_s_numeral():
+    """Was wrong: "[Westeros 4: Empty Promises]" beside "[Westeros I: Supply]" (Mother of Dragons, M082)."""
+    from adjudicator.reports.cardtext import card_ref, card_text
+
+    assert card_text(card_ref("westeros", "empty_promises", 4)).startswith("[Westeros IV: Empty Promises] ")
+    assert card_text(card_ref("westeros", "supply", 1)).startswith("[Westeros I: Supply] ")

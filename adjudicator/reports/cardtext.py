@@ -24,7 +24,7 @@ TIMING = {
     "retreat": "Retreat",
     "after_combat": "After combat",
 }
-DECK_NUMERALS = {1: "I", 2: "II", 3: "III"}
+DECK_NUMERALS = {1: "I", 2: "II", 3: "III", 4: "IV"}  # IV: Mother of Dragons (M082)
 _BIDDERS = (("highest_bidder", "highest bidder"), ("lowest_bidder", "lowest bidder"),
             ("everyone_else", "everyone else"))  # fmt: skip
 _NOTHING = "Nothing happens."
