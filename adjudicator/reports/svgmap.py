@@ -507,8 +507,17 @@ def _badge(
     return None
 
 
+# Mother of Dragons' tokens as printed: the sea orders (M114) and the vassal orders (M043-M055), with
+# the two-faced vassal tokens turned to the face they kept (M047, M051).
+EXPANSION_ORDER_TEXT = {"sea_march": "M-1", "sea_support": "S+0", "iron_bank": "IB", "vassal_march": "M0",
+                        "vassal_raid_support": "R/S1", "vassal_support": "S1", "vassal_defense_muster": "D1/M",
+                        "vassal_defense_1": "D1", "vassal_defense": "D3"}
+
+
 def _order_text(token: str) -> str:
     """``M+1`` for March +1: kind letter and bonus (special orders get a star drawn round them)."""
+    if token in EXPANSION_ORDER_TEXT:
+        return EXPANSION_ORDER_TEXT[token]
     kind = order_kind(token)
     bonus = token[len(kind):].rstrip("*")
     return ORDER_LETTERS.get(kind, "?") + bonus

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.core.context import Request, pool_entry
-from ..engine.invariants import check_invariants, judged_ids, unjudged, unruled
+from ..engine.invariants import check_change, check_invariants, judged_ids, unjudged, unruled
 from ..engine.machine import advance
 from ..folder import batch, registry
 from ..folder.gamedir import create_game
@@ -69,9 +69,8 @@ def simulate(
     """Play one game with robots; stop at the winner or after ``rounds`` rounds.
 
     ``expansion`` plays Mother of Dragons (7 and 8 players always do); ``targaryen`` says whether a
-    player takes Targaryen there (with 4 players or more; 8 players always do). Until its vassal
-    rules exist (issue 20), a vassal's decisions are the robots' in the engine-only mode and the
-    deadline's through the text path, where a vassal has no player to send a file.
+    player takes Targaryen there (with 4 players or more; 8 players always do). A vassal's decisions
+    go to the robot of the player commanding it, which answers them as ``for VASSAL:`` lines (M030).
 
     With ``text`` (the default) every answer goes through the whole product: turn-file text,
     seal, inbox, :func:`adjudicator.folder.batch.adjudicate`, reports. Without it the robots' answers go
@@ -238,11 +237,11 @@ def _loop(table: _Table, result: SimResult, rounds: int | None, board: Board,
             stalled = 0
         if requests:
             result.mail_rounds.append((state.round, state.phase, tuple(sorted({r.kind for r in requests}))))
-        state = table.play(state, requests, deadline)
+        before, state = state, table.play(state, requests, deadline)
         result.steps += 1
         if on_step:
             on_step(state)
-        problems = check_invariants(state, board) + table.problems(state)
+        problems = check_invariants(state, board) + check_change(before, state) + table.problems(state)
         if problems:
             result.problems = [f"step {result.steps}, round {state.round} {state.phase}: {p}" for p in problems]
             break

@@ -230,11 +230,33 @@ def test_an_expansion_game_advances_with_robots_on_the_base_rules(players, targa
     assert r.problems == [] and (r.round > 3 or r.winner)
 
 
-def test_maester_simulate_plays_the_expansion_through_the_text_path_and_replays(tmp_path, capsys):
-    code, out, _ = run(capsys, "simulate", "--players", "8", "--rounds", "1", "--seed", "3", "--out", tmp_path / "s")
+# Every kind of expansion game the issue names: 4-6 players with and without Targaryen, 7 of either, 8.
+WHOLE_GAMES = [(4, True), (4, False), (5, True), (5, False), (6, True), (6, False), (7, True), (7, False), (8, True)]
+
+
+@pytest.mark.parametrize("players, targaryen", WHOLE_GAMES,
+                         ids=[f"{n}{'' if t else '-without-targaryen'}" for n, t in WHOLE_GAMES])
+def test_maester_simulate_plays_the_expansion_through_the_text_path_and_replays(tmp_path, capsys, players, targaryen):
+    """Two rounds of robots through turn files, seals, the inbox and reports (vassals chosen and
+    ordered twice, a Westeros phase with deck IV when Targaryen plays), every invariant checked
+    after every step; then ``maester replay`` re-derives every snapshot. Whole ten-round games of
+    each kind: ``make soak`` (engine only) and docs/testing.md."""
+    args = ["simulate", "--players", players, "--rounds", 2, "--seed", 3, "--out", tmp_path / "s"]
+    if players < 7:
+        args += ["--expansion", MOD]
+    if not targaryen:
+        args += ["--expansion", MOD, "--without-targaryen"] if players == 7 else ["--without-targaryen"]
+    code, out, _ = run(capsys, *args)
     assert code == 0 and "invariant broken" not in out
-    assert GameDir.open(tmp_path / "s").info().expansion == MOD
+    gd = GameDir.open(tmp_path / "s")
+    state = gd.load_state()
+    assert gd.info().expansion == MOD and len(state.players()) == players
+    assert ("targaryen" in state.houses_in_play) == targaryen and len(state.vassals) == 8 - players - (not targaryen)
+    assert state.round == 3 or state.winner
     code, out, _ = run(capsys, "replay", tmp_path / "s")
     assert code == 0 and "byte for byte" in out
+
+
+def test_maester_simulate_refuses_without_targaryen_outside_the_expansion(capsys):
     code, _, err = run(capsys, "simulate", "--players", "3", "--without-targaryen")
     assert code == 2 and "--expansion mother-of-dragons" in err

@@ -21,6 +21,7 @@ SIX = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "targaryen"]
 def between_rounds(houses: list[str] = SIX) -> GameState:
     s = new_mod_game(houses, seed="leave")
     s.round, s.phase, s.step = 3, "westeros", ""
+    s.dragon_tokens = [r for r in s.dragon_tokens if r > s.round]  # rounds 2 and 3 began (M090, ruling 274)
     s.pending = [{"key": "r3.westeros.stand-in", "kind": "westeros_choice", "house": "stark", "prompt": "..."}]
     return s
 

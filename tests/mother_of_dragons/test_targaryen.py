@@ -341,6 +341,7 @@ def test_M101_ruling_253_a_lowest_bidding_targaryen_must_destroy_units_on_preemp
 def test_M078_M080_M086_targaryens_invariants_catch_a_broken_position():
     s = tgame()
     s.pending = [{"key": "k", "kind": "orders", "house": "stark"}]
+    s.commanders, s.vassal_sets = dict.fromkeys(s.vassals, "stark"), []  # orders come once vassals are chosen (M030)
     board = s.board()
     assert check_invariants(s, board) == []
     s.area_mut("myr").loyalty = 1  # Targaryen holds Myr: the token should have been gained

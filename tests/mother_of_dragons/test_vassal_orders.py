@@ -376,3 +376,16 @@ def test_M069_a_commander_s_army_never_retreats_into_its_vassal_s_area():
     assert "(R216)" in str(why_not_area(ctx, fight, "kingswood"))
     assert "(R210)" in str(why_not_area(ctx, fight, "highgarden"))
     assert why_not_area(ctx, fight, "dornish_marches") is None
+
+
+def test_the_map_labels_every_expansion_order_token_as_printed():
+    """Was wrong: a vassal's March 0 drew as 'Ml_march' and its kept Raid/Support as 'Ssupport'."""
+    import re
+
+    from adjudicator.game.commands import ALL_ORDER_TOKENS, ORDER_TOKENS
+    from adjudicator.reports.svgmap import _order_text
+
+    labels = {t: _order_text(t) for t in ALL_ORDER_TOKENS if t not in ORDER_TOKENS}
+    assert all(re.fullmatch(r"[A-Z]{1,2}(?:[+-]?\d)?(?:/[A-Z]\d?)?", text) for text in labels.values()), labels
+    assert (labels["vassal_raid_support"], labels["vassal_support"], labels["vassal_defense_muster"]) == ("R/S1", "S1", "D1/M")
+    assert _order_text("march+1") == "M+1" and _order_text("raid*") == "R"

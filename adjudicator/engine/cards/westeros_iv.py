@@ -313,7 +313,9 @@ def _spread(ctx: Context, order: list[str], card: str) -> None:
         st.area_mut(origin).loyalty -= 1
         st.area_mut(dest).loyalty += 1
         cancelled = False
-        if house != TARGARYEN and st.houses[TARGARYEN].power >= price:
+        # A token moved into an area Targaryen controls is gained at once (M078): no cancel is asked.
+        gained = st.controller(dest, board) == TARGARYEN
+        if house != TARGARYEN and not gained and st.houses[TARGARYEN].power >= price:
             cancelled = targaryen_choice(ctx, card, [NOTHING, "cancel"],
                                          f"{card_name(card)}: pay {price} power to put back {house.title()}'s move "
                                          f"from {area_name(origin)} to {area_name(dest)} ('cancel'), or nothing",

@@ -1,5 +1,5 @@
-"""What the Iron Bank's rules and its loans share (Mother of Dragons, M103-M121): loan costs, the
-Braavos token, improvement tokens and placing a loan's units.
+"""What the Iron Bank's rules and its loans share (Mother of Dragons, M103-M121): loan costs,
+improvement tokens and placing a loan's units.
 
 Everything here is a query or a small change to ``ctx.state`` with its events; the Iron Bank order,
 the slots and interest are the phase's (``engine/rules/iron_bank.py``), each loan's ability is a
@@ -11,11 +11,9 @@ from __future__ import annotations
 from ...game.board import Board, HouseId
 from ...game.mod_board import MOD
 from ...game.state import GameState, Unit
-from ..events.bank import BraavosTokenTaken, ImprovementPlaced, UnitsPlaced
+from ..events.bank import ImprovementPlaced, UnitsPlaced
 from .common import available_units, within_supply
 from .context import Context
-
-BRAAVOS = "braavos"
 
 
 def bank_in_play(state: GameState) -> bool:
@@ -35,23 +33,6 @@ def loan_cost(state: GameState, board: Board, house: HouseId, slot: int) -> int:
     if state.braavos_token == house:
         cost -= int(MOD.iron_bank["braavos_discount"])
     return max(0, cost)
-
-
-def sync_braavos(ctx: Context) -> None:
-    """M111, M113 (ruling 257): a player controlling Braavos takes its token; a vassal's control
-    sets it aside; while no one controls Braavos it stays where it is."""
-    st, board = ctx.state, ctx.board
-    if not st.loan_slots or BRAAVOS not in board.areas:
-        return
-    if st.area(BRAAVOS).neutral_force:
-        return
-    owner = st.controller(BRAAVOS, board)
-    if owner is None:
-        return
-    new = None if st.is_vassal(owner) else owner
-    if new != st.braavos_token:
-        st.braavos_token = new
-        ctx.emit(BraavosTokenTaken(house=new or ""))
 
 
 # --- improvement and degradation tokens (M119, M120, ruling 260) --------------------------------

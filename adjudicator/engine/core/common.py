@@ -12,6 +12,7 @@ from ...game.board import Board, HouseId
 from ...game.state import GameState, Unit
 from ..events import Event, area_name, aside, house_name, units_text
 from . import targaryen
+from .braavos import sync_braavos
 from .context import Context, GameOver
 
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 0}
@@ -236,7 +237,8 @@ def check_victory(ctx: Context) -> None:
 
 def after_control_change(ctx: Context) -> None:
     """What must be re-checked whenever control of an area may have changed: ports, Targaryen's
-    loyalty tokens and Pentos (before the victory check, ruling 246), victory."""
+    loyalty tokens and Pentos (before the victory check, ruling 246), the Braavos token (M113), victory."""
     check_ports(ctx)
     targaryen.settle(ctx)
+    sync_braavos(ctx)
     check_victory(ctx)

@@ -6,7 +6,7 @@ here, and ends the round: the next round's Westeros Phase, or the end of the gam
 
 from __future__ import annotations
 
-from ..core.bank import sync_braavos
+from ..core.braavos import sync_braavos
 from ..core.context import Context
 from ..core.targaryen import dragon_token_on_round
 from ..events import PhaseStarted

@@ -480,6 +480,8 @@ def discard_played(ctx: Context, combat: Combat) -> list[str]:
     for role in ROLES:
         side = combat.sides[role]
         if side.house and not ctx.state.is_vassal(side.house) and not ctx.state.houses[side.house].hand:
-            refill_hand(ctx, side.house, keep=side.card, cause="the last House card was played (R196)")
+            # The last card stays discarded, unless it left the game (Mother of Dragons): then it is no discard.
+            keep = side.card if side.card in ctx.state.houses[side.house].discards else None
+            refill_hand(ctx, side.house, keep=keep, cause="the last House card was played (R196)")
     tides.discard(ctx.state, *(combat.sides[r].tides or "" for r in ROLES))
     return discarded

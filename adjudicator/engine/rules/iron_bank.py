@@ -20,7 +20,8 @@ from ...game.cards import CARDS
 from ...game.commands import Command, InterestLosses, IronBank, Located
 from ...game.state import GameState
 from ..cards.loans import first_choice, loan_problem, resolve_loan
-from ..core.bank import bank_in_play, loan_cost, sync_braavos
+from ..core.bank import bank_in_play, loan_cost
+from ..core.braavos import sync_braavos
 from ..core.common import after_control_change, destroy_units, lose_power
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..events.bank import InterestDue, LoansShifted, LoanTaken, NoLoanTaken
