@@ -1,18 +1,22 @@
-"""Units for unpaid interest (M109, M110) named by the wrong house, or for a house that owes nothing,
-are refused as soon as the file arrives, not left to expire at the end of the round (ruling 161)."""
+"""Loan answers no decision can use, refused as soon as the file arrives rather than left to expire
+at the end of the round (ruling 161): units for unpaid interest (M109, M110) named by the wrong
+house or for a house that owes nothing, and Spymaster's placing (ruling 225) from a house that
+cannot be looking."""
 
 from __future__ import annotations
 
-from rules.helpers import entry, of
+from rules.helpers import entry, of, put
 
+from adjudicator.engine.core.context import PoolEntry
 from adjudicator.engine.events import AnswersExpired, AnswerUnusable
 from adjudicator.engine.machine import advance
 from adjudicator.engine.rules import iron_bank
+from adjudicator.engine.rules.lapsed import lapsed
 from adjudicator.folder.check import check_turn_file
-from adjudicator.game.commands import InterestLosses, Located
+from adjudicator.game.commands import InterestLosses, Located, SpymasterChoice
 from adjudicator.game.state import GameState
 from adjudicator.turnfile.parser import parse_turn_file
-from mother_of_dragons.bank_helpers import bank_game
+from mother_of_dragons.bank_helpers import at_consolidate, bank_game
 
 
 def westeros_start(debtor_power: int = 1) -> tuple[GameState, str, str]:
@@ -93,3 +97,31 @@ def test_M110_maester_check_tells_the_wrong_house_on_its_line():
     checked = check_turn_file(parse_turn_file(text, variant=s.variant), s, house=other)
     [problem] = [str(p) for p in checked.problems]
     assert problem.startswith("<turn>:2:1:") and f"only {who.title()}" in problem and "M110" in problem
+
+
+# --- Spymaster's placing, from a house that cannot be looking (ruling 225) ---------------------------
+
+
+def test_ruling_225_a_spymaster_answer_no_decision_can_use_is_refused_at_once():
+    s = at_consolidate(bank_game())
+    put(s, "bay_of_ice", "stark", "ship", order="iron_bank")
+    put(s, "lannisport", "lannister", "footman", order="consolidate")
+    s.loan_slots = ["full_host", "customs_officer", "spymaster"]  # Spymaster face up: Stark may still buy it
+    step = advance(s, [entry("stark", SpymasterChoice(top=(1, 2))), entry("lannister", SpymasterChoice(top=(2, 1)))])
+    assert not refusals(step.events, "stark")
+    [why] = refusals(step.events, "lannister")
+    assert "no Iron Bank order left to buy Spymaster" in why and "M117" in why
+    s.loan_slots = ["full_host", "customs_officer", ""]  # bought already, or not turned up this round
+    step = advance(s, [entry("stark", SpymasterChoice(top=(1, 2)))])
+    [why] = refusals(step.events, "stark")
+    assert "Spymaster is not face up" in why and "ruling 225" in why
+
+
+def test_ruling_254_a_spymaster_answer_sent_ahead_counts_the_loan_turned_up_as_the_round_begins():
+    s = bank_game()
+    s.round, s.phase, s.step = 3, "westeros", ""
+    s.loan_slots, s.loan_deck = ["full_host", "customs_officer", "sea_raiders"], ["spymaster", "vanguard_cavalry"]
+    assert lapsed(s, s.board(), PoolEntry.from_dict(entry("stark", SpymasterChoice(top=(1, 2)), round=3))) is None
+    s.loan_deck = ["vanguard_cavalry", "spymaster"]  # still face down this round
+    verdict = lapsed(s, s.board(), PoolEntry.from_dict(entry("stark", SpymasterChoice(top=(1, 2)), round=3)))
+    assert verdict is not None and "not face up" in verdict[1]

@@ -36,7 +36,7 @@ def test_M124_a_leaving_players_house_becomes_a_vassal_with_all_its_units():
     assert "stark" in t.vassals and "stark" not in t.players()
     assert t.units_of("stark") == units and t.houses["stark"].loans == ["customs_officer"]
     assert (t.houses["stark"].power, t.houses["stark"].hand) == (0, []) and events[0].power_returned == 6
-    assert t.tracks == s.tracks and len(t.vassal_sets) == len(t.vassals)
+    assert t.tracks == s.tracks and "stark" not in t.vassal_sets
     assert check_invariants(t) == [] and "stark" not in s.vassals  # the position given is left alone
 
 
@@ -96,3 +96,14 @@ def test_M124_ruling_276_a_leave_no_longer_allowed_is_said_and_dropped():
     left = {e.house: e.refused for e in of(step.events, PlayerLeft)}
     assert left["stark"] == left["lannister"] == "" and "ruling 262" in left["baratheon"]
     assert "baratheon" not in step.state.vassals and not step.state.leaving
+
+
+def test_M124_ruling_262_the_other_vassals_keep_their_commanders_until_the_planning_phase():
+    """Found by a 7-player game through maester leave: a vassal commanded by a player who stays kept
+    its commander, and the sets of vassal orders were dealt again for every vassal, one too many."""
+    s = between_rounds()
+    vassal = s.vassals[0]
+    s.commanders, s.vassal_sets = {vassal: "targaryen", s.vassals[1]: "stark"}, []
+    t, _ = player_leaves(s, "stark")
+    assert t.commanders == {vassal: "targaryen"} and t.vassal_sets == []
+    assert check_invariants(t) == []

@@ -25,6 +25,7 @@ from ...game.commands import (
     March,
     PlayCard,
     Raid,
+    SpymasterChoice,
     Support,
     UseBlade,
     order_kinds,
@@ -87,6 +88,8 @@ def _never(state: GameState, board: Board, house: str, cmd: Command) -> str | No
         return why
     if isinstance(cmd, InterestLosses):
         return _interest(state, house, cmd)
+    if isinstance(cmd, SpymasterChoice):
+        return _spymaster(state, house)
     if state.phase == "planning":
         return _planning(state, house, cmd)
     if state.phase == "action":
@@ -139,6 +142,29 @@ def _interest(state: GameState, house: str, cmd: InterestLosses) -> str | None:
         return (f"only {who.title()}, {why}, chooses which of {debtor.title()}'s units its unpaid interest destroys "
                 "(M110, ruling 256)")
     return None
+
+
+def _spymaster(state: GameState, house: str) -> str | None:
+    """Where to put the cards Spymaster showed (ruling 225), from a house that is not looking at them
+    and cannot buy Spymaster any more this round: the loans shift only as a round begins (M107)."""
+    if any(p.get("kind") == "spymaster" and p.get("house") == house for p in state.pending):
+        return None  # it is placing them now
+    if "spymaster" not in _face_up(state):
+        return ("Spymaster is not face up in the Iron Bank this round and you are not placing cards it showed you: "
+                "no decision this round can use this answer (M104, ruling 225)")
+    if state.phase == "action" and not _orders(state, house, "iron_bank"):
+        return "you have no Iron Bank order left to buy Spymaster with this round, so it shows you no card (M104, M117)"
+    return None
+
+
+def _face_up(state: GameState) -> list[str]:
+    """The loans face up in the Iron Bank this round: at the very start of a Westeros phase, before
+    they shift (M107, ruling 254), as they will lie once shifted."""
+    slots = state.loan_slots
+    if slots and state.phase == "westeros" and not state.step and state.segment is None:
+        deck = [*state.loan_deck, *slots[:1]] if slots[0] else list(state.loan_deck)
+        return [*slots[1:], deck[0] if deck else ""]
+    return slots
 
 
 def _planning(state: GameState, house: str, cmd: Command) -> str | None:

@@ -9,7 +9,6 @@ the next has not begun (ruling 276).
 
 from __future__ import annotations
 
-from ...game.mod_setup import deal_vassal_sets
 from ...game.state import GameState
 from ..events import AnswersExpired, Event
 from ..events.bank import PlayerLeft
@@ -75,7 +74,7 @@ def player_leaves(state: GameState, house: str) -> tuple[GameState, list[PlayerL
     power tokens on the board, track places, supply and loans (which cost it nothing more); its
     available power goes back to the pool and its house cards are set aside; a dominance token it
     held passes to the highest player (``state.holder``); the vassals it commanded, and the new one,
-    have no commander until the next Planning phase.
+    have no commander until the next Planning phase, and the other vassals keep theirs until then.
 
     :raises LeavingRefused: when the house cannot leave now (see :func:`leaving_problem`).
     """
@@ -88,7 +87,8 @@ def player_leaves(state: GameState, house: str) -> tuple[GameState, list[PlayerL
     hs.power, hs.hand, hs.discards = 0, [], []
     new.vassals = [h for h in new.houses_in_play if h in new.vassals or h == house]
     new.commanders = {v: c for v, c in new.commanders.items() if c != house}
-    new.vassal_sets = deal_vassal_sets(new)
+    # The sets are dealt again as the next Planning phase begins (M033); none stays with a vassal.
+    new.vassal_sets = [h for h in new.vassal_sets if h != house]
     new.leaving = [h for h in new.leaving if h != house]
     if new.braavos_token == house:
         new.braavos_token = None  # a vassal keeps no Braavos token (ruling 257)
