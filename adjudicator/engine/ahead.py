@@ -45,7 +45,7 @@ from ..game.commands import (
 )
 from ..game.state import GameState
 from .core.context import Request
-from .core.mustering import legal_single_actions, muster_request, mustering_areas
+from .core.mustering import legal_single_actions, muster_request, westeros_mustering_areas
 from .rules.marches import destinations, hostile
 from .rules.planning import (
     areas_needing_orders,
@@ -228,7 +228,7 @@ def _unique(items: list[Upcoming]) -> list[Upcoming]:
 
 
 def _musters(state: GameState, board: Board, house: str, why: str) -> list[Upcoming]:
-    areas = mustering_areas(state, board, house)
+    areas = westeros_mustering_areas(state, board, house)
     out = []
     for i, area in enumerate(areas):
         points = board.area(area).muster_points

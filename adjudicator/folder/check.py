@@ -701,11 +701,28 @@ def _port(s: _Static, cmd: C.PortShips) -> None:
         s.fail(cmd, "E412", f"{s.name(cmd.port)} is not a port (R246)")
 
 
+def _for_line(s: _Static, cmd: C.ForVassal) -> None:
+    """``for tyrell: ...``: only for a vassal of this game, commanded by this house if anyone commands
+    it now (M030, M031), and never a bid: a vassal bids 0 unasked (M064, M066); then the vassal's
+    own limits (:func:`_for_vassal`)."""
+    v, who = cmd.vassal.title(), s.state.commander(cmd.vassal)
+    if not s.state.is_vassal(cmd.vassal):
+        listed = ", ".join(h.title() for h in s.state.vassals) or "none in this game"
+        return s.fail(cmd, "E409", f"{v} is not a vassal; 'for VASSAL:' answers a vassal's decision (vassals: {listed}) (M030)")
+    if who is not None and who != s.house:
+        return s.fail(cmd, "E409", f"{v} is commanded by {who.title()}, who decides for it until the next Planning "
+                      "Phase begins (M030, M031)")  # fmt: skip
+    if isinstance(cmd.command, C.Bid):
+        return s.fail(cmd, "E409", f"a vassal never bids: {v} bids 0 on the influence tracks unasked, and takes no "
+                      "part against the wildlings; only power Targaryen gives it raises its bid (M064, M066)")
+    _for_vassal(s, cmd)
+
+
 _CHECKS: dict[type, Callable[[_Static, Any], None]] = {
     C.AssignOrder: _assign, C.LeaveUnordered: _assign, C.Raven: _raven, C.RavenKeep: _raven, C.Raid: _raid,
     C.March: _march, C.Consolidate: _consolidate, C.Support: _support, C.PlayCard: _play, C.CardChoice: _card_choice,
     C.Bid: _bid, C.TieBreak: _tie_break, C.DistributeBid: _distribute, C.WesterosChoice: _westeros, C.Muster: _muster, C.Reconcile: _reconcile,
-    C.UseBlade: _blade, C.PortShips: _port, C.Retreat: _retreat, C.ForVassal: _for_vassal,
+    C.UseBlade: _blade, C.PortShips: _port, C.Retreat: _retreat, C.ForVassal: _for_line,
     C.RefuseSupport: lambda s, c: s.player(c, c.supporter, "the house whose support you refuse"),
 }
 

@@ -40,7 +40,6 @@ from ..engine.events import from_dict as event_from_dict
 from ..game.board import DOMINANCE_TOKENS, HOUSES, TRACKS, Board
 from ..game.cards import CARDS
 from ..game.commands import Command
-from ..game.commands import from_dict as command_from_dict
 from ..game.commands import to_dict as to_command_dict
 from ..game.mod_board import MOD, mod_board  # its map with Essos holds every area of every board
 from ..game.state import GameState
@@ -50,6 +49,7 @@ from .cardtext import card_ref
 from .comingup import coming_up, skeleton_lines
 from .svgmap import HOUSE_COLOURS, MapLayout, board_summary, render_map
 from .templating import environment
+from .vassals import as_commander, for_line, vassals_view
 from .verdicts import answer_verdicts, judged
 
 FORMATS = ("text", "html", "json")
@@ -340,7 +340,7 @@ def public_view(
                          for h in state.houses_in_play if (fingerprints or {}).get(h)],
         "seed_commitment": seed_commitment(state),
         "seed": state.rng_seed if state.phase == "game_over" else None,
-    } | ({"iron_bank": iron_bank_view(state, board)} if state.loan_slots else {})
+    } | ({"iron_bank": iron_bank_view(state, board)} if state.loan_slots else {}) | vassals_view(state)
 
 
 def iron_bank_view(state: GameState, board: Board) -> dict[str, Any]:
@@ -621,7 +621,7 @@ def _my_request(r: dict[str, Any]) -> dict[str, Any]:
         "kind": kind_name(r["kind"]),
         "prompt": clean(r["prompt"]),
         "secret": bool(r.get("secret")),
-        "options": [command_text(command_from_dict(o)) for o in r.get("options", [])],
+        "options": [command_text(as_commander(r, o)) for o in r.get("options", [])],
         "default": _default_text(r),
         "context": [f"{CONTEXT_LABELS.get(k, k.replace('_', ' '))}: {_context_text(v)}"
                     for k, v in sorted(r.get("context", {}).items())],
@@ -630,8 +630,8 @@ def _my_request(r: dict[str, Any]) -> dict[str, Any]:
 
 def _default_text(r: dict[str, Any]) -> list[str]:
     if "default" in r:
-        return [command_text(command_from_dict(r["default"]))]
-    return [command_text(command_from_dict(p)) for p in r.get("default_parts", [])]
+        return [command_text(as_commander(r, r["default"]))]
+    return [command_text(as_commander(r, p)) for p in r.get("default_parts", [])]
 
 
 def _context_text(v: Any) -> str:
@@ -727,8 +727,8 @@ def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq:
             continue
         lines += textwrap.wrap(f"# {kind_name(r['kind'])}: {clean(r['prompt'])}", WIDTH, subsequent_indent="#   ",
                                break_long_words=False, break_on_hyphens=False)
-        template = _default_text(r) or [command_text(command_from_dict(o)) for o in r.get("options", [])[:1]]
-        lines += [f"# {t}" for t in (template or [KIND_TEMPLATES.get(r["kind"], r["kind"] + " ...")])]
+        template = _default_text(r) or [command_text(as_commander(r, o)) for o in r.get("options", [])[:1]]
+        lines += [f"# {t}" for t in (template or [for_line(r, KIND_TEMPLATES.get(r["kind"], r["kind"] + " ..."))])]
     lines += list(ahead)  # the later tracks' bids among them, when a bid is asked
     return "\n".join(lines) + "\n"
 

@@ -173,7 +173,8 @@ def _summary(state: GameState, facts: _BoardFacts, keys: dict[str, AreaKey]) -> 
 # --- remembering what does not change -----------------------------------------------------------
 
 # Everything an area's marks and description depend on, besides the board: its id, holder, whether
-# it is impassable, whether it is drawn blocked, and its contents (every field of its AreaState).
+# it is impassable, whether it is drawn blocked, its contents (every field of its AreaState), and
+# which houses are vassals (Mother of Dragons; a house becomes one when its player leaves).
 AreaKey = tuple[Any, ...]
 # The AreaState fields that _area_key reads: a test keeps this in step with the class.
 KEYED_AREA_FIELDS = ("units", "order", "power_token", "garrison", "neutral_force", "loyalty", "improvements")
@@ -230,6 +231,7 @@ def _facts(board: Board) -> _BoardFacts:
 def _area_keys(state: GameState, facts: _BoardFacts) -> dict[str, AreaKey]:
     board = facts.board
     unusable = _unusable(state, board)
+    vassals = tuple(state.vassals)  # Mother of Dragons: a vassal's areas and units are drawn dashed
     keys = {}
     for area_id in facts.drawing_order:
         st = state.areas.get(area_id)
@@ -240,7 +242,7 @@ def _area_keys(state: GameState, facts: _BoardFacts) -> dict[str, AreaKey]:
         )  # fmt: skip
         holder = state.controller(area_id, board) if facts.places[area_id]["kind"] == "land" else None
         closed = area_id in state.impassable
-        keys[area_id] = (area_id, holder, closed, closed or area_id in unusable, contents)
+        keys[area_id] = (area_id, holder, closed, closed or area_id in unusable, contents, vassals)
     return keys
 
 
@@ -268,19 +270,20 @@ class _Painter:
                 f"{template.filename or template.name}: a map template must define the macros {', '.join(MAP_MACROS)} "
                 f"(missing: {', '.join(missing)}); start from the package's templates/map.svg.j2"
             )
-        self.layers = _Memo(64)  # (impassable, houses) -> shapes, borders and legend
+        self.layers = _Memo(64)  # (impassable, houses, vassals) -> shapes, borders and legend
         self.areas = _Memo(8192)  # (AreaKey, highlighted) -> an area's fill and contents
 
     def layer(self, state: GameState) -> dict[str, Any]:
         """The parts fixed for a game: area shapes, border lines, the legend."""
-        key = (tuple(sorted(state.impassable)), tuple(state.houses_in_play))
+        key = (tuple(sorted(state.impassable)), tuple(state.houses_in_play), tuple(state.vassals))
         return self.layers.get(key, lambda: self._draw_layer(state))  # type: ignore[no-any-return]
 
     def _draw_layer(self, state: GameState) -> dict[str, Any]:
         facts, m = self.facts, self.macros
         layout = facts.layout
         height = layout.height + layout.legend_height
-        houses = [{"house": h, "name": h.title()} for h in state.houses_in_play]
+        # a vassal's swatch is dashed, as its areas and units are (M030)
+        houses = [{"house": h, "name": h.title(), "vassal": h in state.vassals} for h in state.houses_in_play]
         dragons = {"dragons": True} if "targaryen" in facts.board.houses else {}  # Mother of Dragons' Targaryen
         return {
             "shapes": m.shapes([facts.places[a] for a in facts.drawing_order], layout.width, height, SEA_FILL,
@@ -293,7 +296,7 @@ class _Painter:
         return self.areas.get((key, highlight), lambda: self._draw_area(state, key, highlight))  # type: ignore[no-any-return]
 
     def _draw_area(self, state: GameState, key: AreaKey, highlight: bool) -> tuple[Markup, Markup]:
-        area_id, holder, _, blocked, _ = key
+        area_id, holder, _, blocked, _, _ = key
         summary = self.facts.descriptions.get(key, lambda: describe_area(state, self.facts.board, area_id))
         view = _area_view(state, self.facts, area_id, holder=holder, blocked=blocked, highlight=highlight,
                           summary=summary)  # fmt: skip
@@ -434,18 +437,21 @@ def _area_view(
         "fill": fill,
         "stroke": stroke,
         "badge": None,
+        "vassal": holder in state.vassals,
     }
     if place["badge_at"] is not None:
         view["badge"] = _badge(st, area_id, place["home_of"], state, *place["badge_at"])
-    view.update(_row(st, *place["row"]))
+    cx, cy = place["row"]
+    view.update(_row(st, cx, cy, vassals=state.vassals))
     return view
 
 
 _UNIT_W = 27  # an icon and its count
 
 
-def _row(st: AreaState, cx: float, y: float) -> dict[str, Any]:
+def _row(st: AreaState, cx: float, y: float, vassals: Iterable[str] = ()) -> dict[str, Any]:
     """Unit icons centred under the name; the order token and the power token beside them."""
+    vassals = set(vassals)
     counts = Counter((u.house, u.type, u.routed) for u in st.units)
     groups = sorted(counts.items(), key=lambda kv: (kv[0][0], list(UNIT_LETTERS).index(kv[0][1]), kv[0][2]))
     extra = (22 if st.order else 0) + (20 if st.power_token else 0)
@@ -453,7 +459,8 @@ def _row(st: AreaState, cx: float, y: float) -> dict[str, Any]:
     units = []
     for (house, unit, routed), n in groups:
         units.append({"house": house, "unit": unit, "n": n, "routed": routed, "x": _r(x), "y": _r(y),
-                      "title": f"{house.title()}: {_plural(n, unit)}" + (" (routed)" if routed else "")})  # fmt: skip
+                      "title": f"{house.title()}: {_plural(n, unit)}" + (" (routed)" if routed else ""),
+                      "vassal": house in vassals})  # fmt: skip
         x += _UNIT_W
     order = None
     if st.order:
@@ -555,4 +562,12 @@ def _tracks_view(state: GameState, board: Board, layout: MapLayout) -> dict[str,
     castles = {h: state.victory(h, board) for h in state.houses_in_play}  # Targaryen's counts loyalty (M076)
     victory = [[h for h in state.houses_in_play if min(castles[h], victory_max) == n] for n in range(victory_max + 1)]
     return {"y": layout.height, "width": layout.width, "influence": influence, "supply": supply, "victory": victory,
-            "threat": state.wildling_threat, "threat_max": board.constants["wildling_attack_at"]}  # fmt: skip
+            "threat": state.wildling_threat, "threat_max": board.constants["wildling_attack_at"]} | _vassals_line(state)  # fmt: skip
+
+
+def _vassals_line(state: GameState) -> dict[str, Any]:
+    """Mother of Dragons: which houses are vassals (dashed on the map) and who commands each (M030, M038)."""
+    if not state.vassals:
+        return {}
+    who = [f"{v.title()}: {c.title() if (c := state.commander(v)) else 'no commander yet'}" for v in state.vassals]
+    return {"vassals": list(state.vassals), "vassals_text": "Vassals, dashed, and their commanders: " + "; ".join(who)}

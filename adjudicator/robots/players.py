@@ -320,10 +320,11 @@ def _muster(robot: Robot, state: GameState, req: Request, board: Board) -> list[
             actions.append(action)
             points -= cost
     if robot.careful:  # drop the last actions until the rest fits (supply, the box), as maester check would say
+        who = req.vassal or robot.house  # a commander musters its vassal's units (M030, M073)
         trial = robot.mustered.get((state.round, state.phase, id(state)), state)  # after its other areas of this file
-        while actions and check_muster(trial, board, robot.house, area, tuple(actions), int(ctx.get("points", 0))):
+        while actions and check_muster(trial, board, who, area, tuple(actions), int(ctx.get("points", 0))):
             actions.pop()
-        robot.mustered = {(state.round, state.phase, id(state)): mustered(trial, board, robot.house, area, tuple(actions))}
+        robot.mustered = {(state.round, state.phase, id(state)): mustered(trial, board, who, area, tuple(actions))}
     return [Muster(area=area, actions=tuple(actions))]
 
 

@@ -221,7 +221,8 @@ def check_victory(ctx: Context) -> None:
     st, board = ctx.state, ctx.board
     need = board.constants["castles_needed_to_win"]
     held = Counter(st.controller(a.id, board) for a in st.land_areas(board) if a.has_castle)  # castles(h) for all h at once
-    winners = [h for h in st.turn_order() if held[h] >= need and h != targaryen.TARGARYEN]
+    # A vassal holding seven castles wins nothing (M070); Targaryen counts its own track (M076).
+    winners = [h for h in st.turn_order() if held[h] >= need and h != targaryen.TARGARYEN and not st.is_vassal(h)]
     reason = f"{need} castles and strongholds"
     if not winners and targaryen.has_won(st, board):
         winners = [targaryen.TARGARYEN]

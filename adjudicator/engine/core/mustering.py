@@ -46,6 +46,15 @@ def mustering_areas(state: GameState, board: Board, house: HouseId) -> list[str]
     return sorted(a.id for a in state.land_areas(board) if a.has_castle and state.controller(a.id, board) == house)
 
 
+def westeros_mustering_areas(state: GameState, board: Board, house: HouseId) -> list[str]:
+    """Where a Westeros card lets a house muster: its castle areas; a Mother of Dragons vassal only
+    in its home area, and only while it controls it (M074, ruling 245)."""
+    areas = mustering_areas(state, board, house)
+    if state.vassals and state.is_vassal(house):
+        return [a for a in areas if a == board.home_area(house)]
+    return areas
+
+
 def ship_places(state: GameState, board: Board, house: HouseId, area: str) -> list[str]:
     """Where a ship mustered by ``area`` may go now: its port, adjacent seas without enemy ships (R075-R077)."""
     a = board.area(area)
@@ -224,7 +233,11 @@ def ask_muster(ctx: Context, house: HouseId, area: str, points: int, *, others: 
         if c.area != area:
             if c.area in others or c.area not in board.areas:
                 return NOT_APPLICABLE if c.area in others else f"{c.area!r} is not an area (R067)"
-            return check_muster(st, board, house, c.area, (), 0) or NOT_APPLICABLE
+            why = check_muster(st, board, house, c.area, (), 0)
+            if why is None and st.vassals and st.is_vassal(house):
+                return (f"a Westeros card musters for a vassal only in its home area, {board.area(area).name}, "
+                        f"not in {board.area(c.area).name} (M074, ruling 245)")
+            return why or NOT_APPLICABLE
         return check_muster(st, board, house, area, c.actions, points)
 
     cmd = ctx.ask(Ask(req, check, only=Muster(area=area) if not singles and not replayed else None))
@@ -233,9 +246,10 @@ def ask_muster(ctx: Context, house: HouseId, area: str, points: int, *, others: 
 
 
 def run_mustering(ctx: Context) -> None:
-    """Every house in turn order musters in each of its areas, finishing before the next (R067, R074)."""
+    """Every house in turn order musters in each of its areas, finishing before the next (R067, R074);
+    a vassal, for which its commander answers, in its home area only (M074)."""
     for house in ctx.state.turn_order():
-        areas = mustering_areas(ctx.state, ctx.board, house)
+        areas = westeros_mustering_areas(ctx.state, ctx.board, house)
         for i, area in enumerate(areas):
             points = ctx.state.effective_area(area, ctx.board).muster_points
             cmd = ask_muster(ctx, house, area, points, others=tuple(areas[i + 1:]), refuse_elsewhere=i == 0)

@@ -26,14 +26,15 @@ _CRITERIA = (
 
 
 def standings(state: GameState, board: Board) -> list[tuple[HouseId, int, int, int, int, int]]:
-    """Every house as (house, castles, strongholds, supply, power, Iron Throne place), best first.
+    """Every house as (house, castles, strongholds, supply, power, Iron Throne place), best first;
+    Mother of Dragons' vassals cannot win or lose and are not ranked (M070).
 
     >>> from adjudicator.game.setup import new_game
     >>> standings(new_game(["stark", "lannister", "baratheon"], seed="doc"), Board.classic())[0]
     ('stark', 2, 1, 1, 5, 3)
     """
     rows = []
-    for h in state.houses_in_play:
+    for h in state.players():
         strongholds = sum(1 for a in state.land_areas(board)
                           if a.fortification == "stronghold" and state.controller(a.id, board) == h)
         rows.append((h, state.victory(h, board), strongholds, state.houses[h].supply,
