@@ -41,6 +41,10 @@ def test_M070_a_vassals_castles_end_nothing():
     for a in castles:
         s.area_mut(a).power_token = "stark"
     assert caught(s, "stark holds", "castles but the game goes on")
+    s.phase, s.winner = "game_over", "tyrell"  # a game ended with a vassal as winner
+    assert caught(s, "vassal tyrell won", "M070")
+    s.winner = "stark"
+    assert not caught(s, "won the game (M070)")
 
 
 def test_M010_M025_a_vassal_holds_no_house_cards_and_no_available_power():
