@@ -55,7 +55,7 @@ def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
         problems += _targaryen_problems(state, board, in_combat=bool(pending_kinds & _COMBAT_KINDS))
     if state.phase == "game_over" and state.winner not in state.houses_in_play:
         problems.append("the game is over without a winner in play")
-    elif state.phase == "game_over" and state.is_vassal(state.winner):  # vassals cannot win (M070)
+    elif state.phase == "game_over" and state.winner and state.is_vassal(state.winner):  # M070
         problems.append(f"the vassal {state.winner} won the game (M070)")
     if state.vassals:
         problems += _vassal_problems(state, pending_kinds)
