@@ -280,7 +280,8 @@ def report_view(
         refused = {e.answer for e in events if isinstance(e, AnswerUnusable) and e.house == viewer}
         view["held"] = held_answers(state, viewer, refused=refused)
         view["held_step"] = f"round {state.round} {state.phase}"
-        view["coming_up"] = coming_up(state, viewer, requests, board=board)  # ruling 124
+        # ruling 124; a vassal's decisions come up for its commander, as 'for VASSAL:' lines (M030)
+        view["coming_up"] = [] if state.is_vassal(viewer) else coming_up(state, viewer, requests, board=board)
         if (mine or view["coming_up"] or any(h["this_step"] for h in view["held"])) \
                 and state.phase in ("westeros", "planning", "action"):
             view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0), refused=refused,

@@ -151,3 +151,12 @@ def test_M030_the_commanders_report_writes_its_vassals_options_default_and_skele
     (cmd,) = parse_turn_file(head + skeleton[0] + "\n", variant=s.variant).commands
     assert cmd == ForVassal(vassal="tyrell", command=muster.default)
     assert "for tyrell" not in render_report(s, [], viewer=None, fmt="text", requests=[orders, muster])
+
+
+def test_M030_a_vassals_own_private_report_offers_nothing_coming_up_its_commander_answers():
+    step = _commanded()
+    s = step.state
+    put(s, "the_reach", "tyrell", "footman")  # a Tyrell army that may be attacked and retreat
+    text = render_report(s, step.events, viewer="tyrell", fmt="text")
+    assert "COMING UP FOR YOU" not in text and "house tyrell" not in text  # no turn file to send as a vassal
+    assert "YOUR TURN FILE" in render_report(s, step.events, viewer="stark", fmt="text")
