@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_sample_game import _events, assert_matches_approved
 
 from adjudicator.cli import main as cli_main
 from adjudicator.folder import audit, batch
@@ -34,22 +35,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[batch.R
     return root, play_sample(root, SAMPLE)
 
 
-def _events(root: Path) -> list[dict]:
-    out = []
-    for f in sorted((root / "reports").glob("[0-9]*/report.json")):
-        out += json.loads(f.read_text())["events"]
-    return out
-
-
 def test_mod_sample_reports_and_receipts_match_the_approved_copies(played):
     root, _ = played
-    expected = sorted(p.relative_to(EXPECTED) for p in EXPECTED.rglob("*") if p.is_file() and p.name != "pending")
-    produced = sorted(p.relative_to(root / "reports") for pattern in ("[0-9]*/*.txt", "[0-9]*/receipts/*.txt")
-                      for p in (root / "reports").glob(pattern))  # fmt: skip
-    assert produced == expected, "a report or receipt appeared or vanished: re-approve after checking"
-    for rel in expected:
-        assert (root / "reports" / rel).read_text() == (EXPECTED / rel).read_text(), f"{rel} differs"
-    assert (root / "pending").read_text() == (EXPECTED / "pending").read_text()
+    assert_matches_approved(root, EXPECTED)
 
 
 def test_mod_sample_is_an_expansion_game_of_six_players_with_targaryen_arryn_and_two_vassals(played):

@@ -14,10 +14,10 @@ from pathlib import Path
 
 from ..engine.rules.leaving import leave_problem
 from . import registry
-from .audit import BatchError, CorruptFolder, Folder
+from .audit import BatchError
 from .gamedir import GameDir
-from .ledger import Ledger, log, log_lost, mend_log
-from .undo import complete_rollback
+from .ledger import log
+from .undo import open_settled
 
 
 def leave(root: str | Path, house: str, *, reason: str = "") -> str:
@@ -29,13 +29,7 @@ def leave(root: str | Path, house: str, *, reason: str = "") -> str:
     """
     gd = GameDir.open(root)
     with gd.lock():
-        folder = Folder(gd)
-        ledger = Ledger.read(gd.root)
-        if (lost := log_lost(gd.root, ledger, folder.numbers())) is not None:
-            raise CorruptFolder(lost)
-        mend_log(gd.root)
-        if ledger.rollback is not None and not ledger.rollback_done:
-            complete_rollback(folder, ledger)
+        folder, ledger = open_settled(gd)
         numbers = folder.numbers()
         if not numbers:
             raise BatchError(f"no step was resolved yet: run 'maester adjudicate {root}' first")

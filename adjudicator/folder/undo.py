@@ -24,6 +24,23 @@ from .ledger import Ledger, log, log_lost, mend_log
 from .notices import put_back
 
 
+def open_settled(gd: GameDir) -> tuple[Folder, Ledger]:
+    """The folder and its ledger, checked and settled for a moderator's command (under ``gd.lock()``): a
+    log that lost its last lines stops it; a torn last line is mended; a rollback a crash left half done
+    is finished first.
+
+    :raises CorruptFolder: when the log lost lines the snapshots show were written.
+    """
+    folder = Folder(gd)
+    ledger = Ledger.read(gd.root)
+    if (lost := log_lost(gd.root, ledger, folder.numbers())) is not None:
+        raise CorruptFolder(lost)
+    mend_log(gd.root)
+    if ledger.rollback is not None and not ledger.rollback_done:
+        complete_rollback(folder, ledger)
+    return folder, ledger
+
+
 def rollback(root: str | Path, *, to: int, reason: str, drop: Iterable[str] = ()) -> str:
     """Go back to snapshot ``to``; drop the named archived files for good (see the module's doc).
 
@@ -34,13 +51,7 @@ def rollback(root: str | Path, *, to: int, reason: str, drop: Iterable[str] = ()
         raise BatchError("give the reason for the rollback (--reason); it is kept in the log")
     gd = GameDir.open(root)
     with gd.lock():
-        folder = Folder(gd)
-        ledger = Ledger.read(gd.root)
-        if (lost := log_lost(gd.root, ledger, folder.numbers())) is not None:
-            raise CorruptFolder(lost)
-        mend_log(gd.root)
-        if ledger.rollback is not None and not ledger.rollback_done:
-            complete_rollback(folder, ledger)
+        folder, ledger = open_settled(gd)
         numbers = folder.numbers()
         if to not in numbers:
             have = f"0000-{numbers[-1]:04d}" if numbers else "none yet"
