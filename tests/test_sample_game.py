@@ -71,33 +71,41 @@ def test_sample_replays_byte_for_byte(played):
 
 
 @pytest.mark.filterwarnings("ignore::adjudicator.seals.keys.InsecureKeyFile")  # git keeps no file modes
-def test_sample_sealed_files_are_the_plain_turns_sealed_with_the_demo_keys():
-    game, runs = sample_plan()
-    keys = {h: read_private_key(SAMPLE / "keys" / f"DEMO-ONLY-{h}").private for h in game["houses"]}
+@pytest.mark.parametrize("name", ["game", "mod-game"])  # the base sample and the Mother of Dragons one
+def test_sample_sealed_files_are_the_plain_turns_sealed_with_the_demo_keys(name):
+    sample = sample_dir(name)
+    game, runs = sample_plan(sample)
+    keys = {h: read_private_key(sample / "keys" / f"DEMO-ONLY-{h}").private for h in game["houses"]}
     count = 0
     for run in runs:
-        for plain in sorted((SAMPLE / "turns" / run.files).glob("*.txt")):
-            sealed = SAMPLE / "sealed" / run.files / plain.name
+        for plain in sorted((sample / "turns" / run.files).glob("*.txt")):
+            sealed = sample / "sealed" / run.files / plain.name
             assert sealed.read_text() == seal.sign(plain.read_text(), keys[plain.stem]), (
-                f"{sealed} is stale: run python samples/game/make_sample.py"
+                f"{sealed} is stale: run python samples/{name}/make_sample.py"
             )
             count += 1
-    assert count == len(list((SAMPLE / "sealed").rglob("*.txt")))
+    assert count == len(list((sample / "sealed").rglob("*.txt")))
 
 
-def test_sample_keys_are_marked_demo_only():
-    game, _ = sample_plan()
+@pytest.mark.parametrize("name", ["game", "mod-game"])
+def test_sample_keys_are_marked_demo_only(name):
+    sample = sample_dir(name)
+    game, _ = sample_plan(sample)
     for house in game["houses"]:
-        pub = (SAMPLE / "keys" / f"DEMO-ONLY-{house}.pub").read_text()
+        pub = (sample / "keys" / f"DEMO-ONLY-{house}.pub").read_text()
         assert "DEMO ONLY" in pub and "never use for a real game" in pub
 
 
-def test_sample_run_again_changes_nothing(played):
-    root, _ = played
+def assert_second_run_changes_nothing(root: Path) -> None:
+    """A second run over the played game's folder accepts nothing, resolves nothing, writes nothing."""
     before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name not in ("log", ".lock")}
     result = batch.adjudicate(root)
     assert result.accepted == [] and result.steps == []
     assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name not in ("log", ".lock")} == before
+
+
+def test_sample_run_again_changes_nothing(played):
+    assert_second_run_changes_nothing(played[0])
 
 
 def test_demo_replays_the_sample_and_prints_where_the_html_report_is(capsys: pytest.CaptureFixture[str],

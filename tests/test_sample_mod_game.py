@@ -17,13 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_sample_game import _events, assert_matches_approved
+from test_sample_game import _events, assert_matches_approved, assert_second_run_changes_nothing
 
 from adjudicator.cli import main as cli_main
 from adjudicator.folder import audit, batch
 from adjudicator.robots.demo import play_sample, sample_dir, sample_plan
-from adjudicator.seals import seal
-from adjudicator.seals.keys import read_private_key
 
 SAMPLE = sample_dir("mod-game")
 EXPECTED = SAMPLE / "expected"
@@ -101,34 +99,8 @@ def test_mod_sample_replays_byte_for_byte(played, capsys: pytest.CaptureFixture[
     assert "every snapshot follows from the archive, byte for byte" in capsys.readouterr().out
 
 
-@pytest.mark.filterwarnings("ignore::adjudicator.seals.keys.InsecureKeyFile")  # git keeps no file modes
-def test_mod_sample_sealed_files_are_the_plain_turns_sealed_with_the_demo_keys():
-    game, runs = sample_plan(SAMPLE)
-    keys = {h: read_private_key(SAMPLE / "keys" / f"DEMO-ONLY-{h}").private for h in game["houses"]}
-    count = 0
-    for run in runs:
-        for plain in sorted((SAMPLE / "turns" / run.files).glob("*.txt")):
-            sealed = SAMPLE / "sealed" / run.files / plain.name
-            assert sealed.read_text() == seal.sign(plain.read_text(), keys[plain.stem]), (
-                f"{sealed} is stale: run python samples/mod-game/make_sample.py"
-            )
-            count += 1
-    assert count == len(list((SAMPLE / "sealed").rglob("*.txt")))
-
-
-def test_mod_sample_keys_are_marked_demo_only():
-    game, _ = sample_plan(SAMPLE)
-    for house in game["houses"]:
-        pub = (SAMPLE / "keys" / f"DEMO-ONLY-{house}.pub").read_text()
-        assert "DEMO ONLY" in pub and "never use for a real game" in pub
-
-
 def test_mod_sample_run_again_changes_nothing(played):
-    root, _ = played
-    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name not in ("log", ".lock")}
-    result = batch.adjudicate(root)
-    assert result.accepted == [] and result.steps == []
-    assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name not in ("log", ".lock")} == before
+    assert_second_run_changes_nothing(played[0])
 
 
 # --- the map shows Essos, in a real browser ------------------------------------------------------

@@ -182,14 +182,20 @@ def test_M047_an_enemy_raid_may_still_remove_the_kept_support_order(phases, comb
     assert target_problem(s, board, "baratheon", "blackwater", "the_reach") is None
 
 
-def test_M048_the_kept_token_supports_with_1_plus_its_units_as_the_commander_chooses(monkeypatch):
+def _tyrell_may_support_at_the_reach(monkeypatch, defender: str):
+    """Lannister's knight attacks ``defender``'s footman in The Reach; Tyrell's knight beside it in
+    Highgarden keeps its Raid/Support as support. The battle and the support request it raises."""
     s = _game()
     put(s, "blackwater", "lannister", "knight", order="march+0")
-    put(s, "the_reach", "baratheon", "footman")
+    put(s, "the_reach", defender, "footman")
     put(s, "highgarden", "tyrell", "knight", order="vassal_support")
     battle = wired(monkeypatch, _ModBattle)(s, Assault("the_reach", "lannister", "blackwater", ("knight",)))
     battle.run()
-    req = next(r for r in battle.requests() if r.kind == "support")
+    return battle, next(r for r in battle.requests() if r.kind == "support")
+
+
+def test_M048_the_kept_token_supports_with_1_plus_its_units_as_the_commander_chooses(monkeypatch):
+    battle, req = _tyrell_may_support_at_the_reach(monkeypatch, "baratheon")
     assert (req.house, req.vassal) == ("stark", "tyrell") and req.context["strength"] == {"attacker": 3, "defender": 3}
     battle.run([for_vassal("stark", "tyrell", Support(side="baratheon"))], deadline=True)
     declared = battle.of(SupportDeclared)
@@ -207,13 +213,7 @@ def test_M048_grant_value_of_the_raid_support_token_is_its_units_and_1():
 
 
 def test_M048_a_commander_s_vassal_never_supports_against_its_commander(monkeypatch):
-    s = _game()
-    put(s, "blackwater", "lannister", "knight", order="march+0")
-    put(s, "the_reach", "stark", "footman")
-    put(s, "highgarden", "tyrell", "knight", order="vassal_support")
-    battle = wired(monkeypatch, _ModBattle)(s, Assault("the_reach", "lannister", "blackwater", ("knight",)))
-    battle.run()
-    req = next(r for r in battle.requests() if r.kind == "support")
+    battle, req = _tyrell_may_support_at_the_reach(monkeypatch, "stark")
     assert [o.side for o in req.options] == ["defender", "none"]
     battle.run([for_vassal("stark", "tyrell", Support(side="lannister"))])
     assert any("(M048, ruling 234)" in r for r in battle.unusable("stark"))
