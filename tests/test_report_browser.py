@@ -25,6 +25,19 @@ WIDTH, HEIGHT = 1400, 1800
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium)")
 
 
+def dump_dom(probe: Path, profile: Path, window: tuple[int, int]) -> subprocess.CompletedProcess[str]:
+    """Headless Chromium opens ``probe`` (local files may read each other) and prints its DOM once its
+    scripts have run."""
+    assert CHROMIUM is not None
+    return subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+         "--allow-file-access-from-files", "--virtual-time-budget=5000", f"--user-data-dir={profile}",
+         f"--window-size={window[0]},{window[1]}", "--dump-dom", probe.resolve().as_uri()],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+
 def _screenshot(html_file: Path, png: Path, profile: Path) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -73,13 +86,7 @@ def _scroll_width(page: Path, width: int, profile: Path) -> tuple[int, int]:
         f'<!DOCTYPE html><body style="margin:0"><iframe src="{page.name}" width="{width}" height="900" '
         'style="border:0" onload="var d = this.contentWindow; document.title = \'SW=\' + '
         "d.document.documentElement.scrollWidth + ';VW=' + d.innerWidth\"></iframe></body>", encoding="utf-8")
-    run = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-         "--allow-file-access-from-files", "--virtual-time-budget=5000", f"--user-data-dir={profile}",
-         f"--window-size={max(width, 500) + 20},1000", "--dump-dom", probe.resolve().as_uri()],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    run = dump_dom(probe, profile, (max(width, 500) + 20, 1000))
     found = re.search(r"<title>SW=(\d+);VW=(\d+)</title>", run.stdout)
     assert found, run.stderr[-2000:] + run.stdout[-500:]
     return int(found.group(1)), int(found.group(2))

@@ -11,12 +11,12 @@ import html
 import json
 import re
 import shutil
-import subprocess
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_report_browser import CHROMIUM, dump_dom
 from test_sample_game import _events, assert_matches_approved, assert_second_run_changes_nothing
 
 from adjudicator.cli import main as cli_main
@@ -105,8 +105,6 @@ def test_mod_sample_run_again_changes_nothing(played):
 
 # --- the map shows Essos, in a real browser ------------------------------------------------------
 
-CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser"))
-                 if p and Path(p).exists()), None)  # fmt: skip
 ESSOS_LAND = ("Braavos", "Pentos", "Norvos", "Myr", "The Rhoyne", "Volantis", "The Disputed Lands")
 # The probe page opens the report in a frame, and the report's map (an image of map.svg) beside it in a
 # second frame of the map's own size, where each area name's box is measured; the box is scaled to the
@@ -140,13 +138,7 @@ def _measure_map(step: Path, folder: Path, width: int) -> dict[str, Any]:
         shutil.copyfile(step / name, folder / name)
     probe = folder / "probe.html"
     probe.write_text(PROBE.format(width=width), encoding="utf-8")
-    run = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-         "--allow-file-access-from-files", "--virtual-time-budget=5000", f"--user-data-dir={folder / 'profile'}",
-         f"--window-size={width + 1700},1800", "--dump-dom", probe.resolve().as_uri()],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    run = dump_dom(probe, folder / "profile", (width + 1700, 1800))
     found = re.search(r"<title>(.*)</title>", run.stdout, re.S)
     assert found, run.stderr[-2000:] + run.stdout[-500:]
     measured: dict[str, Any] = json.loads(html.unescape(found.group(1)))
