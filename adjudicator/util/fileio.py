@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 _relaxed_depth = 0  # how many relaxed() blocks are open in this process
 
@@ -103,6 +104,7 @@ def write_folder(path: Path, files: Mapping[str, bytes]) -> None:
     remove_temp(tmp)  # left by a process killed while writing it
     path.parent.mkdir(parents=True, exist_ok=True)
     folders = [tmp]
+    written: list[BinaryIO] = []
     try:
         os.mkdir(tmp)
         for name, data in files.items():
@@ -111,14 +113,20 @@ def write_folder(path: Path, files: Mapping[str, bytes]) -> None:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 folders.append(target.parent)
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                _sync(f.fileno())
+            written.append(os.fdopen(fd, "wb"))
+            written[-1].write(data)
+            written[-1].flush()
+        # Every file written before any waits for the disk: the first fsync commits them all at once.
+        for f in written:
+            _sync(f.fileno())
         for folder in reversed(folders):
             _fsync_dir(folder)
+        for f in written:
+            f.close()
         os.rename(tmp, path)
     except BaseException:
+        for f in written:
+            f.close()
         remove_temp(tmp)
         raise
     _fsync_dir(path.parent)
