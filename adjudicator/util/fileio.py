@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -135,10 +136,10 @@ def write_folder(path: Path, files: Mapping[str, bytes]) -> None:
 def remove_temp(path: Path) -> None:
     """Remove a temp file or temp folder of this module's writes, if there is one (never a link's target)."""
     try:
-        if path.is_dir() and not path.is_symlink():
+        if stat.S_ISDIR(os.lstat(path).st_mode):  # lstat: a link is removed, never followed
             shutil.rmtree(path)
         else:
-            path.unlink(missing_ok=True)
+            os.unlink(path)
     except FileNotFoundError:
         pass
 
