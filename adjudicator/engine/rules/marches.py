@@ -22,7 +22,7 @@ from ..core.common import (
     within_supply,
 )
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
-from ..core.vassals import family_holder
+from ..core.vassals import family_area_problem, family_holder
 from ..events.action import (
     AttackDeclared,
     MarchResolved,
@@ -210,14 +210,7 @@ def family_entry_problem(state: GameState, board: Board, house: HouseId, dest: s
     vassal = state.is_vassal(house)
     if vassal and d.is_port:
         return f"a vassal never marches into a port, not even its own ({d.name}) (M044, ruling 273)"
-    owner = family_holder(state, board, house, dest)
-    if owner is None:
-        return None
-    if vassal:
-        return (f"{d.name} is controlled by {owner.title()}: a vassal never marches into an area its commander or "
-                "another vassal of the same commander controls (M045, ruling 234)")
-    return (f"{d.name} is controlled by {owner.title()}, your vassal this round: a commander never enters an area "
-            "its vassal controls (M069, ruling 243)")
+    return family_area_problem(state, board, house, dest)
 
 
 def vassal_keeps_control(state: GameState, board: Board, house: HouseId, origin: str, plan: MarchPlan) -> bool:
