@@ -10,9 +10,6 @@ an area anyway.
 from __future__ import annotations
 
 import pytest
-from mother_of_dragons.bank_helpers import at_consolidate, bank_game
-from mother_of_dragons.test_westeros_iv import T, resolve, tgame
-from mother_of_dragons.vassal_battles import battle, fight, for_vassal, rig, vassal_plays  # noqa: F401
 from rules.helpers import answers, phases, put, reasons, run, units  # noqa: F401
 from rules.test_combat_harness import Assault, play
 
@@ -23,6 +20,9 @@ from adjudicator.engine.core.vassals import vassal_area_problem
 from adjudicator.engine.events.bank import UnitsPlaced
 from adjudicator.game.commands import CardChoice, IronBank, Located, MusterAction, Retreat, WesterosChoice
 from adjudicator.game.state import GameState, Unit
+from mother_of_dragons.bank_helpers import at_consolidate, bank_game
+from mother_of_dragons.test_westeros_iv import T, resolve, tgame
+from mother_of_dragons.vassal_battles import battle, fight, for_vassal, rig, vassal_plays  # noqa: F401
 
 M069 = "(M069, ruling 243)"
 
@@ -80,8 +80,7 @@ def test_M069_a_commander_never_musters_in_its_vassal_s_castle_nor_ships_into_it
     assert "the_shivering_sea" not in ship_places(s, board, "stark", "winterfell")
     why = check_muster(s, board, "stark", "winterfell", (MusterAction(unit="ship", to="the_shivering_sea"),), 2)
     assert why is not None and "The Shivering Sea" in why and M069 in why
-    put(s, "the_shivering_sea", "lannister", "ship")  # another family's ships: the plain rule (R075)
-    s.area_mut("the_shivering_sea").units = [Unit("lannister", "ship")]
+    s.area_mut("the_shivering_sea").units = [Unit("lannister", "ship")]  # another family's ships: the plain rule (R075)
     why = check_muster(s, board, "stark", "winterfell", (MusterAction(unit="ship", to="the_shivering_sea"),), 2)
     assert why is not None and "holds enemy ships" in why and "M069" not in why
 
