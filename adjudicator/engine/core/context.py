@@ -317,8 +317,7 @@ class Context:
         got = a.compose(self.entries(req.house, req.kind, req.vassal))
         events = got.events
         if req.vassal and req.house != req.vassal:  # the verdicts go to the commander who wrote the lines
-            events = [replace(e, house=req.house, visible_to=req.house)
-                      if isinstance(e, (AnswerUsed, AnswerUnusable)) and e.house == req.vassal else e for e in events]
+            events = [_to_commander(e, req) for e in events]
         # Answers are consumed only when the composite answer is taken.
         return got.parts, events, (got.used if got.parts is not None else [])
 
@@ -390,6 +389,16 @@ class Context:
         self.segment.decisions[key] = {"settled": True, "events": [e.to_dict() for e in refusals]}
         self.segment.used.extend(e.id for e in strays if only_this is None or only_this(e.command))
         self.emit(*refusals)
+
+
+def _to_commander(event: Event, req: Request) -> Event:
+    """A verdict on a vassal's lines, for the commander who wrote them, naming the decision as it was
+    asked of the commander ("for Tyrell: ...", M030)."""
+    if isinstance(event, AnswerUsed) and event.house == req.vassal:
+        return replace(event, house=req.house, visible_to=req.house, decision=req.prompt)
+    if isinstance(event, AnswerUnusable) and event.house == req.vassal:
+        return replace(event, house=req.house, visible_to=req.house)
+    return event
 
 
 def _only_legal(event: Event, only: Answer) -> Event:
