@@ -98,6 +98,19 @@ def test_M068_a_vassal_leaving_a_land_area_empty_always_leaves_a_power_token(pha
     assert step.state.houses["tyrell"].power == 0 and step.state.houses["stark"].power == s.houses["stark"].power
 
 
+def test_M068_the_commander_is_never_asked_whether_its_vassal_leaves_a_power_token(phases, combat):
+    """Was "for Tyrell: resolve one of your march orders: which units go where, and whether to leave a
+    power token", though a vassal's token is placed unasked (ruling 242)."""
+    s = _game()
+    put(s, "the_reach", "tyrell", "footman", order="vassal_march")
+    (req,) = run(s).requests
+    assert (req.house, req.vassal) == ("stark", "tyrell") and "whether to leave" not in req.prompt
+    assert req.prompt.startswith("for Tyrell: resolve one of your march orders") and "unasked, M068" in req.prompt
+    put(s, "winterfell", "stark", "footman", order="march+0")
+    s.area_mut("the_reach").order = None
+    (req,) = run(s).requests
+    assert req.house == "stark" and not req.vassal and req.prompt.endswith("and whether to leave a power token")
+
 def test_M068_not_in_its_home_area_nor_when_its_tokens_are_all_on_the_board(phases, combat):
     s = _game()
     put(s, "highgarden", "tyrell", "footman", order="vassal_march")
