@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game.board import HOUSES
+from ..game.board import ALL_HOUSES
 from ..turnfile.names import ORDER_TEXT, display_name
 
 WIDTH = 78  # text reports wrap here: within 80 columns in any mail client
@@ -23,6 +23,8 @@ def context_text(v: Any) -> str:
     'The Shivering Sea: support +1; Winterfell: march +0, yes'
     >>> context_text({})
     'none'
+    >>> context_text({"bids": {"arryn": 0, "targaryen": 1}, "houses": ["arryn", "stark"]})
+    'bids: Arryn: 0; Targaryen: 1; houses: Arryn, Stark'
     """
     if isinstance(v, dict):
         return "; ".join(f"{word(str(k))}: {context_text(x)}" for k, x in sorted(v.items())) or "none"
@@ -37,7 +39,7 @@ def word(ident: str) -> str:
     """An id as a player reads it: ``kings_landing`` -> ``King's Landing``, ``march+1`` -> ``march +1``."""
     if ident in ORDER_TEXT:
         return ORDER_TEXT[ident]
-    if ident in HOUSES:
+    if ident in ALL_HOUSES:  # Arryn and Targaryen too (Mother of Dragons)
         return ident.title()
     if ident in TRACK_NAMES:
         return TRACK_NAMES[ident]
