@@ -6,7 +6,7 @@ import textwrap
 from functools import lru_cache
 from typing import Any
 
-from ..game.board import HOUSES
+from ..game.board import ALL_HOUSES
 from ..turnfile.names import ORDER_TEXT, display_name
 
 WIDTH = 78  # text reports wrap here: within 80 columns in any mail client
@@ -32,6 +32,8 @@ def context_text(v: Any) -> str:
     'The Shivering Sea: support +1; Winterfell: march +0, yes'
     >>> context_text({})
     'none'
+    >>> context_text({"bids": {"arryn": 0, "targaryen": 1}, "houses": ["arryn", "stark"]})
+    'bids: Arryn: 0; Targaryen: 1; houses: Arryn, Stark'
     """
     if isinstance(v, dict):
         return "; ".join(f"{word(str(k))}: {context_text(x)}" for k, x in sorted(v.items())) or "none"
@@ -46,7 +48,7 @@ def word(ident: str) -> str:
     """An id as a player reads it: ``kings_landing`` -> ``King's Landing``, ``march+1`` -> ``march +1``."""
     if ident in ORDER_TEXT:
         return ORDER_TEXT[ident]
-    if ident in HOUSES:
+    if ident in ALL_HOUSES:  # Arryn and Targaryen too (Mother of Dragons)
         return ident.title()
     if ident in TRACK_NAMES:
         return TRACK_NAMES[ident]
