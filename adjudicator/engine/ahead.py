@@ -40,9 +40,11 @@ from ..game.commands import (
     TieBreak,
     UseBlade,
     WesterosChoice,
+    cancels_moves,
     from_dict,
     order_kind,
 )
+from ..game.maps import CLASSIC
 from ..game.state import GameState
 from .core.context import Request
 from .core.mustering import legal_single_actions, muster_request, westeros_mustering_areas
@@ -76,13 +78,15 @@ class Upcoming:
 
 
 def upcoming(state: GameState, house: HouseId, requests: Iterable[Request | dict[str, Any]], *,
-             board: Board | None = None, orders: dict[str, str] | None = None) -> list[Upcoming]:
+             board: Board | None = None, orders: dict[str, str] | None = None,
+             vassal_orders: dict[str, dict[str, str]] | None = None) -> list[Upcoming]:
     """The decisions coming up for ``house`` in the open step that it has not answered yet.
 
     ``requests`` are the open requests of every house (who is asked now is public); ``orders``
     the house's own orders by area when the caller knows them better than the game does (a robot
     writing its orders and its answers for the action phase in one file); otherwise the orders on
-    the board, or the house's own order lines waiting in the game.
+    the board, or the house's own order lines waiting in the game; ``vassal_orders`` the same for
+    the vassals it commands, by vassal (Mother of Dragons).
     """
     board = board or state.board()
     if house not in state.houses_in_play or state.phase not in ("westeros", "planning", "action"):
@@ -93,9 +97,18 @@ def upcoming(state: GameState, house: HouseId, requests: Iterable[Request | dict
         found += _after_others(state, board, house, asked, found)
     elif state.phase == "planning":
         found = [*_orders(state, board, house, asked), *_raven(state, board, house, asked),
-                 *_action(state, board, house, asked, _own_orders(state, house, orders))]
+                 *_action(state, board, house, asked, own_orders(state, house, orders))]
     else:
-        found = _action(state, board, house, asked, _own_orders(state, house, orders))
+        found = _action(state, board, house, asked, own_orders(state, house, orders))
+    if state.variant != CLASSIC:
+        from . import ahead_mod  # the expansion's decisions (it builds on this module)
+
+        if state.phase == "westeros":
+            found += ahead_mod.westeros(state, board, house, asked)
+        elif state.phase == "planning":
+            found += ahead_mod.vassal_choice(state, house, asked)
+        if state.phase in ("planning", "action"):
+            found += ahead_mod.vassal_orders(state, board, house, asked, vassal_orders)
     return [u for u in found if not _answered(state, house, u.request)]
 
 
@@ -375,17 +388,19 @@ def _raven(state: GameState, board: Board, house: str, asked: list[Request]) -> 
 # --- the action phase ---------------------------------------------------------------------------
 
 
-def _own_orders(state: GameState, house: str, given: dict[str, str] | None) -> dict[str, str]:
-    """The house's orders by area: as given, on the board, or its own order lines waiting (newest wins)."""
+def own_orders(state: GameState, house: str, given: dict[str, str] | None, vassal: str = "") -> dict[str, str]:
+    """The house's orders by area: as given, on the board, or its own order lines waiting (newest wins);
+    with ``vassal``, the orders of that vassal, whose lines its commander ``house`` sent."""
     if given is not None:
         return dict(given)
-    placed = {a: st.order.token for a, st in state.areas.items() if st.order and st.order.house == house}
+    placed = {a: st.order.token for a, st in state.areas.items() if st.order and st.order.house == (vassal or house)}
     if placed or state.phase == "action":
         return placed
     used = set(state.segment.used) if state.segment else set()
     out: dict[str, str] = {}
     for a in state.answers:
-        if a.get("house") == house and a.get("id") not in used and a.get("command", {}).get("type") == "AssignOrder":
+        if a.get("house") == house and a.get("vassal", "") == vassal and a.get("id") not in used \
+                and a.get("command", {}).get("type") == "AssignOrder":
             cmd = from_dict(a["command"])
             assert isinstance(cmd, AssignOrder)
             out[cmd.area] = cmd.token
@@ -393,6 +408,12 @@ def _own_orders(state: GameState, house: str, given: dict[str, str] | None) -> d
 
 
 def _action(state: GameState, board: Board, house: str, asked: list[Request], orders: dict[str, str]) -> list[Upcoming]:
+    return [*own_order_decisions(state, board, house, orders), *_combats(state, board, house, asked, orders)]
+
+
+def own_order_decisions(state: GameState, board: Board, house: str, orders: dict[str, str],
+                        kinds: tuple[str, ...] = ("raid", "march", "consolidate", "support")) -> list[Upcoming]:
+    """The decisions the house's own orders of ``kinds`` bring in the Action phase."""
     mine = [o for o in in_board_order(board, orders) if o in board.areas]
     revealed = state.phase == "action"
     later = "in a later cycle, in turn order" if revealed else "in the action phase, in turn order"
@@ -400,6 +421,8 @@ def _action(state: GameState, board: Board, house: str, asked: list[Request], or
     for area in mine:
         kind = order_kind(orders[area])
         here = _name(board, area)
+        if kind not in kinds:
+            continue
         if kind == "raid":
             reach = targets(state, board, house, area) if revealed else \
                 [t for t in in_board_order(board, board.neighbours[area]) if reach_problem(state, board, house, area, t) is None]
@@ -435,7 +458,6 @@ def _action(state: GameState, board: Board, house: str, asked: list[Request], or
                                 f"a combat next to {here} calls on your support order: name a side now; it stands "
                                 "for every combat it fits",
                                 (f"support from {here}: none", f"support from {here}: {house}")))
-    out += _combats(state, board, house, asked, orders)
     return out
 
 
@@ -539,7 +561,7 @@ def _answered(state: GameState, house: str, req: Request) -> bool:
     """Whether one of the house's own answers waiting in the game already answers this decision."""
     used = set(state.segment.used) if state.segment else set()
     for a in state.answers:
-        if a.get("house") != house or a.get("id") in used:
+        if a.get("house") != house or a.get("vassal", "") != req.vassal or a.get("id") in used:
             continue
         cmd = from_dict(a["command"])
         if cmd.kind == req.kind and _fits(cmd, req):
@@ -557,6 +579,9 @@ def _fits(cmd: Command, req: Request) -> bool:
         return cmd.origin in (None, ctx.get("origin"))
     if isinstance(cmd, Bid):
         return cmd.track == ctx.get("track")
+    if isinstance(cmd, WesterosChoice) and "part" in ctx:  # a deck IV move, or Targaryen's cancels (ruling 295)
+        standing = cancels_moves(cmd)
+        return cmd.card == ctx["card"] and (standing if ctx["part"] == "cancel" else "+" in cmd.option and not standing)
     if isinstance(cmd, (WesterosChoice, CardChoice)):
         return cmd.card == ctx.get("card")
     if isinstance(cmd, TieBreak):

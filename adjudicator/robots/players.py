@@ -30,6 +30,7 @@ from ..game.commands import (
     Bid,
     Casualties,
     Command,
+    CommandVassal,
     DistributeBid,
     ForVassal,
     Gift,
@@ -102,17 +103,25 @@ class Robot:
     def answer_ahead(self, state: GameState, requests: list[Request], board: Board, sent: list[Command]) -> list[Command]:
         """Answers to every decision coming up for this robot, each once (ruling 124)."""
         orders = {c.area: c.token for c in sent if isinstance(c, AssignOrder)} or None
+        vassal_orders: dict[str, dict[str, str]] = {}
+        for c in sent:  # the orders it gives its vassals in this file (Mother of Dragons)
+            if isinstance(c, ForVassal) and isinstance(c.command, AssignOrder):
+                vassal_orders.setdefault(c.vassal, {})[c.command.area] = c.command.token
         # An order answered for the request asked now is not answered again (raids, marches, consolidations).
         done = {(c.kind, getattr(c, "origin", None) or getattr(c, "area", None)) for c in sent}
+        done |= {(c.command.kind, getattr(c.command, "origin", None) or getattr(c.command, "area", None))
+                 for c in sent if isinstance(c, ForVassal)}
         out: list[Command] = []
-        for up in upcoming(state, self.house, requests, board=board, orders=orders):
+        for up in upcoming(state, self.house, requests, board=board, orders=orders,
+                           vassal_orders=vassal_orders or None):
             req = up.request
             subject = req.context.get("origin") or req.context.get("area")
             if req.key in self.ahead_done or (subject is not None and (req.kind, subject) in done):
                 continue
             self.ahead_done.add(req.key)
             composer = _AHEAD.get(req.kind)
-            out.extend(composer(self, req) if composer else self.answer(state, req, board))
+            answers = composer(self, req) if composer else self.answer(state, req, board)
+            out.extend(ForVassal(vassal=req.vassal, command=c) if req.vassal else c for c in answers)
         return out
 
     def turn_file(self, state: GameState, requests: list[Request], board: Board, game_id: str) -> str | None:
@@ -212,6 +221,19 @@ def _raven_card_ahead(robot: Robot, req: Request) -> list[Command]:
     return [RavenKeep(choice="bottom", cards=picked)] if picked else [RavenKeep(choice="top")]
 
 
+def _vassal_choice_ahead(robot: Robot, req: Request) -> list[Command]:
+    """Every vassal named, in an order of its own: the first still free is taken (ruling 296); now and
+    then it would rather pass the set on than take the last ones."""
+    picks: list[str | None] = list(req.context.get("vassals", []))
+    robot.rng.shuffle(picks)
+    if picks and robot.rng.random() < 0.3:
+        picks.insert(robot.rng.randrange(1, len(picks) + 1), None)
+        picks = picks[:picks.index(None) + 1]
+    if not picks:
+        return [CommandVassal(vassal=None)]
+    return [CommandVassal(vassal=picks[0], otherwise=tuple(picks[1:]) or None)]
+
+
 def _blade_ahead(robot: Robot, req: Request) -> list[Command]:
     """The Blade used in the first combat it fits: 'keep blade' would hold for one combat only."""
     return [UseBlade(use=True)]
@@ -219,6 +241,7 @@ def _blade_ahead(robot: Robot, req: Request) -> list[Command]:
 
 _AHEAD: dict[str, Callable[[Robot, Request], list[Command]]] = {
     "support": _support_ahead, "house_card": _cards_ahead, "raven_wildling": _raven_card_ahead, "blade": _blade_ahead,
+    "vassal_choice": _vassal_choice_ahead,
 }
 
 

@@ -14,7 +14,7 @@ from itertools import combinations
 
 from ...game.board import Board
 from ...game.cards import CARDS
-from ...game.commands import Command, WesterosChoice
+from ...game.commands import CANCEL_MOVES, Command, WesterosChoice, cancels_moves
 from ...game.mod_board import MOD, mod_board
 from ...game.state import GameState, Unit
 from ..core.common import after_control_change, available_units, destroy_units, lose_power, within_supply
@@ -281,7 +281,8 @@ def player_choice(ctx: Context, card: str, house: str, check: Callable[[str], st
     )
 
     def verdict(cmd: Command) -> Verdict:
-        if not isinstance(cmd, WesterosChoice) or cmd.card != card or (moves_only and "+" not in cmd.option):
+        if not isinstance(cmd, WesterosChoice) or cmd.card != card or (moves_only and (
+                "+" not in cmd.option or cancels_moves(cmd))):
             return NOT_APPLICABLE  # Targaryen's "cancel" or "nothing" is for its own decision
         why = check(cmd.option)
         return None if why is None else f"{why} (M083)"
@@ -316,16 +317,39 @@ def _spread(ctx: Context, order: list[str], card: str) -> None:
         # A token moved into an area Targaryen controls is gained at once (M078): no cancel is asked.
         gained = st.controller(dest, board) == TARGARYEN
         if house != TARGARYEN and not gained and st.houses[TARGARYEN].power >= price:
-            cancelled = targaryen_choice(ctx, card, [NOTHING, "cancel"],
-                                         f"{card_name(card)}: pay {price} power to put back {house.title()}'s move "
-                                         f"from {area_name(origin)} to {area_name(dest)} ('cancel'), or nothing",
-                                         words_only=True) == "cancel"
+            cancelled = _cancel(ctx, card, house, f"{card_name(card)}: pay {price} power to put back "
+                                f"{house.title()}'s move from {area_name(origin)} to {area_name(dest)} ('cancel'), "
+                                "or nothing")
         if cancelled:
             lose_power(ctx, TARGARYEN, price, card_name(card))
             st.area_mut(dest).loyalty -= 1
             st.area_mut(origin).loyalty += 1
         ctx.emit(LoyaltyMoved(house=house, origin=origin, destination=dest, cancelled=cancelled))
         after_control_change(ctx)  # moved into an area Targaryen controls: gained at once
+
+
+def _cancel(ctx: Context, card: str, mover: str, prompt: str) -> bool:
+    """Whether Targaryen cancels ``mover``'s move: ``cancel`` or ``nothing`` for this move, or its
+    standing ``cancel HOUSE, ...`` for every move of the card, sent ahead (ruling 295)."""
+    options = [NOTHING, "cancel"]
+    req = Request(
+        key=ctx.key("westeros_choice", TARGARYEN), kind="westeros_choice", house=TARGARYEN, prompt=prompt,
+        context={"card": card, "mover": mover},
+        options=tuple(WesterosChoice(card=card, option=o) for o in options),
+        default=WesterosChoice(card=card, option=NOTHING),
+    )
+
+    def verdict(cmd: Command) -> Verdict:
+        if isinstance(cmd, WesterosChoice) and cmd.card == card and cancels_moves(cmd):
+            return None
+        return check_choice(card, options, cmd, words_only=True)
+
+    cmd = ctx.ask(Ask(req, verdict))
+    assert isinstance(cmd, WesterosChoice)
+    named = cmd.option.removeprefix(CANCEL_MOVES).split("+") if cancels_moves(cmd) else ()
+    option = "cancel" if cmd.option == "cancel" or mover in named else NOTHING
+    ctx.emit(WesterosChoiceMade(house=TARGARYEN, card=card, option=option))
+    return option == "cancel"
 
 
 @westeros_iv("scattering_dissent")

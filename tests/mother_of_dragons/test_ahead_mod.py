@@ -1,0 +1,169 @@
+"""Answering ahead the expansion's decisions (rulings 295-297): deck IV's loyalty-token moves and
+Targaryen's cancels, the choice of vassals, the orders of the vassals a house commands."""
+
+from __future__ import annotations
+
+import pytest
+from rules.helpers import entry, of, reasons
+
+from adjudicator.engine.ahead import upcoming
+from adjudicator.engine.core.context import NeedAnswers
+from adjudicator.engine.events import AnswerUsed
+from adjudicator.engine.events.targaryen import LoyaltyMoved
+from adjudicator.engine.events.vassals import VassalCommanded
+from adjudicator.engine.machine import advance
+from adjudicator.game.cards import CARDS
+from adjudicator.game.commands import CommandVassal, Raid, WesterosChoice
+from adjudicator.game.state import Order, Unit
+from adjudicator.turnfile.parser import parse_turn_file
+from adjudicator.turnfile.printer import format_command
+from mother_of_dragons.test_westeros_iv import T, resolve, tgame
+from mother_of_dragons.vassal_helpers import for_vassal, mod_game
+
+HEADER = "game g · house {house} · round 2 · westeros · seq 1\n"
+
+
+def parsed(line: str, house: str = T) -> tuple[list[object], list[str]]:
+    tf = parse_turn_file(HEADER.format(house=house) + line + "\n", variant="mother-of-dragons")
+    return list(tf.commands), [p.message for p in tf.problems]
+
+
+# --- ruling 295: the loyalty-token moves and Targaryen's cancels ----------------------------------------
+
+
+def test_M083_ruling_295_cancel_houses_is_a_line_that_prints_and_parses_back():
+    cmds, problems = parsed("Scattering Dissent: cancel Stark, Lannister")
+    assert problems == [] and cmds == [WesterosChoice(card="scattering_dissent", option="cancel:stark+lannister")]
+    assert parsed(format_command(cmds[0]))[0] == cmds
+    none, _ = parsed("word spreads quickly: cancel none")
+    assert none == [WesterosChoice(card="word_spreads_quickly", option="cancel:")]
+    assert format_command(none[0]) == "Word Spreads Quickly: cancel none"
+    assert parsed("scattering dissent: cancel")[0] == [WesterosChoice(card="scattering_dissent", option="cancel")]
+
+
+def test_M083_ruling_295_cancel_of_an_unknown_house_or_on_another_card_is_explained():
+    cmds, problems = parsed("scattering dissent: cancel Winterfell")
+    assert cmds == [] and problems and "house" in problems[0].lower()
+    cmds, problems = parsed("empty promises: cancel stark")
+    assert cmds == [] and problems
+
+
+def test_M083_ruling_295_targaryens_standing_cancels_answer_every_move_of_the_card():
+    s = tgame()
+    movers = [h for h in s.turn_order() if h in s.players()]
+    power = s.houses[T].power
+    ctx = resolve(s, "word_spreads_quickly", WesterosChoice(card="word_spreads_quickly", option=f"cancel:{movers[0]}"),
+                  deadline=True)
+    moves = {m.house: m.cancelled for m in of(ctx.events, LoyaltyMoved)}
+    assert moves[movers[0]] is True and not any(c for h, c in moves.items() if h != movers[0])
+    price = int((CARDS.westeros_card(4, "word_spreads_quickly").details or {}).get("cost_to_cancel_each_move", 1))
+    assert s.houses[T].power == power - price
+    used = of(ctx.events, AnswerUsed)
+    assert sum(1 for e in used if e.house == T) == len([h for h in movers if h != T])  # one line, every move
+
+
+def test_M083_ruling_295_a_move_sent_ahead_is_used_at_its_turn():
+    s = tgame()
+    first = [h for h in s.turn_order() if h in s.players()][0]
+    s.area_mut("karhold").loyalty = 1
+    move = WesterosChoice(card="word_spreads_quickly", option="karhold+winterfell")
+    ctx = resolve(s, "word_spreads_quickly", deadline=True, answers_of={first: [move]})
+    got = [m for m in of(ctx.events, LoyaltyMoved) if m.house == first][0]
+    assert (got.origin, got.destination) == ("karhold", "winterfell")
+
+
+def test_M083_ruling_295_a_move_no_longer_possible_is_refused_and_asked():
+    s = tgame()
+    first = [h for h in s.turn_order() if h in s.players()][0]
+    stale = WesterosChoice(card="word_spreads_quickly", option="karhold+winterfell")  # no token in Karhold
+    with pytest.raises(NeedAnswers) as asked:
+        resolve(s, "word_spreads_quickly", answers_of={first: [stale]})
+    assert asked.value.requests[0].house == first
+
+
+def test_M083_ruling_295_coming_up_lists_each_players_move_and_targaryens_cancels():
+    s = tgame()
+    s.westeros_revealed = ["supply", "mustering", "clash_of_kings", "scattering_dissent"]
+    s.step = "card_1"
+    for house in s.players():
+        found = {u.request.context.get("part") for u in upcoming(s, house, [])
+                 if u.request.context.get("card") == "scattering_dissent"}
+        assert found == ({"move", "cancel"} if house == T else {"move"})
+    cancels = next(u for u in upcoming(s, T, []) if u.request.context.get("part") == "cancel")
+    assert cancels.lines[0] == "Scattering Dissent: cancel HOUSE, HOUSE"
+    sent = [entry(T, WesterosChoice(card="scattering_dissent", option="cancel:stark"), round=2)]
+    s.answers = sent
+    assert not [u for u in upcoming(s, T, []) if u.request.context.get("part") == "cancel"]  # answered
+
+
+# --- ruling 296: "command tyrell else martell else none" ---------------------------------------------
+
+
+def test_M034_ruling_296_a_list_of_vassals_prints_and_parses_back():
+    cmds, problems = parsed("command tyrell else martell else none", house="stark")
+    assert problems == [] and cmds == [CommandVassal(vassal="tyrell", otherwise=("martell", None))]
+    assert format_command(cmds[0]) == "command tyrell else martell else none"
+    assert parsed("command none", house="stark")[0] == [CommandVassal(vassal=None)]
+    _, twice = parsed("command tyrell else tyrell", house="stark")
+    _, early = parsed("command none else tyrell", house="stark")
+    assert twice and "twice" in twice[0] and early and "last" in early[0]
+
+
+def test_M034_ruling_296_the_first_vassal_still_free_is_taken():
+    s = mod_game()  # three players: Baratheon holds two sets, then Lannister
+    step = advance(s, [entry("baratheon", CommandVassal(vassal="tyrell")),
+                       entry("lannister", CommandVassal(vassal="tyrell", otherwise=("martell", None)))])
+    step = advance(step.state, [entry("baratheon", CommandVassal(vassal="arryn"))])
+    assert step.state.commanders.get("martell") == "lannister"
+    assert ("martell", "lannister") in [(e.vassal, e.commander) for e in of(step.events, VassalCommanded)]
+
+
+def test_M034_ruling_296_a_list_with_no_vassal_free_is_refused_and_asked():
+    s = mod_game()
+    step = advance(s, [entry("baratheon", CommandVassal(vassal="tyrell")),
+                       entry("baratheon", CommandVassal(vassal="arryn")),
+                       entry("lannister", CommandVassal(vassal="tyrell", otherwise=("arryn",)))])
+    assert any("none of Tyrell, Arryn is free" in r and "ruling 296" in r for r in reasons(step, "lannister"))
+    assert [(r.house, r.kind) for r in step.requests] == [("lannister", "vassal_choice")]
+
+
+def test_M034_ruling_296_coming_up_offers_the_choice_to_the_players_below_the_holder():
+    s = mod_game()
+    step = advance(s, [])
+    order = [h for h in s.turn_order() if h in s.players()]
+    assert step.requests[0].house == order[0]
+    lists = {h: [u for u in upcoming(step.state, h, step.requests) if u.request.kind == "vassal_choice"]
+             for h in order}
+    assert lists[order[0]] == [] and lists[order[-1]] == []  # asked now; the last takes the rest (M037)
+    assert lists[order[1]][0].lines == ("command VASSAL else VASSAL else none",)
+
+
+# --- ruling 297: the orders of the vassals a house commands ----------------------------------------------
+
+
+def test_M047_ruling_297_a_vassals_raid_comes_up_for_its_commander_and_is_used():
+    s = mod_game()
+    s.phase, s.round = "action", 2
+    s.commanders = {"tyrell": "stark"}
+    s.area_mut("highgarden").units = [Unit("tyrell", "footman")]
+    s.area_mut("highgarden").order = Order("tyrell", "vassal_raid_support")
+    s.area_mut("oldtown").units = [Unit("lannister", "footman")]
+    s.area_mut("oldtown").order = Order("lannister", "consolidate")
+    found = [u for u in upcoming(s, "stark", []) if u.request.vassal == "tyrell"]
+    assert [u.request.kind for u in found] == ["raid"] and found[0].request.house == "stark"
+    assert "for Tyrell" in found[0].request.prompt
+    assert not [u for u in upcoming(s, "lannister", []) if u.request.vassal]  # only its commander sees them
+    sent = [for_vassal("stark", "tyrell", Raid(origin="highgarden", targets=("oldtown",)))]
+    s.answers = sent
+    assert not [u for u in upcoming(s, "stark", []) if u.request.vassal == "tyrell"]  # answered already
+
+
+def test_M034_ruling_296_robots_answering_ahead_are_asked_a_vassal_choice_at_most_once_a_round():
+    from collections import Counter
+
+    from adjudicator.robots.simulate import simulate
+
+    result = simulate(7, 1, text=False, chaos=0.0, ahead=True, expansion="mother-of-dragons", rounds=3)
+    assert not result.problems
+    asked = Counter(rnd for rnd, _, kinds in result.mail_rounds if "vassal_choice" in kinds)
+    assert asked and max(asked.values()) == 1  # the first holder at most; the others answered ahead
