@@ -29,6 +29,8 @@ from ..game.commands import (
     CombatFilter,
     Command,
     Consolidate,
+    DistributeBid,
+    IronBank,
     LeaveUnordered,
     Muster,
     PlayCard,
@@ -108,6 +110,7 @@ def upcoming(state: GameState, house: HouseId, requests: Iterable[Request | dict
         elif state.phase == "planning":
             found += ahead_mod.vassal_choice(state, house, asked)
         if state.phase in ("planning", "action"):
+            found += ahead_mod.iron_bank(state, board, house, own_orders(state, house, orders))
             found += ahead_mod.vassal_orders(state, board, house, asked, vassal_orders)
     return [u for u in found if not _answered(state, house, u.request)]
 
@@ -573,6 +576,10 @@ def _fits(cmd: Command, req: Request) -> bool:
     ctx = req.context
     if isinstance(cmd, Muster):
         return cmd.area == ctx.get("area")
+    if isinstance(cmd, IronBank):
+        return cmd.area == ctx.get("origin")
+    if isinstance(cmd, DistributeBid):
+        return cmd.track == ctx.get("track")
     if isinstance(cmd, (Raid, Consolidate)):
         return (cmd.origin if isinstance(cmd, Raid) else cmd.area) == ctx.get("origin")
     if isinstance(cmd, Support):

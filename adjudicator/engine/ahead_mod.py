@@ -2,9 +2,10 @@
 
 The expansion's own decisions, found as :mod:`.ahead` finds the base game's: the loyalty-token moves
 of Scattering Dissent and Word Spreads Quickly and Targaryen's cancels of them (ruling 295), the
-choice of a vassal with a set of vassal orders (ruling 296), and the orders a commander gives for
-its vassals: their raids, marches and Defense/Muster orders (ruling 297). Only what the house may
-know is read: the Westeros cards revealed this phase, the public board, who commands which vassal
+choice of a vassal with a set of vassal orders (ruling 296), the orders a commander gives for its
+vassals: their raids, marches and Defense/Muster orders (ruling 297), Targaryen's deck IV choices
+and distributions of its bids, and the Iron Bank's loans (ruling 298). Only what the house may know
+is read: the Westeros cards revealed this phase, the public board, who commands which vassal
 (public), and the house's own answers.
 """
 
@@ -16,7 +17,8 @@ from ..game.board import Board, HouseId
 from ..game.cards import CARDS
 from ..game.commands import CANCEL_MOVES, CommandVassal, Consolidate, WesterosChoice
 from ..game.state import GameState
-from .ahead import Upcoming, cards_to_come, own_order_decisions, own_orders
+from .ahead import TRACK_WORDS, Upcoming, cards_to_come, own_order_decisions, own_orders
+from .cards.westeros_iv import NOTHING, TARGARYEN_OPTIONS
 from .core.context import Request
 from .core.mustering import legal_single_actions
 from .core.targaryen import TARGARYEN
@@ -36,13 +38,76 @@ def westeros(state: GameState, board: Board, house: HouseId, asked: list[Request
     that opens the Planning phase."""
     now, later = cards_to_come(state)
     out: list[Upcoming] = []
+    for card in [c for c in ([now] if now else []) + later if c in TARGARYEN_OPTIONS and house == TARGARYEN]:
+        if not (card == now and _chosen(state, asked, card)):
+            out += _deck_iv_choice(state, board, card)
     for card in [c for c in ([now] if now else []) + later if c in SPREAD_CARDS]:
         name = CARDS.westeros_card(4, card).name
         if house in state.players() and not (card == now and _moved(state, house, card, asked)):
             out.append(_move(state, board, house, card, name))
         if house == TARGARYEN:
             out.append(_cancels(state, card, name))
+    if house == TARGARYEN:
+        out += _distributions(state, asked, now, later)
     return out + vassal_choice(state, house, asked)
+
+
+def _chosen(state: GameState, asked: list[Request], card: str) -> bool:
+    """Whether Targaryen has made, or is asked now, its choice of the deck IV card resolving now."""
+    if any(r.house == TARGARYEN and r.kind == "westeros_choice" for r in asked):
+        return True
+    return any(key.endswith(f".westeros_choice.{TARGARYEN}") for key in (state.segment.decisions if state.segment else {}))
+
+
+def _deck_iv_choice(state: GameState, board: Board, card: str) -> list[Upcoming]:
+    """Targaryen's choice of a deck IV card, among the choices the position allows now (ruling 298)."""
+    options = TARGARYEN_OPTIONS[card](state, board)
+    if options == [NOTHING]:
+        return []  # nothing to choose now (no power): most likely not asked
+    name = CARDS.westeros_card(4, card).name
+    req = Request(key=_key(state, TARGARYEN, "westeros_choice", card), kind="westeros_choice", house=TARGARYEN,
+                  prompt=f"choose how {name} resolves", context={"card": card},
+                  options=tuple(WesterosChoice(card=card, option=o) for o in options),
+                  default=WesterosChoice(card=card, option=NOTHING))
+    return [Upcoming(req, f"{name} resolves later in this phase: you may choose now; a choice the position no "
+                          "longer allows then is refused and asked (ruling 298)")]
+
+
+INFLUENCE = ("iron_throne", "fiefdoms", "kings_court")
+
+
+def _distributions(state: GameState, asked: list[Request], now: str | None, later: list[str]) -> list[Upcoming]:
+    """Targaryen's bid given away on each influence track still to be bid for (M100, ruling 298)."""
+    bidding = next((r for r in asked if r.kind == "bid" and r.context.get("track") in INFLUENCE), None)
+    if bidding is not None:
+        tracks = INFLUENCE[INFLUENCE.index(str(bidding.context["track"])):]
+    elif any(c in ("clash_of_kings", "dark_wings_dark_words") for c in ([now] if now else []) + later):
+        tracks = INFLUENCE
+    else:
+        return []
+    waiting = _own_bids(state)
+    out = []
+    for track in tracks:
+        others = [h for h in state.tracks.get(track, state.turn_order()) if h != TARGARYEN]
+        bid = waiting.get(track, state.houses[TARGARYEN].power)
+        req = Request(key=_key(state, TARGARYEN, "distribute", track), kind="distribute", house=TARGARYEN,
+                      prompt=f"give away the power you bid for {TRACK_WORDS[track]}: all of it",
+                      context={"track": track, "bid": bid, "houses": others}, secret=True)
+        out.append(Upcoming(req, "after the bids are revealed you give away all the power you bid: it may go "
+                                 "now, with your bid; it is used only if it gives exactly your bid (ruling 298)",
+                            (f"distribute {TRACK_WORDS[track].removeprefix('the ')}: N to HOUSE, N to HOUSE",)))
+    return out
+
+
+def _own_bids(state: GameState) -> dict[str, int]:
+    """Targaryen's bids waiting in the game, by track (the newest wins)."""
+    used = set(state.segment.used) if state.segment else set()
+    out: dict[str, int] = {}
+    for a in state.answers:
+        cmd = a.get("command", {})
+        if a.get("house") == TARGARYEN and a.get("id") not in used and cmd.get("type") == "Bid":
+            out[str(cmd.get("track"))] = int(cmd.get("amount", 0))
+    return out
 
 
 def _moved(state: GameState, house: str, card: str, asked: list[Request]) -> bool:
@@ -124,8 +189,26 @@ def vassal_orders(state: GameState, board: Board, house: HouseId, asked: list[Re
         orders = own_orders(state, house, (given or {}).get(vassal), vassal)
         found = own_order_decisions(state, board, vassal, orders, kinds=("raid", "march"))
         found += _defense_musters(state, board, vassal, orders)
+        found += iron_bank(state, board, vassal, orders)
         out += [_for_commander(u, house, vassal) for u in found
                 if not any(r.house == house and r.vassal == vassal and r.kind == u.request.kind for r in asked)]
+    return out
+
+
+def iron_bank(state: GameState, board: Board, house: str, orders: dict[str, str]) -> list[Upcoming]:
+    """An Iron Bank order: the loan it takes, or none (M104, M117, ruling 298)."""
+    from .rules.iron_bank import loan_options  # a rule module, read only for an Iron Bank order
+
+    out = []
+    for area in [a for a, t in orders.items() if t == "iron_bank" and a in board.areas]:
+        options = tuple(loan_options(state, board, house, area))
+        here = board.area(area).name
+        req = Request(key=_key(state, house, "consolidate", area), kind="consolidate", house=house,
+                      prompt=f"resolve your Iron Bank order in {here}: take one face-up loan, or none",
+                      context={"origin": area, "iron_bank_orders": [area], "loan_slots": list(state.loan_slots)},
+                      options=options, default=options[0])
+        out.append(Upcoming(req, f"your Iron Bank order in {here} resolves with the consolidations: name the loan "
+                                 "now; if it is gone or too dear by then, it is refused and asked (ruling 298)"))
     return out
 
 

@@ -96,6 +96,7 @@ class Robot:
             commands.extend(self.answer_ahead(state, requests, board, commands))
         if self.careful:
             commands = _within_power(state, self.house, commands)
+        commands = self.distributing(commands)
         if commands:
             commands.extend(self.mischief(state, board))
         return commands
@@ -122,6 +123,23 @@ class Robot:
             composer = _AHEAD.get(req.kind)
             answers = composer(self, req) if composer else self.answer(state, req, board)
             out.extend(ForVassal(vassal=req.vassal, command=c) if req.vassal else c for c in answers)
+        return out
+
+    def distributing(self, commands: list[Command]) -> list[Command]:
+        """Targaryen's distributions sent with its bids, each giving exactly the bid of its track in the
+        same file (M100, ruling 298): dropped for a bid of 0, split anew for another amount."""
+        bids = {c.track: c.amount for c in commands if isinstance(c, Bid)}
+        out: list[Command] = []
+        for c in commands:
+            if isinstance(c, DistributeBid) and c.track in bids and bids[c.track] != sum(g.amount for g in c.gifts):
+                if bids[c.track] == 0:
+                    continue
+                houses = [g.house for g in c.gifts]
+                shares = dict.fromkeys(houses, 0)
+                for _ in range(bids[c.track]):
+                    shares[self.rng.choice(houses)] += 1
+                c = DistributeBid(track=c.track, gifts=tuple(Gift(h, n) for h, n in shares.items() if n))
+            out.append(c)
         return out
 
     def turn_file(self, state: GameState, requests: list[Request], board: Board, game_id: str) -> str | None:

@@ -1,5 +1,6 @@
-"""Answering ahead the expansion's decisions (rulings 295-297): deck IV's loyalty-token moves and
-Targaryen's cancels, the choice of vassals, the orders of the vassals a house commands."""
+"""Answering ahead the expansion's decisions (rulings 295-298): deck IV's loyalty-token moves and
+Targaryen's cancels, the choice of vassals, the orders of the vassals a house commands, Targaryen's
+deck IV choices and distributions, the Iron Bank's loans."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from adjudicator.engine.events.targaryen import LoyaltyMoved
 from adjudicator.engine.events.vassals import VassalCommanded
 from adjudicator.engine.machine import advance
 from adjudicator.game.cards import CARDS
-from adjudicator.game.commands import CommandVassal, Raid, WesterosChoice
+from adjudicator.game.commands import CommandVassal, DistributeBid, Gift, Raid, WesterosChoice
 from adjudicator.game.state import Order, Unit
 from adjudicator.turnfile.parser import parse_turn_file
 from adjudicator.turnfile.printer import format_command
@@ -167,3 +168,67 @@ def test_M034_ruling_296_robots_answering_ahead_are_asked_a_vassal_choice_at_mos
     assert not result.problems
     asked = Counter(rnd for rnd, _, kinds in result.mail_rounds if "vassal_choice" in kinds)
     assert asked and max(asked.values()) == 1  # the first holder at most; the others answered ahead
+
+
+# --- ruling 298: Targaryen's deck IV choices and distributions, the Iron Bank's loans ------------------
+
+
+def test_M083_ruling_298_targaryens_choice_of_a_later_deck_iv_card_comes_up_with_its_choices_now():
+    s = tgame()
+    s.westeros_revealed = ["supply", "mustering", "clash_of_kings", "fire_made_flesh"]
+    s.step = "card_1"
+    found = [u for u in upcoming(s, T, []) if u.request.context.get("card") == "fire_made_flesh"]
+    assert len(found) == 1
+    options = [o.option for o in found[0].request.options]
+    assert options[0] == "nothing" and "muster" not in options  # every dragon is on the board
+    assert not [u for u in upcoming(s, "stark", []) if u.request.context.get("card") == "fire_made_flesh"]
+
+
+def test_M083_ruling_298_a_choice_the_position_no_longer_allows_is_refused_and_asked():
+    s = tgame()  # three dragons on the board: none to bring back to Pentos
+    with pytest.raises(NeedAnswers):
+        resolve(s, "fire_made_flesh", WesterosChoice(card="fire_made_flesh", option="muster"))
+
+
+def test_M100_ruling_298_a_distribution_sent_ahead_that_does_not_give_exactly_the_bid_is_refused_and_asked():
+    from mother_of_dragons import test_targaryen as targ
+
+    s = targ.tgame()
+    s.round = 2
+    short = DistributeBid(track="fiefdoms", gifts=(Gift("stark", 2), Gift("lannister", 1)))
+    with pytest.raises(NeedAnswers) as waiting:
+        targ.bidding(s, *targ.fiefdom_bids(4), (T, short))
+    assert [(r.house, r.kind) for r in waiting.value.requests] == [(T, "distribute")]
+
+
+def test_M100_ruling_298_the_distributions_come_up_for_targaryen_with_a_clash_of_kings_to_come():
+    s = tgame()
+    s.westeros_revealed = ["supply", "clash_of_kings", "feast_for_crows", "empty_promises"]
+    s.step = "card_1"
+    tracks = [u.request.context["track"] for u in upcoming(s, T, []) if u.request.kind == "distribute"]
+    assert tracks == ["iron_throne", "fiefdoms", "kings_court"]
+    assert not [u for u in upcoming(s, "stark", []) if u.request.kind == "distribute"]
+    s.answers = [entry(T, DistributeBid(track="fiefdoms", gifts=(Gift("stark", 1),)), round=2)]
+    tracks = [u.request.context["track"] for u in upcoming(s, T, []) if u.request.kind == "distribute"]
+    assert tracks == ["iron_throne", "kings_court"]  # answered already
+
+
+def test_M104_ruling_298_an_iron_bank_order_comes_up_with_its_loans_and_a_stale_one_is_refused():
+    from rules.helpers import put, run
+
+    from adjudicator.game.commands import IronBank
+    from mother_of_dragons.bank_helpers import at_consolidate, bank_game
+
+    s = bank_game()
+    put(s, "bay_of_ice", "stark", "ship", order="iron_bank")
+    s.houses["stark"].power = 9
+    s.phase = "action"
+    found = [u for u in upcoming(s, "stark", []) if u.request.context.get("iron_bank_orders")]
+    assert [u.request.context["origin"] for u in found] == ["bay_of_ice"]
+    assert IronBank(area="bay_of_ice") == found[0].request.options[0]
+    assert {o.loan for o in found[0].request.options[1:]} <= {"spymaster", "full_host", "customs_officer"}
+    at_consolidate(s)
+    s.loan_slots = ["spymaster", "full_host", ""]  # taken by another house before Stark's turn
+    step = run(s, entry("stark", IronBank(area="bay_of_ice", loan="customs_officer")))
+    assert any("not face up" in r and "M104" in r for r in reasons(step, "stark"))
+    assert [(r.house, r.kind) for r in step.requests] == [("stark", "consolidate")]

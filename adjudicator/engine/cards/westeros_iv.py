@@ -28,6 +28,21 @@ from ..events.westeros import WesterosChoiceMade
 WesterosIV = Callable[[Context], None]
 WESTEROS_IV: dict[str, WesterosIV] = {}
 NOTHING = "nothing"
+# Targaryen's choices of a card as the position stands, "nothing" first: read by the card's text and by
+# what comes up for Targaryen before the card resolves (engine/ahead_mod.py, ruling 298).
+TargaryenOptions = Callable[[GameState, Board], list[str]]
+TARGARYEN_OPTIONS: dict[str, TargaryenOptions] = {}
+
+
+def options_of(*cards: str) -> Callable[[TargaryenOptions], TargaryenOptions]:
+    """Register how Targaryen's choices of these cards are found."""
+
+    def register(fn: TargaryenOptions) -> TargaryenOptions:
+        for card in cards:
+            TARGARYEN_OPTIONS[card] = fn
+        return fn
+
+    return register
 
 
 def westeros_iv(card: str) -> Callable[[WesterosIV], WesterosIV]:
@@ -101,18 +116,29 @@ def targaryen_choice(ctx: Context, card: str, options: list[str], prompt: str,
     return option
 
 
+def _one_area_options(card: str) -> TargaryenOptions:
+    def options(state: GameState, board: Board) -> list[str]:
+        data = CARDS.westeros_card(4, card)
+        areas: list[str] = list((data.details or {}).get("choice_areas", []))
+        return [NOTHING, *(areas if state.houses[TARGARYEN].power >= int((data.details or {}).get("cost", 1)) else [])]
+    return options
+
+
 def _pay_for_one_area(ctx: Context, card: str) -> None:
     """"Targaryen may discard 1 power: one loyalty token on A or B" (Empty Promises and its kin)."""
     data = CARDS.westeros_card(4, card)
     cost = int((data.details or {}).get("cost", 1))
     areas: list[str] = list((data.details or {}).get("choice_areas", []))
-    can_pay = ctx.state.houses[TARGARYEN].power >= cost
-    choice = targaryen_choice(ctx, card, [NOTHING, *(areas if can_pay else [])],
+    choice = targaryen_choice(ctx, card, _one_area_options(card)(ctx.state, ctx.board),
                               f"{data.name}: discard {cost} power for a loyalty token on "
                               f"{' or '.join(area_name(a) for a in areas)}, or nothing")
     if choice != NOTHING:
         lose_power(ctx, TARGARYEN, cost, data.name)
         place_loyalty(ctx, choice, data.name)
+
+
+for _card in ("empty_promises", "southron_ambitions", "strongholds_of_resistance"):
+    TARGARYEN_OPTIONS[_card] = _one_area_options(_card)
 
 
 @westeros_iv("empty_promises")
@@ -142,13 +168,7 @@ def fire_made_flesh(ctx: Context) -> None:
     one would give the same +1 now and lose a later one (ruling 217 lets it pick; no pick is better).
     """
     st, board = ctx.state, ctx.board
-    options = [NOTHING]
-    if st.dragon_tokens:
-        options += [f"destroy {a}" for a in sorted({a for a, u in st.units_of(TARGARYEN) if u.type == "dragon"})]
-    if (st.controller(PENTOS, board) == TARGARYEN and available_units(st, board, TARGARYEN, "dragon") > 0
-            and within_supply(st, board, TARGARYEN, {PENTOS: 1})):
-        options.append("muster")
-    choice = targaryen_choice(ctx, "fire_made_flesh", options,
+    choice = targaryen_choice(ctx, "fire_made_flesh", _fire_options(st, board),
                               "Fire Made Flesh: destroy a dragon for a dragon strength token now, put a destroyed "
                               "dragon back in Pentos, or nothing")
     if choice.startswith("destroy "):
@@ -162,10 +182,25 @@ def fire_made_flesh(ctx: Context) -> None:
         ctx.emit(DragonReturned(area=PENTOS))
 
 
+@options_of("fire_made_flesh")
+def _fire_options(st: GameState, board: Board) -> list[str]:
+    options = [NOTHING]
+    if st.dragon_tokens:
+        options += [f"destroy {a}" for a in sorted({a for a, u in st.units_of(TARGARYEN) if u.type == "dragon"})]
+    if (st.controller(PENTOS, board) == TARGARYEN and available_units(st, board, TARGARYEN, "dragon") > 0
+            and within_supply(st, board, TARGARYEN, {PENTOS: 1})):
+        options.append("muster")
+    return options
+
+
 # --- the cards that name houses and areas ---------------------------------------------------------------
 
 
 def _pay(ctx: Context, card: str) -> int:
+    return _cost(card)
+
+
+def _cost(card: str) -> int:
     return int((CARDS.westeros_card(4, card).details or {}).get("cost", 1))
 
 
@@ -175,15 +210,21 @@ def _uncontrolled(state: GameState, board: Board, area: str) -> bool:
     return not (st.units or st.power_token or st.garrison or st.neutral_force) and state.controller(area, board) is None
 
 
+@options_of("domestic_disputes")
+def _disputes_options(st: GameState, board: Board) -> list[str]:
+    others = [h for h in st.houses_in_play if h != TARGARYEN]
+    options = [NOTHING]
+    if st.houses[TARGARYEN].power >= _cost("domestic_disputes"):
+        options += ["+".join(c) for n in range(1, 5) for c in combinations(others, n)]
+    return options
+
+
 @westeros_iv("domestic_disputes")
 def domestic_disputes(ctx: Context) -> None:
     """May discard 1: a loyalty token on the home area of each of up to 4 other houses (ruling 215)."""
     st = ctx.state
     others = [h for h in st.houses_in_play if h != TARGARYEN]
-    options = [NOTHING]
-    if st.houses[TARGARYEN].power >= _pay(ctx, "domestic_disputes"):
-        options += ["+".join(c) for n in range(1, 5) for c in combinations(others, n)]
-    choice = targaryen_choice(ctx, "domestic_disputes", options,
+    choice = targaryen_choice(ctx, "domestic_disputes", _disputes_options(st, ctx.board),
                               "Domestic Disputes: discard 1 power to name up to 4 other houses, a loyalty token on "
                               "each one's home area, or nothing", in_order(others))
     if choice == NOTHING:
@@ -193,6 +234,15 @@ def domestic_disputes(ctx: Context) -> None:
         place_loyalty(ctx, ctx.board.houses[house].home_area, "Domestic Disputes")
 
 
+@options_of("watering_the_seed")
+def _watering_options(st: GameState, board: Board) -> list[str]:
+    rivers = [a for a in MOD.rivers if st.controller(a, board) != TARGARYEN]
+    options = [NOTHING]
+    if st.houses[TARGARYEN].power >= st.victory(TARGARYEN, board):
+        options += ["+".join(pair) for pair in combinations(rivers, 2)]
+    return options
+
+
 @westeros_iv("watering_the_seed")
 def watering_the_seed(ctx: Context) -> None:
     """May discard power equal to its victory-track position: a loyalty token on each of two different
@@ -200,10 +250,7 @@ def watering_the_seed(ctx: Context) -> None:
     st, board = ctx.state, ctx.board
     cost = st.victory(TARGARYEN, board)
     rivers = [a for a in MOD.rivers if st.controller(a, board) != TARGARYEN]
-    options = [NOTHING]
-    if st.houses[TARGARYEN].power >= cost:
-        options += ["+".join(pair) for pair in combinations(rivers, 2)]
-    choice = targaryen_choice(ctx, "watering_the_seed", options,
+    choice = targaryen_choice(ctx, "watering_the_seed", _watering_options(st, board),
                               f"Watering the Seed: discard {cost} power for a loyalty token on each of two river "
                               "areas you do not control, or nothing", in_order(rivers))
     if choice == NOTHING:
@@ -213,14 +260,18 @@ def watering_the_seed(ctx: Context) -> None:
         place_loyalty(ctx, area, "Watering the Seed")
 
 
+@options_of("the_long_plan")
+def _long_plan_options(st: GameState, board: Board) -> list[str]:
+    players = [h for h in st.players() if h != TARGARYEN]
+    return [NOTHING, *(players if st.houses[TARGARYEN].power >= _cost("the_long_plan") else [])]
+
+
 @westeros_iv("the_long_plan")
 def the_long_plan(ctx: Context) -> None:
     """May discard 1 to name another player, who puts a loyalty token on each of two different land
     areas of its choice (ruling 215)."""
     st, board = ctx.state, ctx.board
-    players = [h for h in st.players() if h != TARGARYEN]
-    can_pay = st.houses[TARGARYEN].power >= _pay(ctx, "the_long_plan")
-    choice = targaryen_choice(ctx, "the_long_plan", [NOTHING, *(players if can_pay else [])],
+    choice = targaryen_choice(ctx, "the_long_plan", _long_plan_options(st, board),
                               "The Long Plan: discard 1 power to name another player, who places two loyalty "
                               "tokens, or nothing")
     if choice == NOTHING:
@@ -240,6 +291,16 @@ def _two_areas(option: str, land: list[str]) -> str | None:
     return None
 
 
+@options_of("playing_with_fire")
+def _fire_play_options(st: GameState, board: Board) -> list[str]:
+    players = [h for h in st.players() if h != TARGARYEN]
+    areas = [a.id for a in board.land_areas() if _uncontrolled(st, board, a.id)]
+    options = [NOTHING]
+    if st.houses[TARGARYEN].power >= _cost("playing_with_fire"):
+        options += [f"{a}+{h}" for a in areas for h in players]
+    return options
+
+
 @westeros_iv("playing_with_fire")
 def playing_with_fire(ctx: Context) -> None:
     """May discard 1 to name an uncontrolled land area and another player: a loyalty token there, and
@@ -247,10 +308,7 @@ def playing_with_fire(ctx: Context) -> None:
     st, board = ctx.state, ctx.board
     players = [h for h in st.players() if h != TARGARYEN]
     areas = [a.id for a in board.land_areas() if _uncontrolled(st, board, a.id)]
-    options = [NOTHING]
-    if st.houses[TARGARYEN].power >= _pay(ctx, "playing_with_fire"):
-        options += [f"{a}+{h}" for a in areas for h in players]
-    choice = targaryen_choice(ctx, "playing_with_fire", options,
+    choice = targaryen_choice(ctx, "playing_with_fire", _fire_play_options(st, board),
                               "Playing With Fire: discard 1 power to name an uncontrolled land area and another "
                               "player (a loyalty token there, and a unit of that player's), or nothing",
                               in_order([*areas, *players]))
