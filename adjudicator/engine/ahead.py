@@ -30,6 +30,7 @@ from ..game.commands import (
     Command,
     Consolidate,
     DistributeBid,
+    InterestLosses,
     IronBank,
     LeaveUnordered,
     Muster,
@@ -148,6 +149,11 @@ def cards_to_come(state: GameState) -> tuple[str | None, list[str]]:
         if drawn:
             cards[0] = drawn[0]
     return (cards[0] if cards else None), cards[1:]
+
+
+def westeros_decisions(state: GameState, board: Board, house: str, asked: list[Request]) -> list[Upcoming]:
+    """What comes up for ``house`` in the Westeros phase, worked out from the cards revealed."""
+    return _westeros(state, board, house, asked)
 
 
 def _westeros(state: GameState, board: Board, house: str, asked: list[Request]) -> list[Upcoming]:
@@ -578,6 +584,8 @@ def _fits(cmd: Command, req: Request) -> bool:
         return cmd.area == ctx.get("area")
     if isinstance(cmd, IronBank):
         return cmd.area == ctx.get("origin")
+    if isinstance(cmd, InterestLosses):
+        return cmd.debtor == ctx.get("debtor")
     if isinstance(cmd, DistributeBid):
         return cmd.track == ctx.get("track")
     if isinstance(cmd, (Raid, Consolidate)):

@@ -49,7 +49,46 @@ def westeros(state: GameState, board: Board, house: HouseId, asked: list[Request
             out.append(_cancels(state, card, name))
     if house == TARGARYEN:
         out += _distributions(state, asked, now, later)
-    return out + vassal_choice(state, house, asked)
+    return out + interest(state, board, house, asked) + vassal_musters(state, board, house, asked) \
+        + vassal_choice(state, house, asked)
+
+
+def interest(state: GameState, board: Board, house: HouseId, asked: list[Request]) -> list[Upcoming]:
+    """While one debtor's unpaid interest is asked, the later debtors' (in turn order) whose units the
+    house destroys: what each owes and holds is public (M109, M110, ruling 298)."""
+    from .rules.iron_bank import chooser, default_losses  # a rule module, read only while interest is asked
+
+    now = next((r for r in asked if r.kind == "interest"), None)
+    if now is None:
+        return []
+    order = [h for h in state.turn_order() if not state.is_vassal(h)]
+    out = []
+    for debtor in order[order.index(str(now.context["debtor"])) + 1:]:
+        owed = len(state.houses[debtor].loans)
+        short = min(owed - min(owed, state.houses[debtor].power), len(state.units_of(debtor)))
+        if not short or chooser(state, debtor) != house:
+            continue
+        req = Request(key=_key(state, house, "interest", debtor), kind="interest", house=house,
+                      prompt=f"destroy {short} of {debtor.title()}'s units for the interest it could not pay",
+                      context={"debtor": debtor, "short": short}, default=default_losses(state, board, debtor, short))
+        out.append(Upcoming(req, f"{debtor.title()} cannot pay all its interest either and you choose its losses "
+                                 "after the debt asked now: name them now (ruling 298)"))
+    return out
+
+
+def vassal_musters(state: GameState, board: Board, house: HouseId, asked: list[Request]) -> list[Upcoming]:
+    """The musters of the vassals the house commands (in their home areas, M073, M074), found as its
+    own are, answered with ``for VASSAL:`` lines (ruling 297)."""
+    from .ahead import westeros_decisions  # the base game's, for the vassal in the commander's place
+
+    out: list[Upcoming] = []
+    for vassal in [v for v in state.turn_order() if state.commanders.get(v) == house]:
+        if any(r.vassal == vassal and r.kind == "muster" for r in asked):
+            continue  # asked now, of its commander
+        seen = [r for r in asked if not r.vassal]  # what the vassal itself is not asked
+        found = [u for u in westeros_decisions(state, board, vassal, seen) if u.request.kind == "muster"]
+        out += [_for_commander(u, house, vassal) for u in found]
+    return out
 
 
 def _chosen(state: GameState, asked: list[Request], card: str) -> bool:
@@ -125,7 +164,8 @@ def _moved(state: GameState, house: str, card: str, asked: list[Request]) -> boo
 
 def _move(state: GameState, board: Board, house: str, card: str, name: str) -> Upcoming:
     """The house's move, among the moves the board allows now (the banner's tokens counted)."""
-    loyal = {a for a, s in state.areas.items() if s.loyalty} | set(CARDS.westeros_card(4, card).banner)
+    banner = {a for a in CARDS.westeros_card(4, card).banner if state.controller(a, board) != TARGARYEN}  # else gained
+    loyal = {a for a, s in state.areas.items() if s.loyalty} | banner
     moves = [f"{a}+{n}" for a in sorted(loyal) for n in sorted(board.neighbours[a]) if board.area(n).is_land]
     options = tuple(WesterosChoice(card=card, option=m) for m in moves)
     req = Request(key=_key(state, house, "westeros_choice", f"{card}.move"), kind="westeros_choice", house=house,

@@ -399,6 +399,9 @@ class WesterosChoice(Command):
 # Targaryen's standing answer to every move of Scattering Dissent or Word Spreads Quickly (ruling 295):
 # ``scattering dissent: cancel stark, greyjoy`` is the option "cancel:stark+greyjoy" ("cancel:" for none).
 CANCEL_MOVES = "cancel:"
+# A loyalty-token move with fall-backs, ``Karhold, Winterfell else The Twins, Riverrun``: the moves joined
+# ("karhold+winterfell|the_twins+riverrun"); the first still legal at its turn is made (ruling 295).
+MOVE_ELSE = "|"
 
 
 def cancels_moves(cmd: Command) -> bool:

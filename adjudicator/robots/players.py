@@ -25,6 +25,7 @@ from ..engine.rules.marches import plan_march
 from ..game.board import Board
 from ..game.cards import CARDS
 from ..game.commands import (
+    MOVE_ELSE,
     SPECIAL_TOKENS,
     AssignOrder,
     Bid,
@@ -48,6 +49,7 @@ from ..game.commands import (
     TieBreak,
     UnitSpec,
     UseBlade,
+    WesterosChoice,
 )
 from ..game.maps import CLASSIC
 from ..game.state import AreaState, GameState, Order
@@ -252,6 +254,22 @@ def _vassal_choice_ahead(robot: Robot, req: Request) -> list[Command]:
     return [CommandVassal(vassal=picks[0], otherwise=tuple(picks[1:]) or None)]
 
 
+def _choice_ahead(robot: Robot, req: Request) -> list[Command]:
+    """A Westeros card's choice; a loyalty-token move with two fall-backs, as the token named first may
+    be gone by its turn (ruling 295)."""
+    if not req.options:
+        return _default(req)
+    if req.context.get("part") != "move" or len(req.options) < 2:
+        return [robot.rng.choice(req.options)]
+    by_origin: dict[str, list[str]] = {}
+    for o in req.options:  # fall-backs from other areas: an earlier move empties one area, not all
+        if isinstance(o, WesterosChoice):
+            by_origin.setdefault(o.option.split("+")[0], []).append(o.option)
+    origins = robot.rng.sample(sorted(by_origin), k=min(3, len(by_origin)))
+    moves = [robot.rng.choice(by_origin[a]) for a in origins]
+    return [WesterosChoice(card=str(req.context["card"]), option=MOVE_ELSE.join(moves))]
+
+
 def _blade_ahead(robot: Robot, req: Request) -> list[Command]:
     """The Blade used in the first combat it fits: 'keep blade' would hold for one combat only."""
     return [UseBlade(use=True)]
@@ -259,7 +277,7 @@ def _blade_ahead(robot: Robot, req: Request) -> list[Command]:
 
 _AHEAD: dict[str, Callable[[Robot, Request], list[Command]]] = {
     "support": _support_ahead, "house_card": _cards_ahead, "raven_wildling": _raven_card_ahead, "blade": _blade_ahead,
-    "vassal_choice": _vassal_choice_ahead,
+    "vassal_choice": _vassal_choice_ahead, "westeros_choice": _choice_ahead,
 }
 
 

@@ -25,6 +25,9 @@ def deck_iv_form(c: Any, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple
     """The form of a Westeros IV choice naming areas, houses or units (M083); None for any other."""
     if "cancel_moves" in allowed and (moves := _cancel_moves(rhs)) is not None:
         return "cancel_moves", {"names": moves}
+    if rhs[0] == "moves":  # "FROM, TO else FROM, TO": a loyalty-token move with fall-backs (ruling 295)
+        names = list(rhs[1])
+        return "moves", {"pairs": [names[i:i + 2] for i in range(0, len(names), 2)]}  # refused where not allowed
     if rhs[0] == "names" and "names" in allowed:
         return "names", {"names": list(rhs[1])}
     if rhs[0] != "option" or normalise(rhs[1].text) in OPTION_WORDS:
@@ -65,6 +68,11 @@ def westeros_choice(c: Any, card: str, form: str, fields_: dict[str, Any], place
         if c.errors:
             return c.done(C.PlayCard(card=""))
         return c.done(C.WesterosChoice(card=card, option="+".join(str(i) for i in ids)))
+    if form == "moves":
+        pairs = [(c.name("area", a), c.name("area", b)) for a, b in fields_["pairs"]]
+        if c.errors:
+            return c.done(C.PlayCard(card=""))
+        return c.done(C.WesterosChoice(card=card, option=C.MOVE_ELSE.join(f"{a}+{b}" for a, b in pairs)))
     if form == "cancel_moves":  # "cancel none": Targaryen cancels no move
         named = [n for n in fields_["names"] if normalise(n.text) not in NO_ONE_WORDS]
         houses = [c.name("house", n) for n in named]

@@ -60,6 +60,8 @@ _WESTEROS_WORDS = frozenset({"muster", "supply", "nothing", "bid", "collect", "n
 def _westeros_option(option: str) -> str:
     if option.startswith("destroy "):  # Fire Made Flesh's dragon
         return f"destroy dragon in {_area(option.removeprefix('destroy '))}"
+    if C.MOVE_ELSE in option:  # a loyalty-token move with fall-backs (ruling 295)
+        return " else ".join(_westeros_option(part) for part in option.split(C.MOVE_ELSE))
     if option.startswith(C.CANCEL_MOVES):  # Targaryen's cancels of a card's moves (ruling 295)
         return "cancel " + (", ".join(option.removeprefix(C.CANCEL_MOVES).split("+")) or "none")
     if option in _WESTEROS_WORDS or not option:

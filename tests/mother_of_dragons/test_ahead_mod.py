@@ -73,6 +73,31 @@ def test_M083_ruling_295_a_move_sent_ahead_is_used_at_its_turn():
     assert (got.origin, got.destination) == ("karhold", "winterfell")
 
 
+def test_M083_ruling_295_a_move_with_fall_backs_prints_and_parses_back_and_only_fits_the_two_cards():
+    cmds, problems = parsed("scattering dissent: Karhold, Winterfell else The Twins, Riverrun", house="stark")
+    assert problems == [] and cmds == [WesterosChoice(card="scattering_dissent",
+                                                      option="karhold+winterfell|the_twins+riverrun")]
+    assert format_command(cmds[0]) == "Scattering Dissent: Karhold, Winterfell else The Twins, Riverrun"
+    _, problems = parsed("empty promises: Karhold, Winterfell else The Twins, Riverrun")
+    assert problems and "FROM, TO else FROM, TO" in problems[0] and "Empty Promises" in problems[0]
+    _, problems = parsed("scattering dissent: Karhold, Winterfell else The Twins", house="stark")
+    assert problems and "expected ','" in problems[0]  # a fall-back names where the token lies and where it goes
+
+
+def test_M083_ruling_295_the_first_legal_move_of_a_line_is_made_and_only_it_is_public():
+    from adjudicator.engine.events.westeros import WesterosChoiceMade
+
+    s = tgame()
+    first = [h for h in s.turn_order() if h in s.players()][0]
+    s.area_mut("karhold").loyalty = 1
+    line = WesterosChoice(card="word_spreads_quickly", option="moat_cailin+the_twins|karhold+winterfell|karhold+the_last_hearth")
+    ctx = resolve(s, "word_spreads_quickly", deadline=True, answers_of={first: [line]})
+    got = [m for m in of(ctx.events, LoyaltyMoved) if m.house == first][0]
+    assert (got.origin, got.destination) == ("karhold", "winterfell")  # Moat Cailin holds no token
+    made = [e.option for e in of(ctx.events, WesterosChoiceMade) if e.house == first]
+    assert made == ["karhold+winterfell"]  # the fall-backs not taken stay the player's own
+
+
 def test_M083_ruling_295_a_move_no_longer_possible_is_refused_and_asked():
     s = tgame()
     first = [h for h in s.turn_order() if h in s.players()][0]
@@ -140,6 +165,17 @@ def test_M034_ruling_296_coming_up_offers_the_choice_to_the_players_below_the_ho
 
 
 # --- ruling 297: the orders of the vassals a house commands ----------------------------------------------
+
+
+def test_M073_ruling_297_a_vassals_muster_comes_up_for_its_commander_in_its_home_area():
+    s = mod_game()
+    s.round, s.phase, s.step = 2, "westeros", "card_1"
+    s.westeros_revealed = ["mustering", "clash_of_kings", "feast_for_crows"]
+    s.commanders = {"tyrell": "stark"}
+    found = [u for u in upcoming(s, "stark", []) if u.request.vassal == "tyrell"]
+    assert [(u.request.kind, u.request.context.get("area"), u.request.house) for u in found] == [
+        ("muster", "highgarden", "stark")]
+    assert not [u for u in upcoming(s, "lannister", []) if u.request.vassal]
 
 
 def test_M047_ruling_297_a_vassals_raid_comes_up_for_its_commander_and_is_used():
@@ -211,6 +247,29 @@ def test_M100_ruling_298_the_distributions_come_up_for_targaryen_with_a_clash_of
     s.answers = [entry(T, DistributeBid(track="fiefdoms", gifts=(Gift("stark", 1),)), round=2)]
     tracks = [u.request.context["track"] for u in upcoming(s, T, []) if u.request.kind == "distribute"]
     assert tracks == ["iron_throne", "kings_court"]  # answered already
+
+
+def test_M110_ruling_298_a_later_debtors_losses_come_up_for_its_chooser_while_an_earlier_one_is_asked():
+    from rules.helpers import put
+
+    from adjudicator.engine.core.context import Request
+    from adjudicator.engine.rules.iron_bank import chooser
+    from mother_of_dragons.bank_helpers import bank_game
+
+    s = bank_game()
+    s.round, s.phase = 2, "westeros"
+    order = [h for h in s.turn_order() if h in s.players()]
+    first, later = order[0], order[-1]
+    for debtor, area in ((first, "winterfell"), (later, "lannisport")):
+        s.houses[debtor].loans, s.houses[debtor].power = ["spymaster"], 0
+        put(s, area, debtor, "footman")
+    asked = [Request(key="r2.westeros.1.interest.x", kind="interest", house=chooser(s, first),
+                     prompt="", context={"debtor": first, "short": 1})]
+    who = chooser(s, later)
+    found = [u for u in upcoming(s, who, asked) if u.request.kind == "interest"]
+    assert [(u.request.context["debtor"], u.request.context["short"]) for u in found] == [(later, 1)]
+    assert not [u for h in order if h != who for u in upcoming(s, h, asked) if u.request.kind == "interest"
+                and u.request.context.get("debtor") == later]
 
 
 def test_M104_ruling_298_an_iron_bank_order_comes_up_with_its_loans_and_a_stale_one_is_refused():

@@ -14,7 +14,7 @@ from itertools import combinations
 
 from ...game.board import Board
 from ...game.cards import CARDS
-from ...game.commands import CANCEL_MOVES, Command, WesterosChoice, cancels_moves
+from ...game.commands import CANCEL_MOVES, MOVE_ELSE, Command, WesterosChoice, cancels_moves
 from ...game.mod_board import MOD, mod_board
 from ...game.state import GameState, Unit
 from ..core.common import after_control_change, available_units, destroy_units, lose_power, within_supply
@@ -330,8 +330,10 @@ def playing_with_fire(ctx: Context) -> None:
 
 
 def player_choice(ctx: Context, card: str, house: str, check: Callable[[str], str | None], default: str,
-                  prompt: str, options: list[str] | None = None, moves_only: bool = False) -> str:
-    """Ask a player a deck IV card names (The Long Plan, Playing With Fire) for its part."""
+                  prompt: str, options: list[str] | None = None, moves_only: bool = False,
+                  made: Callable[[str], str] = str) -> str:
+    """Ask a player a deck IV card names (The Long Plan, Playing With Fire) for its part; ``made``
+    gives the choice made from the answer (the first legal move of a line with fall-backs)."""
     req = Request(
         key=ctx.key("westeros_choice", house), kind="westeros_choice", house=house, prompt=prompt,
         context={"card": card}, options=tuple(WesterosChoice(card=card, option=o) for o in options or ()),
@@ -347,8 +349,9 @@ def player_choice(ctx: Context, card: str, house: str, check: Callable[[str], st
 
     cmd = ctx.ask(Ask(req, verdict))
     assert isinstance(cmd, WesterosChoice)
-    ctx.emit(WesterosChoiceMade(house=house, card=card, option=cmd.option))
-    return cmd.option
+    option = made(cmd.option)
+    ctx.emit(WesterosChoiceMade(house=house, card=card, option=option))
+    return option
 
 
 def _spread(ctx: Context, order: list[str], card: str) -> None:
@@ -364,10 +367,14 @@ def _spread(ctx: Context, order: list[str], card: str) -> None:
         if not moves:
             return
         legal = frozenset(moves)
-        move = player_choice(ctx, card, house, lambda o, legal=legal: None if o in legal else  # type: ignore[misc]
+
+        def first_legal(option: str, legal: frozenset[str] = legal) -> str | None:
+            return next((m for m in option.split(MOVE_ELSE) if m in legal), None)  # fall-backs in order (ruling 295)
+
+        move = player_choice(ctx, card, house, lambda o: None if first_legal(o) else
                              "move one loyalty token to an adjacent land area: name where it lies and where it goes",
                              moves[0], f"{card_name(card)}: move one loyalty token to an adjacent land area "
-                             "('FROM, TO')", options=moves, moves_only=True)
+                             "('FROM, TO')", options=moves, moves_only=True, made=lambda o: first_legal(o) or o)
         origin, dest = move.split("+")
         st.area_mut(origin).loyalty -= 1
         st.area_mut(dest).loyalty += 1
