@@ -745,15 +745,14 @@ def _header(lines: list[SourceLine], filename: str, problems: list[TurnFileError
     header: Header | None = None
     found: SourceLine | None = None
     for i, line in enumerate(lines):
-        where = Where(filename, line.number)
         try:
             h = read_header(line.text)
         except HeaderError as e:
-            problems.append(InvalidLine("E301", str(e), where=where, line_text=line.text,
+            problems.append(InvalidLine("E301", str(e), where=Where(filename, line.number), line_text=line.text,
                                         suggestion=header_hint(line.text)))
             continue
         if header is not None or i:
-            problems.append(InvalidLine("E302", "a second header line; a turn file has one", where=where,
+            problems.append(InvalidLine("E302", "a second header line; a turn file has one", where=Where(filename, line.number),
                                         line_text=line.text, suggestion="send one file per step"))
             continue
         header, found = h, line
