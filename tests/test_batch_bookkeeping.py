@@ -1,6 +1,7 @@
 """The batch run's bookkeeping: where it sweeps a killed run's temporary files, and what it reuses.
 
-A run sweeps only the folders a run writes in (the game folder, ``states/``, ``archive/`` and the
+A run sweeps only the folders a run writes in (the game folder, ``states/``, ``archive/``,
+``reports/`` itself, where a new step's folder is written as a temp folder and renamed, and the
 report folder of the latest snapshot); a repair sweeps every report folder.
 """
 
@@ -42,6 +43,25 @@ def test_a_run_sweeps_the_temporary_files_where_a_killed_run_writes(toy: Path):
             _leave_temp(latest / "receipts")]  # fmt: skip
     run(toy)
     assert [p for p in left if p.exists()] == []
+
+
+def test_a_run_sweeps_a_temp_report_folder_that_no_later_run_would_write_again(toy: Path):
+    """A run killed while writing step 0002's folder, then a rollback to 0001 (which knows nothing of
+    temp folders): no run writes that step's folder again, yet the next run removes what was left."""
+    half = toy / "reports" / ".0002-r1-action.tmp"
+    (half / "receipts").mkdir(parents=True)
+    (half / "public.txt").write_text("half written")
+    run(toy)
+    assert not half.exists()
+    assert [p.name for p in (toy / "reports").iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_repair_sweeps_temp_report_folders_too(toy: Path):
+    half = toy / "reports" / "0000-r1-planning" / ".receipts.tmp"
+    half.mkdir(parents=True)
+    (half / "x.txt").write_text("half written")
+    batch.repair(toy)
+    assert not half.exists()
 
 
 def test_a_run_leaves_the_report_folders_of_earlier_steps_unvisited_and_a_repair_sweeps_them(toy: Path):

@@ -92,7 +92,8 @@ def _clock() -> float:
 
 def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger, templates_dir: Path | None,
                   timings: Timings) -> None:  # fmt: skip
-    """``state.toml``, the step's report folder, ``pending``; ``report.json`` last, marking it complete."""
+    """``state.toml``, ``pending``, then the step's report folder, whole at once (``report.json`` in it
+    marks it complete: a run finishing a killed one's writes into it file by file, that one last)."""
     from ..reports.report import MAP_FILE, render_reports, render_step_map
     from ..reports.verdicts import private_json
 
@@ -100,11 +101,11 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
     snap = outcome.snapshot
     state, events, requests = snap.state, outcome.events, outcome.requests
     fileio.atomic_write_text(folder.gd.state_file, text)
-    where = folder.report_dir(snap)
     replaced = replaced_answers(outcome.start, outcome.understood) if outcome.understood else {}
+    receipts: dict[str, str] = {}
     for u in outcome.understood:
         by = f"{registry.house_name(u.header.house)} ({u.fingerprint})"
-        fileio.atomic_write_text(where / "receipts" / u.name, accepted_receipt(u, outcome, by, replaced.get(u.name)))
+        receipts[f"receipts/{u.name}"] = accepted_receipt(u, outcome, by, replaced.get(u.name))
     fps = registry.fingerprints_in_force(folder.root)
     best = ledger.highest()
     seqs = {h: best.get((h, state.round, state.phase), 0) for h in state.houses_in_play}
@@ -117,17 +118,16 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
     # What every reader shares is written once (the public report, the map); each house's file
     # holds only its private part (docs/game-folder.md): a 6-player step stays within 100 KB.
     ext = {"text": "txt", "html": "html"}
-    pages = {f"{viewer or 'public'}.{ext[fmt]}": page
-             for (viewer, fmt), page in render([None, *state.houses_in_play], ["text", "html"]).items()}  # fmt: skip
+    pages = receipts | {f"{viewer or 'public'}.{ext[fmt]}": page
+                        for (viewer, fmt), page in render([None, *state.houses_in_play], ["text", "html"]).items()}  # fmt: skip
     pages[MAP_FILE] = render_step_map(state, events, templates_dir=templates_dir)
     reqs = [r.to_dict() for r in requests]
     pages.update({f"{h}.json": private_json(state, events, h, reqs) for h in state.houses_in_play})
-    done = render([None], ["json"])[(None, "json")]
+    pages[REPORT_DONE] = render([None], ["json"])[(None, "json")]  # last: it marks the folder complete
     t2 = _clock()
-    for name, page in pages.items():
-        fileio.atomic_write_text(where / name, page)
     write_pending(folder, snap)
-    fileio.atomic_write_text(where / REPORT_DONE, done)
+    # The step's folder appears whole, by one rename (a run finishing a killed one's writes into it).
+    fileio.write_folder(folder.report_dir(snap), {name: page.encode("utf-8") for name, page in pages.items()})
     timings.render += t2 - t1
     timings.write += (t1 - t0) + (_clock() - t2)
 
@@ -284,13 +284,14 @@ class Run:
     def _sweep(self, *, every_report: bool = False) -> None:
         """Remove the temporary files of atomic writes a killed run left behind (we hold the lock).
 
-        A run writes in the game folder, ``states/``, ``archive/`` and the report folder of the
-        latest snapshot only: a step's snapshot is written before its reports, and a receipt goes
-        to the folder of the step it was judged at, the latest. So a killed run's temporary file is
-        in one of these, and :meth:`recover` sweeps that report folder once it knows the latest
-        snapshot; only a repair, which may rewrite any step's reports, sweeps them all.
+        A run writes in the game folder, ``states/``, ``archive/``, ``reports/`` (a new step's
+        folder, written as ``.NAME.tmp`` and renamed) and the report folder of the latest snapshot
+        only: a step's snapshot is written before its reports, and a receipt goes to the folder of
+        the step it was judged at, the latest. So a killed run's temporary file is in one of these,
+        and :meth:`recover` sweeps that report folder once it knows the latest snapshot; only a
+        repair, which may rewrite any step's reports, sweeps them all.
         """
-        for folder in (self.gd.root, self.folder.states, self.folder.archive):
+        for folder in (self.gd.root, self.folder.states, self.folder.archive, self.folder.reports):
             _sweep(folder, "")
         if every_report:
             _sweep(self.folder.reports, "**/")
@@ -581,10 +582,10 @@ class Run:
 
 
 def _sweep(folder: Path, depth: str) -> None:
-    """Delete the temporary files of atomic writes in ``folder`` (``depth="**/"``: and below it)."""
+    """Delete the temporary files and folders of atomic writes in ``folder`` (``depth="**/"``: and below it)."""
     if depth:
-        for tmp in folder.glob(f"{depth}.*.tmp"):
-            tmp.unlink(missing_ok=True)
+        for tmp in list(folder.glob(f"{depth}.*.tmp")):
+            fileio.remove_temp(tmp)
         return
     try:
         with os.scandir(folder) as entries:  # as glob(".*.tmp") finds them, without a pattern per name
@@ -592,7 +593,7 @@ def _sweep(folder: Path, depth: str) -> None:
     except (FileNotFoundError, NotADirectoryError):
         return
     for name in found:
-        Path(name).unlink(missing_ok=True)
+        fileio.remove_temp(Path(name))
 
 
 def _flagged(outcome: Outcome | None) -> list[str]:

@@ -1,0 +1,49 @@
+"""Words every report shares: the width of a text report, player text made safe, ids as a player reads them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..game.board import HOUSES
+from ..turnfile.names import ORDER_TEXT, display_name
+
+WIDTH = 78  # text reports wrap here: within 80 columns in any mail client
+TRACK_NAMES = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court"}
+
+
+def clean(text: str) -> str:
+    """Player text made safe for a mail: control characters and line breaks become spaces."""
+    return "".join(ch if ch.isprintable() else " " for ch in str(text))
+
+
+def context_text(v: Any) -> str:
+    """A request's context in the words of the game: printed names, order tokens as written, yes/no.
+
+    >>> context_text({"the_shivering_sea": "support+1", "winterfell": ["march+0", True]})
+    'The Shivering Sea: support +1; Winterfell: march +0, yes'
+    >>> context_text({})
+    'none'
+    """
+    if isinstance(v, dict):
+        return "; ".join(f"{word(str(k))}: {context_text(x)}" for k, x in sorted(v.items())) or "none"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(context_text(x) for x in v) or "none"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return clean(word(v) if isinstance(v, str) else str(v))
+
+
+def word(ident: str) -> str:
+    """An id as a player reads it: ``kings_landing`` -> ``King's Landing``, ``march+1`` -> ``march +1``."""
+    if ident in ORDER_TEXT:
+        return ORDER_TEXT[ident]
+    if ident in HOUSES:
+        return ident.title()
+    if ident in TRACK_NAMES:
+        return TRACK_NAMES[ident]
+    for kind in ("area", "house_card", "westeros_card", "wildling_card", "unit"):
+        name = display_name(kind, ident)
+        if name != ident:
+            return name
+    return ident.replace("_", " ")
+
