@@ -14,7 +14,7 @@ from mail.shapes import turn
 
 from adjudicator.cli import main as cli_main
 from adjudicator.folder import batch
-from adjudicator.mail import ingest as mail_in
+from adjudicator.mail import mailboxes
 from adjudicator.mail.ingest import (
     MailError,
     html_to_text,
@@ -395,7 +395,7 @@ def test_cli_adjudicate_takes_the_mail_first(game: Path, tmp_path: Path, capsys:
 
 
 def test_module_name_does_not_shadow_the_standard_mailbox() -> None:
-    assert mail_in.std_mailbox is std_mailbox and std_mailbox.__file__ != mail_in.__file__
+    assert mailboxes.std_mailbox is std_mailbox and std_mailbox.__file__ != mailboxes.__file__
 
 
 # --- the guide's example is real output ----------------------------------------------------------

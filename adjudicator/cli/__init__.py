@@ -104,6 +104,9 @@ def _top_parser() -> tuple[argparse.ArgumentParser, Any]:
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``maester`` parser: every command's, or only ``command``'s when it is a known one."""
+    from ..util import classcode
+
+    classcode.install()  # before a command module creates its record classes: their methods' code from the cache
     parser, sub = _top_parser()
     for name in (COMMANDS[command],) if command in COMMANDS else COMMAND_MODULES:
         module = importlib.import_module(f"{__name__}.{name}")
@@ -176,6 +179,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(argv)
     finally:
+        if classcode := sys.modules.get("adjudicator.util.classcode"):  # a command ran: keep what it compiled
+            classcode.save()
         quiet.flush()
         sys.stdout = stdout
 

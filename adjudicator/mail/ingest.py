@@ -5,547 +5,41 @@ before, takes each sealed block (header line … ``END SSH SIGNATURE``) of this 
 writes it to ``GAME_DIR/inbox/`` as a file of its own, for ``maester adjudicate``. A block is
 found wherever mail puts it: the body, a text attachment, quoted-printable or base64, flowed
 text (RFC 3676), HTML-only mail, a reply's ``> `` quoting, a forwarded message, a file and its
-detached ``.sig`` (:mod:`adjudicator.mail.detached`). Blocks are found by
-:func:`adjudicator.seals.seal.scan`; this module only gets the texts out of the mail.
+detached ``.sig``. The mailbox is read by :mod:`adjudicator.mail.mailboxes`, each message's
+blocks found by :mod:`adjudicator.mail.blocks` (its texts by :mod:`adjudicator.mail.textparts`);
+this module keeps the game's record of mail read and writes the inbox.
 
 Nothing here decides whether a turn counts: the seal does, when the batch run checks it. A sender
 address that is not the player's is reported, no more. A ``.sig`` that sealed nothing is told to
 the house whose registered key it names (:mod:`adjudicator.mail.strays`, ruling 195). See
 ``docs/moderating.md``.
-
->>> from email.message import EmailMessage
->>> m = EmailMessage()
->>> m["From"], m["Subject"] = "Ned <ned@example.org>", "my turn"
->>> m.set_content("hello\\n> game demo · house stark · round 1 · planning · seq 1\\n")
->>> found = scan_message(m.as_bytes())
->>> found.sender, found.subject, [u.game for u in found.unsealed]
-('ned@example.org', 'my turn', ['demo'])
 """
 
 from __future__ import annotations
 
-import codecs
-import fcntl
 import hashlib
 import json
-import mailbox as std_mailbox  # the standard library's: absolute imports never see this module
 import os
-import re
-import time
-from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from email.message import Message
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 from ..folder import registry
-from ..folder.gamedir import GameDir, GameDirError
-from ..seals.seal import BadSignature, NoSeal, SealedBlock, SealError, normalise, scan, unnormalised_hint
-from ..seals.wrapping import Rejoiner
-from ..turnfile.header import Header, HeaderError, read_header
+from ..folder.gamedir import GameDir
 from ..util import fileio
-from ..util.lines import split_lines
-from . import detached
-from .detached import MAX_STRAYS, DetachedSeal, candidates, seal_of, sealed_by, stray_note, untried_note, with_seal
-from .parse import info, parse, raw_size
+from .blocks import MAX_REJOINED, FoundBlock, MailScan, scan_message
+from .mailboxes import LOCK_WAIT, MailError, RawMessage, read_maildir, read_mbox
 from .strays import tell_houses
+from .textparts import MAX_PART_BYTES, html_to_text, unflow
 
+# The names callers of maester ingest's API have long imported from here, wherever they now live.
 __all__ = [
-    "MAX_PART_BYTES", "SEEN_FILE", "FoundBlock", "IngestReport", "MailError", "MailScan", "MessageOutcome",
-    "html_to_text", "ingest_into_inbox", "scan_message", "unflow",
+    "MAX_PART_BYTES", "MAX_REJOINED", "SEEN_FILE", "FoundBlock", "IngestReport", "MailError", "MailScan",
+    "MessageOutcome", "html_to_text", "ingest_into_inbox", "scan_message", "unflow",
 ]  # fmt: skip
 
-MAX_PART_BYTES = 5 * 1024 * 1024  # a part bigger than this, as it travels (encoded), is not read
 SEEN_FILE = "mail-seen.json"
-LOCK_WAIT = 10.0  # seconds to wait for a mail program's lock on an mbox
-_GAME_WORD = re.compile(r"^\s*game\s+([^\s·|,]+)", re.IGNORECASE)
-_ZIP_TYPES = {"application/zip", "application/x-zip", "application/x-zip-compressed", "multipart/x-zip"}
-
-
-class MailError(GameDirError):
-    """A mailbox or game folder that cannot be read as asked (exit status 2)."""
-
-
-# --- getting the texts out of one message ---------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class TextPart:
-    """The text of one part of a message, decoded, unflowed, or taken from its HTML."""
-
-    where: str  # "the body", "attachment 'turn.txt'", "part 3 (text/html)"
-    text: str
-    filename: str = ""  # an attachment's file name
-    paired: DetachedSeal | None = None  # the seal of the attachment NAME.sig beside it, joined to its text
-
-
-def unflow(text: str, *, delsp: bool = False) -> str:
-    r"""Undo ``format=flowed`` soft line breaks (RFC 3676): a line ending in a space goes on.
-
-    Space-stuffing is removed; quoting (``>``) is kept, one ``> `` a level; a change of quote
-    depth ends a paragraph; the signature line ``-- `` is never joined.
-
-    >>> unflow("march from Winterfell: \r\nfootman -> Karhold\r\n> quoted \r\n>  stuffed\r\n")
-    'march from Winterfell: footman -> Karhold\n> quoted  stuffed\n'
-    >>> unflow("U1NIU0lH \r\nAAAA\r\n", delsp=True)
-    'U1NIU0lHAAAA\n'
-    """
-    out: list[str] = []
-    depth_now, joined = 0, None  # the paragraph being joined, and its quote depth
-    for line in re.split(r"\r\n|\r|\n", text.removesuffix("\r\n").removesuffix("\n")):
-        depth = len(line) - len(line.lstrip(">"))
-        body = line[depth:]
-        body = body.removeprefix(" ")  # space-stuffing
-        soft = body.endswith(" ") and body != "-- "
-        if joined is not None and depth != depth_now:
-            out.append(_quoted(depth_now, joined))
-            joined = None
-        if soft and delsp:
-            body = body[:-1]
-        joined, depth_now = (joined or "") + body, depth
-        if not soft:
-            out.append(_quoted(depth, joined))
-            joined = None
-    if joined is not None:
-        out.append(_quoted(depth_now, joined))
-    return "\n".join(out) + "\n"
-
-
-def _quoted(depth: int, text: str) -> str:
-    return ">" * depth + " " + text if depth else text
-
-
-class _HtmlText(HTMLParser):
-    """The text a reader sees in an HTML mail: line breaks at ``<br>`` and at block elements."""
-
-    BLOCKS = frozenset(["address", "article", "aside", "blockquote", "center", "dd", "div", "dl", "dt", "fieldset", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "tr", "ul"])  # fmt: skip
-    HIDDEN = frozenset({"head", "script", "style", "title", "template"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.lines: list[str] = [""]
-        self.hidden = 0
-        self.pre = 0
-
-    def _break(self, *, always: bool = False) -> None:
-        if always or self.lines[-1]:
-            self.lines.append("")
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self.HIDDEN:
-            self.hidden += 1
-        elif tag == "br":
-            self._break(always=True)
-        elif tag in self.BLOCKS:
-            self._break()
-            self.pre += tag == "pre"
-        elif tag in ("td", "th") and self.lines[-1] and not self.lines[-1].endswith(" "):
-            self.lines[-1] += " "
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self.HIDDEN:
-            self.hidden = max(0, self.hidden - 1)
-        elif tag in self.BLOCKS:
-            self.pre = max(0, self.pre - (tag == "pre"))
-            self._break()
-
-    def handle_data(self, data: str) -> None:
-        if self.hidden:
-            return
-        if self.pre:
-            first, *rest = data.split("\n")
-            self.lines[-1] += first
-            self.lines += rest
-            return
-        text = re.sub(r"[ \t\r\n\f]+", " ", data)  # HTML collapses white space (not &nbsp;)
-        if not self.lines[-1] or self.lines[-1].endswith(" "):
-            text = text.lstrip(" ")
-        self.lines[-1] += text
-
-
-def html_to_text(html: str) -> str:
-    """The text of an HTML mail, one line per ``<br>``, paragraph or ``<div>``; entities decoded.
-
-    >>> html_to_text("<div>game demo &middot; house stark<br>march A -&gt; B</div><div><br></div><p>end</p>")
-    'game demo · house stark\\nmarch A -> B\\n\\nend\\n'
-    """
-    parser = _HtmlText()
-    parser.feed(html)
-    parser.close()
-    lines = [line.replace("\xa0", " ") for line in parser.lines]
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return "\n".join(lines) + "\n" if lines else ""
-
-
-def _where(part: Message, n: int, top: bool) -> str:
-    p = info(part)
-    if p.cut:
-        return f"part {n}"
-    if p.filename:
-        return f"attachment {p.filename!r}"
-    first_text = n == 1 and p.maintype == "text" and p.disposition != "attachment"
-    return "the body" if top or first_text else f"part {n} ({p.ctype})"
-
-
-def _decode(part: Message, where: str, notes: list[str]) -> str:
-    data = part.get_payload(decode=True)
-    data = data if isinstance(data, bytes) else b""
-    charset = info(part).params.get("charset", "").strip().lower()
-    if charset in ("", "us-ascii", "ascii"):
-        charset = "utf-8"  # undeclared 8-bit text is UTF-8 far more often than anything else
-    try:
-        codecs.lookup(charset)
-    except (LookupError, ValueError):  # ValueError: a NUL in the name
-        notes.append(f"{where}: unknown character set {charset[:40]!r}: read as UTF-8")
-        charset = "utf-8"
-    try:
-        text = data.decode(charset)
-    except (UnicodeError, ValueError, LookupError):  # LookupError: a codec that is not a text encoding
-        notes.append(f"{where}: not valid {charset} text: the bad bytes were replaced (a seal over them fails)")
-        try:
-            text = data.decode(charset, "replace")
-        except (UnicodeError, ValueError, LookupError):  # idna and others refuse "replace"
-            text = data.decode("utf-8", "replace")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # UTF-7 and others can decode to lone surrogates, which no file can hold
-        note = f"{where}: not valid {charset} text: the bad bytes were replaced (a seal over them fails)"
-        if note not in notes:
-            notes.append(note)
-        text = text.encode("utf-8", "replace").decode("utf-8")
-    return text.lstrip("\ufeff")
-
-
-def _part_text(part: Message, where: str, notes: list[str]) -> str | None:
-    p = info(part)
-    if p.ctype == "text/html":
-        return html_to_text(_decode(part, where, notes))
-    if p.maintype == "text":
-        text = _decode(part, where, notes)
-        if p.params.get("format", "").lower() == "flowed":
-            text = unflow(text, delsp=p.params.get("delsp", "").lower() == "yes")
-        return text
-    if p.maintype == "application":
-        data = part.get_payload(decode=True)
-        if isinstance(data, bytes) and b"\0" not in data:
-            try:
-                return data.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                pass
-    if p.filename or p.disposition == "attachment":
-        notes.append(f"{where} ({p.ctype}) is not text: not read")
-    return None
-
-
-@dataclass
-class _Walk:
-    texts: list[TextPart] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    parts: int = 0
-
-
-def _collect(part: Message, walk: _Walk, *, top: bool = False) -> None:
-    if part.is_multipart():
-        payload = part.get_payload()
-        children = [c for c in payload if isinstance(c, Message)] if isinstance(payload, list) else []
-        if info(part).ctype == "multipart/alternative":
-            _alternatives(children, walk)
-        else:
-            for child in children:
-                _collect(child, walk)
-        return
-    walk.parts += 1
-    where = f"part {walk.parts}"
-    try:  # every step of a part inside the guard: one bad part is noted and skipped, the others are read
-        where = _where(part, walk.parts, top)
-        text = _leaf_text(part, where, walk.notes)
-    except Exception as e:  # the email package's errors on hostile parts are many
-        walk.notes.append(f"{where} could not be decoded ({type(e).__name__}): not read")
-        return
-    if text is not None:
-        walk.texts.append(TextPart(where, text, info(part).filename))
-
-
-def _leaf_text(part: Message, where: str, notes: list[str]) -> str | None:
-    p = info(part)
-    if p.cut:
-        notes.append(f"{where}: {p.cut}: not read")
-        return None
-    if p.maintype == "multipart":  # its boundary could not be read: the parser kept its body as text
-        notes.append(f"{where}: a multipart part whose boundary cannot be read: read as plain text")
-        return _decode(part, where, notes)
-    size = raw_size(part)
-    if size > MAX_PART_BYTES:
-        notes.append(f"{where} is {size / 2**20:.1f} MB as sent, over the {MAX_PART_BYTES // 2**20} MB limit: not read")
-        return None
-    if p.ctype in _ZIP_TYPES or p.filename.lower().endswith(".zip"):
-        notes.append(f"{where} is a zip archive: not opened (turn files must come as text)")
-        return None
-    return _part_text(part, where, notes)
-
-
-def _alternatives(children: list[Message], walk: _Walk) -> None:
-    """The alternatives say the same thing: read the one holding the most good seals, plain text first."""
-    ranked = sorted(children, key=lambda c: info(c).ctype != "text/plain")
-    best: _Walk | None = None
-    best_score = -1
-    for child in ranked:
-        w = _Walk(parts=walk.parts)
-        _collect(child, w)
-        blocks = [b for t in w.texts for b in scan(t.text).blocks]
-        score = 2 * sum(_opens(b) for b in blocks) + bool(blocks)
-        if score > best_score:
-            best, best_score = w, score
-        walk.parts = w.parts
-    if best is not None:
-        walk.texts += best.texts
-        walk.notes += best.notes
-
-
-def _opens(block: SealedBlock) -> bool:
-    try:
-        block.open()
-        return True
-    except SealError:
-        return False
-
-
-# --- the sealed blocks of one message -------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class FoundBlock:
-    """One turn text found in a message: with its seal, as it goes into the inbox; or without one."""
-
-    where: str  # "the body, lines 3-14"
-    game: str | None  # the game its header line names (even when the rest of the header is bad)
-    header: Header | None  # what the header claims; nothing is checked yet
-    data: bytes = b""  # the normalised turn text and its seal: the inbox file (empty: no seal)
-    sha256: str = ""
-    seal: str = ""  # what the seal says at a first look: "good, key SHA256:..." or the fault
-    fingerprint: str = ""  # of the sealing key, when the seal is good
-    first_line: str = ""
-    quoted: bool = False  # its header line is quoted ('> '): a reply quoting a report or an earlier turn
-
-
-@dataclass
-class MailScan:
-    """What one message holds: sealed blocks (each once), unsealed turn texts, parts not read."""
-
-    message_id: str
-    sender: str  # the From address, lower case
-    subject: str
-    date: datetime | None
-    blocks: list[FoundBlock] = field(default_factory=list)
-    unsealed: list[FoundBlock] = field(default_factory=list)
-    repeats: int = 0  # blocks seen twice in this message (a quoted copy, an attachment and the body)
-    stray_seals: list[str] = field(default_factory=list)  # why each .sig attachment sealed no turn
-    unmatched: list[detached.Unmatched] = field(default_factory=list)  # those in the turn namespace naming a key (ruling 195)
-    notes: list[str] = field(default_factory=list)
-    refused: str = ""  # why the message was not read at all (beyond a bound of adjudicator.mail.parse)
-
-
-def scan_message(raw: bytes, *, rejoin_keys: Collection[str] = ()) -> MailScan:
-    """Every sealed block of one message (each once), its unsealed turn texts, and what was not read.
-
-    An attachment ``X.sig`` holding a seal seals the attachment ``X`` beside it; one that matches
-    no attachment seals the turn text of the message it verifies over, if any (``stray_seals`` says
-    why the others sealed nothing, ``unmatched`` which of them are turn seals naming a key). A block
-    sealed by a key of ``rejoin_keys`` (fingerprints) whose seal fails is tried again with the lines
-    a mail program may have wrapped joined (:func:`adjudicator.seals.wrapping.rejoined`), in at most
-    :data:`MAX_REJOINED` blocks a message.
-
-    Never raises for any bytes: the message is parsed within the bounds of :mod:`adjudicator.mail.parse`
-    (a message beyond them is ``refused``); a part that cannot be decoded is noted and skipped.
-    """
-    parsed = parse(raw)
-    found = MailScan(parsed.message_id, parsed.sender, parsed.subject, parsed.date, refused=parsed.refused)
-    if parsed.root is None:
-        return found
-    walk = _Walk()
-    _collect(parsed.root, walk, top=True)
-    found.notes += parsed.notes + walk.notes
-    texts, strays = _pair_detached(walk.texts)
-    rejoin = Rejoiner(frozenset(rejoin_keys), MAX_REJOINED)
-    seen: set[str] = set()
-    unsealed: list[tuple[SealedBlock, FoundBlock, TextPart]] = []
-
-    def add(fb: FoundBlock) -> None:
-        if fb.sha256 in seen:
-            found.repeats += 1
-        else:
-            seen.add(fb.sha256)
-            found.blocks.append(fb)
-
-    for part in texts:
-        lines: list[str] | None = None
-        for block in scan(part.text).blocks:
-            fb = _found(block, part.where, rejoin)
-            if fb.data:
-                add(fb)
-                if part.paired and not fb.fingerprint and "[bad-signature]" in fb.seal:  # X.sig fails over X
-                    detached.keep(found.unmatched, detached.unmatched(part.paired, "not-verified", fb.game, fb.seal))
-                continue
-            lines = lines if lines is not None else split_lines(part.text)
-            fb = replace(fb, quoted=lines[block.first_line - 1].startswith(">"))
-            unsealed.append((block, fb, part))
-    texts_tried = candidates([b for b, _, _ in unsealed]) if strays else []
-    sealed_now: set[int] = set()
-    for stray in strays[:MAX_STRAYS]:  # a .sig with no attachment of its name: the seal decides which turn it seals
-        match = sealed_by(stray, texts_tried)
-        if match is None:
-            found.stray_seals.append(stray_note(stray, [t.filename for t in walk.texts]))
-            own = next((t.text for t in walk.texts if t.filename.casefold() == stray.seals_name.casefold()), None)
-            if own is None or not detached.verifies_over(stray, own):  # beside a file sealed already and over it: harmless
-                detached.keep(found.unmatched, detached.unmatched(stray, "no-file" if own is None else "not-verified"))
-            continue
-        texts_tried = [c for c in texts_tried if c.index != match.index]
-        sealed_now.add(match.index)
-        add(_found(match.block, f"{unsealed[match.index][2].where} with the seal of attachment {stray.name!r}"))
-    if strays[MAX_STRAYS:]:
-        found.stray_seals.append(untried_note(strays[MAX_STRAYS:]))
-    found.unsealed = [fb for i, (_, fb, _) in enumerate(unsealed) if i not in sealed_now]
-    return found
-
-
-MAX_REJOINED = 4  # blocks of one message tried with wrapped lines joined again (each up to 63 seal checks)
-
-
-def _pair_detached(texts: list[TextPart]) -> tuple[list[TextPart], list[DetachedSeal]]:
-    """The texts with each attachment ``X`` followed by the seal of an attachment ``X.sig`` (as
-    ``cat X X.sig``), and the ``.sig`` attachments that matched no attachment."""
-    seals = {s.name.casefold(): s for t in texts if (s := seal_of(t.filename, t.text)) is not None}
-    if not seals:
-        return texts, []
-    out: list[TextPart] = []
-    used: set[str] = set()
-    for t in texts:
-        if t.filename.casefold() in seals:
-            continue
-        sig = seals.get(t.filename.casefold() + ".sig") if t.filename else None
-        joined = with_seal(t.text, sig) if sig is not None else None
-        if sig is not None and joined is not None:
-            out.append(TextPart(f"{t.where} with its seal {sig.name!r}", joined, t.filename, sig))
-            used.add(sig.name.casefold())
-        else:
-            out.append(t)
-    return out, [s for key, s in seals.items() if key not in used]
-
-
-def _found(block: SealedBlock, where: str, rejoin: Rejoiner | None = None) -> FoundBlock:
-    body = normalise(block.text)
-    first = body.split("\n", 1)[0]
-    m = _GAME_WORD.match(first)
-    try:
-        header: Header | None = read_header(first)
-    except HeaderError:
-        header = None
-    at = f"{where}, lines {block.first_line}-{block.last_line}"
-    game = header.game if header else (m.group(1) if m else None)
-    if isinstance(block.error, NoSeal) or not block.armour:
-        return FoundBlock(at, game, header, first_line=first)
-    try:
-        fp = block.open().key.fingerprint
-        verdict = f"seal good, key {fp}"
-    except BadSignature as e:
-        registered = rejoin is not None and rejoin.registered(block)
-        fp, verdict = "", f"seal fails [{e.code}]: {e}{unnormalised_hint(block.text, block.armour) if registered else ''}"
-        again = rejoin.attempt(block) if rejoin is not None and registered else None
-        if again is not None:  # the seal holds over exactly this text: it is the one taken
-            block, joined = again
-            fp = block.open().key.fingerprint
-            verdict = f"seal good, key {fp}"
-            at += f" (line{'s' * (len(joined) > 1)} {', '.join(str(block.first_line + j - 1) for j in joined)} " \
-                  "joined to the next: a mail program had wrapped them)"  # fmt: skip
-    except SealError as e:
-        fp, verdict = "", f"seal fails [{e.code}]: {e}"
-    data = block.own_text().encode("utf-8")
-    return FoundBlock(at, game, header, data, hashlib.sha256(data).hexdigest(), verdict, fp, first)
-
-
-def _quoted_note(quoted: list[FoundBlock]) -> str:
-    """One note for every quoted turn text without a seal (a quoted report holds its skeleton twice)."""
-    spots = [u.where.rpartition(", lines ") for u in quoted]  # ("the body", ", lines ", "12-17")
-    where = sorted({part for part, _, _ in spots})
-    lines = ", ".join(span.split("-")[0] for _, _, span in spots[:6]) + (", ..." * (len(quoted) > 6))
-    return (f"not taken: {len(quoted)} quoted turn text{'s' * (len(quoted) > 1)} with no seal in {', '.join(where)} "
-            f"(line{'s' * (len(quoted) > 1)} {lines}): a reply quoting a report's skeleton or an earlier turn")  # fmt: skip
-
-
-# --- reading a Maildir or an mbox ----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Raw:
-    label: str
-    data: bytes | None
-    problem: str = ""
-    retry: bool = False  # a transient problem: the message is read again next time
-    name: str = ""  # "maildir:<unique name>": known before the bytes are read
-    known: bool = False  # read before, by that name: not read again
-
-
-def _maildir(path: Path, known: Callable[[str], bool]) -> Iterator[_Raw]:
-    """Messages in ``new/`` and ``cur/`` (never ``tmp/``, where mail is still being written).
-
-    A message whose unique name is ``known`` is not read at all (its name does not change when a
-    mail program moves it from ``new/`` to ``cur/`` or marks it read).
-    """
-    if not ((path / "new").is_dir() and (path / "cur").is_dir()):
-        raise MailError(f"{path} is not a Maildir: it has no new/ and cur/ folders")
-    box = std_mailbox.Maildir(str(path), factory=None, create=False)
-    try:
-        keys = sorted(box.keys())
-    except OSError as e:
-        raise MailError(f"cannot list {path}: {e.strerror}") from None
-    for key in keys:
-        name = f"maildir:{key}"
-        if known(name):
-            yield _Raw(key, None, name=name, known=True)
-            continue
-        try:
-            yield _Raw(key, box.get_bytes(key), name=name)
-        except (KeyError, FileNotFoundError):
-            yield _Raw(key, None, "vanished while being read (moved or deleted)", retry=True)
-        except OSError as e:
-            yield _Raw(key, None, f"cannot be read: {e.strerror}")
-
-
-def _mbox(path: Path, lock_wait: float) -> Iterator[_Raw]:
-    """Messages of an mbox, read under a shared lock so that a delivery in progress is not cut."""
-    if path.is_dir():
-        raise MailError(f"{path} is a folder: give a Maildir with --maildir")
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError as e:
-        raise MailError(f"cannot open {path}: {e.strerror}") from None
-    try:
-        start = os.read(fd, 5)
-        if start and start != b"From ":
-            raise MailError(f"{path} is not an mbox: it does not start with a 'From ' line")
-        _shared_lock(fd, path, lock_wait)
-        box = std_mailbox.mbox(str(path), factory=None, create=False)
-        for n, key in enumerate(box.keys(), 1):
-            yield _Raw(f"message {n}", box.get_bytes(key))
-    finally:
-        os.close(fd)  # releases the locks
-
-
-def _shared_lock(fd: int, path: Path, wait: float) -> None:
-    deadline = time.monotonic() + wait
-    for lock in (lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB),
-                 lambda: fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)):  # fmt: skip
-        while True:
-            try:
-                lock()
-                break
-            except OSError:
-                if time.monotonic() >= deadline:
-                    raise MailError(f"{path} is locked by another program (mail being delivered?); try again") from None
-                time.sleep(0.05)
 
 
 # --- the game's record of mail read --------------------------------------------------------------
@@ -648,7 +142,7 @@ def ingest_into_inbox(game_dir: str | Path, maildir: str | Path | None = None, m
         intake.seen = _Seen.read(gd.root)
         intake.list_inbox()
         known = intake.seen.raw.__contains__
-        messages = _maildir(Path(maildir), known) if maildir is not None else _mbox(Path(mbox or ""), lock_wait)
+        messages = read_maildir(Path(maildir), known) if maildir is not None else read_mbox(Path(mbox or ""), lock_wait)
         try:
             for raw in messages:
                 outcome = intake.take(raw)
@@ -683,7 +177,7 @@ class _Intake:
             if name.endswith(".txt") and not name.startswith(".") and "-" in name:
                 self.in_inbox.setdefault(name[:-4].rsplit("-", 1)[1], name)
 
-    def _seen(self, raw: _Raw, digest: str, key: str, entry: dict[str, Any] | None = None) -> None:
+    def _seen(self, raw: RawMessage, digest: str, key: str, entry: dict[str, Any] | None = None) -> None:
         """Record a message as read: under its key (with ``entry``), its digest and its Maildir name."""
         if entry is not None:
             self.seen.messages[key] = entry
@@ -692,7 +186,7 @@ class _Intake:
             self.seen.raw[raw.name] = key
         self.changed = True
 
-    def take(self, raw: _Raw) -> MessageOutcome:
+    def take(self, raw: RawMessage) -> MessageOutcome:
         self.written = []
         if raw.known:
             return MessageOutcome(raw.label, "seen")
@@ -787,3 +281,13 @@ class _Intake:
             return (f"note: sent from {sender or '(no address)'}, not {registry.house_name(house)}'s registered "
                     f"address {registered}; the seal decides")  # fmt: skip
         return ""
+
+
+
+def _quoted_note(quoted: list[FoundBlock]) -> str:
+    """One note for every quoted turn text without a seal (a quoted report holds its skeleton twice)."""
+    spots = [u.where.rpartition(", lines ") for u in quoted]  # ("the body", ", lines ", "12-17")
+    where = sorted({part for part, _, _ in spots})
+    lines = ", ".join(span.split("-")[0] for _, _, span in spots[:6]) + (", ..." * (len(quoted) > 6))
+    return (f"not taken: {len(quoted)} quoted turn text{'s' * (len(quoted) > 1)} with no seal in {', '.join(where)} "
+            f"(line{'s' * (len(quoted) > 1)} {lines}): a reply quoting a report's skeleton or an earlier turn")  # fmt: skip

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from email.message import Message
 
 from ..seals.seal import BEGIN, decode
-from .ingest import unflow
 from .parse import info, parse
+from .textparts import unflow
 
 __all__ = ["Reading", "SavedReport", "read_saved"]
 

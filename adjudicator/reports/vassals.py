@@ -19,6 +19,7 @@ commander only, and the report shows those only to the commander, as it does any
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import groupby
 from typing import Any
 
 from ..game.cards import CARDS
@@ -41,11 +42,22 @@ def vassals_view(state: GameState) -> dict[str, Any]:
         "houses": houses,
         "ids": list(state.vassals),
         "names": [v.title() for v in state.vassals],
-        "sets": ", ".join(h.title() for h in state.vassal_sets),
+        "sets": sets_in_order(state.vassal_sets),
         "deck": ", ".join(f"{c.name} {c.strength}" for c in deck),
         "deck_size": len(deck),
     }}
 
+
+
+def sets_in_order(holders: list[str]) -> str:
+    """The sets of vassal orders still to give, in the order they are given; a player giving two in
+    a row is named once ("Lannister, Lannister" read as a mistake).
+
+    >>> sets_in_order(["lannister", "lannister", "stark", "lannister"])
+    'Lannister (2 sets), Stark, Lannister'
+    """
+    runs = [(h, len(list(group))) for h, group in groupby(holders)]
+    return ", ".join(h.title() + (f" ({n} sets)" if n > 1 else "") for h, n in runs)
 
 
 def as_commander(request: Mapping[str, Any], command: Mapping[str, Any]) -> Command:

@@ -61,12 +61,14 @@ def report_view(
         "events": [_event_view_once(e, event_views) for e in events if e.is_public()],
         "private_events": _private_events(events, event_views),
         "hand": [], "discards": [], "my_requests": [], "skeleton": None, "held": [], "held_step": "", "coming_up": [],
+        "vassal_hands": [],
         "verdicts": judged(answer_verdicts(state, events, viewer)) if viewer is not None else [],
     }
     if viewer is not None:
         hs = state.houses[viewer]
         view["hand"] = [_card_view(c) for c in hs.hand]
         view["discards"] = [_card_view(c) for c in hs.discards]
+        view["vassal_hands"] = _vassal_hands(mine)
         view["my_requests"] = [my_request(r) for r in mine]
         refused = {e.answer for e in events if isinstance(e, AnswerUnusable) and e.house == viewer}
         view["held"] = held_answers(state, viewer, refused=refused)
@@ -241,6 +243,13 @@ def _westeros_name(deck: str, card: str) -> str:
         return CARDS.westeros_card(int(deck), card).name
     except (StopIteration, ValueError):
         return card.replace("_", " ").title()
+
+
+def _vassal_hands(mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cards drawn for a vassal's combat, with their texts, for the commander choosing one of them
+    (M058, ruling 236: only the commander sees them until the House cards are revealed)."""
+    return [{"vassal": str(r["vassal"]).title(), "cards": [_card_view(str(c)) for c in r["context"]["hand"]]}
+            for r in mine if r.get("vassal") and r["kind"] == "house_card" and r.get("context", {}).get("hand")]
 
 
 def _card_view(card_id: str) -> dict[str, Any]:

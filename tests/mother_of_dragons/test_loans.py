@@ -6,7 +6,7 @@ import pytest
 from rules.helpers import answers, of, phases, put, reasons, run, units  # noqa: F401
 
 from adjudicator.engine.cards.loans import LOANS, first_choice
-from adjudicator.engine.events.bank import SpymasterDone, SpymasterLooked
+from adjudicator.engine.events.bank import SpymasterDone, SpymasterLooked, UnitsNotPlaced
 from adjudicator.game.cards import CARDS
 from adjudicator.game.commands import IronBank, Located, SpymasterChoice
 from adjudicator.game.state import GameState
@@ -153,3 +153,19 @@ def test_ruling_219_a_loans_units_never_go_where_another_house_stands():
     step = buy(s, units=(Located(area="the_reach", unit="knight", count=3),))
     assert any("another house's units" in r and "ruling 219" in r for r in reasons(step, "stark"))
     assert units(step.state, "the_reach") == ["footman"] and step.state.houses["stark"].loans == []
+
+
+def test_ruling_219_units_that_fit_nowhere_are_not_placed_and_the_buyer_is_told():
+    """Was silent: a robot's Sea Raiders placed 1 footman and 2 ships, and no line said why the third
+    ship was missing (it fitted nowhere within supply)."""
+    s = buying("vanguard_cavalry")
+    for area in ("karhold", "the_stony_shore", "castle_black", "widows_watch"):  # 4 of Stark's 5 knights
+        put(s, area, "stark", "knight")
+    step = buy(s, units=(Located(area="winterfell", unit="knight"),))
+    assert units(step.state, "winterfell") == ["footman", "knight"]
+    (left,) = of(step.events, UnitsNotPlaced)
+    assert (left.house, left.units) == ("stark", ("knight", "knight"))
+    assert left.describe() == ("Stark cannot place 2 knights (the loan Vanguard Cavalry): no area can take them now "
+                               "(unit limits, supply or areas, ruling 219).")
+    t = buy(buying("vanguard_cavalry"), units=(Located(area="winterfell", unit="knight", count=3),))
+    assert not of(t.events, UnitsNotPlaced)  # all placed: nothing to tell

@@ -194,6 +194,19 @@ def test_M062_a_vassal_that_wins_as_defender_earns_its_commander_one_power(battl
     assert b.state.houses["lannister"].power == before + 1
 
 
+def test_M062_the_commander_s_reward_is_told_as_one_gain_of_one_power(battle):
+    """Was two lines, "Lannister gains 1 power for Tyrell's victory." and "Lannister gains 1 power
+    (Tyrell's victory, M062); now N.", which read as 2 power: the amount is said once."""
+    b = battle(stark_attacks_the_reach(attack=("footman",), defend=("2 knights",)),
+               Assault("the_reach", "stark", "blackwater", ("footman",)))
+    b.run(play("stark", "catelyn_stark"))
+    b.run(vassal_plays("tyrell", drawn(b)[0]), deadline=True)
+    told = [e.describe() for e in b.of(CommanderRewarded) + b.of(PowerChanged) if "M062" in e.describe()]
+    assert told[0] == "Tyrell won as Lannister's vassal: Lannister earns the commander's reward (M062)."
+    assert [t for t in told if "gains" in t] == [f"Lannister gains 1 power (Tyrell's victory, M062); now "
+                                                 f"{b.state.houses['lannister'].power}."]
+
+
 def test_M062_a_vassal_that_wins_as_attacker_earns_its_commander_one_power(battle):
     state = fight("tyrell", "stark", area="the_reach", origin="highgarden", token="vassal_march",
                   attack=("2 knights",), defend=("footman",))

@@ -12,6 +12,7 @@ from rules.helpers import at_action, combat, entry, of, phases, put, reasons, ru
 from rules.helpers import march as march_cmd
 from rules.test_combat_harness import Assault, Battle, wired
 
+from adjudicator.engine.events import DefaultUsed, OnlyOption
 from adjudicator.engine.events.action import RaidResolved
 from adjudicator.engine.events.combat import SupportDeclared
 from adjudicator.engine.events.vassals import VassalMusterDeclined, VassalMustered, VassalRaidKept, VassalTokenPlaced
@@ -97,6 +98,35 @@ def test_M068_a_vassal_leaving_a_land_area_empty_always_leaves_a_power_token(pha
     assert [(e.vassal, e.area) for e in of(step.events, VassalTokenPlaced)] == [("tyrell", "the_reach")]
     assert step.state.houses["tyrell"].power == 0 and step.state.houses["stark"].power == s.houses["stark"].power
 
+
+def test_M068_the_commander_is_never_asked_whether_its_vassal_leaves_a_power_token(phases, combat):
+    """Was "for Tyrell: resolve one of your march orders: which units go where, and whether to leave a
+    power token", though a vassal's token is placed unasked (ruling 242)."""
+    s = _game()
+    put(s, "the_reach", "tyrell", "footman", order="vassal_march")
+    (req,) = run(s).requests
+    assert (req.house, req.vassal) == ("stark", "tyrell") and "whether to leave" not in req.prompt
+    assert req.prompt.startswith("for Tyrell: resolve one of your march orders") and "unasked, M068" in req.prompt
+    put(s, "winterfell", "stark", "footman", order="march+0")
+    s.area_mut("the_reach").order = None
+    (req,) = run(s).requests
+    assert req.house == "stark" and not req.vassal and req.prompt.endswith("and whether to leave a power token")
+
+def test_M030_a_vassal_decision_taken_unasked_is_told_to_its_commander_as_a_for_line(phases, combat):
+    """Was "Stark had one legal answer, taken without asking: raid from Highgarden onto none." and
+    "Default taken: march from The Reach: stay": a commander could not tell its own orders from its
+    vassal's. The answer is now the line the commander would have written, ``for tyrell: ...``."""
+    s = _game()
+    put(s, "highgarden", "tyrell", "footman", order="vassal_raid_support")  # nothing to raid: one answer
+    step = run(s)
+    (only,) = [e for e in step.events if isinstance(e, OnlyOption)]
+    assert (only.house, only.answer) == ("stark", "for tyrell: raid from Highgarden onto none")
+    s = _game()
+    put(s, "the_reach", "tyrell", "footman", order="vassal_march")
+    step = run(s, deadline=True)
+    (default,) = [e for e in step.events if isinstance(e, DefaultUsed)]
+    assert default.house == "stark" and default.answer == "for tyrell: march from The Reach: stay"
+    assert default.decision.startswith("for Tyrell: ")
 
 def test_M068_not_in_its_home_area_nor_when_its_tokens_are_all_on_the_board(phases, combat):
     s = _game()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.helpers import entry, of, put, reasons
 
-from adjudicator.engine.events import AnswerUnusable
+from adjudicator.engine.events import AnswerUnusable, AnswerUsed
 from adjudicator.engine.events.action import OrdersRevealed
 from adjudicator.engine.events.vassals import VassalCommanded, VassalSetPassed
 from adjudicator.engine.machine import advance
@@ -99,6 +99,19 @@ def test_M039_the_commander_orders_its_vassal_with_up_to_two_tokens_in_secret():
     assert step.state.area("highgarden").order == Order("tyrell", "vassal_march")
     assert step.state.area("oldtown").order == Order("tyrell", "vassal_defense")
 
+
+
+def test_M030_the_commander_s_confirmation_of_its_vassal_s_orders_says_for_the_vassal():
+    """Was "taken for: assign up to 2 of your vassal's order tokens ...", naming no vassal: a
+    commander of two could not tell which; the turn file's line says ``for VASSAL:``, so does this."""
+    s, picks = _commanded()
+    step = advance(s, picks)
+    lines = [for_vassal("stark", "tyrell", AssignOrder(area="highgarden", token="vassal_march")),
+             entry("stark", AssignOrder(area="winterfell", token="defense+1"))]
+    step = advance(step.state, lines, deadline=lambda r: r.house != "stark")
+    used = [e for e in of(step.events, AnswerUsed) if "vassal" in e.answer]
+    assert [(e.house, e.visible_to) for e in used] == [("stark", "stark")]
+    assert used[0].decision.startswith("for Tyrell: ") and "was taken for: for Tyrell: " in used[0].describe()
 
 def test_M039_three_orders_or_a_token_twice_are_refused():
     s, picks = _commanded()

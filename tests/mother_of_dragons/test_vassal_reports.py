@@ -14,7 +14,7 @@ from adjudicator.engine.core.context import Request
 from adjudicator.engine.events import AnswerUsed
 from adjudicator.engine.events.vassals import VassalCardsDrawn, VassalCommanded
 from adjudicator.engine.machine import advance
-from adjudicator.game.commands import AssignOrder, CommandVassal, ForVassal, Muster, MusterAction
+from adjudicator.game.commands import AssignOrder, CommandVassal, ForVassal, Muster, MusterAction, PlayCard
 from adjudicator.game.setup import new_game
 from adjudicator.reports import report
 from adjudicator.reports.report import render_report, render_reports
@@ -160,3 +160,32 @@ def test_M030_a_vassals_own_private_report_offers_nothing_coming_up_its_commande
     text = render_report(s, step.events, viewer="tyrell", fmt="text")
     assert "COMING UP FOR YOU" not in text and "house tyrell" not in text  # no turn file to send as a vassal
     assert "YOUR TURN FILE" in render_report(s, step.events, viewer="stark", fmt="text")
+
+
+def test_M058_the_commander_choosing_a_vassal_card_reads_the_three_drawn_cards_texts():
+    """Was only "hand: Bronn, Varys, Syrio Forel" in the decision: the commander had no text of the
+    vassal's cards to choose by (its YOUR HAND shows its own)."""
+    step = _commanded()
+    s = step.state
+    card = Request(key="r1.action.9.house_card.tyrell", kind="house_card", house="stark", vassal="tyrell",
+                   prompt="for Tyrell: choose a House card drawn from the vassal deck for the combat in The Reach",
+                   context={"hand": ["bronn", "varys", "syrio_forel"], "role": "defender"}, secret=True,
+                   options=(PlayCard(card="bronn"), PlayCard(card="varys"), PlayCard(card="syrio_forel")),
+                   default=PlayCard(card="syrio_forel"))
+    text = render_report(s, [], viewer="stark", fmt="text", requests=[card])
+    drawn = text[text.index("DRAWN FOR TYRELL FROM THE VASSAL DECK (only you see them: play one)"):]
+    assert "[Bronn · 4] Immediately" in drawn and "[Varys · 0]" in drawn and "[Syrio Forel · 1]" in drawn
+    html = render_report(s, [], viewer="stark", fmt="html", requests=[card])
+    assert "Drawn for Tyrell from the vassal deck" in html and "Syrio Forel" in html
+    for viewer in (None, "lannister", "tyrell"):  # the cards are the commander's secret (ruling 236)
+        page = render_report(s, [], viewer=viewer, fmt="text", requests=[card])
+        assert "DRAWN FOR" not in page and "Immediately, if the opponent" not in page, viewer
+
+
+def test_M033_a_player_giving_two_sets_in_a_row_is_named_once_with_the_count():
+    """Was "Sets of vassal orders still to give: Lannister, Lannister.", read as a mistake."""
+    step = _commanded()
+    s = step.state
+    s.vassal_sets = ["lannister", "lannister", "stark"]
+    text = render_report(s, [], viewer=None, fmt="text")
+    assert "Sets of vassal orders still to give: Lannister (2 sets), Stark." in " ".join(text.split())

@@ -94,3 +94,20 @@ def test_jon_connington_ruling_281_never_places_a_knight_at_sea(battle, monkeypa
     b = battle(state, Assault("west_summer_sea", "tyrell", "redwyne_straights", ("ship",)))
     b.run(play("stark", "robb_stark"), vassal_plays("tyrell", "jon_connington"))
     assert b.requests()[0].context["choices"] == ["highgarden", "no"]
+
+
+def test_M100_targaryen_s_bid_distribution_names_arryn_and_targaryen_as_houses():
+    """Was wrong (five robots, seed 11, round 2): the decision's details read "bids: arryn: 0;
+    Baratheon: 0; ...; targaryen: 1" and "houses: ..., arryn, Baratheon": the report wrote only the
+    base game's six house ids as names."""
+    from adjudicator.engine.core.context import Request
+    from adjudicator.game.commands import DistributeBid, Gift
+    from adjudicator.reports.report import render_report
+
+    s = bank_game()
+    req = Request(key="r2.westeros.1.distribute.targaryen", kind="distribute", house="targaryen",
+                  prompt="give away the 1 power you bid", context={"bids": {"arryn": 0, "targaryen": 1},
+                                                                  "houses": ["arryn", "stark"]},
+                  default=DistributeBid(track="fiefdoms", gifts=(Gift(house="stark", amount=1),)))
+    text = " ".join(render_report(s, [], viewer="targaryen", fmt="text", requests=[req]).split())
+    assert "bids: Arryn: 0; Targaryen: 1" in text and "houses: Arryn, Stark" in text

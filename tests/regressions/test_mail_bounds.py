@@ -20,6 +20,7 @@ from mail import shapes
 from mail.shapes import turn
 
 from adjudicator.cli import main as cli_main
+from adjudicator.mail import blocks
 from adjudicator.mail import ingest as mail_in
 from adjudicator.mail import parse as mailparse
 from adjudicator.mail.ingest import ingest_into_inbox, scan_message
@@ -82,7 +83,7 @@ def test_issue13_4_a_message_read_before_is_recognised_before_it_is_parsed(
     box, mbox = shapes.maildir(tmp_path / "Maildir", messages), shapes.mbox(tmp_path / "mbox", messages)
     assert ingest_into_inbox(game, maildir=box).exit_status == 0
     parsed, read = [], []
-    monkeypatch.setattr(mail_in, "parse", lambda raw: parsed.append(raw) or mailparse.parse(raw))
+    monkeypatch.setattr(blocks, "parse", lambda raw: parsed.append(raw) or mailparse.parse(raw))
     real_get = std_mailbox.Maildir.get_bytes
     monkeypatch.setattr(std_mailbox.Maildir, "get_bytes", lambda self, key: read.append(key) or real_get(self, key))
     again = ingest_into_inbox(game, maildir=box)

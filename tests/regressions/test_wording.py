@@ -148,6 +148,7 @@ from adjudicator.engine.events.bank import (  # noqa: E402
     SeaOrdersRemoved,
     SpymasterDone,
     SpymasterLooked,
+    UnitsNotPlaced,
     UnitsPlaced,
 )
 
@@ -310,6 +311,8 @@ SAMPLES: list[Event] = [
     ImprovementPlaced(area="winterfell", token="+supply", cause="the loan Loyal Maester"),
     ImprovementPlaced(area="seagard", token="-castle"),
     UnitsPlaced(house="stark", area="winterfell", units=("knight",), cause="the loan Vanguard Cavalry"),
+    UnitsNotPlaced(house="greyjoy", units=("ship",), cause="the loan Sea Raiders"),
+    UnitsNotPlaced(house="stark", units=("knight", "knight"), cause="the loan Vanguard Cavalry"),
     BraavosTokenTaken(house="stark"), BraavosTokenTaken(house=""),
     SpymasterLooked(house="stark", deck=2, cards=("clash_of_kings", "game_of_thrones")),
     SpymasterDone(house="stark", deck=2, bottom=1),

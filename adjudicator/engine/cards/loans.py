@@ -21,7 +21,7 @@ from ..core.bank import has_castle_only, improvement_tokens_left, place_improvem
 from ..core.common import after_control_change, destroy_units, gain_power
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..core.supply import move_supply
-from ..events.bank import SpymasterDone, SpymasterLooked
+from ..events.bank import SpymasterDone, SpymasterLooked, UnitsNotPlaced
 
 LoanFn = Callable[[Context, HouseId, IronBank], "str | None"]
 LOANS: dict[str, LoanFn] = {}
@@ -152,6 +152,8 @@ def _place_units(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     for unit, n in want.items():
         if n > 0 and any(placement_problem(ctx.state, ctx.board, house, a, unit) is None for a in ctx.board.areas):
             return f"{name} still has {n} {unit.replace('_', ' ')} to place, and it fits somewhere: name where (ruling 219)"
+    if left := tuple(unit for unit, n in want.items() for _ in range(n)):  # the buyer hears why it got fewer
+        ctx.emit(UnitsNotPlaced(house=house, units=left, cause=_cause(card)))
     return None
 
 

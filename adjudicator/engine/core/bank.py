@@ -14,6 +14,7 @@ from ...game.state import GameState, Unit
 from ..events.bank import ImprovementPlaced, UnitsPlaced
 from .common import available_units, within_supply
 from .context import Context
+from .vassals import vassal_area_problem
 
 
 def bank_in_play(state: GameState) -> bool:
@@ -66,8 +67,8 @@ def placement_problem(state: GameState, board: Board, house: HouseId, area: str,
     """Why ``house`` cannot place one ``unit`` from a loan in ``area`` now, or ``None`` (ruling 219).
 
     Land units go into land areas the house controls; ships into sea areas where it has ships, or the
-    port of a land area it controls (3 ships at most, R250). Never where another house has units;
-    unit limits (R011) and supply (R238) apply.
+    port of a land area it controls (3 ships at most, R250). Never where another house has units, nor
+    into an area its vassal controls (M069); unit limits (R011) and supply (R238) apply.
     """
     if area not in board.areas:
         return f"there is no area {area!r} (ruling 219)"
@@ -75,6 +76,8 @@ def placement_problem(state: GameState, board: Board, house: HouseId, area: str,
     name = a.name
     if unit == "dragon":
         return "a loan never places a dragon (ruling 219)"
+    if why := vassal_area_problem(state, board, house, area):  # an area of one's vassal (M069, ruling 243)
+        return why
     here = state.area(area).units
     if any(u.house != house for u in here):
         return f"{name} holds another house's units; a loan's units go only where no other house is (ruling 219)"

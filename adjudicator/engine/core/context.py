@@ -273,15 +273,16 @@ class Context:
             if found is not None:
                 pending.append((a, found, evs, entries))
             elif a.only is not None:
-                only = OnlyOption(house=a.request.house, decision=a.request.prompt, answer=_text(a.only),
+                only = OnlyOption(house=a.request.house, decision=a.request.prompt, answer=_text(a.only, a.request),
                                   visible_to=a.request.house)
                 if not a.fallback:
-                    evs = [_only_legal(e, a.only) for e in evs]
+                    evs = [_only_legal(e, _text(a.only, a.request)) for e in evs]
                 pending.append((a, a.only, [*evs, only], entries))
             elif (self._past_deadline(a.request) or a.request.house == a.request.vassal) and a.request.default is not None:
                 # A secret decision's default stays as secret as the answer it replaces.
                 seen_by = a.request.house if a.request.secret else PUBLIC
-                ev = DefaultUsed(house=a.request.house, decision=a.request.prompt, answer=_text(a.request.default), visible_to=seen_by)
+                ev = DefaultUsed(house=a.request.house, decision=a.request.prompt, answer=_text(a.request.default, a.request),
+                                 visible_to=seen_by)
                 stood = [e for e in self.pool if e.id in a.request.uses]  # lines that stand in the default (ruling 121)
                 if stood:
                     evs = [*evs, AnswerUsed(house=a.request.house, decision=a.request.prompt, visible_to=a.request.house,
@@ -317,8 +318,7 @@ class Context:
         got = a.compose(self.entries(req.house, req.kind, req.vassal))
         events = got.events
         if req.vassal and req.house != req.vassal:  # the verdicts go to the commander who wrote the lines
-            events = [replace(e, house=req.house, visible_to=req.house)
-                      if isinstance(e, (AnswerUsed, AnswerUnusable)) and e.house == req.vassal else e for e in events]
+            events = [_to_commander(e, req) for e in events]
         # Answers are consumed only when the composite answer is taken.
         return got.parts, events, (got.used if got.parts is not None else [])
 
@@ -392,11 +392,21 @@ class Context:
         self.emit(*refusals)
 
 
-def _only_legal(event: Event, only: Answer) -> Event:
+def _to_commander(event: Event, req: Request) -> Event:
+    """A verdict on a vassal's lines, for the commander who wrote them, naming the decision as it was
+    asked of the commander ("for Tyrell: ...", M030)."""
+    if isinstance(event, AnswerUsed) and event.house == req.vassal:
+        return replace(event, house=req.house, visible_to=req.house, decision=req.prompt)
+    if isinstance(event, AnswerUnusable) and event.house == req.vassal:
+        return replace(event, house=req.house, visible_to=req.house)
+    return event
+
+
+def _only_legal(event: Event, only: str) -> Event:
     """A refusal for a decision taken without asking: it says which answer was the only legal one."""
     if not isinstance(event, AnswerUnusable):
         return event
-    reason = f'the only legal answer, "{_text(only)}", was taken without asking; {event.reason}'
+    reason = f'the only legal answer, "{only}", was taken without asking; {event.reason}'
     return AnswerUnusable(house=event.house, answer=event.answer, reason=reason, rule=event.rule, ids=event.ids,
                           visible_to=event.visible_to)
 
@@ -405,12 +415,15 @@ def _parts(dicts: list[dict[str, Any]] | None) -> tuple[Command, ...] | None:
     return None if dicts is None else tuple(from_dict(d) for d in dicts)
 
 
-def _text(cmd: Answer) -> str:
-    """An answer inside an event, as the turn-file line a player would write for it."""
+def _text(cmd: Answer, req: Request | None = None) -> str:
+    """An answer inside an event, as the turn-file line a player would write for it: for a vassal's
+    decision, as its commander writes it, ``for tyrell: ...`` (M030)."""
     from ...turnfile.printer import (
         format_command,  # the canonical printer; the parser's grammar loads lazily
     )
 
     if isinstance(cmd, tuple):
-        return "; ".join(_text(c) for c in cmd)
+        return "; ".join(_text(c, req) for c in cmd)
+    if req is not None and req.vassal and req.house != req.vassal and not isinstance(cmd, ForVassal):
+        cmd = ForVassal(vassal=req.vassal, command=cmd)
     return format_command(cmd)

@@ -30,6 +30,7 @@ from ...game.state import AreaState, GameState, Unit
 from ..events.westeros import UnitsMustered
 from .common import available_units, enemy_ships, within_supply
 from .context import NOT_APPLICABLE, Ask, Context, Request, Verdict
+from .vassals import vassal_area_problem
 
 COST = {"footman": 1, "knight": 2, "siege_engine": 2, "ship": 1}
 UPGRADE_COST = 1
@@ -74,7 +75,7 @@ def check_muster(
     if not a.is_land or not a.has_castle:
         return f"{a.name} has no castle or stronghold to muster in (R068)"
     if state.controller(area, board) != house:
-        return f"you do not control {a.name} (R067)"
+        return vassal_area_problem(state, board, house, area) or f"you do not control {a.name} (R067)"
     spent = cost(actions)
     if spent > points:
         return f"mustering this in {a.name} costs {spent} points; it gives {points} (R068, R069)"
@@ -157,7 +158,8 @@ def _ship_refusal(state: GameState, board: Board, house: HouseId, area: str, des
             return f"{d.name} cannot be used in this game (ruling 100)"
         return f"{d.name} already holds 3 ships (R077)"
     if d.is_sea and board.adjacent(area, dest):
-        return f"{d.name} holds enemy ships; no ship can be mustered there (R075)"
+        return vassal_area_problem(state, board, house, dest) or \
+            f"{d.name} holds enemy ships; no ship can be mustered there (R075)"
     return f"a ship from {a.name} goes into its own port or an adjacent sea, not {d.name} (R075)"
 
 

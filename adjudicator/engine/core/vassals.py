@@ -39,3 +39,24 @@ def family_holder(state: GameState, board: Board, house: HouseId, area: str) -> 
         return None
     holder = state.controller(area, board)
     return holder if holder is not None and same_family(state, house, holder) else None
+
+
+def family_area_problem(state: GameState, board: Board, house: HouseId, area: str) -> str | None:
+    """Why ``house`` may not enter ``area`` because its family holds it, or ``None``: a vassal never
+    marches into an area its commander or a fellow vassal controls (M045); for a commander, see
+    :func:`vassal_area_problem`."""
+    owner = family_holder(state, board, house, area)
+    if owner is None or not state.is_vassal(house):
+        return vassal_area_problem(state, board, house, area)
+    return (f"{board.area(area).name} is controlled by {owner.title()}: a vassal never marches into an area its "
+            "commander or another vassal of the same commander controls (M045, ruling 234)")
+
+
+def vassal_area_problem(state: GameState, board: Board, commander: HouseId, area: str) -> str | None:
+    """Why ``commander`` may not enter or put a unit in ``area``, held by one of its vassals this round,
+    or ``None``: not by a march, a retreat, mustering, a loan or a card (M069, rulings 243, 284)."""
+    owner = family_holder(state, board, commander, area)
+    if owner is None or state.is_vassal(commander):
+        return None
+    return (f"{board.area(area).name} is controlled by {owner.title()}, your vassal this round: a commander never "
+            "enters an area its vassal controls (M069, ruling 243)")

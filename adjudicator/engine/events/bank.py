@@ -105,6 +105,22 @@ class UnitsPlaced(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class UnitsNotPlaced(Event):
+    """Ruling 219: a loan's units that fit nowhere now (unit limits, supply, areas) are not placed."""
+
+    house: str
+    units: tuple[str, ...]
+    cause: str = ""
+
+    def describe(self) -> str:
+        from . import units_text
+
+        them = "it" if len(self.units) == 1 else "them"
+        return (f"{house_name(self.house)} cannot place {units_text(self.units)}{aside(self.cause)}: no area can "
+                f"take {them} now (unit limits, supply or areas, ruling 219).")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BraavosTokenTaken(Event):
     """M111, M113: who keeps the Braavos token now ("" when it is set aside, ruling 257)."""
 

@@ -120,7 +120,9 @@ class CommanderRewarded(Event):
     commander: str
 
     def describe(self) -> str:
-        return f"{house_name(self.commander)} gains 1 power for {house_name(self.vassal)}'s victory."
+        # The power itself is the PowerChanged event that follows; saying it here too read as 2 power.
+        commander = house_name(self.commander)
+        return f"{house_name(self.vassal)} won as {commander}'s vassal: {commander} earns the commander's reward (M062)."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -22,7 +22,7 @@ from ..core.common import (
     within_supply,
 )
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
-from ..core.vassals import family_holder
+from ..core.vassals import family_area_problem, family_holder
 from ..events.action import (
     AttackDeclared,
     MarchResolved,
@@ -210,14 +210,7 @@ def family_entry_problem(state: GameState, board: Board, house: HouseId, dest: s
     vassal = state.is_vassal(house)
     if vassal and d.is_port:
         return f"a vassal never marches into a port, not even its own ({d.name}) (M044, ruling 273)"
-    owner = family_holder(state, board, house, dest)
-    if owner is None:
-        return None
-    if vassal:
-        return (f"{d.name} is controlled by {owner.title()}: a vassal never marches into an area its commander or "
-                "another vassal of the same commander controls (M045, ruling 234)")
-    return (f"{d.name} is controlled by {owner.title()}, your vassal this round: a commander never enters an area "
-            "its vassal controls (M069, ruling 243)")
+    return family_area_problem(state, board, house, dest)
 
 
 def vassal_keeps_control(state: GameState, board: Board, house: HouseId, origin: str, plan: MarchPlan) -> bool:
@@ -279,13 +272,19 @@ def resolve_next_march(ctx: Context) -> bool:
     return next_in_cycle(ctx, lambda h: bool(march_orders(st, board, h)), one)
 
 
+_MARCH_PROMPT = "resolve one of your march orders: which units go where, and whether to leave a power token"
+# A vassal is never asked about its power token: one is left by itself where it is needed (M068, ruling 242).
+_MARCH_PROMPT_VASSAL = ("resolve one of your march orders: which units go where (a land area it leaves empty "
+                        "keeps a power token of its own, unasked, M068)")
+
+
 def _march_ask(ctx: Context, house: HouseId, origins: list[str]) -> Ask:
     st, board = ctx.state, ctx.board
     movable = {o: [u.type for u in st.area(o).units if u.house == house and not u.routed] for o in origins}
     stay = March(origin=origins[0])
     req = Request(
         key=ctx.key("march", house), kind="march", house=house,
-        prompt="resolve one of your march orders: which units go where, and whether to leave a power token",
+        prompt=_MARCH_PROMPT_VASSAL if st.is_vassal(house) else _MARCH_PROMPT,
         context={"march_orders": {o: st.area(o).order.token for o in origins},  # type: ignore[union-attr]
                  "units": movable, "destinations": {o: destinations(st, board, house, o) for o in origins}},
         default=stay,
