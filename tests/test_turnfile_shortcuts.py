@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 from unittest.mock import patch
 
@@ -17,9 +18,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adjudicator.game import commands as C
 from adjudicator.game.maps import CLASSIC, MOTHER_OF_DRAGONS
 from adjudicator.turnfile import diagnostics as D
-from adjudicator.turnfile.names import NAME_KINDS, current_vocabulary, display_name, lookup, namespace, vocabulary
+from adjudicator.turnfile import printer
+from adjudicator.turnfile.names import (
+    NAME_KINDS,
+    ORDER_TEXT,
+    SEA_ORDER_TEXT,
+    TRACK_NAMES,
+    VASSAL_ORDER_TEXT,
+    current_vocabulary,
+    display_name,
+    lookup,
+    namespace,
+    vocabulary,
+)
+from adjudicator.turnfile.printer import format_command
 from adjudicator.util.lines import split_lines
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -155,3 +170,53 @@ def test_the_vocabulary_is_restored_after_an_error_and_when_nested() -> None:
     with pytest.raises(Exception, match="unknown variant"):
         vocabulary("no-such-variant")
     assert re.fullmatch(r"\w[\w-]*", current_vocabulary())
+
+
+# --- E002: the commands that are not printed to be measured ---------------------------------------
+
+
+def _longest(kind: str, printed: Callable[[str], str]) -> str:
+    ids = {i for variant in (CLASSIC, MOTHER_OF_DRAGONS) for i in namespace(kind, variant).display}
+    return max(sorted(ids), key=lambda i: len(printed(i)))
+
+
+def test_the_commands_e002_does_not_print_hold_one_name_per_field() -> None:
+    """No list and no nested command in them, so their printed length is that of their longest names."""
+    for cls in printer._SHORT_TYPES:
+        assert {kind.shape for _, kind in C._field_kinds(cls)} <= {"text", "int", "bool", "table"}, cls
+        assert {kind.nested for _, kind in C._field_kinds(cls) if kind.shape == "table"} <= {"CombatFilter"}, cls
+
+
+def test_the_commands_e002_does_not_print_are_short_with_the_longest_names() -> None:
+    area = _longest("area", lambda i: display_name("area", i))
+    house = max(sorted({h for v in (CLASSIC, MOTHER_OF_DRAGONS) for h in namespace("house", v).display}), key=len)
+    card = _longest("card", lambda i: display_name("house_card", i.split(":", 1)[1]))
+    card = card.split(":", 1)[1]
+    token = max(sorted({*C.ORDER_TOKENS, *C.VASSAL_ORDER_TOKENS, *SEA_ORDER_TEXT}),
+                key=lambda t: len(ORDER_TEXT.get(t) or SEA_ORDER_TEXT.get(t) or VASSAL_ORDER_TEXT.get(t, t)))
+    track = max(sorted(TRACK_NAMES), key=lambda t: len(TRACK_NAMES[t]))
+    when = C.CombatFilter(role="defender", area=area, opponent=house)
+    worst = [
+        C.AssignOrder(area=area, token=token), C.LeaveUnordered(area=area), C.Raven(action="swap", area=area, token=token),
+        C.PlayCard(card=card, when=when), C.RefuseSupport(supporter=house, when=when), C.UseBlade(use=False, when=when),
+        C.PortShips(port=area, count=3), C.Support(side=house, combat_area=area, origin=area), C.Bid(track=track, amount=99),
+        C.Give(power=20, to=house), C.CommandVassal(vassal=house),
+        *(C.CardChoice(card=card, when=when, **kw) for kw in (  # type: ignore[arg-type]
+            {"option": "cancel"}, {"track": track}, {"house_card": card}, {"area": area}, {"option": "remove"})),
+    ]
+    assert {type(c) for c in worst} == printer._SHORT_TYPES
+    for cmd in worst:
+        assert printer.prints_short(cmd)
+        assert len(format_command(cmd)) <= D.MAX_LINE_CHARS // 4, format_command(cmd)
+
+
+def test_a_conditional_answer_too_long_inside_is_told_by_its_own_length() -> None:
+    """E002 for a line under a condition reports the answer's own printed length when the answer
+    alone is too long, else the whole line's (the check runs inside, then around the condition)."""
+    from adjudicator.turnfile.parser import parse_turn_file
+
+    long_units = ", ".join(["f"] * 150)  # written in 448 characters, printed in 1,348 ("footman, ...")
+    inner = parse_turn_file(f"if attacked in kl: casualties: {long_units}\n").problems
+    alone = parse_turn_file(f"casualties: {long_units}\n").problems
+    assert [p.message for p in inner] == [p.message for p in alone]
+    assert [p.code for p in inner] == ["E002"] and "1,360 characters" in inner[0].message

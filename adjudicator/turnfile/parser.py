@@ -19,7 +19,7 @@ stark.txt:1:1: W101 area 'Winterfall' read as 'Winterfell'
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, NamedTuple, cast
 
@@ -73,7 +73,7 @@ from .names import (
     vocabulary,
 )
 from .parser_mod import deck_iv_form, distribute, mod_line, westeros_choice
-from .printer import format_command
+from .printer import format_command, prints_short
 from .vassal_lines import VassalLines
 
 __all__ = [
@@ -186,7 +186,7 @@ class _Ctx:
         return token
 
     def done(self, command: Command) -> Built:
-        if not self.errors and len(printed := format_command(command)) > MAX_LINE_CHARS:
+        if not self.errors and not prints_short(command) and len(printed := format_command(command)) > MAX_LINE_CHARS:
             # Names read generously ("kl", "ratheon") print in full: what a line accepts must print
             # to a line the parser accepts again (the receipt restates it, the engine logs it).
             self.error("E002", f"written out in full this line is {len(printed):,} characters long; the limit is "
@@ -527,7 +527,9 @@ def _conditional(cond: tuple[Any, ...], inner: Built) -> Built:
                 _Name("", 1, 2))
     if cmd is None or c.errors:
         return Built(None, c.errors, c.warnings)
-    return c.done(replace(cast(Any, cmd), when=when))
+    # Completed rather than copied, as _placed does: the inner line built it a moment ago for this line.
+    object.__setattr__(cmd, "when", when)
+    return c.done(cmd)
 
 
 # --- "NAME: ..." lines ---------------------------------------------------------------------------
