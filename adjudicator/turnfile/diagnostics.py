@@ -462,20 +462,21 @@ def read_source(data: str | bytes, filename: str = "<turn>") -> Source:
     for number, line in enumerate(raw, 1):
         if line is None:  # quoted text in a partly quoted mail
             continue
-        stripped = line.strip()
-        if stripped == _ARMOUR_BEGIN:
-            in_armour = True
-            continue
-        if in_armour:
-            in_armour = stripped != _ARMOUR_END
-            after = not in_armour
-            continue
-        if after or stripped == "--":
-            if stripped and stripped != "--":
-                src.notices.append(Notice("W204", "text after the seal or signature line was ignored", Where(filename, number)))
-                break
-            after = True
-            continue
+        if in_armour or after or "--" in line:  # else it is neither the seal's armour nor the signature line
+            stripped = line.strip()
+            if stripped == _ARMOUR_BEGIN:
+                in_armour = True
+                continue
+            if in_armour:
+                in_armour = stripped != _ARMOUR_END
+                after = not in_armour
+                continue
+            if after or stripped == "--":
+                if stripped and stripped != "--":
+                    src.notices.append(Notice("W204", "text after the seal or signature line was ignored", Where(filename, number)))
+                    break
+                after = True
+                continue
         body = line.split("#", 1)[0].rstrip()
         if not body:  # blank, or a comment (rstrip leaves nothing of a line of blanks)
             continue
@@ -512,10 +513,9 @@ def _decode(data: str | bytes, src: Source) -> str | None:
         size = len(data)
     else:
         size = len(data.encode("utf-8", "surrogatepass"))
-    where = Where(src.filename, 0)
     if size > MAX_FILE_BYTES:
         src.problems.append(InvalidLine(
-            "E001", f"the file is {size:,} bytes; a turn file may be at most {MAX_FILE_BYTES:,} bytes", where=where,
+            "E001", f"the file is {size:,} bytes; a turn file may be at most {MAX_FILE_BYTES:,} bytes", where=Where(src.filename, 0),
             suggestion="send only the turn itself, as plain text"))
         return None
     if isinstance(data, bytes):
@@ -531,7 +531,7 @@ def _decode(data: str | bytes, src: Source) -> str | None:
                     text, codec = data.decode("cp1252"), "Windows-1252"
                 except UnicodeDecodeError:
                     text, codec = data.decode("latin-1"), "Latin-1"
-                src.notices.append(Notice("W206", f"the file is not UTF-8; it was read as {codec}", where))
+                src.notices.append(Notice("W206", f"the file is not UTF-8; it was read as {codec}", Where(src.filename, 0)))
     else:
         text = data
     text = text.lstrip("\ufeff")
@@ -539,7 +539,7 @@ def _decode(data: str | bytes, src: Source) -> str | None:
     if "\x00" in text or (junk > 3 and junk * 10 > len(text)):
         what = "NUL bytes" if "\x00" in text else "binary data"
         src.problems.append(InvalidLine(
-            "E003", f"the file contains {what}; it is not a plain-text turn file", where=where,
+            "E003", f"the file contains {what}; it is not a plain-text turn file", where=Where(src.filename, 0),
             suggestion="save the turn as plain UTF-8 text"))
         return None
     return text

@@ -244,13 +244,20 @@ class _Lines(VassalLines, Transformer[Token, Any]):
         return ("mod", int(text))
 
     def order_token(self, ch: list[Any]) -> Any:
-        toks = [t for c in ch for t in (c if isinstance(c, list) else [c]) if isinstance(t, Token)]
-        kind_words = " ".join(t.lower() for t in toks if t.type not in ("SPECIAL", "STAR"))
-        mod = next((c[1] for c in ch if isinstance(c, tuple)), None)
-        special = any(t.type in ("SPECIAL", "STAR") for t in toks)
-        col, end = toks[0].column or 1, toks[-1].end_column or 1
-        shown = " ".join(str(t) for t in toks if t.type != "STAR") + (f" {mod:+d}" if mod is not None else "")
-        return _Order(ORDER_KINDS[kind_words], mod, special, col, end, shown + ("*" if toks[-1].type == "STAR" else ""))
+        toks: list[Token] = []
+        mod = None
+        for c in ch:  # SPECIAL? [order words] ("mod", n)? STAR?
+            if isinstance(c, list):
+                toks += c
+            elif isinstance(c, Token):
+                toks.append(c)
+            elif mod is None:
+                mod = c[1]
+        words = [t for t in toks if t.type not in ("SPECIAL", "STAR")]
+        star = toks[-1].type == "STAR"
+        shown = " ".join(toks[:-1] if star else toks) + (f" {mod:+d}" if mod is not None else "") + ("*" if star else "")
+        return _Order(ORDER_KINDS[" ".join(words).lower()], mod, len(words) < len(toks), toks[0].column or 1,
+                      toks[-1].end_column or 1, shown)
 
     def unit_spec(self, ch: list[Any]) -> Any:
         return ("unit", ch[0] if len(ch) == 2 else None, ch[-1])
