@@ -200,7 +200,7 @@ def test_the_commands_e002_does_not_print_are_short_with_the_longest_names() -> 
         C.AssignOrder(area=area, token=token), C.LeaveUnordered(area=area), C.Raven(action="swap", area=area, token=token),
         C.PlayCard(card=card, when=when), C.RefuseSupport(supporter=house, when=when), C.UseBlade(use=False, when=when),
         C.PortShips(port=area, count=3), C.Support(side=house, combat_area=area, origin=area), C.Bid(track=track, amount=99),
-        C.Give(power=20, to=house), C.CommandVassal(vassal=house),
+        C.Give(power=20, to=house),
         *(C.CardChoice(card=card, when=when, **kw) for kw in (  # type: ignore[arg-type]
             {"option": "cancel"}, {"track": track}, {"house_card": card}, {"area": area}, {"option": "remove"})),
     ]

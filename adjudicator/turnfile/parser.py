@@ -244,15 +244,9 @@ class _Lines(VassalLines, Transformer[Token, Any]):
         return ("mod", int(text))
 
     def order_token(self, ch: list[Any]) -> Any:
-        toks: list[Token] = []
-        mod = None
-        for c in ch:  # SPECIAL? [order words] ("mod", n)? STAR?
-            if isinstance(c, list):
-                toks += c
-            elif isinstance(c, Token):
-                toks.append(c)
-            elif mod is None:
-                mod = c[1]
+        # SPECIAL? [order words] ("mod", n)? STAR?
+        toks = [t for c in ch if not isinstance(c, tuple) for t in (c if isinstance(c, list) else (c,))]
+        mod = next((c[1] for c in ch if isinstance(c, tuple)), None)
         words = [t for t in toks if t.type not in ("SPECIAL", "STAR")]
         star = toks[-1].type == "STAR"
         shown = " ".join(toks[:-1] if star else toks) + (f" {mod:+d}" if mod is not None else "") + ("*" if star else "")

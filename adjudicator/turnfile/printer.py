@@ -49,7 +49,7 @@ def format_command(cmd: Command) -> str:
 # range or a word from a fixed table, and a condition at most one of each. Written out with the longest names of every vocabulary they stay far below a
 # line's limit (tests/test_turnfile_shortcuts.py), so the parser's E002 check need not print them.
 _SHORT_TYPES = frozenset({C.AssignOrder, C.LeaveUnordered, C.Raven, C.PlayCard, C.RefuseSupport, C.UseBlade,
-                          C.CardChoice, C.PortShips, C.Support, C.Bid, C.Give, C.CommandVassal})
+                          C.CardChoice, C.PortShips, C.Support, C.Bid, C.Give})
 
 
 def prints_short(cmd: Command) -> bool:
