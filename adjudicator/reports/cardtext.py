@@ -12,6 +12,8 @@ every report prints for a card, ``[name · numbers] text``, so a player plans on
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..game.cards import CARDS, HouseCard, WildlingCard
 
 # When a House card's text applies, in the order of a combat (cards.toml's `when`).
@@ -42,9 +44,30 @@ def card_ref(kind: str, card_id: str, deck: int | str | None = None) -> str:
 def card_text(ref: str) -> str:
     """``[name · numbers] text`` for a card reference (see :func:`card_ref`); an unknown card by its id.
 
+    Every report of a step prints the houses' hands, so each card's text is worked out once per
+    process (the card data is fixed once loaded); a reference that cannot be a key is worked out as
+    it comes.
+
     >>> print(card_text("eddard_stark"))
     [Eddard Stark · 4 · 2 swords] No text.
     """
+    try:
+        return _card_text_once(ref)
+    except TypeError:  # unhashable: not a reference any report makes
+        return _card_text(ref)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _card_text_once(ref: str) -> str:
+    return _card_text(ref)
+
+
+def clear_caches() -> None:
+    """Forget the cards' texts worked out so far."""
+    _card_text_once.cache_clear()
+
+
+def _card_text(ref: str) -> str:
     kind, _, rest = ref.rpartition(":") if ref.count(":") == 1 else ("", "", ref)
     if ref.startswith("westeros:"):
         _, deck, card_id = ref.split(":", 2)

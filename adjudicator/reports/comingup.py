@@ -8,7 +8,6 @@ file, it is used when its decision comes, and the mail round that would have ask
 from __future__ import annotations
 
 import dataclasses
-import textwrap
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -20,8 +19,7 @@ from ..game.commands import Command, Retreat
 from ..game.state import GameState
 from ..turnfile.names import display_name
 from ..turnfile.printer import format_command
-
-WIDTH = 78  # the report's width: a skeleton line stays within it
+from .words import WIDTH, clean, comment_lines
 
 
 def coming_up(state: GameState, viewer: str, requests: Iterable[Request | Mapping[str, Any]], *,
@@ -39,15 +37,9 @@ def skeleton_lines(items: list[dict[str, Any]]) -> list[str]:
         return []
     out = ["# Coming up, not asked yet: answering now saves a mail (uncomment what you mean)"]
     for item in items:
-        out += textwrap.wrap(f"# {item['kind']}: {item['prompt']}", WIDTH, subsequent_indent="#   ",
-                             break_long_words=False, break_on_hyphens=False)
+        out += comment_lines(f"# {item['kind']}: {item['prompt']}")
         out += [f"# {line}" for line in item["lines"]]
     return out
-
-
-def clean(text: str) -> str:
-    """Text made safe for a mail, as the report makes it: control characters become spaces."""
-    return "".join(ch if ch.isprintable() else " " for ch in str(text))
 
 
 def template_lines(u: Upcoming) -> list[str]:

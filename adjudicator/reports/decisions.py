@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterable
 from typing import Any
 
@@ -12,7 +11,7 @@ from ..game.commands import to_dict as to_command_dict
 from ..game.state import GameState
 from ..turnfile.header import Header, format_header
 from .vassals import as_commander, for_line
-from .words import WIDTH, clean, context_text
+from .words import WIDTH, clean, comment_lines, context_text
 
 
 def request_dict(r: Any) -> dict[str, Any]:
@@ -126,8 +125,7 @@ def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq:
     for r in (request_dict(r) for r in requests):
         if r["house"] != house:
             continue
-        lines += textwrap.wrap(f"# {kind_name(r['kind'])}: {clean(r['prompt'])}", WIDTH, subsequent_indent="#   ",
-                               break_long_words=False, break_on_hyphens=False)
+        lines += comment_lines(f"# {kind_name(r['kind'])}: {clean(r['prompt'])}")
         template = _default_text(r) or [command_text(as_commander(r, o)) for o in r.get("options", [])[:1]]
         lines += [f"# {t}" for t in (template or [for_line(r, KIND_TEMPLATES.get(r["kind"], r["kind"] + " ..."))])]
     lines += list(ahead)  # the later tracks' bids among them, when a bid is asked

@@ -27,6 +27,7 @@ from ..engine.events import from_dict as event_from_dict
 from ..game.board import Board
 from ..game.mod_board import mod_board  # its map with Essos holds every area of every board
 from ..game.state import GameState
+from . import cardtext, svgmap, templating, words
 from .decisions import KIND_TEMPLATES as KIND_TEMPLATES
 from .decisions import command_text as command_text
 from .decisions import held_answers as held_answers
@@ -120,15 +121,24 @@ def render_reports(
     shared: dict[str, Any] | None = None
     event_views: dict[int, dict[str, Any]] = {}  # by id() of the events in `every`, alive throughout
     public_pages: dict[str, str] = {}
+    public: dict[str, Any] = {}  # the public report's view, once for both formats
     out: dict[tuple[str | None, str], str] = {}
     env = environment(templates_dir)
+    templates: dict[tuple[str | None, str], Any] = {}  # each looked up once a step (a lookup stats its file)
     extra = {"colours": _COLOURS, "map_src": map_src, "map_width": MapLayout.for_map(board.map).width}
+
+    def template(who: str | None, fmt: str) -> Any:
+        if (who, fmt) not in templates:
+            templates[who, fmt] = env.get_template(_TEMPLATES[who, fmt])
+        return templates[who, fmt]
 
     def public_page(fmt: str) -> str:
         if fmt not in public_pages:
-            view = report_view(state, visible(every, None), viewer=None, requests=reqs, fingerprints=fingerprints,
-                               last_seqs=last_seqs, board=board, shared=shared, event_views=event_views)  # fmt: skip
-            public_pages[fmt] = env.get_template(_TEMPLATES[None, fmt]).render(**view, **extra)
+            if not public:
+                public.update(report_view(state, visible(every, None), viewer=None, requests=reqs,
+                                          fingerprints=fingerprints, last_seqs=last_seqs, board=board, shared=shared,
+                                          event_views=event_views))  # fmt: skip
+            public_pages[fmt] = template(None, fmt).render(**public, **extra)
         return public_pages[fmt]
 
     for viewer in viewers:
@@ -147,7 +157,7 @@ def render_reports(
                 view = report_view(state, visible(every, viewer), viewer=viewer, requests=reqs,
                                    fingerprints=fingerprints, last_seqs=last_seqs, board=board, shared=shared,
                                    event_views=event_views)  # fmt: skip
-            part = env.get_template(_TEMPLATES["house", fmt]).render(**view, **extra)
+            part = template("house", fmt).render(**view, **extra)
             if split:
                 out[(viewer, fmt)] = part
             else:
@@ -205,6 +215,16 @@ def render_step_map(state: GameState, events: Iterable[Event | Mapping[str, Any]
 
 
 _COLOURS = {h: c[0] for h, c in HOUSE_COLOURS.items()}  # each house's main colour, for the HTML report
+
+
+def clear_caches() -> None:
+    """Forget every part remembered from earlier reports of this process: the wrapped paragraphs, the
+    cards' texts, the turn-file comments, the map's drawn parts. The next report is worked out from
+    scratch, and must be the same (for tests and benchmarks)."""
+    templating.clear_caches()
+    cardtext.clear_caches()
+    words.clear_caches()
+    svgmap.clear_caches()
 
 
 # --- inputs -------------------------------------------------------------------------------------

@@ -9,8 +9,8 @@ step's marches and retreats are arrows, the embattled area has a red outline, an
 (influence, supply, victory, wildling threat) are drawn under the board.
 
 Drawing is fast because little changes from one map to the next: the template's macros draw the
-outlines and the legend once per game, and each area again only when its holder or contents
-changed.
+outlines and the legend once per game, each area again only when its holder or contents changed,
+and the panel of tracks only when a track moved.
 
 >>> from adjudicator.game.setup import new_game
 >>> svg = render_map(new_game(["stark", "lannister", "baratheon"], seed="doc"))
@@ -272,6 +272,7 @@ class _Painter:
             )
         self.layers = _Memo(64)  # (impassable, houses, vassals) -> shapes, borders and legend
         self.areas = _Memo(8192)  # (AreaKey, highlighted) -> an area's fill and contents
+        self.panels = _Memo(256)  # the tracks panel's view, as its repr -> the panel drawn
 
     def layer(self, state: GameState) -> dict[str, Any]:
         """The parts fixed for a game: area shapes, border lines, the legend."""
@@ -290,6 +291,12 @@ class _Painter:
                                layout.shapes.sea_lines(), **dragons),
             "legend": m.legend(houses, COLOURS, layout.width, layout.height),
         }
+
+    def tracks(self, view: dict[str, Any]) -> Markup:
+        """The panel of tracks under the board, drawn again only when a track, the supply, the victory
+        track or the threat moved. The view holds only strings, numbers, booleans and lists and dicts of
+        them, so its repr tells two views apart (an unequal repr of an equal view only draws it again)."""
+        return self.panels.get(repr(view), lambda: self.macros.tracks(view, COLOURS))  # type: ignore[no-any-return]
 
     def area(self, state: GameState, key: AreaKey, highlight: bool) -> tuple[Markup, Markup]:
         """An area's fill and contents, drawn again only when something in them changed."""
@@ -378,7 +385,7 @@ def map_view(state: GameState, painter: _Painter, *, viewer: str | None, highlig
             "land_fills": [drawn[a][0] for a in others],
             "contents": [drawn[a][1] for a in facts.drawing_order],
             "arrows": m.arrows(_arrows(facts, events or []), COLOURS),
-            "tracks": m.tracks(_tracks_view(state, facts.board, layout), COLOURS),
+            "tracks": painter.tracks(_tracks_view(state, facts.board, layout)),
         },
     }
 

@@ -51,6 +51,11 @@ def _wrapped(text: str, width: int, indent: str, first: str) -> str:
     return _wrap(str(text), width, indent, first)
 
 
+def clear_caches() -> None:
+    """Forget the paragraphs wrapped so far."""
+    _wrapped.cache_clear()
+
+
 def _wrap(text: str, width: int, indent: str, first: str) -> str:
     lines = textwrap.wrap(
         text, width=width, initial_indent=first, subsequent_indent=indent,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+from functools import lru_cache
 from typing import Any
 
 from ..game.board import ALL_HOUSES
@@ -12,8 +14,15 @@ TRACK_NAMES = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_cour
 
 
 def clean(text: str) -> str:
-    """Player text made safe for a mail: control characters and line breaks become spaces."""
-    return "".join(ch if ch.isprintable() else " " for ch in str(text))
+    """Player text made safe for a mail: control characters and line breaks become spaces.
+
+    >>> clean("raid\\x1b[2J from\\nPyke")
+    'raid [2J from Pyke'
+    """
+    text = str(text)
+    if text.isprintable():  # nearly always: the text as it is (a report cleans ~100,000 strings a game)
+        return text
+    return "".join(ch if ch.isprintable() else " " for ch in text)
 
 
 def context_text(v: Any) -> str:
@@ -49,3 +58,19 @@ def word(ident: str) -> str:
             return name
     return ident.replace("_", " ")
 
+
+
+def comment_lines(text: str, width: int = WIDTH) -> list[str]:
+    """``text`` wrapped as a turn file's comment: ``"#   "`` before each line after the first, no word
+    broken. The same prompts come back for every house and step, so each wrapping is remembered."""
+    return list(_comment_lines(text, width))
+
+
+@lru_cache(maxsize=4096)
+def _comment_lines(text: str, width: int) -> tuple[str, ...]:
+    return tuple(textwrap.wrap(text, width, subsequent_indent="#   ", break_long_words=False, break_on_hyphens=False))
+
+
+def clear_caches() -> None:
+    """Forget the comments wrapped so far."""
+    _comment_lines.cache_clear()
