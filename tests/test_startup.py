@@ -13,8 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.folder import registry
 from adjudicator.folder.batch import adjudicate
 from adjudicator.folder.gamedir import create_game
+from adjudicator.game.commands import from_dict
+from adjudicator.seals import seal
+from adjudicator.seals.keys import generate
+from adjudicator.turnfile.printer import format_command
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND_MODULES = {f"adjudicator.cli.{m}" for m in ("game", "seals", "check", "batch", "mail", "simulate")}
@@ -43,6 +48,36 @@ def test_adjudicate_loads_neither_mail_nor_a_process_pool(tmp_path: Path) -> Non
     assert not loaded & (MAIL | {"adjudicator.cli.game", "adjudicator.robots"})
 
 
+# What a base-game step of the Planning Phase never reaches: the other phases' rules (combat and its
+# cards, Westeros and its cards and wildlings) and the Mother of Dragons' (the Iron Bank, its cards
+# and the expansion's Westeros deck).
+NOT_IN_A_PLANNING_STEP = {
+    "adjudicator.engine.rules.action", "adjudicator.engine.rules.combat", "adjudicator.engine.rules.support",
+    "adjudicator.engine.rules.strength", "adjudicator.engine.rules.housecards", "adjudicator.engine.cards.registry",
+    "adjudicator.engine.cards.tides", "adjudicator.engine.rules.westeros", "adjudicator.engine.rules.wildlings",
+    "adjudicator.engine.cards.wildlings", "adjudicator.engine.core.bidding", "adjudicator.engine.core.mustering",
+    "adjudicator.engine.events.westeros", "adjudicator.engine.rules.iron_bank", "adjudicator.engine.core.bank",
+    "adjudicator.engine.cards.loans", "adjudicator.engine.cards.westeros_iv",
+}  # fmt: skip
+
+
+def test_a_base_game_planning_step_loads_neither_other_phases_rules_nor_the_iron_banks(tmp_path: Path) -> None:
+    houses = ["stark", "lannister", "baratheon"]
+    gd = create_game(tmp_path / "g", houses=houses, game_id="g", seed="s")
+    keys = {h: generate(h) for h in houses}
+    for h, k in keys.items():
+        registry.register_key(gd.root, h, k.public)
+    adjudicate(gd.root)
+    for request in gd.load_state().pending:  # each house's orders: the defaults, sealed
+        lines = [format_command(from_dict(c)) for c in request["default_parts"]]
+        text = "\n".join([f"game g · house {request['house']} · round 1 · planning · seq 1", *lines]) + "\n"
+        (gd.root / "inbox" / f"{request['house']}.txt").write_text(seal.sign(text, keys[request["house"]].private))
+    loaded = modules_loaded("adjudicate", str(gd.root))
+    assert [r["kind"] for r in gd.load_state().pending] == ["raven"]  # the orders were taken: the Raven is asked
+    assert "adjudicator.engine.rules.planning" in loaded
+    assert not loaded & NOT_IN_A_PLANNING_STEP
+
+
 def test_sign_loads_no_parser_engine_or_templates(tmp_path: Path) -> None:
     (tmp_path / "turn.txt").write_text("game g · house stark · round 1 · planning · seq 1\n")
     loaded = modules_loaded("sign", "--key", str(tmp_path / "missing"), str(tmp_path / "turn.txt"))
@@ -58,3 +93,36 @@ def test_a_players_check_against_a_published_state_loads_no_engine_templates_or_
     loaded = modules_loaded("check", str(report), str(tmp_path / "turn.txt"))
     assert "adjudicator.folder.check" in loaded
     assert not loaded & ({"jinja2", "cryptography", "adjudicator.engine", "adjudicator.reports"} | MAIL)
+
+
+# In a fresh interpreter: the events package alone, then an event read back by name, then every
+# module of the package, to see that the phase modules hold every event class there is.
+_REGISTRY = """
+import importlib, json, pkgutil, sys
+import adjudicator
+from adjudicator.engine import events
+alone = sorted(m for m in sys.modules if m.startswith("adjudicator.engine.events."))
+e = events.from_dict({"type": "ControlChanged", "area": "winterfell", "old": "", "new": "stark"})
+by_name = sorted(events.all_event_types())
+for m in pkgutil.walk_packages(adjudicator.__path__, "adjudicator."):
+    if not m.name.endswith("__main__"):
+        importlib.import_module(m.name)
+def subclasses(cls):
+    for c in cls.__subclasses__():
+        yield c
+        yield from subclasses(c)
+every = sorted({c.__name__ for c in subclasses(events.Event) if c.__module__.startswith("adjudicator.")})
+print(json.dumps({"alone": alone, "read": [type(e).__module__, e.describe()], "by_name": by_name, "every": every}))
+"""
+
+
+def test_events_are_read_back_by_name_with_their_module_loaded_then_and_every_class_is_found() -> None:
+    run = subprocess.run([sys.executable, "-c", _REGISTRY], capture_output=True, text=True, cwd=ROOT, check=True)
+    found = json.loads(run.stdout)
+    assert found["alone"] == []  # importing the events loads no phase's events
+    assert found["read"] == ["adjudicator.engine.events.common", "Winterfell passes from no one to Stark."]
+    assert found["by_name"] == found["every"] and len(found["every"]) > 90
+    with pytest.raises(KeyError):
+        from adjudicator.engine.events import from_dict
+
+        from_dict({"type": "NoSuchEvent"})

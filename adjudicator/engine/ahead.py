@@ -45,7 +45,6 @@ from ..game.commands import (
 )
 from ..game.state import GameState
 from .core.context import Request
-from .core.mustering import legal_single_actions, muster_request, westeros_mustering_areas
 from .rules.marches import destinations, hostile
 from .rules.planning import (
     areas_needing_orders,
@@ -56,7 +55,6 @@ from .rules.planning import (
     is_short,
 )
 from .rules.raids import reach_problem, targets
-from .rules.westeros import CHOICES, DECIDER, TOKEN_NAMES
 
 TRACK_WORDS = {"iron_throne": "the Iron Throne", "fiefdoms": "the Fiefdoms", "kings_court": "the King's Court"}
 
@@ -135,6 +133,8 @@ def cards_to_come(state: GameState) -> tuple[str | None, list[str]]:
 
 
 def _westeros(state: GameState, board: Board, house: str, asked: list[Request]) -> list[Upcoming]:
+    from .rules.westeros import DECIDER  # each phase's rules are loaded where its lines are worked out
+
     now, later = cards_to_come(state)
     mine = {r.kind for r in asked if r.house == house}
     out: list[Upcoming] = []
@@ -203,6 +203,8 @@ def _decided(state: GameState, card: str) -> str | None:
 def _choice(state: GameState, house: str, card: str, name: str, *, anyone: bool) -> list[Upcoming]:
     """The choice of a Westeros card for the holder of its token; with ``anyone``, a bidding comes
     first and any house may hold the token by then."""
+    from .rules.westeros import CHOICES, DECIDER, TOKEN_NAMES
+
     token = TOKEN_NAMES[DECIDER[card]]
     if state.holder(DECIDER[card]) == house:
         why = f"{name} resolves later in this phase and you hold {token}: you may choose now"
@@ -228,6 +230,8 @@ def _unique(items: list[Upcoming]) -> list[Upcoming]:
 
 
 def _musters(state: GameState, board: Board, house: str, why: str) -> list[Upcoming]:
+    from .core.mustering import legal_single_actions, muster_request, westeros_mustering_areas
+
     areas = westeros_mustering_areas(state, board, house)
     out = []
     for i, area in enumerate(areas):

@@ -24,16 +24,33 @@ from .core.context import (
     Step,
 )
 from .events import AnswersExpired, AnswerUnusable, AnswerUsed, Event
-from .rules import action, planning, westeros
 from .rules.gifts import apply_gifts, has_gifts
 from .rules.lapsed import lapsed
-from .rules.leaving import between_rounds, leave_between_rounds
 
 PhaseRunner = Callable[[Context], None]
 
 
 def _runners() -> dict[str, PhaseRunner]:
-    return {"westeros": westeros.run, "planning": planning.run, "action": action.run}
+    return {"westeros": _westeros, "planning": _planning, "action": _action}
+
+
+# Each phase's rules are imported when a step first reaches that phase: a step loads no other phase's.
+def _westeros(ctx: Context) -> None:
+    from .rules import westeros
+
+    westeros.run(ctx)
+
+
+def _planning(ctx: Context) -> None:
+    from .rules import planning
+
+    planning.run(ctx)
+
+
+def _action(ctx: Context) -> None:
+    from .rules import action
+
+    action.run(ctx)
 
 
 def advance(
@@ -59,9 +76,12 @@ def advance(
     runners = _runners()
     events: list[Event] = []
     while live.phase != "game_over":
-        if live.leaving and between_rounds(live):  # Mother of Dragons: maester leave (M124, ruling 276)
-            live, left = leave_between_rounds(live)
-            events.extend(left)
+        if live.leaving:  # Mother of Dragons: maester leave (M124, ruling 276)
+            from .rules.leaving import between_rounds, leave_between_rounds
+
+            if between_rounds(live):
+                live, left = leave_between_rounds(live)
+                events.extend(left)
         events.extend(_refuse_lapsed(live, board))
         if has_gifts(live.answers):
             live, given = _gifts(live, board)

@@ -4,7 +4,8 @@ Rules code yields events; reports render them (``describe()``) and filter them b
 ``visible_to`` before any template sees them. The small word helpers below (``area_name``,
 ``order_name``, ``units_text``, ``plural``, ``aside``...) are what every ``describe()`` uses, so that
 no id reaches a player. Event classes are grouped by phase in the modules
-beside this one; every class registers itself by name so that ``report.json`` round-trips.
+beside this one, imported where the rules need them; every class registers itself by name so
+that ``report.json`` round-trips (:func:`event_type` imports the module of one not loaded yet).
 
 >>> e = AnswerUnusable(house="stark", answer="raid from Winterfell", reason="no raid order there (R129)")
 >>> e.visible_to, e.rule, e.describe()
@@ -15,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
@@ -71,7 +73,7 @@ def from_dict(d: dict[str, Any]) -> Event:
 
     :raises KeyError: for an unknown event type.
     """
-    cls = EVENT_TYPES[d["type"]]
+    cls = event_type(d["type"])
     return cls(**{k: _unplain(v) for k, v in d.items() if k != "type"})
 
 
@@ -401,12 +403,30 @@ class PhaseStarted(Event):
 
     def describe(self) -> str:
         return f"Round {self.round}: the {self.phase.title()} Phase begins."
-from . import (  # noqa: E402  (last: the phase modules subclass the events above)
-    action,  # noqa: F401
-    combat,  # noqa: F401
-    vassals,  # noqa: F401
-    westeros,  # noqa: F401
-)
+
+
+# The modules beside this one that hold the events of a phase or of the Mother of Dragons. Each is
+# imported by the rules that emit its events, so a step loads only those it reaches (a base game
+# never the expansion's); an event read back by name whose module is not loaded yet loads them all.
+PHASE_MODULES = ("action", "bank", "combat", "common", "targaryen", "vassals", "westeros")
+
+
+def event_type(name: str) -> type[Event]:
+    """The event class called ``name``, its module imported if need be.
+
+    :raises KeyError: for an unknown event type.
+    """
+    if name not in EVENT_TYPES:
+        all_event_types()
+    return EVENT_TYPES[name]
+
+
+def all_event_types() -> dict[str, type[Event]]:
+    """Every event class by name, all of the phase modules imported."""
+    for module in PHASE_MODULES:
+        importlib.import_module(f"{__name__}.{module}")
+    return EVENT_TYPES
+
 
 # Each kind of decision in a player's words (a request's ``kind`` is the engine's name for it).
 KIND_NAMES: dict[str, str] = {

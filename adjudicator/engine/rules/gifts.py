@@ -20,7 +20,6 @@ from ...game.state import GameState
 from ..core.context import Context, PoolEntry
 from ..events import AnswerUnusable, AnswerUsed, Event
 from ..events import from_dict as event_from_dict
-from ..events.bank import PowerGiven
 
 
 def gift_problem(state: GameState, board: Board, giver: str, cmd: Give) -> str | None:
@@ -43,6 +42,8 @@ def gift_problem(state: GameState, board: Board, giver: str, cmd: Give) -> str |
 def make_gifts(state: GameState, board: Board, entries: list[PoolEntry]) -> tuple[list[Event], list[list[Any]]]:
     """Make these gifts (oldest first) on ``state``: their events, and each power moved as
     ``[giver, receiver, power]``."""
+    from ..events.bank import PowerGiven  # Mother of Dragons' events: loaded only in its games
+
     events: list[Event] = []
     moves: list[list[Any]] = []
     room_max = int(board.constants["power_tokens_max_per_house"])

@@ -31,12 +31,7 @@ from ...game.commands import (
     order_kinds,
 )
 from ...game.state import GameState
-from ..core.bank import bank_in_play
 from ..core.context import PoolEntry
-from .consolidate import defense_muster_problem
-from .iron_bank import chooser
-from .marches import family_entry_problem
-from .support import can_support
 
 # The kinds of answer each phase asks for. Only the Action Phase asks for combat and order
 # answers; only the Westeros Phase for bids, tie-breaks, supply, mustering and the cards' choices.
@@ -125,6 +120,9 @@ def _interest_collected(state: GameState) -> bool:
 def _interest(state: GameState, house: str, cmd: InterestLosses) -> str | None:
     """Units for unpaid interest named for a house that owes none, or by a house that does not choose
     them (M109, M110): nothing before interest is collected changes who owes or who chooses."""
+    from ..core.bank import bank_in_play  # the Iron Bank's rules: loaded only where an answer needs them
+    from .iron_bank import chooser
+
     debtor = cmd.debtor
     if not bank_in_play(state):
         return "the Iron Bank is in play only with Targaryen: no house pays interest in this game (M103, ruling 205)"
@@ -191,6 +189,8 @@ def _action(state: GameState, board: Board, house: str, cmd: Command) -> str | N
         return f"you have no raid order in {_name(board, cmd.origin)} (never placed, or already removed) (R129, R140)"
     if isinstance(cmd, Consolidate) and _has_order(state, house, cmd.area, "consolidate") \
             and state.area(cmd.area).order.token == "vassal_defense_muster":  # type: ignore[union-attr]
+        from .consolidate import defense_muster_problem  # the action phase's rules, loaded only when needed
+
         return defense_muster_problem(state, board, cmd.area)  # M052, M053
     if isinstance(cmd, Consolidate) and not _has_order(state, house, cmd.area, "consolidate"):
         return (f"you have no consolidate power order in {_name(board, cmd.area)} (never placed, or raided) "
@@ -203,6 +203,8 @@ def _action(state: GameState, board: Board, house: str, cmd: Command) -> str | N
     if isinstance(cmd, March) and state.is_vassal(house):  # never legal, whatever happens first (M044)
         ports = [m.destination for m in cmd.moves if m.destination in board.areas and board.area(m.destination).is_port]
         if ports:
+            from .marches import family_entry_problem
+
             return family_entry_problem(state, board, house, ports[0])
     if isinstance(cmd, Support):
         return _support(state, board, house, cmd)
@@ -213,6 +215,8 @@ def _action(state: GameState, board: Board, house: str, cmd: Command) -> str | N
 
 def _support(state: GameState, board: Board, house: str, cmd: Support) -> str | None:
     """A support answer none of the house's Support Orders can ever give (R172, R181, R185)."""
+    from .support import can_support  # the combat's rules, loaded only for a support answer
+
     if cmd.origin:
         if not _has_order(state, house, cmd.origin, "support"):
             return f"you have no support order in {_name(board, cmd.origin)} (never placed, or raided) (R172)"
