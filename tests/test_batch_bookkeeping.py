@@ -118,7 +118,7 @@ def test_runs_that_reuse_what_the_last_run_left_write_what_runs_reading_everythi
         batch._KNOWN.clear()
         ledger._LEDGERS.clear()
         result = real(root, *args, **kwargs)
-        result.state = GameDir.open(root).load_state()
+        result.latest = GameDir.open(root).load_state()
         return result
 
     monkeypatch.setattr(batch, "adjudicate", as_a_new_process)
@@ -132,8 +132,9 @@ def test_a_run_gives_the_state_it_wrote(toy: Path):
     from adjudicator.game.state import GameState
 
     result = run(toy)
-    assert result.state is not None
+    assert result.state is not None and result.state is not result.latest
     assert result.state == GameState.from_toml((toy / "state.toml").read_text()) == GameDir.open(toy).load_state()
+    assert result.latest == result.state
 
 
 def test_a_snapshot_text_seen_before_gives_that_snapshot_and_any_other_is_parsed(toy: Path):
@@ -224,3 +225,16 @@ def test_changing_the_state_a_run_gives_changes_nothing_the_next_run_does(tmp_pa
         planning_bids(root)
         run(root)
     assert _files(roots[0]) == _files(roots[1])
+
+
+def test_the_state_a_run_hands_back_is_never_changed_by_a_robot_game_that_reads_it():
+    """A run hands back the latest snapshot's own state (``latest``, no copy) and the next run of
+    the process goes on from that snapshot; the robots of ``simulate`` read it: after a robot game
+    through the text path, every snapshot the process remembers still writes its own text."""
+    from adjudicator.robots import simulate
+
+    batch._KNOWN.clear()
+    result = simulate.simulate(4, 5, rounds=2)
+    assert result.problems == [] and result.steps > 10 and batch._KNOWN
+    for text, snap in batch._KNOWN.items():
+        assert snap.to_toml() == text, f"snapshot {snap.number} was changed after it was written"

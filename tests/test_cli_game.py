@@ -338,6 +338,15 @@ def test_the_lock_is_exclusive_and_released_on_exit(tmp_path):
         pass
 
 
+@pytest.mark.parametrize("before", ["", "pid 1\n", f"pid {os.getpid()}\nand a longer tail left by hand\n", "\x00junk"])
+def test_the_lock_file_names_the_process_holding_it_whatever_it_held_before(tmp_path, before):
+    gd = create_game(tmp_path / "g", houses=["stark", "lannister", "baratheon"], seed="x")
+    gd.lock_file.write_text(before)
+    for _ in range(2):  # the second run of the same process finds its own line there already
+        with gd.lock():
+            assert gd.lock_file.read_text() == f"pid {os.getpid()}\n"
+
+
 def test_the_lock_is_released_when_the_body_raises(tmp_path):
     gd = create_game(tmp_path / "g", houses=["stark", "lannister", "baratheon"], seed="x")
     with pytest.raises(RuntimeError), gd.lock():

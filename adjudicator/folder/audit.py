@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
 from ..engine import machine
 from ..engine.core.context import Request, pool_entry
 from ..engine.events import Event
@@ -29,7 +27,7 @@ from ..game.board import Board
 from ..game.state import GameState, Segment
 from ..seals.seal import NoSeal, SealError, decode, normalise, scan
 from ..turnfile.header import Header, HeaderError, find_header
-from ..util import fileio, tomltext
+from ..util import fileio, tomltext, tomlwrite
 from . import registry
 from .defaults import DefaultRule, take_defaults
 from .gamedir import GameDir, GameDirError
@@ -76,7 +74,8 @@ class Snapshot:
         }  # fmt: skip
         # Written only when there are some: a snapshot of a game without them reads as it always did.
         meta |= {k: v for k, v in (("disorder", self.disorder), ("missed", self.missed), ("leaving", self.leaving)) if v}
-        return tomli_w.dumps({**self.state.to_dict(), "snapshot": meta})
+        # tomli_w's text, with the tables unchanged since an earlier snapshot of this process not written again
+        return tomlwrite.dumps({**self.state.to_dict(), "snapshot": meta})
 
     @classmethod
     def from_toml(cls, text: str, *, where: str) -> Snapshot:

@@ -176,9 +176,24 @@ class RunResult:
     steps: list[str] = field(default_factory=list)  # report folders written
     notes: list[str] = field(default_factory=list)
     timings: Timings = field(default_factory=Timings)
-    state: GameState | None = None  # the state written to state.toml: a copy of the latest snapshot's, the caller's own
+    # The state written to state.toml as the latest snapshot holds it, shared with the next run of
+    # this process, which goes on from that snapshot: to read, never to change (``state`` is a copy).
+    latest: GameState | None = field(default=None, repr=False)
     receipts: dict[str, str] = field(default_factory=dict)  # archive name -> its receipt, in the game folder
     players: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)  # game.toml's, for the lines
+    _own: GameState | None = field(default=None, repr=False)
+
+    @property
+    def state(self) -> GameState | None:
+        """The state written to ``state.toml``: a copy of the latest snapshot's, the caller's own
+        (made when first asked: a caller that only reads takes :attr:`latest`)."""
+        if self._own is None and self.latest is not None:
+            self._own = self.latest.copy()
+        return self._own
+
+    @state.setter
+    def state(self, state: GameState | None) -> None:
+        self._own = state
 
     @property
     def exit_status(self) -> int:
@@ -219,6 +234,7 @@ class Run:
         self.first_written = False  # this run resolved the game's first step (snapshot 0000)
         self.ledger = Ledger.read(gd.root)  # a cut last line is not read; it is mended before the run writes
         self.read_back: dict[str, Understood] = {}  # files this run archived, as intake read them back
+        self.texts: dict[int, str] = {}  # snapshot number -> its text, as this run read or wrote it
 
     # --- recovery: finish whatever a killed run left half done ---------------------------------
 
@@ -317,9 +333,13 @@ class Run:
         return outcome.snapshot
 
     def _snapshot_text(self, n: int) -> str:
+        """The text of ``states/NNNN.toml``: as this run read or wrote it last (it holds the lock), else read."""
+        if (known := self.texts.get(n)) is not None:
+            return known
         path = self.folder.snapshot_path(n)
         try:
-            return path.read_text(encoding="utf-8")
+            self.texts[n] = path.read_text(encoding="utf-8")
+            return self.texts[n]
         except PermissionError as e:
             raise CorruptFolder(f"cannot read {path}: {e.strerror} (check its permissions)") from None
         except (OSError, UnicodeDecodeError) as e:
@@ -387,6 +407,7 @@ class Run:
         """Write the snapshot (the commit point), log it, then its outputs."""
         text = outcome.snapshot.to_toml()
         fileio.atomic_write_text(self.folder.snapshot_path(outcome.snapshot.number), text)
+        self.texts[outcome.snapshot.number] = text
         _remember(outcome.snapshot, text)
         self._log_snapshot(outcome.snapshot, text)
         write_outputs(self.folder, outcome, text, ledger=self.ledger, templates_dir=self.templates_dir, timings=self.timings)
@@ -563,7 +584,7 @@ class Run:
         if self.ledger.open_deadline is not None:
             log(self.gd.root, {"action": "deadline-done", "at": self.ledger.open_deadline})
             self.ledger.open_deadline = None
-        result.state = snap.state.copy()  # the snapshot itself stays as written: the next run may go on from it
+        result.latest = snap.state  # the snapshot itself stays as written: the next run may go on from it
         return result
 
     def apply(self, prev: Snapshot, unapplied: list[Archived], rule: DefaultRule, leaving: list[str]) -> Snapshot:

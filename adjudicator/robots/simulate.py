@@ -253,6 +253,7 @@ def _loop(table: _Table, result: SimResult, rounds: int | None, board: Board,
 
 
 def _written(run: batch.RunResult) -> GameState:
-    """The state a run wrote to ``state.toml``, as the run holds it (not read back from the file)."""
-    assert run.state is not None, "a run that returns has written a state"
-    return run.state
+    """The state a run wrote to ``state.toml``, as the run holds it (not read back from the file, nor
+    copied: the robots and the checks only read it, as they read the engine's states)."""
+    assert run.latest is not None, "a run that returns has written a state"
+    return run.latest

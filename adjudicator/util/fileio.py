@@ -14,10 +14,12 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 _relaxed_depth = 0  # how many relaxed() blocks are open in this process
 
@@ -103,6 +105,7 @@ def write_folder(path: Path, files: Mapping[str, bytes]) -> None:
     remove_temp(tmp)  # left by a process killed while writing it
     path.parent.mkdir(parents=True, exist_ok=True)
     folders = [tmp]
+    written: list[BinaryIO] = []
     try:
         os.mkdir(tmp)
         for name, data in files.items():
@@ -111,14 +114,20 @@ def write_folder(path: Path, files: Mapping[str, bytes]) -> None:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 folders.append(target.parent)
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                _sync(f.fileno())
+            written.append(os.fdopen(fd, "wb"))
+            written[-1].write(data)
+            written[-1].flush()
+        # Every file written before any waits for the disk: the first fsync commits them all at once.
+        for f in written:
+            _sync(f.fileno())
         for folder in reversed(folders):
             _fsync_dir(folder)
+        for f in written:
+            f.close()
         os.rename(tmp, path)
     except BaseException:
+        for f in written:
+            f.close()
         remove_temp(tmp)
         raise
     _fsync_dir(path.parent)
@@ -127,10 +136,10 @@ def write_folder(path: Path, files: Mapping[str, bytes]) -> None:
 def remove_temp(path: Path) -> None:
     """Remove a temp file or temp folder of this module's writes, if there is one (never a link's target)."""
     try:
-        if path.is_dir() and not path.is_symlink():
+        if stat.S_ISDIR(os.lstat(path).st_mode):  # lstat: a link is removed, never followed
             shutil.rmtree(path)
         else:
-            path.unlink(missing_ok=True)
+            os.unlink(path)
     except FileNotFoundError:
         pass
 

@@ -1,0 +1,110 @@
+r"""TOML written exactly as ``tomli_w.dumps`` writes it, each table's text remembered.
+
+A step's snapshot (``states/NNNN.toml``, and ``state.toml``, the same text) is 14-60 KB of TOML,
+and ``tomli_w`` formats every value of it each time: 3-4 ms a step late in a game. From one step
+to the next most of it is unchanged (the areas, the houses, the decks, the state a half-resolved
+phase started from). :func:`dumps` cuts the document into its tables as ``tomli_w`` does, has
+``tomli_w`` write only the tables this process has not written before, each in place and under
+its own name, and joins the pieces with ``tomli_w``'s own separators.
+
+A table's text is remembered under its dotted place and its ``repr``, which tells apart every
+value ``tomli_w`` writes differently (``1``, ``1.0``, ``True``, ``"1"``, a date; key order too).
+That holds for the plain data a state's ``to_dict`` and ``tomllib`` give (dicts, lists, strings,
+numbers, booleans, dates); :func:`dumps` is for such data only (``tests/test_tomlwrite.py``
+compares it with ``tomli_w.dumps`` on every snapshot of robot games and on generated tables).
+
+>>> dumps({"round": 2, "areas": {"winterfell": {"units": ["footman"]}, "the_eyrie": {}}})
+'round = 2\n\n[areas.winterfell]\nunits = [\n    "footman",\n]\n\n[areas.the_eyrie]\n'
+>>> dumps({"areas": {"winterfell": {"power": 1}}}), dumps({"areas": {"winterfell": {"power": True}}})
+('[areas.winterfell]\npower = 1\n', '[areas.winterfell]\npower = true\n')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import tomli_w
+
+WHOLE_DEPTH = 2  # tables this near the top are also remembered whole
+MEMO_ENTRIES = 4_096  # tables remembered; a 6-player state has about 80, a Mother of Dragons one 150
+_MEMO: dict[tuple[tuple[str, ...], str], str] = {}  # (place, repr of the table) -> its text
+
+
+def dumps(data: Mapping[str, Any]) -> str:
+    """``tomli_w.dumps(data)``, byte for byte, re-using the text of tables written before."""
+    return _table(data, ())
+
+
+def _table(table: Mapping[str, Any], place: tuple[str, ...]) -> str:
+    """The text ``tomli_w`` writes for ``table`` at ``place`` (its header, its values, its tables).
+
+    Only the pieces ``tomli_w`` writes are remembered (a table's own values, a list of tables):
+    a table holding tables is joined anew from them, so each value is looked up once.
+    """
+    literals: dict[str, Any] = {}
+    tables: list[str] = []
+    for key, value in table.items():
+        if type(value) is dict or isinstance(value, Mapping):
+            tables.append(_whole(value, (*place, key)) if len(place) < WHOLE_DEPTH else _table(value, (*place, key)))
+        elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Mapping) for v in value):
+            if (text := _tables(place, key, value)) is not None:
+                tables.append(text)
+            else:
+                literals[key] = value
+        else:
+            literals[key] = value
+    # tomli_w: the header when the table has values of its own or nothing else, then the values,
+    # then each table after a blank line (none before the first when nothing came before it).
+    head = _written(place, literals) if literals or (place and not tables) else ""
+    parts = [head]
+    for i, text in enumerate(tables):
+        if head or i:
+            parts.append("\n")
+        parts.append(text)
+    return "".join(parts)
+
+
+def _whole(table: Mapping[str, Any], place: tuple[str, ...]) -> str:
+    """:func:`_table`, remembered whole: the large tables near the top (the areas, the houses, the
+    state a half-resolved phase started from) are often the same as a step before."""
+    key = (place, repr(table))
+    text = _MEMO.get(key)
+    if text is None:
+        text = _table(table, place)
+        _keep(key, text)
+    return text
+
+
+def _tables(place: tuple[str, ...], key: str, value: list[Any] | tuple[Any, ...]) -> str | None:
+    """A list of tables written as ``[[place.key]]`` tables, or ``None`` when tomli_w writes it inline.
+
+    tomli_w writes the list inline when every table in it fits on a line; when none does, it is
+    the tables one by one, each as tomli_w writes a list of that one table, a blank line between
+    (each remembered: the requests open stay the same for several steps).
+    """
+    each = [_written(place, {key: [table]}) for table in value]
+    if all(text.startswith("[[") for text in each):
+        return "\n".join(each)
+    text = _written(place, {key: value})  # some fit on a line: tomli_w decides on the whole list
+    return text if text.startswith("[[") else None
+
+
+def _written(place: tuple[str, ...], table: Mapping[str, Any]) -> str:
+    """What ``tomli_w`` writes for ``table`` at ``place``: the same call nested in one-key tables,
+    which add no header or line of their own; remembered."""
+    key = (place, repr(table))
+    text = _MEMO.get(key)
+    if text is None:
+        doc: Mapping[str, Any] = table
+        for name in reversed(place):
+            doc = {name: doc}
+        text = tomli_w.dumps(doc)
+        _keep(key, text)
+    return text
+
+
+def _keep(key: tuple[tuple[str, ...], str], text: str) -> None:
+    if len(_MEMO) >= MEMO_ENTRIES:
+        del _MEMO[next(iter(_MEMO))]  # the oldest
+    _MEMO[key] = text

@@ -1,0 +1,96 @@
+"""The snapshot's TOML with remembered tables is ``tomli_w.dumps``'s text, byte for byte, whatever came before."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+import tomli_w
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adjudicator.util import tomlwrite
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memo():
+    tomlwrite._MEMO.clear()
+    yield
+    tomlwrite._MEMO.clear()
+
+
+def _states(players: int, rounds: int, **options) -> list[dict]:
+    from adjudicator.robots.simulate import simulate
+
+    seen: list[dict] = []
+    result = simulate(players, 3, rounds=rounds, text=False, on_step=lambda s: seen.append(s.to_dict()), **options)
+    assert result.problems == [] and len(seen) > 10
+    return seen
+
+
+@pytest.mark.parametrize("players, rounds, options", [
+    (6, 3, {}), (4, 2, {"tides_of_battle": True}), (7, 1, {"expansion": "mother-of-dragons"}),
+])  # fmt: skip
+def test_every_state_of_a_robot_game_in_turn_is_written_as_tomli_w_writes_it(players, rounds, options):
+    for number, data in enumerate(_states(players, rounds, **options)):
+        doc = {**data, "snapshot": {"number": number, "applied": [f"{number:06d}-stark.txt"], "since": {}}}
+        assert tomlwrite.dumps(doc) == tomli_w.dumps(doc), f"step {number}"
+        assert tomlwrite.dumps(doc) == tomli_w.dumps(doc), f"step {number}, written again"
+
+
+@pytest.mark.parametrize("value", [1, True, 1.0, "1", -0.0, 0.0, [1], [1.0], ["1"], datetime.date(2026, 1, 1), {"y": 1}])
+def test_a_value_that_differs_only_in_type_is_never_given_the_text_of_another(value):
+    for earlier in (1, True, 1.0, "1", 0.0, [1], {"y": 1}):
+        tomlwrite.dumps({"a": {"b": {"x": earlier}}})
+    doc = {"a": {"b": {"x": value}}}
+    assert tomlwrite.dumps(doc) == tomli_w.dumps(doc)
+
+
+def test_the_same_table_at_another_place_or_in_another_order_gets_its_own_text():
+    unit = {"house": "stark", "type": "footman"}
+    for doc in ({"areas": {"winterfell": unit}}, {"areas": {"the_eyrie": unit}},
+                {"segment": {"start": {"areas": {"winterfell": unit}}}},
+                {"areas": {"winterfell": {"type": "footman", "house": "stark"}}}):  # fmt: skip
+        assert tomlwrite.dumps(doc) == tomli_w.dumps(doc)
+
+
+def test_lists_of_tables_inline_as_tables_and_mixed_are_written_as_tomli_w_writes_them():
+    small, big = {"k": 1}, {"key": "x" * 120, "context": {"area": "winterfell"}}
+    for value in ([small, small], [big, big], [small, big], [big, small], [big], [small]):
+        doc = {"pending": value, "round": 1, "answers": value, "t": {"deep": value}}
+        assert tomlwrite.dumps(doc) == tomli_w.dumps(doc), value
+
+
+def test_a_value_tomli_w_cannot_write_is_refused_as_tomli_w_refuses_it():
+    for bad in ({"a": {"b": {1, 2}}}, {"a": {"b": object()}}, {"a": {3: "x"}}):
+        with pytest.raises(TypeError):
+            tomli_w.dumps(bad)
+        with pytest.raises(TypeError):
+            tomlwrite.dumps(bad)
+
+
+def test_the_memo_stays_within_its_bound():
+    for i in range(tomlwrite.MEMO_ENTRIES + 50):
+        tomlwrite.dumps({"areas": {"a": {"n": i}}})
+    assert len(tomlwrite._MEMO) <= tomlwrite.MEMO_ENTRIES
+    assert tomlwrite.dumps({"areas": {"a": {"n": 3}}}) == tomli_w.dumps({"areas": {"a": {"n": 3}}})
+
+
+_keys = st.one_of(st.sampled_from(["a", "b", "units", "c.d", "with space", "", "ü", '"q"']), st.text(max_size=4))
+_scalars = st.one_of(st.integers(-5, 5), st.booleans(), st.floats(allow_nan=False, width=16), st.text(max_size=8),
+                     st.sampled_from(["x" * 90, "line\nbreak", 'quo"te', "tab\t"]), st.dates())  # fmt: skip
+
+
+def _nested(inner: st.SearchStrategy) -> st.SearchStrategy:
+    tables = st.lists(st.dictionaries(_keys, inner, max_size=3), min_size=1, max_size=3)
+    return st.one_of(st.lists(inner, max_size=3), st.dictionaries(_keys, inner, max_size=4), tables)
+
+
+_values = st.recursive(_scalars, _nested, max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(_keys, _values, max_size=5), min_size=1, max_size=4))
+def test_generated_tables_written_one_after_another_are_written_as_tomli_w_writes_them(docs):
+    for doc in docs:
+        assert tomlwrite.dumps(doc) == tomli_w.dumps(doc)
