@@ -29,6 +29,9 @@ from ..game.commands import (
     CombatFilter,
     Command,
     Consolidate,
+    DistributeBid,
+    InterestLosses,
+    IronBank,
     LeaveUnordered,
     Muster,
     PlayCard,
@@ -40,9 +43,11 @@ from ..game.commands import (
     TieBreak,
     UseBlade,
     WesterosChoice,
+    cancels_moves,
     from_dict,
     order_kind,
 )
+from ..game.maps import CLASSIC
 from ..game.state import GameState
 from .core.context import Request
 from .rules.marches import destinations, hostile
@@ -74,13 +79,15 @@ class Upcoming:
 
 
 def upcoming(state: GameState, house: HouseId, requests: Iterable[Request | dict[str, Any]], *,
-             board: Board | None = None, orders: dict[str, str] | None = None) -> list[Upcoming]:
+             board: Board | None = None, orders: dict[str, str] | None = None,
+             vassal_orders: dict[str, dict[str, str]] | None = None) -> list[Upcoming]:
     """The decisions coming up for ``house`` in the open step that it has not answered yet.
 
     ``requests`` are the open requests of every house (who is asked now is public); ``orders``
     the house's own orders by area when the caller knows them better than the game does (a robot
     writing its orders and its answers for the action phase in one file); otherwise the orders on
-    the board, or the house's own order lines waiting in the game.
+    the board, or the house's own order lines waiting in the game; ``vassal_orders`` the same for
+    the vassals it commands, by vassal (Mother of Dragons).
     """
     board = board or state.board()
     if house not in state.houses_in_play or state.phase not in ("westeros", "planning", "action"):
@@ -91,9 +98,19 @@ def upcoming(state: GameState, house: HouseId, requests: Iterable[Request | dict
         found += _after_others(state, board, house, asked, found)
     elif state.phase == "planning":
         found = [*_orders(state, board, house, asked), *_raven(state, board, house, asked),
-                 *_action(state, board, house, asked, _own_orders(state, house, orders))]
+                 *_action(state, board, house, asked, own_orders(state, house, orders))]
     else:
-        found = _action(state, board, house, asked, _own_orders(state, house, orders))
+        found = _action(state, board, house, asked, own_orders(state, house, orders))
+    if state.variant != CLASSIC:
+        from . import ahead_mod  # the expansion's decisions (it builds on this module)
+
+        if state.phase == "westeros":
+            found += ahead_mod.westeros(state, board, house, asked)
+        elif state.phase == "planning":
+            found += ahead_mod.vassal_choice(state, house, asked)
+        if state.phase in ("planning", "action"):
+            found += ahead_mod.iron_bank(state, board, house, own_orders(state, house, orders))
+            found += ahead_mod.vassal_orders(state, board, house, asked, vassal_orders)
     return [u for u in found if not _answered(state, house, u.request)]
 
 
@@ -130,6 +147,11 @@ def cards_to_come(state: GameState) -> tuple[str | None, list[str]]:
         if drawn:
             cards[0] = drawn[0]
     return (cards[0] if cards else None), cards[1:]
+
+
+def westeros_decisions(state: GameState, board: Board, house: str, asked: list[Request]) -> list[Upcoming]:
+    """What comes up for ``house`` in the Westeros phase, worked out from the cards revealed."""
+    return _westeros(state, board, house, asked)
 
 
 def _westeros(state: GameState, board: Board, house: str, asked: list[Request]) -> list[Upcoming]:
@@ -379,17 +401,19 @@ def _raven(state: GameState, board: Board, house: str, asked: list[Request]) -> 
 # --- the action phase ---------------------------------------------------------------------------
 
 
-def _own_orders(state: GameState, house: str, given: dict[str, str] | None) -> dict[str, str]:
-    """The house's orders by area: as given, on the board, or its own order lines waiting (newest wins)."""
+def own_orders(state: GameState, house: str, given: dict[str, str] | None, vassal: str = "") -> dict[str, str]:
+    """The house's orders by area: as given, on the board, or its own order lines waiting (newest wins);
+    with ``vassal``, the orders of that vassal, whose lines its commander ``house`` sent."""
     if given is not None:
         return dict(given)
-    placed = {a: st.order.token for a, st in state.areas.items() if st.order and st.order.house == house}
+    placed = {a: st.order.token for a, st in state.areas.items() if st.order and st.order.house == (vassal or house)}
     if placed or state.phase == "action":
         return placed
     used = set(state.segment.used) if state.segment else set()
     out: dict[str, str] = {}
     for a in state.answers:
-        if a.get("house") == house and a.get("id") not in used and a.get("command", {}).get("type") == "AssignOrder":
+        if a.get("house") == house and a.get("vassal", "") == vassal and a.get("id") not in used \
+                and a.get("command", {}).get("type") == "AssignOrder":
             cmd = from_dict(a["command"])
             assert isinstance(cmd, AssignOrder)
             out[cmd.area] = cmd.token
@@ -397,6 +421,12 @@ def _own_orders(state: GameState, house: str, given: dict[str, str] | None) -> d
 
 
 def _action(state: GameState, board: Board, house: str, asked: list[Request], orders: dict[str, str]) -> list[Upcoming]:
+    return [*own_order_decisions(state, board, house, orders), *_combats(state, board, house, asked, orders)]
+
+
+def own_order_decisions(state: GameState, board: Board, house: str, orders: dict[str, str],
+                        kinds: tuple[str, ...] = ("raid", "march", "consolidate", "support")) -> list[Upcoming]:
+    """The decisions the house's own orders of ``kinds`` bring in the Action phase."""
     mine = [o for o in in_board_order(board, orders) if o in board.areas]
     revealed = state.phase == "action"
     later = "in a later cycle, in turn order" if revealed else "in the action phase, in turn order"
@@ -404,6 +434,8 @@ def _action(state: GameState, board: Board, house: str, asked: list[Request], or
     for area in mine:
         kind = order_kind(orders[area])
         here = _name(board, area)
+        if kind not in kinds:
+            continue
         if kind == "raid":
             reach = targets(state, board, house, area) if revealed else \
                 [t for t in in_board_order(board, board.neighbours[area]) if reach_problem(state, board, house, area, t) is None]
@@ -439,7 +471,6 @@ def _action(state: GameState, board: Board, house: str, asked: list[Request], or
                                 f"a combat next to {here} calls on your support order: name a side now; it stands "
                                 "for every combat it fits",
                                 (f"support from {here}: none", f"support from {here}: {house}")))
-    out += _combats(state, board, house, asked, orders)
     return out
 
 
@@ -543,7 +574,7 @@ def _answered(state: GameState, house: str, req: Request) -> bool:
     """Whether one of the house's own answers waiting in the game already answers this decision."""
     used = set(state.segment.used) if state.segment else set()
     for a in state.answers:
-        if a.get("house") != house or a.get("id") in used:
+        if a.get("house") != house or a.get("vassal", "") != req.vassal or a.get("id") in used:
             continue
         cmd = from_dict(a["command"])
         if cmd.kind == req.kind and _fits(cmd, req):
@@ -555,12 +586,21 @@ def _fits(cmd: Command, req: Request) -> bool:
     ctx = req.context
     if isinstance(cmd, Muster):
         return cmd.area == ctx.get("area")
+    if isinstance(cmd, IronBank):
+        return cmd.area == ctx.get("origin")
+    if isinstance(cmd, InterestLosses):
+        return cmd.debtor == ctx.get("debtor")
+    if isinstance(cmd, DistributeBid):
+        return cmd.track == ctx.get("track")
     if isinstance(cmd, (Raid, Consolidate)):
         return (cmd.origin if isinstance(cmd, Raid) else cmd.area) == ctx.get("origin")
     if isinstance(cmd, Support):
         return cmd.origin in (None, ctx.get("origin"))
     if isinstance(cmd, Bid):
         return cmd.track == ctx.get("track")
+    if isinstance(cmd, WesterosChoice) and "part" in ctx:  # a deck IV move, or Targaryen's cancels (ruling 295)
+        standing = cancels_moves(cmd)
+        return cmd.card == ctx["card"] and (standing if ctx["part"] == "cancel" else "+" in cmd.option and not standing)
     if isinstance(cmd, (WesterosChoice, CardChoice)):
         return cmd.card == ctx.get("card")
     if isinstance(cmd, TieBreak):

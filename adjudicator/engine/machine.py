@@ -15,13 +15,13 @@ from typing import Any
 from ..game.board import Board
 from ..game.state import GameState, Segment
 from .core.context import (
-    STANDING_KINDS,
     Context,
     Deadline,
     GameOver,
     NeedAnswers,
     PoolEntry,
     Step,
+    is_standing,
 )
 from .events import AnswersExpired, AnswerUnusable, AnswerUsed, Event
 from .rules.gifts import apply_gifts, has_gifts
@@ -206,7 +206,7 @@ def _expire(state: GameState, pool: list[PoolEntry], used: set[str]) -> list[Eve
     stale = [e for e in pool if e.id not in used and (over or e.round < state.round)]
     verdicts = {a["id"]: a.get("verdict", "") for a in state.answers}  # marked with this segment's events
     told = {e.id for e in stale if verdicts.get(e.id) == "refused"
-            or (verdicts.get(e.id) == "used" and e.command.kind in STANDING_KINDS)}
+            or (verdicts.get(e.id) == "used" and is_standing(e.command))}
     out: list[Event] = []
     for house in sorted({e.house for e in stale}):
         mine = [e for e in stale if e.house == house and e.id not in told]

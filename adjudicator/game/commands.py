@@ -396,6 +396,19 @@ class WesterosChoice(Command):
     option: str
 
 
+# Targaryen's standing answer to every move of Scattering Dissent or Word Spreads Quickly (ruling 295):
+# ``scattering dissent: cancel stark, greyjoy`` is the option "cancel:stark+greyjoy" ("cancel:" for none).
+CANCEL_MOVES = "cancel:"
+# A loyalty-token move with fall-backs, ``Karhold, Winterfell else The Twins, Riverrun``: the moves joined
+# ("karhold+winterfell|the_twins+riverrun"); the first still legal at its turn is made (ruling 295).
+MOVE_ELSE = "|"
+
+
+def cancels_moves(cmd: Command) -> bool:
+    """Whether ``cmd`` is Targaryen's standing answer naming whose loyalty-token moves it cancels."""
+    return isinstance(cmd, WesterosChoice) and cmd.option.startswith(CANCEL_MOVES)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SpymasterChoice(Command):
     """Mother of Dragons' Spymaster loan (ruling 225), after its secret look at the top two cards of a
@@ -441,9 +454,15 @@ class WildlingChoice(Command):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CommandVassal(Command):
-    """``command tyrell`` / ``command none`` - with a set of vassal orders, take a vassal or pass (M034)."""
+    """``command tyrell`` / ``command none`` - with a set of vassal orders, take a vassal or pass (M034);
+    ``command tyrell else martell else none``: the first of them still free when asked (ruling 296)."""
 
     vassal: HouseId | None
+    otherwise: tuple[HouseId | None, ...] | None = None
+
+    def picks(self) -> tuple[HouseId | None, ...]:
+        """The vassals named, in the order they are tried; ``None`` passes the set on."""
+        return (self.vassal, *(self.otherwise or ()))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

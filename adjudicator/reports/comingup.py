@@ -46,7 +46,13 @@ def template_lines(u: Upcoming) -> list[str]:
     """Lines a player may fill in for one decision: the item's own, or one built from its request."""
     if u.lines:
         return list(u.lines)
-    r, ctx = u.request, u.request.context
+    lines = _request_lines(u.request)
+    # A vassal's decision is answered by its commander with "for VASSAL:" (M030, ruling 297).
+    return [f"for {u.request.vassal}: {line}" for line in lines] if u.request.vassal else lines
+
+
+def _request_lines(r: Request) -> list[str]:
+    ctx = r.context
     if r.kind == "muster":
         where = display_name("area", str(ctx.get("area", "")))
         first = [*ctx.get("units", []), *(f"upgrade footman to {x}" for x in ctx.get("upgrades", []))]

@@ -25,11 +25,13 @@ from ..engine.rules.marches import plan_march
 from ..game.board import Board
 from ..game.cards import CARDS
 from ..game.commands import (
+    MOVE_ELSE,
     SPECIAL_TOKENS,
     AssignOrder,
     Bid,
     Casualties,
     Command,
+    CommandVassal,
     DistributeBid,
     ForVassal,
     Gift,
@@ -47,6 +49,7 @@ from ..game.commands import (
     TieBreak,
     UnitSpec,
     UseBlade,
+    WesterosChoice,
 )
 from ..game.maps import CLASSIC
 from ..game.state import AreaState, GameState, Order
@@ -95,6 +98,7 @@ class Robot:
             commands.extend(self.answer_ahead(state, requests, board, commands))
         if self.careful:
             commands = _within_power(state, self.house, commands)
+        commands = self.distributing(commands)
         if commands:
             commands.extend(self.mischief(state, board))
         return commands
@@ -102,17 +106,42 @@ class Robot:
     def answer_ahead(self, state: GameState, requests: list[Request], board: Board, sent: list[Command]) -> list[Command]:
         """Answers to every decision coming up for this robot, each once (ruling 124)."""
         orders = {c.area: c.token for c in sent if isinstance(c, AssignOrder)} or None
+        vassal_orders: dict[str, dict[str, str]] = {}
+        for c in sent:  # the orders it gives its vassals in this file (Mother of Dragons)
+            if isinstance(c, ForVassal) and isinstance(c.command, AssignOrder):
+                vassal_orders.setdefault(c.vassal, {})[c.command.area] = c.command.token
         # An order answered for the request asked now is not answered again (raids, marches, consolidations).
         done = {(c.kind, getattr(c, "origin", None) or getattr(c, "area", None)) for c in sent}
+        done |= {(c.command.kind, getattr(c.command, "origin", None) or getattr(c.command, "area", None))
+                 for c in sent if isinstance(c, ForVassal)}
         out: list[Command] = []
-        for up in upcoming(state, self.house, requests, board=board, orders=orders):
+        for up in upcoming(state, self.house, requests, board=board, orders=orders,
+                           vassal_orders=vassal_orders or None):
             req = up.request
             subject = req.context.get("origin") or req.context.get("area")
             if req.key in self.ahead_done or (subject is not None and (req.kind, subject) in done):
                 continue
             self.ahead_done.add(req.key)
             composer = _AHEAD.get(req.kind)
-            out.extend(composer(self, req) if composer else self.answer(state, req, board))
+            answers = composer(self, req) if composer else self.answer(state, req, board)
+            out.extend(ForVassal(vassal=req.vassal, command=c) if req.vassal else c for c in answers)
+        return out
+
+    def distributing(self, commands: list[Command]) -> list[Command]:
+        """Targaryen's distributions sent with its bids, each giving exactly the bid of its track in the
+        same file (M100, ruling 298): dropped for a bid of 0, split anew for another amount."""
+        bids = {c.track: c.amount for c in commands if isinstance(c, Bid)}
+        out: list[Command] = []
+        for c in commands:
+            if isinstance(c, DistributeBid) and c.track in bids and bids[c.track] != sum(g.amount for g in c.gifts):
+                if bids[c.track] == 0:
+                    continue
+                houses = [g.house for g in c.gifts]
+                shares = dict.fromkeys(houses, 0)
+                for _ in range(bids[c.track]):
+                    shares[self.rng.choice(houses)] += 1
+                c = DistributeBid(track=c.track, gifts=tuple(Gift(h, n) for h, n in shares.items() if n))
+            out.append(c)
         return out
 
     def turn_file(self, state: GameState, requests: list[Request], board: Board, game_id: str) -> str | None:
@@ -212,6 +241,35 @@ def _raven_card_ahead(robot: Robot, req: Request) -> list[Command]:
     return [RavenKeep(choice="bottom", cards=picked)] if picked else [RavenKeep(choice="top")]
 
 
+def _vassal_choice_ahead(robot: Robot, req: Request) -> list[Command]:
+    """Every vassal named, in an order of its own: the first still free is taken (ruling 296); now and
+    then it would rather pass the set on than take the last ones."""
+    picks: list[str | None] = list(req.context.get("vassals", []))
+    robot.rng.shuffle(picks)
+    if picks and robot.rng.random() < 0.3:
+        picks.insert(robot.rng.randrange(1, len(picks) + 1), None)
+        picks = picks[:picks.index(None) + 1]
+    if not picks:
+        return [CommandVassal(vassal=None)]
+    return [CommandVassal(vassal=picks[0], otherwise=tuple(picks[1:]) or None)]
+
+
+def _choice_ahead(robot: Robot, req: Request) -> list[Command]:
+    """A Westeros card's choice; a loyalty-token move with two fall-backs, as the token named first may
+    be gone by its turn (ruling 295)."""
+    if not req.options:
+        return _default(req)
+    if req.context.get("part") != "move" or len(req.options) < 2:
+        return [robot.rng.choice(req.options)]
+    by_origin: dict[str, list[str]] = {}
+    for o in req.options:  # fall-backs from other areas: an earlier move empties one area, not all
+        if isinstance(o, WesterosChoice):
+            by_origin.setdefault(o.option.split("+")[0], []).append(o.option)
+    origins = robot.rng.sample(sorted(by_origin), k=min(3, len(by_origin)))
+    moves = [robot.rng.choice(by_origin[a]) for a in origins]
+    return [WesterosChoice(card=str(req.context["card"]), option=MOVE_ELSE.join(moves))]
+
+
 def _blade_ahead(robot: Robot, req: Request) -> list[Command]:
     """The Blade used in the first combat it fits: 'keep blade' would hold for one combat only."""
     return [UseBlade(use=True)]
@@ -219,6 +277,7 @@ def _blade_ahead(robot: Robot, req: Request) -> list[Command]:
 
 _AHEAD: dict[str, Callable[[Robot, Request], list[Command]]] = {
     "support": _support_ahead, "house_card": _cards_ahead, "raven_wildling": _raven_card_ahead, "blade": _blade_ahead,
+    "vassal_choice": _vassal_choice_ahead, "westeros_choice": _choice_ahead,
 }
 
 

@@ -476,8 +476,8 @@ CARD_CHOICES: dict[str, frozenset[str]] = {
         "westeros_card:watering_the_seed": ("names", "nothing"),
         "westeros_card:the_long_plan": ("names", "nothing"),
         "westeros_card:playing_with_fire": ("names", "nothing"),
-        "westeros_card:scattering_dissent": ("names", "cancel", "nothing"),
-        "westeros_card:word_spreads_quickly": ("names", "cancel", "nothing"),
+        "westeros_card:scattering_dissent": ("names", "moves", "cancel", "cancel_moves", "nothing"),
+        "westeros_card:word_spreads_quickly": ("names", "moves", "cancel", "cancel_moves", "nothing"),
         "wildling_card:preemptive_raid": ("destroy", "track"),
         "wildling_card:crow_killers": ("upgrade", "downgrade", "nothing"),
         "wildling_card:a_king_beyond_the_wall": ("track", "nothing"),
@@ -516,6 +516,7 @@ KEYWORD_OPTIONS = frozenset({"cancel", "return", "pay"})
 # How each form is written, for messages and the guide.
 FORM_EXAMPLES: dict[str, str] = {
     "muster": "muster", "supply": "supply", "nothing": "nothing", "bid": "bid", "collect": "collect",
+    "cancel_moves": "cancel HOUSE, HOUSE", "moves": "FROM, TO else FROM, TO",
     "no march+1": "no march +1", "no defense": "no defense",
     "destroy": "destroy footman in AREA, ...", "upgrade": "upgrade footman in AREA",
     "downgrade": "downgrade knight in AREA, ...", "track": "iron throne | fiefdoms | king's court",

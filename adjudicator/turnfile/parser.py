@@ -297,7 +297,7 @@ class _Lines(VassalLines, Transformer[Token, Any]):
     rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
-    rhs_remove_card, rhs_remove = _tag("remove_card", "first"), _tag("remove")
+    rhs_remove_card, rhs_remove, rhs_moves = _tag("remove_card", "first"), _tag("remove"), _tag("moves", "all")
     rhs_upgrade, rhs_downgrade, rhs_destroy = _tag("upgrade", "first"), _tag("downgrade", "first"), _tag("destroy", "first")
 
     # whole lines

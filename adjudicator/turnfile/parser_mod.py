@@ -13,6 +13,8 @@ from typing import Any
 from ..game import commands as C
 from .names import OPTION_WORDS, lookup, normalise
 
+NO_ONE_WORDS = frozenset({"none", "nobody", "no one", "nothing"})
+
 
 def mod_line(builder: Callable[[Any, list[Any]], Any], context: Callable[[], Any]) -> Callable[[Any, list[Any]], Any]:
     """A transformer method building a line with a fresh line context."""
@@ -21,6 +23,11 @@ def mod_line(builder: Callable[[Any, list[Any]], Any], context: Callable[[], Any
 
 def deck_iv_form(c: Any, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, dict[str, Any]] | None:
     """The form of a Westeros IV choice naming areas, houses or units (M083); None for any other."""
+    if "cancel_moves" in allowed and (moves := _cancel_moves(rhs)) is not None:
+        return "cancel_moves", {"names": moves}
+    if rhs[0] == "moves":  # "FROM, TO else FROM, TO": a loyalty-token move with fall-backs (ruling 295)
+        names = list(rhs[1])
+        return "moves", {"pairs": [names[i:i + 2] for i in range(0, len(names), 2)]}  # refused where not allowed
     if rhs[0] == "names" and "names" in allowed:
         return "names", {"names": list(rhs[1])}
     if rhs[0] != "option" or normalise(rhs[1].text) in OPTION_WORDS:
@@ -30,6 +37,18 @@ def deck_iv_form(c: Any, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple
     if "area" in allowed:
         return "area", {"area": c.name("area", rhs[1])}
     return None
+
+
+def _cancel_moves(rhs: tuple[Any, ...]) -> list[Any] | None:
+    """``cancel stark, greyjoy`` (ruling 295): the houses named after the word, or ``None``."""
+    names = list(rhs[1]) if rhs[0] == "names" else [rhs[1]] if rhs[0] == "option" else []
+    if not names or not hasattr(names[0], "text"):
+        return None
+    word, _, rest = names[0].text.partition(" ")
+    if normalise(word) != "cancel" or not rest.strip():
+        return None  # a bare "cancel" answers one move
+    first = names[0]._replace(text=rest.strip(), col=names[0].col + len(word) + 1)
+    return [first, *names[1:]]
 
 
 def distribute(c: Any, ch: list[Any]) -> Any:
@@ -49,6 +68,17 @@ def westeros_choice(c: Any, card: str, form: str, fields_: dict[str, Any], place
         if c.errors:
             return c.done(C.PlayCard(card=""))
         return c.done(C.WesterosChoice(card=card, option="+".join(str(i) for i in ids)))
+    if form == "moves":
+        pairs = [(c.name("area", a), c.name("area", b)) for a, b in fields_["pairs"]]
+        if c.errors:
+            return c.done(C.PlayCard(card=""))
+        return c.done(C.WesterosChoice(card=card, option=C.MOVE_ELSE.join(f"{a}+{b}" for a, b in pairs)))
+    if form == "cancel_moves":  # "cancel none": Targaryen cancels no move
+        named = [n for n in fields_["names"] if normalise(n.text) not in NO_ONE_WORDS]
+        houses = [c.name("house", n) for n in named]
+        if c.errors:
+            return c.done(C.PlayCard(card=""))
+        return c.done(C.WesterosChoice(card=card, option=C.CANCEL_MOVES + "+".join(str(h) for h in houses)))
     if form == "destroy":
         units = fields_["units"]
         if len(units) != 1 or units[0].count != 1 or units[0].unit != "dragon":

@@ -60,6 +60,10 @@ _WESTEROS_WORDS = frozenset({"muster", "supply", "nothing", "bid", "collect", "n
 def _westeros_option(option: str) -> str:
     if option.startswith("destroy "):  # Fire Made Flesh's dragon
         return f"destroy dragon in {_area(option.removeprefix('destroy '))}"
+    if C.MOVE_ELSE in option:  # a loyalty-token move with fall-backs (ruling 295)
+        return " else ".join(_westeros_option(part) for part in option.split(C.MOVE_ELSE))
+    if option.startswith(C.CANCEL_MOVES):  # Targaryen's cancels of a card's moves (ruling 295)
+        return "cancel " + (", ".join(option.removeprefix(C.CANCEL_MOVES).split("+")) or "none")
     if option in _WESTEROS_WORDS or not option:
         return {"no march+1": "no march +1"}.get(option, option)
     return ", ".join(_deck_iv_name(part) for part in option.split("+"))
@@ -198,6 +202,6 @@ _PRINTERS: dict[type, Any] = {
     C.Reconcile: lambda c: "supply: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
     C.WesterosChoice: lambda c: f"{display_name('westeros_card', c.card)}: " + _westeros_option(c.option),
     C.WildlingChoice: lambda c: f"{display_name('wildling_card', c.card)}: " + _wildling_choice_text(c),
-    C.CommandVassal: lambda c: f"command {c.vassal or 'none'}",
+    C.CommandVassal: lambda c: "command " + " else ".join(v or "none" for v in c.picks()),
     C.ForVassal: lambda c: f"for {c.vassal}: {format_command(c.command)}",
 }

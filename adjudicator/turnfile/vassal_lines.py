@@ -39,11 +39,19 @@ class VassalLines:
                 _name(text, toks[0].column if toks else 1, toks[-1].end_column if toks else 2))
 
     def command_vassal(self, ch: list[Any]) -> Any:
-        c = _ctx()
-        return c.done(C.CommandVassal(vassal=c.name("house", ch[0])))
+        """``command tyrell else martell else none``: the first pick still free is taken (ruling 296)."""
+        from .parser import _NO_ONE  # the parser imports this module
 
-    def command_none(self, ch: list[Any]) -> Any:
-        return _ctx().done(C.CommandVassal(vassal=None))
+        c = _ctx()
+        picks = [None if n.text == _NO_ONE else c.name("house", n) for n in ch]
+        for i, n in enumerate(ch):
+            if i and n.text != _NO_ONE and picks[i] is not None and picks[i] in picks[:i]:
+                c.error("E206", f"{n.text!r} is named twice; name each vassal once (ruling 296)", n)
+            if n.text == _NO_ONE and i < len(ch) - 1:
+                c.error("E206", "'none' passes the set on: it goes last, as nothing after it is read (ruling 296)", n)
+        if c.errors:
+            return c.done(C.PlayCard(card=""))
+        return c.done(C.CommandVassal(vassal=picks[0], otherwise=tuple(picks[1:]) or None))
 
     def for_line(self, ch: list[Any]) -> Any:
         c = _ctx()

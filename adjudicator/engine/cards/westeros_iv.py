@@ -14,7 +14,7 @@ from itertools import combinations
 
 from ...game.board import Board
 from ...game.cards import CARDS
-from ...game.commands import Command, WesterosChoice
+from ...game.commands import CANCEL_MOVES, MOVE_ELSE, Command, WesterosChoice, cancels_moves
 from ...game.mod_board import MOD, mod_board
 from ...game.state import GameState, Unit
 from ..core.common import after_control_change, available_units, destroy_units, lose_power, within_supply
@@ -28,6 +28,21 @@ from ..events.westeros import WesterosChoiceMade
 WesterosIV = Callable[[Context], None]
 WESTEROS_IV: dict[str, WesterosIV] = {}
 NOTHING = "nothing"
+# Targaryen's choices of a card as the position stands, "nothing" first: read by the card's text and by
+# what comes up for Targaryen before the card resolves (engine/ahead_mod.py, ruling 298).
+TargaryenOptions = Callable[[GameState, Board], list[str]]
+TARGARYEN_OPTIONS: dict[str, TargaryenOptions] = {}
+
+
+def options_of(*cards: str) -> Callable[[TargaryenOptions], TargaryenOptions]:
+    """Register how Targaryen's choices of these cards are found."""
+
+    def register(fn: TargaryenOptions) -> TargaryenOptions:
+        for card in cards:
+            TARGARYEN_OPTIONS[card] = fn
+        return fn
+
+    return register
 
 
 def westeros_iv(card: str) -> Callable[[WesterosIV], WesterosIV]:
@@ -101,18 +116,29 @@ def targaryen_choice(ctx: Context, card: str, options: list[str], prompt: str,
     return option
 
 
+def _one_area_options(card: str) -> TargaryenOptions:
+    def options(state: GameState, board: Board) -> list[str]:
+        data = CARDS.westeros_card(4, card)
+        areas: list[str] = list((data.details or {}).get("choice_areas", []))
+        return [NOTHING, *(areas if state.houses[TARGARYEN].power >= int((data.details or {}).get("cost", 1)) else [])]
+    return options
+
+
 def _pay_for_one_area(ctx: Context, card: str) -> None:
     """"Targaryen may discard 1 power: one loyalty token on A or B" (Empty Promises and its kin)."""
     data = CARDS.westeros_card(4, card)
     cost = int((data.details or {}).get("cost", 1))
     areas: list[str] = list((data.details or {}).get("choice_areas", []))
-    can_pay = ctx.state.houses[TARGARYEN].power >= cost
-    choice = targaryen_choice(ctx, card, [NOTHING, *(areas if can_pay else [])],
+    choice = targaryen_choice(ctx, card, _one_area_options(card)(ctx.state, ctx.board),
                               f"{data.name}: discard {cost} power for a loyalty token on "
                               f"{' or '.join(area_name(a) for a in areas)}, or nothing")
     if choice != NOTHING:
         lose_power(ctx, TARGARYEN, cost, data.name)
         place_loyalty(ctx, choice, data.name)
+
+
+for _card in ("empty_promises", "southron_ambitions", "strongholds_of_resistance"):
+    TARGARYEN_OPTIONS[_card] = _one_area_options(_card)
 
 
 @westeros_iv("empty_promises")
@@ -142,13 +168,7 @@ def fire_made_flesh(ctx: Context) -> None:
     one would give the same +1 now and lose a later one (ruling 217 lets it pick; no pick is better).
     """
     st, board = ctx.state, ctx.board
-    options = [NOTHING]
-    if st.dragon_tokens:
-        options += [f"destroy {a}" for a in sorted({a for a, u in st.units_of(TARGARYEN) if u.type == "dragon"})]
-    if (st.controller(PENTOS, board) == TARGARYEN and available_units(st, board, TARGARYEN, "dragon") > 0
-            and within_supply(st, board, TARGARYEN, {PENTOS: 1})):
-        options.append("muster")
-    choice = targaryen_choice(ctx, "fire_made_flesh", options,
+    choice = targaryen_choice(ctx, "fire_made_flesh", _fire_options(st, board),
                               "Fire Made Flesh: destroy a dragon for a dragon strength token now, put a destroyed "
                               "dragon back in Pentos, or nothing")
     if choice.startswith("destroy "):
@@ -162,10 +182,25 @@ def fire_made_flesh(ctx: Context) -> None:
         ctx.emit(DragonReturned(area=PENTOS))
 
 
+@options_of("fire_made_flesh")
+def _fire_options(st: GameState, board: Board) -> list[str]:
+    options = [NOTHING]
+    if st.dragon_tokens:
+        options += [f"destroy {a}" for a in sorted({a for a, u in st.units_of(TARGARYEN) if u.type == "dragon"})]
+    if (st.controller(PENTOS, board) == TARGARYEN and available_units(st, board, TARGARYEN, "dragon") > 0
+            and within_supply(st, board, TARGARYEN, {PENTOS: 1})):
+        options.append("muster")
+    return options
+
+
 # --- the cards that name houses and areas ---------------------------------------------------------------
 
 
 def _pay(ctx: Context, card: str) -> int:
+    return _cost(card)
+
+
+def _cost(card: str) -> int:
     return int((CARDS.westeros_card(4, card).details or {}).get("cost", 1))
 
 
@@ -175,15 +210,21 @@ def _uncontrolled(state: GameState, board: Board, area: str) -> bool:
     return not (st.units or st.power_token or st.garrison or st.neutral_force) and state.controller(area, board) is None
 
 
+@options_of("domestic_disputes")
+def _disputes_options(st: GameState, board: Board) -> list[str]:
+    others = [h for h in st.houses_in_play if h != TARGARYEN]
+    options = [NOTHING]
+    if st.houses[TARGARYEN].power >= _cost("domestic_disputes"):
+        options += ["+".join(c) for n in range(1, 5) for c in combinations(others, n)]
+    return options
+
+
 @westeros_iv("domestic_disputes")
 def domestic_disputes(ctx: Context) -> None:
     """May discard 1: a loyalty token on the home area of each of up to 4 other houses (ruling 215)."""
     st = ctx.state
     others = [h for h in st.houses_in_play if h != TARGARYEN]
-    options = [NOTHING]
-    if st.houses[TARGARYEN].power >= _pay(ctx, "domestic_disputes"):
-        options += ["+".join(c) for n in range(1, 5) for c in combinations(others, n)]
-    choice = targaryen_choice(ctx, "domestic_disputes", options,
+    choice = targaryen_choice(ctx, "domestic_disputes", _disputes_options(st, ctx.board),
                               "Domestic Disputes: discard 1 power to name up to 4 other houses, a loyalty token on "
                               "each one's home area, or nothing", in_order(others))
     if choice == NOTHING:
@@ -193,6 +234,15 @@ def domestic_disputes(ctx: Context) -> None:
         place_loyalty(ctx, ctx.board.houses[house].home_area, "Domestic Disputes")
 
 
+@options_of("watering_the_seed")
+def _watering_options(st: GameState, board: Board) -> list[str]:
+    rivers = [a for a in MOD.rivers if st.controller(a, board) != TARGARYEN]
+    options = [NOTHING]
+    if st.houses[TARGARYEN].power >= st.victory(TARGARYEN, board):
+        options += ["+".join(pair) for pair in combinations(rivers, 2)]
+    return options
+
+
 @westeros_iv("watering_the_seed")
 def watering_the_seed(ctx: Context) -> None:
     """May discard power equal to its victory-track position: a loyalty token on each of two different
@@ -200,10 +250,7 @@ def watering_the_seed(ctx: Context) -> None:
     st, board = ctx.state, ctx.board
     cost = st.victory(TARGARYEN, board)
     rivers = [a for a in MOD.rivers if st.controller(a, board) != TARGARYEN]
-    options = [NOTHING]
-    if st.houses[TARGARYEN].power >= cost:
-        options += ["+".join(pair) for pair in combinations(rivers, 2)]
-    choice = targaryen_choice(ctx, "watering_the_seed", options,
+    choice = targaryen_choice(ctx, "watering_the_seed", _watering_options(st, board),
                               f"Watering the Seed: discard {cost} power for a loyalty token on each of two river "
                               "areas you do not control, or nothing", in_order(rivers))
     if choice == NOTHING:
@@ -213,14 +260,18 @@ def watering_the_seed(ctx: Context) -> None:
         place_loyalty(ctx, area, "Watering the Seed")
 
 
+@options_of("the_long_plan")
+def _long_plan_options(st: GameState, board: Board) -> list[str]:
+    players = [h for h in st.players() if h != TARGARYEN]
+    return [NOTHING, *(players if st.houses[TARGARYEN].power >= _cost("the_long_plan") else [])]
+
+
 @westeros_iv("the_long_plan")
 def the_long_plan(ctx: Context) -> None:
     """May discard 1 to name another player, who puts a loyalty token on each of two different land
     areas of its choice (ruling 215)."""
     st, board = ctx.state, ctx.board
-    players = [h for h in st.players() if h != TARGARYEN]
-    can_pay = st.houses[TARGARYEN].power >= _pay(ctx, "the_long_plan")
-    choice = targaryen_choice(ctx, "the_long_plan", [NOTHING, *(players if can_pay else [])],
+    choice = targaryen_choice(ctx, "the_long_plan", _long_plan_options(st, board),
                               "The Long Plan: discard 1 power to name another player, who places two loyalty "
                               "tokens, or nothing")
     if choice == NOTHING:
@@ -240,6 +291,16 @@ def _two_areas(option: str, land: list[str]) -> str | None:
     return None
 
 
+@options_of("playing_with_fire")
+def _fire_play_options(st: GameState, board: Board) -> list[str]:
+    players = [h for h in st.players() if h != TARGARYEN]
+    areas = [a.id for a in board.land_areas() if _uncontrolled(st, board, a.id)]
+    options = [NOTHING]
+    if st.houses[TARGARYEN].power >= _cost("playing_with_fire"):
+        options += [f"{a}+{h}" for a in areas for h in players]
+    return options
+
+
 @westeros_iv("playing_with_fire")
 def playing_with_fire(ctx: Context) -> None:
     """May discard 1 to name an uncontrolled land area and another player: a loyalty token there, and
@@ -247,10 +308,7 @@ def playing_with_fire(ctx: Context) -> None:
     st, board = ctx.state, ctx.board
     players = [h for h in st.players() if h != TARGARYEN]
     areas = [a.id for a in board.land_areas() if _uncontrolled(st, board, a.id)]
-    options = [NOTHING]
-    if st.houses[TARGARYEN].power >= _pay(ctx, "playing_with_fire"):
-        options += [f"{a}+{h}" for a in areas for h in players]
-    choice = targaryen_choice(ctx, "playing_with_fire", options,
+    choice = targaryen_choice(ctx, "playing_with_fire", _fire_play_options(st, board),
                               "Playing With Fire: discard 1 power to name an uncontrolled land area and another "
                               "player (a loyalty token there, and a unit of that player's), or nothing",
                               in_order([*areas, *players]))
@@ -272,8 +330,10 @@ def playing_with_fire(ctx: Context) -> None:
 
 
 def player_choice(ctx: Context, card: str, house: str, check: Callable[[str], str | None], default: str,
-                  prompt: str, options: list[str] | None = None, moves_only: bool = False) -> str:
-    """Ask a player a deck IV card names (The Long Plan, Playing With Fire) for its part."""
+                  prompt: str, options: list[str] | None = None, moves_only: bool = False,
+                  made: Callable[[str], str] = str) -> str:
+    """Ask a player a deck IV card names (The Long Plan, Playing With Fire) for its part; ``made``
+    gives the choice made from the answer (the first legal move of a line with fall-backs)."""
     req = Request(
         key=ctx.key("westeros_choice", house), kind="westeros_choice", house=house, prompt=prompt,
         context={"card": card}, options=tuple(WesterosChoice(card=card, option=o) for o in options or ()),
@@ -281,15 +341,17 @@ def player_choice(ctx: Context, card: str, house: str, check: Callable[[str], st
     )
 
     def verdict(cmd: Command) -> Verdict:
-        if not isinstance(cmd, WesterosChoice) or cmd.card != card or (moves_only and "+" not in cmd.option):
+        if not isinstance(cmd, WesterosChoice) or cmd.card != card or (moves_only and (
+                "+" not in cmd.option or cancels_moves(cmd))):
             return NOT_APPLICABLE  # Targaryen's "cancel" or "nothing" is for its own decision
         why = check(cmd.option)
         return None if why is None else f"{why} (M083)"
 
     cmd = ctx.ask(Ask(req, verdict))
     assert isinstance(cmd, WesterosChoice)
-    ctx.emit(WesterosChoiceMade(house=house, card=card, option=cmd.option))
-    return cmd.option
+    option = made(cmd.option)
+    ctx.emit(WesterosChoiceMade(house=house, card=card, option=option))
+    return option
 
 
 def _spread(ctx: Context, order: list[str], card: str) -> None:
@@ -305,10 +367,14 @@ def _spread(ctx: Context, order: list[str], card: str) -> None:
         if not moves:
             return
         legal = frozenset(moves)
-        move = player_choice(ctx, card, house, lambda o, legal=legal: None if o in legal else  # type: ignore[misc]
+
+        def first_legal(option: str, legal: frozenset[str] = legal) -> str | None:
+            return next((m for m in option.split(MOVE_ELSE) if m in legal), None)  # fall-backs in order (ruling 295)
+
+        move = player_choice(ctx, card, house, lambda o: None if first_legal(o) else
                              "move one loyalty token to an adjacent land area: name where it lies and where it goes",
                              moves[0], f"{card_name(card)}: move one loyalty token to an adjacent land area "
-                             "('FROM, TO')", options=moves, moves_only=True)
+                             "('FROM, TO')", options=moves, moves_only=True, made=lambda o: first_legal(o) or o)
         origin, dest = move.split("+")
         st.area_mut(origin).loyalty -= 1
         st.area_mut(dest).loyalty += 1
@@ -316,16 +382,39 @@ def _spread(ctx: Context, order: list[str], card: str) -> None:
         # A token moved into an area Targaryen controls is gained at once (M078): no cancel is asked.
         gained = st.controller(dest, board) == TARGARYEN
         if house != TARGARYEN and not gained and st.houses[TARGARYEN].power >= price:
-            cancelled = targaryen_choice(ctx, card, [NOTHING, "cancel"],
-                                         f"{card_name(card)}: pay {price} power to put back {house.title()}'s move "
-                                         f"from {area_name(origin)} to {area_name(dest)} ('cancel'), or nothing",
-                                         words_only=True) == "cancel"
+            cancelled = _cancel(ctx, card, house, f"{card_name(card)}: pay {price} power to put back "
+                                f"{house.title()}'s move from {area_name(origin)} to {area_name(dest)} ('cancel'), "
+                                "or nothing")
         if cancelled:
             lose_power(ctx, TARGARYEN, price, card_name(card))
             st.area_mut(dest).loyalty -= 1
             st.area_mut(origin).loyalty += 1
         ctx.emit(LoyaltyMoved(house=house, origin=origin, destination=dest, cancelled=cancelled))
         after_control_change(ctx)  # moved into an area Targaryen controls: gained at once
+
+
+def _cancel(ctx: Context, card: str, mover: str, prompt: str) -> bool:
+    """Whether Targaryen cancels ``mover``'s move: ``cancel`` or ``nothing`` for this move, or its
+    standing ``cancel HOUSE, ...`` for every move of the card, sent ahead (ruling 295)."""
+    options = [NOTHING, "cancel"]
+    req = Request(
+        key=ctx.key("westeros_choice", TARGARYEN), kind="westeros_choice", house=TARGARYEN, prompt=prompt,
+        context={"card": card, "mover": mover},
+        options=tuple(WesterosChoice(card=card, option=o) for o in options),
+        default=WesterosChoice(card=card, option=NOTHING),
+    )
+
+    def verdict(cmd: Command) -> Verdict:
+        if isinstance(cmd, WesterosChoice) and cmd.card == card and cancels_moves(cmd):
+            return None
+        return check_choice(card, options, cmd, words_only=True)
+
+    cmd = ctx.ask(Ask(req, verdict))
+    assert isinstance(cmd, WesterosChoice)
+    named = cmd.option.removeprefix(CANCEL_MOVES).split("+") if cancels_moves(cmd) else ()
+    option = "cancel" if cmd.option == "cancel" or mover in named else NOTHING
+    ctx.emit(WesterosChoiceMade(house=TARGARYEN, card=card, option=option))
+    return option == "cancel"
 
 
 @westeros_iv("scattering_dissent")

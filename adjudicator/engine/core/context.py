@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from ...game.board import Board
-from ...game.commands import Command, ForVassal, from_dict, to_dict
+from ...game.commands import Command, ForVassal, cancels_moves, from_dict, to_dict
 from ...game.state import GameState, Segment
 from ..events import (
     PUBLIC,
@@ -36,6 +36,12 @@ from ..events import (
 
 # Answers of these kinds stay in force after use ("support stark in every combat").
 STANDING_KINDS = frozenset({"support", "tie_break", "refuse_support"})
+
+
+def is_standing(cmd: Command) -> bool:
+    """Whether an answer stays in force after use: a standing kind, or Targaryen's cancels of a
+    card's loyalty-token moves, which answer each move in turn (ruling 295)."""
+    return cmd.kind in STANDING_KINDS or cancels_moves(cmd)
 
 class _NotApplicable(enum.Enum):
     TOKEN = "not applicable"
@@ -307,7 +313,7 @@ class Context:
             a, cmd, evs, entries = next(it)
             value = {"parts": [to_dict(c) for c in cmd]} if isinstance(cmd, tuple) else {"value": to_dict(cmd)}
             self.segment.decisions[a.request.key] = {**value, "events": [e.to_dict() for e in evs]}
-            self.segment.used.extend(e.id for e in entries if e.command.kind not in STANDING_KINDS)
+            self.segment.used.extend(e.id for e in entries if not is_standing(e.command))
             self.events.extend(evs)
             out.append(cmd)
         return out

@@ -56,22 +56,32 @@ def choose_vassals(ctx: Context) -> None:
             break
         cmd = ctx.ask(_choice_ask(ctx, holder, free))
         assert isinstance(cmd, CommandVassal)
-        if cmd.vassal is None:  # M035: the set goes to the next player below
+        vassal = picked(cmd, free)
+        if vassal is None:  # M035: the set goes to the next player below
             below = players[players.index(holder) + 1]
             st.vassal_sets = sorted([below, *st.vassal_sets[1:]], key=players.index)
             ctx.emit(VassalSetPassed(house=holder, to=below))
             continue
-        st.commanders[cmd.vassal] = holder
+        st.commanders[vassal] = holder
         st.vassal_sets.pop(0)
-        ctx.emit(VassalCommanded(vassal=cmd.vassal, commander=holder))
+        ctx.emit(VassalCommanded(vassal=vassal, commander=holder))
+
+
+def picked(cmd: CommandVassal, free: list[HouseId]) -> HouseId | None:
+    """The vassal a ``command`` line takes: its first pick still free, ``None`` to pass (ruling 296)."""
+    return next((v for v in cmd.picks() if v is None or v in free), None)
 
 
 def choice_problem(state: GameState, free: list[HouseId], cmd: Command) -> Verdict:
     """Why a ``command VASSAL`` answer cannot be used now, or ``None``."""
     if not isinstance(cmd, CommandVassal):
         return NOT_APPLICABLE
-    if cmd.vassal is None or cmd.vassal in free:
+    if any(v is None or v in free for v in cmd.picks()):
         return None
+    if cmd.otherwise or cmd.vassal is None:
+        named = ", ".join(house_name(v) for v in cmd.picks() if v is not None)
+        return (f"none of {named} is free now; choose one of {', '.join(house_name(v) for v in free)} "
+                "or pass (M034, ruling 296)")
     if cmd.vassal not in state.vassals:
         listed = ", ".join(house_name(v) for v in free)
         return f"{house_name(cmd.vassal)} is not a vassal; the vassals nobody commands yet are {listed} (M034)"
