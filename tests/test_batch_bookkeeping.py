@@ -56,6 +56,24 @@ def test_a_run_sweeps_a_temp_report_folder_that_no_later_run_would_write_again(t
     assert [p.name for p in (toy / "reports").iterdir() if p.name.startswith(".")] == []
 
 
+def test_a_report_folder_an_older_maester_left_half_written_is_completed_in_place(toy: Path):
+    """An older Maester wrote a step's reports one by one, ``report.json`` last: a run killed halfway
+    left the folder without it (and a temp file). The next run completes that folder in place, each
+    file with the bytes an uninterrupted run wrote, and keeps what else is in it."""
+    from test_batch import tree
+
+    latest = _latest_report(toy)
+    expected = tree(toy)
+    for name in ("report.json", "public.html", "stark.txt"):
+        (latest / name).unlink()
+    (latest / "public.txt").write_text("half")
+    _leave_temp(latest)
+    (toy / "pending.json").write_text("{}")  # written after the reports by that older Maester
+    run(toy)
+    assert tree(toy) == expected
+    assert not list(latest.glob(".*.tmp")) and [p.name for p in (toy / "reports").iterdir() if p.name.startswith(".")] == []
+
+
 def test_a_repair_sweeps_temp_report_folders_too(toy: Path):
     half = toy / "reports" / "0000-r1-planning" / ".receipts.tmp"
     half.mkdir(parents=True)

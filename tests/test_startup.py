@@ -126,3 +126,13 @@ def test_events_are_read_back_by_name_with_their_module_loaded_then_and_every_cl
         from adjudicator.engine.events import from_dict
 
         from_dict({"type": "NoSuchEvent"})
+
+
+def test_only_the_program_itself_spares_the_collector_its_last_pass() -> None:
+    """``main()`` as the program (no argv given) freezes what is left for the exit; a caller's ``main([...])`` does not."""
+    script = ("import gc, sys\nfrom adjudicator.cli import main\n"
+              "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\nafter_call = gc.get_freeze_count()\n"
+              "sys.argv = ['maester', '--help']\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
+              "print(after_call, gc.get_freeze_count() > 0, gc.isenabled(), file=sys.stderr)\n")  # fmt: skip
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    assert run.stderr.strip().splitlines()[-1] == "0 True True"
