@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -28,7 +29,8 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(os.environ.get("MAESTER_BENCH_PACKAGE") or Path(__file__).resolve().parent.parent)  # run_all.py --baseline
+sys.path.insert(0, str(ROOT))
 
 import mailbox
 
@@ -142,7 +144,7 @@ print(f"{took:.3f} {rss:.0f} {len(found.blocks)} {(found.refused or '; '.join(fo
 def bench_hostile() -> None:
     print("| message | time | peak memory (process) | turns found | what was said |")
     print("|---|---|---|---|---|")
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(ROOT)
     with tempfile.TemporaryDirectory() as tmp:
         for name, raw in hostile().items():
             path = Path(tmp) / "m.eml"

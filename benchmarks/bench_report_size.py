@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import os
 import statistics
 import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(os.environ.get("MAESTER_BENCH_PACKAGE") or Path(__file__).resolve().parent.parent)  # run_all.py --baseline
+sys.path.insert(0, str(ROOT))
 
 from adjudicator.mail.mapimage import render_png
 from adjudicator.robots.simulate import simulate

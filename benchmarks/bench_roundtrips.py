@@ -29,6 +29,7 @@ and a Westeros phase.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 from collections import Counter, defaultdict
@@ -36,7 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(os.environ.get("MAESTER_BENCH_PACKAGE") or Path(__file__).resolve().parent.parent)  # run_all.py --baseline
+sys.path.insert(0, str(ROOT))
 
 from adjudicator.engine.core.context import Step
 from adjudicator.engine.machine import advance

@@ -17,6 +17,7 @@ The goal is seal / bare <= 1.5: parsed public keys are cached, so the overhead i
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -24,7 +25,8 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(os.environ.get("MAESTER_BENCH_PACKAGE") or Path(__file__).resolve().parent.parent)  # run_all.py --baseline
+sys.path.insert(0, str(ROOT))
 
 from adjudicator.folder import registry
 from adjudicator.seals import seal

@@ -6,15 +6,20 @@ Plays one robot game with ``simulate(players, seed)`` (the text path: every answ
 turn-file text, sealed, dropped in the inbox and adjudicated by ``batch.adjudicate``, which writes
 the snapshot, state, receipts and every report of every step) and says where the time went:
 
-* robots     choosing answers and printing them as turn-file text;
-* seal       robots signing their turn files (Ed25519, SSHSIG);
-* verify     the moderator's run checking each seal and header (batch intake);
-* parse      reading the accepted turn files (grammar, names, commands);
-* engine     ``advance`` and the snapshot around it;
+* robots     choosing answers and printing them as turn-file text (``Robot.turn_file``);
+* seal       robots signing their turn files (Ed25519, SSHSIG: ``seal.sign``);
+* verify     the moderator's intake: reading the inbox, checking each seal and header, archiving;
+* parse      ``parse_turn_file``, wherever it is called (the intake, the archive read back);
+* engine     ``advance``: the rules from one snapshot to the next;
 * render     the text, HTML (with the SVG map) and JSON reports of every house;
-* disk       writing state, snapshots, receipts and reports;
-* bookkeeping the rest of each run: the log, the ledger, the latest snapshot read back, the lock;
+* disk       the atomic writes: state, snapshots, receipts, report folders, log lines;
+* bookkeeping the rest of each moderator's run (``batch.adjudicate``): the log, the ledger, the
+             snapshot's TOML, the lock, the state read back;
 * loop       the simulation itself: inbox files, reading ``state.toml``, invariant checks.
+
+Each part is timed wherever its functions are bound (``benchmarks/parts.py``: a module that imported
+a function by name is timed too) and leaves out the other parts called inside it, so the parts add
+up to the total.
 
 A simulated game folder is disposable, so ``simulate`` writes it without fsync
 (``fileio.relaxed``); ``--durable`` times it with fsync, as a real game folder is written.
@@ -26,14 +31,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import time
-from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(os.environ.get("MAESTER_BENCH_PACKAGE") or Path(__file__).resolve().parent.parent)  # run_all.py --baseline
+sys.path.insert(0, str(ROOT))
+
+from parts import Parts
 
 from adjudicator.folder import batch
 from adjudicator.robots import players as robots
@@ -44,62 +52,48 @@ GOAL_S = 2.0
 PARTS = ("robots", "seal", "verify", "parse", "engine", "render", "disk", "bookkeeping", "loop")
 
 
-@contextlib.contextmanager
-def patched(owner: Any, name: str, wrapper: Callable[[Callable[..., Any]], Callable[..., Any]]) -> Iterator[None]:
-    real = getattr(owner, name)
-    setattr(owner, name, wrapper(real))
-    try:
-        yield
-    finally:
-        setattr(owner, name, real)
+def part_functions() -> dict[str, list[Any]]:
+    """The functions whose time is each part's (the loop is the rest)."""
+    from adjudicator.engine.machine import advance
+    from adjudicator.folder.intake import Intake
+    from adjudicator.reports.report import render_reports, render_step_map
+    from adjudicator.seals.seal import sign
+    from adjudicator.turnfile.parser import parse_turn_file
+
+    return {
+        "robots": [robots.Robot.turn_file], "seal": [sign], "verify": [Intake.run], "parse": [parse_turn_file],
+        "engine": [advance], "render": [render_reports, render_step_map],
+        "disk": [fileio.atomic_write_bytes, fileio.atomic_write_text, fileio.write_folder, fileio.append_line],
+        "bookkeeping": [batch.adjudicate],
+    }
 
 
 def timed_game(players: int, seed: int, rounds: int | None, durable: bool) -> tuple[float, dict[str, float], str]:
     """Play the game once; its total seconds, the seconds of each part, and its result."""
-    spent: dict[str, float] = defaultdict(float)
-
-    def clock(part: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
-            def timed(*a: Any, **kw: Any) -> Any:
-                t0 = time.perf_counter()
-                try:
-                    return fn(*a, **kw)
-                finally:
-                    spent[part] += time.perf_counter() - t0
-            return timed
-        return wrap
-
-    def adjudicate(fn: Callable[..., Any]) -> Callable[..., Any]:
-        def timed(*a: Any, **kw: Any) -> Any:
-            t0 = time.perf_counter()
-            result = fn(*a, **kw)
-            spent["adjudicate"] += time.perf_counter() - t0
-            t = result.timings
-            for part in ("verify", "parse", "engine", "render"):
-                spent[part] += getattr(t, part)
-            spent["disk"] += t.write
-            return result
-        return timed
-
+    parts = Parts()
     with contextlib.ExitStack() as stack:
-        stack.enter_context(patched(robots, "sign", clock("seal")))
-        stack.enter_context(patched(robots.Robot, "turn_file", clock("turn_files")))
-        stack.enter_context(patched(batch, "adjudicate", adjudicate))
+        stack.enter_context(parts.timing(part_functions()))
         if durable:
-            stack.enter_context(patched(fileio, "relaxed", lambda real: contextlib.nullcontext))
+            stack.enter_context(_durable())
         t0 = time.perf_counter()
         result = sim.simulate(players, seed, rounds=rounds)
         total = time.perf_counter() - t0
     if result.problems:
         raise SystemExit(f"the game broke an invariant: {result.problems}")
-    parts = {
-        "robots": spent["turn_files"] - spent["seal"],
-        "seal": spent["seal"],
-        **{p: spent[p] for p in ("verify", "parse", "engine", "render", "disk")},
-    }
-    parts["bookkeeping"] = spent["adjudicate"] - sum(spent[p] for p in ("verify", "parse", "engine", "render", "disk"))
-    parts["loop"] = total - spent["turn_files"] - spent["adjudicate"]
-    return total, parts, f"{result.final_line()}"
+    spent = {p: parts.spent[p] for p in PARTS if p != "loop"}
+    spent["loop"] = total - sum(spent.values())
+    return total, spent, f"{result.final_line()}"
+
+
+@contextlib.contextmanager
+def _durable() -> Iterator[None]:
+    """fsync as a real game folder is written: ``simulate``'s ``fileio.relaxed()`` made to do nothing."""
+    real = fileio.relaxed
+    fileio.relaxed = contextlib.nullcontext  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        fileio.relaxed = real
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,10 +8,13 @@ Each ``benchmarks/bench_*.py`` runs in its own process with this interpreter, on
 in a block, ready to paste into ``benchmarks/RESULTS.md``. The exit status is 1 when a benchmark
 failed (its figures are then missing), else 0.
 
-``--baseline DIR`` compares with another checkout (``git worktree add DIR main``, or an unpacked
-``git archive``): each benchmark runs from DIR, then from this checkout, ``--rounds`` times in
-turn, so that both see the same moments of a shared machine. A benchmark DIR lacks is run from
-this checkout's script with DIR's package.
+``--baseline DIR`` compares with another checkout of the package: an unpacked ``git archive``
+(``git archive main | tar -x -C /tmp/old``) or a worktree. Each benchmark runs with DIR's package,
+then with this checkout's, ``--rounds`` times in turn, so that both see the same moments of a
+shared machine; both sides run THIS checkout's benchmark scripts (``MAESTER_BENCH_PACKAGE=DIR``
+points a script at DIR's package and DIR's samples), so that the two are measured the same way.
+Where this checkout's script cannot run with DIR's package (a function DIR does not have yet),
+DIR's own script is run instead, and the report says so.
 """
 
 from __future__ import annotations
@@ -20,7 +23,6 @@ import argparse
 import datetime
 import os
 import platform
-import shutil
 import subprocess
 import sys
 import time
@@ -57,16 +59,13 @@ def machine() -> list[str]:
 
 def run_one(script: Path, checkout: Path, label: str, failed: list[str]) -> None:
     """Run one benchmark script with ``checkout``'s package and print its report in a block."""
-    own = checkout / "benchmarks" / script.name
-    if not own.is_file():  # a benchmark the baseline lacks: this script, the baseline's package
-        own = checkout / "benchmarks" / f".{script.name}"
-        shutil.copyfile(script, own)
+    env = dict(os.environ, MAESTER_BENCH_PACKAGE=str(checkout))
     t0 = time.perf_counter()
-    try:
-        run = subprocess.run([sys.executable, str(own)], capture_output=True, text=True, cwd=checkout)
-    finally:
-        if own.name.startswith("."):
-            own.unlink(missing_ok=True)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=checkout, env=env)
+    own = checkout / "benchmarks" / script.name
+    if run.returncode != 0 and checkout != HERE.parent and own.is_file():  # this script needs what DIR lacks
+        label += f"(this checkout's {script.name} failed with that package: {_last_line(run.stderr)}; its own script:)\n"
+        run = subprocess.run([sys.executable, str(own)], capture_output=True, text=True, cwd=checkout, env=env)
     took = time.perf_counter() - t0
     print(f"{label}```")
     print(run.stdout.rstrip())
@@ -75,6 +74,11 @@ def run_one(script: Path, checkout: Path, label: str, failed: list[str]) -> None
         print(f"FAILED (exit {run.returncode}):\n{run.stderr.rstrip()[-2000:]}")
     print("```")
     print(f"({took:.0f} s including set-up)\n", flush=True)
+
+
+def _last_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[-1][:200] if lines else "no message"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -391,12 +391,14 @@ _LOOKALIKES = str.maketrans({
     **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\xad", ""),
     "\t": " ",
 })
+_LOOKALIKE = re.compile("[" + re.escape("".join(chr(c) for c in _LOOKALIKES)) + "]")
 _QP = re.compile(r"=(?:[0-9A-F]{2}|\r?\n)")
 _QUOTED = re.compile(r"^[ ]*>[ ]?")
 _ARMOUR_BEGIN = "-----BEGIN SSH SIGNATURE-----"
 _ARMOUR_END = "-----END SSH SIGNATURE-----"
 _CONTINUES = (",", ";", ":", "->")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ud800-\udfff]")  # Cc and Cs, but \t \n \r \f
+_NOT_CONTROL_BYTES = bytes(b for b in range(256) if not _CONTROL.match(chr(b)))
 # ... and no form feed inside a line, nor U+2028/U+2029: a line ends only at CR or LF (adjudicator.util.lines)
 _LINE_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
@@ -430,8 +432,10 @@ def clean_line(text: str) -> str:
     >>> clean_line('raid from "Golden Sound" onto \u201cIronman\u2019s Bay\u201d')
     "raid from Golden Sound onto Ironman's Bay"
     """
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
+    if not text.isascii() and not text.replace("·", "").isascii():  # the header's '·' is left as it is
+        text = unicodedata.normalize("NFKC", text)
+        if _LOOKALIKE.search(text):  # translate() looks every character up: ten times the search
+            text = text.translate(_LOOKALIKES)
     elif "\t" in text or "`" in text:  # the table's only ASCII characters: most lines need no translation
         text = text.translate(_LOOKALIKES)
     return text.replace("=>", "->").replace('"', "").rstrip()
@@ -452,28 +456,29 @@ def read_source(data: str | bytes, filename: str = "<turn>") -> Source:
         turn = quopri.decodestring(turn.encode("utf-8", "surrogatepass")).decode("utf-8", "replace")
         text = turn + armour + seal
         src.notices.append(Notice("W202", "quoted-printable codes (=20, =3D, soft breaks) were decoded", Where(filename, 0)))
-    raw = _unquote([clean_line(t) for t in split_lines(text)], src)
+    raw = _unquote(_clean_lines(text), src)
     pending: list[tuple[int, str]] = []
     in_armour = after = False
     for number, line in enumerate(raw, 1):
         if line is None:  # quoted text in a partly quoted mail
             continue
-        stripped = line.strip()
-        if stripped == _ARMOUR_BEGIN:
-            in_armour = True
-            continue
-        if in_armour:
-            in_armour = stripped != _ARMOUR_END
-            after = not in_armour
-            continue
-        if after or stripped == "--":
-            if stripped and stripped != "--":
-                src.notices.append(Notice("W204", "text after the seal or signature line was ignored", Where(filename, number)))
-                break
-            after = True
-            continue
+        if in_armour or after or "--" in line:  # else it is neither the seal's armour nor the signature line
+            stripped = line.strip()
+            if stripped == _ARMOUR_BEGIN:
+                in_armour = True
+                continue
+            if in_armour:
+                in_armour = stripped != _ARMOUR_END
+                after = not in_armour
+                continue
+            if after or stripped == "--":
+                if stripped and stripped != "--":
+                    src.notices.append(Notice("W204", "text after the seal or signature line was ignored", Where(filename, number)))
+                    break
+                after = True
+                continue
         body = line.split("#", 1)[0].rstrip()
-        if not body.strip():
+        if not body:  # blank, or a comment (rstrip leaves nothing of a line of blanks)
             continue
         if _MAYBE_HEADER.match(body) and (is_header_line(body) or looks_like_header(body)):
             src.headers.append(SourceLine(number, body))
@@ -484,8 +489,22 @@ def read_source(data: str | bytes, filename: str = "<turn>") -> Source:
         else:
             pending.append((number, body))
     for number, body in pending:
-        _admit(SourceLine(number, body), src)
+        # An ASCII line here holds no tab or line break, so printable means no control character at all.
+        if len(body) <= MAX_LINE_CHARS and body.isascii() and body.isprintable():
+            src.lines.append(SourceLine(number, body))
+        else:
+            _admit(SourceLine(number, body), src)
     return src
+
+
+def _clean_lines(text: str) -> list[str]:
+    """``clean_line`` of each line of ``text``: an ASCII line without a tab, backquote, double quote
+    or ``=>`` needs only its end stripped, so when the text has none of those four, only its other
+    lines (the header's '·', a player's accents) go through ``clean_line``."""
+    lines = split_lines(text)
+    if "\t" in text or "`" in text or '"' in text or "=>" in text:
+        return [clean_line(t) for t in lines]
+    return [t.rstrip() if t.isascii() else clean_line(t) for t in lines]
 
 
 def _decode(data: str | bytes, src: Source) -> str | None:
@@ -494,10 +513,9 @@ def _decode(data: str | bytes, src: Source) -> str | None:
         size = len(data)
     else:
         size = len(data.encode("utf-8", "surrogatepass"))
-    where = Where(src.filename, 0)
     if size > MAX_FILE_BYTES:
         src.problems.append(InvalidLine(
-            "E001", f"the file is {size:,} bytes; a turn file may be at most {MAX_FILE_BYTES:,} bytes", where=where,
+            "E001", f"the file is {size:,} bytes; a turn file may be at most {MAX_FILE_BYTES:,} bytes", where=Where(src.filename, 0),
             suggestion="send only the turn itself, as plain text"))
         return None
     if isinstance(data, bytes):
@@ -513,22 +531,37 @@ def _decode(data: str | bytes, src: Source) -> str | None:
                     text, codec = data.decode("cp1252"), "Windows-1252"
                 except UnicodeDecodeError:
                     text, codec = data.decode("latin-1"), "Latin-1"
-                src.notices.append(Notice("W206", f"the file is not UTF-8; it was read as {codec}", where))
+                src.notices.append(Notice("W206", f"the file is not UTF-8; it was read as {codec}", Where(src.filename, 0)))
     else:
         text = data
     text = text.lstrip("\ufeff")
-    junk = (len(_CONTROL.findall(text)) if _CONTROL.search(text) else 0) + text.count("\ufffd")
+    junk = _control_characters(text) + text.count("\ufffd")
     if "\x00" in text or (junk > 3 and junk * 10 > len(text)):
         what = "NUL bytes" if "\x00" in text else "binary data"
         src.problems.append(InvalidLine(
-            "E003", f"the file contains {what}; it is not a plain-text turn file", where=where,
+            "E003", f"the file contains {what}; it is not a plain-text turn file", where=Where(src.filename, 0),
             suggestion="save the turn as plain UTF-8 text"))
         return None
     return text
 
 
+def _control_characters(text: str) -> int:
+    """How many characters of ``text`` _CONTROL matches.
+
+    A text of code points below 256 (ASCII and the header's '·') is counted as bytes, which is a
+    twentieth of the regular expression's work; _CONTROL's characters there are single bytes too.
+    """
+    try:
+        raw = text.encode("latin-1")
+    except UnicodeEncodeError:
+        return len(_CONTROL.findall(text)) if _CONTROL.search(text) else 0
+    return len(raw.translate(None, _NOT_CONTROL_BYTES))
+
+
 def _unquote(lines: list[str], src: Source) -> list[str | None]:
     """Remove mail quoting when every line is quoted; otherwise skip the quoted lines."""
+    if ">" not in {ln.lstrip(" ")[:1] for ln in lines}:  # no line is quoted (what _QUOTED matches)
+        return list(lines)
     filled = [ln for ln in lines if ln.strip()]
     depth = 0
     while filled and all(_QUOTED.match(ln) for ln in filled):

@@ -26,8 +26,6 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -169,8 +167,7 @@ CARD_KINDS = ("westeros_card", "wildling_card", "house_card", "loan")  # what ma
 _VOCABULARY: ContextVar[str] = ContextVar("vocabulary", default=CLASSIC)
 
 
-@contextmanager
-def vocabulary(variant: str) -> Iterator[None]:
+class vocabulary:  # lower case: it is used as a function, ``with vocabulary(variant):``
     """Read names in a variant's vocabulary for the duration (a game's turn files, its checks).
 
     >>> with vocabulary("mother-of-dragons"):
@@ -178,13 +175,22 @@ def vocabulary(variant: str) -> Iterator[None]:
     'arryn'
     >>> lookup("house", "Arryn").id is None
     True
+
+    A class rather than a generator: every turn file is parsed inside one, and a generator's
+    context manager cost as much as reading the file's header.
     """
-    variant_named(variant)  # an unknown variant is refused here, not at the first lookup
-    token = _VOCABULARY.set(variant)
-    try:
-        yield
-    finally:
-        _VOCABULARY.reset(token)
+
+    __slots__ = ("_token", "_variant")
+
+    def __init__(self, variant: str) -> None:
+        variant_named(variant)  # an unknown variant is refused here, not at the first lookup
+        self._variant = variant
+
+    def __enter__(self) -> None:
+        self._token = _VOCABULARY.set(self._variant)
+
+    def __exit__(self, *exc: object) -> None:
+        _VOCABULARY.reset(self._token)
 
 
 def current_vocabulary() -> str:
@@ -367,11 +373,16 @@ def display_name(kind: str, ident: str) -> str:
     Houses, unit types and tracks print in lower case, like keywords; areas and cards by their
     printed names. Any variant's id prints by its name, whatever the vocabulary being read.
     """
+    return _display_name(kind, ident, _VOCABULARY.get())
+
+
+@lru_cache(maxsize=4096)
+def _display_name(kind: str, ident: str, vocabulary: str) -> str:
     if kind == "unit":
         return UNIT_NAMES.get(ident, (ident.replace("_", " "),))[0]
     if kind == "track":
         return TRACK_NAMES.get(ident, ident.replace("_", " "))
-    for variant in dict.fromkeys((_VOCABULARY.get(), CLASSIC, MOTHER_OF_DRAGONS)):
+    for variant in dict.fromkeys((vocabulary, CLASSIC, MOTHER_OF_DRAGONS)):
         shown = namespace(kind, variant).display.get(ident)
         if shown is not None:
             return shown

@@ -19,7 +19,7 @@ stark.txt:1:1: W101 area 'Winterfall' read as 'Winterfell'
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, NamedTuple, cast
 
@@ -73,7 +73,7 @@ from .names import (
     vocabulary,
 )
 from .parser_mod import deck_iv_form, distribute, mod_line, westeros_choice
-from .printer import format_command
+from .printer import format_command, prints_short
 from .vassal_lines import VassalLines
 
 __all__ = [
@@ -186,7 +186,7 @@ class _Ctx:
         return token
 
     def done(self, command: Command) -> Built:
-        if not self.errors and len(printed := format_command(command)) > MAX_LINE_CHARS:
+        if not self.errors and not prints_short(command) and len(printed := format_command(command)) > MAX_LINE_CHARS:
             # Names read generously ("kl", "ratheon") print in full: what a line accepts must print
             # to a line the parser accepts again (the receipt restates it, the engine logs it).
             self.error("E002", f"written out in full this line is {len(printed):,} characters long; the limit is "
@@ -244,13 +244,14 @@ class _Lines(VassalLines, Transformer[Token, Any]):
         return ("mod", int(text))
 
     def order_token(self, ch: list[Any]) -> Any:
-        toks = [t for c in ch for t in (c if isinstance(c, list) else [c]) if isinstance(t, Token)]
-        kind_words = " ".join(t.lower() for t in toks if t.type not in ("SPECIAL", "STAR"))
+        # SPECIAL? [order words] ("mod", n)? STAR?
+        toks = [t for c in ch if not isinstance(c, tuple) for t in (c if isinstance(c, list) else (c,))]
         mod = next((c[1] for c in ch if isinstance(c, tuple)), None)
-        special = any(t.type in ("SPECIAL", "STAR") for t in toks)
-        col, end = toks[0].column or 1, toks[-1].end_column or 1
-        shown = " ".join(str(t) for t in toks if t.type != "STAR") + (f" {mod:+d}" if mod is not None else "")
-        return _Order(ORDER_KINDS[kind_words], mod, special, col, end, shown + ("*" if toks[-1].type == "STAR" else ""))
+        words = [t for t in toks if t.type not in ("SPECIAL", "STAR")]
+        star = toks[-1].type == "STAR"
+        shown = " ".join(toks[:-1] if star else toks) + (f" {mod:+d}" if mod is not None else "") + ("*" if star else "")
+        return _Order(ORDER_KINDS[" ".join(words).lower()], mod, len(words) < len(toks), toks[0].column or 1,
+                      toks[-1].end_column or 1, shown)
 
     def unit_spec(self, ch: list[Any]) -> Any:
         return ("unit", ch[0] if len(ch) == 2 else None, ch[-1])
@@ -527,7 +528,9 @@ def _conditional(cond: tuple[Any, ...], inner: Built) -> Built:
                 _Name("", 1, 2))
     if cmd is None or c.errors:
         return Built(None, c.errors, c.warnings)
-    return c.done(replace(cast(Any, cmd), when=when))
+    # Completed rather than copied, as _placed does: the inner line built it a moment ago for this line.
+    object.__setattr__(cmd, "when", when)
+    return c.done(cmd)
 
 
 # --- "NAME: ..." lines ---------------------------------------------------------------------------
@@ -745,15 +748,14 @@ def _header(lines: list[SourceLine], filename: str, problems: list[TurnFileError
     header: Header | None = None
     found: SourceLine | None = None
     for i, line in enumerate(lines):
-        where = Where(filename, line.number)
         try:
             h = read_header(line.text)
         except HeaderError as e:
-            problems.append(InvalidLine("E301", str(e), where=where, line_text=line.text,
+            problems.append(InvalidLine("E301", str(e), where=Where(filename, line.number), line_text=line.text,
                                         suggestion=header_hint(line.text)))
             continue
         if header is not None or i:
-            problems.append(InvalidLine("E302", "a second header line; a turn file has one", where=where,
+            problems.append(InvalidLine("E302", "a second header line; a turn file has one", where=Where(filename, line.number),
                                         line_text=line.text, suggestion="send one file per step"))
             continue
         header, found = h, line

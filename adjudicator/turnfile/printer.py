@@ -22,7 +22,7 @@ from .names import (
     unit_text,
 )
 
-__all__ = ["DECLINE_WORDS", "format_command", "format_turn_file"]
+__all__ = ["DECLINE_WORDS", "format_command", "format_turn_file", "prints_short"]
 
 DECLINE_WORDS = frozenset({"no", "keep", "pass", "none", "decline", "skip", "nothing"})  # a refused card choice
 
@@ -43,6 +43,18 @@ def format_command(cmd: Command) -> str:
     when = getattr(cmd, "when", None)
     text: str = _PRINTERS[type(cmd)](cmd)
     return (_when(when) + ": " if when is not None else "") + text
+
+
+# Commands that print to a short line whatever they hold: each field is one name, a number in its
+# range or a word from a fixed table, and a condition at most one of each. Written out with the longest names of every vocabulary they stay far below a
+# line's limit (tests/test_turnfile_shortcuts.py), so the parser's E002 check need not print them.
+_SHORT_TYPES = frozenset({C.AssignOrder, C.LeaveUnordered, C.Raven, C.PlayCard, C.RefuseSupport, C.UseBlade,
+                          C.CardChoice, C.PortShips, C.Support, C.Bid, C.Give})
+
+
+def prints_short(cmd: Command) -> bool:
+    """True when ``format_command(cmd)`` is short whatever names ``cmd`` holds (see _SHORT_TYPES)."""
+    return type(cmd) in _SHORT_TYPES
 
 
 def _area(a: str | None) -> str:
