@@ -385,10 +385,13 @@ def pending_view(snap: Snapshot, game_id: str = "") -> dict[str, Any]:
     for r in snap.requests():
         since = snap.since.get(r.key, snap.number)
         houses.setdefault(r.house, []).append({"key": r.key, "kind": r.kind, "prompt": r.prompt, "since": since})
-    return {
+    view = {
         "game": game_id or st.game_id, "snapshot": snap.number, "label": snap.label(), "round": st.round,
         "step": st.phase, "winner": st.winner or "", "houses": houses,
     }  # fmt: skip
+    if st.vassals:  # Mother of Dragons: a vassal's decisions go to its commander (M030); "" for none yet
+        view["vassals"] = {v: st.commanders.get(v, "") for v in st.vassals if v in houses}
+    return view
 
 
 def pending_text(view: dict[str, Any], *, head: list[str] | None = None,
@@ -403,13 +406,21 @@ def pending_text(view: dict[str, Any], *, head: list[str] | None = None,
         out.append(f"The game is over: {registry.house_name(view['winner'])} won.")
     for house, reqs in view["houses"].items():
         if not reqs:
-            out.append(f"  {house}: nothing pending")
+            out.append(f"  {house}: {_vassal_note(view, house) or 'nothing pending'}")
             continue
         out.append(f"  {house}: {len(reqs)} request{'s' if len(reqs) != 1 else ''}")
         for r in reqs:
             said = when(house, r) if when else ""
             out.append(f"    - {r['kind']}: {r['prompt']} (since step {r['since']:04d}{'; ' + said if said else ''})")
     return "\n".join(out) + "\n"
+
+
+def _vassal_note(view: dict[str, Any], house: str) -> str:
+    """Why a vassal owes nothing: its commander answers for it (M030), or nobody commands it yet."""
+    if house not in view.get("vassals", {}):
+        return ""
+    commander = view["vassals"][house]
+    return f"a vassal: {commander} answers for it (M030)" if commander else "a vassal, commanded by nobody yet (M030)"
 
 
 def write_pending(folder: Folder, snap: Snapshot) -> None:

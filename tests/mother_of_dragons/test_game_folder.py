@@ -260,3 +260,20 @@ def test_maester_simulate_plays_the_expansion_through_the_text_path_and_replays(
 def test_maester_simulate_refuses_without_targaryen_outside_the_expansion(capsys):
     code, _, err = run(capsys, "simulate", "--players", "3", "--without-targaryen")
     assert code == 2 and "--expansion mother-of-dragons" in err
+
+
+def test_M030_pending_says_who_answers_for_each_vassal():
+    """Was "baratheon: nothing pending" for a vassal whose commander owed its decisions: a moderator
+    could not tell a vassal from a player with nothing to do."""
+    from adjudicator.folder.audit import Snapshot, pending_text, pending_view
+    from adjudicator.game.setup import new_game
+    from mother_of_dragons.vassal_helpers import mod_game
+
+    s = mod_game()
+    s.commanders = {"tyrell": "stark"}
+    view = pending_view(Snapshot(3, s))
+    assert view["vassals"] == {v: ("stark" if v == "tyrell" else "") for v in s.vassals}
+    text = pending_text(view)
+    assert "  tyrell: a vassal: stark answers for it (M030)\n" in text
+    assert "  arryn: a vassal, commanded by nobody yet (M030)\n" in text
+    assert "vassal" not in pending_text(pending_view(Snapshot(3, new_game(["stark", "lannister", "baratheon"], seed="p"))))

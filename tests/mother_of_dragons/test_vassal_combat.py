@@ -135,7 +135,11 @@ def test_M060_a_commander_holding_the_blade_may_use_it_for_its_vassal(battle):
     b.run(vassal_plays("tyrell", cards[0]))
     assert ("blade", "lannister") in b.asked() and b.requests()[0].vassal == "tyrell"
     b.run(for_vassal("tyrell", UseBlade(use=True)), deadline=True)
-    assert [(e.house, e.effect) for e in b.of(BladeUsed)] == [("lannister", "+1")]
+    assert [(e.house, e.effect, e.vassal) for e in b.of(BladeUsed)] == [("lannister", "+1", "tyrell")]
+    # was "Lannister uses the Valyrian Steel Blade in The Reach for +1 combat strength.", of a combat
+    # Lannister is not in: the public line now says for whom
+    assert b.of(BladeUsed)[0].describe() == ("Lannister uses the Valyrian Steel Blade for its vassal Tyrell in The "
+                                             "Reach, for +1 combat strength (M060).")
     assert ("blade", 1) in b.of(CombatResolved)[0].defender_strength
     assert b.state.blade_used  # ruling 239: the round's one use
 

@@ -221,6 +221,7 @@ SAMPLES: list[Event] = [
                   defender_card="blank"),
     BladeUsed(house="baratheon", area="the_narrow_sea", effect="+1"),
     BladeUsed(house="baratheon", area="the_narrow_sea", effect="redraw"),
+    BladeUsed(house="lannister", area="the_reach", effect="+1", vassal="tyrell"),
     CombatResolved(area="white_harbor", attacker="lannister", defender="stark", winner="stark", attacker_total=12,
                    defender_total=13, attacker_strength=ATTACK, defender_strength=DEFENCE,
                    attacker_card="ser_gregor_clegane", defender_card="eddard_stark"),

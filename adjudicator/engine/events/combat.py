@@ -245,9 +245,13 @@ class BladeUsed(Event):
     house: str
     area: str
     effect: str
+    vassal: str = ""  # the vassal it was used for by its commander, the holder (M060)
 
     def describe(self) -> str:
         what = "+1 combat strength" if self.effect == "+1" else "a new Tides of Battle card"
+        if self.vassal:
+            return (f"{_house(self.house)} uses the Valyrian Steel Blade for its vassal {_house(self.vassal)} in "
+                    f"{_name(self.area)}, for {what} (M060).")
         return f"{_house(self.house)} uses the Valyrian Steel Blade in {_name(self.area)} for {what}."
 
 

@@ -457,7 +457,7 @@ def _blade_decision(ctx: Context, combat: Combat, role: Role, effect: str) -> bo
     if not (cmd.use and usable):
         return False
     st.blade_used = True
-    ctx.emit(BladeUsed(house=owner, area=combat.area, effect=effect))
+    ctx.emit(BladeUsed(house=owner, area=combat.area, effect=effect, vassal=house if house != owner else ""))
     return True
 
 
