@@ -63,13 +63,19 @@ def test_M083_ruling_295_targaryens_standing_cancels_answer_every_move_of_the_ca
     assert sum(1 for e in used if e.house == T) == len([h for h in movers if h != T])  # one line, every move
 
 
-def test_M083_ruling_295_a_move_sent_ahead_is_used_at_its_turn():
+def _first_mover_sends(option: str):
+    """Word Spreads Quickly with a token in Karhold, the first house in turn order having sent ``option`` ahead:
+    that house, the resolution, and the move it made."""
     s = tgame()
     first = [h for h in s.turn_order() if h in s.players()][0]
     s.area_mut("karhold").loyalty = 1
-    move = WesterosChoice(card="word_spreads_quickly", option="karhold+winterfell")
-    ctx = resolve(s, "word_spreads_quickly", deadline=True, answers_of={first: [move]})
-    got = [m for m in of(ctx.events, LoyaltyMoved) if m.house == first][0]
+    line = WesterosChoice(card="word_spreads_quickly", option=option)
+    ctx = resolve(s, "word_spreads_quickly", deadline=True, answers_of={first: [line]})
+    return first, ctx, [m for m in of(ctx.events, LoyaltyMoved) if m.house == first][0]
+
+
+def test_M083_ruling_295_a_move_sent_ahead_is_used_at_its_turn():
+    _, _, got = _first_mover_sends("karhold+winterfell")
     assert (got.origin, got.destination) == ("karhold", "winterfell")
 
 
@@ -87,12 +93,7 @@ def test_M083_ruling_295_a_move_with_fall_backs_prints_and_parses_back_and_only_
 def test_M083_ruling_295_the_first_legal_move_of_a_line_is_made_and_only_it_is_public():
     from adjudicator.engine.events.westeros import WesterosChoiceMade
 
-    s = tgame()
-    first = [h for h in s.turn_order() if h in s.players()][0]
-    s.area_mut("karhold").loyalty = 1
-    line = WesterosChoice(card="word_spreads_quickly", option="moat_cailin+the_twins|karhold+winterfell|karhold+the_last_hearth")
-    ctx = resolve(s, "word_spreads_quickly", deadline=True, answers_of={first: [line]})
-    got = [m for m in of(ctx.events, LoyaltyMoved) if m.house == first][0]
+    first, ctx, got = _first_mover_sends("moat_cailin+the_twins|karhold+winterfell|karhold+the_last_hearth")
     assert (got.origin, got.destination) == ("karhold", "winterfell")  # Moat Cailin holds no token
     made = [e.option for e in of(ctx.events, WesterosChoiceMade) if e.house == first]
     assert made == ["karhold+winterfell"]  # the fall-backs not taken stay the player's own
