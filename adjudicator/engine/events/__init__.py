@@ -202,6 +202,16 @@ def track_name(track: str) -> str:
     return TRACK_WORDS.get(track, _titled(track))
 
 
+def track_move(house: str, how: str, track: str, order: tuple[str, ...], cause: str) -> str:
+    """A house moved on an influence track outside bidding, and the track's new order.
+
+    >>> track_move("stark", "drops to the bottom of", "fiefdoms", ("lannister", "stark"), "Doran Martell")
+    'Stark drops to the bottom of the Fiefdoms track (Doran Martell); the track is now Lannister, Stark.'
+    """
+    return (f"{house_name(house)} {how} the {track_name(track)}{aside(cause)}; "
+            f"the track is now {', '.join(house_name(h) for h in order)}.")
+
+
 def aside(text: str) -> str:
     """A cause in brackets after a sentence, never brackets inside brackets.
 

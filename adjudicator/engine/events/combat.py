@@ -39,7 +39,7 @@ from . import (
     order_name,
     plural,
     tides_name,
-    track_name,
+    track_move,
 )
 from . import area_name as _name
 from . import card_name as _card
@@ -450,5 +450,4 @@ class TrackMoved(Event):
     cause: str
 
     def describe(self) -> str:
-        return (f"{_house(self.house)} drops to the bottom of the {track_name(self.track)}{aside(self.cause)}; "
-                f"the track is now {', '.join(_house(h) for h in self.order)}.")
+        return track_move(self.house, "drops to the bottom of", self.track, self.order, self.cause)

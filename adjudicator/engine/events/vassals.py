@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import Event, area_name, aside, card_name, house_name, listing, track_name
+from . import Event, area_name, card_name, house_name, listing, track_move
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -148,5 +148,4 @@ class VassalRaised(Event):
     cause: str
 
     def describe(self) -> str:
-        return (f"{house_name(self.house)} moves to the top of the {track_name(self.track)}{aside(self.cause)}; "
-                f"the track is now {', '.join(house_name(h) for h in self.order)}.")
+        return track_move(self.house, "moves to the top of", self.track, self.order, self.cause)
