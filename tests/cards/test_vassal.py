@@ -265,3 +265,55 @@ def test_jon_connington_ruling_281_never_places_a_knight_at_sea(battle, monkeypa
     assert any("is not a choice Jon Connington allows here" in r for r in b.unusable("lannister"))
     b.run(for_vassal("greyjoy", CardChoice(card="jon_connington", area="pyke")))
     assert b.done and b.units("pyke", "greyjoy") == ["knight"] and not b.state.check()
+
+
+# --- the edges of the numbers on the cards -----------------------------------------------------------
+
+
+def test_bronn_an_opponent_with_exactly_2_power_may_pay_them(battle, monkeypatch):
+    b = bronn_defends(battle, monkeypatch, 2)
+    assert b.asked() == [("card_choice", "stark")]
+    b.run(say("stark", CardChoice(card="bronn", option="pay")), deadline=True)
+    assert ("card:bronn", 0) in b.of(CombatResolved)[0].defender_strength
+    assert b.state.houses["stark"].power == 0
+
+
+def beaten_tyrell_with_knights_on_the_board(battle, monkeypatch, knights: int):
+    """Jon Connington's vassal Tyrell beaten in The Reach and retreating to Dornish Marches, with
+    ``knights`` of its 5 knights already on the board (in Oldtown and Three Towers)."""
+    rig(monkeypatch, ("jon_connington", "janos_slynt", "varys"))
+    placed = [f'oldtown = {{ units = ["{min(knights, 2)} tyrell knights"] }}' if knights else "",
+              f'three_towers = {{ units = ["{knights - 2} tyrell knights"] }}' if knights > 2 else ""]
+    state = stark_attacks_the_reach(attack=("3 knights",), areas="\n".join(placed))
+    b = battle(state, Assault("the_reach", "stark", "blackwater", ("knight",) * 3))
+    b.run(play("stark", "catelyn_stark"), vassal_plays("tyrell", "jon_connington"),
+          for_vassal("tyrell", Retreat(areas=("dornish_marches",))))
+    return b
+
+
+def test_jon_connington_places_the_last_knight_of_the_reserves(battle, monkeypatch):
+    b = beaten_tyrell_with_knights_on_the_board(battle, monkeypatch, 4)
+    assert b.requests()[0].context["choices"] == ["dornish_marches", "highgarden", "no"]
+    b.run(for_vassal("tyrell", CardChoice(card="jon_connington", area="highgarden")))
+    assert [(e.house, e.area, e.units) for e in b.of(UnitsPlaced)] == [("tyrell", "highgarden", ("knight",))]
+
+
+def test_jon_connington_with_no_knight_in_the_reserves_places_nothing(battle, monkeypatch):
+    b = beaten_tyrell_with_knights_on_the_board(battle, monkeypatch, 5)
+    assert b.done and not b.requests() and not b.of(UnitsPlaced)
+    assert any(e.card == "jon_connington" and "no knight left in the reserves" in e.effect for e in b.of(CardAbility))
+
+
+def test_jon_connington_ruling_281_places_the_knight_only_within_supply(battle, monkeypatch):
+    """Supply 0 allows two armies of 2: with two of them on the board already, a knight beside the
+    retreated footman would be a third; alone at home it is no army."""
+    rig(monkeypatch, ("jon_connington", "janos_slynt", "varys"))
+    state = stark_attacks_the_reach(attack=("3 knights",), areas='oldtown = { units = ["2 tyrell footmen"] }\n'
+                                                                 'three_towers = { units = ["2 tyrell footmen"] }')
+    state.houses["tyrell"].supply = 0
+    b = battle(state, Assault("the_reach", "stark", "blackwater", ("knight",) * 3))
+    b.run(play("stark", "catelyn_stark"), vassal_plays("tyrell", "jon_connington"),
+          for_vassal("tyrell", Retreat(areas=("dornish_marches",))))
+    assert b.requests()[0].context["choices"] == ["highgarden", "no"]
+    b.run(for_vassal("tyrell", CardChoice(card="jon_connington", area="dornish_marches")))
+    assert any("is not a choice Jon Connington allows here" in r for r in b.unusable("lannister"))

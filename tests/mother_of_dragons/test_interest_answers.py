@@ -9,6 +9,7 @@ from rules.helpers import entry, of, put
 
 from adjudicator.engine.core.context import PoolEntry
 from adjudicator.engine.events import AnswersExpired, AnswerUnusable
+from adjudicator.engine.events.bank import InterestDue
 from adjudicator.engine.machine import advance
 from adjudicator.engine.rules import iron_bank
 from adjudicator.engine.rules.lapsed import lapsed
@@ -125,3 +126,68 @@ def test_ruling_254_a_spymaster_answer_sent_ahead_counts_the_loan_turned_up_as_t
     s.loan_deck = ["vanguard_cavalry", "spymaster"]  # still face down this round
     verdict = lapsed(s, s.board(), PoolEntry.from_dict(entry("stark", SpymasterChoice(top=(1, 2)), round=3)))
     assert verdict is not None and "not face up" in verdict[1]
+
+
+# --- who chooses, and what the chooser may name (M110, ruling 256) ----------------------------------
+
+
+def test_M110_ruling_256_the_next_player_on_fiefdoms_chooses_the_losses_of_the_blade_holder():
+    """Stark holds the Blade and owes; Baratheon, next on Fiefdoms, chooses. A vassal placed between
+    them is passed over (M065: a vassal never holds or passes on the Blade)."""
+    s, _, _ = westeros_start()
+    s.tracks["fiefdoms"] = ["stark", "greyjoy", "baratheon", "lannister", "tyrell", "martell", "arryn", "targaryen"]
+    s.houses["stark"].loans, s.houses["stark"].power = ["customs_officer"], 0
+    s.houses["lannister"].loans = []
+    step = advance(s, [])
+    assert [(r.kind, r.house, r.context["debtor"]) for r in step.requests] == [("interest", "baratheon", "stark")]
+
+
+def test_M065_M110_a_vassal_first_on_fiefdoms_leaves_the_choice_to_the_highest_player():
+    """Varys put the vassal Greyjoy first on Fiefdoms: the Blade, and the choice of Lannister's losses,
+    stay with Stark, the highest player."""
+    s, debtor, _ = westeros_start()
+    s.tracks["fiefdoms"] = ["greyjoy", "stark", "baratheon", "lannister", "tyrell", "martell", "arryn", "targaryen"]
+    step = advance(s, [])
+    assert [(r.kind, r.house, r.context["debtor"]) for r in step.requests] == [("interest", "stark", debtor)]
+
+
+def test_M067_a_vassal_holding_a_loan_pays_no_interest_and_loses_nothing():
+    s, debtor, _ = westeros_start(debtor_power=5)  # the player pays in full
+    vassal = s.vassals[0]
+    s.houses[vassal].loans = ["full_host"]  # taken while it was a player (ruling 262)
+    before = sorted((a, u.type) for a, u in s.units_of(vassal))
+    step = advance(s, [])
+    assert [(e.house, e.owed, e.paid) for e in of(step.events, InterestDue)] == [(debtor, 2, 2)]
+    assert not [r for r in step.requests if r.kind == "interest"]
+    assert sorted((a, u.type) for a, u in step.state.units_of(vassal)) == before
+
+
+def test_M110_losses_naming_units_the_debtor_does_not_have_are_refused_and_the_chooser_asked_again():
+    s, debtor, who = westeros_start()  # Lannister owes 2 with 1 power: 1 unit goes
+    wrong = [InterestLosses(debtor=debtor, removals=(Located(area="lannisport", unit="siege_engine"),)),
+             InterestLosses(debtor=debtor, removals=(Located(area="stoney_sept", unit="footman", count=2),)),
+             InterestLosses(debtor=debtor, removals=(Located(area="winterfell", unit="footman"),))]
+    told = []
+    for cmd in wrong:  # one answer at a time: a newer answer of the house replaces an older one
+        step = advance(s, [entry(who, cmd, round=3)])
+        told += refusals(step.events, who)
+        assert [(r.kind, r.house) for r in step.requests] == [("interest", who)]
+    assert told == [
+        "Lannister has 0 siege engine in Lannisport, not 1 (M110)",
+        "Lannister is 1 power short: name exactly 1 of its units (M110)",
+        "Lannister has 0 footman in Winterfell, not 1 (M110)",
+    ]
+    assert len(step.state.units_of(debtor)) == len(s.units_of(debtor))
+
+
+def test_M110_two_removals_in_one_area_count_together():
+    """Lannister has one footman in Lannisport: 'footman in Lannisport, footman in Lannisport' names two."""
+    s, debtor, who = westeros_start(debtor_power=0)  # owes 2: 2 units go
+    twice = InterestLosses(debtor=debtor, removals=(Located(area="lannisport", unit="footman"),) * 2)
+    step = advance(s, [entry(who, twice, round=3)])
+    assert refusals(step.events, who) == ["Lannister has 1 footman in Lannisport, not 2 (M110)"]
+    right = InterestLosses(debtor=debtor, removals=(Located(area="lannisport", unit="footman"),
+                                                    Located(area="lannisport", unit="knight")))
+    step = advance(step.state, [entry(who, right, round=3)])
+    assert not refusals(step.events, who)
+    assert sorted(u.type for _, u in step.state.units_of(debtor)) == ["footman", "ship", "ship"]

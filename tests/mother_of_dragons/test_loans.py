@@ -169,3 +169,40 @@ def test_ruling_219_units_that_fit_nowhere_are_not_placed_and_the_buyer_is_told(
                                "(unit limits, supply or areas, ruling 219).")
     t = buy(buying("vanguard_cavalry"), units=(Located(area="winterfell", unit="knight", count=3),))
     assert not of(t.events, UnitsNotPlaced)  # all placed: nothing to tell
+
+
+def test_M106_a_player_with_exactly_the_slots_cost_takes_the_loan():
+    s = buying("customs_officer", power=7)
+    s.loan_slots = ["", "", "customs_officer"]  # the right slot: 7 power
+    t = run(s, *answers("stark", IronBank(area="bay_of_ice", loan="customs_officer"))).state
+    assert t.houses["stark"].loans == ["customs_officer"] and t.houses["stark"].power == 0 + 10
+
+
+def test_ruling_219_R250_a_loan_places_no_fourth_ship_in_a_port():
+    s = buying("sea_raiders")
+    put(s, "port_of_winterfell", "stark", "ship", "ship", "ship")
+    step = buy(s, units=(Located(area="winterfell", unit="footman"), Located(area="bay_of_ice", unit="ship", count=2),
+                         Located(area="port_of_winterfell", unit="ship")))
+    assert any("Port of Winterfell already holds 3 ships" in r and "R250" in r for r in reasons(step, "stark"))
+    assert units(step.state, "port_of_winterfell") == ["ship"] * 3 and step.state.houses["stark"].loans == []
+
+
+def test_ruling_219_a_loan_never_places_a_dragon():
+    assert not [c for c, loan in CARDS.loans.items() if "dragon" in (loan.units or {})]
+    step = buy(buying("full_host"), units=(Located(area="winterfell", unit="dragon"),))
+    assert any("Full Host places 1 footman, 1 knight, 1 siege engine, 1 ship; not another dragon" in r
+               for r in reasons(step, "stark"))
+    assert step.state.houses["stark"].loans == []
+
+
+def test_ruling_260_the_box_holds_15_improvement_tokens_and_a_loans_improvement_is_lost_without_one():
+    s = buying("expert_artificer", power=3)
+    lands = [a for a, x in s.board().areas.items() if x.kind == "land" and a not in ("white_harbor", "winterfell")]
+    for area in lands[:14]:
+        s.area_mut(area).improvements.append("+supply")
+    t = buy(s, areas=("white_harbor",)).state  # the 15th token
+    assert t.area("white_harbor").improvements == ["+power"] and t.houses["stark"].power == 3 - 1 + 8
+    s.area_mut(lands[14]).improvements.append("+supply")  # all 15 on the board
+    t = buy(s, areas=("white_harbor",)).state
+    assert t.area("white_harbor").improvements == [] and t.houses["stark"].power == 3 - 1 + 8
+    assert t.houses["stark"].loans == ["expert_artificer"]

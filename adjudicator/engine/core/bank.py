@@ -74,8 +74,6 @@ def placement_problem(state: GameState, board: Board, house: HouseId, area: str,
         return f"there is no area {area!r} (ruling 219)"
     a = board.areas[area]
     name = a.name
-    if unit == "dragon":
-        return "a loan never places a dragon (ruling 219)"
     if why := vassal_area_problem(state, board, house, area):  # an area of one's vassal (M069, ruling 243)
         return why
     here = state.area(area).units
@@ -108,7 +106,3 @@ def place_unit(ctx: Context, house: HouseId, area: str, unit: str, cause: str) -
     ctx.state.area_mut(area).units.append(Unit(house, unit))
     ctx.emit(UnitsPlaced(house=house, area=area, units=(unit,), cause=cause))
 
-
-def place_anywhere(state: GameState, board: Board, house: HouseId, unit: str) -> str | None:
-    """The first area in board order where ``unit`` could be placed now, or ``None``."""
-    return next((a for a in board.areas if placement_problem(state, board, house, a, unit) is None), None)

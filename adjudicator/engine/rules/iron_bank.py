@@ -46,15 +46,23 @@ def iron_bank_orders(state: GameState, board: Board, house: HouseId) -> list[str
 # --- buying a loan (M104-M106, M112, M117) -----------------------------------------------------
 
 
+def no_order_problem(state: GameState, board: Board, house: HouseId, area: str) -> str | None:
+    """Why ``house`` has no Iron Bank order in ``area`` to resolve, or ``None``: an answer naming
+    another house's order, or one raided or removed, is refused as soon as it arrives too (ruling 161)."""
+    if area not in board.areas:
+        return f"there is no area {area!r}, so no Iron Bank order there (M117)"
+    order = state.area(area).order
+    if not order or order.house != house or order.token != "iron_bank":
+        return f"you have no Iron Bank order in {_name(board, area)} (never placed, removed or raided) (M117, M116, M118)"
+    return None
+
+
 def iron_bank_problem(state: GameState, board: Board, house: HouseId, cmd: Command) -> Verdict:
     """Why an ``IronBank`` answer cannot be used now, or ``None``."""
     if not isinstance(cmd, IronBank):
         return NOT_APPLICABLE
-    if cmd.area not in board.areas:
-        return f"there is no area {cmd.area!r}, so no Iron Bank order there (M117)"
-    order = state.area(cmd.area).order
-    if not order or order.house != house or order.token != "iron_bank":
-        return f"you have no Iron Bank order in {_name(board, cmd.area)} (never placed, removed or raided) (M117, M118)"
+    if why := no_order_problem(state, board, house, cmd.area):
+        return why
     if cmd.loan is None:
         return None
     if not bank_in_play(state):

@@ -195,9 +195,10 @@ def _action(state: GameState, board: Board, house: str, cmd: Command) -> str | N
     if isinstance(cmd, Consolidate) and not _has_order(state, house, cmd.area, "consolidate"):
         return (f"you have no consolidate power order in {_name(board, cmd.area)} (never placed, or raided) "
                 "(R161, R166)")
-    if isinstance(cmd, IronBank) and not _has_order(state, house, cmd.area, "iron_bank"):
-        return (f"you have no Iron Bank order in {_name(board, cmd.area)} (never placed, removed or raided) "
-                "(M117, M116, M118)")
+    if isinstance(cmd, IronBank):
+        from .iron_bank import no_order_problem  # the Iron Bank's rules: loaded only where an answer needs them
+
+        return no_order_problem(state, board, house, cmd.area)
     if cmd.kind == "march" and not _orders(state, house, "march"):
         return "you have no march order left on the board this round (R141)"
     if isinstance(cmd, March) and state.is_vassal(house):  # never legal, whatever happens first (M044)
