@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DEMO   := demo-game
 
-.PHONY: demo test lint dist venv soak bench fuzz mutate mutate-results mutate-recheck clean screenshots
+.PHONY: demo test lint dist venv soak bench fuzz mutate mutate-results mutate-recheck mutate-table clean screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[dev]'
-	$(VENV)/bin/ruff check adjudicator tests benchmarks samples fuzz
+	$(VENV)/bin/ruff check adjudicator tests benchmarks samples fuzz mutation
 	$(VENV)/bin/mypy --strict adjudicator
 
 # A player's install: dist/maester-*.whl (pipx install dist/maester-*.whl) and the sdist.
@@ -41,22 +41,27 @@ FUZZ_INPUTS ?= 1000000
 fuzz: $(STAMP)
 	nice $(PY) -m fuzz --inputs $(FUZZ_INPUTS) $(FUZZ_ARGS)
 
-# Not in CI: mutation testing (mutmut) of engine/rules, engine/cards and engine/core against the
-# rules tests (docs/testing.md). The whole run takes hours on one core: run it in chunks, a module at a
-# time, e.g. make mutate MUTANTS='adjudicator.engine.rules.casualties*'; results are kept in mutants/
-# and a later run goes on where the last one stopped. make mutate-results lists what survived.
+# Not in CI: mutation testing (mutmut, through mutation/run.py) of engine/rules, engine/cards and
+# engine/core against every test that reaches them (docs/testing.md). The whole run takes many hours
+# on a shared core: run it a module at a time, e.g. make mutate MUTANTS=rules/iron_bank.py (or
+# MUTANTS='rules/*'); verdicts are kept in mutants/ and a stopped run goes on where it left off.
+# make mutate-results lists the survivors (MUTANTS= for one module); make mutate-table the scores.
 MUTANTS ?=
 mutate: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[mutate]'
-	nice $(VENV)/bin/mutmut run --max-children 1 $(MUTANTS)
+	nice -n 19 $(PY) -m mutation run $(MUTANTS)
 
 mutate-results: $(STAMP)
-	$(VENV)/bin/mutmut results
+	$(PY) -m mutation results $(MUTANTS)
 
 # After adding tests: forget the survivors' verdicts, so that the next make mutate runs them again
 # (mutmut keeps a verdict until the mutated function itself changes).
-mutate-recheck:
-	$(PY) -c 'import json, pathlib; [p.write_text(json.dumps({**d, "exit_code_by_key": {k: (None if v == 0 else v) for k, v in d["exit_code_by_key"].items()}})) for p in pathlib.Path("mutants").rglob("*.meta") for d in [json.loads(p.read_text())]]'
+mutate-recheck: $(STAMP)
+	$(PY) -m mutation recheck $(MUTANTS)
+
+# The score table of docs/testing.md, written into it.
+mutate-table: $(STAMP)
+	$(PY) -m mutation table --write
 
 soak: $(STAMP)
 	$(VENV)/bin/maester simulate --soak 1000
