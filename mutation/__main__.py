@@ -4,4 +4,7 @@ import sys
 
 from .run import main
 
-sys.exit(main())
+try:
+    sys.exit(main())
+except BrokenPipeError:  # make mutate-results | head
+    sys.exit(0)

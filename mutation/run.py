@@ -22,12 +22,15 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from .typecheck import rejected
 from .verdicts import (
     DECIDED,
     MUTANTS,
+    NO_TESTS,
     PREFIX,
     ROOT,
     RUNS,
+    SURVIVED,
     Module,
     dotted,
     equivalents,
@@ -97,6 +100,18 @@ def run(args: list[str], *, again: bool) -> int:
         return mutants, by_path
 
     mutmut_main.collect_source_file_mutation_data = without_verdicts
+    # mypy --strict first: a mutant make lint rejects is no program of the project, and needs no test
+    # run (mutation/typecheck.py, in the place of mutmut's own filter, which is slow).
+    from mutmut.configuration import config as mutmut_config
+    from mutmut.mutation.file_mutation import FailedTypeCheckMutant
+    from mutmut.type_checking import TypeCheckingError
+
+    def rejected_by_mypy() -> dict[str, FailedTypeCheckMutant]:
+        return {name: FailedTypeCheckMutant(None, name, TypeCheckingError(Path(), 0, why))  # where: not needed
+                for name, why in rejected(MUTANTS).items()}
+
+    mutmut_config().type_check_command = ["mypy", "--strict"]  # what runs: mutation/typecheck.py
+    mutmut_main.filter_mutants_with_type_checker = rejected_by_mypy
     names = [dotted(p) + ".*" for p in todo]
     try:
         mutmut_main.cli(["run", "--max-children", "1", *names], standalone_mode=False)
@@ -140,8 +155,9 @@ def results(args: list[str]) -> int:
             continue
         c = m.counts(equivalent)
         s = score(c)
-        print(f"{short(p)}: {c['killed']} killed, {c['survived']} survived, {c['equivalent']} equivalent, "
-              f"{c['not run'] + c['other']} not run" + (f", score {s:.1%}" if s is not None else ""))
+        print(f"{short(p)}: {c['rejected']} rejected by mypy, {c['killed']} killed, {c['survived']} survived, "
+              f"{c['equivalent']} equivalent, {c['not run'] + c['other']} not run"
+              + (f", score {s:.1%}" if s is not None else ""))
         for name, status in m.survivors(equivalent):
             total += 1
             print(f"  {name}: {status}")
@@ -154,6 +170,7 @@ def results(args: list[str]) -> int:
 def recheck(args: list[str]) -> int:
     """Forget the survivors' verdicts (after adding tests), so that the next run tries them again."""
     forgotten = 0
+    equivalent = _equivalent_names()
     for p in _modules(args):
         m = Module(p)
         if not m.meta.exists():
@@ -161,7 +178,7 @@ def recheck(args: list[str]) -> int:
         data = json.loads(m.meta.read_text())
         codes = data["exit_code_by_key"]
         for name, code in codes.items():
-            if code is not None and code in {0, 5, 33}:
+            if code is not None and code in SURVIVED | NO_TESTS and name.removeprefix(PREFIX) not in equivalent:
                 codes[name] = None
                 forgotten += 1
         m.meta.write_text(json.dumps(data, indent=4))
@@ -188,8 +205,8 @@ def table() -> str:
     """The per-module table of docs/testing.md."""
     equivalent = _equivalent_names()
     done = runs()
-    rows = ["| module | mutants | killed | survived | equivalent | not run | score | date | commit |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
+    rows = ["| module | mutants | rejected by mypy | killed | survived | equivalent | not run | score | date | commit |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
     total: Counter[str] = Counter()
     for p in mutated_files():
         m = Module(p).load()
@@ -199,11 +216,11 @@ def table() -> str:
         total += c
         s = score(c)
         when = done.get(short(p), {})
-        rows.append(f"| `{short(p)}` | {len(m.verdicts)} | {c['killed']} | {c['survived']} | {c['equivalent']} | "
+        rows.append(f"| `{short(p)}` | {len(m.verdicts)} | {c['rejected']} | {c['killed']} | {c['survived']} | {c['equivalent']} | "
                     f"{c['not run'] + c['other']} | {f'{s:.1%}' if s is not None else '-'} | "
                     f"{when.get('date', '-')} | {when.get('commit', '-')} |")
     s = score(total)
-    rows.append(f"| all | {sum(total.values())} | {total['killed']} | {total['survived']} | {total['equivalent']} | "
+    rows.append(f"| all | {sum(total.values())} | {total['rejected']} | {total['killed']} | {total['survived']} | {total['equivalent']} | "
                 f"{total['not run'] + total['other']} | {f'{s:.1%}' if s is not None else '-'} | | |")
     return "\n".join(rows)
 

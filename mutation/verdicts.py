@@ -21,11 +21,14 @@ RUNS = MUTANTS / "mutation-runs.json"  # per module: the commit and date of the 
 PREFIX = "adjudicator.engine."  # mutant names are shown without it
 
 # mutmut's exit codes (mutmut.stats.status_by_exit_code), folded into what the score needs: a mutant
-# whose tests fail or time out is killed; one no selected test reaches survives like any other.
-KILLED = {1, 3, 36, 24, -24, 152, 255, 37}
+# whose tests fail or time out is killed; one no selected test reaches survives like any other; one
+# mypy --strict rejects (37, mutation/typecheck.py) is no program make lint would let in, and counts
+# for neither side.
+KILLED = {1, 3, 36, 24, -24, 152, 255}
 SURVIVED = {0}
 NO_TESTS = {5, 33}
-DECIDED = KILLED | SURVIVED | NO_TESTS
+REJECTED = {37}
+DECIDED = KILLED | SURVIVED | NO_TESTS | REJECTED
 
 
 def config() -> dict[str, list[str]]:
@@ -99,13 +102,15 @@ class Module:
         return self
 
     def counts(self, equivalent: set[str]) -> Counter[str]:
-        """killed, survived (no test reaching it included), equivalent, not run, other."""
+        """rejected (by mypy), killed, survived (no test reaching it included), equivalent, not run, other."""
         c: Counter[str] = Counter()
         for name, code in self.verdicts.items():
             if name.removeprefix(PREFIX) in equivalent and code in SURVIVED | NO_TESTS:
                 c["equivalent"] += 1
             elif code is None:
                 c["not run"] += 1
+            elif code in REJECTED:
+                c["rejected"] += 1
             elif code in KILLED:
                 c["killed"] += 1
             elif code in SURVIVED | NO_TESTS:

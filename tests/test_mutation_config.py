@@ -59,6 +59,19 @@ def test_the_selection_holds_every_test_file_that_imports_the_engine():
         assert _selected(folder + "/test_x.py"), folder
 
 
+def test_each_test_left_out_of_the_selection_exists():
+    """The robot games and child-process tests deselected (pyproject.toml says why) name test
+    functions that exist, so a renamed test is not left out by an entry that deselects nothing."""
+    args = config()["pytest_add_cli_args"]
+    deselected = [args[i + 1] for i, a in enumerate(args) if a == "--deselect"]
+    assert deselected
+    for nodeid in deselected:
+        file, _, name = nodeid.partition("::")
+        assert _selected(file), f"{nodeid}: its file is not in the selection anyway"
+        tree = ast.parse((ROOT / file).read_text(encoding="utf-8"))
+        assert name in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}, f"{nodeid} is no test"
+
+
 def _reached(path: Path) -> set[Path]:
     """The test modules a test file imports from tests/ (helpers, other test files), and theirs."""
     seen, todo = set(), [path]

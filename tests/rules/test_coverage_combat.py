@@ -199,6 +199,27 @@ white_harbor = ["stark footman", "stark footman"]
     assert (b.of(PortCaptured)[0].replaced, b.of(PortCaptured)[0].removed) == (1, 2)
 
 
+def test_R238_a_captured_port_takes_as_many_ships_as_the_supply_track_allows(battle):
+    """Supply 2 allows armies of 3, 2 and 2: with White Harbor's 3 footmen and Lannisport's 2
+    knights, 2 ships fit in the port beside them, not 3."""
+    state = duel("stark", "lannister", attack=("2 knights",), defend=(), area="lannisport", origin="stoney_sept",
+                 areas="""
+lannisport = { units = ["lannister footman"] }
+port_of_lannisport = ["3 lannister ships"]
+white_harbor = ["3 stark footmen"]
+""")
+    state.houses["stark"].supply = 2
+    b = battle(state, everyone(state, "stark", area="lannisport", origin="stoney_sept"))
+    b.run(play("stark", "eddard_stark"), play("lannister", "cersei_lannister"))
+    (asked,) = b.requests()
+    assert (asked.kind, asked.house, asked.key.rsplit(".", 2)[1:]) == ("port_ships", "stark", ["port_ships", "stark"])
+    assert asked.context == {"port": "port_of_lannisport", "enemy_ships": 3, "most": 2}  # what the report shows
+    b.run(deadline=True)
+    assert b.done and b.units("port_of_lannisport", "stark") == ["ship", "ship"]
+    assert [(e.house, e.units, e.cause) for e in b.of(UnitsDestroyed) if e.area == "port_of_lannisport"] == [
+        ("lannister", ("ship", "ship", "ship"), "the port's land area was taken (R246)")]
+
+
 # --- R273: garrisons ignore skulls ---------------------------------------------------------------------------
 
 

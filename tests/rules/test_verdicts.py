@@ -379,7 +379,8 @@ def test_ruling_160_a_card_choice_and_a_refusal_of_support_never_needed_are_not_
                                             refuse["id"]: ("expired", "ruling 160")}
 
 
-def test_R246_a_port_answer_meets_a_capture_with_no_ship_to_place_and_is_told_so(battle):
+def _white_harbor_taken_with_no_ship_left(battle: Any) -> tuple[Any, dict[str, Any]]:
+    """Lannister, its six ships all at sea, takes White Harbor and answers to take its port's ship."""
     fleet = "\n".join(f'{sea} = ["lannister ship"]' for sea in ("the_golden_sound", "sunset_sea", "ironmans_bay",
                                                                 "west_summer_sea", "redwyne_straights", "sea_of_dorne"))
     state = duel("lannister", "stark", attack=("3 knights",), defend=("footman",), area="white_harbor",
@@ -387,7 +388,18 @@ def test_R246_a_port_answer_meets_a_capture_with_no_ship_to_place_and_is_told_so
     b = battle(state, everyone(state, "lannister", area="white_harbor", origin="moat_cailin"))
     (take,) = cs.say("lannister", PortShips(port="port_of_white_harbor", count=1))
     b.run(cs.play("lannister", "ser_gregor_clegane"), cs.play("stark", "catelyn_stark"), [take], deadline=True)
+    return b, take
+
+
+def test_R246_a_port_answer_meets_a_capture_with_no_ship_to_place_and_is_told_so(battle):
+    b, take = _white_harbor_taken_with_no_ship_left(battle)
     assert b.done and judged_in(b, take)[take["id"]] == ("refused", "R246")
+
+
+def test_R246_the_house_with_no_ship_to_place_is_told_why_word_for_word(battle):
+    b, _ = _white_harbor_taken_with_no_ship_left(battle)
+    assert b.unusable("lannister") == ["you had no ship to place in Port of White Harbor: none left in your supply, "
+                                       "or none the supply limit allowed (R246)"]
 
 
 # --- the Westeros phase (round 2 of a three-player game, played out with the defaults) ----------------
