@@ -279,8 +279,8 @@ def _defense_musters(state: GameState, board: Board, vassal: str, orders: dict[s
 
 def _for_commander(u: Upcoming, commander: str, vassal: str) -> Upcoming:
     """A vassal's decision as its commander answers it (M030)."""
-    req = dataclasses.replace(u.request, house=commander, vassal=vassal,
-                              prompt=f"for {vassal.title()}: {u.request.prompt}")
+    prompt = u.request.prompt.replace("if you are attacked there and lose", "if it is attacked there and loses")
+    req = dataclasses.replace(u.request, house=commander, vassal=vassal, prompt=f"for {vassal.title()}: {prompt}")
     name = vassal.title()
     why = u.why.replace("you may be attacked", f"{name} may be attacked").replace("if you lose", "if it loses")
     why = why.replace("your ", f"{name}'s ")
