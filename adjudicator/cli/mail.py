@@ -73,6 +73,34 @@ def register(subparsers: Any) -> None:
                    help="the seal (default: a saved mail's own .sig attachment, else FILE.sig)")
     p.set_defaults(handler=cmd_verify_report)
 
+    p = subparsers.add_parser(
+        "deliver", help="take one message from a mail server's pipe: keep it, adjudicate, and mail what is due at once",
+        description="For a mail server's pipe delivery (a Postfix alias or .forward, procmail, an MDA): keep the "
+        "message on standard input in GAME_DIR/mailbox/, then take it into the inbox, adjudicate, and write and send "
+        "the mail it makes due (the receipts, the replies, the reports) through [mail] send of game.toml or --send. "
+        "Safe beside other deliveries and the cron job: each step waits for the game folder's lock, and what a "
+        "delivery could not finish the next run does. Exit status: 0 once the message is kept (whatever it holds), "
+        "75 (EX_TEMPFAIL: the server tries again later) when nothing could be kept.",
+    )
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    p.add_argument("--send", metavar="URL", help="send through smtp://HOST:PORT or smtps://HOST:PORT "
+                   "(default: [mail] send in game.toml; none: the mail is written, not sent)")  # fmt: skip
+    p.add_argument("--starttls", action="store_true", default=None, help="with smtp://: switch to TLS before logging in")
+    p.add_argument("--user", metavar="USER", help="log in to the mail server as USER")
+    p.add_argument("--password-file", type=Path, metavar="F", help="the password for --user, first line of F")
+    p.add_argument("--cafile", type=Path, metavar="F", help="trust the certificates in F (default: the system's)")
+    p.add_argument("--key", type=Path, metavar="MODERATOR_KEY", help="seal the reports with this private key")
+    p.add_argument("--passphrase-file", type=Path, metavar="F", help="read the key's passphrase from F")
+    p.add_argument("--from", dest="sender", metavar="ADDR",
+                   help="the sender's address (default: players.moderator.email in game.toml)")
+    p.add_argument("--envelope-sender", metavar="ADDR",
+                   help="the message's envelope sender (default: $SENDER, which Postfix and others set)")
+    p.add_argument("--wait", type=float, default=None, metavar="SECONDS",
+                   help="wait this long in all for a run holding the game folder's lock (default: 60)")
+    p.add_argument("--keep-only", action="store_true",
+                   help="only keep the message in GAME_DIR/mailbox/: the next run takes it")
+    p.set_defaults(handler=cmd_deliver)
+
 
 def add_mailbox_options(p: argparse.ArgumentParser, *, required: bool) -> None:
     """``--maildir DIR | --mbox FILE``, for ``ingest`` and ``adjudicate``."""
@@ -88,6 +116,22 @@ def ingest(game_dir: Path, maildir: Path | None, mbox: Path | None) -> int:
     report = guard(lambda: mailbox.ingest_into_inbox(game_dir, maildir=maildir, mbox=mbox))
     print("\n".join(report.lines()))
     sys.stdout.flush()
+    return report.exit_status
+
+
+def has_own_mailbox(game_dir: Path) -> bool:
+    """Whether ``maester deliver`` keeps mail for this game (``GAME_DIR/mailbox/new/``)."""
+    return (game_dir / "mailbox" / "new").is_dir()
+
+
+def ingest_own(game_dir: Path) -> int:
+    """Take what ``maester deliver`` kept into the inbox, and print the summary when there was something new."""
+    from ..mail import ingest as mailbox
+
+    report = guard(lambda: mailbox.ingest_own_mailbox(game_dir))
+    if any(o.status != "seen" for o in report.outcomes):
+        print("\n".join(report.lines()))
+        sys.stdout.flush()
     return report.exit_status
 
 
@@ -250,3 +294,42 @@ def _reminders(args: argparse.Namespace) -> int:
         status = sent.exit_status
     print("\n".join(lines))
     return status
+
+
+def cmd_deliver(args: argparse.Namespace) -> int:
+    """``maester deliver``: exit status 0 once the message is kept, 75 while nothing is (never 2: a mail
+    server would bounce the mail to its sender for a fault of the moderator's set-up)."""
+    import os
+
+    from ..mail import deliver
+
+    envelope = args.envelope_sender if args.envelope_sender is not None else os.environ.get("SENDER")
+    try:
+        d = deliver.keep_message(args.game_dir, sys.stdin.buffer, envelope_sender=envelope)
+    except Exception as e:  # nothing was kept: the mail server keeps the message and tries again
+        why = os_error_line(e) if isinstance(e, OSError) else str(e)
+        print(f"maester: deliver: nothing was kept: {why}; the mail server keeps the message and tries again",
+              file=sys.stderr)  # fmt: skip
+        return deliver.EX_TEMPFAIL
+    try:
+        if not args.keep_only:
+            deliver.finish(d, mailing=_delivery_mailing(args), wait=60.0 if args.wait is None else max(0.0, args.wait))
+    except Exception as e:  # a bug of ours: the message is kept, the next run takes it
+        d.lines.append(f"internal error: {type(e).__name__}: {e} (please report this); the message is kept in "
+                       f"{d.kept.where if d.kept else 'the mailbox'} and the next run takes it")  # fmt: skip
+    print("\n".join(d.lines))
+    return d.exit_status
+
+
+def _delivery_mailing(args: argparse.Namespace) -> Any:
+    """The key and server ``deliver`` mails with: its options over ``[mail]`` of game.toml."""
+    from ..folder import registry
+    from ..mail import deliver, settings
+    from ..mail.sending import OutboxError
+
+    given = settings.SendSettings(args.send, args.starttls, args.user, args.password_file, args.cafile, args.key,
+                                  args.passphrase_file, args.sender)  # fmt: skip
+    try:
+        return settings.mailing(given.over(settings.read_settings(args.game_dir, registry.read_game(args.game_dir))))
+    except (OutboxError, registry.RegistryError) as e:
+        return deliver.Mailing(problem=str(e))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing import Any
 from ..folder import registry
 from ..folder.gamedir import GameDir
 from ..util import fileio
+from . import spool
 from .blocks import MAX_REJOINED, FoundBlock, MailScan, scan_message
 from .mailboxes import LOCK_WAIT, MailError, RawMessage, read_maildir, read_mbox
 from .strays import tell_houses
@@ -36,7 +38,7 @@ from .textparts import MAX_PART_BYTES, html_to_text, unflow
 # The names callers of maester ingest's API have long imported from here, wherever they now live.
 __all__ = [
     "MAX_PART_BYTES", "MAX_REJOINED", "SEEN_FILE", "FoundBlock", "IngestReport", "MailError", "MailScan",
-    "MessageOutcome", "html_to_text", "ingest_into_inbox", "scan_message", "unflow",
+    "MessageOutcome", "html_to_text", "ingest_into_inbox", "ingest_own_mailbox", "scan_message", "unflow",
 ]  # fmt: skip
 
 SEEN_FILE = "mail-seen.json"
@@ -133,24 +135,53 @@ def ingest_into_inbox(game_dir: str | Path, maildir: str | Path | None = None, m
     """
     if (maildir is None) == (mbox is None):
         raise MailError("give one mailbox: --maildir DIR or --mbox FILE")
-    gd = GameDir.open(game_dir)
-    game = registry.read_game(gd.root)
     source = f"Maildir {maildir}" if maildir is not None else f"mbox {mbox}"
+
+    def messages(intake: _Intake) -> Iterator[RawMessage]:
+        known = intake.seen.raw.__contains__
+        return read_maildir(Path(maildir), known) if maildir is not None else read_mbox(Path(mbox or ""), lock_wait)
+
+    return _ingest(GameDir.open(game_dir), source, messages, now)
+
+
+def ingest_own_mailbox(game_dir: str | Path, *, now: datetime | None = None) -> IngestReport:
+    """Take what ``maester deliver`` kept in ``GAME_DIR/mailbox/`` (:mod:`adjudicator.mail.spool`),
+    as :func:`ingest_into_inbox` takes a Maildir; a message that was over the size limit is recorded
+    as refused (its note then goes).
+
+    :raises MailError: for a damaged ``mail-seen.json``.
+    :raises GameDirError: for a folder that is not a game folder, or is busy.
+    """
+    gd = GameDir.open(game_dir)
+    box = spool.folders(gd.root)
+
+    def messages(intake: _Intake) -> Iterator[RawMessage]:
+        intake.refused_notes(gd.root)
+        return read_maildir(box, intake.seen.raw.__contains__)
+
+    return _ingest(gd, f"the game's mailbox {spool.MAILBOX}/", messages, now)
+
+
+def _ingest(gd: GameDir, source: str, messages: Callable[[_Intake], Iterator[RawMessage]],
+            now: datetime | None) -> IngestReport:  # fmt: skip
+    game = registry.read_game(gd.root)
     intake = _Intake(gd, registry.game_id(game), game, now or datetime.now(UTC))
     report = IngestReport(intake.game_id, source)
     with gd.lock(timeout=10):
         intake.seen = _Seen.read(gd.root)
         intake.list_inbox()
-        known = intake.seen.raw.__contains__
-        messages = read_maildir(Path(maildir), known) if maildir is not None else read_mbox(Path(mbox or ""), lock_wait)
+        found = messages(intake)
+        report.outcomes += intake.outcomes
         try:
-            for raw in messages:
+            for raw in found:
                 outcome = intake.take(raw)
                 report.outcomes.append(outcome)
                 report.taken += intake.written
         finally:  # once a run, not once a message; a run killed before it finds its blocks in the inbox again
             if intake.changed:
                 intake.seen.save()
+            for path in intake.notes_done:  # recorded in mail-seen.json: the note has done its work
+                path.unlink(missing_ok=True)
     return report
 
 
@@ -166,6 +197,23 @@ class _Intake:
         self.written: list[str] = []
         self.in_inbox: dict[str, str] = {}  # SHA-256 prefix of each block in the inbox -> its file name
         self.changed = False  # mail-seen.json is to be written
+        self.outcomes: list[MessageOutcome] = []  # of the notes of messages too large to keep
+        self.notes_done: list[Path] = []
+
+    def refused_notes(self, root: Path) -> None:
+        """Record each message ``maester deliver`` did not keep (over its size limit) as refused, once."""
+        for path, note in spool.read_refused(root):
+            key = f"deliver:{path.name.removesuffix('.json')}"
+            self.notes_done.append(path)
+            if key in self.seen.messages:
+                continue
+            sender, subject = str(note.get("from", "")), str(note.get("subject", ""))
+            why = str(note.get("why", "it was over the size limit of maester deliver: not read"))
+            self.seen.messages[key] = {"from": sender, "subject": subject, "date": str(note.get("date", "")),
+                                       "read": self.now.isoformat(timespec="seconds"), "status": "refused",
+                                       "took": [], "why": why}  # fmt: skip
+            self.changed = True
+            self.outcomes.append(MessageOutcome(key, "refused", sender, subject, [why]))
 
     def list_inbox(self) -> None:
         """Note the blocks in the inbox once (a listing per block made ingest quadratic in mail)."""
