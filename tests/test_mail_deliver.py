@@ -89,7 +89,6 @@ def test_ruling_321_overlapping_deliveries_and_a_cron_run_lose_and_duplicate_not
     inputs = [messages["stark"], messages["lannister"], messages["stark"], messages["baratheon"], None]
     with ThreadPoolExecutor(len(inputs)) as pool:  # each process reads its message while the others run
         outs = list(pool.map(lambda pair: pair[0].communicate(pair[1], timeout=180), zip([*procs, cron], inputs)))
-    print(*[o.decode() for o, _ in outs], sep="\n----\n")
     assert [p.returncode for p in procs] == [0, 0, 0, 0], outs
     assert cron.returncode in (0, 1), outs[-1]
     assert not any(b"Traceback" in o + e for o, e in outs)

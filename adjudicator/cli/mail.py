@@ -1,5 +1,6 @@
-"""``maester ingest | outbox | verify-report``: mail in (sealed turn files into the inbox), mail out
-(the reports), and a player's check of the moderator's seal on a report."""
+"""``maester ingest | outbox | verify-report | deliver``: mail in (sealed turn files into the inbox), mail
+out (the reports, the replies), a player's check of the moderator's seal on a report, and one message
+from a mail server's pipe, taken and answered at once."""
 
 from __future__ import annotations
 
@@ -7,14 +8,24 @@ import argparse
 import getpass
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import UserError, guard, os_error_line
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:  # the mail modules are imported by the commands that use them: adjudicate adds only the options
     from ..mail import outbox
     from ..seals import keys
+
+
+def patient(fn: Callable[[], T]) -> T:
+    """:func:`guard`, waiting up to a minute for a run that holds the game folder's lock (a delivery, say)."""
+    from ..folder.gamedir import when_free
+
+    return guard(lambda: when_free(fn))
 
 
 def register(subparsers: Any) -> None:
@@ -35,7 +46,8 @@ def register(subparsers: Any) -> None:
         "game list ([mail] list in game.toml, or --public-to): every step's report since that reader's last mail, "
         "oldest first, with what is asked and the turn-file skeleton first, the receipts of its files taken and "
         "not taken, an HTML alternative with the latest map, and with --key the moderator's seal. The log records "
-        "what each mail carries. With --send, send every mail written and not sent yet. Exit status: 0, 1 when "
+        "what each mail carries. With --send, send every mail written and not sent yet, and the replies to mails "
+        "that could not be taken (outbox/replies/). Exit status: 0, 1 when "
         "some mail could not be sent, 2 usage errors.",
     )
     p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
@@ -113,7 +125,7 @@ def ingest(game_dir: Path, maildir: Path | None, mbox: Path | None) -> int:
     """Run one ingest and print its summary; returns its exit status."""
     from ..mail import ingest as mailbox
 
-    report = guard(lambda: mailbox.ingest_into_inbox(game_dir, maildir=maildir, mbox=mbox))
+    report = patient(lambda: mailbox.ingest_into_inbox(game_dir, maildir=maildir, mbox=mbox))
     print("\n".join(report.lines()))
     sys.stdout.flush()
     return report.exit_status
@@ -128,7 +140,7 @@ def ingest_own(game_dir: Path) -> int:
     """Take what ``maester deliver`` kept into the inbox, and print the summary when there was something new."""
     from ..mail import ingest as mailbox
 
-    report = guard(lambda: mailbox.ingest_own_mailbox(game_dir))
+    report = patient(lambda: mailbox.ingest_own_mailbox(game_dir))
     if any(o.status != "seen" for o in report.outcomes):
         print("\n".join(report.lines()))
         sys.stdout.flush()
@@ -185,7 +197,7 @@ def _server(args: argparse.Namespace) -> outbox.SmtpServer:
 def cmd_outbox(args: argparse.Namespace) -> int:
     import ssl
 
-    from ..mail import outbox
+    from ..mail import outbox, replies
     from ..seals import keys
 
     if (args.starttls or args.user or args.cafile) and not args.send:
@@ -204,16 +216,22 @@ def cmd_outbox(args: argparse.Namespace) -> int:
     if args.mark_sent:
         if server is not None or key is not None:
             raise UserError("--mark-sent only records the mails written as sent: it goes without --send and --key")
-        marked = guard(lambda: outbox.mark_sent(args.game_dir))
-        print("\n".join([f"  marked {n}" for n in marked.sent] + [f"  {n}" for n in marked.notes]))
+        marked = patient(lambda: outbox.mark_sent(args.game_dir))
+        replied = patient(lambda: replies.mark_replies_sent(args.game_dir))
+        print("\n".join([f"  marked {n}" for n in [*marked.sent, *replied]] + [f"  {n}" for n in marked.notes]))
         return 0
-    report = guard(lambda: outbox.write_outbox(args.game_dir, args.step, key=key, sender=args.sender,
+    report = patient(lambda: outbox.write_outbox(args.game_dir, args.step, key=key, sender=args.sender,
                                                public_to=args.public_to))  # fmt: skip
     lines, status = report.lines(), report.exit_status
     if server is not None:
-        sent = guard(lambda: outbox.send_outbox(args.game_dir, server=server))
-        lines += [f"  sent {n}" for n in sent.sent] + [f"  NOT SENT {n}" for n in sent.failed]
-        status = sent.exit_status
+        sent = patient(lambda: outbox.send_outbox(args.game_dir, server=server))
+        answered = patient(lambda: replies.send_replies(args.game_dir, server=server))  # ruling 323
+        lines += [f"  sent {n}" for n in [*sent.sent, *answered.sent]]
+        lines += [f"  NOT SENT {n}" for n in [*sent.failed, *answered.failed]]
+        status = max(sent.exit_status, answered.exit_status)
+    else:
+        lines += [f"  reply {e['file']} to {e.get('address', '')}: written, not sent (give --send)"
+                  for e in guard(lambda: replies.pending(args.game_dir))]  # fmt: skip
     print("\n".join(lines))
     return status
 
@@ -285,10 +303,10 @@ def _reminders(args: argparse.Namespace) -> int:
             raise UserError(f"{name} does not go with --reminders (a reminder is a short plain mail to one house)")
     now = guard(lambda: moderator_time(args.now))
     server = guard(lambda: _server(args)) if args.send else None  # before writing: a bad address changes nothing
-    report = guard(lambda: reminders.write_reminders(args.game_dir, sender=args.sender, now=now))
+    report = patient(lambda: reminders.write_reminders(args.game_dir, sender=args.sender, now=now))
     lines, status = report.lines(), report.exit_status
     if server is not None:
-        sent = guard(lambda: reminders.send_reminders(args.game_dir, server=server, now=now))
+        sent = patient(lambda: reminders.send_reminders(args.game_dir, server=server, now=now))
         lines += [f"  sent {n}" for n in sent.sent] + [f"  NOT SENT {n}" for n in sent.failed]
         lines += [f"  {n}" for n in sent.notes]
         status = sent.exit_status

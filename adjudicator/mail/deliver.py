@@ -121,6 +121,7 @@ def finish(d: Delivery, *, mailing: Mailing, wait: float = LOCK_WAIT, now: datet
 
 def _mail_steps(root: Path, mailing: Mailing, now: datetime | None) -> list[tuple[str, Callable[[], list[str]]]]:
     from .outbox import send_outbox, write_outbox
+    from .replies import send_replies
 
     if mailing.problem:
         return [("mail", lambda: [f"mail: not written: {mailing.problem}"])]
@@ -133,6 +134,8 @@ def _mail_steps(root: Path, mailing: Mailing, now: datetime | None) -> list[tupl
             return ["not sent: no server to send through ([mail] send in game.toml, or --send URL); "
                     f"'maester outbox {root} --send URL' sends them"]  # fmt: skip
         sent = send_outbox(root, server=mailing.server, now=now)
-        return [f"  sent {n}" for n in sent.sent] + [f"  NOT SENT {n}" for n in sent.failed]
+        answered = send_replies(root, server=mailing.server, now=now)  # the replies to mails not taken (ruling 323)
+        return [f"  sent {n}" for n in [*sent.sent, *answered.sent]] + \
+            [f"  NOT SENT {n}" for n in [*sent.failed, *answered.failed]]  # fmt: skip
 
     return [("write the mail", write), ("send the mail", send)]
