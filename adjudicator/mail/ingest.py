@@ -28,6 +28,7 @@ from typing import Any
 
 from ..folder import registry
 from ..folder.gamedir import GameDir
+from ..folder.settle import locked
 from ..util import fileio
 from . import spool
 from .blocks import MAX_REJOINED, FoundBlock, MailScan, scan_message
@@ -181,7 +182,7 @@ def _ingest(gd: GameDir, source: str, messages: Callable[[_Intake], Iterator[Raw
     game = registry.read_game(gd.root)
     intake = _Intake(gd, registry.game_id(game), game, now or datetime.now(UTC))
     report = IngestReport(intake.game_id, source)
-    with gd.lock(timeout=10):
+    with locked(gd, timeout=10):
         intake.seen = _Seen.read(gd.root)
         intake.list_inbox()
         found = messages(intake)

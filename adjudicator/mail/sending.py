@@ -22,11 +22,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..folder.gamedir import GameDirError
+from ..folder.mailstore import OUTBOX
 
 __all__ = ["OUTBOX", "SENT_FILE", "OutboxError", "OutboxReport", "SmtpServer", "close", "connect", "deliver",
            "parse_smtp_url", "reason", "said"]
 
-OUTBOX = "outbox"
 SENT_FILE = "sent.json"  # the reminders' record of what was sent (the reports' is the game's log)
 
 
