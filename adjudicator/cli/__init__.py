@@ -229,8 +229,9 @@ def _settle(args: argparse.Namespace) -> None:
     """Before any command on a game folder: finish or undo what a killed command left half done there
     (:func:`adjudicator.folder.settle.tidy`; the commands that change the folder settle it under their lock too)."""
     root = getattr(args, "game_dir", None)
-    if root is None or args.command == "new" or getattr(args, "all", False) or not os.path.isdir(root):
-        return  # (maester check takes a published state file too: nothing to settle there)
+    if root is None or args.command in ("new", "deliver") or getattr(args, "all", False) or not os.path.isdir(root):
+        return  # (maester check takes a published state file too: nothing to settle there; deliver keeps its
+        # message first, and each of its steps settles the folder under the lock)
     from ..folder.settle import tidy
 
     for line in tidy(root):

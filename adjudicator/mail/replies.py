@@ -41,6 +41,7 @@ from ..folder import registry
 from ..folder.gamedir import GameDir
 from ..folder.ledger import log
 from ..folder.receipts import WHAT_TO_DO, safe_name
+from ..folder.settle import locked
 from ..util import fileio
 from .blocks import FoundBlock, MailScan
 from .sending import OUTBOX, OutboxReport, SmtpServer, close, connect, deliver, reason, said
@@ -247,7 +248,7 @@ def send_replies(game_dir: str | Path, *, server: SmtpServer, now: datetime | No
     again at the next run."""
     gd = GameDir.open(game_dir)
     report = OutboxReport("", "replies", gd.root / OUTBOX / REPLIES)
-    with gd.lock(timeout=10):
+    with locked(gd, timeout=10):
         sweep(gd.root)
         todo: list[tuple[dict[str, Any], bytes]] = []
         for e in pending(gd.root):
@@ -286,7 +287,7 @@ def send_replies(game_dir: str | Path, *, server: SmtpServer, now: datetime | No
 def mark_replies_sent(game_dir: str | Path) -> list[str]:
     """Record every reply written and not sent as sent: the moderator sent the ``.eml`` files by other means."""
     gd = GameDir.open(game_dir)
-    with gd.lock(timeout=10):
+    with locked(gd, timeout=10):
         out = []
         for e in pending(gd.root):
             log(gd.root, {"action": "replied", "file": e["file"], "to": [e.get("address", "")], "server": "by the moderator"})
