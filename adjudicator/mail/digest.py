@@ -33,7 +33,7 @@ from markupsafe import escape
 from ..engine.events import kind_name
 from ..folder import registry
 from ..game.state import GameState
-from ..reports.report import PHASE_NAMES, WIDTH, drop_map, skeleton, with_map_src
+from ..reports.report import PHASE_NAMES, WIDTH, drop_map, page_style, skeleton, stylesheet, with_map_src
 from ..seals import seal, sshsig
 from ..seals.keys import KeyPair
 from .mapimage import attach_map
@@ -118,6 +118,7 @@ class Digest:
     notices: list[tuple[str, str]] = field(default_factory=list)  # (receipt path, text) of files not taken
     told_houses: list[str] = field(default_factory=list)  # moderator: receipts that went to houses, one line each
     undone: list[dict[str, Any]] = field(default_factory=list)  # rollbacks that undid steps mailed before
+    untaken: list[str] = field(default_factory=list)  # moderator: the mails not taken since its last mail, a line each
     last_seq: int = 0  # a house's highest accepted seq for the open step (for its turn file)
 
     @property
@@ -125,7 +126,7 @@ class Digest:
         return None if self.who in (MODERATOR, PUBLIC) else self.who
 
     def empty(self) -> bool:
-        return not (self.steps or self.notices or self.told_houses or self.undone)
+        return not (self.steps or self.notices or self.told_houses or self.undone or self.untaken)
 
     def attachment(self, game: Game) -> str:
         """The name of the sealed copy of the text: ``report-0007-stark.txt``."""
@@ -205,6 +206,9 @@ def digest_text(game: Game, d: Digest) -> str:
     if d.told_houses:
         out += ["", "RECEIPTS SENT TO HOUSES (refused files whose seal a house's key made)"]
         out += [f"  {line}" for line in d.told_houses]
+    if d.untaken:
+        out += ["", "MAILS NOT TAKEN (sender, subject, date: why; the answer its sender got)"]
+        out += [w for line in d.untaken for w in _wrap(line, "  ", "    ")]
     for i, part in enumerate(d.steps, 1):
         where = "the latest" if i == len(d.steps) else "an earlier step: what it asked may be answered already"
         out += ["", STEP_RULE, *_wrap(f"{part.heading().upper()} ({i} of {len(d.steps)} in this mail; {where})", "", ""),
@@ -242,11 +246,6 @@ def seal_paragraph(fingerprint: str, attachment: str) -> list[str]:
 
 # --- the HTML part --------------------------------------------------------------------------------
 
-_BODY = "margin:0;padding:0;background:#f4f1ea;color:#222;font:15px/1.45 'DejaVu Sans',Verdana,Arial,sans-serif"
-_BOX = "background:#ffffff;border:1px solid #cfc6b3;padding:6px 10px 10px;margin:0 0 10px"
-_H2 = "font-size:16px;margin:4px 0 6px;border-bottom:2px solid #e3dccb;padding-bottom:3px"
-_PRE = "white-space:pre-wrap;font:13px/1.35 'DejaVu Sans Mono',Menlo,Consolas,monospace;margin:4px 0"
-_STEP = "margin:18px 0 0;padding:6px 12px;background:#2b2a28;color:#f4efe2;font-size:18px"
 _ID = re.compile(r'(\sid=")([^"]+)(")')
 
 
@@ -265,30 +264,30 @@ def _inside_body(page: str) -> str:
 
 
 def _box(title: str, inner: str) -> str:
-    return f'<div style="{_BOX}"><h2 style="{_H2}">{escape(title)}</h2>{inner}</div>\n'
+    return f'<div class="sec"><h2>{escape(title)}</h2>{inner}</div>\n'
 
 
 def _pre(text: str) -> str:
-    return f'<pre style="{_PRE}">{escape(text.rstrip())}</pre>'
+    return f'<pre class="mono">{escape(text.rstrip())}</pre>'
 
 
 def digest_html(game: Game, d: Digest, cid: str | None) -> str:
     """The HTML part: the same as the text, each step's HTML report in its section; only the latest
     step shows the map (the picture attached as ``cid``; none: no map). The earlier steps' element
-    ids get the step's number, so that no two elements share one."""
+    ids get the step's number, so that no two elements share one. The reports' one stylesheet (taken
+    from the latest step's page) is in the head: every look is a class of it."""
+    style = (page_style(d.steps[-1].page) if d.steps else "") or stylesheet(game.state.board())
     head = [f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>Maester · {escape(game.title)}</title>\n</head>\n"
-            f'<body style="{_BODY}">\n<div style="background:#2b2a28;color:#f4efe2;padding:8px 12px">'
-            f'<h1 style="margin:0;font-size:20px;line-height:1.25">Maester · {escape(game.title)}</h1>'
-            f'<p style="margin:2px 0 0;color:#d9cfb8">{escape(_what_it_holds(d))}</p></div>\n'
-            '<div style="max-width:1240px;margin:0 auto;padding:8px">\n']  # fmt: skip
+            f"<title>Maester · {escape(game.title)}</title>\n{style}\n</head>\n"
+            f'<body>\n<div class="top"><h1>Maester · {escape(game.title)}</h1>'
+            f'<p>{escape(_what_it_holds(d))}</p></div>\n<div class="wrap">\n']  # fmt: skip
     if d.undone:
         head.append(_box("Undone by the moderator", _pre("\n".join(line.strip() for line in _undone_lines(d)))))
     if d.house is not None:
         mine = _mine(game, d.house)
         items = "".join(f"<li>{escape(_request_line(r))}</li>" for r in mine)
-        asked = f'<ol style="margin:0;padding-left:26px">{items}</ol>' if mine else "<p>Nothing: no decision of yours is waiting.</p>"
+        asked = f"<ol>{items}</ol>" if mine else "<p>Nothing: no decision of yours is waiting.</p>"
         if skel := _skeleton(game, d.house, mine, d.last_seq):
             asked += "<p>Your turn file: fill it in, seal it (maester sign) and mail it back.</p>" + _pre(skel)
         head.append(f'<div id="asked">{_box("Asked of you now", asked)}</div>')
@@ -297,6 +296,8 @@ def digest_html(game: Game, d: Digest, cid: str | None) -> str:
         head.append(_box(f"{title} ({len(d.notices)})", "".join(_pre(f"[{p}]\n{t}") for p, t in d.notices)))
     if d.told_houses:
         head.append(_box("Receipts sent to houses", _pre("\n".join(d.told_houses))))
+    if d.untaken:
+        head.append(_box("Mails not taken", _pre("\n".join(d.untaken))))
     head.append("</div>\n")
     for i, part in enumerate(d.steps, 1):
         latest = i == len(d.steps)
@@ -305,10 +306,10 @@ def digest_html(game: Game, d: Digest, cid: str | None) -> str:
         if not latest:
             suffix = f"-{part.number:04d}"
             inner = _ID.sub(lambda m: f"{m[1]}{m[2]}{suffix}{m[3]}", inner)  # noqa: B023 (used at once)
-        head.append(f'<h2 id="step-{part.number:04d}" style="{_STEP}">{escape(part.heading())} '
+        head.append(f'<h2 id="step-{part.number:04d}" class="step">{escape(part.heading())} '
                     f"<small>({i} of {len(d.steps)})</small></h2>\n{inner}\n")  # fmt: skip
         if part.receipts:
-            head.append('<div style="max-width:1240px;margin:0 auto;padding:8px">'
+            head.append('<div class="wrap">'
                         + _box("Receipts: what was made of your files applied in this step",
                                "".join(_pre(r) for r in part.receipts)) + "</div>\n")  # fmt: skip
     return "".join(head) + "</body>\n</html>\n"
