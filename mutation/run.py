@@ -140,7 +140,9 @@ def _diff(name: str) -> list[str]:
     from mutmut.mutation.diff_apply import get_diff_for_mutant
 
     os.chdir(ROOT)
-    diff = get_diff_for_mutant(PREFIX + name)
+    module = (PREFIX + name).partition(".x")[0]  # its source file: no search of every verdict file
+    path = Path(module.replace(".", "/") + ".py")
+    diff = get_diff_for_mutant(PREFIX + name, path=path)
     return [line for line in diff.splitlines()[2:] if line[:1] in "+-"]
 
 

@@ -6,7 +6,13 @@ import pytest
 from rules.helpers import answers, of, phases, put, reasons, run, units  # noqa: F401
 
 from adjudicator.engine.cards.loans import LOANS, first_choice
-from adjudicator.engine.events.bank import SpymasterDone, SpymasterLooked, UnitsNotPlaced
+from adjudicator.engine.events.bank import (
+    ImprovementPlaced,
+    SpymasterDone,
+    SpymasterLooked,
+    UnitsNotPlaced,
+    UnitsPlaced,
+)
 from adjudicator.game.cards import CARDS
 from adjudicator.game.commands import IronBank, Located, SpymasterChoice
 from adjudicator.game.state import GameState
@@ -200,9 +206,47 @@ def test_ruling_260_the_box_holds_15_improvement_tokens_and_a_loans_improvement_
     lands = [a for a, x in s.board().areas.items() if x.kind == "land" and a not in ("white_harbor", "winterfell")]
     for area in lands[:14]:
         s.area_mut(area).improvements.append("+supply")
-    t = buy(s, areas=("white_harbor",)).state  # the 15th token
+    step = buy(s, areas=("white_harbor",))  # the 15th token
+    t = step.state
     assert t.area("white_harbor").improvements == ["+power"] and t.houses["stark"].power == 3 - 1 + 8
+    assert [e.describe() for e in of(step.events, ImprovementPlaced)] == [
+        "White Harbor receives a power improvement (the loan Expert Artificer)."]
     s.area_mut(lands[14]).improvements.append("+supply")  # all 15 on the board
     t = buy(s, areas=("white_harbor",)).state
     assert t.area("white_harbor").improvements == [] and t.houses["stark"].power == 3 - 1 + 8
     assert t.houses["stark"].loans == ["expert_artificer"]
+
+
+def siege_engineers_for_stark(**units: str) -> GameState:
+    """Stark buys Siege Engineers (1 footman, 2 siege engines); ``units`` puts more Stark units."""
+    s = buying("siege_engineers")
+    for area, unit in units.items():
+        put(s, area, "stark", *unit.split())
+    return s
+
+
+def test_ruling_219_a_loans_siege_engine_goes_on_land_and_the_buyer_hears_where_it_went():
+    s = siege_engineers_for_stark()
+    step = buy(s, units=(Located(area="winterfell", unit="footman"), Located(area="bay_of_ice", unit="siege_engine", count=2)))
+    assert reasons(step, "stark") == ["a siege engine goes on land, not into Bay of Ice (ruling 219)"]
+    step = buy(s, units=(Located(area="winterfell", unit="footman"), Located(area="winterfell", unit="siege_engine", count=2)))
+    assert [e.describe() for e in of(step.events, UnitsPlaced)] == [
+        "Stark places 1 footman in Winterfell (the loan Siege Engineers).",
+        "Stark places 1 siege engine in Winterfell (the loan Siege Engineers).",
+        "Stark places 1 siege engine in Winterfell (the loan Siege Engineers).",
+    ]
+
+
+def test_R011_a_loan_places_no_siege_engine_beyond_the_houses_two():
+    s = siege_engineers_for_stark(karhold="siege_engine", the_stony_shore="siege_engine")
+    step = buy(s, units=(Located(area="winterfell", unit="footman"), Located(area="white_harbor", unit="siege_engine")))
+    assert reasons(step, "stark") == ["you have no siege engine left to place (R011)"]
+
+
+def test_R238_a_loans_siege_engine_that_would_exceed_supply_is_refused():
+    """Supply 0 allows two armies of 2: Winterfell's 2 footmen and White Harbor's footman and siege
+    engine are two; a siege engine more in Winterfell would make it 3."""
+    s = siege_engineers_for_stark(winterfell="footman", white_harbor="siege_engine")
+    s.houses["stark"].supply = 0
+    step = buy(s, units=(Located(area="winterfell", unit="siege_engine"),))
+    assert reasons(step, "stark") == ["a siege engine more in Winterfell would exceed your supply (R238)"]

@@ -22,7 +22,7 @@ def bank_in_play(state: GameState) -> bool:
     return bool(state.loan_slots)
 
 
-def slot_costs(board: Board | None = None) -> list[int]:
+def slot_costs() -> list[int]:
     """M105: the cost printed above each slot, left to right."""
     return [int(c) for c in MOD.iron_bank["slot_costs_left_to_right"]]
 
@@ -30,7 +30,7 @@ def slot_costs(board: Board | None = None) -> list[int]:
 def loan_cost(state: GameState, board: Board, house: HouseId, slot: int) -> int:
     """What the loan in ``slot`` (0-based) costs ``house``: the slot's cost, 1 less for the Braavos
     token's holder, never below 0 (M105, M112, ruling 255)."""
-    cost = slot_costs(board)[slot]
+    cost = slot_costs()[slot]
     if state.braavos_token == house:
         cost -= int(MOD.iron_bank["braavos_discount"])
     return max(0, cost)
@@ -45,14 +45,13 @@ def improvement_tokens_left(state: GameState, board: Board) -> int:
     return total - sum(len(s.improvements) for s in state.areas.values())
 
 
-def place_improvement(ctx: Context, area: str, token: str, cause: str) -> bool:
-    """Put one improvement or degradation token on an area; ``False`` when the box has none left
-    (the improvement is then lost, ruling 260)."""
+def place_improvement(ctx: Context, area: str, token: str, cause: str) -> None:
+    """Put one improvement or degradation token on an area, if the box has one left (else the
+    improvement is lost, ruling 260)."""
     if improvement_tokens_left(ctx.state, ctx.board) <= 0:
-        return False
+        return
     ctx.state.area_mut(area).improvements.append(token)
     ctx.emit(ImprovementPlaced(area=area, token=token, cause=cause))
-    return True
 
 
 def has_castle_only(state: GameState, board: Board, area: str) -> bool:
