@@ -28,6 +28,7 @@ from mother_of_dragons.vassal_battles import (
     fight,
     for_vassal,
     quiet,
+    rig,
     stark_attacks_the_reach,
     vassal_plays,
 )
@@ -265,3 +266,14 @@ def test_M057_the_commander_declares_its_vassals_support(battle):
     b.run(for_vassal("greyjoy", Support(side="tyrell")))
     b.run(vassal_plays("tyrell", quiet(b)), deadline=True)
     assert ("support:greyjoy:searoad_marches", 2) in b.of(CombatResolved)[0].defender_strength  # footman, +1 (M048)
+
+
+def test_M058_the_three_cards_drawn_for_a_vassal_are_shown_strongest_first_then_by_name(battle, monkeypatch):
+    rig(monkeypatch, ("varys", "syrio_forel", "jaqen_hghar"))
+    b = battle(stark_attacks_the_reach(), ON_THE_REACH)
+    b.run(play("stark", "eddard_stark"))
+    assert drawn(b) == ("jaqen_hghar", "syrio_forel", "varys")  # strengths 1, 1, 0
+    rig(monkeypatch, ("varys", "janos_slynt", "bronn"))
+    b = battle(stark_attacks_the_reach(), ON_THE_REACH)
+    b.run(play("stark", "eddard_stark"))
+    assert drawn(b) == ("bronn", "janos_slynt", "varys")  # 4, 2, 0

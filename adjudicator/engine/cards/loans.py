@@ -55,8 +55,8 @@ def _only(cmd: IronBank, *, areas: int = 0, units: bool = False, option: tuple[s
 
 
 def _land(ctx: Context, area: str) -> str | None:
-    if area not in ctx.board.areas or ctx.board.areas[area].kind != "land":
-        return f"{area!r} is not a land area (M119)"
+    if ctx.board.areas[area].kind != "land":  # the parser knows every area's name (E101)
+        return f"{ctx.board.areas[area].name} is not a land area (M119)"
     return None
 
 

@@ -37,8 +37,6 @@ def _name(board: Board, area: str) -> str:
 
 def iron_bank_orders(state: GameState, board: Board, house: HouseId) -> list[str]:
     """Areas holding the house's Iron Bank order (one token, M114), in board order."""
-    if not state.loan_slots and state.variant == "classic":
-        return []
     return in_board_order(board, [a for a, st in state.areas.items()
                                   if st.order and st.order.house == house and st.order.token == "iron_bank"])
 
