@@ -57,7 +57,7 @@ class OutboxReport:
         return out
 
 
-def _read_json(path: Path) -> dict[str, Any]:
+def read_json(path: Path) -> dict[str, Any]:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -117,7 +117,7 @@ def parse_smtp_url(url: str, *, starttls: bool = False, user: str | None = None,
     return SmtpServer(u.hostname, port or (465 if tls else 25), tls, starttls, user, password, context)
 
 
-def _connect(server: SmtpServer) -> smtplib.SMTP:
+def connect(server: SmtpServer) -> smtplib.SMTP:
     ctx = server.context or ssl.create_default_context()
     if server.tls:
         smtp: smtplib.SMTP = smtplib.SMTP_SSL(server.host, server.port, timeout=server.timeout, context=ctx)
@@ -160,12 +160,12 @@ def deliver(smtp: smtplib.SMTP, name: str, data: bytes, server: SmtpServer) -> D
     try:
         refused = smtp.sendmail(sender, to, data)
     except smtplib.SMTPServerDisconnected as e:
-        return Delivery(name, error=f"the server closed the connection ({_why(e)})", connected=False)
+        return Delivery(name, error=f"the server closed the connection ({why(e)})", connected=False)
     except (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as e:
-        return Delivery(name, error=f"refused by {server}: {_why(e)}")
+        return Delivery(name, error=f"refused by {server}: {why(e)}")
     except (smtplib.SMTPException, OSError) as e:
-        return Delivery(name, error=_why(e), connected=False)
-    return Delivery(name, [a for a in to if a not in refused], {a: _why(r) for a, r in refused.items()})
+        return Delivery(name, error=why(e), connected=False)
+    return Delivery(name, [a for a in to if a not in refused], {a: why(r) for a, r in refused.items()})
 
 
 def said(d: Delivery) -> str:
@@ -173,7 +173,7 @@ def said(d: Delivery) -> str:
     return f"{d.name} to {', '.join([*d.to, *d.refused])}" + (f" (refused: {', '.join(d.refused)})" if d.refused else "")
 
 
-def _send_one(smtp: smtplib.SMTP, path: Path, server: SmtpServer, sent: dict[str, Any], report: OutboxReport,
+def send_one(smtp: smtplib.SMTP, path: Path, server: SmtpServer, sent: dict[str, Any], report: OutboxReport,
               now: datetime | None) -> bool:  # fmt: skip
     """Send one written mail as it is on disk and note it in ``sent``; False when the connection is gone."""
     data = path.read_bytes()
@@ -196,15 +196,15 @@ def close(smtp: smtplib.SMTP) -> None:
         smtp.close()
 
 
-def _why(e: object) -> str:
+def why(e: object) -> str:
     """A one-line reason from an SMTP error or reply."""
     if isinstance(e, smtplib.SMTPRecipientsRefused):
-        return "; ".join(f"{a}: {_why(r)}" for a, r in e.recipients.items())
+        return "; ".join(f"{a}: {why(r)}" for a, r in e.recipients.items())
     if isinstance(e, tuple) and len(e) == 2:  # (code, message) as smtplib reports a refusal
         code, msg = e
         return f"{code} {msg.decode('utf-8', 'replace') if isinstance(msg, bytes) else msg}"
     if isinstance(e, (smtplib.SMTPResponseException,)):
-        return _why((e.smtp_code, e.smtp_error))
+        return why((e.smtp_code, e.smtp_error))
     if isinstance(e, OSError) and e.strerror:
         return e.strerror
     return str(e) or type(e).__name__
