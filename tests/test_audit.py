@@ -20,7 +20,7 @@ from test_batch import (
 )
 
 from adjudicator.cli import main as cli_main
-from adjudicator.folder import audit, batch, registry, undo
+from adjudicator.folder import audit, batch, registry, setaside, undo
 
 
 @pytest.fixture
@@ -152,7 +152,7 @@ def test_rollback_interrupted_before_its_moves_is_finished_by_the_next_run(playe
         calls.append(a)
         raise OSError("killed")
 
-    monkeypatch.setattr(undo.os, "replace", crash)
+    monkeypatch.setattr(setaside.os, "replace", crash)  # the rollback's moves (adjudicator.folder.setaside)
     with pytest.raises(OSError):
         undo.rollback(played, to=1, reason="undo")
     monkeypatch.undo()

@@ -167,3 +167,24 @@ def test_a_folder_file_named_outside_the_folder_is_refused_before_anything_is_wr
     with pytest.raises(ValueError, match="inside it"):
         fileio.write_folder(tmp_path / "step", {"public.txt": b"x", name: b"y"})
     assert list(tmp_path.iterdir()) == []
+
+
+def test_ruling_331_a_line_appended_after_one_cut_short_stands_on_its_own(tmp_path):
+    log = tmp_path / "log"
+    fileio.append_line(log, '{"action": "setup"}')
+    with open(log, "a") as f:
+        f.write('{"action": "mai')  # a process killed while writing its line
+    fileio.append_line(log, '{"action": "mailed"}')
+    assert log.read_text().splitlines() == ['{"action": "setup"}', '{"action": "mai', '{"action": "mailed"}']
+    fileio.append_line(log, "third")
+    assert log.read_text().endswith('{"action": "mailed"}\nthird\n'), "no blank line between whole lines"
+
+
+def test_ruling_331_sweep_temp_removes_only_temporary_files_and_folders(tmp_path):
+    for name in ("stark.eml", ".stark.eml.meta.json", ".tmp"):
+        (tmp_path / name).write_text("keep")
+    (tmp_path / ".stark.eml.k2j4x9a0.tmp").write_text("half a mail")
+    (tmp_path / ".0003-r1-action.tmp").mkdir()
+    assert sorted(fileio.sweep_temp(tmp_path)) == [".0003-r1-action.tmp", ".stark.eml.k2j4x9a0.tmp"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".stark.eml.meta.json", ".tmp", "stark.eml"]
+    assert fileio.sweep_temp(tmp_path / "none") == []

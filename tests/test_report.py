@@ -18,6 +18,7 @@ from adjudicator.engine.events import (
     visible,
 )
 from adjudicator.engine.events.action import WildlingCardSeen
+from adjudicator.engine.events.combat import CombatResolved, CombatStarted
 from adjudicator.game.board import Board
 from adjudicator.game.cards import CARDS
 from adjudicator.game.commands import Bid, CardChoice, Raid
@@ -27,6 +28,7 @@ from adjudicator.reports.report import (
     ReportError,
     command_text,
     event_view,
+    open_combats,
     public_state,
     render_report,
     render_step_map,
@@ -429,15 +431,39 @@ def test_real_combat_event_renders_its_breakdown():
     assert "Tyrell (attacker)" in text and "Lannister (defender)" in text and "Ser Jaime Lannister" in text
 
 
-def test_html_report_embeds_the_map_and_marks_the_embattled_area():
-    @dataclass(frozen=True, slots=True, kw_only=True)
-    class CombatSample(Event):
-        area: str
-
-    html = render_report(_game(), [CombatSample(area="moat_cailin")], fmt="html")
+def test_html_report_shows_the_map_as_an_image():
+    html = render_report(_game(), [], fmt="html")
     assert "<svg" not in html and '<img id="map" src="map.svg"' in html  # webmail drops inline SVG
-    svg = render_step_map(_game(), [CombatSample(area="moat_cailin")])
+
+
+def _combat_ended_in_the_step():
+    return CombatResolved(area="moat_cailin", attacker="greyjoy", defender="stark", winner="stark", attacker_total=1,
+                          defender_total=2, attacker_strength=(("units:footman", 1),),
+                          defender_strength=(("units:footman", 2),))  # fmt: skip
+
+
+def test_the_map_marks_an_area_embattled_while_its_combat_is_open():
+    state = _game()
+    asked = Request(key="r1.action.1.support.baratheon", kind="support", house="baratheon",
+                    prompt="declare your support", context={"combat_area": "moat_cailin", "support_area": "the_twins"})
+    state.pending = [asked.to_dict()]
+    svg = render_step_map(state, [CombatStarted(area="moat_cailin", attacker="greyjoy", defender="stark",
+                                                origin="greywater_watch", units=("footman",))])  # fmt: skip
     assert 'id="a-winterfell"' in svg and '<use href="#a-moat_cailin" fill="none" stroke="#d00000"' in svg
+    assert svg.count('stroke="#d00000" stroke-width="5"') == 1
+
+
+def test_the_map_no_longer_marks_an_area_once_its_combat_is_over():
+    """The step's events tell of a combat fought to its end: nothing open names its area, so it is
+    not drawn embattled (it was, from the step's combat events, even after the combat)."""
+    state = _game()
+    state.pending = [Request(key="r1.action.2.march.stark", kind="march", house="stark", prompt="resolve a march",
+                             context={"march_orders": {"winterfell": "march+0"}}).to_dict()]  # fmt: skip
+    svg = render_step_map(state, [CombatStarted(area="moat_cailin", attacker="greyjoy", defender="stark",
+                                                origin="greywater_watch", units=("footman",)),
+                                  _combat_ended_in_the_step()])  # fmt: skip
+    assert 'stroke="#d00000" stroke-width="5"' not in svg
+    assert open_combats(state) == []
 
 
 # --- refusals and templates ----------------------------------------------------------------------

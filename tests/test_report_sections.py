@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -35,7 +36,7 @@ def test_ruling_310_every_heading_of_the_reports_begins_a_known_section() -> Non
         for section in text_sections(path.read_text()):
             assert section.name in names
             lines = section.text.split("\n")
-            for before, line in zip(lines, lines[1:]):
+            for before, line in itertools.pairwise(lines):
                 assert not (before == "" and HEADING.match(line) and not line.startswith("=")), (path, line)
 
 

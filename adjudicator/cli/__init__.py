@@ -199,6 +199,7 @@ def _run(argv: Sequence[str] | None) -> int:
         parser.print_help()
         return 2
     try:
+        _settle(args)
         return handler(args)
     except UserError as e:
         print(f"maester: error: {e}", file=sys.stderr)
@@ -209,6 +210,18 @@ def _run(argv: Sequence[str] | None) -> int:
     except Exception as e:  # a bug of ours: say so in one line, never a traceback
         print(f"maester: internal error: {type(e).__name__}: {e} (please report this)", file=sys.stderr)
         return 3
+
+
+def _settle(args: argparse.Namespace) -> None:
+    """Before any command on a game folder: finish or undo what a killed command left half done there
+    (:func:`adjudicator.folder.settle.tidy`; the commands that change the folder settle it under their lock too)."""
+    root = getattr(args, "game_dir", None)
+    if root is None or args.command == "new" or getattr(args, "all", False) or not os.path.isdir(root):
+        return  # (maester check takes a published state file too: nothing to settle there)
+    from ..folder.settle import tidy
+
+    for line in tidy(root):
+        print(f"maester: {line}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
 import tomllib
 from collections.abc import Callable, Container, Sequence
@@ -31,13 +30,13 @@ from ..util import fileio, tomltext, tomlwrite
 from . import registry
 from .defaults import DefaultRule, take_defaults
 from .gamedir import GameDir, GameDirError
-from .ledger import Archived, Ledger, log, log_lost, sha256
+from .ledger import Archived, Ledger, in_force, log, log_lost, sha256, snapshot_numbers
 
 SETUP_NAME = "setup.toml"
 PENDING_FILE = "pending"
 PENDING_JSON = "pending.json"
 _ARCHIVE_NAME = re.compile(r"^(\d{6})-")
-_DIGITS = frozenset("0123456789")
+
 
 class BatchError(GameDirError):
     """The game folder cannot be adjudicated as it is (exit status 2), with what to do about it."""
@@ -138,12 +137,7 @@ class Folder:
 
     def numbers(self) -> list[int]:
         """The snapshot numbers in force (rolled-back ones live in sub-folders): the names ``NNNN.toml``."""
-        try:
-            with os.scandir(self.states) as entries:
-                names = [e.name for e in entries]
-        except (FileNotFoundError, NotADirectoryError):
-            return []
-        return sorted(int(n[:4]) for n in names if len(n) == 9 and n.endswith(".toml") and _DIGITS.issuperset(n[:4]))
+        return snapshot_numbers(self.states)
 
     def read_snapshot(self, number: int) -> Snapshot:
         """:raises CorruptFolder: when the snapshot cannot be read."""
@@ -536,7 +530,10 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
     _check_seed(game, setup_text, chk)
     prev: Snapshot | None = None
     base, prev_text = GameState.from_toml(setup_text), setup_text
-    numbers = folder.numbers()
+    numbers = in_force(ledger, found := folder.numbers())
+    if numbers != found:  # the next command that may write finishes it (maester replay only reads)
+        chk.notes.append(f"the rollback to {int(ledger.rollback['to']):04d} is logged and not finished: snapshots "  # type: ignore[index]
+                         f"{', '.join(f'{n:04d}' for n in found if n not in numbers)} are set aside by it")  # fmt: skip
     if (lost := log_lost(gd.root, ledger, numbers)) is not None:
         chk.problems.append(lost)
         return chk
@@ -588,7 +585,7 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
         current = gd.state_file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         current = None
-    if numbers and current != prev_text:
+    if numbers and current != prev_text and numbers == found:  # a rollback not finished writes state.toml last
         chk.problems.append(f"state.toml is not the latest snapshot states/{numbers[-1]:04d}.toml "
                             f"(rebuild it with 'maester replay --repair {root}')")  # fmt: skip
     through = prev.applied_through if prev else 0

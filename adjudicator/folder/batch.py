@@ -55,7 +55,7 @@ from .audit import (
 from .defaults import DefaultRule
 from .gamedir import GameDir, GameDirError
 from .intake import Intake, Rejection, inbox_files
-from .ledger import Archived, Ledger, log, log_lost, mend_log, sha256
+from .ledger import Archived, Ledger, log, log_lost, sha256
 from .notices import game_path, in_inbox, kept_name, move, settle_inbox, who_gets, write_receipts
 from .notices import waiting as notices_waiting
 from .receipts import (
@@ -65,7 +65,8 @@ from .receipts import (
     shown,
     unusable_for,
 )
-from .undo import complete_rollback
+from .setaside import complete_rollback
+from .settle import locked
 
 REPORT_DONE = "report.json"  # written last in a report folder: its presence marks it complete
 
@@ -232,7 +233,7 @@ class Run:
         self.timings = Timings()
         self.outcome: Outcome | None = None  # of the latest step applied by this run
         self.first_written = False  # this run resolved the game's first step (snapshot 0000)
-        self.ledger = Ledger.read(gd.root)  # a cut last line is not read; it is mended before the run writes
+        self.ledger = Ledger.read(gd.root)  # a cut last line is not read; the next line appended ends it
         self.read_back: dict[str, Understood] = {}  # files this run archived, as intake read them back
         self.texts: dict[int, str] = {}  # snapshot number -> its text, as this run read or wrote it
 
@@ -244,12 +245,10 @@ class Run:
         :raises CorruptFolder: when ``state.toml`` or a snapshot disagrees with the others.
         """
         if self.ledger.rollback is not None and not self.ledger.rollback_done:
-            mend_log(self.gd.root)
             complete_rollback(self.folder, self.ledger)
         self._sweep()
         numbers = self.folder.numbers()
         if not numbers:
-            mend_log(self.gd.root)
             return self._first()
         n = numbers[-1]
         text = self._snapshot_text(n)
@@ -269,7 +268,6 @@ class Run:
                 f"check the game with 'maester replay {self.gd.root}' and rebuild it with "
                 f"'maester replay --repair {self.gd.root}'"
             )
-        mend_log(self.gd.root)  # the folder is sound: this run may write
         if logged is None:  # written by a run killed before its log line: checked above, logged now
             self._log_snapshot(snap, text)
         if finished:
@@ -446,7 +444,6 @@ class Run:
         :raises CorruptFolder: when the archive or the setup itself is damaged (nothing to rebuild from).
         """
         chk = Check()
-        mend_log(self.gd.root)
         if self.ledger.rollback is not None and not self.ledger.rollback_done:
             complete_rollback(self.folder, self.ledger)
         self._sweep(every_report=True)
@@ -608,13 +605,7 @@ def _sweep(folder: Path, depth: str) -> None:
         for tmp in list(folder.glob(f"{depth}.*.tmp")):
             fileio.remove_temp(tmp)
         return
-    try:
-        with os.scandir(folder) as entries:  # as glob(".*.tmp") finds them, without a pattern per name
-            found = [e.path for e in entries if e.name.startswith(".") and e.name[1:].endswith(".tmp")]
-    except (FileNotFoundError, NotADirectoryError):
-        return
-    for name in found:
-        fileio.remove_temp(Path(name))
+    fileio.sweep_temp(folder)
 
 
 def _flagged(outcome: Outcome | None) -> list[str]:
@@ -659,7 +650,7 @@ def adjudicate(root: str | Path, files: Iterable[str | Path] = (), *, deadline: 
     check_writable(gd.root)
     for d in ("inbox", "archive", "reports", "states"):
         gd.folder(d).mkdir(exist_ok=True)
-    with gd.lock():
+    with locked(gd):
         run = Run(gd, templates_dir=Path(templates_dir) if templates_dir else None)
         return run.go([Path(f) for f in files], deadline=deadline, inbox=inbox, now=now)
 
@@ -671,7 +662,7 @@ def repair(root: str | Path, *, templates_dir: str | Path | None = None) -> Chec
     """
     gd = GameDir.open(root)
     check_writable(gd.root)
-    with gd.lock():
+    with locked(gd):
         return Run(gd, templates_dir=Path(templates_dir) if templates_dir else None).repair()
 
 

@@ -31,6 +31,7 @@ from .defaults import DefaultRule, step_of
 from .gamedir import GameDir, GameDirError
 from .ledger import Ledger, log
 from .schedule import Schedule, ScheduleError, parse_time, show_span, show_time
+from .settle import locked
 
 
 class DeadlineError(GameDirError):
@@ -331,7 +332,7 @@ def extend(root: str | Path, *, house: str, hours: int, reason: str, now: dateti
     house = house.lower()
     if house not in houses:
         raise DeadlineError(f"{house!r} is not a house of this game ({', '.join(houses)})")
-    with gd.lock(timeout=10):
+    with locked(gd, timeout=10):
         folder = Folder(gd)
         numbers = folder.numbers()
         if not numbers:

@@ -368,13 +368,39 @@ def log(root: Path, entry: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
+_DIGITS = frozenset("0123456789")
+
+
+def snapshot_numbers(states: Path) -> list[int]:
+    """The numbers of the snapshots in force in ``states/`` (the names ``NNNN.toml``; rolled-back ones
+    live in sub-folders)."""
+    try:
+        with os.scandir(states) as entries:
+            names = [e.name for e in entries]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return sorted(int(n[:4]) for n in names if len(n) == 9 and n.endswith(".toml") and _DIGITS.issuperset(n[:4]))
+
+
+def in_force(ledger: Ledger, numbers: list[int]) -> list[int]:
+    """The snapshot numbers that stand once a rollback the log records but a killed run did not
+    finish has moved its snapshots aside (all of them when there is none)."""
+    if ledger.rollback is None or ledger.rollback_done:
+        return numbers
+    to = int(ledger.rollback["to"])
+    return [n for n in numbers if n <= to]
+
+
 def log_lost(root: Path, ledger: Ledger, numbers: list[int]) -> str | None:
     """What the log fails to record of a folder with snapshots ``numbers`` (ruling 170), or ``None``.
 
     The log must record the setup and every snapshot but the latest (a run killed between the
     snapshot and its log line leaves the latest unrecorded). A log lost or cut short fails this:
     a run on it would number new archived files from 1 again, over the turns archived before.
+    The snapshots a rollback logged but not finished sets aside are not asked for: the rollback
+    line undid their lines, and the next command moves them (ruling 331).
     """
+    numbers = in_force(ledger, numbers)
     if not numbers:
         return None
     unrecorded = [f"snapshot {m:04d}" for m in numbers[:-1] if m not in ledger.snapshots]
@@ -383,22 +409,3 @@ def log_lost(root: Path, ledger: Ledger, numbers: list[int]) -> str | None:
     what = unrecorded[0] if unrecorded else "the setup"
     return (f"{Path(root) / registry.LOG_FILE} does not record {what}: the log was lost or cut short; restore it "
             "from a backup (nothing was changed, and nothing will be until it is back: it holds every acceptance)")
-
-
-def mend_log(root: Path) -> None:
-    """End a log cut short by a killed run with a newline, so the next line stands on its own."""
-    path = root / registry.LOG_FILE
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            if f.tell() == 0:
-                return
-            f.seek(-1, os.SEEK_END)
-            last = f.read(1)
-    except FileNotFoundError:
-        return
-    if last != b"\n":
-        with open(path, "ab") as f:
-            f.write(b"\n")
-            f.flush()
-            os.fsync(f.fileno())

@@ -38,6 +38,7 @@ class MailBook:
     undone: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # recipient -> rollbacks to tell
     first_mailed: dict[int, str] = field(default_factory=dict)  # step -> when a mail first carried it
     lines: int = 0  # outbox and mailed lines read (none: a game mailed by an older Maester, or never)
+    last_folder: str = ""  # the folder of the latest outbox line ("outbox/NNNN"): the one a killed run may not have finished
 
     def take(self, e: dict[str, Any]) -> None:
         """Read one ``outbox`` or ``mailed`` line (others are not this book's business)."""
@@ -50,6 +51,7 @@ class MailBook:
                 path = f"{folder}/{m['file']}"
                 self.written[path] = dict(m) | {"path": path}
                 self.current[str(m["to"])] = path
+            self.last_folder = folder
             self.lines += 1
         elif action == "mailed":
             path = str(e["file"])
@@ -96,5 +98,5 @@ class MailBook:
         return MailBook(
             {k: dict(v) for k, v in self.written.items()}, dict(self.current), dict(self.mailed), dict(self.through),
             {k: set(v) for k, v in self.delivered.items()}, {k: list(v) for k, v in self.undone.items()},
-            dict(self.first_mailed), self.lines,
+            dict(self.first_mailed), self.lines, self.last_folder,
         )  # fmt: skip

@@ -13,31 +13,28 @@ killed half way is finished by the next command.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..util import fileio
-from .audit import BatchError, CorruptFolder, Folder, Snapshot, write_pending
+from .audit import BatchError, CorruptFolder, Folder
 from .gamedir import GameDir
-from .ledger import Ledger, log, log_lost, mend_log
-from .notices import put_back
+from .ledger import Ledger, log, log_lost
+from .setaside import complete_rollback
+from .settle import settle
 
 
 def open_settled(gd: GameDir) -> tuple[Folder, Ledger]:
-    """The folder and its ledger, checked and settled for a moderator's command (under ``gd.lock()``): a
-    log that lost its last lines stops it; a torn last line is mended; a rollback a crash left half done
-    is finished first.
+    """The folder and its ledger, checked and settled for a moderator's command (under ``gd.lock()``):
+    what a killed command left half done is finished first (a rollback, a torn log line, an outbox:
+    :func:`adjudicator.folder.settle.settle`); a log that lost its last lines stops it.
 
     :raises CorruptFolder: when the log lost lines the snapshots show were written.
     """
+    settle(gd)
     folder = Folder(gd)
     ledger = Ledger.read(gd.root)
     if (lost := log_lost(gd.root, ledger, folder.numbers())) is not None:
         raise CorruptFolder(lost)
-    mend_log(gd.root)
-    if ledger.rollback is not None and not ledger.rollback_done:
-        complete_rollback(folder, ledger)
     return folder, ledger
 
 
@@ -109,25 +106,3 @@ def _to_drop(ledger: Ledger, names: list[str], files: list[str], to: int) -> lis
                              f"--drop {given}: it was applied at step 0000, which no rollback undoes")  # fmt: skip
         raise BatchError(f"--drop {given}: a rollback set it aside already and it does not come back")
     return out
-
-
-def complete_rollback(folder: Folder, ledger: Ledger) -> None:
-    """Move aside what the last logged rollback sets aside; safe to run again after a crash."""
-    e = ledger.rollback
-    assert e is not None
-    to, dest = int(e["to"]), str(e["folder"])
-    for n in reversed([n for n in folder.numbers() if n > to]):
-        (folder.states / dest).mkdir(parents=True, exist_ok=True)
-        os.replace(folder.snapshot_path(n), folder.states / dest / folder.snapshot_path(n).name)
-    for d in sorted(folder.reports.glob("[0-9][0-9][0-9][0-9]-*")):
-        if int(d.name[:4]) > to:
-            for tmp in d.glob("**/.*.tmp"):  # a killed run's: no later run sweeps a folder set aside
-                tmp.unlink(missing_ok=True)
-            (folder.reports / dest).mkdir(parents=True, exist_ok=True)
-            os.replace(d, folder.reports / dest / d.name)
-    put_back(folder, ledger)
-    text = folder.snapshot_path(to).read_text(encoding="utf-8")
-    fileio.atomic_write_text(folder.gd.state_file, text)
-    write_pending(folder, Snapshot.from_toml(text, where=str(folder.snapshot_path(to))))
-    log(folder.root, {"action": "rollback-done", "folder": dest})
-    ledger.rollback_done = True

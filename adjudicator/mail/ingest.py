@@ -27,6 +27,7 @@ from typing import Any
 
 from ..folder import registry
 from ..folder.gamedir import GameDir
+from ..folder.settle import locked
 from ..util import fileio
 from .blocks import MAX_REJOINED, FoundBlock, MailScan, scan_message
 from .mailboxes import LOCK_WAIT, MailError, RawMessage, read_maildir, read_mbox
@@ -138,7 +139,7 @@ def ingest_into_inbox(game_dir: str | Path, maildir: str | Path | None = None, m
     source = f"Maildir {maildir}" if maildir is not None else f"mbox {mbox}"
     intake = _Intake(gd, registry.game_id(game), game, now or datetime.now(UTC))
     report = IngestReport(intake.game_id, source)
-    with gd.lock(timeout=10):
+    with locked(gd, timeout=10):
         intake.seen = _Seen.read(gd.root)
         intake.list_inbox()
         known = intake.seen.raw.__contains__

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import smtplib
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -29,15 +28,16 @@ from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
-from ..folder import deadlines, registry
+from ..folder import deadlines, mailstore, registry
 from ..folder.audit import Folder, Snapshot
 from ..folder.gamedir import GameDir
 from ..folder.ledger import Ledger, log
 from ..folder.mailbook import MailBook
+from ..folder.mailstore import MANIFEST_FILE
 from ..folder.notices import logged_path
+from ..folder.settle import locked
 from ..reports.report import MAP_FILE, ReportError
 from ..seals.keys import KeyPair
-from ..util import fileio
 from . import news
 from .digest import (
     MODERATOR,
@@ -76,8 +76,6 @@ __all__ = [
     "report_folder", "seal_report", "send_outbox", "verify_report", "write_outbox",
 ]  # fmt: skip
 
-MANIFEST_FILE = "manifest.json"
-SUPERSEDED = "superseded"
 REPORT_DONE = "report.json"  # the batch run writes it last: a report folder without it is not complete
 
 
@@ -158,12 +156,15 @@ def _legacy_through(root: Path, book: MailBook) -> dict[str, int]:
     """Where each reader's mails stopped, for a game mailed by an older Maester (no ``outbox`` line in
     the log): the highest ``outbox/NNNN/`` holding its mail as sent (``sent.json``), or as written
     when the folder has no ``sent.json`` (the moderator sent it by hand); ``public.eml`` went to the
-    moderator or the list. A rollback logged after a mail takes the mark back to its step."""
+    moderator or the list. A rollback logged after a mail takes the mark back to its step. Only a
+    folder an older Maester wrote counts: one of this Maester's without its log line is a run that
+    never committed (ruling 330)."""
     if book.lines:
         return dict(book.through)
     marks: dict[str, tuple[int, str]] = {}
     base = root / OUTBOX
-    for folder in sorted(base.glob("[0-9][0-9][0-9][0-9]")) if base.is_dir() else []:
+    folders = sorted(base.glob("[0-9][0-9][0-9][0-9]")) if base.is_dir() else []
+    for folder in [f for f in folders if mailstore.is_older_maesters(root, f)]:
         sent = read_json(folder / SENT_FILE)
         names = {n: str(e.get("sent", "")) for n, e in sent.items() if isinstance(e, dict)} if sent else \
             dict.fromkeys(read_json(folder / MANIFEST_FILE).get("mails", {}), "")  # fmt: skip
@@ -249,7 +250,8 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
                           "(or register it: maester register GAME_DIR --house moderator --key KEY.pub --email ADDR)")  # fmt: skip
     if (gd.root / OUTBOX).exists() and not (gd.root / OUTBOX).is_dir():
         raise OutboxError(f"{gd.root / OUTBOX} is not a folder: move it away; the mails are written there")
-    with gd.lock(timeout=10):
+    with locked(gd, timeout=10):
+        mailstore.sweep_every_folder(gd.root)
         latest = report_folder(gd, step)
         folders = [p for p in complete_folders(gd) if p.name <= latest.name]
         number = int(latest.name[:4])
@@ -259,20 +261,15 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
         report = OutboxReport(game_id, latest.name, gd.root / OUTBOX / f"{number:04d}")
         through = _legacy_through(gd.root, ledger.mail)  # read before this run writes into outbox/
         plans = _plans(gd, ledger, g, snap, folders, players, public_to, report, through, every)
-        records = _write(gd, ledger, g, plans, report)
+        records = _write(gd, ledger, g, plans, report)  # staged: nothing counts before the log line
         if records:
-            target = gd.root / OUTBOX / records[0]["folder"].rsplit("/", 1)[-1]
-            report.folder = target
-            manifest = read_json(target / MANIFEST_FILE)
-            manifest.setdefault("mails", {}).update({r["file"]: {k: r[k] for k in ("to", "address", "steps", "subject",
-                                                     "message_id", "sha256")} for r in records})  # fmt: skip
-            fileio.atomic_write_text(target / MANIFEST_FILE, json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
+            report.folder = gd.root / records[0]["folder"]
             line: dict[str, Any] = {"action": "outbox", "folder": records[0]["folder"],
                                     "mails": [{k: v for k, v in r.items() if k != "folder"} for r in records]}
             if not ledger.mail.lines and through:
                 line["legacy_through"] = through  # what an older Maester mailed: the record starts from it
-            log(gd.root, line)
-        _sweep_superseded(gd, Ledger.read(gd.root).mail)
+            log(gd.root, line)  # the commit point (ruling 330): then the mails take their places
+            mailstore.place(gd.root, Ledger.read(gd.root).mail, records[0]["folder"])
         _note_key(report, game, key)
     return report
 
@@ -350,7 +347,7 @@ def _write(gd: GameDir, ledger: Ledger, g: Game, plans: list[_Plan], report: Out
         page = letter_page(g, d, now, map_cid(g) if has_map else None)
         msg = compose(g, d, plan.address, text, page, public_json if d.steps else None, png if has_map else None)
         data = msg.as_bytes(policy=policy.SMTP)
-        fileio.atomic_write_bytes(gd.root / folder / name, data)  # then the log line: a re-run writes it again
+        mailstore.stage(gd.root, f"{folder}/{name}", data)  # the log line commits it; a killed run's is removed
         records.append({"folder": folder, "file": name, "to": d.who, "address": plan.address,
                         "steps": [p.number for p in d.steps], "notices": plan.notice_paths,
                         "asked": [a.key for a in d.asked], "subject": str(msg["Subject"]),
@@ -401,19 +398,6 @@ def _free_folder(gd: GameDir, book: MailBook, number: int, names: list[str]) -> 
         k += 1
 
 
-def _sweep_superseded(gd: GameDir, book: MailBook) -> None:
-    """Move the mails written, never sent and superseded since to ``outbox/superseded/``, so that
-    nobody sends one by hand; the log keeps what they were."""
-    current = set(book.current.values())
-    for path in book.written:
-        src = gd.root / path
-        if path in current or path in book.mailed or not src.is_file():
-            continue
-        dest = gd.root / OUTBOX / SUPERSEDED / path.removeprefix(f"{OUTBOX}/").replace("/", "-")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(src, dest)
-
-
 def _map_png(where: Path, notes: list[str]) -> bytes | None:
     """The latest step's map as a PNG for its mails; None (and a note) when the folder has no readable map."""
     try:
@@ -446,7 +430,7 @@ def send_outbox(game_dir: str | Path, *, server: SmtpServer, now: datetime | Non
     the next run; a mail sent is never sent again.
     """
     gd = GameDir.open(game_dir)
-    with gd.lock(timeout=10):
+    with locked(gd, timeout=10):
         queue = Ledger.read(gd.root).mail.queue()
         report = OutboxReport(registry.game_id(registry.read_game(gd.root)), "unsent", gd.root / OUTBOX)
         todo: list[tuple[dict[str, Any], bytes]] = []
@@ -501,7 +485,7 @@ def mark_sent(game_dir: str | Path, *, now: datetime | None = None) -> OutboxRep
     """Record every mail written and not sent yet as sent: the moderator sent the ``.eml`` files by
     other means. Their readers' next mails start after them."""
     gd = GameDir.open(game_dir)
-    with gd.lock(timeout=10):
+    with locked(gd, timeout=10):
         report = OutboxReport(registry.game_id(registry.read_game(gd.root)), "unsent", gd.root / OUTBOX)
         for rec in Ledger.read(gd.root).mail.queue():
             _log_mailed(gd.root, rec, "by the moderator", [rec["address"]], {}, now)

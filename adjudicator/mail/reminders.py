@@ -31,6 +31,7 @@ from ..folder.audit import Folder, Snapshot
 from ..folder.gamedir import GameDir
 from ..folder.ledger import Ledger, log
 from ..folder.schedule import show_span, show_time
+from ..folder.settle import locked
 from ..reports.sections import pick, text_sections, trimmed
 from ..util import fileio
 from .digest import short_time
@@ -166,7 +167,7 @@ def write_reminders(game_dir: str | Path, *, sender: str | None = None, now: dat
     now = now or datetime.now(UTC)
     folder = gd.root / OUTBOX / REMINDERS
     report = OutboxReport(game_id, REMINDERS, folder)
-    with gd.lock(timeout=10):
+    with locked(gd, timeout=10):
         numbers = Folder(gd).numbers()
         if not numbers:
             raise OutboxError(f"no step was resolved yet: run 'maester adjudicate {gd.root}' first")
@@ -205,7 +206,7 @@ def send_reminders(game_dir: str | Path, *, server: SmtpServer, now: datetime | 
     folder = gd.root / OUTBOX / REMINDERS
     report = OutboxReport(registry.game_id(registry.read_game(gd.root)), REMINDERS, folder)
     when = now or datetime.now(UTC)
-    with gd.lock(timeout=10):
+    with locked(gd, timeout=10):
         sent: dict[str, Any] = read_json(folder / SENT_FILE)
         todo = sorted(p for p in folder.glob("*.eml") if p.name not in sent) if folder.is_dir() else []
         late = [p for p in todo if _too_late(p, when)]

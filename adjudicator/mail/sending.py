@@ -22,10 +22,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..folder.gamedir import GameDirError
+from ..folder.mailstore import OUTBOX
 
 __all__ = ["OUTBOX", "SENT_FILE", "OutboxError", "OutboxReport", "SmtpServer", "parse_smtp_url"]
 
-OUTBOX = "outbox"
 SENT_FILE = "sent.json"  # the reminders' record of what was sent (the reports' is the game's log)
 
 

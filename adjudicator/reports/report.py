@@ -25,7 +25,6 @@ from markupsafe import escape
 from ..engine.events import Event, visible
 from ..engine.events import from_dict as event_from_dict
 from ..game.board import Board
-from ..game.mod_board import mod_board  # its map with Essos holds every area of every board
 from ..game.state import GameState
 from . import cardtext, svgmap, templating, words
 from .decisions import KIND_TEMPLATES as KIND_TEMPLATES
@@ -208,9 +207,10 @@ def drop_map(page: str) -> str:
 
 def render_step_map(state: GameState, events: Iterable[Event | Mapping[str, Any]], *, board: Board | None = None,
                     templates_dir: str | Path | None = None) -> str:  # fmt: skip
-    """The step's one map (``map.svg``), shared by every reader: public facts only, the combats marked."""
+    """The step's one map (``map.svg``), shared by every reader: public facts only, the combats still
+    open at the end of the step marked (a combat fought to its end within the step is not)."""
     public = visible([_event(e) for e in events], None)
-    return render_map(state, highlight=embattled_areas(public), board=board, templates_dir=templates_dir,
+    return render_map(state, highlight=open_combats(state, board), board=board, templates_dir=templates_dir,
                       events=public)  # fmt: skip
 
 
@@ -234,14 +234,14 @@ def _event(e: Event | Mapping[str, Any]) -> Event:
     return e if isinstance(e, Event) else event_from_dict(dict(e))
 
 
-def embattled_areas(events: Iterable[Event]) -> list[str]:
-    """Areas fought over in these events (combat events name theirs in ``area``)."""
-    out = []
-    for e in events:
-        area = getattr(e, "area", None)
-        if type(e).__name__.startswith("Combat") and isinstance(area, str) and area in mod_board(essos=True).areas:
-            out.append(area)
-    return sorted(set(out))
+def open_combats(state: GameState, board: Board | None = None) -> list[str]:
+    """The embattled areas of the combats not over yet: every request of a combat names its area in
+    ``context["combat_area"]`` (support, house cards, card choices, casualties, retreats), and a
+    combat is over once none is open."""
+    areas = (board or state.board()).areas
+    found = {p["context"]["combat_area"] for p in state.pending if isinstance(p.get("context"), dict)
+             and isinstance(p["context"].get("combat_area"), str)}  # fmt: skip
+    return sorted(a for a in found if a in areas)
 
 
 # --- JSON ----------------------------------------------------------------------------------------------

@@ -144,11 +144,38 @@ def remove_temp(path: Path) -> None:
         pass
 
 
+def is_temp_name(name: str) -> bool:
+    """Whether a file name is one of this module's temporary names (``.NAME.XXXXXXXX.tmp``, ``.NAME.tmp``).
+
+    >>> is_temp_name(".stark.eml.k2j4_x9a.tmp"), is_temp_name("stark.eml"), is_temp_name(".tmp")
+    (True, False, False)
+    """
+    return name.startswith(".") and name[1:].endswith(".tmp")
+
+
+def sweep_temp(folder: Path) -> list[str]:
+    """Remove the temporary files and folders a killed process left in ``folder`` (not below it); their names."""
+    try:
+        with os.scandir(folder) as entries:  # one listing, no pattern matched per name
+            found = [e.name for e in entries if is_temp_name(e.name)]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    for name in found:
+        remove_temp(Path(folder) / name)
+    return found
+
+
 def append_line(path: Path, line: str) -> None:
-    """Append one line and fsync: the log is append-only."""
+    """Append one line and fsync: the log is append-only. A last line cut short by a killed process
+    is ended first, in the same write, so that the new line stands on its own and is read."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(line.rstrip("\n") + "\n")
+    data = (line.rstrip("\n") + "\n").encode("utf-8")
+    with open(path, "a+b") as f:
+        if f.seek(0, os.SEEK_END) > 0:
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":
+                data = b"\n" + data
+        f.write(data)
         f.flush()
         _sync(f.fileno())
 

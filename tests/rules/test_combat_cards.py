@@ -26,11 +26,11 @@ def test_each_ability_acts_at_the_moment_cards_toml_names():
 def test_a_second_registration_or_a_wrong_moment_is_refused():
     load()
     with pytest.raises(ValueError, match="registered twice"):
-        house_card("catelyn_stark", when="combat_strength")(lambda view, me: iter(()))
+        house_card("catelyn_stark", lambda view, me: iter(()), when="combat_strength")
     with pytest.raises(ValueError, match="cards.toml says"):
-        house_card("eddard_stark", when="combat_strength")(lambda view, me: iter(()))
+        house_card("eddard_stark", lambda view, me: iter(()), when="combat_strength")
     with pytest.raises(ValueError, match="unknown house card"):
-        house_card("ned_stark", when="combat_strength")(lambda view, me: iter(()))
+        house_card("ned_stark", lambda view, me: iter(()), when="combat_strength")
 
 
 def test_cards_with_icons_only_have_no_ability():

@@ -45,7 +45,6 @@ def _power_opponent(view: CombatView, me: Me) -> str | None:
 # --- the Mother of Dragons set (M122) ------------------------------------------------------------
 
 
-@house_card("lysa_arryn_mod", when="after_victor_determined")
 def lysa_arryn_mod(view: CombatView, me: Me) -> Iterator[Effect]:
     """Defending with a Defense Order of yours in the embattled area and winning, you may take this
     card back into your hand instead of discarding it."""
@@ -58,7 +57,9 @@ def lysa_arryn_mod(view: CombatView, me: Me) -> Iterator[Effect]:
     yield KeepCard() if picked.option == "return" else Skip("declined")
 
 
-@house_card("ser_vardis_egen", when="combat_strength")
+house_card("lysa_arryn_mod", lysa_arryn_mod, when="after_victor_determined")
+
+
 def ser_vardis_egen(view: CombatView, me: Me) -> Iterator[Effect]:
     """If the opponent's card has a printed strength of 2 or less: +1 strength and two fortifications."""
     printed = _printed(view.card(me.opponent))
@@ -67,7 +68,9 @@ def ser_vardis_egen(view: CombatView, me: Me) -> Iterator[Effect]:
         yield Icons(fortifications=2)
 
 
-@house_card("godric_borrell", when="combat_strength")
+house_card("ser_vardis_egen", ser_vardis_egen, when="combat_strength")
+
+
 def godric_borrell(view: CombatView, me: Me) -> Iterator[Effect]:
     """Defending a sea area: +1 strength for each land area next to it that you control."""
     if me.defending and view.is_sea(view.area):
@@ -76,7 +79,9 @@ def godric_borrell(view: CombatView, me: Me) -> Iterator[Effect]:
             yield Bonus(me.role, len(held))
 
 
-@house_card("anya_waynwood", when="after_victor_determined")
+house_card("godric_borrell", godric_borrell, when="combat_strength")
+
+
 def anya_waynwood(view: CombatView, me: Me) -> Iterator[Effect]:
     """If you win, you and every other player who supported you take 3 power each (a vassal holds
     no power and gains nothing, M067)."""
@@ -88,7 +93,9 @@ def anya_waynwood(view: CombatView, me: Me) -> Iterator[Effect]:
             yield GainPower(ANYA_POWER, house=house)
 
 
-@house_card("robert_arryn", when="after_combat")
+house_card("anya_waynwood", anya_waynwood, when="after_victor_determined")
+
+
 def robert_arryn(view: CombatView, me: Me) -> Iterator[Effect]:
     """If you defended, you may remove Robert Arryn from the game, and with him the card of lowest
     printed strength in the opponent's discard pile (you pick among ties). A vassal has no discard
@@ -112,10 +119,12 @@ def robert_arryn(view: CombatView, me: Me) -> Iterator[Effect]:
         yield RemoveFromGame(opponent, picked.house_card)
 
 
+house_card("robert_arryn", robert_arryn, when="after_combat")
+
+
 # --- the A Feast for Crows set (alternate game, M123) --------------------------------------------
 
 
-@house_card("bronze_yohn_royce_affc", when="combat_strength")
 def bronze_yohn_royce_affc(view: CombatView, me: Me) -> Iterator[Effect]:
     """+1 strength if you have more available power than the opponent (never a vassal, ruling 212)."""
     opponent = _power_opponent(view, me)
@@ -123,7 +132,9 @@ def bronze_yohn_royce_affc(view: CombatView, me: Me) -> Iterator[Effect]:
         yield Bonus(me.role, 1)
 
 
-@house_card("littlefinger", when="after_combat")
+house_card("bronze_yohn_royce_affc", bronze_yohn_royce_affc, when="combat_strength")
+
+
 def littlefinger(view: CombatView, me: Me) -> Iterator[Effect]:
     """If you control The Eyrie after the combat, take power equal to twice the printed strength of
     the opponent's card."""
@@ -136,7 +147,9 @@ def littlefinger(view: CombatView, me: Me) -> Iterator[Effect]:
         yield Skip("the opponent's card has no printed strength")
 
 
-@house_card("alayne_stone", when="after_victor_determined")
+house_card("littlefinger", littlefinger, when="after_combat")
+
+
 def alayne_stone(view: CombatView, me: Me) -> Iterator[Effect]:
     """If you win and control The Eyrie (or have just won it), you may discard 2 power to make the
     opponent discard all its available power (never a vassal, ruling 212)."""
@@ -161,9 +174,14 @@ def alayne_stone(view: CombatView, me: Me) -> Iterator[Effect]:
             yield Skip("declined")
 
 
-@house_card("lysa_arryn_affc", when="after_combat")
+house_card("alayne_stone", alayne_stone, when="after_victor_determined")
+
+
 def lysa_arryn_affc(view: CombatView, me: Me) -> Iterator[Effect]:
     """If the opponent has more available power than you, take 3 power (never against a vassal, ruling 212)."""
     opponent = _power_opponent(view, me)
     if opponent and view.power(opponent) > view.power(me.house):
         yield GainPower(LYSA_AFFC_POWER)
+
+
+house_card("lysa_arryn_affc", lysa_arryn_affc, when="after_combat")

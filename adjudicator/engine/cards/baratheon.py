@@ -21,7 +21,6 @@ from .registry import (
 )
 
 
-@house_card("stannis_baratheon", when="combat_strength")
 def stannis_baratheon(view: CombatView, me: Me) -> Iterator[Effect]:
     """+1 strength if the opponent is above you on the Iron Throne track."""
     opponent = view.house(me.opponent)
@@ -29,7 +28,9 @@ def stannis_baratheon(view: CombatView, me: Me) -> Iterator[Effect]:
         yield Bonus(me.role, 1)
 
 
-@house_card("renly_baratheon", when="after_victor_determined")
+house_card("stannis_baratheon", stannis_baratheon, when="combat_strength")
+
+
 def renly_baratheon(view: CombatView, me: Me) -> Iterator[Effect]:
     """If you win, you may upgrade one of your footmen in the combat (or supporting you) to a knight."""
     if view.winner() != me.role:
@@ -46,7 +47,9 @@ def renly_baratheon(view: CombatView, me: Me) -> Iterator[Effect]:
     yield Upgrade(picked.area) if picked and picked.area else Skip("declined")
 
 
-@house_card("ser_davos_seaworth", when="combat_strength")
+house_card("renly_baratheon", renly_baratheon, when="after_victor_determined")
+
+
 def ser_davos_seaworth(view: CombatView, me: Me) -> Iterator[Effect]:
     """If Stannis Baratheon is in your discard pile: +1 strength and a sword."""
     if "stannis_baratheon" in view.discards(me.house):
@@ -54,14 +57,18 @@ def ser_davos_seaworth(view: CombatView, me: Me) -> Iterator[Effect]:
         yield Icons(swords=1)
 
 
-@house_card("salladhor_saan", when="combat_strength")
+house_card("ser_davos_seaworth", ser_davos_seaworth, when="combat_strength")
+
+
 def salladhor_saan(view: CombatView, me: Me) -> Iterator[Effect]:
     """If you are supported, every ship but Baratheon's counts 0 in this combat, on both sides."""
     if view.supported(me.role):
         yield UnitValue("ship", 0, ROLES, except_house=me.house)
 
 
-@house_card("patchface", when="after_combat")
+house_card("salladhor_saan", salladhor_saan, when="combat_strength")
+
+
 def patchface(view: CombatView, me: Me) -> Iterator[Effect]:
     """After the combat you may look at the opponent's hand and discard one card of your choice."""
     opponent = view.house(me.opponent)
@@ -72,3 +79,6 @@ def patchface(view: CombatView, me: Me) -> Iterator[Effect]:
     picked = pick_or_no(view, me, f"discard one card from {opponent.title()}'s hand (name it), or 'no'",
                         [choice(me.card, house_card=c) for c in hand])
     yield DiscardFromHand(opponent, picked.house_card) if picked and picked.house_card else Skip("declined")
+
+
+house_card("patchface", patchface, when="after_combat")

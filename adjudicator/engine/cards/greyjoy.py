@@ -23,21 +23,24 @@ from .registry import (
 AERON_COST = 2
 
 
-@house_card("victarion_greyjoy", when="combat_strength")
 def victarion_greyjoy(view: CombatView, me: Me) -> Iterator[Effect]:
     """If you are attacking, your ships in the combat, supporting ones included, count 2 each."""
     if me.attacking:
         yield UnitValue("ship", 2, (me.role,), house=me.house)
 
 
-@house_card("balon_greyjoy", when="combat_strength")
+house_card("victarion_greyjoy", victarion_greyjoy, when="combat_strength")
+
+
 def balon_greyjoy(view: CombatView, me: Me) -> Iterator[Effect]:
     """The printed strength of the opponent's House card counts as 0 (its icons and text still apply)."""
     if view.card(me.opponent):
         yield PrintedStrength(me.opponent, 0)
 
 
-@house_card("theon_greyjoy", when="combat_strength")
+house_card("balon_greyjoy", balon_greyjoy, when="combat_strength")
+
+
 def theon_greyjoy(view: CombatView, me: Me) -> Iterator[Effect]:
     """Defending a castle or stronghold: +1 strength and a sword."""
     if me.defending and view.has_castle(view.area):
@@ -45,14 +48,18 @@ def theon_greyjoy(view: CombatView, me: Me) -> Iterator[Effect]:
         yield Icons(swords=1)
 
 
-@house_card("asha_greyjoy", when="combat_strength")
+house_card("theon_greyjoy", theon_greyjoy, when="combat_strength")
+
+
 def asha_greyjoy(view: CombatView, me: Me) -> Iterator[Effect]:
     """If no one supports you in this combat: two swords and a fortification."""
     if not view.supported(me.role):
         yield Icons(swords=2, fortifications=1)
 
 
-@house_card("aeron_damphair", when="on_reveal_immediately")
+house_card("asha_greyjoy", asha_greyjoy, when="combat_strength")
+
+
 def aeron_damphair(view: CombatView, me: Me) -> Iterator[Effect]:
     """You may pay 2 power to discard Aeron and play another card from your hand instead."""
     others = [c for c in view.playable(me.house) if c != me.card]
@@ -63,4 +70,7 @@ def aeron_damphair(view: CombatView, me: Me) -> Iterator[Effect]:
     picked = pick_or_no(view, me, f"pay 2 power to play another card instead ({names}), or 'no'",
                         [choice(me.card, house_card=c) for c in others])
     yield SwapCard(picked.house_card, AERON_COST) if picked and picked.house_card else Skip("declined")
+
+
+house_card("aeron_damphair", aeron_damphair, when="on_reveal_immediately")
 

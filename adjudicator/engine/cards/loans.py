@@ -27,15 +27,11 @@ LoanFn = Callable[[Context, HouseId, IronBank], "str | None"]
 LOANS: dict[str, LoanFn] = {}
 
 
-def loan(card: str) -> Callable[[LoanFn], LoanFn]:
-    """Register a loan's ability under its card id (checked against the box's loans)."""
-
-    def register(fn: LoanFn) -> LoanFn:
-        assert card in CARDS.loans, card
-        LOANS[card] = fn
-        return fn
-
-    return register
+def loan(card: str, fn: LoanFn) -> None:
+    """Register a loan's ability under its card id (checked against the box's loans); called after
+    the function, which stays plain so that ``make mutate`` mutates it (docs/testing.md)."""
+    assert card in CARDS.loans, card
+    LOANS[card] = fn
 
 
 def _cause(card: str) -> str:
@@ -75,7 +71,6 @@ def _improve(ctx: Context, card: str, areas: tuple[str, ...], token: str) -> str
     return None
 
 
-@loan("customs_officer")
 def customs_officer(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     """Take 10 power."""
     if why := _only(cmd):
@@ -84,7 +79,9 @@ def customs_officer(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     return None
 
 
-@loan("expert_artificer")
+loan("customs_officer", customs_officer)
+
+
 def expert_artificer(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     """A crown improvement on any land area, then 8 power."""
     if (why := _only(cmd, areas=1)) or (why := _improve(ctx, "expert_artificer", cmd.areas, "+power")):
@@ -93,13 +90,17 @@ def expert_artificer(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     return None
 
 
-@loan("loyal_maester")
+loan("expert_artificer", expert_artificer)
+
+
 def loyal_maester(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     """A barrel improvement on each of two different land areas."""
     return _only(cmd, areas=2) or _improve(ctx, "loyal_maester", cmd.areas, "+supply")
 
 
-@loan("savvy_steward")
+loan("loyal_maester", loyal_maester)
+
+
 def savvy_steward(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     """A barrel improvement on any land area, then the buyer's supply token up 1."""
     if (why := _only(cmd, areas=1)) or (why := _improve(ctx, "savvy_steward", cmd.areas, "+supply")):
@@ -108,7 +109,9 @@ def savvy_steward(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     return None
 
 
-@loan("master_at_arms")
+loan("savvy_steward", savvy_steward)
+
+
 def master_at_arms(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     """Two different castle areas (not strongholds, anyone's) become strongholds (ruling 219)."""
     if why := _only(cmd, areas=2):
@@ -119,7 +122,9 @@ def master_at_arms(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     return _improve(ctx, "master_at_arms", cmd.areas, "+stronghold")
 
 
-@loan("pyromancer")
+loan("master_at_arms", master_at_arms)
+
+
 def pyromancer(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     """Degrade one castle, then put a crown or a barrel improvement on that area (ruling 219)."""
     if why := _only(cmd, areas=1, option=("crown", "barrel")):
@@ -131,6 +136,9 @@ def pyromancer(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     place_improvement(ctx, area, "+power" if cmd.option == "crown" else "+supply", _cause("pyromancer"))
     after_control_change(ctx)  # a castle less may matter to no one, but victory is read afresh
     return None
+
+
+loan("pyromancer", pyromancer)
 
 
 def _place_units(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
@@ -165,10 +173,9 @@ def _units_word(units: dict[str, int]) -> str:
 # Engineers (1 footman, 2 siege engines) and Vanguard Cavalry (3 knights) do nothing but place the
 # units their card lists (ruling 219): one ability, read from the card, serves all four.
 for _card in ("full_host", "sea_raiders", "siege_engineers", "vanguard_cavalry"):
-    loan(_card)(_place_units)
+    loan(_card, _place_units)
 
 
-@loan("the_faceless_men")
 def the_faceless_men(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     """Destroy one knight in one area and one footman in another, of any house."""
     if why := _only(cmd, units=True):
@@ -194,7 +201,9 @@ def the_faceless_men(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     return None
 
 
-@loan("spymaster")
+loan("the_faceless_men", the_faceless_men)
+
+
 def spymaster(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     """Look in secret at the top two cards of one Westeros deck, then put any of them at the bottom
     and the rest back on top, each group in the order the buyer gives (ruling 225)."""
@@ -218,6 +227,9 @@ def spymaster(ctx: Context, house: HouseId, cmd: IronBank) -> str | None:
     deck.extend(top[i - 1] for i in got.bottom)
     ctx.emit(SpymasterDone(house=house, deck=int(cmd.option or 0), bottom=len(got.bottom)))
     return None
+
+
+loan("spymaster", spymaster)
 
 
 def spymaster_problem(seen: int, cmd: Command) -> Verdict:

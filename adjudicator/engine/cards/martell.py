@@ -17,20 +17,23 @@ from .registry import (
 )
 
 
-@house_card("arianne_martell", when="retreat")
 def arianne_martell(view: CombatView, me: Me) -> Iterator[Effect]:
     """If you defend and lose, the attackers may not enter the area; they stay where they marched from."""
     if me.defending and view.winner() == me.opponent:
         yield HoldAttackers()
 
 
-@house_card("nymeria_sand", when="combat_strength")
+house_card("arianne_martell", arianne_martell, when="retreat")
+
+
 def nymeria_sand(view: CombatView, me: Me) -> Iterator[Effect]:
     """Defending: a fortification; attacking: a sword."""
     yield Icons(fortifications=1) if me.defending else Icons(swords=1)
 
 
-@house_card("doran_martell", when="on_reveal_immediately")
+house_card("nymeria_sand", nymeria_sand, when="combat_strength")
+
+
 def doran_martell(view: CombatView, me: Me) -> Iterator[Effect]:
     """Move the opponent to the last position of one influence track of your choice."""
     opponent = view.house(me.opponent)
@@ -40,3 +43,6 @@ def doran_martell(view: CombatView, me: Me) -> Iterator[Effect]:
     picked = view.choose(me, f"choose the track on which {opponent.title()} drops to the bottom", options,
                          default=options[0])
     yield MoveToBottom(opponent, str(picked.track))
+
+
+house_card("doran_martell", doran_martell, when="on_reveal_immediately")

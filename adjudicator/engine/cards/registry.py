@@ -350,40 +350,35 @@ class Ability:
 ABILITIES: dict[str, Ability] = {}
 
 
-def house_card(card: str, *, when: str) -> Callable[[AbilityFn], AbilityFn]:
-    """Register the ability of one House card; ``when`` must match ``cards.toml``.
+def house_card(card: str, fn: AbilityFn, *, when: str) -> None:
+    """Register ``fn`` as the ability of one House card; ``when`` must match ``cards.toml``.
+
+    Called after the function (``house_card("catelyn_stark", catelyn_stark, when=...)``), not as
+    a decorator: the function stays plain, so that ``make mutate`` mutates it (mutmut skips
+    decorated functions; docs/testing.md).
 
     :raises ValueError: for an unknown card, a second registration, or a wrong ``when``.
     """
-
-    def register(fn: AbilityFn) -> AbilityFn:
-        data = CARDS.house_cards.get(card)
-        if data is None:
-            raise ValueError(f"unknown house card {card!r}")
-        if card in ABILITIES:
-            raise ValueError(f"house card {card!r} registered twice")
-        if when not in WHEN or when != data.when:
-            raise ValueError(f"{card}: when={when!r}, but cards.toml says {data.when!r}")
-        ABILITIES[card] = Ability(card, when, fn)
-        return fn
-
-    return register
+    data = CARDS.house_cards.get(card)
+    if data is None:
+        raise ValueError(f"unknown house card {card!r}")
+    if card in ABILITIES:
+        raise ValueError(f"house card {card!r} registered twice")
+    if when not in WHEN or when != data.when:
+        raise ValueError(f"{card}: when={when!r}, but cards.toml says {data.when!r}")
+    ABILITIES[card] = Ability(card, when, fn)
 
 
 RemovalFn = Callable[[CombatView, Me], bool]
 REMOVED_AFTER_COMBAT: dict[str, RemovalFn] = {}
 
 
-def removed_after_combat(card: str) -> Callable[[RemovalFn], RemovalFn]:
-    """Register when a card played leaves the game at the end of its combat instead of being discarded."""
-
-    def register(fn: RemovalFn) -> RemovalFn:
-        if card not in CARDS.house_cards or card in REMOVED_AFTER_COMBAT:
-            raise ValueError(f"house card {card!r} unknown or its removal registered twice")
-        REMOVED_AFTER_COMBAT[card] = fn
-        return fn
-
-    return register
+def removed_after_combat(card: str, fn: RemovalFn) -> None:
+    """Register when a card played leaves the game at the end of its combat instead of being
+    discarded (called after the function, like :func:`house_card`)."""
+    if card not in CARDS.house_cards or card in REMOVED_AFTER_COMBAT:
+        raise ValueError(f"house card {card!r} unknown or its removal registered twice")
+    REMOVED_AFTER_COMBAT[card] = fn
 
 
 def load() -> None:

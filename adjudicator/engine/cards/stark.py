@@ -20,7 +20,6 @@ from .registry import (
 )
 
 
-@house_card("robb_stark", when="retreat")
 def robb_stark(view: CombatView, me: Me) -> Iterator[Effect]:
     """If you win, you may choose where the defeated defender retreats, among the legal areas
     where it loses the fewest units."""
@@ -35,22 +34,31 @@ def robb_stark(view: CombatView, me: Me) -> Iterator[Effect]:
     yield ChooseRetreat(picked.area) if picked and picked.area else Skip("declined")
 
 
-@house_card("roose_bolton", when="after_victor_determined")
+house_card("robb_stark", robb_stark, when="retreat")
+
+
 def roose_bolton(view: CombatView, me: Me) -> Iterator[Effect]:
     """If you lose, take your whole discard pile back into your hand, Roose Bolton included."""
     if view.winner() == me.opponent:
         yield TakeBackDiscards()
 
 
-@house_card("the_blackfish", when="casualties")
+house_card("roose_bolton", roose_bolton, when="after_victor_determined")
+
+
 def the_blackfish(view: CombatView, me: Me) -> Iterator[Effect]:
     """You take no casualties in this combat: not from swords, skulls or card texts."""
     yield NoCasualties()
 
 
-@house_card("catelyn_stark", when="combat_strength")
+house_card("the_blackfish", the_blackfish, when="casualties")
+
+
 def catelyn_stark(view: CombatView, me: Me) -> Iterator[Effect]:
     """If you have a Defense Order in the embattled area, its bonus is doubled."""
     order = view.order(view.area)
     if me.defending and order and order.house == me.house and order_kind(order.token) == "defense":
         yield Bonus(me.role, order_bonus(order.token))
+
+
+house_card("catelyn_stark", catelyn_stark, when="combat_strength")

@@ -40,7 +40,6 @@ def _in_the_area(view: CombatView, role: str, unit: str, house: str | None = Non
 # --- set A ----------------------------------------------------------------------------------------
 
 
-@house_card("khal_drogo", when="combat_strength")
 def khal_drogo(view: CombatView, me: Me) -> Iterator[Effect]:
     """+1 strength and a sword per Targaryen knight attacking or defending in the embattled area."""
     knights = _in_the_area(view, me.role, "knight", me.house)
@@ -49,13 +48,17 @@ def khal_drogo(view: CombatView, me: Me) -> Iterator[Effect]:
         yield Icons(swords=knights)
 
 
-@removed_after_combat("khal_drogo")
+house_card("khal_drogo", khal_drogo, when="combat_strength")
+
+
 def khal_drogo_leaves(view: CombatView, me: Me) -> bool:
     """After the combat Khal Drogo is removed from the game, win or lose."""
     return True
 
 
-@house_card("xaro_xhoan_daxos", when="combat_strength")
+removed_after_combat("khal_drogo", khal_drogo_leaves)
+
+
 def xaro_xhoan_daxos(view: CombatView, me: Me) -> Iterator[Effect]:
     """With more ships than the opponent in the embattled area, each of your ships there counts 2."""
     mine = _in_the_area(view, me.role, "ship", me.house)
@@ -63,14 +66,18 @@ def xaro_xhoan_daxos(view: CombatView, me: Me) -> Iterator[Effect]:
         yield UnitValue("ship", 2, (me.role,), house=me.house, supporting=False)
 
 
-@house_card("daenerys_targaryen_a", when="combat_strength")
+house_card("xaro_xhoan_daxos", xaro_xhoan_daxos, when="combat_strength")
+
+
 def daenerys_targaryen_a(view: CombatView, me: Me) -> Iterator[Effect]:
     """+2 strength if a dragon of either side attacks or defends in the embattled area (ruling 214)."""
     if _in_the_area(view, "attacker", "dragon") + _in_the_area(view, "defender", "dragon"):
         yield Bonus(me.role, 2)
 
 
-@house_card("viserys_targaryen", when="on_reveal_immediately")
+house_card("daenerys_targaryen_a", daenerys_targaryen_a, when="combat_strength")
+
+
 def viserys_targaryen(view: CombatView, me: Me) -> Iterator[Effect]:
     """You may discard one other card from your hand and add its printed strength to yours (ruling 226)."""
     hand = list(view.hand(me.house))
@@ -86,13 +93,17 @@ def viserys_targaryen(view: CombatView, me: Me) -> Iterator[Effect]:
     yield Bonus(me.role, CARDS.house_cards[picked.house_card].strength)
 
 
-@removed_after_combat("viserys_targaryen")
+house_card("viserys_targaryen", viserys_targaryen, when="on_reveal_immediately")
+
+
 def viserys_leaves(view: CombatView, me: Me) -> bool:
     """If Targaryen loses, Viserys is removed from the game, his text used or not (ruling 226)."""
     return view.winner() == me.opponent
 
 
-@house_card("illyrio_mopatis", when="after_combat")
+removed_after_combat("viserys_targaryen", viserys_leaves)
+
+
 def illyrio_mopatis(view: CombatView, me: Me) -> Iterator[Effect]:
     """Take power equal to the difference of the final strengths; then, with 5 or more, leave the game."""
     gap = abs(view.final_strength("attacker") - view.final_strength("defender"))
@@ -102,10 +113,12 @@ def illyrio_mopatis(view: CombatView, me: Me) -> Iterator[Effect]:
         yield RemoveFromGame()
 
 
+house_card("illyrio_mopatis", illyrio_mopatis, when="after_combat")
+
+
 # --- set B ----------------------------------------------------------------------------------------
 
 
-@house_card("daenerys_targaryen_b", when="after_combat")
 def daenerys_targaryen_b(view: CombatView, me: Me) -> Iterator[Effect]:
     """The opponent discards available power equal to the difference of the final strengths."""
     opponent = view.house(me.opponent)
@@ -116,7 +129,9 @@ def daenerys_targaryen_b(view: CombatView, me: Me) -> Iterator[Effect]:
     yield LosePower(opponent, gap)
 
 
-@house_card("captain_groleo", when="combat_strength")
+house_card("daenerys_targaryen_b", daenerys_targaryen_b, when="after_combat")
+
+
 def captain_groleo(view: CombatView, me: Me) -> Iterator[Effect]:
     """Attacking a land area reached by ship transport: +1 per Targaryen ship in the areas beside it."""
     if not me.attacking or not view.is_land(view.area) or view.area in view.adjacent(view.origin):
@@ -128,14 +143,18 @@ def captain_groleo(view: CombatView, me: Me) -> Iterator[Effect]:
         yield Bonus(me.role, ships)
 
 
-@house_card("rakharo", when="combat_strength")
+house_card("captain_groleo", captain_groleo, when="combat_strength")
+
+
 def rakharo(view: CombatView, me: Me) -> Iterator[Effect]:
     """In a land area without castle or stronghold, each of your knights there counts 4."""
     if view.is_land(view.area) and not view.has_castle(view.area):
         yield UnitValue("knight", 4, (me.role,), house=me.house, supporting=False)
 
 
-@house_card("missandei", when="after_victor_determined")
+house_card("rakharo", rakharo, when="combat_strength")
+
+
 def missandei(view: CombatView, me: Me) -> Iterator[Effect]:
     """Losing by 2 or less, you may take one other card from your discard pile back into your hand."""
     gap = abs(view.final_strength("attacker") - view.final_strength("defender"))
@@ -146,3 +165,6 @@ def missandei(view: CombatView, me: Me) -> Iterator[Effect]:
     picked = pick_or_no(view, me, "take a card back from your discard pile (name it), or 'no'",
                         [choice(me.card, house_card=c) for c in pile])
     yield ReturnToHand(picked.house_card) if picked and picked.house_card else Skip("declined")
+
+
+house_card("missandei", missandei, when="after_victor_determined")

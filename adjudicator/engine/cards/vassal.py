@@ -28,7 +28,6 @@ from .registry import (
 BRONN_COST = 2
 
 
-@house_card("bronn", when="on_reveal_immediately")
 def bronn(view: CombatView, me: Me) -> Iterator[Effect]:
     """The opponent, a player with 2 available power, may discard them to make Bronn's strength 0; a
     vassal opponent holds no power and cannot (ruling 212)."""
@@ -49,14 +48,18 @@ def bronn(view: CombatView, me: Me) -> Iterator[Effect]:
     yield PrintedStrength(me.role, 0)
 
 
-@house_card("beric_dondarrion", when="casualties")
+house_card("bronn", bronn, when="on_reveal_immediately")
+
+
 def beric_dondarrion(view: CombatView, me: Me) -> Iterator[Effect]:
     """If this vassal wins, after the casualties it loses one of its own units in the combat."""
     if view.winner() == me.role:
         yield DestroyOwnUnit(me.role)
 
 
-@house_card("jon_connington", when="after_combat")
+house_card("beric_dondarrion", beric_dondarrion, when="casualties")
+
+
 def jon_connington(view: CombatView, me: Me) -> Iterator[Effect]:
     """If this vassal loses with a knight in its reserves, the commander may place one where its army
     retreated to, or in its home area if it controls it, within supply (ruling 281)."""
@@ -78,7 +81,9 @@ def jon_connington(view: CombatView, me: Me) -> Iterator[Effect]:
     yield PlaceUnit(me.house, "knight", picked.area) if picked and picked.area else Skip("declined")
 
 
-@house_card("jaqen_hghar", when="on_reveal_cancel")
+house_card("jon_connington", jon_connington, when="after_combat")
+
+
 def jaqen_hghar(view: CombatView, me: Me) -> Iterator[Effect]:
     """The opponent's card goes back to its hand, and one picked at random from that hand is its card
     for this combat (ruling 280)."""
@@ -88,7 +93,9 @@ def jaqen_hghar(view: CombatView, me: Me) -> Iterator[Effect]:
     yield RandomCard(me.opponent)
 
 
-@house_card("syrio_forel", when="combat_strength")
+house_card("jaqen_hghar", jaqen_hghar, when="on_reveal_cancel")
+
+
 def syrio_forel(view: CombatView, me: Me) -> Iterator[Effect]:
     """If this vassal defends, every footman that is not a vassal's counts 0, attacking, defending or
     supporting (ruling 213)."""
@@ -99,8 +106,13 @@ def syrio_forel(view: CombatView, me: Me) -> Iterator[Effect]:
         yield UnitValue("footman", 0, ROLES, house=house)
 
 
-@house_card("varys", when="after_combat")
+house_card("syrio_forel", syrio_forel, when="combat_strength")
+
+
 def varys(view: CombatView, me: Me) -> Iterator[Effect]:
     """This vassal moves to position 1 of the Fiefdoms track; the Blade stays with the highest player
     (M065, ruling 240)."""
     yield MoveToTop(me.house, "fiefdoms")
+
+
+house_card("varys", varys, when="after_combat")

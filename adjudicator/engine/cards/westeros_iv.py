@@ -34,26 +34,16 @@ TargaryenOptions = Callable[[GameState, Board], list[str]]
 TARGARYEN_OPTIONS: dict[str, TargaryenOptions] = {}
 
 
-def options_of(*cards: str) -> Callable[[TargaryenOptions], TargaryenOptions]:
-    """Register how Targaryen's choices of these cards are found."""
-
-    def register(fn: TargaryenOptions) -> TargaryenOptions:
-        for card in cards:
-            TARGARYEN_OPTIONS[card] = fn
-        return fn
-
-    return register
+def options_of(card: str, fn: TargaryenOptions) -> None:
+    """Register how Targaryen's choices of a card are found (called after the function)."""
+    TARGARYEN_OPTIONS[card] = fn
 
 
-def westeros_iv(card: str) -> Callable[[WesterosIV], WesterosIV]:
-    """Register the text of a deck IV card (after its banner)."""
-
-    def register(fn: WesterosIV) -> WesterosIV:
-        assert card not in WESTEROS_IV, card
-        WESTEROS_IV[card] = fn
-        return fn
-
-    return register
+def westeros_iv(card: str, fn: WesterosIV) -> None:
+    """Register the text of a deck IV card (after its banner); called after the function, which
+    stays plain so that ``make mutate`` mutates it (docs/testing.md)."""
+    assert card not in WESTEROS_IV, card
+    WESTEROS_IV[card] = fn
 
 
 def resolve(ctx: Context, card: str) -> None:
@@ -141,25 +131,30 @@ for _card in ("empty_promises", "southron_ambitions", "strongholds_of_resistance
     TARGARYEN_OPTIONS[_card] = _one_area_options(_card)
 
 
-@westeros_iv("empty_promises")
 def empty_promises(ctx: Context) -> None:
     """May discard 1: a token on The Mountains of the Moon or Moat Cailin."""
     _pay_for_one_area(ctx, "empty_promises")
 
 
-@westeros_iv("southron_ambitions")
+westeros_iv("empty_promises", empty_promises)
+
+
 def southron_ambitions(ctx: Context) -> None:
     """May discard 1: a token on Blackwater or The Boneway."""
     _pay_for_one_area(ctx, "southron_ambitions")
 
 
-@westeros_iv("strongholds_of_resistance")
+westeros_iv("southron_ambitions", southron_ambitions)
+
+
 def strongholds_of_resistance(ctx: Context) -> None:
     """May discard 1: a token on Harrenhal or White Harbor."""
     _pay_for_one_area(ctx, "strongholds_of_resistance")
 
 
-@westeros_iv("fire_made_flesh")
+westeros_iv("strongholds_of_resistance", strongholds_of_resistance)
+
+
 def fire_made_flesh(ctx: Context) -> None:
     """(a) destroy a dragon: a dragon strength token into the box now; (b) a destroyed dragon back
     in Pentos; (c) nothing (rulings 217, 218).
@@ -182,7 +177,9 @@ def fire_made_flesh(ctx: Context) -> None:
         ctx.emit(DragonReturned(area=PENTOS))
 
 
-@options_of("fire_made_flesh")
+westeros_iv("fire_made_flesh", fire_made_flesh)
+
+
 def _fire_options(st: GameState, board: Board) -> list[str]:
     options = [NOTHING]
     if st.dragon_tokens:
@@ -191,6 +188,9 @@ def _fire_options(st: GameState, board: Board) -> list[str]:
             and within_supply(st, board, TARGARYEN, {PENTOS: 1})):
         options.append("muster")
     return options
+
+
+options_of("fire_made_flesh", _fire_options)
 
 
 # --- the cards that name houses and areas ---------------------------------------------------------------
@@ -210,7 +210,6 @@ def _uncontrolled(state: GameState, board: Board, area: str) -> bool:
     return not (st.units or st.power_token or st.garrison or st.neutral_force) and state.controller(area, board) is None
 
 
-@options_of("domestic_disputes")
 def _disputes_options(st: GameState, board: Board) -> list[str]:
     others = [h for h in st.houses_in_play if h != TARGARYEN]
     options = [NOTHING]
@@ -219,7 +218,9 @@ def _disputes_options(st: GameState, board: Board) -> list[str]:
     return options
 
 
-@westeros_iv("domestic_disputes")
+options_of("domestic_disputes", _disputes_options)
+
+
 def domestic_disputes(ctx: Context) -> None:
     """May discard 1: a loyalty token on the home area of each of up to 4 other houses (ruling 215)."""
     st = ctx.state
@@ -234,7 +235,9 @@ def domestic_disputes(ctx: Context) -> None:
         place_loyalty(ctx, ctx.board.houses[house].home_area, "Domestic Disputes")
 
 
-@options_of("watering_the_seed")
+westeros_iv("domestic_disputes", domestic_disputes)
+
+
 def _watering_options(st: GameState, board: Board) -> list[str]:
     rivers = [a for a in MOD.rivers if st.controller(a, board) != TARGARYEN]
     options = [NOTHING]
@@ -243,7 +246,9 @@ def _watering_options(st: GameState, board: Board) -> list[str]:
     return options
 
 
-@westeros_iv("watering_the_seed")
+options_of("watering_the_seed", _watering_options)
+
+
 def watering_the_seed(ctx: Context) -> None:
     """May discard power equal to its victory-track position: a loyalty token on each of two different
     land areas beside a river that Targaryen does not control (ruling 210)."""
@@ -260,13 +265,17 @@ def watering_the_seed(ctx: Context) -> None:
         place_loyalty(ctx, area, "Watering the Seed")
 
 
-@options_of("the_long_plan")
+westeros_iv("watering_the_seed", watering_the_seed)
+
+
 def _long_plan_options(st: GameState, board: Board) -> list[str]:
     players = [h for h in st.players() if h != TARGARYEN]
     return [NOTHING, *(players if st.houses[TARGARYEN].power >= _cost("the_long_plan") else [])]
 
 
-@westeros_iv("the_long_plan")
+options_of("the_long_plan", _long_plan_options)
+
+
 def the_long_plan(ctx: Context) -> None:
     """May discard 1 to name another player, who puts a loyalty token on each of two different land
     areas of its choice (ruling 215)."""
@@ -284,6 +293,9 @@ def the_long_plan(ctx: Context) -> None:
         place_loyalty(ctx, area, "The Long Plan")
 
 
+westeros_iv("the_long_plan", the_long_plan)
+
+
 def _two_areas(option: str, land: list[str]) -> str | None:
     parts = option.split("+")
     if len(parts) != 2 or parts[0] == parts[1] or any(p not in land for p in parts):
@@ -291,7 +303,6 @@ def _two_areas(option: str, land: list[str]) -> str | None:
     return None
 
 
-@options_of("playing_with_fire")
 def _fire_play_options(st: GameState, board: Board) -> list[str]:
     players = [h for h in st.players() if h != TARGARYEN]
     areas = [a.id for a in board.land_areas() if _uncontrolled(st, board, a.id)]
@@ -301,7 +312,9 @@ def _fire_play_options(st: GameState, board: Board) -> list[str]:
     return options
 
 
-@westeros_iv("playing_with_fire")
+options_of("playing_with_fire", _fire_play_options)
+
+
 def playing_with_fire(ctx: Context) -> None:
     """May discard 1 to name an uncontrolled land area and another player: a loyalty token there, and
     that player must place one of its available land units there (ruling 215)."""
@@ -327,6 +340,9 @@ def playing_with_fire(ctx: Context) -> None:
                          options=units)
     st.area_mut(area).units.append(Unit(house, unit))
     ctx.emit(UnitsPlaced(house=house, area=area, units=(unit,), cause="Playing With Fire"))
+
+
+westeros_iv("playing_with_fire", playing_with_fire)
 
 
 def player_choice(ctx: Context, card: str, house: str, check: Callable[[str], str | None], default: str,
@@ -417,13 +433,17 @@ def _cancel(ctx: Context, card: str, mover: str, prompt: str) -> bool:
     return option == "cancel"
 
 
-@westeros_iv("scattering_dissent")
 def scattering_dissent(ctx: Context) -> None:
     """In reverse turn order each player moves one loyalty token to an adjacent land area."""
     _spread(ctx, [h for h in ctx.state.turn_order() if h in ctx.state.players()][::-1], "scattering_dissent")
 
 
-@westeros_iv("word_spreads_quickly")
+westeros_iv("scattering_dissent", scattering_dissent)
+
+
 def word_spreads_quickly(ctx: Context) -> None:
     """In turn order each player moves one loyalty token to an adjacent land area."""
     _spread(ctx, [h for h in ctx.state.turn_order() if h in ctx.state.players()], "word_spreads_quickly")
+
+
+westeros_iv("word_spreads_quickly", word_spreads_quickly)

@@ -69,15 +69,11 @@ class WildlingCardEffect:
 WILDLING_CARDS: dict[str, WildlingCardEffect] = {}
 
 
-def wildling_card(card: str, *, needs_rank: bool = True) -> Callable[[Callable[[Context, Outcome], None]], Callable[[Context, Outcome], None]]:
-    """Register the function that resolves one wildling card."""
-
-    def register(fn: Callable[[Context, Outcome], None]) -> Callable[[Context, Outcome], None]:
-        assert card in CARDS.wildling_cards, card
-        WILDLING_CARDS[card] = WildlingCardEffect(card, fn, needs_rank)
-        return fn
-
-    return register
+def wildling_card(card: str, fn: Callable[[Context, Outcome], None], *, needs_rank: bool = True) -> None:
+    """Register the function that resolves one wildling card; called after the function, which
+    stays plain so that ``make mutate`` mutates it (docs/testing.md)."""
+    assert card in CARDS.wildling_cards, card
+    WILDLING_CARDS[card] = WildlingCardEffect(card, fn, needs_rank)
 
 
 # --- helpers --------------------------------------------------------------------------------
@@ -213,12 +209,13 @@ def _one_area_default(state: GameState, house: HouseId, n: int, areas: list[str]
 # --- the nine cards -------------------------------------------------------------------------
 
 
-@wildling_card("silence_at_the_wall", needs_rank=False)
 def silence_at_the_wall(ctx: Context, out: Outcome) -> None:
     """Nothing happens, whoever won."""
 
 
-@wildling_card("preemptive_raid")
+wildling_card("silence_at_the_wall", silence_at_the_wall, needs_rank=False)
+
+
 def preemptive_raid(ctx: Context, out: Outcome) -> None:
     """Watch: a second attack of strength 6 without the highest bidder. Wildlings: the lowest
     bidder destroys 2 units or drops 2 places on its best influence track (ruling 67)."""
@@ -257,7 +254,9 @@ def preemptive_raid(ctx: Context, out: Outcome) -> None:
         shift_on_track(ctx, choice.track, house, place, _name(out.card))
 
 
-@wildling_card("crow_killers")
+wildling_card("preemptive_raid", preemptive_raid)
+
+
 def crow_killers(ctx: Context, out: Outcome) -> None:
     """Watch: up to 2 footmen become knights. Wildlings: the lowest bidder's knights all become
     footmen, everyone else's 2 knights; a knight with no footman left for it is destroyed."""
@@ -270,6 +269,9 @@ def crow_killers(ctx: Context, out: Outcome) -> None:
     _knights_to_footmen(ctx, out.lowest, out.card, "severe", None)
     for house in out.everyone_else(st):
         _knights_to_footmen(ctx, house, out.card, "lesser", 2)
+
+
+wildling_card("crow_killers", crow_killers)
 
 
 def _crow_killers_reward(ctx: Context, house: HouseId, card: str) -> None:
@@ -315,7 +317,6 @@ def _knights_to_footmen(ctx: Context, house: HouseId, card: str, role: str, limi
         _destroy(ctx, house, tuple(lost), card)
 
 
-@wildling_card("rattleshirts_raiders")
 def rattleshirts_raiders(ctx: Context, out: Outcome) -> None:
     """Watch: +1 supply. Wildlings: lowest bidder -2 supply, everyone else -1; armies reconciled."""
     st = ctx.state
@@ -332,7 +333,9 @@ def rattleshirts_raiders(ctx: Context, out: Outcome) -> None:
     reconcile(ctx, [out.lowest, *others])
 
 
-@wildling_card("massing_on_the_milkwater")
+wildling_card("rattleshirts_raiders", rattleshirts_raiders)
+
+
 def massing_on_the_milkwater(ctx: Context, out: Outcome) -> None:
     """Watch: all discarded house cards back to hand. Wildlings: with 2+ cards in hand, the lowest
     bidder discards every card of its highest strength (ruling 68), everyone else one card."""
@@ -365,6 +368,9 @@ def massing_on_the_milkwater(ctx: Context, out: Outcome) -> None:
         _discard(ctx, house, [choice.house_card], cause)
 
 
+wildling_card("massing_on_the_milkwater", massing_on_the_milkwater)
+
+
 def _discard(ctx: Context, house: HouseId, cards: list[str], cause: str) -> None:
     hs = ctx.state.houses[house]
     hs.hand = [c for c in hs.hand if c not in cards]
@@ -376,7 +382,6 @@ def _discard(ctx: Context, house: HouseId, cards: list[str], cause: str) -> None
         ctx.emit(HouseCardsMoved(house=house, cards=tuple(earlier), to="hand", cause=f"{cause}: hand emptied"))
 
 
-@wildling_card("a_king_beyond_the_wall")
 def a_king_beyond_the_wall(ctx: Context, out: Outcome) -> None:
     """Watch: the highest bidder may go to the top of one influence track. Wildlings: the lowest
     bidder goes to the bottom of all three; everyone else, in turn order, to the bottom of
@@ -408,7 +413,9 @@ def a_king_beyond_the_wall(ctx: Context, out: Outcome) -> None:
         shift_on_track(ctx, choice.track, house, len(st.tracks[choice.track]), cause)
 
 
-@wildling_card("mammoth_riders")
+wildling_card("a_king_beyond_the_wall", a_king_beyond_the_wall)
+
+
 def mammoth_riders(ctx: Context, out: Outcome) -> None:
     """Watch: one discarded house card back to hand. Wildlings: the lowest bidder destroys 3
     units anywhere, everyone else 2."""
@@ -436,7 +443,9 @@ def mammoth_riders(ctx: Context, out: Outcome) -> None:
         _destroy_penalty(ctx, house, out.card, "lesser", 2)
 
 
-@wildling_card("the_horde_descends")
+wildling_card("mammoth_riders", mammoth_riders)
+
+
 def the_horde_descends(ctx: Context, out: Outcome) -> None:
     """Watch: muster in one castle or stronghold. Wildlings: the lowest bidder destroys 2 units in
     one of its castle areas, or anywhere if no castle area holds 2 (ruling 70); everyone else 1."""
@@ -452,6 +461,9 @@ def the_horde_descends(ctx: Context, out: Outcome) -> None:
     _destroy_penalty(ctx, house, out.card, "severe", 2, castles or None)
     for other in out.everyone_else(st):
         _destroy_penalty(ctx, other, out.card, "lesser", 1)
+
+
+wildling_card("the_horde_descends", the_horde_descends)
 
 
 def _horde_muster(ctx: Context, house: HouseId, card: str) -> None:
@@ -474,7 +486,6 @@ def _horde_muster(ctx: Context, house: HouseId, card: str) -> None:
         muster(ctx, house, choice.area, actions, areas[choice.area])
 
 
-@wildling_card("skinchanger_scout")
 def skinchanger_scout(ctx: Context, out: Outcome) -> None:
     """Watch: the highest bidder takes back the power it bid. Wildlings: the lowest bidder
     discards all its available power, everyone else 2."""
@@ -490,3 +501,6 @@ def skinchanger_scout(ctx: Context, out: Outcome) -> None:
             lose_power(ctx, house, amount, cause)
         else:  # said in words: a loss of nothing would read as a gain of 0
             ctx.emit(WildlingEffect(house=house, card=out.card, effect="has no power to discard"))
+
+
+wildling_card("skinchanger_scout", skinchanger_scout)

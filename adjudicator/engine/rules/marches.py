@@ -337,8 +337,7 @@ def resolve_march(ctx: Context, house: HouseId, cmd: March) -> None:
         after_control_change(ctx)
 
 
-@contextmanager
-def _away(state: GameState, origin: str, attackers: list[Unit]) -> Iterator[None]:
+def _away_steps(state: GameState, origin: str, attackers: list[Unit]) -> Iterator[None]:
     """Judge control as it stands while the attackers are away fighting (R148, R243, ruling 19).
 
     The engine keeps the attacking units in the area they marched from until their combat ends;
@@ -353,6 +352,9 @@ def _away(state: GameState, origin: str, attackers: list[Unit]) -> Iterator[None
         yield
     finally:
         units[:] = kept
+
+
+_away = contextmanager(_away_steps)  # not a decorator: make mutate skips decorated functions
 
 
 def _enter(ctx: Context, house: HouseId, origin: str, dest: str, units: list[Unit]) -> None:

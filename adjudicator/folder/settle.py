@@ -1,0 +1,85 @@
+"""The next command of any kind finishes or undoes what a killed command left half done (ruling 331).
+
+Every command that changes a game folder writes in an order whose every prefix the next command
+can read (``docs/game-folder.md``, "Crash safety"). What a command killed at any point (kill -9, a
+power cut, a full disk) may leave, and what :func:`settle` does with it, under the folder's lock:
+
+* a ``rollback`` line without its ``rollback-done``: the rollback's moves are finished;
+* an ``outbox`` run killed half way: its mails placed or removed, its manifest written
+  (:mod:`adjudicator.folder.mailstore`);
+* temporary files of atomic writes (``.NAME.XXXXXXXX.tmp``) in every folder a command writes: removed.
+
+A log line cut short needs nothing: it is never read, and the next line appended starts on a line
+of its own (:func:`adjudicator.util.fileio.append_line`).
+
+What only ``maester adjudicate`` can finish (a snapshot whose reports are not written yet, turns
+archived and not applied) it finishes at its next run, as before: that needs the engine. A
+folder whose log was lost or cut short is left as it is: each command says so (ruling 170).
+
+Commands that change the folder take the lock through :func:`locked`; commands that only read
+call :func:`tidy`, which settles when the lock is free and the folder writable, and else leaves
+the work to the next command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..util import fileio
+from . import mailstore
+from .gamedir import GameDir, GameDirError
+from .ledger import Ledger, log_lost, snapshot_numbers
+
+# The folders a command writes in with atomic writes (a temporary file beside the target).
+WRITTEN = ("", "states", "archive", "reports", "inbox", "refused", "refused/files")
+
+
+def settle(gd: GameDir) -> list[str]:
+    """Finish or undo what a killed command left (see the module's doc); the caller holds the lock.
+    Returns what it did, one line each (nothing when there was nothing to do)."""
+    root = gd.root
+    ledger = Ledger.read(root)
+    numbers = snapshot_numbers(gd.folder("states"))
+    if log_lost(root, ledger, numbers) is not None:
+        return []  # nothing is finished on a log cut short: the command names what it lacks
+    done: list[str] = []
+    if ledger.rollback is not None and not ledger.rollback_done:
+        from .audit import Folder  # the rollback's own code: loaded only when one is left half done
+        from .setaside import complete_rollback
+
+        complete_rollback(Folder(gd), ledger)
+        done.append(f"finished the rollback to snapshot {int(ledger.rollback['to']):04d} that a killed command began")
+        numbers = snapshot_numbers(gd.folder("states"))
+    mailstore.settle(root, ledger.mail)
+    folders = [root / name for name in WRITTEN] + mailstore.temp_folders(root, ledger.mail)
+    if numbers:  # the latest step's report folder: a run finishing it writes its files one by one
+        for report in gd.folder("reports").glob(f"{numbers[-1]:04d}-*"):
+            folders += [report, report / "receipts"]
+    swept = [name for folder in folders for name in fileio.sweep_temp(folder)]
+    if swept:
+        done.append(f"removed {len(swept)} temporary file(s) a killed command left")
+    return done
+
+
+@contextmanager
+def locked(gd: GameDir, *, timeout: float = 0.0) -> Iterator[None]:
+    """Hold the folder's lock (:meth:`GameDir.lock`) with the folder settled first.
+
+    :raises GameLocked: when another command still holds the lock after ``timeout`` seconds.
+    """
+    with gd.lock(timeout=timeout):
+        settle(gd)
+        yield
+
+
+def tidy(root: str | Path) -> list[str]:
+    """For a command that only reads: settle the folder when its lock is free and it may be written;
+    else nothing (the next command that writes settles it). Never raises."""
+    try:
+        gd = GameDir.open(root)
+        with gd.lock():
+            return settle(gd)
+    except (GameDirError, OSError):
+        return []
