@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from email import policy
@@ -122,7 +123,9 @@ def test_the_html_alternative_has_what_is_asked_first_then_the_map(game: Path) -
 
 
 def test_the_html_part_shows_the_map_as_a_png_attached_by_content_id(game: Path) -> None:
-    """Webmail drops inline SVG and <style>: the map goes as a PNG inside the HTML part, styles inline."""
+    """Webmail drops inline SVG: the map goes as a PNG inside the HTML part (the region of it shown
+    first and the whole board: one picture). The looks are classes of one stylesheet in the head
+    (Gmail documents that it reads one there), no style written on an element twice."""
     write_outbox(game, key=MOD)
     for name in ("stark.eml", "moderator.eml"):
         msg = read(outbox(game) / name)
@@ -132,7 +135,11 @@ def test_the_html_part_shows_the_map_as_a_png_attached_by_content_id(game: Path)
         png_part = next(p for p in related.iter_parts() if p.get_content_type() == "image/png")
         cid = str(png_part["Content-ID"]).strip("<>")
         page = html_part.get_content()
-        assert f'<img id="map" src="cid:{cid}"' in page and "<svg" not in page and "<style" not in page
+        assert f'<img id="map" src="cid:{cid}"' in page and "<svg" not in page
+        assert page.count(f'src="cid:{cid}"') == 2 and page.count("<img") == 2 and "map.svg" not in page
+        assert page.count("<style") == 1 and page.index("<style") < page.index("</head>")
+        inline = re.findall(r'style="([^"]*)"', page)
+        assert len(inline) == len(set(inline)) == 2, inline  # the region's box and its crop of the picture
         png = png_part.get_content()
         assert png_size(png) == (MapLayout.classic().width, MapLayout.classic().height + MapLayout.classic().legend_height)
         assert len(png) > 20_000  # a drawn map, not a blank picture

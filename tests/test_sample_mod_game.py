@@ -106,8 +106,8 @@ def test_mod_sample_run_again_changes_nothing(played):
 # --- the map shows Essos, in a real browser ------------------------------------------------------
 
 ESSOS_LAND = ("Braavos", "Pentos", "Norvos", "Myr", "The Rhoyne", "Volantis", "The Disputed Lands")
-# The probe page opens the report in a frame, and the report's map (an image of map.svg) beside it in a
-# second frame of the map's own size, where each area name's box is measured; the box is scaled to the
+# The probe page opens the report in a frame, and the report's map (an image of map.svg: the whole
+# board, id="map") beside it in a second frame of the map's own size, where each area name's box is measured; the box is scaled to the
 # image as the report draws it. document.title carries what was measured.
 PROBE = """<!DOCTYPE html><body style="margin:0">
 <iframe id="report" src="public.html" width="{width}" height="900" style="border:0"></iframe>
@@ -126,7 +126,8 @@ window.onload = function () {{
   document.title = JSON.stringify({{
     loaded: img.complete && img.naturalWidth > 0, src: img.getAttribute('src'),
     image: [box.left + view.scrollX, box.top + view.scrollY, box.width, box.height],
-    page: [d.documentElement.scrollWidth, d.documentElement.scrollHeight], names: names}});
+    page: [d.documentElement.scrollWidth, d.documentElement.scrollHeight], names: names,
+    pan: [img.parentElement.getBoundingClientRect().left + view.scrollX, img.parentElement.scrollWidth]}});
 }};
 </script></body>"""
 
@@ -154,7 +155,9 @@ def test_mod_sample_html_report_map_shows_essos_with_its_area_names_in_headless_
     assert got["loaded"] and got["src"] == "map.svg", "the report's map image is drawn"
     x0, y0, w, h = got["image"]
     page_w, page_h = got["page"]
-    assert w > 0 and h > 0 and x0 >= 0 and x0 + w <= page_w + 1 and y0 + h <= page_h + 1, got
+    # the whole board at its own size, in a box that scrolls across where the page is narrower
+    pan_x, pan_w = got["pan"]
+    assert w > 0 and h > 0 and x0 >= 0 and x0 + w <= max(page_w, pan_x + pan_w) + 1 and y0 + h <= page_h + 1, got
     for name in ESSOS_LAND:
         assert name in got["names"], f"{name} is not named on the map"
         x, y, nw, nh = got["names"][name]

@@ -87,3 +87,32 @@ def test_ruling_50_a_skull_casualty_due_after_the_last_defender_fell_breaks_no_i
     r = simulate(6, 4, text=False, chaos=0.6, tides_of_battle=True, on_step=orders_without_units)
     assert (9, "white_harbor") in bare, "the game no longer meets the case: pick another seed"
     assert r.problems == [] and r.winner
+
+
+def test_seeded_robot_games_do_not_depend_on_the_size_of_the_card_catalogue(monkeypatch):
+    """A new box adds house cards to the one catalogue; the robots' "wrong card" (R192) is drawn from a
+    fixed pool of sets, so the seeded games of the older boxes stay move for move what they were."""
+    from dataclasses import replace
+
+    from adjudicator.game.cards import CARDS
+    from adjudicator.robots.players import Robot
+
+    sent: list[str] = []
+    commands = Robot.commands
+    monkeypatch.setattr(Robot, "commands", lambda self, *a: [sent.append(repr(c)) or c for c in commands(self, *a)])
+
+    def fingerprint() -> list[str]:
+        sent.clear()
+        steps: list[str] = []
+        simulate(4, 3, text=False, chaos=1.0, on_step=lambda s: steps.append(s.to_toml()))
+        return steps + sent
+
+    before = fingerprint()
+    assert any("PlayCard" in c for c in sent)
+    template = CARDS.house_cards["eddard_stark"]
+    for house in ("stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"):
+        for i in range(7):
+            card = replace(template, id=f"new_box_{house}_{i}", house=house, set="new_box")
+            monkeypatch.setitem(CARDS.house_cards, card.id, card)
+    assert len(CARDS.house_cards) == 77 + 42
+    assert fingerprint() == before

@@ -34,7 +34,7 @@ from ..engine.events import kind_name
 from ..folder import registry
 from ..folder.schedule import show_span
 from ..game.state import GameState
-from ..reports.report import PHASE_NAMES, ReportError
+from ..reports.report import PHASE_NAMES, ReportError, join_html, page_style
 from ..reports.sections import Section, html_sections, text_sections
 from ..seals import seal, sshsig
 from ..seals.keys import KeyPair
@@ -101,9 +101,9 @@ class StepPart:
 
     label: str
     public_text: tuple[Section, ...] = ()
-    public_page: tuple[Section, ...] = ()
     private_text: tuple[Section, ...] = ()  # a house's private part (none for the moderator and a list)
-    private_page: tuple[Section, ...] = ()
+    page: tuple[Section, ...] = ()  # the HTML report as the reader sees it (a house's: joined to the public one)
+    style: str = ""  # the page's stylesheet, its <style> block
     receipts: tuple[str, ...] = ()  # of the reader's files applied in this step
     private_json: bytes | None = None  # a house's private part as JSON (HOUSE.json: its answers' verdicts)
     public_events: tuple[tuple[str, str], ...] = ()  # (type, house) of the step's public events (report.json)
@@ -145,7 +145,7 @@ class Digest:
     steps: list[StepPart] = field(default_factory=list)
     notices: list[tuple[str, str]] = field(default_factory=list)  # (receipt path, text) of files not taken
     told_houses: list[str] = field(default_factory=list)  # moderator: receipts that went to houses, one line each
-    not_taken: list[str] = field(default_factory=list)  # moderator: mails that carried nothing taken, one line each
+    untaken: list[str] = field(default_factory=list)  # moderator: the mails not taken since its last mail, a line each
     undone: list[dict[str, Any]] = field(default_factory=list)  # rollbacks that undid steps mailed before
     asked: list[Asked] = field(default_factory=list)  # a house's open requests, in the order of its report
     disorder: bool = False  # the house is in civil disorder: its defaults are taken at every run
@@ -156,7 +156,7 @@ class Digest:
         return None if self.who in (MODERATOR, PUBLIC) else self.who
 
     def empty(self) -> bool:
-        return not (self.steps or self.notices or self.told_houses or self.not_taken or self.undone)
+        return not (self.steps or self.notices or self.told_houses or self.untaken or self.undone)
 
     def text_name(self, game: Game) -> str:
         """The name a reader saves the text as, to check its seal: ``report-0007-stark.txt``."""
@@ -245,7 +245,7 @@ def _what(d: Digest) -> str:
     if d.who == PUBLIC:
         return "public report"
     if d.who == MODERATOR:
-        waiting = len(d.notices) + len(d.not_taken)
+        waiting = len(d.notices) + len(d.untaken)
         return f"moderator: {waiting} mail{'s' * (waiting != 1)} not taken" if waiting else "moderator"
     if not d.asked:
         return "no action"
@@ -314,16 +314,21 @@ def read_step(folder: Path, who: str, *, receipts: tuple[str, ...] = (), section
                     private_events=mine)  # fmt: skip
     if not sections:
         return part
-    public_page = tuple(html_sections((folder / "public.html").read_text(encoding="utf-8")))
-    if not public_page:
-        raise ReportError(f"{folder / 'public.html'} has no <!-- section:... --> markers (a template without them)")
+    public_page = (folder / "public.html").read_text(encoding="utf-8")
     public_text = tuple(text_sections((folder / "public.txt").read_text(encoding="utf-8")))
     if not house:
-        return replace(part, public_text=public_text, public_page=public_page)
+        return replace(part, public_text=public_text, page=_marked(folder, public_page), style=page_style(public_page))
     private_text = tuple(text_sections((folder / f"{who}.txt").read_text(encoding="utf-8")))
-    return replace(part, public_text=public_text, public_page=public_page, private_text=private_text,
-                   private_page=tuple(html_sections((folder / f"{who}.html").read_text(encoding="utf-8"))),
-                   judged=sum(1 for sec in private_text if sec.name == "judged"))  # fmt: skip
+    page = join_html((folder / f"{who}.html").read_text(encoding="utf-8"), public_page)  # its own region of the map
+    return replace(part, public_text=public_text, private_text=private_text, page=_marked(folder, page),
+                   style=page_style(public_page), judged=sum(1 for sec in private_text if sec.name == "judged"))  # fmt: skip
+
+
+def _marked(folder: Path, page: str) -> tuple[Section, ...]:
+    found = tuple(html_sections(page))
+    if not found:
+        raise ReportError(f"{folder / 'public.html'} has no <!-- section:... --> markers (a template without them)")
+    return found
 
 
 def _types(events: Any) -> tuple[tuple[str, str], ...]:

@@ -70,6 +70,7 @@ from .sending import (
     said,
     why,
 )
+from .untaken import MARK, listed_through, untaken_since
 
 __all__ = [
     "REPORT_NAMESPACE", "OutboxError", "OutboxReport", "SmtpServer", "mark_sent", "parse_smtp_url",
@@ -282,7 +283,8 @@ def _plans(gd: GameDir, ledger: Ledger, g: Game, snap: Snapshot, folders: list[P
     clock = deadlines.Clock(schedule, ledger, g.now)
     in_disorder = deadlines.disorder_now(ledger, schedule).houses
     readers: list[tuple[str, str]] = []
-    for house in g.state.houses_in_play:
+    gone = registry.departed(gd.root, registry.read_game(gd.root))  # a house whose player left: no more mail
+    for house in (h for h in g.state.houses_in_play if h not in gone):
         address = str(players.get(house, {}).get("email", ""))
         if address:
             readers.append((house, address))
@@ -305,6 +307,8 @@ def _plans(gd: GameDir, ledger: Ledger, g: Game, snap: Snapshot, folders: list[P
         if who == MODERATOR:
             d.told_houses, told = _told_houses(ledger, gd.root, players)
             notice_paths += told
+            d.untaken, last = untaken_since(gd.root, listed_through(ledger.mail.delivered.get(MODERATOR, set())))
+            notice_paths += [f"{MARK}{last}"] if d.untaken else []  # the mails not taken it lists (ruling 325)
         plan = _Plan(d, address, mine, notice_paths)
         d.steps = [_step_part(p, who, sections=every) for p in mine]  # the sections: read when it is written
         if d.empty() or not news.reasons(d, told=_told(ledger.mail, who), every=every):

@@ -26,7 +26,7 @@ from ..engine.events import Event, visible
 from ..engine.events import from_dict as event_from_dict
 from ..game.board import Board
 from ..game.state import GameState
-from . import cardtext, svgmap, templating, words
+from . import cardtext, mapregion, svgmap, templating, words
 from .decisions import KIND_TEMPLATES as KIND_TEMPLATES
 from .decisions import command_text as command_text
 from .decisions import held_answers as held_answers
@@ -124,7 +124,9 @@ def render_reports(
     out: dict[tuple[str | None, str], str] = {}
     env = environment(templates_dir)
     templates: dict[tuple[str | None, str], Any] = {}  # each looked up once a step (a lookup stats its file)
-    extra = {"colours": _COLOURS, "map_src": map_src, "map_width": MapLayout.for_map(board.map).width}
+    layout = MapLayout.for_map(board.map)
+    extra = {"colours": _COLOURS, "map_src": map_src, "map_width": layout.width}
+    public_extra: dict[str, Any] = {}  # the public page's region of the map, worked out when first needed
 
     def template(who: str | None, fmt: str) -> Any:
         if (who, fmt) not in templates:
@@ -137,7 +139,10 @@ def render_reports(
                 public.update(report_view(state, visible(every, None), viewer=None, requests=reqs,
                                           fingerprints=fingerprints, last_seqs=last_seqs, board=board, shared=shared,
                                           event_views=event_views))  # fmt: skip
-            public_pages[fmt] = template(None, fmt).render(**public, **extra)
+            if fmt == "html" and not public_extra:
+                shown = mapregion.public_region(state, board, visible(every, None), open_combats(state, board))
+                public_extra["region"] = mapregion.region_view(shown, layout)
+            public_pages[fmt] = template(None, fmt).render(**public, **extra, **public_extra)
         return public_pages[fmt]
 
     for viewer in viewers:
@@ -156,7 +161,8 @@ def render_reports(
                 view = report_view(state, visible(every, viewer), viewer=viewer, requests=reqs,
                                    fingerprints=fingerprints, last_seqs=last_seqs, board=board, shared=shared,
                                    event_views=event_views)  # fmt: skip
-            part = template("house", fmt).render(**view, **extra)
+            own = {"region": mapregion.region_view(mapregion.house_region(state, board, viewer), layout)} if fmt == "html" else {}
+            part = template("house", fmt).render(**view, **extra, **own)
             if split:
                 out[(viewer, fmt)] = part
             else:
@@ -168,6 +174,9 @@ _TEMPLATES = {(None, "text"): "report.txt.j2", (None, "html"): "report.html.j2",
               ("house", "text"): "private.txt.j2", ("house", "html"): "private.html.j2"}  # fmt: skip
 PRIVATE_AT = "<!-- maester:private -->"
 PRIVATE_BEGIN, PRIVATE_END = "<!-- maester:private-begin -->", "<!-- maester:private-end -->"
+# The region of the map shown first (mapregion.py): a house's replaces the public page's.
+REGION_BEGIN, REGION_END = "<!-- maester:region -->", "<!-- maester:region-end -->"
+MAP_BEGIN, MAP_END = "<!-- maester:map -->", "<!-- maester:map-end -->"  # every picture of the map
 
 
 def join_text(private: str, public: str) -> str:
@@ -176,7 +185,8 @@ def join_text(private: str, public: str) -> str:
 
 
 def join_html(private: str, public: str) -> str:
-    """A house's whole HTML report: the public page with the house's private sections put in.
+    """A house's whole HTML report: the public page with the house's private sections put in, and the
+    house's region of the map in place of the public one (when both pages mark theirs).
 
     :raises ReportError: when either page lacks its marker (a moderator's template without them).
     """
@@ -185,24 +195,57 @@ def join_html(private: str, public: str) -> str:
         raise ReportError(f"the HTML templates must keep the markers {PRIVATE_AT} (report.html.j2) and "
                           f"{PRIVATE_BEGIN} ... {PRIVATE_END} (private.html.j2)")  # fmt: skip
     sections = private[begin + len(PRIVATE_BEGIN) : end].strip("\n")
-    return public[:at] + sections + public[at + len(PRIVATE_AT) :]
+    page = public[:at] + sections + public[at + len(PRIVATE_AT) :]
+    own, shown = _marked(private, REGION_BEGIN, REGION_END, end), _marked(page, REGION_BEGIN, REGION_END)
+    if own is not None and shown is not None:
+        page = page[: shown[0]] + private[own[0] : own[1]] + page[shown[1] :]
+    return page
 
 
-_MAP_IMG = f' id="map" src="{MAP_FILE}"'
+def _marked(page: str, begin: str, end: str, after: int = 0) -> tuple[int, int] | None:
+    """Where the part between two markers lies, markers included (None without both)."""
+    start = page.find(begin, after)
+    stop = page.find(end, start) if start >= 0 else -1
+    return (start, stop + len(end)) if stop >= 0 else None
+
+
+def page_style(page: str) -> str:
+    """The stylesheet of a page (its first ``<style>`` block, whole), or '' when it has none: a page
+    whose body is put into another (a mail's digest of steps) brings it along."""
+    start = page.find("<style")
+    stop = page.find("</style>", start) if start >= 0 else -1
+    return page[start : stop + len("</style>")] if stop >= 0 else ""
+
+
+def stylesheet(board: Board | None = None, *, templates_dir: str | Path | None = None) -> str:
+    """The reports' stylesheet (``report.css.j2``) as a ``<style>`` block, for a page that has no report
+    to take it from (a mail of receipts only)."""
+    width = MapLayout.for_map((board or Board.classic()).map).width
+    return str(environment(templates_dir).get_template("report.css.j2").render(colours=_COLOURS, map_width=width)).strip()
+
+
+_MAP_SRC = f' src="{MAP_FILE}"'
 
 
 def with_map_src(page: str, src: str) -> str:
-    """An HTML report showing its map from ``src`` (a ``cid:`` in a mail) instead of the folder's ``map.svg``."""
-    return page.replace(_MAP_IMG, f' id="map" src="{escape(src)}"', 1)
+    """An HTML report showing its map from ``src`` (a ``cid:`` in a mail) instead of the folder's
+    ``map.svg``, in every picture of it (the region and the whole board)."""
+    return page.replace(_MAP_SRC, f' src="{escape(src)}"')
 
 
 def drop_map(page: str) -> str:
-    """An HTML report without its map picture (a mail sent without one)."""
-    at = page.find(_MAP_IMG)
-    if at < 0:
-        return page
-    start, end = page.rfind("<img", 0, at), page.find(">", at)
-    return page[:start] + page[end + 1 :]
+    """An HTML report without its map (a mail sent without one, or an earlier step in a digest)."""
+    marked = _marked(page, MAP_BEGIN, MAP_END)
+    if marked is not None:
+        return page[: marked[0]] + page[marked[1] :]
+    at = page.find(_MAP_SRC)
+    while at >= 0:  # a moderator's template without the markers: the pictures alone
+        start, end = page.rfind("<img", 0, at), page.find(">", at)
+        if start < 0 or end < 0:
+            break
+        page = page[:start] + page[end + 1 :]
+        at = page.find(_MAP_SRC, start)
+    return page
 
 
 def render_step_map(state: GameState, events: Iterable[Event | Mapping[str, Any]], *, board: Board | None = None,

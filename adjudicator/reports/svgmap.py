@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -36,6 +36,7 @@ from ..engine.events import order_name
 from ..game.board import DOMINANCE_TOKENS, TRACKS, Board
 from ..game.commands import SPECIAL_TOKENS, order_kind
 from ..game.state import AreaState, GameState, Unit
+from .maplabels import Box, free_spot, name_box, text_width
 from .mapshapes import MapShapes
 from .templating import environment
 
@@ -208,6 +209,7 @@ class _BoardFacts:
     places: dict[str, dict[str, Any]]  # area -> the fixed part of its view
     drawing_order: list[str]  # seas, then lands, then ports
     by_name: list[str]
+    names: list[Box] = field(default_factory=list)  # every area name's box: no mark may cover one
     descriptions: _Memo = field(default_factory=lambda: _Memo(8192))  # AreaKey -> describe_area()
 
 
@@ -221,10 +223,17 @@ def _facts(board: Board) -> _BoardFacts:
             _FACTS.clear()
         layout = MapLayout.for_map(board.map)
         order = sorted(board.areas.values(), key=lambda a: ({"sea": 0, "land": 1, "port": 2}[a.kind], a.id))
-        facts = _FACTS[id(board)] = _BoardFacts(
-            board, layout, {a.id: _place(layout.shapes, a) for a in order}, [a.id for a in order],
-            [a.id for a in sorted(board.areas.values(), key=lambda a: a.name)],
-        )  # fmt: skip
+        places = {a.id: _place(layout.shapes, a) for a in order}
+        names = [name_box(p["label"], p["label_size"], p["label_x"], p["label_y"]) for p in places.values() if p["label"]]
+        for a in order:  # the printed icons and "impassable" clear of every name, as the rows are (_row)
+            place = places[a.id]
+            if place["icons"]:
+                width = sum(ICON_WIDTHS[i["symbol"]] for i in place["icons"])
+                place["icons"] = _icons(a, *free_spot(names, place["label_x"], place["icons"][0]["y"], 0, width, 10))
+            bx, by = free_spot(names, place["label_x"], place["blocked_y"], -9, text_width("impassable", 10), 12)
+            place["blocked_x"], place["blocked_y"] = _r(bx), _r(by)
+        facts = _FACTS[id(board)] = _BoardFacts(board, layout, places, [a.id for a in order],
+                                                [a.id for a in sorted(board.areas.values(), key=lambda a: a.name)], names)  # fmt: skip
     return facts
 
 
@@ -417,13 +426,12 @@ def _place(shapes: MapShapes, area: Any) -> dict[str, Any]:
         "label_y": _r(ay - (14 if room >= 45 else 6)),
         "label_colour": "#1d4a5a" if area.is_sea else "#2a2116",
         "icons": [],
-        "badge_at": None,
         "row": (ax, ay + (2 if area.is_port else 8)),
     }
-    if area.is_land:
+    if area.is_land:  # three rows that never meet: the name, the printed icons, then what lies there
         place["icons"] = _icons(area, ax, ay - 8 if room >= 45 else ay + 2)
         place["row"] = (ax, ay + (14 if room >= 45 else 16))
-        place["badge_at"] = (ax + 30, ay - 34 if room >= 45 else ay - 26)
+    place["blocked_y"] = _r(place["row"][1] + 12)  # "impassable" where units would stand: none may
     return place
 
 
@@ -443,26 +451,36 @@ def _area_view(
         "summary": summary or place["name"],
         "fill": fill,
         "stroke": stroke,
-        "badge": None,
         "vassal": holder in state.vassals,
     }
-    if place["badge_at"] is not None:
-        view["badge"] = _badge(st, area_id, place["home_of"], state, *place["badge_at"])
     cx, cy = place["row"]
-    view.update(_row(st, cx, cy, vassals=state.vassals))
+    badge = _badge(st, area_id, place["home_of"], state) if place["kind"] == "land" else None
+    own = name_box(place["label"], place["label_size"], place["label_x"], place["label_y"]) if place["label"] else None
+    view.update(_row(st, cx, cy, vassals=state.vassals, badge=badge, names=facts.names, own=own))
     return view
 
 
 _UNIT_W = 27  # an icon and its count
+_BADGE_W = 23  # a garrison shield or a neutral-force token
+ROW_TOP, ROW_HEIGHT = -4, 24  # what a row draws, from its y: order tokens and footmen highest, counts lowest
 
 
-def _row(st: AreaState, cx: float, y: float, vassals: Iterable[str] = ()) -> dict[str, Any]:
-    """Unit icons centred under the name; the order token and the power token beside them."""
+def _row(st: AreaState, cx: float, y: float, vassals: Iterable[str] = (), badge: dict[str, Any] | None = None,
+         names: Sequence[Box] = (), own: Box | None = None) -> dict[str, Any]:  # fmt: skip
+    """The row under the name and the icons, centred: the garrison or neutral force first, then the unit
+    icons, the order token and the power token. It has a row of its own, under its area's name, and
+    is moved off any neighbour's name it would cover (:func:`maplabels.free_spot`)."""
     vassals = set(vassals)
     counts = Counter((u.house, u.type, u.routed) for u in st.units)
     groups = sorted(counts.items(), key=lambda kv: (kv[0][0], list(UNIT_LETTERS).index(kv[0][1]), kv[0][2]))
-    extra = (22 if st.order else 0) + (20 if st.power_token else 0)
-    x = cx - (len(groups) * _UNIT_W + extra) / 2
+    extra = (22 if st.order else 0) + (20 if st.power_token else 0) + (_BADGE_W if badge else 0)
+    width = len(groups) * _UNIT_W + extra
+    if width:
+        cx, y = free_spot(names, cx, y, ROW_TOP, width, ROW_HEIGHT, beside=own)
+    x = cx - width / 2
+    if badge is not None:
+        badge = badge | {"x": _r(x + 10), "y": _r(y - (1 if badge["symbol"] == "garrison" else 0))}
+        x += _BADGE_W
     units = []
     for (house, unit, routed), n in groups:
         units.append({"house": house, "unit": unit, "n": n, "routed": routed, "x": _r(x), "y": _r(y),
@@ -475,7 +493,7 @@ def _row(st: AreaState, cx: float, y: float, vassals: Iterable[str] = ()) -> dic
                  "title": order_name(st.order.token), "x": _r(x + 10), "y": _r(y + 8)}  # fmt: skip
         x += 22
     power = {"house": st.power_token, "x": _r(x + 9), "y": _r(y + 8)} if st.power_token else None
-    return {"units": units, "order": order, "power": power}
+    return {"badge": badge, "units": units, "order": order, "power": power}
 
 
 def _colours(kind: str, holder: str | None, blocked: bool) -> tuple[str, str]:
@@ -492,25 +510,25 @@ def _colours(kind: str, holder: str | None, blocked: bool) -> tuple[str, str]:
 
 def _icons(area: Any, cx: float, y: float) -> list[dict[str, Any]]:
     """Fortification, supply barrels and power crowns printed on the area, centred under the name."""
-    widths = {"castle": 12, "stronghold": 16, "barrel": 9, "crown": 12}
     symbols = ([area.fortification] if area.fortification != "none" else []) + ["barrel"] * area.supply + \
         ["crown"] * area.power  # fmt: skip
-    x = cx - sum(widths[s] for s in symbols) / 2
+    x = cx - sum(ICON_WIDTHS[s] for s in symbols) / 2
     icons = []
     for sym in symbols:
         icons.append({"symbol": sym, "x": _r(x), "y": _r(y)})
-        x += widths[sym]
+        x += ICON_WIDTHS[sym]
     return icons
 
 
-def _badge(
-    st: AreaState, area_id: str, home_of: str | None, state: GameState, x: float, y: float
-) -> dict[str, Any] | None:
-    """The garrison shield or the neutral-force token, above the name at the right."""
+ICON_WIDTHS = {"castle": 12, "stronghold": 16, "barrel": 9, "crown": 12}
+
+
+def _badge(st: AreaState, area_id: str, home_of: str | None, state: GameState) -> dict[str, Any] | None:
+    """The garrison shield or the neutral-force token of a land (placed by :func:`_row`)."""
     if st.garrison:
-        return {"symbol": "garrison", "house": home_of or "", "text": str(st.garrison), "x": _r(x), "y": _r(y)}
+        return {"symbol": "garrison", "house": home_of or "", "text": str(st.garrison)}
     if st.neutral_force is not None and area_id not in state.impassable:
-        return {"symbol": "neutral", "house": "", "text": str(st.neutral_force), "x": _r(x), "y": _r(y)}
+        return {"symbol": "neutral", "house": "", "text": str(st.neutral_force)}
     return None
 
 
@@ -533,26 +551,31 @@ def _order_text(token: str) -> str:
 # --- arrows and tracks -------------------------------------------------------------------------------
 
 
-def _arrows(facts: _BoardFacts, events: list[Any]) -> list[dict[str, Any]]:
-    """This step's marches and retreats as arrows from area to area, in the house's colour."""
-    anchors = facts.layout.shapes.anchors
+def moves(events: Iterable[Any]) -> list[tuple[str, str, str, str]]:
+    """This step's marches, attacks and retreats: ``(house, from, to, "march" | "attack" | "retreat")``."""
     out = []
     for e in events:
         kind = type(e).__name__
         if kind == "UnitsMoved":
-            a, b, style = e.origin, e.destination, "march"
+            out.append((e.house, e.origin, e.destination, "march"))
         elif kind == "AttackDeclared":
-            a, b, style = e.origin, e.area, "attack"
+            out.append((e.house, e.origin, e.area, "attack"))
         elif kind == "Retreated":
-            a, b, style = e.from_area, e.to_area, "retreat"
-        else:
-            continue
+            out.append((e.house, e.from_area, e.to_area, "retreat"))
+    return out
+
+
+def _arrows(facts: _BoardFacts, events: list[Any]) -> list[dict[str, Any]]:
+    """This step's marches and retreats as arrows from area to area, in the house's colour."""
+    anchors = facts.layout.shapes.anchors
+    out = []
+    for house, a, b, style in moves(events):
         if a not in anchors or b not in anchors or a == b:
             continue
         (x1, y1), (x2, y2) = anchors[a], anchors[b]
         d = math.dist((x1, y1), (x2, y2)) or 1.0
         ux, uy = (x2 - x1) / d, (y2 - y1) / d
-        out.append({"house": e.house, "style": style, "x1": _r(x1 + ux * 14), "y1": _r(y1 + uy * 14),
+        out.append({"house": house, "style": style, "x1": _r(x1 + ux * 14), "y1": _r(y1 + uy * 14),
                     "x2": _r(x2 - ux * 16), "y2": _r(y2 - uy * 16)})  # fmt: skip
     return out
 

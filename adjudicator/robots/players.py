@@ -57,6 +57,11 @@ from ..seals.seal import sign
 from ..turnfile.header import Header, format_header
 from ..turnfile.printer import format_command
 
+# The card sets a robot's "wrong card" comes from: those of the base game's and Mother of Dragons' boxes,
+# not the whole catalogue, so that a new box's cards leave the seeded games of the older boxes as they were.
+WRONG_CARD_SETS = frozenset({"base", "arryn_mod", "targaryen_a", "targaryen_b", "arryn_affc", "vassal"})
+WRONG_CARD_POOL: tuple[str, ...] = tuple(sorted(c.id for c in CARDS.house_cards.values() if c.set in WRONG_CARD_SETS))
+
 
 def robot_key(seed: str, house: str) -> Ed25519PrivateKey:
     """A robot's key, derived from the game's seed so that a simulated game is reproducible."""
@@ -190,7 +195,7 @@ class Robot:
             return [UseBlade(use=True)]  # refused unless this house holds the Blade, unused, in a combat
         if roll < 0.9:
             return [Raven(action="look")]  # refused unless this house holds the Raven
-        others = sorted(c for c in CARDS.house_cards if CARDS.house_cards[c].house != self.house)
+        others = [c for c in WRONG_CARD_POOL if CARDS.house_cards[c].house != self.house]
         return [PlayCard(card=self.rng.choice(others))]  # another house's card: refused (R192)
 
 
