@@ -410,7 +410,7 @@ def guide_example(tmp_path: Path) -> str:
     from adjudicator.folder.gamedir import create_game
 
     root = tmp_path / "winter"
-    create_game(root, houses=shapes.HOUSES, seed="guide")
+    shapes.made_before_start(create_game(root, houses=shapes.HOUSES, seed="guide").root)
     for h, addr in (("stark", "ned@example.org"), ("lannister", "tywin@example.org"), ("baratheon", "stannis@example.org")):
         registry.register_key(root, h, PublicKey.from_key(shapes.KEYS[h]), email=addr)
 

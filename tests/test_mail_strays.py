@@ -164,21 +164,27 @@ def test_ruling_195_a_seal_over_the_file_as_typed_gets_the_hint_of_ruling_194(ga
     assert "The seal covers the text as typed, with CRLF line ends" in said and "maester normalise" in said
 
 
-def test_ruling_195_a_sig_with_an_unknown_key_mails_nobody(game: Path, tmp_path: Path, send: list[str],
-                                                           recorder: Recorder) -> None:  # fmt: skip
+def test_ruling_195_a_sig_with_an_unknown_key_tells_no_house_and_ruling_323_only_its_registered_sender_hears(
+        game: Path, tmp_path: Path, send: list[str], recorder: Recorder) -> None:  # fmt: skip
+    """No house is told of a seal naming no house's key (ruling 195), and the forger's address hears
+    nothing; the one mail about it goes to the registered address it came from (ruling 323)."""
     moderator_sig = sig(f"{HEADER}\n# the moderator's key\n", shapes.MODERATOR.private)
-    raw = mail({"turn.txt.sig": sig(f"{HEADER}\n# a stranger\n", STRANGER), "x.txt.sig": moderator_sig}, 1,
-               sender=shapes.EMAILS["stark"])  # fmt: skip
-    out = ingest(game, tmp_path, [raw])
-    assert "not taken: attachment 'turn.txt.sig': a seal that matches no turn in this mail" in out
-    assert "not told: the seal 'turn.txt.sig' names no house's key registered in this game" in out
-    assert "not told: the seal 'x.txt.sig' names no house's key registered in this game" in out
+    seals = {"turn.txt.sig": sig(f"{HEADER}\n# a stranger\n", STRANGER), "x.txt.sig": moderator_sig}
+    out = ingest(game, tmp_path, [mail(seals, 1, sender=shapes.EMAILS["stark"]), mail(seals, 2, sender=FORGER)])
+    assert out.count("not taken: attachment 'turn.txt.sig': a seal that matches no turn in this mail") == 2
+    assert out.count("not told: the seal 'turn.txt.sig' names no house's key registered in this game") == 2
+    assert out.count("not told: the seal 'x.txt.sig' names no house's key registered in this game") == 2
     assert receipts(game) == [] and unmatched_lines(game) == []
     before = len(recorder.received)
     assert run(send) == 0
-    for address in [*shapes.EMAILS.values(), shapes.MODERATOR_EMAIL]:
+    for address in (shapes.EMAILS["lannister"], shapes.EMAILS["baratheon"]):
         assert "turn.txt.sig" not in mailed_text(recorder, address)
-    assert len(recorder.received) - before == 4  # the reports of step 0000, which were due anyway
+    assert mails_to(recorder, FORGER) == []
+    (reply,) = [m for m in mails_to(recorder, shapes.EMAILS["stark"]) if "turn.txt.sig" in text_of(m)]
+    assert reply["X-Maester-Reply"] == "not-taken" and "x.txt.sig" not in text_of(reply)
+    moderator = flat(mailed_text(recorder, shapes.MODERATOR_EMAIL))
+    assert f"{shapes.EMAILS['stark']}, 'turn 1'" in moderator and f"{FORGER}, 'turn 2'" in moderator
+    assert len(recorder.received) - before == 5  # the reports of step 0000, which were due anyway, and the reply
 
 
 def test_ruling_195_hostile_sigs_never_crash_and_never_mail(game: Path, tmp_path: Path) -> None:

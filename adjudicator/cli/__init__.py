@@ -29,7 +29,7 @@ COMMANDS: dict[str, str] = {
     "check": "check",
     "adjudicate": "batch", "status": "batch", "rollback": "batch", "replay": "batch", "reveal": "batch",
     "extend": "batch", "leave": "batch",
-    "ingest": "mail", "outbox": "mail", "verify-report": "mail",
+    "ingest": "mail", "outbox": "mail", "verify-report": "mail", "deliver": "mail",
     "simulate": "simulate",
 }  # fmt: skip
 # What ``maester --help`` lists for each command, so that the list needs no command module at all
@@ -54,6 +54,7 @@ SUMMARIES: dict[str, str] = {
     "ingest": "take the sealed turn files of this game out of a Maildir or an mbox into its inbox",
     "outbox": "mail each player everything since their last mail (and the moderator, and a game list)",
     "verify-report": "check the moderator's seal on a report mail's text",
+    "deliver": "take one message from a mail server's pipe: keep it, adjudicate, and mail what is due at once",
     "simulate": "play whole games with robot players and check every invariant",
 }
 ALIASES: dict[str, tuple[str, ...]] = {"normalise": ("normalize",)}
@@ -190,10 +191,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             gc.freeze()
 
 
+def mail_tempfail() -> int:
+    """``maester deliver`` with options it cannot read: nothing was kept, so the mail server should
+    keep the message and try again (EX_TEMPFAIL) while the moderator mends the command line."""
+    print("maester: deliver: nothing was kept; the mail server keeps the message and tries again", file=sys.stderr)
+    return 75
+
+
 def _run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0]) if argv and argv[0] in COMMANDS else summary_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        if argv[:1] == ["deliver"] and e.code:  # a mail server's pipe: keep its message queued, never bounce it
+            return mail_tempfail()
+        raise
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
@@ -216,8 +229,9 @@ def _settle(args: argparse.Namespace) -> None:
     """Before any command on a game folder: finish or undo what a killed command left half done there
     (:func:`adjudicator.folder.settle.tidy`; the commands that change the folder settle it under their lock too)."""
     root = getattr(args, "game_dir", None)
-    if root is None or args.command == "new" or getattr(args, "all", False) or not os.path.isdir(root):
-        return  # (maester check takes a published state file too: nothing to settle there)
+    if root is None or args.command in ("new", "deliver") or getattr(args, "all", False) or not os.path.isdir(root):
+        return  # (maester check takes a published state file too: nothing to settle there; deliver keeps its
+        # message first, and each of its steps settles the folder under the lock)
     from ..folder.settle import tidy
 
     for line in tidy(root):

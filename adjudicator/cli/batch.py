@@ -129,6 +129,7 @@ def template_fault(e: Exception) -> str:
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     from ..folder import batch, deadlines
+    from ..folder.gamedir import when_free
 
     if args.jobs < 1:
         raise UserError(f"--jobs must be 1 or more, not {args.jobs}")
@@ -136,16 +137,18 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
         check_templates(args.templates)
     now = guard(lambda: deadlines.moderator_time(args.now))
     took = 0
-    if args.maildir or args.mbox:
-        games = batch.game_folders(args.game_dir) if args.all and args.game_dir.is_dir() else [args.game_dir]
-        for g in games:
-            try:
+    games = batch.game_folders(args.game_dir) if args.all and args.game_dir.is_dir() else [args.game_dir]
+    for g in games:
+        try:
+            if mail.has_own_mailbox(g):  # what maester deliver kept and no run took yet
+                took = max(took, mail.ingest_own(g))
+            if args.maildir or args.mbox:
                 took = max(took, mail.ingest(g, args.maildir, args.mbox))
-            except UserError as e:
-                if not args.all:
-                    raise
-                print(f"game {g}: {e}", file=sys.stderr)  # one damaged game does not hold up the others
-                took = 2
+        except UserError as e:
+            if not args.all:
+                raise
+            print(f"game {g}: {e}", file=sys.stderr)  # one damaged game does not hold up the others
+            took = 2
     if args.all:
         if args.files:
             raise UserError("--all takes no FILE: each game takes its own inbox")
@@ -153,6 +156,9 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
             raise UserError(f"{args.game_dir} is not a folder")
         results = batch.adjudicate_all(args.game_dir, jobs=max(1, args.jobs), deadline=args.deadline,
                                        templates_dir=args.templates, now=now, progress=batch.progress_bar)  # fmt: skip
+        for root, (code, lines) in list(results.items()):
+            if code == 2 and "is busy: another maester run holds its lock" in "\n".join(lines):  # a delivery, say
+                results[root] = _adjudicate_when_free(Path(root), args, now)
         for code, lines in results.values():
             print("\n".join(lines), file=sys.stdout if code < 2 else sys.stderr)
         return max([took, *(code for code, _ in results.values())])
@@ -162,8 +168,8 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     import jinja2
 
     try:
-        result = guard(lambda: batch.adjudicate(args.game_dir, args.files, deadline=args.deadline,
-                                                 templates_dir=args.templates, now=now))  # fmt: skip
+        result = guard(lambda: when_free(lambda: batch.adjudicate(args.game_dir, args.files, deadline=args.deadline,
+                                                                  templates_dir=args.templates, now=now)))  # fmt: skip
     except jinja2.TemplateError as e:  # a moderator's template that fails on this step's events only
         if args.templates is None:
             raise
@@ -171,6 +177,19 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
                         "templates and run again to write its reports") from None
     print("\n".join(result.lines()))
     return max(result.exit_status, took)
+
+
+def _adjudicate_when_free(root: Path, args: argparse.Namespace, now: Any) -> tuple[int, list[str]]:
+    """One game of ``--all`` again, waiting for the run that held its lock (a delivery, say)."""
+    from ..folder import batch
+    from ..folder.gamedir import when_free
+
+    try:
+        r = guard(lambda: when_free(lambda: batch.adjudicate(root, deadline=args.deadline,
+                                                             templates_dir=args.templates, now=now)))  # fmt: skip
+    except UserError as e:
+        return 2, [f"game {root}: {e}"]
+    return r.exit_status, [f"{root} (game {r.game}):", *r.lines()[1:]]
 
 
 def cmd_status(args: argparse.Namespace) -> int:

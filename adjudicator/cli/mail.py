@@ -1,5 +1,6 @@
-"""``maester ingest | outbox | verify-report``: mail in (sealed turn files into the inbox), mail out
-(the reports), and a player's check of the moderator's seal on a report."""
+"""``maester ingest | outbox | verify-report | deliver``: mail in (sealed turn files into the inbox), mail
+out (the reports, the replies), a player's check of the moderator's seal on a report, and one message
+from a mail server's pipe, taken and answered at once."""
 
 from __future__ import annotations
 
@@ -7,14 +8,24 @@ import argparse
 import getpass
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import UserError, guard, os_error_line
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:  # the mail modules are imported by the commands that use them: adjudicate adds only the options
     from ..mail import outbox
     from ..seals import keys
+
+
+def patient(fn: Callable[[], T]) -> T:
+    """:func:`guard`, waiting up to a minute for a run that holds the game folder's lock (a delivery, say)."""
+    from ..folder.gamedir import when_free
+
+    return guard(lambda: when_free(fn))
 
 
 def register(subparsers: Any) -> None:
@@ -35,7 +46,8 @@ def register(subparsers: Any) -> None:
         "game list ([mail] list in game.toml, or --public-to): every step's report since that reader's last mail, "
         "oldest first, with what is asked and the turn-file skeleton first, the receipts of its files taken and "
         "not taken, an HTML alternative with the latest map, and with --key the moderator's seal. The log records "
-        "what each mail carries. With --send, send every mail written and not sent yet. Exit status: 0, 1 when "
+        "what each mail carries. With --send, send every mail written and not sent yet, and the replies to mails "
+        "that could not be taken (outbox/replies/). Exit status: 0, 1 when "
         "some mail could not be sent, 2 usage errors.",
     )
     p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
@@ -73,6 +85,34 @@ def register(subparsers: Any) -> None:
                    help="the seal (default: a saved mail's own .sig attachment, else FILE.sig)")
     p.set_defaults(handler=cmd_verify_report)
 
+    p = subparsers.add_parser(
+        "deliver", help="take one message from a mail server's pipe: keep it, adjudicate, and mail what is due at once",
+        description="For a mail server's pipe delivery (a Postfix alias or .forward, procmail, an MDA): keep the "
+        "message on standard input in GAME_DIR/mailbox/, then take it into the inbox, adjudicate, and write and send "
+        "the mail it makes due (the receipts, the replies, the reports) through [mail] send of game.toml or --send. "
+        "Safe beside other deliveries and the cron job: each step waits for the game folder's lock, and what a "
+        "delivery could not finish the next run does. Exit status: 0 once the message is kept (whatever it holds), "
+        "75 (EX_TEMPFAIL: the server tries again later) when nothing could be kept.",
+    )
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    p.add_argument("--send", metavar="URL", help="send through smtp://HOST:PORT or smtps://HOST:PORT "
+                   "(default: [mail] send in game.toml; none: the mail is written, not sent)")  # fmt: skip
+    p.add_argument("--starttls", action="store_true", default=None, help="with smtp://: switch to TLS before logging in")
+    p.add_argument("--user", metavar="USER", help="log in to the mail server as USER")
+    p.add_argument("--password-file", type=Path, metavar="F", help="the password for --user, first line of F")
+    p.add_argument("--cafile", type=Path, metavar="F", help="trust the certificates in F (default: the system's)")
+    p.add_argument("--key", type=Path, metavar="MODERATOR_KEY", help="seal the reports with this private key")
+    p.add_argument("--passphrase-file", type=Path, metavar="F", help="read the key's passphrase from F")
+    p.add_argument("--from", dest="sender", metavar="ADDR",
+                   help="the sender's address (default: players.moderator.email in game.toml)")
+    p.add_argument("--envelope-sender", metavar="ADDR",
+                   help="the message's envelope sender (default: $SENDER, which Postfix and others set)")
+    p.add_argument("--wait", type=float, default=None, metavar="SECONDS",
+                   help="wait this long in all for a run holding the game folder's lock (default: 60)")
+    p.add_argument("--keep-only", action="store_true",
+                   help="only keep the message in GAME_DIR/mailbox/: the next run takes it")
+    p.set_defaults(handler=cmd_deliver)
+
 
 def add_mailbox_options(p: argparse.ArgumentParser, *, required: bool) -> None:
     """``--maildir DIR | --mbox FILE``, for ``ingest`` and ``adjudicate``."""
@@ -85,9 +125,25 @@ def ingest(game_dir: Path, maildir: Path | None, mbox: Path | None) -> int:
     """Run one ingest and print its summary; returns its exit status."""
     from ..mail import ingest as mailbox
 
-    report = guard(lambda: mailbox.ingest_into_inbox(game_dir, maildir=maildir, mbox=mbox))
+    report = patient(lambda: mailbox.ingest_into_inbox(game_dir, maildir=maildir, mbox=mbox))
     print("\n".join(report.lines()))
     sys.stdout.flush()
+    return report.exit_status
+
+
+def has_own_mailbox(game_dir: Path) -> bool:
+    """Whether ``maester deliver`` keeps mail for this game (``GAME_DIR/mailbox/new/``)."""
+    return (game_dir / "mailbox" / "new").is_dir()
+
+
+def ingest_own(game_dir: Path) -> int:
+    """Take what ``maester deliver`` kept into the inbox, and print the summary when there was something new."""
+    from ..mail import ingest as mailbox
+
+    report = patient(lambda: mailbox.ingest_own_mailbox(game_dir))
+    if any(o.status != "seen" for o in report.outcomes):
+        print("\n".join(report.lines()))
+        sys.stdout.flush()
     return report.exit_status
 
 
@@ -141,7 +197,7 @@ def _server(args: argparse.Namespace) -> outbox.SmtpServer:
 def cmd_outbox(args: argparse.Namespace) -> int:
     import ssl
 
-    from ..mail import outbox
+    from ..mail import outbox, replies
     from ..seals import keys
 
     if (args.starttls or args.user or args.cafile) and not args.send:
@@ -160,16 +216,22 @@ def cmd_outbox(args: argparse.Namespace) -> int:
     if args.mark_sent:
         if server is not None or key is not None:
             raise UserError("--mark-sent only records the mails written as sent: it goes without --send and --key")
-        marked = guard(lambda: outbox.mark_sent(args.game_dir))
-        print("\n".join([f"  marked {n}" for n in marked.sent] + [f"  {n}" for n in marked.notes]))
+        marked = patient(lambda: outbox.mark_sent(args.game_dir))
+        replied = patient(lambda: replies.mark_replies_sent(args.game_dir))
+        print("\n".join([f"  marked {n}" for n in [*marked.sent, *replied]] + [f"  {n}" for n in marked.notes]))
         return 0
-    report = guard(lambda: outbox.write_outbox(args.game_dir, args.step, key=key, sender=args.sender,
+    report = patient(lambda: outbox.write_outbox(args.game_dir, args.step, key=key, sender=args.sender,
                                                public_to=args.public_to))  # fmt: skip
     lines, status = report.lines(), report.exit_status
     if server is not None:
-        sent = guard(lambda: outbox.send_outbox(args.game_dir, server=server))
-        lines += [f"  sent {n}" for n in sent.sent] + [f"  NOT SENT {n}" for n in sent.failed]
-        status = sent.exit_status
+        sent = patient(lambda: outbox.send_outbox(args.game_dir, server=server))
+        answered = patient(lambda: replies.send_replies(args.game_dir, server=server))  # ruling 323
+        lines += [f"  sent {n}" for n in [*sent.sent, *answered.sent]]
+        lines += [f"  NOT SENT {n}" for n in [*sent.failed, *answered.failed]]
+        status = max(sent.exit_status, answered.exit_status)
+    else:
+        lines += [f"  reply {e['file']} to {e.get('address', '')}: written, not sent (give --send)"
+                  for e in guard(lambda: replies.pending(args.game_dir))]  # fmt: skip
     print("\n".join(lines))
     return status
 
@@ -241,12 +303,51 @@ def _reminders(args: argparse.Namespace) -> int:
             raise UserError(f"{name} does not go with --reminders (a reminder is a short plain mail to one house)")
     now = guard(lambda: moderator_time(args.now))
     server = guard(lambda: _server(args)) if args.send else None  # before writing: a bad address changes nothing
-    report = guard(lambda: reminders.write_reminders(args.game_dir, sender=args.sender, now=now))
+    report = patient(lambda: reminders.write_reminders(args.game_dir, sender=args.sender, now=now))
     lines, status = report.lines(), report.exit_status
     if server is not None:
-        sent = guard(lambda: reminders.send_reminders(args.game_dir, server=server, now=now))
+        sent = patient(lambda: reminders.send_reminders(args.game_dir, server=server, now=now))
         lines += [f"  sent {n}" for n in sent.sent] + [f"  NOT SENT {n}" for n in sent.failed]
         lines += [f"  {n}" for n in sent.notes]
         status = sent.exit_status
     print("\n".join(lines))
     return status
+
+
+def cmd_deliver(args: argparse.Namespace) -> int:
+    """``maester deliver``: exit status 0 once the message is kept, 75 while nothing is (never 2: a mail
+    server would bounce the mail to its sender for a fault of the moderator's set-up)."""
+    import os
+
+    from ..mail import deliver
+
+    envelope = args.envelope_sender if args.envelope_sender is not None else os.environ.get("SENDER")
+    try:
+        d = deliver.keep_message(args.game_dir, sys.stdin.buffer, envelope_sender=envelope)
+    except Exception as e:  # nothing was kept: the mail server keeps the message and tries again
+        why = os_error_line(e) if isinstance(e, OSError) else str(e)
+        print(f"maester: deliver: nothing was kept: {why}; the mail server keeps the message and tries again",
+              file=sys.stderr)  # fmt: skip
+        return deliver.EX_TEMPFAIL
+    try:
+        if not args.keep_only:
+            deliver.finish(d, mailing=_delivery_mailing(args), wait=60.0 if args.wait is None else max(0.0, args.wait))
+    except Exception as e:  # a bug of ours: the message is kept, the next run takes it
+        d.lines.append(f"internal error: {type(e).__name__}: {e} (please report this); the message is kept in "
+                       f"{d.kept.where if d.kept else 'the mailbox'} and the next run takes it")  # fmt: skip
+    print("\n".join(d.lines))
+    return d.exit_status
+
+
+def _delivery_mailing(args: argparse.Namespace) -> Any:
+    """The key and server ``deliver`` mails with: its options over ``[mail]`` of game.toml."""
+    from ..folder import registry
+    from ..mail import deliver, settings
+    from ..mail.sending import OutboxError
+
+    given = settings.SendSettings(args.send, args.starttls, args.user, args.password_file, args.cafile, args.key,
+                                  args.passphrase_file, args.sender)  # fmt: skip
+    try:
+        return settings.mailing(given.over(settings.read_settings(args.game_dir, registry.read_game(args.game_dir))))
+    except (OutboxError, registry.RegistryError) as e:
+        return deliver.Mailing(problem=str(e))

@@ -31,12 +31,12 @@ import shutil
 import tempfile
 import time
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import tomli_w
 
@@ -300,6 +300,26 @@ class GameDir:
             yield
         finally:
             os.close(fd)  # closing the descriptor releases the flock
+
+
+RUN_WAIT = 60.0  # seconds a moderator's run or a delivery waits in all for another run holding a folder's lock
+T = TypeVar("T")
+
+
+def when_free(step: Callable[[], T], wait: float = RUN_WAIT) -> T:
+    """Run ``step`` (which takes a folder's lock), again while another run holds that lock, for up to
+    ``wait`` seconds in all: a ``maester deliver`` holds it for a few seconds at a time.
+
+    :raises GameLocked: when the lock is still held after ``wait`` seconds.
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return step()
+        except GameLocked:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.1)
 
 
 def is_empty_folder(path: Path) -> bool:

@@ -138,9 +138,10 @@ class Intake:
         self.early_house: dict[str, str] = {}  # input path sealed for a later step -> the house whose key sealed it
         try:
             game = registry.read_game(folder.root)
+            players = registry.houses(game)
             self.checker = registry.Checker(
-                registry.game_id(game), registry.houses(game), registry.key_entries(game),
-                (state.round, state.phase), ledger.highest(),
+                registry.game_id(game), players, registry.key_entries(game),
+                (state.round, state.phase), ledger.highest(), {h for h in players if h in state.vassals},
             )  # fmt: skip
         except registry.RegistryError as e:
             raise BatchError(str(e)) from None

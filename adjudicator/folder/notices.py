@@ -131,12 +131,14 @@ MAX_WAITING = 4  # such receipts waiting for one house's next mail; beyond them,
 
 
 def tell_unmatched_seal(root: Path, ledger: Ledger, *, house: str, name: str, sha256: str, fingerprint: str,
-                        why: str, seals_name: str, hint: str, number: int, message: str) -> str:  # fmt: skip
+                        why: str, seals_name: str, hint: str, number: int, message: str, time: str = "",
+                        over: str = "") -> str:  # fmt: skip
     """Write the receipt of a seal that sealed nothing for ``house`` and log it; what was done, in words.
 
     Once a seal (by its SHA-256): a message read again, or the same seal in another mail, is told
     once. At most :data:`MAX_WAITING` such receipts wait for a house's next mail, so that seals
-    naming its key (which anyone can write) cannot fill its mail.
+    naming its key (which anyone can write) cannot fill its mail; ``over``, when given, is why the
+    caller's bound over time refuses one more.
     """
     if f"seal:{sha256}" in ledger.notices:
         path = ledger.notices[f"seal:{sha256}"]["receipts"].get(house, "")
@@ -147,11 +149,13 @@ def tell_unmatched_seal(root: Path, ledger: Ledger, *, house: str, name: str, sh
     if len(waiting) >= MAX_WAITING:
         return (f"not told to {registry.house_name(house)}: {len(waiting)} receipts of seals naming its key wait "
                 "for its next mail already (seals anyone can write); only this summary names it")  # fmt: skip
+    if over:  # the caller's bound over time (ruling 327)
+        return f"not told to {registry.house_name(house)}: {over} (seals anyone can write); only this summary names it"
     rel = f"{REFUSED}/{number:04d}-{safe_name(name).removesuffix('.sig')[:40]}-{sha256[:8]}-{house}.txt"
     text = unmatched_seal_receipt(name, sha256, house, fingerprint, why, seals_name, number=number, hint=hint)
     fileio.atomic_write_text(root / rel, text)  # then the log line: a run killed between them writes it again
     log(root, {"action": UNMATCHED, "sha256": sha256, "file": f"attachment {shown(name)!r} of {shown(message)}",
-               "house": house, "why": why, "at": number, "receipts": {house: rel}})  # fmt: skip
+               "house": house, "why": why, "at": number, "receipts": {house: rel}} | ({"time": time} if time else {}))  # fmt: skip
     return f"receipt {rel}: for {registry.house_name(house)}, whose key the seal names, with its next mail"
 
 

@@ -37,7 +37,7 @@ import hashlib
 import json
 import re
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -345,6 +345,22 @@ def fingerprints_in_force(game_dir: Path) -> dict[str, list[str]]:
     return out
 
 
+def departed(game_dir: Path, game: dict[str, Any]) -> set[str]:
+    """The houses whose player left the game (``maester leave``, M124): a player's house that is a
+    vassal in ``state.toml`` now. Its keys act for nothing, and its address gets no more mail (ruling 326).
+
+    :raises RegistryError: when ``[game] houses`` is missing.
+    """
+    if not _game_table(game).get("expansion"):
+        return set()
+    try:
+        state = tomltext.loads((Path(game_dir) / STATE_FILE).read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return set()  # said by the command that needs the state
+    vassals = state.get("vassals", [])
+    return {h for h in houses(game) if isinstance(vassals, list) and h in vassals}
+
+
 # --- state.toml and the log -----------------------------------------------------------------------
 
 
@@ -482,15 +498,17 @@ class Checker:
     """Decides whether sealed files are acceptable now, for one game, reading its files once."""
 
     def __init__(self, game_id: str, houses: list[str], keys: list[KeyEntry], step: tuple[int, str],
-                 highest: dict[tuple[str, int, str], int]) -> None:  # fmt: skip
+                 highest: dict[tuple[str, int, str], int], departed: Collection[str] = ()) -> None:  # fmt: skip
         self.game_id, self.houses, self.step, self.highest = game_id, houses, step, highest
         self.keys = {e.fingerprint: e for e in keys}
+        self.departed = frozenset(departed)  # houses whose player left: their keys act for nothing
 
     @classmethod
     def load(cls, game_dir: Path) -> Checker:
         """:raises RegistryError: when the folder's game.toml or state.toml cannot be read."""
         game = read_game(game_dir)
-        return cls(game_id(game), houses(game), key_entries(game), current_step(game_dir), _highest(read_log(game_dir)))
+        return cls(game_id(game), houses(game), key_entries(game), current_step(game_dir), _highest(read_log(game_dir)),
+                   departed(game_dir, game))  # fmt: skip
 
     def check(self, text: str) -> Report:
         """Check every sealed block in ``text`` (a turn file or a whole mail)."""
@@ -511,7 +529,7 @@ class Checker:
         fp, h = sealed.key.fingerprint, sealed.header
         digest = hashlib.sha256(sealed.text.encode("utf-8")).hexdigest()
         entry = self.keys.get(fp)
-        signer = entry.house if entry else ""
+        signer = entry.house if entry and entry.house not in self.departed else ""  # a departed house hears nothing
         return Verdict(*where, h, fp, signer, digest, self._fault(h, fp, entry), block.own_text())
 
     def _registered(self, block: SealedBlock) -> bool:
@@ -525,6 +543,9 @@ class Checker:
             return UnknownKey(f"key {fp} is not registered for any house")
         if entry.revoked:
             return RevokedKey(f"key {fp} was revoked on {entry.revoked_on[:10]} ({entry.revoked_reason})")
+        if entry.house in self.departed:
+            return RevokedKey(f"key {fp} was {house_name(entry.house)}'s, whose player left the game (maester "
+                              "leave): it acts for nothing now")  # fmt: skip
         if entry.house != h.house:
             who = "the moderator's" if entry.house == MODERATOR else f"{entry.house.title()}'s"
             return WrongHouse(f"signed by {who} key but claims {house_name(h.house)}")

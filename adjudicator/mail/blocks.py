@@ -28,6 +28,7 @@ from ..seals.wrapping import Rejoiner
 from ..turnfile.header import Header, HeaderError, read_header
 from ..util.lines import split_lines
 from . import detached
+from .autoreply import automatic
 from .detached import MAX_STRAYS, DetachedSeal, candidates, seal_of, sealed_by, stray_note, untried_note, with_seal
 from .parse import parse
 from .textparts import TextPart, message_texts
@@ -67,6 +68,7 @@ class MailScan:
     unmatched: list[detached.Unmatched] = field(default_factory=list)  # those in the turn namespace naming a key (ruling 195)
     notes: list[str] = field(default_factory=list)
     refused: str = ""  # why the message was not read at all (beyond a bound of adjudicator.mail.parse)
+    automatic: str = ""  # why it must never be answered: an automatic reply, a bounce, a list (RFC 3834)
 
 
 def scan_message(raw: bytes, *, rejoin_keys: Collection[str] = ()) -> MailScan:
@@ -86,6 +88,7 @@ def scan_message(raw: bytes, *, rejoin_keys: Collection[str] = ()) -> MailScan:
     found = MailScan(parsed.message_id, parsed.sender, parsed.subject, parsed.date, refused=parsed.refused)
     if parsed.root is None:
         return found
+    found.automatic = automatic(parsed.root)
     parts, notes = message_texts(parsed.root)
     found.notes += parsed.notes + notes
     texts, strays = _pair_detached(parts)

@@ -118,6 +118,7 @@ class Digest:
     notices: list[tuple[str, str]] = field(default_factory=list)  # (receipt path, text) of files not taken
     told_houses: list[str] = field(default_factory=list)  # moderator: receipts that went to houses, one line each
     undone: list[dict[str, Any]] = field(default_factory=list)  # rollbacks that undid steps mailed before
+    untaken: list[str] = field(default_factory=list)  # moderator: the mails not taken since its last mail, a line each
     last_seq: int = 0  # a house's highest accepted seq for the open step (for its turn file)
 
     @property
@@ -125,7 +126,7 @@ class Digest:
         return None if self.who in (MODERATOR, PUBLIC) else self.who
 
     def empty(self) -> bool:
-        return not (self.steps or self.notices or self.told_houses or self.undone)
+        return not (self.steps or self.notices or self.told_houses or self.undone or self.untaken)
 
     def attachment(self, game: Game) -> str:
         """The name of the sealed copy of the text: ``report-0007-stark.txt``."""
@@ -205,6 +206,9 @@ def digest_text(game: Game, d: Digest) -> str:
     if d.told_houses:
         out += ["", "RECEIPTS SENT TO HOUSES (refused files whose seal a house's key made)"]
         out += [f"  {line}" for line in d.told_houses]
+    if d.untaken:
+        out += ["", "MAILS NOT TAKEN (sender, subject, date: why; the answer its sender got)"]
+        out += [w for line in d.untaken for w in _wrap(line, "  ", "    ")]
     for i, part in enumerate(d.steps, 1):
         where = "the latest" if i == len(d.steps) else "an earlier step: what it asked may be answered already"
         out += ["", STEP_RULE, *_wrap(f"{part.heading().upper()} ({i} of {len(d.steps)} in this mail; {where})", "", ""),
@@ -292,6 +296,8 @@ def digest_html(game: Game, d: Digest, cid: str | None) -> str:
         head.append(_box(f"{title} ({len(d.notices)})", "".join(_pre(f"[{p}]\n{t}") for p, t in d.notices)))
     if d.told_houses:
         head.append(_box("Receipts sent to houses", _pre("\n".join(d.told_houses))))
+    if d.untaken:
+        head.append(_box("Mails not taken", _pre("\n".join(d.untaken))))
     head.append("</div>\n")
     for i, part in enumerate(d.steps, 1):
         latest = i == len(d.steps)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,15 +30,17 @@ from ..folder import registry
 from ..folder.gamedir import GameDir
 from ..folder.settle import locked
 from ..util import fileio
+from . import spool
 from .blocks import MAX_REJOINED, FoundBlock, MailScan, scan_message
 from .mailboxes import LOCK_WAIT, MailError, RawMessage, read_maildir, read_mbox
+from .replies import Replier, faults_of
 from .strays import tell_houses
 from .textparts import MAX_PART_BYTES, html_to_text, unflow
 
 # The names callers of maester ingest's API have long imported from here, wherever they now live.
 __all__ = [
     "MAX_PART_BYTES", "MAX_REJOINED", "SEEN_FILE", "FoundBlock", "IngestReport", "MailError", "MailScan",
-    "MessageOutcome", "html_to_text", "ingest_into_inbox", "scan_message", "unflow",
+    "MessageOutcome", "html_to_text", "ingest_into_inbox", "ingest_own_mailbox", "scan_message", "unflow",
 ]  # fmt: skip
 
 SEEN_FILE = "mail-seen.json"
@@ -58,6 +61,7 @@ class _Seen:
     messages: dict[str, dict[str, Any]] = field(default_factory=dict)
     blocks: dict[str, dict[str, str]] = field(default_factory=dict)
     raw: dict[str, str] = field(default_factory=dict)  # "maildir:NAME" or "sha256:HEX" -> the message's key
+    last: int = -1  # the highest number of a mail not taken (-1: not counted yet)
 
     @classmethod
     def read(cls, root: Path) -> _Seen:
@@ -70,6 +74,13 @@ class _Seen:
         except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
             raise MailError(f"{path} cannot be read ({type(e).__name__}); mend it, or remove it: "
                             "blocks already in the inbox are still recognised") from None  # fmt: skip
+
+    def number(self, entry: dict[str, Any]) -> None:
+        """Give an entry of a mail not taken the next number: the moderator's mail lists those after its last."""
+        if self.last < 0:
+            self.last = max((int(e.get("n", 0)) for e in self.messages.values()), default=0)
+        self.last += 1
+        entry["n"] = self.last
 
     def save(self) -> None:
         doc = {"version": 2, "messages": self.messages, "blocks": self.blocks, "raw": self.raw}
@@ -88,6 +99,7 @@ class MessageOutcome:
     sender: str = ""
     subject: str = ""
     lines: list[str] = field(default_factory=list)
+    old: bool = False  # dated before the game began: an ignored one is counted, not listed
 
     def title(self) -> str:
         who = f" from {self.sender or '(no address)'}, {self.subject[:60]!r}" if self.sender or self.subject else ""
@@ -111,10 +123,14 @@ class IngestReport:
     def lines(self) -> list[str]:
         out = [f"mail for game {self.game} from {self.mailbox}:"]
         seen = sum(o.status == "seen" for o in self.outcomes)
+        old = [o for o in self.outcomes if o.status == "ignored" and o.old]
         for o in self.outcomes:
-            if o.status != "seen":
+            if o.status != "seen" and not (o.status == "ignored" and o.old):
                 out.append(f"  {o.title()}")
                 out += [f"    {line}" for line in o.lines]
+        if old:  # a first run on a mailbox of old mail: one line, not one paragraph each
+            out.append(f"  ignored: {len(old)} message{'s' * (len(old) != 1)} dated before the game began, "
+                       "with no turn for this game")  # fmt: skip
         counts = {s: sum(o.status == s for o in self.outcomes) for s in ("ignored", "refused", "unreadable", "retry")}
         summary = f"  took {len(self.taken)} turn file{'s' * (len(self.taken) != 1)} into the inbox"
         summary += "".join(f"; {n} {s}" for s, n in counts.items() if n) + (f"; {seen} read before" if seen else "")
@@ -134,24 +150,53 @@ def ingest_into_inbox(game_dir: str | Path, maildir: str | Path | None = None, m
     """
     if (maildir is None) == (mbox is None):
         raise MailError("give one mailbox: --maildir DIR or --mbox FILE")
-    gd = GameDir.open(game_dir)
-    game = registry.read_game(gd.root)
     source = f"Maildir {maildir}" if maildir is not None else f"mbox {mbox}"
+
+    def messages(intake: _Intake) -> Iterator[RawMessage]:
+        known = intake.seen.raw.__contains__
+        return read_maildir(Path(maildir), known) if maildir is not None else read_mbox(Path(mbox or ""), lock_wait)
+
+    return _ingest(GameDir.open(game_dir), source, messages, now)
+
+
+def ingest_own_mailbox(game_dir: str | Path, *, now: datetime | None = None) -> IngestReport:
+    """Take what ``maester deliver`` kept in ``GAME_DIR/mailbox/`` (:mod:`adjudicator.mail.spool`),
+    as :func:`ingest_into_inbox` takes a Maildir; a message that was over the size limit is recorded
+    as refused (its note then goes).
+
+    :raises MailError: for a damaged ``mail-seen.json``.
+    :raises GameDirError: for a folder that is not a game folder, or is busy.
+    """
+    gd = GameDir.open(game_dir)
+    box = spool.folders(gd.root)
+
+    def messages(intake: _Intake) -> Iterator[RawMessage]:
+        intake.refused_notes(gd.root)
+        return read_maildir(box, intake.seen.raw.__contains__)
+
+    return _ingest(gd, f"the game's mailbox {spool.MAILBOX}/", messages, now)
+
+
+def _ingest(gd: GameDir, source: str, messages: Callable[[_Intake], Iterator[RawMessage]],
+            now: datetime | None) -> IngestReport:  # fmt: skip
+    game = registry.read_game(gd.root)
     intake = _Intake(gd, registry.game_id(game), game, now or datetime.now(UTC))
     report = IngestReport(intake.game_id, source)
     with locked(gd, timeout=10):
         intake.seen = _Seen.read(gd.root)
         intake.list_inbox()
-        known = intake.seen.raw.__contains__
-        messages = read_maildir(Path(maildir), known) if maildir is not None else read_mbox(Path(mbox or ""), lock_wait)
+        found = messages(intake)
+        report.outcomes += intake.outcomes
         try:
-            for raw in messages:
+            for raw in found:
                 outcome = intake.take(raw)
                 report.outcomes.append(outcome)
                 report.taken += intake.written
         finally:  # once a run, not once a message; a run killed before it finds its blocks in the inbox again
             if intake.changed:
                 intake.seen.save()
+            for path in intake.notes_done:  # recorded in mail-seen.json: the note has done its work
+                path.unlink(missing_ok=True)
     return report
 
 
@@ -159,14 +204,40 @@ class _Intake:
     """Takes messages into one game's inbox, keeping ``mail-seen.json`` up to date."""
 
     def __init__(self, gd: GameDir, game_id: str, game: dict[str, Any], now: datetime) -> None:
-        self.gd, self.game_id, self.now = gd, game_id, now
+        self.gd, self.game_id, self.now, self.game = gd, game_id, now, game
         self.inbox = gd.root / "inbox"
-        self.emails = {h: str(p.get("email", "")).lower() for h, p in registry.players(game).items()}
-        self.key_house = {e.fingerprint: e.house for e in registry.key_entries(game) if not e.revoked}
+        gone = registry.departed(gd.root, game)  # their keys act for nothing, their addresses hear nothing
+        self.emails = {h: str(p.get("email", "")).lower() for h, p in registry.players(game).items() if h not in gone}
+        self.key_house = {e.fingerprint: e.house for e in registry.key_entries(game) if not e.revoked and e.house not in gone}
+        self.addresses: dict[str, str] = {}  # a house's registered address, lower case -> the house (the first)
+        for house, address in self.emails.items():
+            if address and house != registry.MODERATOR and address != self.emails.get(registry.MODERATOR):
+                self.addresses.setdefault(address, house)
+        self.written_as = {h: str(p.get("email", "")) for h, p in registry.players(game).items()}  # as registered
+        self.created = _when(str(game.get("game", {}).get("created", "")) if isinstance(game.get("game"), dict) else "")
+        self._replier: Replier | None = None
         self.seen = _Seen(gd.root / SEEN_FILE)
         self.written: list[str] = []
         self.in_inbox: dict[str, str] = {}  # SHA-256 prefix of each block in the inbox -> its file name
         self.changed = False  # mail-seen.json is to be written
+        self.outcomes: list[MessageOutcome] = []  # of the notes of messages too large to keep
+        self.notes_done: list[Path] = []
+
+    def refused_notes(self, root: Path) -> None:
+        """Record each message ``maester deliver`` did not keep (over its size limit) as refused, once."""
+        for path, note in spool.read_refused(root):
+            key = f"deliver:{path.name.removesuffix('.json')}"
+            self.notes_done.append(path)
+            if key in self.seen.messages:
+                continue
+            sender, subject = str(note.get("from", "")), str(note.get("subject", ""))
+            why = str(note.get("why", "it was over the size limit of maester deliver: not read"))
+            entry = {"from": sender, "subject": subject, "date": str(note.get("date", "")), "answer": "",
+                     "read": self.now.isoformat(timespec="seconds"), "status": "refused", "took": [], "why": why}
+            self.seen.number(entry)
+            self.seen.messages[key] = entry
+            self.changed = True
+            self.outcomes.append(MessageOutcome(key, "refused", sender, subject, [why]))
 
     def list_inbox(self) -> None:
         """Note the blocks in the inbox once (a listing per block made ingest quadratic in mail)."""
@@ -181,6 +252,8 @@ class _Intake:
     def _seen(self, raw: RawMessage, digest: str, key: str, entry: dict[str, Any] | None = None) -> None:
         """Record a message as read: under its key (with ``entry``), its digest and its Maildir name."""
         if entry is not None:
+            if "why" in entry:
+                self.seen.number(entry)
             self.seen.messages[key] = entry
         self.seen.raw[digest] = key
         if raw.name:
@@ -204,7 +277,7 @@ class _Intake:
         except Exception as e:  # never expected (scan_message guards itself); this message only
             found = MailScan("", "", "", None, refused=f"not a readable message ({type(e).__name__})")
         if found.refused:
-            self._seen(raw, digest, digest, self._entry(found, "refused"))
+            self._seen(raw, digest, digest, self._entry(found, "refused") | {"why": found.refused, "answer": ""})
             return MessageOutcome(raw.label, "refused", found.sender, found.subject,
                                   [f"{found.refused} (recorded: it is not read again)"])  # fmt: skip
         key = found.message_id or digest
@@ -223,7 +296,8 @@ class _Intake:
             out.lines.append(_quoted_note(quoted))
         out.lines += found.stray_seals
         games = {b.game for b in [*found.blocks, *found.unsealed] if b.game}
-        out.lines += tell_houses(self.gd, self.game_id, self.key_house, found.unmatched, games, key)  # ruling 195
+        out.lines += tell_houses(self.gd, self.game_id, self.key_house, found.unmatched, games, key,
+                                 now=self.now)  # rulings 195, 327
         elsewhere = sorted({str(b.game) for b in found.blocks if b.game != self.game_id})
         if elsewhere:
             out.lines.append(f"left alone: sealed blocks for game {', '.join(elsewhere)}")
@@ -233,12 +307,44 @@ class _Intake:
         out.status = "taken" if self.written else ("nothing new" if mine else "ignored")
         if out.status == "ignored":
             out.lines.insert(0, "no sealed block for this game")
-        self._seen(raw, digest, key, self._entry(found, out.status))
+        entry = self._entry(found, out.status)
+        self._not_taken(found, out, entry, bool(elsewhere) or any(u.game != self.game_id for u in found.unsealed))
+        self._seen(raw, digest, key, entry)
         return out
 
     def _entry(self, found: MailScan, status: str) -> dict[str, Any]:
         return {"from": found.sender, "subject": found.subject, "date": found.date.isoformat() if found.date else "",
                 "read": self.now.isoformat(timespec="seconds"), "status": status, "took": list(self.written)}  # fmt: skip
+
+    def _not_taken(self, found: MailScan, out: MessageOutcome, entry: dict[str, Any], other_game: bool) -> None:
+        """What of the mail was not taken, for the moderator's mail (``why``), and the answer to its sender
+        (ruling 323): a reply to a registered player's address only, never to an automatic mail."""
+        house = self.addresses.get(found.sender, "")
+        keys = [fp for fp, h in self.key_house.items() if h == house]
+        faults = faults_of(found, self.game_id, house or None, self.key_house, keys)
+        out.old = self.created is not None and found.date is not None and found.date < self.created
+        if not faults and (out.status != "ignored" or other_game):
+            return  # taken, or another game's (ruling 147): nothing to tell
+        answer = ""
+        if faults and found.automatic:
+            answer = f"not answered: an automatic mail ({found.automatic}: RFC 3834)"
+        elif faults and not house:
+            answer = "not answered: the sender is not a registered player's address (anyone can write any From)"
+        elif faults and out.old:
+            answer = "not answered: the mail is dated before the game began"
+        elif faults:
+            answer = self.replier().answer(house=house, address=self.written_as[house], message=entry_key(found, entry),
+                                           faults=faults, date=found.date, message_id=found.message_id)  # fmt: skip
+        if answer:
+            out.lines.append(answer)
+        entry["why"] = "; ".join(faults)[:400] if faults else "no turn for this game"
+        entry["answer"] = answer
+        entry["old"] = out.old
+
+    def replier(self) -> Replier:
+        if self._replier is None:
+            self._replier = Replier.load(self.gd.root, self.game, self.game_id, self.now)
+        return self._replier
 
     def _take_block(self, b: FoundBlock, found: MailScan, key: str) -> list[str]:
         claim = f"house {b.header.house}, round {b.header.round} {b.header.step}, seq {b.header.seq}" if b.header else \
@@ -283,6 +389,19 @@ class _Intake:
                     f"address {registered}; the seal decides")  # fmt: skip
         return ""
 
+
+
+def entry_key(found: MailScan, entry: dict[str, Any]) -> str:
+    """What a reply names the message by in the log: its Message-ID, else its sender, date and subject."""
+    return found.message_id or f"{entry['from']} {entry['date']} {entry['subject'][:80]}"
+
+
+def _when(text: str) -> datetime | None:
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def _quoted_note(quoted: list[FoundBlock]) -> str:

@@ -68,6 +68,7 @@ from .sending import (
     parse_smtp_url,
     said,
 )
+from .untaken import MARK, listed_through, untaken_since
 
 __all__ = [
     "REPORT_NAMESPACE", "OutboxError", "OutboxReport", "SmtpServer", "mark_sent", "parse_smtp_url",
@@ -273,7 +274,8 @@ def _plans(gd: GameDir, ledger: Ledger, g: Game, folders: list[Path], players: d
     """What each reader's mail would carry now (readers with nothing new are left out)."""
     best = ledger.highest()
     readers: list[tuple[str, str]] = []
-    for house in g.state.houses_in_play:
+    gone = registry.departed(gd.root, registry.read_game(gd.root))  # a house whose player left: no more mail
+    for house in (h for h in g.state.houses_in_play if h not in gone):
         address = str(players.get(house, {}).get("email", ""))
         if address:
             readers.append((house, address))
@@ -295,6 +297,8 @@ def _plans(gd: GameDir, ledger: Ledger, g: Game, folders: list[Path], players: d
         if who == MODERATOR:
             d.told_houses, told = _told_houses(ledger, gd.root, players)
             notice_paths += told
+            d.untaken, last = untaken_since(gd.root, listed_through(ledger.mail.delivered.get(MODERATOR, set())))
+            notice_paths += [f"{MARK}{last}"] if d.untaken else []  # the mails not taken it lists (ruling 325)
         plan = _Plan(d, address, mine, notice_paths)
         d.steps = [StepPart(p.name, "", "") for p in mine]  # read only when the mail is written
         if d.empty():

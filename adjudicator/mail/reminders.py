@@ -154,8 +154,9 @@ def write_reminders(game_dir: str | Path, *, sender: str | None = None, now: dat
         snap = Folder(gd).read_snapshot(numbers[-1])
         ledger = Ledger.read(gd.root)
         owed = reminders_due(snap, deadlines.Clock(schedule, ledger, now), ledger, schedule.remind_hours)
+        gone = registry.departed(gd.root, game)  # a house whose player left gets no more mail
         for house, mine in owed.items():
-            address = str(players.get(house, {}).get("email", ""))
+            address = str(players.get(house, {}).get("email", "")) if house not in gone else ""
             if not address:
                 report.notes.append(f"no reminder for {registry.house_name(house)}: it has no address")
                 continue

@@ -24,7 +24,8 @@ from urllib.parse import urlsplit
 from ..folder.gamedir import GameDirError
 from ..folder.mailstore import OUTBOX
 
-__all__ = ["OUTBOX", "SENT_FILE", "OutboxError", "OutboxReport", "SmtpServer", "parse_smtp_url"]
+__all__ = ["OUTBOX", "SENT_FILE", "OutboxError", "OutboxReport", "SmtpServer", "close", "connect", "deliver",
+           "parse_smtp_url", "reason", "said"]
 
 SENT_FILE = "sent.json"  # the reminders' record of what was sent (the reports' is the game's log)
 
@@ -117,7 +118,8 @@ def parse_smtp_url(url: str, *, starttls: bool = False, user: str | None = None,
     return SmtpServer(u.hostname, port or (465 if tls else 25), tls, starttls, user, password, context)
 
 
-def _connect(server: SmtpServer) -> smtplib.SMTP:
+def connect(server: SmtpServer) -> smtplib.SMTP:
+    """An open, greeted (and, as the server asks, encrypted and logged-in) SMTP session."""
     ctx = server.context or ssl.create_default_context()
     if server.tls:
         smtp: smtplib.SMTP = smtplib.SMTP_SSL(server.host, server.port, timeout=server.timeout, context=ctx)
@@ -160,12 +162,12 @@ def deliver(smtp: smtplib.SMTP, name: str, data: bytes, server: SmtpServer) -> D
     try:
         refused = smtp.sendmail(sender, to, data)
     except smtplib.SMTPServerDisconnected as e:
-        return Delivery(name, error=f"the server closed the connection ({_why(e)})", connected=False)
+        return Delivery(name, error=f"the server closed the connection ({reason(e)})", connected=False)
     except (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as e:
-        return Delivery(name, error=f"refused by {server}: {_why(e)}")
+        return Delivery(name, error=f"refused by {server}: {reason(e)}")
     except (smtplib.SMTPException, OSError) as e:
-        return Delivery(name, error=_why(e), connected=False)
-    return Delivery(name, [a for a in to if a not in refused], {a: _why(r) for a, r in refused.items()})
+        return Delivery(name, error=reason(e), connected=False)
+    return Delivery(name, [a for a in to if a not in refused], {a: reason(r) for a, r in refused.items()})
 
 
 def said(d: Delivery) -> str:
@@ -196,16 +198,18 @@ def close(smtp: smtplib.SMTP) -> None:
         smtp.close()
 
 
-def _why(e: object) -> str:
+def reason(e: object) -> str:
     """A one-line reason from an SMTP error or reply."""
     if isinstance(e, smtplib.SMTPRecipientsRefused):
-        return "; ".join(f"{a}: {_why(r)}" for a, r in e.recipients.items())
+        return "; ".join(f"{a}: {reason(r)}" for a, r in e.recipients.items())
     if isinstance(e, tuple) and len(e) == 2:  # (code, message) as smtplib reports a refusal
         code, msg = e
         return f"{code} {msg.decode('utf-8', 'replace') if isinstance(msg, bytes) else msg}"
     if isinstance(e, (smtplib.SMTPResponseException,)):
-        return _why((e.smtp_code, e.smtp_error))
+        return reason((e.smtp_code, e.smtp_error))
     if isinstance(e, OSError) and e.strerror:
         return e.strerror
     return str(e) or type(e).__name__
 
+
+_connect, _why = connect, reason  # the names the outbox and the reminders import

@@ -180,6 +180,11 @@ def append_line(path: Path, line: str) -> None:
         _sync(f.fileno())
 
 
+def fsync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (skipped when relaxed or where folders cannot be opened)."""
+    _fsync_dir(folder)
+
+
 def _fsync_dir(folder: Path) -> None:
     """Make a rename in ``folder`` durable (skipped when relaxed or where folders cannot be opened)."""
     if _relaxed_depth:

@@ -37,10 +37,21 @@ START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 
 
 def make_game(root: Path, *, game_id: str = GAME) -> Path:
-    """A 3-player game with each house's key and address registered."""
+    """A 3-player game with each house's key and address registered, made the day before the players'
+    mails of :data:`START` (mail dated before a game began is old mail, ruling 325)."""
     create_game(root, houses=HOUSES, game_id=game_id, seed="mail tests")
+    made_before_start(root)
     for h in HOUSES:
         registry.register_key(root, h, PublicKey.from_key(KEYS[h]), email=EMAILS[h])
+    return root
+
+
+def made_before_start(root: Path) -> Path:
+    """Date a new game's ``[game] created`` the day before :data:`START`, when the players' mails begin."""
+    toml = (root / "game.toml").read_text(encoding="utf-8")
+    created = (START - timedelta(days=1)).isoformat()
+    (root / "game.toml").write_text(re.sub(r'(?m)^created = ".*"$', f'created = "{created}"', toml, count=1),
+                                    encoding="utf-8")  # fmt: skip
     return root
 
 
