@@ -139,7 +139,7 @@ def test_the_html_part_shows_the_map_as_a_png_attached_by_content_id(game: Path)
         assert page.count(f'src="cid:{cid}"') == 2 and page.count("<img") == 2 and "map.svg" not in page
         assert page.count("<style") == 1 and page.index("<style") < page.index("</head>")
         inline = re.findall(r'style="([^"]*)"', page)
-        assert len(inline) == len(set(inline)) == 2, inline  # the region's box and its crop of the picture
+        assert len(inline) == len(set(inline)) == 3, inline  # the whole board, the region's box, its crop
         png = png_part.get_content()
         assert png_size(png) == (MapLayout.classic().width, MapLayout.classic().height + MapLayout.classic().legend_height)
         assert len(png) > 20_000  # a drawn map, not a blank picture
