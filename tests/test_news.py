@@ -58,7 +58,7 @@ def test_ruling_313_a_decision_is_news_once_and_a_receipt_always() -> None:
     assert news.reasons(refused, told=set(), every=False) == ["receipt"]
     undone = Digest("stark", undone=[{"to": 3, "through": 4, "reason": "r"}])
     assert news.reasons(undone, told=set(), every=False) == ["undone"]
-    assert news.reasons(Digest("moderator", not_taken=["x"]), told=set(), every=False) == ["for the moderator"]
+    assert news.reasons(Digest("moderator", untaken=["x"]), told=set(), every=False) == ["for the moderator"]
 
 
 def test_ruling_313_the_setting_is_read_from_game_toml(game: Path) -> None:

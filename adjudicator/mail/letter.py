@@ -133,9 +133,9 @@ def _receipts(d: Digest) -> list[str]:
     if d.told_houses:
         out += ["", "RECEIPTS SENT TO HOUSES (refused files whose seal a house's key made)"]
         out += [f"  {line}" for line in d.told_houses]
-    if d.not_taken:
-        out += ["", f"MAILS NOT TAKEN ({len(d.not_taken)}): sender, subject, why"]
-        out += [f"  {line}" for line in d.not_taken]
+    if d.untaken:
+        out += ["", "MAILS NOT TAKEN (sender, subject, date: why; the answer its sender got)"]
+        out += [w for line in d.untaken for w in wrap(line, "  ", "    ")]
     return out
 
 

@@ -76,7 +76,7 @@ def reasons(d: Digest, *, told: Iterable[str] | None, every: bool) -> list[str]:
         out.append("receipt")
     if d.undone:
         out.append("undone")
-    if d.told_houses or d.not_taken:
+    if d.told_houses or d.untaken:
         out.append("for the moderator")
     for part in d.steps:
         if story_moved(part, d.who) or (every and (part.public_events or part.private_events or part.judged)):

@@ -67,8 +67,8 @@ from .sending import (
     deliver,
     parse_smtp_url,
     read_json,
+    reason,
     said,
-    why,
 )
 from .untaken import MARK, listed_through, untaken_since
 
@@ -457,10 +457,10 @@ def send_outbox(game_dir: str | Path, *, server: SmtpServer, now: datetime | Non
         try:
             smtp = connect(server)
         except smtplib.SMTPAuthenticationError as e:
-            report.failed += [f"{r['path']}: {server} refused the login of {server.user}: {why(e)}" for r, _ in todo]
+            report.failed += [f"{r['path']}: {server} refused the login of {server.user}: {reason(e)}" for r, _ in todo]
             return report
         except (smtplib.SMTPException, OSError) as e:
-            report.failed += [f"{r['path']}: cannot reach {server}: {why(e)}" for r, _ in todo]
+            report.failed += [f"{r['path']}: cannot reach {server}: {reason(e)}" for r, _ in todo]
             return report
         try:
             for i, (rec, data) in enumerate(todo):

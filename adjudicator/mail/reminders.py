@@ -35,7 +35,7 @@ from ..folder.settle import locked
 from ..reports.sections import pick, text_sections, trimmed
 from ..util import fileio
 from .digest import short_time
-from .sending import OUTBOX, SENT_FILE, OutboxError, OutboxReport, SmtpServer, connect, read_json, send_one, why
+from .sending import OUTBOX, SENT_FILE, OutboxError, OutboxReport, SmtpServer, connect, read_json, reason, send_one
 
 REMINDERS = "reminders"
 WIDTH = 78
@@ -222,7 +222,7 @@ def send_reminders(game_dir: str | Path, *, server: SmtpServer, now: datetime | 
         try:
             smtp = connect(server)
         except (smtplib.SMTPException, OSError) as e:
-            report.failed += [f"{p.name}: cannot reach {server}: {why(e)}" for p in todo]
+            report.failed += [f"{p.name}: cannot reach {server}: {reason(e)}" for p in todo]
             return report
         try:
             for i, path in enumerate(todo):
