@@ -28,6 +28,7 @@ from adjudicator.folder.gamedir import GameDir, GameDirError, create_game
 from adjudicator.folder.schedule import Schedule, ScheduleError, add_hours, parse_time
 from adjudicator.mail import outbox, reminders
 from adjudicator.mail.outbox import OutboxError, SmtpServer
+from adjudicator.reports.sections import pick, text_sections
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
 
@@ -377,6 +378,34 @@ def test_ruling_114_reminders_go_within_the_window_once_per_request(game: Path, 
     assert audit.replay(game).ok
 
 
+def test_ruling_311_a_reminder_says_what_is_due_and_when_in_its_subject_and_carries_the_turn_file(
+        game: Path, clock: LogClock) -> None:  # fmt: skip
+    schedule(game, hours=48, remind_hours=12)
+    with_addresses(game)
+    clock.set(1)
+    run(game)
+    remind(game, 37)
+    mail = BytesParser(policy=policy.default).parsebytes(next((game / "outbox" / "reminders").glob("stark-*.eml")).read_bytes())
+    assert mail["Subject"] == "[toy] BID DUE Wed 4 Mar 09:00 UTC · reminder, 11 h left"
+    body = mail.get_content().replace("\r\n", "\n")
+    label = sorted(p.name for p in (game / "reports").glob("[0-9]*"))[-1]
+    turn_file = pick(text_sections((game / "reports" / label / "stark.txt").read_text()), "turn-file").rstrip("\n")
+    assert turn_file.startswith("YOUR TURN FILE") and "house stark" in turn_file
+    assert body.count(turn_file) == 1 and body.index("default: bid wildlings 0") < body.index(turn_file)
+
+
+def test_ruling_311_a_mail_says_what_is_asked_by_when_first(game: Path, clock: LogClock) -> None:
+    with_addresses(game)
+    registry.register_key(game, "moderator", PublicKey.from_key(Ed25519PrivateKey.generate()), email="gm@example.org")
+    outbox.write_outbox(game, now=at(10))
+    mail = BytesParser(policy=policy.default).parsebytes(next(game.glob("outbox/*/stark.eml")).read_bytes())
+    assert mail["Subject"] == "[toy] BID DUE Wed 4 Mar 09:00 UTC · r1 planning"
+    assert len(mail["Subject"].split(" · ")[0]) <= 40
+    text = mail.get_body(("plain",)).get_content().replace("\r\n", "\n")  # type: ignore[union-attr]
+    head = text.split("\n\n")  # the title and the mail's first words, then what is asked and by when
+    assert head[1].split("\n")[0] == "ASKED OF YOU NOW: due Wed 4 Mar 2026 09:00 UTC, 1 d 14 h left", text[:400]
+
+
 def test_reminders_need_a_schedule_with_a_window(toy: Path) -> None:
     run(toy)
     with pytest.raises(OutboxError, match=r"no \[deadlines\] table"):
@@ -625,6 +654,8 @@ def test_moderating_md_the_week_mails_each_step_once_and_tells_the_undo(tmp_path
     goes to Greyjoy with its next mail, and to no other house."""
     from test_digest import sections, whole
 
+    from adjudicator.reports.sections import pick, text_sections
+
     monkeypatch.chdir(tmp_path)
     play_the_week(clock)
     root = Path("winter")
@@ -632,14 +663,18 @@ def test_moderating_md_the_week_mails_each_step_once_and_tells_the_undo(tmp_path
     (receipt,) = [p.name for p in (root / "refused").glob("*-greyjoy.txt")]
     labels = sorted(p.name for p in (root / "reports").glob("[0-9][0-9][0-9][0-9]-*"))
     for house in WEEK_HOUSES:
-        texts = []
+        texts, carried = [], []
         for f in mailed:
             if f.endswith(f"/{house}.eml"):
                 msg = BytesParser(policy=policy.default).parsebytes((root / f).read_bytes())
                 texts.append(msg.get_body(("plain",)).get_content().replace("\r\n", "\n"))  # type: ignore[union-attr]
-        steps = [n for t in texts for n in sections(t)]
-        assert steps == [0, 1, 2, 3, 4, 4], (house, steps)
+                carried += [int(label[:4]) for label in str(msg["X-Maester-Steps"]).split() if label != "none"]
+        assert carried == [0, 1, 2, 3, 4, 4], (house, carried)  # every step once, and step 0004 again after the undo
+        shown = [n for t in texts for n in sections(t)]
+        assert shown == sorted(shown) and set(shown) <= set(carried) and shown.count(4) == 2, (house, shown)
         last = texts[-1]
         assert "UNDONE BY THE MODERATOR" in last and "Greyjoy sealed its draft by mistake" in last.replace("\n", " ")
-        assert whole(root, labels[-1], house).rstrip("\n") in sections(last)[4]
+        latest = text_sections(whole(root, labels[-1], house))
+        for name in ("events", "board", "hand"):  # the new step 0004's events, and the game as it left it
+            assert pick(latest, name).rstrip("\n") in last, (house, name)
         assert sum(t.count(f"[refused/{receipt}]") for t in texts) == (house == "greyjoy")

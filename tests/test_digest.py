@@ -18,13 +18,30 @@ from mail.loopback import LoopbackController, Recorder, game, mails_to, recorder
 from adjudicator.cli import main as cli_main
 from adjudicator.folder import audit, batch, registry, undo
 from adjudicator.mail import outbox
-from adjudicator.mail.digest import STEP_RULE
+from adjudicator.mail.letter import GAME_NOW, STEP_RULE
 from adjudicator.mail.outbox import mark_sent, parse_smtp_url, send_outbox, write_outbox
 from adjudicator.reports.report import join_text
+from adjudicator.reports.sections import pick, text_sections
 from adjudicator.seals import seal
 
 MOD = shapes.MODERATOR
 STRANGER = Ed25519PrivateKey.from_private_bytes(bytes([5] * 32))
+
+
+ORDERS = {"stark": ("Winterfell: defense +1", "White Harbor: support", "The Shivering Sea: consolidate"),
+          "lannister": ("Lannisport: defense +1", "Stoney Sept: support", "The Golden Sound: consolidate",
+                        "Port of Lannisport: consolidate"),
+          "baratheon": ("Dragonstone: defense +1", "Kingswood: support", "Shipbreaker Bay: consolidate")}  # fmt: skip
+
+
+def orders(game: Path, tmp_path: Path, houses: list[str] = list(ORDERS)) -> list[str]:  # noqa: B006 (never changed)
+    """Each house's orders of round 1, one file a run: a step each; the last reveals the orders."""
+    out = []
+    for house in houses:
+        path = tmp_path / f"{house}-orders.txt"
+        path.write_text(shapes.turn(house, 1, *ORDERS[house]))
+        out += batch.adjudicate(game, [path]).steps
+    return out
 
 
 def step(game: Path, house: str, seq: int, tmp_path: Path) -> list[str]:
@@ -53,10 +70,13 @@ def html_of(msg: EmailMessage) -> str:
 
 
 def sections(text: str) -> dict[int, str]:
-    """The step sections of a digest's text, by step number (a heading between two STEP_RULE lines)."""
+    """The step sections of a digest's text, by step number (a heading between two STEP_RULE lines;
+    the last, THE GAME NOW, is the game as the latest step left it, no step of its own)."""
     chunks = text.split(STEP_RULE + "\n")
     out: dict[int, str] = {}
     for heading, body in zip(chunks[1::2], chunks[2::2]):
+        if heading.startswith(GAME_NOW):
+            continue
         number = int(heading.split()[1])
         assert number not in out, f"step {number} twice in one mail"
         out[number] = body
@@ -75,28 +95,29 @@ def log(game: Path, action: str) -> list[dict]:
 
 
 
-def test_ruling_303_two_steps_without_an_outbox_reach_each_player_in_one_mail(game: Path, tmp_path: Path) -> None:
-    labels = ["0000-r1-planning", *step(game, "stark", 1, tmp_path), *step(game, "lannister", 1, tmp_path)]
-    assert labels == ["0000-r1-planning", "0001-r1-planning", "0002-r1-planning"]
+def test_ruling_303_steps_without_an_outbox_reach_each_player_in_one_mail(game: Path, tmp_path: Path) -> None:
+    labels = ["0000-r1-planning", *orders(game, tmp_path)]
+    assert labels == ["0000-r1-planning", "0001-r1-planning", "0002-r1-planning", "0003-r1-planning"]
     write_outbox(game, key=MOD)
-    msg = read(game / "outbox" / "0002" / "stark.eml")
-    assert msg["Subject"] == f"[{shapes.GAME}] round 1 planning, steps 0000-0002: House Stark"
-    assert msg["X-Maester-Steps"] == " ".join(labels)
+    msg = read(game / "outbox" / "0003" / "stark.eml")
+    assert msg["X-Maester-Steps"].strip() == " ".join(labels)  # folded when long
     text = text_of(msg)
     found = sections(text)
-    assert sorted(found) == [0, 1, 2]
-    for label in labels:  # each step's whole report, word for word, in its own section
-        assert whole(game, label, "stark").rstrip("\n") in found[int(label[:4])]
+    assert sorted(found) == [0, 3], "the steps that tell Stark something: the first, and the orders revealed"
+    for label in ("0000-r1-planning", "0003-r1-planning"):  # each step's events, word for word, once
+        events = pick(text_sections(whole(game, label, "stark")), "events").rstrip("\n")
+        assert events.startswith("WHAT HAPPENED\n") and text.count(events) == 1 and events in found[int(label[:4])]
     assert text.index("ASKED OF YOU NOW") < text.index(STEP_RULE), "what is asked comes first"
-    assert "RECEIPTS: what was made of your files applied in this step" in found[1]
-    assert "Receipt for archive/000001-stark-r1-planning-seq1.txt" in found[1] and "Receipt for" not in found[2]
+    assert text.index("YOUR FILES TAKEN (1)") < text.index(STEP_RULE), "then the receipts"
+    assert text.count("Receipt for archive/000001-stark-r1-planning-seq1.txt") == 1 and "Receipt for archive/000002" not in text
+    assert text.count("\nTHE BOARD\n") == 1 and text.index(STEP_RULE) < text.index("\nTHE BOARD\n"), "one board: the latest"
     assert max(len(line) for line in text.splitlines()) <= 80
     page = html_of(msg)
     assert page.count('<img id="map"') == 1 and page.count("<html") == 1 and page.rstrip().endswith("</html>")
-    assert page.index('id="step-0000"') < page.index('id="step-0001"') < page.index('id="step-0002"')
-    assert page.index('id="step-0002"') < page.index('<img id="map" src="cid:'), "the map of the latest step only"
+    assert page.index('id="step-0000"') < page.index('id="step-0003"') < page.index('<img id="map" src="cid:')
+    assert 'id="step-0001"' not in page and page.count('id="board"') == 1, "the map and board of the latest step only"
     assert 'id="events-0000"' in page and 'id="events"' in page, "the earlier steps' ids are their own"
-    lannister = text_of(read(game / "outbox" / "0002" / "lannister.eml"))
+    lannister = text_of(read(game / "outbox" / "0003" / "lannister.eml"))
     assert "PRIVATE report for House Stark" not in lannister and "Receipt for archive/000001-stark" not in lannister
 
 
@@ -105,16 +126,24 @@ def test_ruling_303_the_next_mail_starts_after_the_last_one_sent(game: Path, tmp
     server = parse_smtp_url(f"smtp://127.0.0.1:{smtp.port}")
     write_outbox(game, key=MOD)
     assert send_outbox(game, server=server).exit_status == 0
-    step(game, "stark", 1, tmp_path)
-    step(game, "baratheon", 1, tmp_path)
+    orders(game, tmp_path, ["stark"])
     report = write_outbox(game, key=MOD)
-    assert [w.split(":")[1].strip() for w in report.written] == ["steps 0001, 0002"] * 4
+    assert report.written == ["stark.eml to stark@players.example: steps 0001"], "the others wait for news (ruling 313)"
+    send_outbox(game, server=server)
+    orders(game, tmp_path, ["lannister", "baratheon"])
+    report = write_outbox(game, key=MOD)
+    assert sorted(report.written) == ["baratheon.eml to baratheon@players.example: steps 0001, 0002, 0003",
+                                      "lannister.eml to lannister@players.example: steps 0001, 0002, 0003",
+                                      "moderator.eml to moderator@maester.example: steps 0001, 0002, 0003",
+                                      "stark.eml to stark@players.example: steps 0002, 0003"]  # fmt: skip
     send_outbox(game, server=server)
     mails = mails_to(recorder, shapes.EMAILS["stark"])
-    assert [sorted(sections(text_of(m))) for m in mails] == [[0], [1, 2]]
+    assert [m["X-Maester-Steps"] for m in mails] == ["0000-r1-planning", "0001-r1-planning",
+                                                    "0002-r1-planning 0003-r1-planning"]  # fmt: skip
+    assert [sorted(sections(text_of(m))) for m in mails] == [[0], [], [3]]
     assert write_outbox(game, key=MOD).written == [], "nothing new: no mail"
     mailed = log(game, "mailed")
-    assert len(mailed) == 8 and len({e["file"] for e in mailed}) == 8
+    assert len(mailed) == 9 and len({e["file"] for e in mailed}) == 9
 
 
 def test_ruling_303_a_crash_while_sending_sends_exactly_the_rest_at_the_next_run(
@@ -181,13 +210,17 @@ def test_ruling_304_a_rollback_after_mailing_is_told_and_the_new_steps_follow(ga
     batch.adjudicate(game)  # 0001 again, from Lannister's file alone
     report = write_outbox(game, key=MOD)
     assert any(w.startswith("stark.eml") and "steps 0001" in w for w in report.written)
-    assert not (game / "outbox" / "0002" / "stark.eml").exists(), "the unsent mail of an undone step is set aside"
+    assert not (game / "outbox" / "0002" / "lannister.eml").exists(), "the unsent mail of an undone step is set aside"
+    assert (game / "outbox" / "superseded" / "0002-lannister.eml").is_file()
     send_outbox(game, server=server)
     mails = mails_to(recorder, shapes.EMAILS["stark"])
-    assert len(mails) == 2, "the mail written before the rollback was never sent"
+    assert len(mails) == 2
     last = text_of(mails[-1])
     assert "UNDONE BY THE MODERATOR" in last and "The moderator undid step 0001" in last and "not meant" in last
-    assert sorted(sections(last)) == [1] and "lannister" in sections(last)[1].lower()
+    assert mails[-1]["X-Maester-Steps"] == "0001-r1-planning" and "Receipt for" not in last
+    lannister = mails_to(recorder, shapes.EMAILS["lannister"])
+    assert len(lannister) == 2, "the mail written before the rollback was never sent"
+    assert "Receipt for archive/000002-lannister" in text_of(lannister[-1])
     assert audit.replay(game).ok
 
 
@@ -199,7 +232,8 @@ def test_a_game_list_gets_the_public_reports_only(game: Path, tmp_path: Path) ->
     public = read(game / "outbox" / "0001" / "public.eml")
     assert public["To"].addresses[0].addr_spec == "agot@lists.example"
     text = text_of(public)
-    assert sorted(sections(text)) == [0, 1] and "PRIVATE" not in text and "Receipt for" not in text
+    assert public["X-Maester-Steps"] == "0000-r1-planning 0001-r1-planning"
+    assert sorted(sections(text)) == [0] and "PRIVATE" not in text and "Receipt for" not in text
     assert "PRIVATE" not in html_of(public) and "YOUR HAND" not in text
     (game / "game.toml").write_text(doc.replace("agot@lists.example", "a@x, b@y"))
     with pytest.raises(outbox.OutboxError, match=r"\[mail\] list 'a@x, b@y' in game.toml is not one mail address"):
@@ -216,8 +250,8 @@ def test_a_game_mailed_by_an_older_maester_goes_on_after_its_last_mail(game: Pat
     step(game, "stark", 1, tmp_path)
     report = write_outbox(game, key=MOD)
     steps = {w.split()[0]: w.split(":")[1].strip() for w in report.written}
-    assert steps == {"stark.eml": "steps 0001", "lannister.eml": "steps 0001", "moderator.eml": "steps 0001",
-                     "baratheon.eml": "steps 0000, 0001"}, "baratheon's mail of 0000 was never sent"  # fmt: skip
+    assert steps == {"stark.eml": "steps 0001", "lannister.eml": "steps 0001", "baratheon.eml": "steps 0000, 0001"}, \
+        "baratheon's mail of 0000 was never sent; what an older Maester's mail asked is not known: asked again"
     assert (old / "stark.eml").read_text() == "an older Maester's mail\n", "mails sent before are kept"
     assert log(game, "outbox")[0]["legacy_through"] == {"stark": 0, "lannister": 0, "moderator": 0, "public": 0}
     write_outbox(game, key=MOD, sender=shapes.MODERATOR_EMAIL)

@@ -8,6 +8,7 @@ made (``README.md`` there); it runs everywhere.
 
 from __future__ import annotations
 
+import json
 import mailbox
 import shutil
 from email import policy
@@ -93,12 +94,12 @@ def test_issue_21_a_reply_made_by_mutt_carries_the_report_once(game: Path, tmp_p
     text = quoted_body(reply)
     assert text.count("> ASKED OF YOU NOW") == 1
     assert text.count("> PRIVATE report for House Stark") == 1
-    assert text.count("> Public report") == 1
+    assert text.count("> THE BOARD") == 1 and text.count("> YOUR TURN FILE") == 1
     assert "report-0000-stark.txt" in text  # named in the seal paragraph, never shown or quoted as a part
     assert len(reply) < 20_000  # the text of one report, not two
     report = ingest_into_inbox(game, mbox=shapes.mbox(tmp_path / "mbox", [reply]))
     notes = [x for x in report.outcomes[0].lines if x.startswith("not taken")]
-    assert report.taken == [] and len(notes) == 1 and notes[0].startswith("not taken: 2 quoted turn texts")
+    assert report.taken == [] and len(notes) == 1 and notes[0].startswith("not taken: 1 quoted turn text with no seal")
 
 
 @needs_mutt
@@ -119,7 +120,7 @@ def test_issue_21_a_turn_written_below_the_quote_of_a_report_is_taken_without_th
     assert quoted_body(reply).index("> YOUR TURN FILE") < quoted_body(reply).index("-----BEGIN SSH SIGNATURE")
     report = ingest_into_inbox(game, mbox=shapes.mbox(tmp_path / "mbox", [reply]))
     lines = report.outcomes[0].lines
-    assert [x for x in lines if x.startswith("not taken")] == [x for x in lines if "quoted turn texts" in x]
+    assert [x for x in lines if x.startswith("not taken")] == [x for x in lines if "quoted turn text" in x]
     assert len([x for x in lines if x.startswith("not taken")]) == 1
     taken_exactly(game, ["mutt-inline"])
 
@@ -137,6 +138,34 @@ def test_issue_21_the_text_of_a_report_mail_saved_by_mutt_checks_with_verify_rep
     argv = ["verify-report", "--key", str(tmp_path / "moderator.pub"), str(tmp_path / "saved.txt"),
             "--sig", str(tmp_path / "report.sig")]  # fmt: skip
     assert cli_main(argv) == 0 and "good: sealed by the moderator's key" in capsys.readouterr().out
+
+
+# --- what s-nail shows of a report mail (ruling 312) ---------------------------------------------
+
+needs_s_nail = pytest.mark.skipif(clients.S_NAIL is None, reason="s-nail is not installed (apt-get install s-nail)")
+
+
+def shows_the_report_once(shown: str) -> None:
+    """s-nail's display of House Stark's mail of step 0000: every part of the report once."""
+    for line in ("ASKED OF YOU NOW", "YOUR TURN FILE", "WHAT HAPPENED", "THE BOARD", "YOUR HAND",
+                 "Sealed by the moderator's key"):  # fmt: skip
+        assert sum(1 for x in shown.splitlines() if x.startswith(line)) == 1, line
+    assert shown.count("game mailgame · house stark · round 1 · planning · seq 1") == 1
+    assert "[-- report-0000-stark.txt --]" not in shown  # the part s-nail once typed as text by its name
+
+
+def test_ruling_312_s_nail_showed_the_report_once(tmp_path: Path) -> None:
+    """The stored fixture made by s-nail itself (``make_fixtures.py --s-nail``); the mail written today
+    has the structure of the one s-nail showed, so what it showed holds for today's mail."""
+    shows_the_report_once((FIXTURES / "s-nail" / "report-shown.txt").read_text(encoding="utf-8"))
+    stored = json.loads((FIXTURES / "s-nail" / "report-structure.json").read_text())
+    assert clients.structure(clients.report_mail(tmp_path)) == stored, \
+        "the mail's parts changed: make the fixture again (tests/mail/make_fixtures.py --s-nail) and read it"
+
+
+@needs_s_nail
+def test_ruling_312_s_nail_shows_the_report_once(tmp_path: Path) -> None:
+    shows_the_report_once(clients.s_nail_show(tmp_path / "s-nail", clients.report_mail(tmp_path)))
 
 
 # --- stored: delivered by Postfix ---------------------------------------------------------------

@@ -24,6 +24,7 @@ from adjudicator.mail.outbox import (
     verify_report,
     write_outbox,
 )
+from adjudicator.reports.sections import text_sections, trimmed
 from adjudicator.reports.svgmap import MapLayout
 from adjudicator.seals import seal
 from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
@@ -61,23 +62,32 @@ def test_one_mail_per_player_and_one_to_the_moderator_at_the_registered_addresse
         msg = read(outbox(game) / f"{h}.eml")
         assert msg["To"].addresses[0].addr_spec == shapes.EMAILS[h]
         assert msg["From"].addresses[0].addr_spec == shapes.MODERATOR_EMAIL
-        assert msg["Subject"] == f"[{shapes.GAME}] round 1 planning, step 0000: House {h.title()}"
+        assert msg["Subject"] == f"[{shapes.GAME}] ORDERS DUE · r1 planning"  # ruling 311
         assert msg["Auto-Submitted"] == "auto-generated" and msg["X-Maester-Step"] == "0000-r1-planning"
     mod = read(outbox(game) / "moderator.eml")
     assert mod["To"].addresses[0].addr_spec == shapes.MODERATOR_EMAIL
-    assert mod["Subject"].endswith("step 0000: moderator")
+    assert mod["Subject"] == f"[{shapes.GAME}] moderator · r1 planning"
     assert not (outbox(game) / "public.eml").exists(), "no game list: no public mail"
 
 
-def test_the_text_puts_what_is_asked_and_the_skeleton_first_then_the_whole_report(game: Path) -> None:
+def test_ruling_310_the_text_says_what_is_asked_then_the_turn_file_then_what_happened_then_board_and_hand(
+        game: Path) -> None:  # fmt: skip
     write_outbox(game, key=MOD)
     text, _, _ = parts(read(outbox(game) / "stark.eml"))
-    report = (game / "reports" / "0000-r1-planning" / "stark.txt").read_text()
-    asked, skeleton = text.index("ASKED OF YOU NOW\n   1. orders: assign"), text.index("YOUR TURN FILE")
-    assert asked < skeleton < text.index("PRIVATE report for House Stark")
-    assert f"\ngame {shapes.GAME} · house stark · round 1 · planning · seq 1\n# orders:" in text[skeleton:]
-    assert seal.normalise(report).rstrip("\n") in text
+    order = ["ASKED OF YOU NOW: no due time set", "   1. orders: assign", "YOUR TURN FILE", "\nWHAT HAPPENED\n",
+             "\nNEEDED NEXT\n", "\nTHE BOARD\n", "\nINFLUENCE TRACKS", "\nHOUSE CARDS", "\nYOUR HAND\n",
+             "Sealed by the moderator's key"]  # fmt: skip
+    at = [text.index(x) for x in order]
+    assert at == sorted(at), [x for x, i in sorted(zip(order, at), key=lambda p: p[1])]
+    assert f"\ngame {shapes.GAME} · house stark · round 1 · planning · seq 1\n# orders:" in text
     assert max(len(line) for line in text.splitlines()) <= 80
+    folder = game / "reports" / "0000-r1-planning"
+    for name in ("stark.txt", "public.txt"):  # every section of the step's reports, once (its title block aside)
+        for sec in text_sections(seal.normalise((folder / name).read_text())):
+            whole = trimmed(sec.text).rstrip("\n")
+            body = whole.split("\n", 1)[1] if sec.name == "decisions" else whole  # its heading is the mail's own
+            if sec.name != "title":
+                assert text.count(body) == 1, (name, sec.name)
 
 
 def test_the_skeleton_takes_the_next_sequence_number(game: Path, tmp_path: Path) -> None:
@@ -97,18 +107,19 @@ def test_a_house_gets_the_receipts_of_its_files_applied_in_the_step(game: Path, 
     stark, _, _ = parts(read(game / "outbox" / "0001" / "stark.eml"))
     (path,) = (game / "reports" / "0001-r1-planning" / "receipts").glob("000001-stark-r1-planning-seq1*")
     receipt = path.read_text()
-    assert "RECEIPTS: what was made of your files applied in this step" in stark
-    assert receipt.rstrip("\n") in stark and stark.index("PRIVATE report") < stark.index("RECEIPTS")
+    assert "YOUR FILES TAKEN (1): what was made of each\n" in stark and stark.count(receipt.rstrip("\n")) == 1
+    assert stark.index("YOUR TURN FILE") < stark.index("YOUR FILES TAKEN") < stark.index("\nWHAT HAPPENED\n")
     lannister, _, _ = parts(read(game / "outbox" / "0001" / "lannister.eml"))
-    assert "RECEIPTS" not in lannister and "Receipt for" not in lannister
+    assert "YOUR FILES" not in lannister and "Receipt for" not in lannister
 
 
 def test_the_html_alternative_has_what_is_asked_first_then_the_map(game: Path) -> None:
     write_outbox(game, key=MOD)
     _, page, _ = parts(read(outbox(game) / "lannister.eml"))
-    assert 'id="private"' in page and '<img id="map" src="cid:' in page
-    assert page.index('id="private"') < page.index('<img id="map"')
-    assert "house lannister · round 1 · planning · seq 1" in page
+    assert page.count('<img id="map" src="cid:') == 1 and page.count("house lannister · round 1 · planning · seq 1") == 1
+    order = ['id="asked"', "Your turn file", 'id="events"', '<img id="map"', 'id="board"', 'id="hand"']
+    at = [page.index(x) for x in order]
+    assert at == sorted(at), order
 
 
 def test_the_html_part_shows_the_map_as_a_png_attached_by_content_id(game: Path) -> None:
@@ -128,19 +139,17 @@ def test_the_html_part_shows_the_map_as_a_png_attached_by_content_id(game: Path)
         assert page.count(f'src="cid:{cid}"') == 2 and page.count("<img") == 2 and "map.svg" not in page
         assert page.count("<style") == 1 and page.index("<style") < page.index("</head>")
         inline = re.findall(r'style="([^"]*)"', page)
-        assert len(inline) == len(set(inline)) == 2, inline  # the region's box and its crop of the picture
+        assert len(inline) == len(set(inline)) == 3, inline  # the whole board, the region's box, its crop
         png = png_part.get_content()
         assert png_size(png) == (MapLayout.classic().width, MapLayout.classic().height + MapLayout.classic().legend_height)
         assert len(png) > 20_000  # a drawn map, not a blank picture
 
 
-def test_ruling_146_the_moderators_seal_verifies_over_the_text_and_the_attached_copy(game: Path) -> None:
+def test_ruling_146_the_moderators_seal_verifies_over_the_text(game: Path) -> None:
     write_outbox(game, key=MOD)
     text, _, files = parts(read(outbox(game) / "baratheon.eml"))
-    attached, armour = files["report-0000-baratheon.txt"], files["report-0000-baratheon.txt.sig"].decode()
-    assert attached == text.encode()
+    armour = files["report-0000-baratheon.txt.sig"].decode()
     assert verify_report(text, armour).key.fingerprint == MOD.public.fingerprint
-    assert verify_report(attached.decode(), armour).key.fingerprint == MOD.public.fingerprint
     assert f"Sealed by the moderator's key\n  {MOD.public.fingerprint}.\n" in text
     with pytest.raises(seal.BadSignature):
         verify_report(text.replace("Baratheon", "Lannister", 1), armour)
@@ -167,16 +176,17 @@ def commands_in(text: str) -> list[str]:
     return out
 
 
-def test_ruling_135_the_sealed_copy_is_an_attachment_no_mail_program_shows_inline(game: Path) -> None:
-    """Terminal clients show every text/* part inline and quote it in a reply: the copy kept for the seal
-    goes as application/octet-stream (with its .txt name), so a mail shows, and a reply quotes, the report once."""
+def test_ruling_312_the_mail_holds_the_report_once_and_the_seal_beside_it(game: Path) -> None:
+    """No copy of the text is attached (s-nail showed it as text by its name, a second report): one
+    text/plain part, the HTML alternative, the JSON state, the seal."""
     write_outbox(game, key=MOD)
     msg = read(outbox(game) / "stark.eml")
-    (copy,) = [p for p in msg.iter_attachments() if p.get_filename() == "report-0000-stark.txt"]
-    assert copy.get_content_type() == "application/octet-stream" and copy.get_content_disposition() == "attachment"
-    assert copy["Content-Transfer-Encoding"] == "base64"  # the signed bytes, whatever the mail does to text
+    names = [p.get_filename() for p in msg.iter_attachments()]
+    assert names == ["mailgame-0000.json", "mailgame-0000-stark.json", "report-0000-stark.txt.sig"]
     inline_text = [p for p in msg.walk() if p.get_content_type() == "text/plain"]
     assert len(inline_text) == 1 and inline_text[0].get_content_disposition() is None
+    (sig,) = [p for p in msg.iter_attachments() if p.get_filename() == "report-0000-stark.txt.sig"]
+    assert sig.get_content_type() == "application/octet-stream" and sig.get_content_disposition() == "attachment"
 
 
 def test_issue_21_the_seal_paragraph_cuts_no_name_and_says_how_to_make_moderator_allowed(game: Path) -> None:
@@ -204,6 +214,7 @@ def test_the_commands_the_mail_gives_check_the_seal(game: Path, tmp_path: Path) 
     text, _, files = parts(read(outbox(game) / "stark.eml"))
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
+    (tmp_path / "report-0000-stark.txt").write_text(text)  # the text part, saved as the paragraph says
     (tmp_path / "moderator.pub").write_text(MOD.public.line() + "\n")
     make_allowed, ssh_check, _ = commands_in(text)
 
@@ -218,12 +229,13 @@ def test_the_commands_the_mail_gives_check_the_seal(game: Path, tmp_path: Path) 
     assert sh(ssh_check).returncode != 0
 
 
-def test_verify_report_checks_the_copy_and_the_saved_text_of_the_mail(game: Path, tmp_path: Path,
-                                                                       capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_verify_report_checks_the_saved_text_of_the_mail(game: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     write_outbox(game, key=MOD)
     text, _, files = parts(read(outbox(game) / "stark.eml"))
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
+    (tmp_path / "report-0000-stark.txt").write_text(text)
     (tmp_path / "moderator.pub").write_text(MOD.public.line() + "\n")
     (tmp_path / "body.txt").write_bytes(text.replace("\n", "\r\n").encode())  # as a mail program may save it
     copy, sig, pub = (str(tmp_path / n) for n in ("report-0000-stark.txt", "report-0000-stark.txt.sig", "moderator.pub"))
@@ -242,9 +254,10 @@ def test_verify_report_names_a_seal_by_another_key(game: Path, tmp_path: Path,
     from adjudicator.seals.keys import generate
 
     write_outbox(game, key=MOD)
-    _, _, files = parts(read(outbox(game) / "stark.eml"))
+    text, _, files = parts(read(outbox(game) / "stark.eml"))
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
+    (tmp_path / "report-0000-stark.txt").write_text(text)
     stranger = generate()
     (tmp_path / "stranger.pub").write_text(stranger.public.line() + "\n")
     assert cli_main(["verify-report", "--key", str(tmp_path / "stranger.pub"), str(tmp_path / "report-0000-stark.txt")]) == 1
@@ -278,7 +291,8 @@ def test_the_public_copy_carries_only_the_public_report(game: Path) -> None:
     public = read(outbox(game) / "public.eml")
     text, page, files = parts(public)
     assert public["To"].addresses[0].addr_spec == "list@players.example"
-    assert "Public report" in text and "PRIVATE" not in text and "YOUR HAND" not in text
+    assert "The public reports: step 0000." in text and "\nTHE BOARD\n" in text
+    assert "PRIVATE" not in text and "YOUR HAND" not in text and "YOUR TURN FILE" not in text
     assert "PRIVATE" not in page and "report-0000-public.txt.sig" in files
 
 

@@ -84,7 +84,7 @@ def test_no_style_is_written_twice_in_an_html_report():
     for viewer in (None, "tyrell"):
         page = render_report(state, [], viewer=viewer, fmt="html")
         inline = re.findall(r'style="([^"]*)"', page)
-        assert inline and len(inline) == len(set(inline)) == 2, inline  # the region's box and its crop
+        assert inline and len(inline) == len(set(inline)) == 3, inline  # the whole board, the region's box, its crop
         assert page.count("<style>") == 1 and page.index("<style>") < page.index("</head>")
         classes = set(" ".join(re.findall(r'class="([^"]+)"', page)).split())
         sheet = page[page.index("<style>") : page.index("</style>")]

@@ -19,7 +19,7 @@ from adjudicator.engine.core.common import UnitsDestroyed
 from adjudicator.engine.events import AnswerUnusable, PhaseStarted
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState, Order, Unit
-from adjudicator.reports.report import MAP_FILE, join_html, render_report, render_step_map
+from adjudicator.reports.report import MAP_FILE, join_html, page_style, render_report, render_step_map
 
 WIDTH, HEIGHT = 1400, 1800
 __all__ = ["CHROMIUM", "dump_dom"]  # the Mother of Dragons sample's browser test opens its pages with them
@@ -118,6 +118,9 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                                            encoding="utf-8")  # fmt: skip
         frames += [Frame(f"{name}-{which}-{width}", folder / f"{which}.html", width)
                    for which in ("public", "house") for width in (400, 1280)]  # fmt: skip
+        bare = (folder / "house.html").read_text(encoding="utf-8").replace(page_style(public), "")
+        (folder / "bare.html").write_text(bare, encoding="utf-8")  # as a mail program that drops <style> shows it
+        frames.append(Frame(f"{name}-bare-400", folder / "bare.html", 400))
         maps.append(folder / MAP_FILE)
         crowd = folder / "crowded.svg"
         crowd.write_text(render_step_map(_crowded(state.copy()), []), encoding="utf-8")
@@ -143,6 +146,16 @@ def test_reports_read_without_sideways_scrolling_on_a_phone_and_a_desktop(measur
     assert "error" not in frame, frame
     assert frame["viewport"] == int(key.rsplit("-", 1)[1])
     assert frame["scroll"] <= frame["viewport"], f"{key} scrolls sideways ({frame['scroll']} px wide)"
+
+
+@pytest.mark.parametrize("game", ["six", "mod"])
+def test_the_map_fits_a_phone_even_where_the_mail_program_drops_the_stylesheet(measured, game):
+    """The styles the map needs to stay within the screen are written on its elements: the region's
+    box clips the enlarged picture, the whole board shrinks to the page's width."""
+    frame = measured["frames"][f"{game}-bare-400"]
+    region, whole = [p for p in frame["pictures"] if p["shown"]]
+    assert region["region"] and region["box"][2] > 400 and 0 <= region["seen"][0] < region["seen"][1] <= 400, region
+    assert whole["box"][0] >= 0 and whole["box"][0] + whole["box"][2] <= 400, whole
 
 
 @pytest.mark.parametrize("key", FRAMES)

@@ -100,9 +100,13 @@ def check_intact(game: Path, received: list[tuple[str, list[str], bytes]]) -> No
         text, page = text_part.get_content().replace("\r\n", "\n"), html_part.get_content()
         assert '<img id="map" src="cid:' in page and page.rstrip().endswith("</html>")
         files = {p.get_filename(): p.get_payload(decode=True) for p in msg.iter_attachments()}
-        sig = files[f"report-0000-{house}.txt.sig"]
+        sig = files.pop(f"report-0000-{house}.txt.sig")
         assert verify_report(text, sig.decode()).key.fingerprint == MOD.public.fingerprint
-        assert files[f"report-0000-{house}.txt"] == text.encode()
+        step = next(game.glob("reports/0000-*"))  # the JSON parts arrive as the folder holds them
+        assert files.pop(f"{shapes.GAME}-0000.json") == (step / "report.json").read_bytes()
+        if house in shapes.HOUSES:
+            assert files.pop(f"{shapes.GAME}-0000-{house}.json") == (step / f"{house}.json").read_bytes()
+        assert files == {}, "the text is not attached again (ruling 312)"
 
 
 def test_outbox_arrives_intact_over_smtp_and_is_not_sent_twice(game: Path, smtp: LoopbackController,

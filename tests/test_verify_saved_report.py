@@ -132,7 +132,7 @@ def test_issue_21_no_reading_makes_a_changed_report_pass(mail: bytes, tmp_path: 
     (tmp_path / "copied.txt").write_bytes(quopri.encodestring(text.replace("Stark", "Stork").encode()))
     (tmp_path / "copied.txt.sig").write_bytes(sig)
     status, out = verify(capsys, "--key", pub, str(tmp_path / "copied.txt"))
-    assert status == 1 and "BAD [bad-signature]" in out and "check the report-NNNN-HOUSE.txt attachment" in out
+    assert status == 1 and "BAD [bad-signature]" in out and "give the whole mail as saved (mutt: s on the message)" in out
 
 
 def test_issue_21_a_saved_mail_without_a_seal_or_a_text_says_what_to_give(tmp_path: Path, pub: str,

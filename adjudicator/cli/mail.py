@@ -65,13 +65,13 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "verify-report", help="check the moderator's seal on a report mail's text",
-        description="Check that SIG is the moderator's seal over FILE: the report-NNNN-HOUSE.txt attachment, the "
+        description="Check that SIG is the moderator's seal over FILE: the "
         "mail's text as saved from a mail program (it is normalised first, as the seal covers it), or the whole "
         "mail as saved (.eml: its text is decoded as a mail program shows it, and its .sig attachment is the "
         "seal). Exit status: 0 for a good seal by the key given, 1 otherwise, 2 usage errors.",
     )
     p.add_argument("file", type=Path, metavar="FILE",
-                   help="the report's text (the attachment, the saved text, or the whole mail as saved)")
+                   help="the report's text (the mail's text saved as a file, or the whole mail as saved)")
     p.add_argument("--key", required=True, type=Path, metavar="MODERATOR.pub", help="the moderator's public key")
     p.add_argument("--sig", type=Path, metavar="SIG",
                    help="the seal (default: a saved mail's own .sig attachment, else FILE.sig)")
@@ -248,12 +248,12 @@ def cmd_verify_report(args: argparse.Namespace) -> int:
     try:
         saved = read_saved(args.file.read_bytes())
     except seal.SealError as e:
-        raise UserError(f"{args.file}: {e}: give the report-NNNN-HOUSE.txt attachment, the mail's text or the "
+        raise UserError(f"{args.file}: {e}: give the mail's text saved as a file (report-NNNN-HOUSE.txt) or the "
                         "whole mail as your mail program saved it") from None  # fmt: skip
     except OSError as e:
         raise UserError(os_error_line(e, "file")) from None
     if saved.mail and not saved.texts:
-        raise UserError(f"{args.file}: a mail with no text part: give the report-NNNN-HOUSE.txt attachment")
+        raise UserError(f"{args.file}: a mail with no text part: give the mail's text saved as a file")
     armoured = _report_seal(args, saved.seal)
     first: seal.SealError | None = None
     for reading in saved.texts:
@@ -271,8 +271,8 @@ def cmd_verify_report(args: argparse.Namespace) -> int:
         return 0
     assert first is not None
     hint = "" if first.code != "bad-signature" or args.file.name.startswith("report-") else (
-        "; a mail program may change the text it shows: check the report-NNNN-HOUSE.txt attachment, "
-        "saved as a file, or give the whole mail as saved")  # fmt: skip
+        "; a mail program may change the text it saves: give the whole mail as saved (mutt: s on the message), "
+        "or the text part saved byte for byte (mutt: v, then s on it)")  # fmt: skip
     print(f"{args.file}: BAD [{first.code}]: {first}{hint}")
     return 1
 

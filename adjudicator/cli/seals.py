@@ -237,7 +237,7 @@ def cmd_normalise(args: argparse.Namespace) -> int:
 
         saved = read_saved(data)
         if not saved.texts:
-            raise UserError(f"{args.file}: a mail with no text part: give the report-NNNN-HOUSE.txt attachment")
+            raise UserError(f"{args.file}: a mail with no text part: give the mail's text saved as a file")
         _write_text(args.out, seal.normalise(saved.texts[0].text))
         return 0
     text = seal.normalise(seal.decode(data))

@@ -505,10 +505,10 @@ def _retreat_areas(state: GameState, board: Board, house: str, area: str) -> lis
     return sorted(found, key=lambda n: state.controller(n, board) != house)[:3]
 
 
-def _combats(state: GameState, board: Board, house: str, asked: list[Request], orders: dict[str, str]) -> list[Upcoming]:
+def retreat_decisions(state: GameState, board: Board, house: str) -> list[Upcoming]:
+    """Where the house retreats from each of its areas another house may attack, if it loses there."""
     out: list[Upcoming] = []
-    threatened = _threatened(state, board, house)
-    for area in threatened:
+    for area in _threatened(state, board, house):
         if not any(u.house == house and u.type != "siege_engine" for u in state.area(area).units):
             continue
         where = _retreat_areas(state, board, house, area)
@@ -522,6 +522,12 @@ def _combats(state: GameState, board: Board, house: str, asked: list[Request], o
                                     options=(Retreat(areas=tuple(where), when=when),),
                                     default=Retreat(areas=tuple(where), when=when)),
                             f"you may be attacked in {here}: if you lose there, where your army retreats"))
+    return out
+
+
+def _combats(state: GameState, board: Board, house: str, asked: list[Request], orders: dict[str, str]) -> list[Upcoming]:
+    threatened = _threatened(state, board, house)
+    out = retreat_decisions(state, board, house)
     attacking = [a for a, t in orders.items() if order_kind(t) == "march" and a in board.areas
                  and any(hostile(state, board, house, d) not in (None, "neutral force")
                          for d in destinations(state, board, house, a))]

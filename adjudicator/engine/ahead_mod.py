@@ -15,9 +15,9 @@ import dataclasses
 
 from ..game.board import Board, HouseId
 from ..game.cards import CARDS
-from ..game.commands import CANCEL_MOVES, CommandVassal, Consolidate, WesterosChoice
+from ..game.commands import CANCEL_MOVES, VASSAL_KEPT_TOKENS, CommandVassal, Consolidate, WesterosChoice, order_kinds
 from ..game.state import GameState
-from .ahead import TRACK_WORDS, Upcoming, cards_to_come, own_order_decisions, own_orders
+from .ahead import TRACK_WORDS, Upcoming, cards_to_come, own_order_decisions, own_orders, retreat_decisions
 from .cards.westeros_iv import NOTHING, TARGARYEN_OPTIONS
 from .core.context import Request
 from .core.mustering import legal_single_actions
@@ -228,7 +228,11 @@ def vassal_orders(state: GameState, board: Board, house: HouseId, asked: list[Re
     for vassal in [v for v in state.turn_order() if state.commanders.get(v) == house]:
         orders = own_orders(state, house, (given or {}).get(vassal), vassal)
         found = own_order_decisions(state, board, vassal, orders, kinds=("raid", "march"))
+        # A Raid/Support token that does not raid stays as a support order (M047, M048): whom it supports.
+        supports = {a: VASSAL_KEPT_TOKENS.get(t, t) for a, t in orders.items() if "support" in order_kinds(t)}
+        found += own_order_decisions(state, board, vassal, supports, kinds=("support",))
         found += _defense_musters(state, board, vassal, orders)
+        found += retreat_decisions(state, board, vassal)
         found += iron_bank(state, board, vassal, orders)
         out += [_for_commander(u, house, vassal) for u in found
                 if not any(r.house == house and r.vassal == vassal and r.kind == u.request.kind for r in asked)]
@@ -275,7 +279,9 @@ def _defense_musters(state: GameState, board: Board, vassal: str, orders: dict[s
 
 def _for_commander(u: Upcoming, commander: str, vassal: str) -> Upcoming:
     """A vassal's decision as its commander answers it (M030)."""
-    req = dataclasses.replace(u.request, house=commander, vassal=vassal,
-                              prompt=f"for {vassal.title()}: {u.request.prompt}")
-    why = u.why.replace("your ", f"{vassal.title()}'s ", 1)
+    prompt = u.request.prompt.replace("if you are attacked there and lose", "if it is attacked there and loses")
+    req = dataclasses.replace(u.request, house=commander, vassal=vassal, prompt=f"for {vassal.title()}: {prompt}")
+    name = vassal.title()
+    why = u.why.replace("you may be attacked", f"{name} may be attacked").replace("if you lose", "if it loses")
+    why = why.replace("your ", f"{name}'s ")
     return dataclasses.replace(u, request=req, why=why, lines=tuple(f"for {vassal}: {line}" for line in u.lines))

@@ -215,4 +215,5 @@ def _expire(state: GameState, pool: list[PoolEntry], used: set[str]) -> list[Eve
                                       visible_to=house))
     stale_ids = {e.id for e in stale}
     state.answers = [a for a in state.answers if a["id"] not in stale_ids]
+    state.unasked = []  # the round's decisions taken without asking are past (ruling 351)
     return out

@@ -37,7 +37,7 @@ import tomli_w
 from ..util import tomltext
 from .board import ALL_HOUSES, HOUSES, TRACKS, Board, HouseId
 from .cards import CARDS
-from .commands import ALL_ORDER_TOKENS, ORDER_TOKENS
+from .commands import ALL_ORDER_TOKENS, ORDER_TOKENS, VASSAL_KEPT_TOKENS
 from .maps import CLASSIC, VARIANT_NAMES, board_for
 from .mod_setup import check_mod_houses
 from .position_mod import MOD_AREA_KEYS, MOD_HOUSE_KEYS, MOD_TABLE, dump_expansion, read_expansion
@@ -59,6 +59,7 @@ from .state import (
 
 POSITION_FORMAT = 1
 DEFAULT_SEED = "position"
+KEPT_AS = {kept: token for token, kept in VASSAL_KEPT_TOKENS.items()}  # a vassal token's other face (M047, M051)
 
 # ``houses`` lists the houses in play; their holdings live under ``[house.<id>]`` (TOML cannot
 # hold both a list and tables under one key).
@@ -448,12 +449,13 @@ class _Reader:
             if a.is_port and len(st.units) > self.board.constants["port_max_ships"]:
                 self.fail(f"{key}.units", f"{a.name} holds {len(st.units)} ships; a port holds 3 (R250)")
             if st.order:
-                orders[(st.order.house, st.order.token)] += 1
-                owned = state.order_tokens(st.order.house).get(st.order.token, 0)
+                token = KEPT_AS.get(st.order.token, st.order.token)  # a token turned to its other face (M047)
+                orders[(st.order.house, token)] += 1
+                owned = state.order_tokens(st.order.house).get(token, 0)
                 if not owned:
                     self.fail(f"{key}.order", f"{st.order.house} owns no '{st.order.token}' order token (a vassal "
                               "has only vassal orders, a player none, M039, M114)")
-                if orders[(st.order.house, st.order.token)] > owned:
+                if orders[(st.order.house, token)] > owned:
                     self.fail(f"{key}.order", f"{st.order.house} owns only {owned} '{st.order.token}' order token(s)")
             if st.power_token and not a.is_land:
                 self.fail(f"{key}.power_token", f"power tokens are placed in land areas only, not in {a.name}")
@@ -524,16 +526,17 @@ class _Reader:
 
     def read_engine(self, data: dict[str, Any], state: GameState) -> None:
         engine = self.get(data, "engine", "", dict, {})
-        self.known_keys(engine, ("pending", "answers", "segment", "decisions_asked"), "engine.")
+        self.known_keys(engine, ("pending", "answers", "segment", "decisions_asked", "unasked"), "engine.")
         state.decisions_asked = self.get(engine, "decisions_asked", "engine.", int, 0)
         if state.decisions_asked < 0:
             self.fail("engine.decisions_asked", "cannot be negative")
-        for key in ("pending", "answers"):
+        for key in ("pending", "answers", "unasked"):
             for i, entry in enumerate(self.get(engine, key, "engine.", list, []), 1):
                 if not isinstance(entry, dict):
                     self.fail(f"engine.{key}", f"entry {i}: expected a table, got {_show(entry)}")
         state.pending = [dict(p) for p in engine.get("pending", [])]
         state.answers = [dict(a) for a in engine.get("answers", [])]
+        state.unasked = [dict(u) for u in engine.get("unasked", [])]
         seg = self.get(engine, "segment", "engine.", dict, None)
         try:  # every part of its type before anything is built from it (decisions = "ab" was a ValueError)
             if seg is not None:
@@ -545,7 +548,7 @@ class _Reader:
             validate_engine(state.to_dict())
         except StateError as e:
             key, _, message = str(e).partition(": ")
-            self.fail(f"engine.{key}" if key.startswith(("pending", "answers", "segment")) else key, message)
+            self.fail(f"engine.{key}" if key.startswith(("pending", "answers", "segment", "unasked")) else key, message)
 
 
 # --- writing ------------------------------------------------------------------------------------
@@ -607,6 +610,8 @@ def dump_position(state: GameState, *, board: Board | None = None) -> str:
         engine["pending"] = state.pending
     if state.answers:
         engine["answers"] = state.answers
+    if state.unasked:
+        engine["unasked"] = state.unasked
     if state.segment:
         s = state.segment
         engine["segment"] = {"name": s.name, "start": s.start, "decisions": s.decisions, "used": s.used,

@@ -129,6 +129,9 @@ class GameState:
     pending: list[dict[str, Any]] = field(default_factory=list)
     segment: Segment | None = None
     answers: list[dict[str, Any]] = field(default_factory=list)  # standing answers, serialised
+    # This round's raids, marches and consolidations taken without asking (ruling 14), so that an answer
+    # sent for one later is told it was already decided (ruling 351): house, kind, subject, answer.
+    unasked: list[dict[str, str]] = field(default_factory=list)
     variant: str = CLASSIC  # the box: classic | mother-of-dragons (game/maps.py, game/variants.py)
     vassals: list[HouseId] = field(default_factory=list)  # houses in play that no player plays (M005)
     commanders: dict[HouseId, HouseId] = field(default_factory=dict)  # vassal -> its commander this round (M030)
@@ -411,6 +414,8 @@ class GameState:
             "pending": [dict(p) for p in self.pending],
             "answers": [dict(a) for a in self.answers],
         }
+        if self.unasked:
+            d["unasked"] = [dict(u) for u in self.unasked]
         if self.winner:
             d["winner"] = self.winner
         if self.variant != CLASSIC:  # a classic state is written as it always was (schema version 1)
@@ -493,6 +498,7 @@ class GameState:
             decisions_asked=d.get("decisions_asked", 0),
             pending=[dict(p) for p in d.get("pending", [])],
             answers=[dict(a) for a in d.get("answers", [])],
+            unasked=[dict(u) for u in d.get("unasked", [])],
             segment=Segment(
                 name=seg["name"],
                 start=seg["start"],

@@ -346,6 +346,14 @@ def validate_engine(d: dict[str, Any]) -> None:
         for key, kind in (("id", str), ("house", str), ("round", int)):
             text(a, key, f"answers.{i}", kind)
         known(a.get("command"), f"answers.{i}.command")
+    unasked = d.get("unasked", [])
+    if not isinstance(unasked, list):
+        raise StateError(f"unasked: expected a list, got {_show(unasked)}")
+    for i, u in enumerate(unasked, 1):  # decisions taken without asking (ruling 351)
+        if not isinstance(u, dict):
+            raise StateError(f"unasked.{i}: expected a table, got {_show(u)}")
+        for key in ("house", "kind", "subject", "answer"):
+            text(u, key, f"unasked.{i}")
     seg = d.get("segment")
     if seg is not None:
         if seg["name"] not in PHASES[:-1]:

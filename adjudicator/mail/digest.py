@@ -1,12 +1,13 @@
-"""One mail to one reader with everything since their last mail: the digest (ruling 303).
+"""One mail to one reader with everything since their last mail: the digest (rulings 303, 310-311).
 
-A house's mail holds, oldest first, every step's whole private report since its last mail (the
-text part one section per step; the HTML part the same, with the latest step's map as a picture
-attached by Content-ID), the receipts of its files applied in each step, the receipts of its files
-not taken (ruling 300), and the public state JSON of the latest step. What is asked of the house
-now and the turn file to fill in come first. The public digest (to a game list) holds the public
-reports; the moderator's holds them too, with the receipts no house may be sent. With a key, the
-text is sealed by the moderator (``maester-report`` namespace, ruling 146).
+A house's mail says first what is asked of it and by when, then its one turn file to fill in
+(the asked and the coming-up decisions), then the receipts of its files, then what happened in
+every step since its last mail, then the board, the tracks and its hand as the latest step left
+them (:mod:`adjudicator.mail.letter` writes the text, :mod:`adjudicator.mail.letterpage` the HTML
+alternative, with the latest step's map as a picture attached by Content-ID). The public digest
+(to a game list) and the moderator's hold the public reports the same way; the moderator's holds
+also the receipts no house may be sent. With a key, the text is sealed by the moderator
+(``maester-report`` namespace, ruling 146) and the seal travels beside it (ruling 312).
 
 >>> from adjudicator.seals.keys import generate
 >>> pair = generate()
@@ -17,10 +18,10 @@ True
 
 from __future__ import annotations
 
+import json
 import re
-import textwrap
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, make_msgid
@@ -28,20 +29,19 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from markupsafe import escape
 
 from ..engine.events import kind_name
 from ..folder import registry
+from ..folder.schedule import show_span
 from ..game.state import GameState
-from ..reports.report import PHASE_NAMES, WIDTH, drop_map, page_style, skeleton, stylesheet, with_map_src
+from ..reports.report import PHASE_NAMES, ReportError, join_html, page_style
+from ..reports.sections import Section, html_sections, text_sections
 from ..seals import seal, sshsig
 from ..seals.keys import KeyPair
 from .mapimage import attach_map
 
 REPORT_NAMESPACE = "maester-report"
-ASKING_STEPS = ("westeros", "planning", "action")
 MODERATOR, PUBLIC = registry.MODERATOR, "public"
-STEP_RULE = "#" * WIDTH  # the line above and below each step's heading: a reader (or a test) splits there
 _LABEL = re.compile(r"^(\d{4})-r(\d+)-(\w+)$")
 
 
@@ -86,16 +86,29 @@ class Game:
         phase = PHASE_NAMES.get(self.state.phase, self.state.phase)
         return f"game {self.game_id} · round {self.state.round} · {phase} · step {self.number:04d}"
 
+    @property
+    def where(self) -> str:
+        """``r2 planning``: the round and step in a subject's few characters."""
+        if self.state.phase in ("westeros", "planning", "action"):
+            return f"r{self.state.round} {self.state.phase}"
+        return self.state.phase.replace("_", " ")
+
 
 @dataclass(frozen=True)
 class StepPart:
-    """One step of a digest: its reports as the reader sees them, and the receipts of the reader's files."""
+    """One step of a digest: its reports as the reader sees them, cut into sections, and the
+    receipts of the reader's files applied in it."""
 
     label: str
-    text: str  # the whole text report (a house's: its private part, then the public report)
-    page: str  # the whole HTML report
+    public_text: tuple[Section, ...] = ()
+    private_text: tuple[Section, ...] = ()  # a house's private part (none for the moderator and a list)
+    page: tuple[Section, ...] = ()  # the HTML report as the reader sees it (a house's: joined to the public one)
+    style: str = ""  # the page's stylesheet, its <style> block
     receipts: tuple[str, ...] = ()  # of the reader's files applied in this step
     private_json: bytes | None = None  # a house's private part as JSON (HOUSE.json: its answers' verdicts)
+    public_events: tuple[tuple[str, str], ...] = ()  # (type, house) of the step's public events (report.json)
+    private_events: tuple[tuple[str, str], ...] = ()  # those of the reader's own events (HOUSE.json)
+    judged: int = 0  # 1 when the reader's report of the step judges answers of its own
 
     @property
     def number(self) -> int:
@@ -109,144 +122,139 @@ class StepPart:
         return f"step {m[1]} · round {m[2]} · {PHASE_NAMES.get(m[3], m[3])}"
 
 
+@dataclass(frozen=True)
+class Asked:
+    """One decision asked of a house now, with its due time (``None``: the moderator calls the deadline)."""
+
+    key: str
+    kind: str
+    prompt: str
+    secret: bool = False
+    due: datetime | None = None
+
+    def line(self) -> str:
+        return f"{kind_name(self.kind)}: {self.prompt}" + (" (secret)" if self.secret else "")
+
+
 @dataclass
 class Digest:
-    """One reader's mail: the steps since their last mail, the receipts not sent yet, the undone steps."""
+    """One reader's mail: the steps since their last mail, the receipts not sent yet, the undone steps,
+    and for a house what is asked of it now."""
 
     who: str  # a house, "moderator" or "public"
     steps: list[StepPart] = field(default_factory=list)
     notices: list[tuple[str, str]] = field(default_factory=list)  # (receipt path, text) of files not taken
     told_houses: list[str] = field(default_factory=list)  # moderator: receipts that went to houses, one line each
-    undone: list[dict[str, Any]] = field(default_factory=list)  # rollbacks that undid steps mailed before
     untaken: list[str] = field(default_factory=list)  # moderator: the mails not taken since its last mail, a line each
-    last_seq: int = 0  # a house's highest accepted seq for the open step (for its turn file)
+    undone: list[dict[str, Any]] = field(default_factory=list)  # rollbacks that undid steps mailed before
+    asked: list[Asked] = field(default_factory=list)  # a house's open requests, in the order of its report
+    disorder: bool = False  # the house is in civil disorder: its defaults are taken at every run
+    scheduled: bool = False  # the game has a schedule: the due times are dates
 
     @property
     def house(self) -> str | None:
         return None if self.who in (MODERATOR, PUBLIC) else self.who
 
     def empty(self) -> bool:
-        return not (self.steps or self.notices or self.told_houses or self.undone or self.untaken)
+        return not (self.steps or self.notices or self.told_houses or self.untaken or self.undone)
 
-    def attachment(self, game: Game) -> str:
-        """The name of the sealed copy of the text: ``report-0007-stark.txt``."""
+    def text_name(self, game: Game) -> str:
+        """The name a reader saves the text as, to check its seal: ``report-0007-stark.txt``."""
         return f"report-{game.number:04d}-{self.who}.txt"
 
+    def seal_name(self, game: Game) -> str:
+        """The name of the seal attached: ``report-0007-stark.txt.sig``, as ``ssh-keygen -Y sign`` names it."""
+        return self.text_name(game) + ".sig"
 
-# --- the text part --------------------------------------------------------------------------------
-
-
-def _wrap(text: str, first: str = "  ", rest: str = "  ") -> list[str]:
-    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False) or [
-        first.rstrip()]  # fmt: skip
-
-
-def _mine(game: Game, house: str) -> list[dict[str, Any]]:
-    return [r for r in game.state.pending if r.get("house") == house]
+    @property
+    def latest(self) -> StepPart | None:
+        return self.steps[-1] if self.steps else None
 
 
-def _request_line(r: dict[str, Any]) -> str:
-    return f"{kind_name(r['kind'])}: {r['prompt']}" + (" (secret)" if r.get("secret") else "")
+# --- times ------------------------------------------------------------------------------------------
 
 
-def _skeleton(game: Game, house: str, mine: list[dict[str, Any]], last_seq: int) -> str:
-    """The turn file to fill in ("" when nothing is asked, or the game is over)."""
-    return skeleton(game.state, house, mine, last_seq=last_seq) if mine and game.state.phase in ASKING_STEPS else ""
+def short_time(t: datetime) -> str:
+    """``Thu 3 Dec 22:00 UTC``: a due time in a subject's few characters.
 
-
-def _what_it_holds(d: Digest) -> str:
-    n = len(d.steps)
-    if n == 0:
-        return "no new step since your last mail: the receipts of files of yours not taken"
-    if n == 1:
-        return f"the report of step {d.steps[0].number:04d}"
-    return f"the reports of the {n} steps since your last mail ({d.steps[0].number:04d} to {d.steps[-1].number:04d}), oldest first"
-
-
-def _undone_lines(d: Digest) -> list[str]:
-    out = []
-    for u in d.undone:
-        steps = f"step {u['to'] + 1:04d}" if u["through"] == u["to"] + 1 else f"steps {u['to'] + 1:04d} to {u['through']:04d}"
-        out += _wrap(f"The moderator undid {steps}, mailed to you before (rolled back to step {u['to']:04d}: "
-                     f"{u['reason']}). Their reports no longer stand; the steps that replace them are below.")  # fmt: skip
-    return out
-
-
-def digest_text(game: Game, d: Digest) -> str:
-    """The text part: what is asked first, the files not taken, then one section per step, then the seal."""
-    rule = "-" * WIDTH
-    out = [f"MAESTER · {game.title}"]
-    if d.who == PUBLIC:
-        out += _wrap(f"The public reports: {_what_it_holds(d)}.", "", "")
-    elif d.who == MODERATOR:
-        out += _wrap(f"For the moderator: {_what_it_holds(d)}, the public reports; and the receipts no house "
-                     "may be sent.", "", "")  # fmt: skip
-    else:
-        out += _wrap(f"Your mail, House {d.who.title()}: first what is asked of you, then {_what_it_holds(d)}.", "", "")
-    if d.undone:
-        out += ["", "UNDONE BY THE MODERATOR", *_undone_lines(d)]
-    if d.house is not None:
-        mine = _mine(game, d.house)
-        out += ["", "ASKED OF YOU NOW"]
-        for i, r in enumerate(mine, 1):
-            out += _wrap(_request_line(r), f"{i:4d}. ", " " * 6)
-        if mine:
-            out += _wrap(f"The legal answers and the defaults are under YOUR DECISIONS in the report of step "
-                         f"{game.number:04d} below.")  # fmt: skip
-        else:
-            out.append("  Nothing: no decision of yours is waiting.")
-        if skel := _skeleton(game, d.house, mine, d.last_seq):
-            out += ["", "YOUR TURN FILE: fill it in, seal it (maester sign) and mail it back",
-                    rule, skel.rstrip("\n"), rule]  # fmt: skip
-    if d.notices:
-        what = "YOUR FILES NOT TAKEN" if d.house else "FILES NO REGISTERED KEY SEALED: for you only"
-        out += ["", "=" * WIDTH, f"{what} ({len(d.notices)})", "=" * WIDTH]
-        for path, text in d.notices:
-            out += ["", f"[{path}]", text.rstrip("\n")]
-    if d.told_houses:
-        out += ["", "RECEIPTS SENT TO HOUSES (refused files whose seal a house's key made)"]
-        out += [f"  {line}" for line in d.told_houses]
-    if d.untaken:
-        out += ["", "MAILS NOT TAKEN (sender, subject, date: why; the answer its sender got)"]
-        out += [w for line in d.untaken for w in _wrap(line, "  ", "    ")]
-    for i, part in enumerate(d.steps, 1):
-        where = "the latest" if i == len(d.steps) else "an earlier step: what it asked may be answered already"
-        out += ["", STEP_RULE, *_wrap(f"{part.heading().upper()} ({i} of {len(d.steps)} in this mail; {where})", "", ""),
-                STEP_RULE, "", part.text.rstrip("\n")]  # fmt: skip
-        if part.receipts:
-            out += ["", "=" * WIDTH, "RECEIPTS: what was made of your files applied in this step", "=" * WIDTH]
-            for receipt in part.receipts:
-                out += ["", receipt.rstrip("\n")]
-    if game.key is not None:
-        out += ["", rule, *seal_paragraph(game.key.public.fingerprint, d.attachment(game))]
-    return seal.normalise("\n".join(out))
-
-
-def seal_paragraph(fingerprint: str, attachment: str) -> list[str]:
-    """How to check the moderator's seal: the attachments, the allowed-signers file, the commands.
-
-    Wrapped at spaces only, so that no name (``maester-report``, ``report-0012-stark.txt``) is
-    cut at a hyphen, and every command is a line to copy as it is.
+    >>> short_time(datetime(2026, 12, 3, 22, 0, tzinfo=UTC))
+    'Thu 3 Dec 22:00 UTC'
     """
-    prose = (f"The attachment {attachment}.sig seals this text (namespace {REPORT_NAMESPACE}); "
-             f"{attachment} is this text byte for byte. To check it, save both attachments, and once "
-             "make the file moderator.allowed from the moderator's public key (moderator.pub, which "
-             "the moderator gave you when the game began):")  # fmt: skip
-    return ["Sealed by the moderator's key", f"  {fingerprint}.",
-            *textwrap.wrap(prose, WIDTH, break_on_hyphens=False, break_long_words=False),
-            f"  echo \"moderator namespaces=\\\"{REPORT_NAMESPACE}\\\" $(cat moderator.pub)\" \\",
-            "    > moderator.allowed",
-            f"  ssh-keygen -Y verify -f moderator.allowed -I moderator -n {REPORT_NAMESPACE} \\",
-            f"    -s {attachment}.sig < {attachment}",
-            *textwrap.wrap(f"It says Good \"{REPORT_NAMESPACE}\" signature for moderator. Or, with Maester "
-                           "installed (this whole mail, saved as a file, checks too):", WIDTH,
-                           break_on_hyphens=False, break_long_words=False),
-            f"  maester verify-report --key moderator.pub {attachment}"]  # fmt: skip
+    t = t.astimezone(UTC)
+    return f"{t:%a} {t.day} {t:%b %H:%M} UTC"
 
 
-# --- the HTML part --------------------------------------------------------------------------------
+def long_time(t: datetime) -> str:
+    """``Thu 3 Dec 2026 22:00 UTC``."""
+    t = t.astimezone(UTC)
+    return f"{t:%a} {t.day} {t:%b %Y %H:%M} UTC"
 
-_ID = re.compile(r'(\sid=")([^"]+)(")')
+
+def left(due: datetime, now: datetime) -> str:
+    """``1 d 8 h left`` or ``3 h overdue``."""
+    return f"{show_span(due - now)} left" if now < due else f"{show_span(now - due)} overdue"
+
+
+def due_words(d: Digest, now: datetime) -> str:
+    """When the house's answers are due, for the heading of what is asked ("" when nothing is).
+
+    >>> now = datetime(2026, 12, 1, 22, 0, tzinfo=UTC)
+    >>> due_words(Digest("stark", asked=[Asked("k", "orders", "p", due=now.replace(day=3))], scheduled=True), now)
+    'due Thu 3 Dec 2026 22:00 UTC, 2 d left'
+    """
+    if not d.asked:
+        return ""
+    if d.disorder:
+        return "in civil disorder: the next run takes your defaults"
+    dues = [a.due for a in d.asked]
+    if not d.scheduled or None in dues:
+        return "no due time set: the moderator calls the deadline"
+    if len(set(dues)) == 1:
+        first = dues[0]
+        assert first is not None
+        return f"due {long_time(first)}, {left(first, now)}"
+    return "due at different times (below)"
+
+
+def due_lines(d: Digest, now: datetime) -> list[str]:
+    """One line per decision when the house's decisions fall due at different times."""
+    if due_words(d, now) != "due at different times (below)":
+        return []
+    return [f"{i}. due {long_time(a.due)}, {left(a.due, now)}" for i, a in enumerate(d.asked, 1) if a.due]
+
+
+# --- the mail -------------------------------------------------------------------------------------
+
+
+def subject(game: Game, d: Digest) -> str:
+    """What the reader must do, in the first 40 characters: ``[winter] ORDERS DUE Thu 3 Dec 22:00 UTC ·
+    r2 planning``, ``[winter] no action · r2 planning`` (ruling 311).
+
+    >>> from adjudicator.game.setup import new_game
+    >>> g = Game("winter", 7, "0007-r2-planning", new_game(["stark", "lannister", "baratheon"], seed="doc"),
+    ...          "gm@example.org", None, datetime(2026, 12, 1, tzinfo=UTC))
+    >>> subject(g, Digest("stark", asked=[Asked("k1", "orders", "p"), Asked("k2", "raven", "q")]))
+    '[winter] ORDERS + MESSENGER RAVEN DUE · r1 planning'
+    >>> subject(g, Digest("public"))
+    '[winter] public report · r1 planning'
+    """
+    return f"[{game.game_id}] {_what(d)} · {game.where}"
+
+
+def _what(d: Digest) -> str:
+    if d.who == PUBLIC:
+        return "public report"
+    if d.who == MODERATOR:
+        waiting = len(d.notices) + len(d.untaken)
+        return f"moderator: {waiting} mail{'s' * (waiting != 1)} not taken" if waiting else "moderator"
+    if not d.asked:
+        return "no action"
+    kinds = list(dict.fromkeys(kind_name(a.kind).upper() for a in d.asked))
+    what = " + ".join(kinds[:2]) + (f" +{len(kinds) - 2}" if len(kinds) > 2 else "")
+    dues = [a.due for a in d.asked if a.due is not None]
+    if d.disorder:
+        return f"{what} (civil disorder)"
+    return f"{what} DUE {short_time(min(dues))}" if d.scheduled and dues else f"{what} DUE"
 
 
 def map_cid(game: Game) -> str:
@@ -254,86 +262,12 @@ def map_cid(game: Game) -> str:
     return f"map-{game.number:04d}.{game.game_id}@maester"
 
 
-def _inside_body(page: str) -> str:
-    """What a report page shows: the part between ``<body ...>`` and ``</body>`` (all of it if it has none)."""
-    start = page.find("<body")
-    end = page.rfind("</body>")
-    if start < 0 or end < start:
-        return page
-    return page[page.index(">", start) + 1 : end]
-
-
-def _box(title: str, inner: str) -> str:
-    return f'<div class="sec"><h2>{escape(title)}</h2>{inner}</div>\n'
-
-
-def _pre(text: str) -> str:
-    return f'<pre class="mono">{escape(text.rstrip())}</pre>'
-
-
-def digest_html(game: Game, d: Digest, cid: str | None) -> str:
-    """The HTML part: the same as the text, each step's HTML report in its section; only the latest
-    step shows the map (the picture attached as ``cid``; none: no map). The earlier steps' element
-    ids get the step's number, so that no two elements share one. The reports' one stylesheet (taken
-    from the latest step's page) is in the head: every look is a class of it."""
-    style = (page_style(d.steps[-1].page) if d.steps else "") or stylesheet(game.state.board())
-    head = [f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>Maester · {escape(game.title)}</title>\n{style}\n</head>\n"
-            f'<body>\n<div class="top"><h1>Maester · {escape(game.title)}</h1>'
-            f'<p>{escape(_what_it_holds(d))}</p></div>\n<div class="wrap">\n']  # fmt: skip
-    if d.undone:
-        head.append(_box("Undone by the moderator", _pre("\n".join(line.strip() for line in _undone_lines(d)))))
-    if d.house is not None:
-        mine = _mine(game, d.house)
-        items = "".join(f"<li>{escape(_request_line(r))}</li>" for r in mine)
-        asked = f"<ol>{items}</ol>" if mine else "<p>Nothing: no decision of yours is waiting.</p>"
-        if skel := _skeleton(game, d.house, mine, d.last_seq):
-            asked += "<p>Your turn file: fill it in, seal it (maester sign) and mail it back.</p>" + _pre(skel)
-        head.append(f'<div id="asked">{_box("Asked of you now", asked)}</div>')
-    if d.notices:
-        title = "Your files not taken" if d.house else "Files no registered key sealed: for you only"
-        head.append(_box(f"{title} ({len(d.notices)})", "".join(_pre(f"[{p}]\n{t}") for p, t in d.notices)))
-    if d.told_houses:
-        head.append(_box("Receipts sent to houses", _pre("\n".join(d.told_houses))))
-    if d.untaken:
-        head.append(_box("Mails not taken", _pre("\n".join(d.untaken))))
-    head.append("</div>\n")
-    for i, part in enumerate(d.steps, 1):
-        latest = i == len(d.steps)
-        page = with_map_src(part.page, f"cid:{cid}") if latest and cid else drop_map(part.page)
-        inner = _inside_body(page)
-        if not latest:
-            suffix = f"-{part.number:04d}"
-            inner = _ID.sub(lambda m: f"{m[1]}{m[2]}{suffix}{m[3]}", inner)  # noqa: B023 (used at once)
-        head.append(f'<h2 id="step-{part.number:04d}" class="step">{escape(part.heading())} '
-                    f"<small>({i} of {len(d.steps)})</small></h2>\n{inner}\n")  # fmt: skip
-        if part.receipts:
-            head.append('<div class="wrap">'
-                        + _box("Receipts: what was made of your files applied in this step",
-                               "".join(_pre(r) for r in part.receipts)) + "</div>\n")  # fmt: skip
-    return "".join(head) + "</body>\n</html>\n"
-
-
-# --- the mail -------------------------------------------------------------------------------------
-
-
-def subject(game: Game, d: Digest) -> str:
-    """``[winter] round 2 planning, steps 0005-0007: House Stark`` (short enough not to be folded)."""
-    who = {MODERATOR: "moderator", PUBLIC: "public report"}.get(d.who, registry.house_name(d.who))
-    if not d.steps:
-        return f"[{game.game_id}] round {game.state.round} {game.state.phase}: receipts for {who}"
-    first, last = d.steps[0].number, d.steps[-1].number
-    steps = f"step {last:04d}" if first == last else f"steps {first:04d}-{last:04d}"
-    return f"[{game.game_id}] round {game.state.round} {game.state.phase}, {steps}: {who}"
-
-
 def compose(game: Game, d: Digest, to: str, text: str, page: str, public_json: bytes | None,
             map_png: bytes | None) -> EmailMessage:  # fmt: skip
     """One mail: the text, the HTML alternative with the map inside it (``map_png``, by Content-ID),
     the latest public game state (so that a player can run ``maester check`` offline), a house's
-    private part as JSON for each step it carries (its answers' verdicts), and with a key the sealed
-    text and its seal attached."""
+    private part as JSON for each step it carries (its answers' verdicts), and with a key the seal
+    over the text (the text itself is not attached again: ruling 312)."""
     m = EmailMessage(policy=policy.default)
     m["From"] = formataddr((f"Maester ({game.game_id})", game.sender))
     m["To"] = formataddr((registry.house_name(d.who), to)) if d.house else to
@@ -350,34 +284,55 @@ def compose(game: Game, d: Digest, to: str, text: str, page: str, public_json: b
     if map_png is not None:
         attach_map(m, map_png, map_cid(game))
     if public_json is not None:
-        m.add_attachment(public_json, maintype="application", subtype="json",
+        m.add_attachment(public_json, maintype="application", subtype="json", cte="quoted-printable",
                          filename=f"{game.game_id}-{game.number:04d}.json")  # fmt: skip
     for part in d.steps if d.house else []:
         if part.private_json is not None:
-            m.add_attachment(part.private_json, maintype="application", subtype="json",
+            m.add_attachment(part.private_json, maintype="application", subtype="json", cte="quoted-printable",
                              filename=f"{game.game_id}-{part.number:04d}-{d.who}.json")  # fmt: skip
     if game.key is not None:
-        name = d.attachment(game)
-        # application/octet-stream, not text/plain: mail programs show it as an attachment to save
-        # and leave it out of a reply, which quotes the body (this same text) once. Base64: saved, it
-        # is the signed bytes exactly.
-        m.add_attachment(text.encode("utf-8"), maintype="application", subtype="octet-stream", filename=name)
         m.add_attachment(seal_report(text, game.key.private).encode("ascii"), maintype="application",
-                         subtype="octet-stream", filename=name + ".sig")  # fmt: skip
+                         subtype="octet-stream", filename=d.seal_name(game))  # fmt: skip
     return m
 
 
-def read_report(folder: Path, who: str) -> tuple[str, str]:
-    """A step's whole text and HTML report for a reader (a house: its private part joined to the
-    public report; the moderator and a list: the public report).
+def read_step(folder: Path, who: str, *, receipts: tuple[str, ...] = (), sections: bool = True) -> StepPart:
+    """A step's reports for a reader, cut into sections (a house: its private part and the public
+    report; the moderator and a list: the public report), with the events it tells; without
+    ``sections``, the events and receipts only (enough to judge whether it is news).
 
-    :raises OSError, UnicodeDecodeError, ReportError: when the folder's files cannot be read.
+    :raises OSError, UnicodeDecodeError, ValueError, ReportError: when the folder's files cannot be read.
     """
-    from ..reports.report import join_html, join_text
+    events = _types(json.loads((folder / "report.json").read_text(encoding="utf-8")).get("events", []))
+    house = who not in (MODERATOR, PUBLIC)
+    try:
+        private_json = (folder / f"{who}.json").read_bytes() if house else None
+    except FileNotFoundError:
+        private_json = None  # a step reported before houses had one
+    mine = _types(json.loads(private_json).get("events", [])) if private_json else ()
+    part = StepPart(folder.name, receipts=receipts, private_json=private_json, public_events=events,
+                    private_events=mine)  # fmt: skip
+    if not sections:
+        return part
+    public_page = (folder / "public.html").read_text(encoding="utf-8")
+    public_text = tuple(text_sections((folder / "public.txt").read_text(encoding="utf-8")))
+    if not house:
+        return replace(part, public_text=public_text, page=_marked(folder, public_page), style=page_style(public_page))
+    private_text = tuple(text_sections((folder / f"{who}.txt").read_text(encoding="utf-8")))
+    page = join_html((folder / f"{who}.html").read_text(encoding="utf-8"), public_page)  # its own region of the map
+    return replace(part, public_text=public_text, private_text=private_text, page=_marked(folder, page),
+                   style=page_style(public_page), judged=sum(1 for sec in private_text if sec.name == "judged"))  # fmt: skip
 
-    text = (folder / "public.txt").read_text(encoding="utf-8")
-    page = (folder / "public.html").read_text(encoding="utf-8")
-    if who in (MODERATOR, PUBLIC):
-        return text, page
-    return (join_text((folder / f"{who}.txt").read_text(encoding="utf-8"), text),
-            join_html((folder / f"{who}.html").read_text(encoding="utf-8"), page))  # fmt: skip
+
+def _marked(folder: Path, page: str) -> tuple[Section, ...]:
+    found = tuple(html_sections(page))
+    if not found:
+        raise ReportError(f"{folder / 'public.html'} has no <!-- section:... --> markers (a template without them)")
+    return found
+
+
+def _types(events: Any) -> tuple[tuple[str, str], ...]:
+    """Each event's type and the house it names (``""``: none), from a report's JSON."""
+    if not isinstance(events, list):
+        return ()
+    return tuple((str(e.get("type", "")), str(e.get("house", ""))) for e in events if isinstance(e, dict))

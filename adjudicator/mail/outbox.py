@@ -28,8 +28,8 @@ from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
-from ..folder import mailstore, registry
-from ..folder.audit import Folder
+from ..folder import deadlines, mailstore, registry
+from ..folder.audit import Folder, Snapshot
 from ..folder.gamedir import GameDir
 from ..folder.ledger import Ledger, log
 from ..folder.mailbook import MailBook
@@ -38,21 +38,23 @@ from ..folder.notices import logged_path
 from ..folder.settle import locked
 from ..reports.report import MAP_FILE, ReportError
 from ..seals.keys import KeyPair
+from . import news
 from .digest import (
     MODERATOR,
     PUBLIC,
     REPORT_NAMESPACE,
+    Asked,
     Digest,
     Game,
     StepPart,
     compose,
-    digest_html,
-    digest_text,
     map_cid,
-    read_report,
+    read_step,
     seal_report,
     verify_report,
 )
+from .letter import letter_text
+from .letterpage import letter_page
 from .mapimage import MapImageError, render_png
 from .sending import (
     OUTBOX,
@@ -60,12 +62,12 @@ from .sending import (
     OutboxError,
     OutboxReport,
     SmtpServer,
-    _connect,
-    _read_json,
-    _why,
     close,
+    connect,
     deliver,
     parse_smtp_url,
+    read_json,
+    reason,
     said,
 )
 from .untaken import MARK, listed_through, untaken_since
@@ -164,9 +166,9 @@ def _legacy_through(root: Path, book: MailBook) -> dict[str, int]:
     base = root / OUTBOX
     folders = sorted(base.glob("[0-9][0-9][0-9][0-9]")) if base.is_dir() else []
     for folder in [f for f in folders if mailstore.is_older_maesters(root, f)]:
-        sent = _read_json(folder / SENT_FILE)
+        sent = read_json(folder / SENT_FILE)
         names = {n: str(e.get("sent", "")) for n, e in sent.items() if isinstance(e, dict)} if sent else \
-            dict.fromkeys(_read_json(folder / MANIFEST_FILE).get("mails", {}), "")  # fmt: skip
+            dict.fromkeys(read_json(folder / MANIFEST_FILE).get("mails", {}), "")  # fmt: skip
         for name, when in names.items():
             who = name.removesuffix(".eml")
             for reader in (MODERATOR, PUBLIC) if who == PUBLIC else (who,):
@@ -239,6 +241,10 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
     except registry.RegistryError as e:
         raise OutboxError(str(e)) from None
     public_to = public_to or list_address(game)
+    try:
+        every = news.every_step(game)
+    except news.MailSettingError as e:
+        raise OutboxError(str(e)) from None
     sender = sender or str(players.get(MODERATOR, {}).get("email", ""))
     if "@" not in parseaddr(sender)[1]:
         raise OutboxError("give the moderator's address with --from ADDR "
@@ -255,7 +261,7 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
         g = Game(game_id, number, latest.name, snap.state, parseaddr(sender)[1], key, now or datetime.now(UTC))
         report = OutboxReport(game_id, latest.name, gd.root / OUTBOX / f"{number:04d}")
         through = _legacy_through(gd.root, ledger.mail)  # read before this run writes into outbox/
-        plans = _plans(gd, ledger, g, folders, players, public_to, report, through)
+        plans = _plans(gd, ledger, g, snap, folders, players, public_to, report, through, every)
         records = _write(gd, ledger, g, plans, report)  # staged: nothing counts before the log line
         if records:
             report.folder = gd.root / records[0]["folder"]
@@ -269,10 +275,13 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
     return report
 
 
-def _plans(gd: GameDir, ledger: Ledger, g: Game, folders: list[Path], players: dict[str, dict[str, Any]],
-           public_to: str, report: OutboxReport, through: dict[str, int]) -> list[_Plan]:  # fmt: skip
-    """What each reader's mail would carry now (readers with nothing new are left out)."""
-    best = ledger.highest()
+def _plans(gd: GameDir, ledger: Ledger, g: Game, snap: Snapshot, folders: list[Path],
+           players: dict[str, dict[str, Any]], public_to: str, report: OutboxReport,
+           through: dict[str, int], every: bool) -> list[_Plan]:  # fmt: skip
+    """What each reader's mail would carry now (readers with nothing to tell are left out)."""
+    schedule = deadlines.load_schedule(gd)
+    clock = deadlines.Clock(schedule, ledger, g.now)
+    in_disorder = deadlines.disorder_now(ledger, schedule).houses
     readers: list[tuple[str, str]] = []
     gone = registry.departed(gd.root, registry.read_game(gd.root))  # a house whose player left: no more mail
     for house in (h for h in g.state.houses_in_play if h not in gone):
@@ -288,8 +297,9 @@ def _plans(gd: GameDir, ledger: Ledger, g: Game, folders: list[Path], players: d
     plans = []
     for who, address in readers:
         mine = [p for p in folders if int(p.name[:4]) > through.get(who, -1)]
-        d = Digest(who, undone=list(ledger.mail.undone.get(who, [])),
-                   last_seq=best.get((who, g.state.round, g.state.phase), 0))  # fmt: skip
+        d = Digest(who, undone=list(ledger.mail.undone.get(who, [])), scheduled=clock.schedule is not None)
+        if who in g.state.houses_in_play:
+            d.asked, d.disorder = asked_of(snap, clock, who), who in in_disorder
         notice_paths: list[str] = []
         if who != PUBLIC:
             d.notices = _notices(ledger, gd.root, who)
@@ -300,13 +310,14 @@ def _plans(gd: GameDir, ledger: Ledger, g: Game, folders: list[Path], players: d
             d.untaken, last = untaken_since(gd.root, listed_through(ledger.mail.delivered.get(MODERATOR, set())))
             notice_paths += [f"{MARK}{last}"] if d.untaken else []  # the mails not taken it lists (ruling 325)
         plan = _Plan(d, address, mine, notice_paths)
-        d.steps = [StepPart(p.name, "", "") for p in mine]  # read only when the mail is written
-        if d.empty():
-            continue
+        d.steps = [_step_part(p, who, sections=every) for p in mine]  # the sections: read when it is written
+        if d.empty() or not news.reasons(d, told=_told(ledger.mail, who), every=every):
+            continue  # nothing to tell yet: the steps wait for the reader's next mail (ruling 313)
         key = g.key.public.fingerprint if g.key else ""
         plan.source = hashlib.sha256(json.dumps(
-            [address, g.sender, key, [(p.name, _report_sha256(p)) for p in mine], notice_paths, d.undone, d.last_seq,
-             g.label], sort_keys=True).encode()).hexdigest()  # fmt: skip
+            [address, g.sender, key, [(p.name, _report_sha256(p)) for p in mine], notice_paths, d.undone,
+             [(a.kind, a.prompt, a.due.isoformat() if a.due else "") for a in d.asked], d.disorder, g.label],
+            sort_keys=True).encode()).hexdigest()  # fmt: skip
         plans.append(plan)
     return plans
 
@@ -334,14 +345,16 @@ def _write(gd: GameDir, ledger: Ledger, g: Game, plans: list[_Plan], report: Out
     for plan, name in zip(todo, names):
         d = plan.digest
         d.steps = [_step_part(p, d.who) for p in plan.folders]
+        now = d.steps[-1] if d.steps and d.steps[-1].label == g.label else _step_part(gd.root / "reports" / g.label, d.who)
         has_map = png is not None and bool(plan.folders) and plan.folders[-1].name == g.label
-        text = digest_text(g, d)
-        page = digest_html(g, d, map_cid(g) if has_map else None)
-        msg = compose(g, d, plan.address, text, page, public_json, png if has_map else None)
+        text = letter_text(g, d, now)
+        page = letter_page(g, d, now, map_cid(g) if has_map else None)
+        msg = compose(g, d, plan.address, text, page, public_json if d.steps else None, png if has_map else None)
         data = msg.as_bytes(policy=policy.SMTP)
         mailstore.stage(gd.root, f"{folder}/{name}", data)  # the log line commits it; a killed run's is removed
         records.append({"folder": folder, "file": name, "to": d.who, "address": plan.address,
-                        "steps": [p.number for p in d.steps], "notices": plan.notice_paths, "subject": str(msg["Subject"]),
+                        "steps": [p.number for p in d.steps], "notices": plan.notice_paths,
+                        "asked": [a.key for a in d.asked], "subject": str(msg["Subject"]),
                         "message_id": str(msg["Message-ID"]), "sha256": hashlib.sha256(data).hexdigest(),
                         "source": plan.source})  # fmt: skip
         what = f"steps {', '.join(f'{p.number:04d}' for p in d.steps)}" if d.steps else "no new step"
@@ -350,17 +363,31 @@ def _write(gd: GameDir, ledger: Ledger, g: Game, plans: list[_Plan], report: Out
     return records
 
 
-def _step_part(folder: Path, who: str) -> StepPart:
+def _told(book: MailBook, who: str) -> set[str] | None:
+    """The decisions the last mail sent to ``who`` asked (``None``: no mail, or one of an older Maester)."""
+    last = None
+    for path, rec in book.written.items():
+        if rec.get("to") == who and path in book.mailed:
+            last = rec
+    return None if last is None or "asked" not in last else {str(k) for k in last["asked"]}
+
+
+def _step_part(folder: Path, who: str, *, sections: bool = True) -> StepPart:
     try:
-        text, page = read_report(folder, who)
-    except (OSError, UnicodeDecodeError, ReportError) as e:
+        receipts = tuple(_receipts(folder, None if who in (MODERATOR, PUBLIC) else who))
+        return read_step(folder, who, receipts=receipts, sections=sections)
+    except (OSError, UnicodeDecodeError, ValueError, ReportError) as e:
         raise OutboxError(f"cannot read the report {folder.name} for {who}: {e}") from None
-    house = None if who in (MODERATOR, PUBLIC) else who
-    try:
-        private_json = (folder / f"{house}.json").read_bytes() if house is not None else None
-    except OSError:
-        private_json = None  # a step reported before houses had one
-    return StepPart(folder.name, text, page, tuple(_receipts(folder, house)), private_json)
+
+
+def asked_of(snap: Snapshot, clock: deadlines.Clock, house: str) -> list[Asked]:
+    """The decisions asked of ``house`` at ``snap``, in the order of its report, with their due times."""
+    out = []
+    for r in snap.requests():
+        if r.house == house:
+            due = clock.due(r, snap.since.get(r.key, snap.number)).due
+            out.append(Asked(r.key, r.kind, r.prompt, r.secret, due))
+    return out
 
 
 def _free_folder(gd: GameDir, book: MailBook, number: int, names: list[str]) -> str:
@@ -369,7 +396,7 @@ def _free_folder(gd: GameDir, book: MailBook, number: int, names: list[str]) -> 
     k = 1
     while True:
         rel = f"{OUTBOX}/{number:04d}" + (f"-{k}" if k > 1 else "")
-        taken = set(_read_json(gd.root / rel / SENT_FILE)) if (gd.root / rel).is_dir() else set()  # an older Maester's
+        taken = set(read_json(gd.root / rel / SENT_FILE)) if (gd.root / rel).is_dir() else set()  # an older Maester's
         if all(not (gd.root / rel / n).exists() or (f"{rel}/{n}" not in book.written and n not in taken) for n in names):
             return rel
         k += 1
@@ -428,12 +455,12 @@ def send_outbox(game_dir: str | Path, *, server: SmtpServer, now: datetime | Non
                 report.notes.append("every mail written was sent already")
             return report
         try:
-            smtp = _connect(server)
+            smtp = connect(server)
         except smtplib.SMTPAuthenticationError as e:
-            report.failed += [f"{r['path']}: {server} refused the login of {server.user}: {_why(e)}" for r, _ in todo]
+            report.failed += [f"{r['path']}: {server} refused the login of {server.user}: {reason(e)}" for r, _ in todo]
             return report
         except (smtplib.SMTPException, OSError) as e:
-            report.failed += [f"{r['path']}: cannot reach {server}: {_why(e)}" for r, _ in todo]
+            report.failed += [f"{r['path']}: cannot reach {server}: {reason(e)}" for r, _ in todo]
             return report
         try:
             for i, (rec, data) in enumerate(todo):

@@ -32,8 +32,10 @@ from ..folder.gamedir import GameDir
 from ..folder.ledger import Ledger, log
 from ..folder.schedule import show_span, show_time
 from ..folder.settle import locked
+from ..reports.sections import pick, text_sections, trimmed
 from ..util import fileio
-from .sending import OUTBOX, SENT_FILE, OutboxError, OutboxReport, SmtpServer, _connect, _read_json, _send_one, _why
+from .digest import short_time
+from .sending import OUTBOX, SENT_FILE, OutboxError, OutboxReport, SmtpServer, connect, read_json, reason, send_one
 
 REMINDERS = "reminders"
 WIDTH = 78
@@ -76,8 +78,9 @@ def _too_late(path: Path, now: datetime) -> bool:
         return False  # written by an older Maester, or unreadable: sending says what is wrong
 
 
-def reminder_text(game_id: str, house: str, owed: list[Owed], now: datetime, grace: int) -> str:
-    """The text of one reminder."""
+def reminder_text(game_id: str, house: str, owed: list[Owed], now: datetime, grace: int, turn_file: str = "") -> str:
+    """The text of one reminder: each request, its due time and default, then the house's turn file
+    to fill in (``turn_file``: the YOUR TURN FILE section of its latest report)."""
     from ..turnfile.printer import format_command  # the parser's grammar loads lazily
 
     def wrap(text: str, first: str, rest: str) -> list[str]:
@@ -96,17 +99,34 @@ def reminder_text(game_id: str, house: str, owed: list[Owed], now: datetime, gra
         if r.default is not None:
             parts = r.default if isinstance(r.default, tuple) else (r.default,)
             out += wrap("default: " + "; ".join(format_command(c) for c in parts), " " * 6, " " * 8)
-    out += [""] + wrap(f"The turn file to fill in is in your report of step {max(o.since for o in owed):04d} "
-                       "(YOUR TURN FILE): seal it (maester sign) and mail it back.", "", "")  # fmt: skip
+    if turn_file.strip():
+        out += ["", *turn_file.rstrip("\n").split("\n")]
+    else:  # its report cannot be read: say where the turn file is
+        out += [""] + wrap(f"The turn file to fill in is in your report of step {max(o.since for o in owed):04d} "
+                           "(YOUR TURN FILE): seal it (maester sign) and mail it back.", "", "")  # fmt: skip
     return "\n".join(out) + "\n"
 
 
+def turn_file_of(root: Path, number: int, house: str) -> str:
+    """The YOUR TURN FILE section of ``house``'s report of step ``number`` ("" when it cannot be read)."""
+    for folder in sorted((root / "reports").glob(f"{number:04d}-*")):
+        try:
+            if (folder / "report.json").is_file():
+                return trimmed(pick(text_sections((folder / f"{house}.txt").read_text(encoding="utf-8")), "turn-file"))
+        except (OSError, UnicodeDecodeError):
+            break
+    return ""
+
+
 def compose_reminder(game_id: str, sender: str, house: str, to: str, text: str, first_due: datetime,
-                     now: datetime) -> EmailMessage:  # fmt: skip
+                     now: datetime, kinds: list[str]) -> EmailMessage:  # fmt: skip
+    """One reminder mail; its subject says what is due and when first (ruling 311)."""
+    names = list(dict.fromkeys(kind_name(k).upper() for k in kinds))
+    what = " + ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else "")
     m = EmailMessage(policy=policy.default)
     m["From"] = formataddr((f"Maester ({game_id})", sender))
     m["To"] = formataddr((registry.house_name(house), to))
-    m["Subject"] = f"[{game_id}] reminder: {registry.house_name(house)}, due {show_time(first_due)}"
+    m["Subject"] = f"[{game_id}] {what} DUE {short_time(first_due)} · reminder, {show_span(first_due - now)} left"
     m["Date"] = format_datetime(now)
     m["Message-ID"] = make_msgid(idstring=f"reminder.{house}", domain=sender.rpartition("@")[2] or None)
     m["Auto-Submitted"] = "auto-generated"  # no vacation replies (RFC 3834)
@@ -161,8 +181,9 @@ def write_reminders(game_dir: str | Path, *, sender: str | None = None, now: dat
                 report.notes.append(f"no reminder for {registry.house_name(house)}: it has no address")
                 continue
             first = min(o.due.due for o in mine if o.due.due is not None)
-            text = reminder_text(game_id, house, mine, now, schedule.grace_hours)
-            msg = compose_reminder(game_id, parseaddr(sender)[1], house, address, text, first, now)
+            text = reminder_text(game_id, house, mine, now, schedule.grace_hours, turn_file_of(gd.root, snap.number, house))
+            msg = compose_reminder(game_id, parseaddr(sender)[1], house, address, text, first, now,
+                                   [o.request.kind for o in mine])  # fmt: skip
             stamp = hashlib.sha256("\n".join(f"{o.request.key} {_iso(o.due.due)}" for o in mine  # type: ignore[arg-type]
                                              ).encode()).hexdigest()[:12]  # fmt: skip
             name = f"{house}-{snap.number:04d}-{stamp}.eml"
@@ -187,7 +208,7 @@ def send_reminders(game_dir: str | Path, *, server: SmtpServer, now: datetime | 
     report = OutboxReport(registry.game_id(registry.read_game(gd.root)), REMINDERS, folder)
     when = now or datetime.now(UTC)
     with locked(gd, timeout=10):
-        sent: dict[str, Any] = _read_json(folder / SENT_FILE)
+        sent: dict[str, Any] = read_json(folder / SENT_FILE)
         todo = sorted(p for p in folder.glob("*.eml") if p.name not in sent) if folder.is_dir() else []
         late = [p for p in todo if _too_late(p, when)]
         for path in late:
@@ -199,13 +220,13 @@ def send_reminders(game_dir: str | Path, *, server: SmtpServer, now: datetime | 
         if not todo:
             return report
         try:
-            smtp = _connect(server)
+            smtp = connect(server)
         except (smtplib.SMTPException, OSError) as e:
-            report.failed += [f"{p.name}: cannot reach {server}: {_why(e)}" for p in todo]
+            report.failed += [f"{p.name}: cannot reach {server}: {reason(e)}" for p in todo]
             return report
         try:
             for i, path in enumerate(todo):
-                if not _send_one(smtp, path, server, sent, report, now):
+                if not send_one(smtp, path, server, sent, report, now):
                     report.failed += [f"{p.name}: not tried (the connection was lost)" for p in todo[i + 1 :]]
                     break
                 fileio.atomic_write_text(folder / SENT_FILE, json.dumps(sent, indent=1, sort_keys=True) + "\n")

@@ -2,7 +2,8 @@
 
 ``maester verify-report FILE`` is given one of three things, and each is read here as it must be:
 
-* the ``report-NNNN-HOUSE.txt`` attachment: the signed text, byte for byte;
+* ``report-NNNN-HOUSE.txt``: the mail's text saved byte for byte (mails of older Maesters also
+  carried it as an attachment of that name);
 * the mail's text as a mail program saved it (mutt: ``v``, then ``s`` on the text part): the text,
   decoded; line ends and blanks at line ends do not matter, the seal covers the normalised text;
 * the whole mail as saved (an ``.eml`` file, mutt's ``s`` on a message, a web mail's "show

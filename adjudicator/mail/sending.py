@@ -25,7 +25,7 @@ from ..folder.gamedir import GameDirError
 from ..folder.mailstore import OUTBOX
 
 __all__ = ["OUTBOX", "SENT_FILE", "OutboxError", "OutboxReport", "SmtpServer", "close", "connect", "deliver",
-           "parse_smtp_url", "reason", "said"]
+           "parse_smtp_url", "read_json", "reason", "said", "send_one"]
 
 SENT_FILE = "sent.json"  # the reminders' record of what was sent (the reports' is the game's log)
 
@@ -58,7 +58,7 @@ class OutboxReport:
         return out
 
 
-def _read_json(path: Path) -> dict[str, Any]:
+def read_json(path: Path) -> dict[str, Any]:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -175,7 +175,7 @@ def said(d: Delivery) -> str:
     return f"{d.name} to {', '.join([*d.to, *d.refused])}" + (f" (refused: {', '.join(d.refused)})" if d.refused else "")
 
 
-def _send_one(smtp: smtplib.SMTP, path: Path, server: SmtpServer, sent: dict[str, Any], report: OutboxReport,
+def send_one(smtp: smtplib.SMTP, path: Path, server: SmtpServer, sent: dict[str, Any], report: OutboxReport,
               now: datetime | None) -> bool:  # fmt: skip
     """Send one written mail as it is on disk and note it in ``sent``; False when the connection is gone."""
     data = path.read_bytes()
@@ -211,5 +211,3 @@ def reason(e: object) -> str:
         return e.strerror
     return str(e) or type(e).__name__
 
-
-_connect, _why = connect, reason  # the names the outbox and the reminders import

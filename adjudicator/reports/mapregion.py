@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -57,27 +58,38 @@ class Region:
         return f"width:{pct(map_width)};margin:{pull(self.y)} 0 {pull(below)} {pull(self.x)}"
 
 
-def choose(layout: MapLayout, weights: Mapping[str, float]) -> tuple[int, int]:
-    """The window's top left corner that holds the most weight (areas by their anchors), ties broken by
-    the window nearest the weights' centre, then the topmost and leftmost."""
+def choose(board_map: str, weights: Mapping[str, float]) -> tuple[int, int]:
+    """On a board's map (:meth:`MapLayout.for_map`), the window's top left corner that holds the most weight (areas by their anchors), ties broken by
+    the window nearest the weights' centre, then the topmost and leftmost. Remembered by the weights:
+    a house's things move little from one step to the next."""
+    return _choose(board_map, tuple(sorted((a, w) for a, w in weights.items() if w > 0)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _choose(board_map: str, weights: tuple[tuple[str, float], ...]) -> tuple[int, int]:
+    layout = MapLayout.for_map(board_map)
     anchors = layout.shapes.anchors
-    points = [(anchors[a], w) for a, w in sorted(weights.items()) if w > 0 and a in anchors]
+    points = [(anchors[a], w) for a, w in weights if a in anchors]
     width, height = layout.width, layout.height
     if not points:
         return max(0, (width - REGION_WIDTH) // 2), max(0, (height - REGION_HEIGHT) // 2)
     total = sum(w for _, w in points)
     cx = sum(p[0] * w for p, w in points) / total
     cy = sum(p[1] * w for p, w in points) / total
-    best: tuple[float, float, int, int] | None = None
-    for y in range(0, max(1, height - REGION_HEIGHT + 1), STRIDE):
-        for x in range(0, max(1, width - REGION_WIDTH + 1), STRIDE):
-            held = sum(w for (px, py), w in points if x + MARGIN_X <= px <= x + REGION_WIDTH - MARGIN_X
-                       and y + MARGIN_Y <= py <= y + REGION_HEIGHT - MARGIN_Y)  # fmt: skip
-            key = (-held, math.dist((x + REGION_WIDTH / 2, y + REGION_HEIGHT / 2), (cx, cy)), y, x)
-            if best is None or key < best:
-                best = key
-    assert best is not None
-    return best[3], best[2]
+    xs = range(0, max(1, width - REGION_WIDTH + 1), STRIDE)
+    ys = range(0, max(1, height - REGION_HEIGHT + 1), STRIDE)
+    held = [[0.0] * len(xs) for _ in ys]  # each point adds its weight to the windows that hold it
+    for (px, py), w in points:
+        ix = range(max(0, math.ceil((px - REGION_WIDTH + MARGIN_X) / STRIDE)), min(len(xs) - 1, math.floor((px - MARGIN_X) / STRIDE)) + 1)
+        for j in range(max(0, math.ceil((py - REGION_HEIGHT + MARGIN_Y) / STRIDE)),
+                       min(len(ys) - 1, math.floor((py - MARGIN_Y) / STRIDE)) + 1):  # fmt: skip
+            row = held[j]
+            for i in ix:
+                row[i] += w
+    most = max(max(row) for row in held)
+    _, y, x = min((math.dist((x + REGION_WIDTH / 2, y + REGION_HEIGHT / 2), (cx, cy)), y, x)
+                  for j, y in enumerate(ys) for i, x in enumerate(xs) if held[j][i] == most)  # fmt: skip
+    return x, y
 
 
 def house_region(state: GameState, board: Board, house: str) -> Region:
@@ -95,7 +107,7 @@ def house_region(state: GameState, board: Board, house: str) -> Region:
     home = board.home_area(house)
     if home in board.areas:
         weights[home] = weights.get(home, 0.0) + 3
-    x, y = choose(MapLayout.for_map(board.map), weights)
+    x, y = choose(board.map, weights)
     return Region(x, y, REGION_WIDTH, REGION_HEIGHT, f"Around House {house.title()}'s units and lands, enlarged")
 
 
@@ -112,10 +124,15 @@ def public_region(state: GameState, board: Board, events: Iterable[Any], embattl
     if not weights:
         weights = {a: float(len(st.units)) for a, st in state.areas.items() if st.units}
         what = "Where the most units stand, enlarged"
-    x, y = choose(MapLayout.for_map(board.map), weights)
+    x, y = choose(board.map, weights)
     return Region(x, y, REGION_WIDTH, REGION_HEIGHT, what)
 
 
 def region_view(region: Region, layout: MapLayout) -> dict[str, str]:
     """What the HTML templates draw of a region: its caption and the picture's style."""
     return {"caption": region.caption, "style": region.style(layout.width, layout.height + layout.legend_height)}
+
+
+def clear_caches() -> None:
+    """Forget the windows chosen so far (for tests and benchmarks: the next are worked out afresh)."""
+    _choose.cache_clear()

@@ -262,12 +262,13 @@ _COLOURS = {h: c[0] for h, c in HOUSE_COLOURS.items()}  # each house's main colo
 
 def clear_caches() -> None:
     """Forget every part remembered from earlier reports of this process: the wrapped paragraphs, the
-    cards' texts, the turn-file comments, the map's drawn parts. The next report is worked out from
-    scratch, and must be the same (for tests and benchmarks)."""
+    cards' texts, the turn-file comments, the map's drawn parts and its regions. The next report is
+    worked out from scratch, and must be the same (for tests and benchmarks)."""
     templating.clear_caches()
     cardtext.clear_caches()
     words.clear_caches()
     svgmap.clear_caches()
+    mapregion.clear_caches()
 
 
 # --- inputs -------------------------------------------------------------------------------------

@@ -549,8 +549,10 @@ def _head_line(head: _Name, rhs: tuple[Any, ...]) -> Built:
         if form == "no_order":
             return c.done(C.LeaveUnordered(area=area))
         return c.done(C.PortShips(port=area, count=c.count(rhs[1], 0, 3, "a number of ships", 0)))
-    card_match = lookup("card", head.text)
-    if card_match.id is None and lookup("area", head.text).id is not None:
+    card_match, area_match = lookup("card", head.text), lookup("area", head.text)
+    # A name that is exactly an area is the area, whatever card it is a misspelling of: "The Rhoyne"
+    # (Bronze Yohn Royce), "The Eyrie" (Syrio), "The Twins" (Tywin), "The Arbor" (Areo), ruling 350.
+    if (card_match.id is None or (card_match.fuzzy and not area_match.fuzzy)) and area_match.id is not None:
         sea = SEA_ORDER_WORDS.get(normalise(rhs[1].text)) if form == "option" else None
         if sea is not None and current_vocabulary() != CLASSIC:  # Mother of Dragons' sea orders (M114)
             return c.done(C.AssignOrder(area=c.name("area", head), token=sea))

@@ -129,6 +129,16 @@ def test_khal_drogo_adds_a_strength_and_a_sword_per_targaryen_knight_in_the_area
         leaves(View(won="attacker"), Me("attacker", T, "khal_drogo"))
 
 
+def test_ruling_352_khal_drogo_counts_no_routed_knight():
+    """A routed Targaryen knight defending the embattled area gives no combat strength (R186): Khal
+    Drogo's +1 and sword per knight count only the knights that fight (ruling 352)."""
+    routed = Fighter(T, "knight", "somewhere", "defender", False, True)
+    view = View([f(T, "knight", "defender"), routed, f("stark", "knight")],
+                houses={"attacker": "stark", "defender": T})
+    assert run("khal_drogo", view, "defender") == [Bonus("defender", 1), Icons(swords=1)]
+    assert run("khal_drogo", View([routed], houses={"attacker": "stark", "defender": T}), "defender") == []
+
+
 def test_xaro_xhoan_daxos_doubles_your_ships_when_you_have_more_there():
     more = View([f(T, "ship"), f(T, "ship"), f("stark", "ship", "defender")])
     assert run("xaro_xhoan_daxos", more) == [UnitValue("ship", 2, ("attacker",), house=T, supporting=False)]
@@ -152,6 +162,17 @@ def test_viserys_targaryen_discards_another_card_for_its_printed_strength_and_le
     assert leaves is not None
     assert leaves(View(won="defender"), Me("attacker", T, "viserys_targaryen"))
     assert not leaves(View(won="attacker"), Me("attacker", T, "viserys_targaryen"))
+
+
+def test_ruling_226_viserys_targaryen_asks_nothing_when_no_other_card_is_in_hand():
+    """Compared with another implementation of the expansion (ruling 226): no question when the hand
+    holds no other card; otherwise use or not, then one card of the hand other than Viserys."""
+    empty = View(hands={T: []})
+    assert run("viserys_targaryen", empty) == [Skip("no other card in hand")] and empty.asked == []
+    two = View(hands={T: ["khal_drogo", "illyrio_mopatis"]})
+    run("viserys_targaryen", two)
+    assert [[c.house_card for c in options if c.house_card] for options in two.asked] == [["khal_drogo",
+                                                                                        "illyrio_mopatis"]]
 
 
 def test_illyrio_mopatis_takes_the_difference_and_leaves_with_5_power():

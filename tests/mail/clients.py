@@ -195,6 +195,32 @@ def mutt_save_message(tmp: Path, message: bytes) -> bytes:
     return saved.read_bytes()
 
 
+def s_nail_show(tmp: Path, message: bytes) -> str:
+    """What s-nail shows of ``message`` when a player reads it (``type 1``), with the system's
+    ``/etc/s-nail.rc`` read as a player's s-nail reads it (Debian's sets ``mime-counter-evidence``,
+    which types an attachment by its name and content): the text it prints."""
+    assert S_NAIL is not None
+    tmp.mkdir(parents=True, exist_ok=True)
+    box = mailbox.mbox(str(tmp / "inbox.mbox"))
+    box.add(message)
+    box.close()
+    env = {**_env(tmp), "TERM": "dumb"}
+    done = subprocess.run([S_NAIL, "-#", "-R", "-f", str(tmp / "inbox.mbox")], input=b"type 1\nquit\n", env=env,
+                          capture_output=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    return done.stdout.decode("utf-8", "replace")
+
+
+def structure(message: bytes) -> list[list[str]]:
+    """A mail's parts as mail programs tell them apart: content type, disposition, file name, encoding."""
+    from email import policy
+    from email.parser import BytesParser
+
+    msg = BytesParser(policy=policy.default).parsebytes(message)
+    return [[p.get_content_type(), p.get_content_disposition() or "", p.get_filename() or "",
+             str(p.get("Content-Transfer-Encoding", ""))] for p in msg.walk()]  # fmt: skip
+
+
 def _in_terminal(argv: list[str], env: dict[str, str], timeout: float = 60.0) -> None:
     """Run a full-screen program in a pseudo-terminal until it ends (killed after ``timeout`` seconds)."""
     pid, fd = pty.fork()

@@ -5,6 +5,7 @@ Run from the checkout, on a machine with mutt, s-nail, bsd-mailx, ssh-keygen and
 archive@maester.example into an mbox)::
 
     .venv/bin/python tests/mail/make_fixtures.py /path/to/vmail
+    .venv/bin/python tests/mail/make_fixtures.py --s-nail     # fixtures/s-nail/: what s-nail shows of a report mail
 
 Each mail of :func:`clients.compose_corpus`, and two replies made by mutt to a report mail, is handed
 to Postfix's ``sendmail`` as the program would have handed it, one at a time; the file Postfix
@@ -14,6 +15,7 @@ delivers into the Maildir is stored as ``fixtures/maildir/NAME.eml``, and the mb
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -67,5 +69,23 @@ def main(vmail: Path) -> None:
     shutil.copy(vmail / "moderator.mbox", out / "postfix.mbox")
 
 
+def s_nail_display() -> None:
+    """``fixtures/s-nail/``: what s-nail (with the system's ``/etc/s-nail.rc``) shows of House Stark's
+    report mail as ``maester outbox`` writes it, and that mail's structure (its parts, the pictures
+    and texts themselves left out). No mail server needed."""
+    out = clients.FIXTURES / "s-nail"
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        mail = clients.report_mail(Path(tmp) / "report")
+        shown = clients.s_nail_show(Path(tmp) / "s-nail", mail)
+    parts = ",\n".join(f" {json.dumps(part)}" for part in clients.structure(mail))
+    (out / "report-structure.json").write_text(f"[\n{parts}\n]\n")
+    (out / "report-shown.txt").write_text(shown, encoding="utf-8")
+    print(f"s-nail showed {len(shown.splitlines())} lines of a mail of {len(mail)} bytes")
+
+
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    if sys.argv[1:] == ["--s-nail"]:
+        s_nail_display()
+    else:
+        main(Path(sys.argv[1]))

@@ -14,7 +14,7 @@ from adjudicator.engine.events.targaryen import LoyaltyMoved
 from adjudicator.engine.events.vassals import VassalCommanded
 from adjudicator.engine.machine import advance
 from adjudicator.game.cards import CARDS
-from adjudicator.game.commands import CommandVassal, DistributeBid, Gift, Raid, WesterosChoice
+from adjudicator.game.commands import CommandVassal, DistributeBid, Gift, Raid, Support, WesterosChoice
 from adjudicator.game.state import Order, Unit
 from adjudicator.turnfile.parser import parse_turn_file
 from adjudicator.turnfile.printer import format_command
@@ -188,10 +188,12 @@ def test_M047_ruling_297_a_vassals_raid_comes_up_for_its_commander_and_is_used()
     s.area_mut("oldtown").units = [Unit("lannister", "footman")]
     s.area_mut("oldtown").order = Order("lannister", "consolidate")
     found = [u for u in upcoming(s, "stark", []) if u.request.vassal == "tyrell"]
-    assert [u.request.kind for u in found] == ["raid"] and found[0].request.house == "stark"
+    # its raid, and whom it supports if it does not raid (M047, M048)
+    assert [u.request.kind for u in found] == ["raid", "support"] and found[0].request.house == "stark"
     assert "for Tyrell" in found[0].request.prompt
     assert not [u for u in upcoming(s, "lannister", []) if u.request.vassal]  # only its commander sees them
-    sent = [for_vassal("stark", "tyrell", Raid(origin="highgarden", targets=("oldtown",)))]
+    sent = [for_vassal("stark", "tyrell", Raid(origin="highgarden", targets=("oldtown",))),
+            for_vassal("stark", "tyrell", Support(side="stark", origin="highgarden"))]
     s.answers = sent
     assert not [u for u in upcoming(s, "stark", []) if u.request.vassal == "tyrell"]  # answered already
 
@@ -292,3 +294,26 @@ def test_M104_ruling_298_an_iron_bank_order_comes_up_with_its_loans_and_a_stale_
     step = run(s, entry("stark", IronBank(area="bay_of_ice", loan="customs_officer")))
     assert any("not face up" in r and "M104" in r for r in reasons(step, "stark"))
     assert [(r.house, r.kind) for r in step.requests] == [("stark", "consolidate")]
+
+
+def test_M030_ruling_297_a_commanders_coming_up_list_holds_its_vassals_support_and_retreats():
+    """Was missing: the commander saw its vassal's raid coming up, but not whom the Raid/Support token
+    supports when it does not raid (M047, M048), nor where the vassal's army retreats from an area it
+    may be attacked in: those decisions came as mails of their own."""
+    s = mod_game()
+    s.phase, s.round = "action", 2
+    s.commanders = {"tyrell": "stark"}
+    s.area_mut("highgarden").units = [Unit("tyrell", "footman")]
+    s.area_mut("highgarden").order = Order("tyrell", "vassal_raid_support")
+    s.area_mut("oldtown").units = [Unit("tyrell", "footman"), Unit("tyrell", "knight")]
+    s.area_mut("dornish_marches").units = [Unit("lannister", "footman")]
+    s.area_mut("dornish_marches").order = Order("lannister", "march+0")
+    found = [u for u in upcoming(s, "stark", []) if u.request.vassal == "tyrell"]
+    assert [(u.request.kind, u.request.context.get("origin") or u.request.context.get("combat_area"))
+            for u in found] == [("raid", "highgarden"), ("support", "highgarden"), ("retreat", "highgarden"),
+                                ("retreat", "oldtown")]
+    retreat = next(u for u in found if u.request.kind == "retreat" and u.request.context["combat_area"] == "oldtown")
+    assert retreat.request.house == "stark" and retreat.why.startswith("Tyrell may be attacked in Oldtown")
+    support = next(u for u in found if u.request.kind == "support")
+    assert support.lines[0].startswith("for tyrell: support from Highgarden:")
+    assert not [u for u in upcoming(s, "lannister", []) if u.request.vassal == "tyrell"]

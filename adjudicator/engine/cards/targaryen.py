@@ -31,18 +31,21 @@ from .registry import (
 )
 
 
-def _in_the_area(view: CombatView, role: str, unit: str, house: str | None = None) -> int:
-    """Units of a type attacking or defending on one side (supporters are not in the area)."""
+def _in_the_area(view: CombatView, role: str, unit: str, house: str | None = None, *, standing: bool = False) -> int:
+    """Units of a type attacking or defending on one side (supporters are not in the area); with
+    ``standing``, only those that are not routed."""
     return sum(1 for f in view.fighters()
-               if f.side == role and not f.supporting and f.type == unit and (house is None or f.house == house))
+               if f.side == role and not f.supporting and f.type == unit and (house is None or f.house == house)
+               and not (standing and f.routed))
 
 
 # --- set A ----------------------------------------------------------------------------------------
 
 
 def khal_drogo(view: CombatView, me: Me) -> Iterator[Effect]:
-    """+1 strength and a sword per Targaryen knight attacking or defending in the embattled area."""
-    knights = _in_the_area(view, me.role, "knight", me.house)
+    """+1 strength and a sword per Targaryen knight attacking or defending in the embattled area; a
+    routed knight provides no combat strength (R186), so it adds neither (ruling 352)."""
+    knights = _in_the_area(view, me.role, "knight", me.house, standing=True)
     if knights:
         yield Bonus(me.role, knights)
         yield Icons(swords=knights)

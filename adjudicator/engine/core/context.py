@@ -34,6 +34,9 @@ from ..events import (
     from_dict as event_from_dict,
 )
 
+# The decisions of an order's cycle, each asked once per order: one taken without asking is remembered
+# for the round (``GameState.unasked``, ruling 351).
+UNASKED_KINDS = frozenset({"raid", "march", "consolidate"})
 # Answers of these kinds stay in force after use ("support stark in every combat").
 STANDING_KINDS = frozenset({"support", "tie_break", "refuse_support"})
 
@@ -272,8 +275,11 @@ class Context:
             rec = self.segment.decisions.get(a.request.key)
             if rec is not None:
                 self.replayed.add(a.request.key)
-                self.events.extend(event_from_dict(e) for e in rec.get("events", []))
+                replayed = [event_from_dict(e) for e in rec.get("events", [])]
+                self.events.extend(replayed)
                 results.append(from_dict(rec["value"]) if "value" in rec else _parts(rec["parts"]))
+                if any(isinstance(e, OnlyOption) for e in replayed) and "value" in rec:
+                    self._remember_unasked(a.request, from_dict(rec["value"]))
                 continue
             found, evs, entries = self._compose(a) if a.compose else self._from_pool(a)
             if found is not None:
@@ -283,6 +289,8 @@ class Context:
                                   visible_to=a.request.house)
                 if not a.fallback:
                     evs = [_only_legal(e, _text(a.only, a.request)) for e in evs]
+                if isinstance(a.only, Command):
+                    self._remember_unasked(a.request, a.only)
                 pending.append((a, a.only, [*evs, only], entries))
             elif (self._past_deadline(a.request) or a.request.house == a.request.vassal) and a.request.default is not None:
                 # A secret decision's default stays as secret as the answer it replaces.
@@ -317,6 +325,14 @@ class Context:
             self.events.extend(evs)
             out.append(cmd)
         return out
+
+    def _remember_unasked(self, req: Request, answer: Command) -> None:
+        """An order of a cycle resolved without asking (ruling 14), kept to the end of the round: an
+        answer sent for it later is told it was already decided (ruling 351)."""
+        subject = getattr(answer, "origin", None) or getattr(answer, "area", None)
+        if req.kind in UNASKED_KINDS and isinstance(subject, str):
+            self.state.unasked.append({"house": req.vassal or req.house, "kind": req.kind, "subject": subject,
+                                       "answer": _text(answer, req)})
 
     def _compose(self, a: Ask) -> tuple[Answer | None, list[Event], list[PoolEntry]]:
         assert a.compose is not None

@@ -17,6 +17,7 @@ from ...game.board import Board
 from ...game.cards import CARDS, VASSAL
 from ...game.commands import (
     AssignOrder,
+    Bid,
     Command,
     Consolidate,
     InterestLosses,
@@ -64,6 +65,9 @@ def lapsed(state: GameState, board: Board, entry: PoolEntry) -> tuple[str, str] 
     cmd, house = entry.command, entry.vassal or entry.house
     if entry.vassal and entry.vassal not in state.vassals:
         return "refused", f"{entry.vassal.title()} is not a vassal in this game; 'for HOUSE:' answers for a vassal (M030)"
+    if isinstance(cmd, Bid) and state.is_vassal(house):  # no decision ever asks a vassal to bid
+        return "refused", ("a vassal never bids against the wildlings (M066)" if cmd.track == "wildlings" else
+                           "a vassal always bids 0 on the influence tracks and is never asked (M064)")
     phase = next((p for p, kinds in PHASE_KINDS.items() if cmd.kind in kinds), None)
     if phase is not None and PHASE_ORDER.index(phase) < PHASE_ORDER.index(state.phase):
         what = f"{_kind_words(cmd.kind)} are asked in the {PHASE_WORDS[phase]}"
@@ -185,6 +189,8 @@ def _planning(state: GameState, house: str, cmd: Command) -> str | None:
 
 def _action(state: GameState, board: Board, house: str, cmd: Command) -> str | None:
     """No order of the kind left to resolve; support from orders that cannot give it; the Blade used."""
+    if isinstance(cmd, (Raid, March, Consolidate, IronBank)) and (why := already_decided(state, board, house, cmd)):
+        return why
     if isinstance(cmd, Raid) and not _has_order(state, house, cmd.origin, "raid"):
         return f"you have no raid order in {_name(board, cmd.origin)} (never placed, or already removed) (R129, R140)"
     if isinstance(cmd, Consolidate) and _has_order(state, house, cmd.area, "consolidate") \
@@ -210,6 +216,23 @@ def _action(state: GameState, board: Board, house: str, cmd: Command) -> str | N
         return _support(state, board, house, cmd)
     if isinstance(cmd, UseBlade) and cmd.use and state.blade_used:
         return "the Valyrian Steel Blade has already been used this round (R093)"
+    return None
+
+
+def already_decided(state: GameState, board: Board, house: str, cmd: Raid | March | Consolidate | IronBank) -> str | None:
+    """An answer for an order whose decision was taken already, without asking (ruling 351): the only
+    legal answer (ruling 14); or a vassal's Raid/Support order kept as a support order (M047)."""
+    subject = cmd.origin if isinstance(cmd, (Raid, March)) else cmd.area
+    if _has_order(state, house, subject, "iron_bank" if isinstance(cmd, IronBank) else cmd.kind):
+        return None  # the order is still to resolve
+    for u in state.unasked:
+        if (u.get("house"), u.get("kind"), u.get("subject")) == (house, cmd.kind, subject):
+            return (f'already decided: the only legal answer, "{u.get("answer", "")}", was taken without asking, '
+                    f"as nothing else could be chosen (ruling 14, ruling 351)")
+    order = state.area(subject).order if subject in board.areas else None
+    if isinstance(cmd, Raid) and order and order.house == house and order.token == "vassal_support":
+        return (f"already decided: the Raid/Support order in {_name(board, subject)} did not raid and stays as a "
+                "support order (M047, ruling 232)")
     return None
 
 

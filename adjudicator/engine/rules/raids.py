@@ -70,6 +70,9 @@ def target_problem(state: GameState, board: Board, house: HouseId, origin: str, 
     if kind == "defense":
         if state.area(origin).order and state.area(origin).order.token == "raid*":  # type: ignore[union-attr]
             return None
+        if order.token == "vassal_defense_muster":  # the expansion says it of this token itself
+            return (f"only a special raid may remove the Defense 1/Muster order in {_name(board, target)}, a defense "
+                    "order (M054, R136)")
         return f"only a special raid may remove the defense order in {_name(board, target)} (R139, R136)"
     if kind not in RAIDABLE_KINDS:
         return f"the {order.token} order in {_name(board, target)} cannot be raided (R139)"
