@@ -52,19 +52,11 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
     p.add_argument("--step", type=int, metavar="NNNN", help="mail the steps up to this one (default: the latest)")
-    p.add_argument("--key", type=Path, metavar="MODERATOR_KEY", help="seal the reports with this private key")
-    p.add_argument("--passphrase-file", type=Path, metavar="F", help="read the key's passphrase from F")
-    p.add_argument("--from", dest="sender", metavar="ADDR",
-                   help="the sender's address (default: players.moderator.email in game.toml)")
+    add_sending_options(p, send="send with smtp://HOST:PORT or smtps://HOST:PORT", starttls=False)
     p.add_argument("--public-to", metavar="ADDR",
                    help="the game list that gets the public reports (default: [mail] list in game.toml; none: no list)")
     p.add_argument("--mark-sent", action="store_true",
                    help="record the mails written and not sent as sent: you sent the .eml files yourself")
-    p.add_argument("--send", metavar="URL", help="send with smtp://HOST:PORT or smtps://HOST:PORT")
-    p.add_argument("--starttls", action="store_true", help="with smtp://: switch to TLS before logging in")
-    p.add_argument("--user", metavar="USER", help="log in to the mail server as USER")
-    p.add_argument("--password-file", type=Path, metavar="F", help="the password for --user, first line of F")
-    p.add_argument("--cafile", type=Path, metavar="F", help="trust the certificates in F (default: the system's)")
     p.add_argument("--reminders", action="store_true",
                    help="instead of the reports: remind each house whose answers are due within [deadlines] "
                    "remind_hours (once per request), in GAME_DIR/outbox/reminders/")  # fmt: skip
@@ -95,16 +87,8 @@ def register(subparsers: Any) -> None:
         "75 (EX_TEMPFAIL: the server tries again later) when nothing could be kept.",
     )
     p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
-    p.add_argument("--send", metavar="URL", help="send through smtp://HOST:PORT or smtps://HOST:PORT "
-                   "(default: [mail] send in game.toml; none: the mail is written, not sent)")  # fmt: skip
-    p.add_argument("--starttls", action="store_true", default=None, help="with smtp://: switch to TLS before logging in")
-    p.add_argument("--user", metavar="USER", help="log in to the mail server as USER")
-    p.add_argument("--password-file", type=Path, metavar="F", help="the password for --user, first line of F")
-    p.add_argument("--cafile", type=Path, metavar="F", help="trust the certificates in F (default: the system's)")
-    p.add_argument("--key", type=Path, metavar="MODERATOR_KEY", help="seal the reports with this private key")
-    p.add_argument("--passphrase-file", type=Path, metavar="F", help="read the key's passphrase from F")
-    p.add_argument("--from", dest="sender", metavar="ADDR",
-                   help="the sender's address (default: players.moderator.email in game.toml)")
+    add_sending_options(p, send="send through smtp://HOST:PORT or smtps://HOST:PORT (default: [mail] send in "
+                        "game.toml; none: the mail is written, not sent)", starttls=None)  # None: not given  # fmt: skip
     p.add_argument("--envelope-sender", metavar="ADDR",
                    help="the message's envelope sender (default: $SENDER, which Postfix and others set)")
     p.add_argument("--wait", type=float, default=None, metavar="SECONDS",
@@ -112,6 +96,20 @@ def register(subparsers: Any) -> None:
     p.add_argument("--keep-only", action="store_true",
                    help="only keep the message in GAME_DIR/mailbox/: the next run takes it")
     p.set_defaults(handler=cmd_deliver)
+
+
+def add_sending_options(p: argparse.ArgumentParser, *, send: str, starttls: bool | None) -> None:
+    """The moderator's key and sender, and the server to send through, for ``outbox`` and ``deliver``."""
+    p.add_argument("--key", type=Path, metavar="MODERATOR_KEY", help="seal the reports with this private key")
+    p.add_argument("--passphrase-file", type=Path, metavar="F", help="read the key's passphrase from F")
+    p.add_argument("--from", dest="sender", metavar="ADDR",
+                   help="the sender's address (default: players.moderator.email in game.toml)")
+    p.add_argument("--send", metavar="URL", help=send)
+    p.add_argument("--starttls", action="store_true", default=starttls,
+                   help="with smtp://: switch to TLS before logging in")
+    p.add_argument("--user", metavar="USER", help="log in to the mail server as USER")
+    p.add_argument("--password-file", type=Path, metavar="F", help="the password for --user, first line of F")
+    p.add_argument("--cafile", type=Path, metavar="F", help="trust the certificates in F (default: the system's)")
 
 
 def add_mailbox_options(p: argparse.ArgumentParser, *, required: bool) -> None:

@@ -4,7 +4,8 @@ A reply to an automatic mail is how mail loops begin: a vacation responder answe
 answer, a bounce of it, a list handing it back. :func:`automatic` says why a message is one of
 those, from its header alone (the header section is bounded by :mod:`adjudicator.mail.parse`):
 
-* a null or daemon envelope sender (``Return-Path: <>``, ``MAILER-DAEMON``): a bounce;
+* a null or daemon envelope sender (``Return-Path: <>``, ``MAILER-DAEMON``, or the mbox
+  ``From MAILER-DAEMON ...`` line a local delivery writes first): a bounce;
 * ``Auto-Submitted`` with any value but ``no`` (RFC 3834, section 5);
 * ``Precedence: bulk``, ``list``, ``junk`` or ``auto_reply``;
 * any ``List-*`` header (RFC 2369, RFC 2919): a mailing list's copy;
@@ -51,6 +52,9 @@ def automatic(msg: Message) -> str:
         items = [(str(k).strip().lower(), " ".join(str(v).split())) for k, v in msg.raw_items()]
     except Exception:  # a header the library cannot give back as text: treat the mail as not to be answered
         return "a header that cannot be read"
+    envelope = str(msg.get_unixfrom() or "").split()  # an mbox "From SENDER DATE" line, as local delivery writes it
+    if len(envelope) > 1:
+        items.insert(0, ("return-path", envelope[1]))
     for name, value in items:
         if name == "return-path":
             path = _value(value).strip("<> ")
