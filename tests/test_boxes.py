@@ -26,7 +26,7 @@ BOX_OWN_MODULES = {"game/boxes.py", "game/variants.py"}
 
 def test_the_two_boxes_are_known_the_base_game_first():
     assert box_names() == ("classic", "mother-of-dragons")
-    assert DEFAULT_BOX == box_names()[0]
+    assert box_names()[0] == DEFAULT_BOX
 
 
 def test_the_base_games_box_has_its_houses_decks_and_no_feature():
