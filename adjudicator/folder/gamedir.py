@@ -57,7 +57,11 @@ SEED_FILE = "secret/seed"
 LOCK_FILE = ".lock"
 FOLDERS = ("inbox", "archive", "reports", "states")
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-EXPANSIONS = tuple(b for b in box_names() if box_named(b).expansion)
+
+
+def expansions() -> tuple[str, ...]:
+    """The boxes played with ``--expansion NAME``: all but the base game."""
+    return tuple(b for b in box_names() if box_named(b).expansion)
 
 
 class GameDirError(ValueError):
@@ -106,9 +110,9 @@ class GameInfo:
             isinstance(h, str) for h in info.houses
         ):
             raise GameDirError(f"{where}: [game] id and houses must be text")
-        if info.expansion and info.expansion not in EXPANSIONS:
+        if info.expansion and info.expansion not in expansions():
             raise GameDirError(f"{where}: [game] expansion is {info.expansion!r}, not an expansion "
-                               f"({', '.join(EXPANSIONS)})")
+                               f"({', '.join(expansions())})")
         known = box_named(info.expansion or DEFAULT_BOX).houses
         unknown = [h for h in info.houses if h not in known]
         if unknown:
@@ -400,8 +404,8 @@ def check_expansion(name: str) -> str:
     :raises GameDirError: for a name that is not an expansion, with the known ones.
     """
     wanted = name.strip().lower().replace("_", "-").replace(" ", "-")
-    if wanted not in EXPANSIONS:
-        raise GameDirError(f"unknown expansion {name!r}; the expansions are {', '.join(EXPANSIONS)}")
+    if wanted not in expansions():
+        raise GameDirError(f"unknown expansion {name!r}; the expansions are {', '.join(expansions())}")
     return wanted
 
 

@@ -24,10 +24,13 @@ is read, so that a misspelt feature cannot silently leave a rule out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from ..util.datafile import load_toml
@@ -100,22 +103,52 @@ class Box:
         return tuple(str(n) for n in self.westeros_decks)
 
 
-def _folder(name: str) -> str:
-    return name.replace("-", "_")
+_ADDED: dict[str, Path] = {}  # boxes from folders outside the package (box_folder_added), by name
+
+
+def _data() -> Traversable:
+    return resources.files("adjudicator.game").joinpath("data")
+
+
+def _folder(name: str) -> Traversable:
+    return _ADDED[name] if name in _ADDED else _data().joinpath(name.replace("-", "_"))
 
 
 @cache
 def box_names() -> tuple[str, ...]:
     """Every box this Maester knows, the base game first, then by name."""
-    data = resources.files("adjudicator.game").joinpath("data")
-    names = [_read(d.name)["name"] for d in data.iterdir() if d.joinpath("box.toml").is_file()]
+    names = [_read(d)["name"] for d in _data().iterdir() if d.joinpath("box.toml").is_file()] + list(_ADDED)
     return tuple(sorted(names, key=lambda n: (n != DEFAULT_BOX, n)))
 
 
-@cache
-def _read(folder: str) -> dict[str, Any]:
-    text = resources.files("adjudicator.game").joinpath("data", folder, "box.toml").read_text("utf-8")
-    return load_toml(text, f"box-{folder}")
+def _read(folder: Traversable) -> dict[str, Any]:
+    return load_toml(folder.joinpath("box.toml").read_text("utf-8"), f"box-{folder.name}")
+
+
+def box_file(name: str, file: str) -> dict[str, Any] | None:
+    """Another data file of a box's folder (``setup.toml``), read; None when the box has none."""
+    path = _folder(name).joinpath(file)
+    return load_toml(path.read_text("utf-8"), f"box-{path.name}-{file}") if path.is_file() else None
+
+
+@contextmanager
+def box_folder_added(folder: Path) -> Iterator[str]:
+    """A box described by a folder outside the package known for the duration (a box being written,
+    or a test's): yields its name."""
+    name = _read(folder)["name"]
+    assert name not in box_names(), f"a box called {name!r} exists"
+    _ADDED[name] = folder
+    _forget()
+    try:
+        yield name
+    finally:
+        del _ADDED[name]
+        _forget()
+
+
+def _forget() -> None:
+    box_names.cache_clear()
+    box_named.cache_clear()
 
 
 @cache

@@ -21,10 +21,12 @@ adjudicator.game.setup.SetupError: Targaryen plays only with 4 or more players (
 from __future__ import annotations
 
 from .board import TRACKS, Board, HouseId
+from .box_setup import Garrison, HouseStart, Layout, draw_shuffle, lay_out
+from .boxes import box_named
 from .cards import CARDS
 from .mod_board import MOD, MOD_HOUSES, TARGARYEN, WESTEROSI, mod_board
-from .setup import SetupError, draw_shuffle, named_houses
-from .state import GameState, HouseState, Unit
+from .setup import SetupError, named_houses
+from .state import GameState
 
 ALTERNATE_CARDS_REFUSED = (
     "the alternate house-card set needs the A Dance with Dragons cards of the six base houses, which Maester "
@@ -92,36 +94,28 @@ def new_mod_game(
     in_play = [h for h in MOD_HOUSES if h in WESTEROSI or h in players]
     vassals = [h for h in WESTEROSI if h not in players]
     c = board.constants
-    state = GameState(
-        game_id=game_id, round=1, phase="planning", houses_in_play=in_play,
-        tracks=starting_tracks(in_play, vassals), kings_court_overlay=False, impassable=[],  # ruling 264
-        wildling_threat=c["wildling_threat_start"],
-        options={"tides_of_battle": tides_of_battle, "tides_reshuffle_each_combat": True},
-        rng_seed=seed, variant="mother-of-dragons", vassals=vassals,
-    )
+    box = box_named("mother-of-dragons")
+    starts = {}
     for h in in_play:
-        if h in vassals:
+        if h in vassals:  # M010, M014, M025: a vassal setup card's units and supply, no power, no cards
             card = MOD.vassal_setups[h]
-            state.houses[h] = HouseState(power=0, supply=card.supply_start)  # M010, M014, M025
-            units = card.starting_units
+            starts[h] = HouseStart(power=0, supply=card.supply_start, hand=(), units=card.starting_units)
         else:
             house = board.houses[h]
-            state.houses[h] = HouseState(power=c["power_tokens_start"], supply=house.supply_start,
-                                         hand=CARDS.hand_of(h, state.box.card_sets))  # fmt: skip
-            units = house.starting_units
-        for su in units:
-            state.area_mut(su.area).units.extend(Unit(h, su.unit) for _ in range(su.count))
-        state.area_mut(board.houses[h].home_area).garrison = board.houses[h].garrison_strength  # M021
-    for nf in MOD.neutral_forces:  # M022
-        if targaryen or not nf.with_targaryen_only:
-            state.area_mut(nf.area).neutral_force = nf.strength
+            starts[h] = HouseStart(power=c["power_tokens_start"], supply=house.supply_start,
+                                   hand=tuple(CARDS.hand_of(h, box.card_sets)), units=house.starting_units)
+    layout = Layout(
+        houses_in_play=tuple(in_play), tracks={t: tuple(o) for t, o in starting_tracks(in_play, vassals).items()},
+        houses=starts,
+        garrisons=tuple(Garrison(board.houses[h].home_area, board.houses[h].garrison_strength, h) for h in in_play),  # M021
+        neutral_forces={nf.area: nf.strength for nf in MOD.neutral_forces if targaryen or not nf.with_targaryen_only},  # M022
+        blocked=(), kings_court_overlay=False,  # ruling 264
+        wildling_threat=c["wildling_threat_start"],
+        westeros_decks=(1, 2, 3, 4) if targaryen else (1, 2, 3),  # M012
+        vassals=tuple(vassals),
+    )
+    state = lay_out(box, layout, board, seed=seed, game_id=game_id, tides_of_battle=tides_of_battle)  # M011
     state.vassal_sets = deal_vassal_sets(state)  # M019
-    for deck in (1, 2, 3, 4) if targaryen else (1, 2, 3):  # M012
-        state.westeros_decks[str(deck)] = draw_shuffle(state, CARDS.westeros_deck(deck))
-        state.westeros_discards[str(deck)] = []
-    state.wildling_deck = draw_shuffle(state, sorted(CARDS.wildling_cards))  # M011
-    if tides_of_battle:
-        state.tides_deck = draw_shuffle(state, CARDS.tides_deck())
     if targaryen:
         state.dragon_tokens = list(c["dragon_strength_token_rounds"])  # M013
         for token in c["loyalty_tokens_at_setup"]:  # M023

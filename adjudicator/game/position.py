@@ -69,7 +69,7 @@ TOP_KEYS = (
     "areas", "decks", "options", "rng", "engine", "expansion", MOD_TABLE,
 )
 HOUSE_KEYS = ("power", "supply", "hand", "discards")
-AREA_KEYS = ("units", "order", "power_token", "garrison", "neutral_force")
+AREA_KEYS = ("units", "order", "power_token", "garrison", "garrison_house", "neutral_force")
 DECK_KEYS = (
     "westeros_1", "westeros_2", "westeros_3", "westeros_1_discards", "westeros_2_discards",
     "westeros_3_discards", "westeros_revealed", "wildling", "tides", "tides_discards",
@@ -368,6 +368,9 @@ class _Reader:
         st.garrison = self.get(entry, "garrison", path, int, st.garrison)
         if st.garrison < 0:
             self.fail(f"{path}garrison", "cannot be negative")
+        if "garrison_house" in entry:  # a garrison outside its house's home area (a box's setup)
+            owner = self.get(entry, "garrison_house", path, str, "")
+            st.garrison_house = self.house(owner, f"{path}garrison_house", state) if owner else None
         nf = self.get(entry, "neutral_force", path, int, st.neutral_force or 0)
         if nf < 0:
             self.fail(f"{path}neutral_force", "cannot be negative")
@@ -466,9 +469,10 @@ class _Reader:
                 self.fail(f"{key}.power_token", f"power tokens are placed in land areas only, not in {a.name}")
             if area_id in state.impassable and (st.units or st.order or st.power_token):
                 self.fail(key, f"{a.name} is impassable in this game")
-            if st.garrison and (a.home_of not in state.houses_in_play or set(houses) - {a.home_of}):
-                self.fail(f"{key}.garrison", "a garrison lies only on the home area of a house in play, "
-                          "and never under enemy units (R225, R228)")
+            owner = st.garrison_house or a.home_of
+            if st.garrison and (owner not in state.houses_in_play or set(houses) - {owner}):
+                self.fail(f"{key}.garrison", "a garrison lies only on the home area of a house in play (or where "
+                          "the box's setup put one, garrison_house), and never under enemy units (R225, R228)")
             if st.neutral_force and (st.units or st.power_token):
                 self.fail(f"{key}.neutral_force", "a neutral force holds its area alone: units enter only by destroying it (R231, R233)")
 
@@ -638,6 +642,8 @@ def _area_line(area_id: str, st: AreaState) -> str:
         fields["power_token"] = st.power_token
     if st.garrison:
         fields["garrison"] = st.garrison
+    if st.garrison and st.garrison_house:
+        fields["garrison_house"] = st.garrison_house
     if st.neutral_force:
         fields["neutral_force"] = st.neutral_force
     if st.loyalty:

@@ -18,9 +18,9 @@ from __future__ import annotations
 import difflib
 
 from .board import HOUSES, Board, HouseId
-from .cards import CARDS
-from .rng import shuffled
-from .state import GameState, HouseState, Unit
+from .box_setup import lay_out, printed_layout
+from .boxes import DEFAULT_BOX, box_named
+from .state import GameState
 
 
 class SetupError(ValueError):
@@ -76,48 +76,13 @@ def new_game(
     tides_of_battle: bool = False,
     board: Board | None = None,
 ) -> GameState:
-    """A fresh game at round 1, planning phase (the Westeros phase is skipped in round 1, R034).
+    """A fresh game at round 1, planning phase (the Westeros phase is skipped in round 1, R034): the
+    rulebook's printed setup for the number of houses (:func:`~adjudicator.game.box_setup.printed_layout`).
 
     :raises SetupError: see :func:`check_houses`.
     """
     board = board or Board.classic()
     in_play = check_houses(houses, board)
-    setup = board.setups[len(in_play)]
-    state = GameState(
-        game_id=game_id,
-        round=1,
-        phase="planning",
-        houses_in_play=in_play,
-        tracks={t: list(order) for t, order in setup.tracks.items()},
-        kings_court_overlay=setup.kings_court_overlay,
-        impassable=sorted(setup.impassable_areas + setup.unusable_ports),  # ruling 100
-        wildling_threat=board.constants["wildling_threat_start"],
-        options={"tides_of_battle": tides_of_battle, "tides_reshuffle_each_combat": True},
-        rng_seed=seed,
-    )
-    for h in in_play:
-        house = board.houses[h]
-        state.houses[h] = HouseState(
-            power=board.constants["power_tokens_start"], supply=house.supply_start, hand=CARDS.hand_of(h, state.box.card_sets)
-        )
-        for su in house.starting_units:
-            state.area_mut(su.area).units.extend(Unit(h, su.unit) for _ in range(su.count))
-        state.area_mut(house.home_area).garrison = house.garrison_strength
-    for area, strength in setup.neutral_forces.items():
-        state.area_mut(area).neutral_force = strength
-    for deck in (1, 2, 3):
-        state.westeros_decks[str(deck)] = draw_shuffle(state, CARDS.westeros_deck(deck))
-        state.westeros_discards[str(deck)] = []
-    state.wildling_deck = draw_shuffle(state, sorted(CARDS.wildling_cards))
-    if tides_of_battle:
-        state.tides_deck = draw_shuffle(state, CARDS.tides_deck())
-    return state
-
-
-def draw_shuffle(state: GameState, items: list[str]) -> list[str]:
-    """Shuffle with the game's seeded generator, advancing its counter."""
-    out = shuffled(state.rng_seed, items, state.rng_counter)
-    state.rng_counter += 1
-    return out
-
-
+    box = box_named(DEFAULT_BOX)
+    layout = printed_layout(board, in_play, box.card_sets)
+    return lay_out(box, layout, board, seed=seed, game_id=game_id, tides_of_battle=tides_of_battle)

@@ -64,6 +64,9 @@ class AreaState:
     neutral_force: int | None = None  # strength of a neutral force token
     loyalty: int = 0  # Mother of Dragons: Targaryen's loyalty tokens lying here (M077)
     improvements: list[str] = field(default_factory=list)  # Mother of Dragons: validation.IMPROVEMENT_TOKENS (M119)
+    # Whose garrison lies here when it is not the home area's house's (A Dance with Dragons' Storm's End
+    # and Oldtown); None: the home area's own garrison. See GameState.garrison_owner.
+    garrison_house: HouseId | None = None
 
     def is_empty(self) -> bool:
         return not (self.units or self.order or self.power_token or self.garrison or self.neutral_force
@@ -221,6 +224,14 @@ class GameState:
         """What this game's box has (game/boxes.py): every rule asks it, never the box's name."""
         return box_named(self.variant)
 
+    def garrison_owner(self, area_id: AreaId, board: Board) -> HouseId | None:
+        """Whose garrison lies in an area: its own house's in a home area (R225), or the house a box's
+        setup gave one elsewhere (``AreaState.garrison_house``); None where none lies."""
+        st = self.areas.get(area_id)
+        if st is None or not st.garrison:
+            return None
+        return st.garrison_house or board.area(area_id).home_of
+
     def board(self) -> Board:
         """The map this game is played on (its box's, for its houses)."""
         return self.box.board(self.houses_in_play)
@@ -310,7 +321,7 @@ class GameState:
         new = copy.copy(self)
         new.areas = {
             a: AreaState([Unit(u.house, u.type, u.routed) for u in s.units], s.order, s.power_token, s.garrison,
-                         s.neutral_force, s.loyalty, s.improvements)
+                         s.neutral_force, s.loyalty, s.improvements, s.garrison_house)
             for a, s in self.areas.items()
         }
         new.houses = {h: HouseState(s.power, s.supply, list(s.hand), list(s.discards), list(s.loans), list(s.removed))
@@ -371,10 +382,11 @@ class GameState:
                 problems.append(f"{a.name} is impassable but holds units")
             if st.power_token and houses and st.power_token not in houses:
                 problems.append(f"{a.name}: a {st.power_token} power token under {', '.join(sorted(houses))} units")
-            if st.garrison and (a.home_of is None or a.home_of not in self.houses_in_play):
+            owner = st.garrison_house or a.home_of
+            if st.garrison and (owner is None or owner not in self.houses_in_play):
                 problems.append(f"{a.name}: a garrison outside the home area of a house in play")
-            elif st.garrison and houses - {a.home_of}:
-                problems.append(f"{a.name}: a {a.home_of} garrison under {', '.join(sorted(houses))} units")
+            elif st.garrison and houses - {owner}:
+                problems.append(f"{a.name}: a {owner} garrison under {', '.join(sorted(houses))} units")
             if st.neutral_force and (st.units or st.power_token):
                 problems.append(f"{a.name}: a neutral force shares the area with units or a power token")
         for track in TRACKS:
@@ -649,6 +661,8 @@ def _area_dict(s: AreaState) -> dict[str, Any]:
         d["power_token"] = s.power_token
     if s.garrison:
         d["garrison"] = s.garrison
+    if s.garrison and s.garrison_house:
+        d["garrison_house"] = s.garrison_house
     if s.neutral_force is not None:
         d["neutral_force"] = s.neutral_force
     if s.loyalty:
@@ -665,6 +679,7 @@ def _area_from(d: dict[str, Any]) -> AreaState:
         order=Order(order["house"], order["token"]) if order else None,
         power_token=d.get("power_token"),
         garrison=d.get("garrison", 0),
+        garrison_house=d.get("garrison_house"),
         neutral_force=d.get("neutral_force"),
         loyalty=d.get("loyalty", 0),
         improvements=list(d.get("improvements", [])),

@@ -198,7 +198,7 @@ def _area_ok(a: Any, in_play: list[str], unit_types: tuple[str, ...]) -> bool:
     if order is not None and not (isinstance(order, dict) and order.get("house") in in_play
                                   and order.get("token") in ALL_ORDER_TOKENS):  # fmt: skip
         return False
-    if a.get("power_token", in_play[0]) not in in_play or "improvements" in a:
+    if a.get("power_token", in_play[0]) not in in_play or "improvements" in a or "garrison_house" in a:
         return False
     return all(_is_int(v := a.get(k, 0)) and v >= 0 for k in _AREA_KEYS_INT)
 
@@ -226,6 +226,9 @@ def _validate_areas(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Bo
         token = sh.get(a, "power_token", path, str, None)
         if token is not None and token not in in_play:
             sh.fail(f"{path}power_token", f"{_show(token)} is not a house in play")
+        owner = sh.get(a, "garrison_house", path, str, None)
+        if owner is not None and owner not in in_play:
+            sh.fail(f"{path}garrison_house", f"{_show(owner)} is not a house in play")
         for key in _AREA_KEYS_INT:
             sh.number(a, key, path, 0)
         sh.names(a, "improvements", path, IMPROVEMENT_TOKENS, f"an improvement token ({', '.join(IMPROVEMENT_TOKENS)})")

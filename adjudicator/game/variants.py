@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .board import Board, HouseId
-from .boxes import Box, UnknownBox, box_named
+from .box_setup import Changes, changed_layout, lay_out, printed_layout, read_changes
+from .boxes import Box, UnknownBox, box_file, box_named
 from .cards import CARDS, CardData
 from .mod_setup import new_mod_game
-from .setup import new_game
+from .setup import SetupError, check_houses, new_game
 from .state import GameState
 
 __all__ = ["SETUPS", "Setup", "UnknownVariant", "Variant", "variant", "variant_of"]
@@ -45,7 +46,33 @@ class Setup(Protocol):
 
 
 SETUPS: dict[str, Setup] = {"classic": new_game, "mother-of-dragons": new_mod_game}
-"""Each box's setup, by the box's name."""
+"""The boxes whose setup is code, by the box's name; every other box's is data (:func:`data_setup`)."""
+
+
+def data_setup(box: Box) -> Setup:
+    """The setup of a box that is data only: the rulebook's printed setup for the number of houses,
+    changed as the box's ``setup.toml`` says (:mod:`~adjudicator.game.box_setup`)."""
+    changes = read_changes(box_file(box.name, "setup.toml") or {}, f"{box.name}: setup.toml", box.board(box.houses))
+
+    def setup(houses: list[str], *, seed: str, game_id: str = "game", tides_of_battle: bool = False,
+              board: Board | None = None) -> GameState:
+        board = board or box.board(houses)
+        in_play = check_houses(houses, board)
+        if len(in_play) not in changes.players:
+            raise SetupError(f"{box.title} is played by {_counts(changes)} players, not {len(in_play)}")
+        layout = changed_layout(printed_layout(board, in_play, box.card_sets), changes)
+        state = lay_out(box, layout, board, seed=seed, game_id=game_id, tides_of_battle=tides_of_battle)
+        problems = state.check(board)
+        if problems:  # the box's data is at fault, not the houses asked for
+            raise SetupError(f"{box.title}'s setup.toml cannot be laid out: " + "; ".join(problems))
+        return state
+
+    return setup
+
+
+def _counts(changes: Changes) -> str:
+    n = [str(c) for c in changes.players]
+    return " or ".join([", ".join(n[:-1]), n[-1]] if len(n) > 1 else n)
 
 
 @dataclass(frozen=True)
@@ -81,7 +108,8 @@ def variant(name: str) -> Variant:
 
     :raises UnknownBox: naming the known ones.
     """
-    return Variant(box_named(name), SETUPS[name])
+    box = box_named(name)
+    return Variant(box, SETUPS.get(name) or data_setup(box))
 
 
 def variant_of(state: GameState) -> Variant:

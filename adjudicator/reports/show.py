@@ -58,7 +58,7 @@ def json_view(state: GameState, board: Board | None = None) -> dict[str, Any]:
             "power_token": st.power_token,
             "garrison": st.garrison,
             "neutral_force": st.neutral_force,
-        } | ({"loyalty": st.loyalty, "improvements": list(st.improvements)} if expansion else {})
+        } | ({"garrison_house": st.garrison_house} if st.garrison and st.garrison_house else {}) | ({"loyalty": st.loyalty, "improvements": list(st.improvements)} if expansion else {})
     view = {
         "schema_version": JSON_SCHEMA_VERSION,
         "game_id": state.game_id,
@@ -201,8 +201,8 @@ def _area_text(st: AreaState) -> str:
         parts.append(order_name(st.order.token) + ("" if mine else f" of {house_name(st.order.house)}"))
     if st.power_token:
         parts.append(f"{house_name(st.power_token)} power token")
-    if st.garrison:
-        parts.append(f"garrison {st.garrison}")
+    if st.garrison:  # a garrison outside its house's home area says whose it is (ruling 340)
+        parts.append(f"{house_name(st.garrison_house) + ' ' if st.garrison_house else ''}garrison {st.garrison}")
     if st.neutral_force:
         parts.append(f"neutral force {st.neutral_force}")
     if st.loyalty:

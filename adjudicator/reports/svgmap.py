@@ -140,8 +140,8 @@ def describe_area(state: GameState, board: Board, area_id: str) -> str | None:
         parts.append(order_name(st.order.token))
     if st.power_token:
         parts.append(f"power token of {st.power_token.title()}")
-    if st.garrison:
-        parts.append(f"garrison {st.garrison}")
+    if st.garrison:  # a garrison outside its house's home area says whose it is (ruling 340)
+        parts.append(f"{st.garrison_house.title() + ' ' if st.garrison_house else ''}garrison {st.garrison}")
     if st.neutral_force is not None and area_id not in state.impassable:
         parts.append(f"neutral force {st.neutral_force}")
     if st.loyalty:
@@ -178,7 +178,8 @@ def _summary(state: GameState, facts: _BoardFacts, keys: dict[str, AreaKey]) -> 
 # which houses are vassals (Mother of Dragons; a house becomes one when its player leaves).
 AreaKey = tuple[Any, ...]
 # The AreaState fields that _area_key reads: a test keeps this in step with the class.
-KEYED_AREA_FIELDS = ("units", "order", "power_token", "garrison", "neutral_force", "loyalty", "improvements")
+KEYED_AREA_FIELDS = ("units", "order", "power_token", "garrison", "neutral_force", "loyalty", "improvements",
+                     "garrison_house")
 
 
 class _Memo:
@@ -247,7 +248,7 @@ def _area_keys(state: GameState, facts: _BoardFacts) -> dict[str, AreaKey]:
         contents = None if st is None else (
             tuple((u.house, u.type, u.routed) for u in st.units),
             (st.order.house, st.order.token) if st.order else None,
-            st.power_token, st.garrison, st.neutral_force, st.loyalty, tuple(st.improvements),
+            st.power_token, st.garrison, st.neutral_force, st.loyalty, tuple(st.improvements), st.garrison_house,
         )  # fmt: skip
         holder = state.controller(area_id, board) if facts.places[area_id]["kind"] == "land" else None
         closed = area_id in state.impassable
@@ -526,7 +527,7 @@ ICON_WIDTHS = {"castle": 12, "stronghold": 16, "barrel": 9, "crown": 12}
 def _badge(st: AreaState, area_id: str, home_of: str | None, state: GameState) -> dict[str, Any] | None:
     """The garrison shield or the neutral-force token of a land (placed by :func:`_row`)."""
     if st.garrison:
-        return {"symbol": "garrison", "house": home_of or "", "text": str(st.garrison)}
+        return {"symbol": "garrison", "house": st.garrison_house or home_of or "", "text": str(st.garrison)}
     if st.neutral_force is not None and area_id not in state.impassable:
         return {"symbol": "neutral", "house": "", "text": str(st.neutral_force)}
     return None

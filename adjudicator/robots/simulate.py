@@ -21,7 +21,7 @@ from ..engine.machine import advance
 from ..folder import batch, registry
 from ..folder.gamedir import create_game
 from ..game.board import Board
-from ..game.boxes import DEFAULT_BOX
+from ..game.boxes import DEFAULT_BOX, box_named
 from ..game.mod_board import WESTEROSI
 from ..game.state import GameState
 from ..game.variants import variant
@@ -201,15 +201,16 @@ def _play_engine(houses: list[str], seed: int, rounds: int | None, tides: bool, 
 
 
 def sim_houses(players: int, expansion: str | None = None, targaryen: bool = True) -> list[str]:
-    """The houses of a simulated game: the rulebook's for a classic count; with Mother of Dragons
-    (always for 7 or 8) the first Westerosi houses, and Targaryen when it may and ``targaryen``.
+    """The houses of a simulated game: the rulebook's for a classic count (in any box without
+    vassals); with Mother of Dragons (always for 7 or 8) the first Westerosi houses, and Targaryen
+    when it may and ``targaryen``.
 
     >>> sim_houses(3), sim_houses(4, "mother-of-dragons")
     (['stark', 'lannister', 'baratheon'], ['stark', 'lannister', 'greyjoy', 'targaryen'])
     >>> sim_houses(4, "mother-of-dragons", targaryen=False)
     ['stark', 'lannister', 'greyjoy', 'tyrell']
     """
-    if expansion is None and players <= 6:
+    if not box_named(expansion or DEFAULT_BOX).has("vassals") and players <= 6:
         return list(Board.classic().setups[players].houses)
     with_targaryen = players == 8 or (targaryen and players >= 4)
     return [*WESTEROSI[: players - 1], "targaryen"] if with_targaryen else list(WESTEROSI[:players])

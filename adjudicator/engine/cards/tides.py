@@ -29,7 +29,7 @@ def reshuffles_each_combat(state: GameState) -> bool:
 
 def prepare_for_combat(state: GameState) -> None:
     """Before the House cards are chosen: a fresh deck of all 24 cards, if the game says so."""
-    from ...game.setup import draw_shuffle
+    from ...game.box_setup import draw_shuffle
 
     if reshuffles_each_combat(state):
         state.tides_deck = draw_shuffle(state, CARDS.tides_deck())
@@ -38,7 +38,7 @@ def prepare_for_combat(state: GameState) -> None:
 
 def draw(state: GameState) -> str:
     """The top card of the deck; an empty deck is first rebuilt from the discards (ruling 44)."""
-    from ...game.setup import draw_shuffle
+    from ...game.box_setup import draw_shuffle
 
     if not state.tides_deck:
         state.tides_deck = draw_shuffle(state, sorted(state.tides_discards) or CARDS.tides_deck())

@@ -109,16 +109,16 @@ def resolve_combat(ctx: Context, attack: Attack) -> CombatResult:
 
 
 def _begin(ctx: Context, attack: Attack) -> Combat:
-    """Who defends: the occupier, else the home house's Garrison alone, else a neutral force."""
+    """Who defends: the occupier, else the Garrison's house alone, else a neutral force."""
     st, board = ctx.state, ctx.board
     here = st.area(attack.area)
-    home = board.area(attack.area).home_of
+    home = st.garrison_owner(attack.area, board)  # the home house's, or a box's garrison elsewhere
     occupant = st.occupant(attack.area)
     neutral = 0
     garrison_only = False
     if occupant and occupant != attack.attacker:
         defender = occupant
-    elif here.garrison and home and home in st.houses_in_play and home != attack.attacker:
+    elif home and home in st.houses_in_play and home != attack.attacker:
         defender, garrison_only = home, True  # R155, R227
     elif here.neutral_force:
         defender, neutral = None, here.neutral_force
@@ -206,8 +206,8 @@ def _clean_up(ctx: Context, combat: Combat) -> None:
     here = st.area_mut(combat.area)
     defender = str(combat.defender)
     if combat.winner == "attacker":
-        if here.garrison and board.area(combat.area).home_of == defender:
-            here.garrison = 0
+        if st.garrison_owner(combat.area, board) == defender:
+            here.garrison, here.garrison_house = 0, None
             ctx.emit(GarrisonDefeated(house=defender, area=combat.area))
         if here.order and here.order.house == defender:
             ctx.emit(CombatOrderRemoved(house=defender, area=combat.area, token=here.order.token,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...game.box_setup import draw_shuffle
 from ...game.cards import CARDS
 from ...game.commands import Command, PlayCard, UseBlade
-from ...game.setup import draw_shuffle
 from ...game.state import Order, Unit
 from ..cards import tides
 from ..cards.registry import (

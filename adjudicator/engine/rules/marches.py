@@ -59,8 +59,8 @@ def hostile(state: GameState, board: Board, house: HouseId, area: str) -> str | 
         return others[0]
     if st.neutral_force is not None:
         return "neutral force"
-    home = board.area(area).home_of
-    if st.garrison and home and home != house:
+    home = state.garrison_owner(area, board)  # the home house's, or a box's garrison elsewhere
+    if home and home != house:
         return home
     return None
 

@@ -120,7 +120,7 @@ def strength(ctx: Context, combat: Combat, role: Role, *, with_cards: bool = Tru
         units = [f for f in mine if f.supporting and f.area == g.area]
         parts.append((f"support:{g.supporter}:{g.area}", sum(value(f) for f in units) + order_bonus(g.token)))
     garrison = st.area(combat.area).garrison
-    if role == "defender" and garrison and board.area(combat.area).home_of == side.house:
+    if role == "defender" and garrison and st.garrison_owner(combat.area, board) == side.house:
         parts.append(("garrison", garrison))
     if with_cards and side.card:
         printed = CARDS.house_cards[side.card].strength

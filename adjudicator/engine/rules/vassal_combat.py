@@ -14,8 +14,8 @@ before each draw with the game's seeded generator, so a replay draws the same ca
 
 from __future__ import annotations
 
+from ...game.box_setup import draw_shuffle
 from ...game.cards import CARDS
-from ...game.setup import draw_shuffle
 from ..cards.registry import ROLES
 from ..core.common import gain_power
 from ..core.context import Context

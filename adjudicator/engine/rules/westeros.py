@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ...game.box_setup import draw_shuffle
 from ...game.cards import CARDS
 from ...game.commands import Command, WesterosChoice
-from ...game.setup import draw_shuffle
 from ...game.state import GameState
 from ..cards import westeros_iv
 from ..core.bidding import bid_on_tracks
