@@ -558,12 +558,10 @@ def _combats(state: GameState, board: Board, house: str, asked: list[Request], o
     return out
 
 
-# The house cards whose choice can be made before the combat is known: the options, the default last.
+# The house cards whose choice can be made before the combat is known: the options, the default last
+# (each card's ``choice.ahead`` in its cards.toml).
 CARD_CHOICES: dict[str, tuple[dict[str, str], ...]] = {
-    "tyrion_lannister": ({"option": "cancel"}, {"option": "no"}),
-    "aeron_damphair": ({"option": "no"},), "cersei_lannister": ({"option": "no"},),
-    "renly_baratheon": ({"option": "no"},), "robb_stark": ({"option": "no"},), "patchface": ({"option": "no"},),
-    "doran_martell": ({"track": "fiefdoms"}, {"track": "kings_court"}, {"track": "iron_throne"}),
+    key.partition(":")[2]: c.ahead for key, c in CARDS.choices.items() if key.startswith("house_card:") and c.ahead
 }
 
 

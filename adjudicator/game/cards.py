@@ -12,6 +12,13 @@ its standard set (:data:`STANDARD_SETS`), deck IV is shuffled only with Targarye
 (10, 9)
 >>> CARDS.hand_of("arryn")[0], len(CARDS.vassal_deck()), len(CARDS.loans), len(CARDS.westeros_deck(4))
 ('lysa_arryn_mod', 7, 12, 10)
+
+A card whose text asks its player a choice says, in the same data, how a turn file answers it (its
+``choice`` table: :class:`ChoiceForms`), read by the turn-file reader, ``maester check``, answering
+ahead and the robots alike:
+
+>>> CARDS.choices["house_card:tyrion_lannister"].forms
+('cancel', 'nothing')
 """
 
 from __future__ import annotations
@@ -50,6 +57,16 @@ class WesterosCard:
     effect: str
     banner: tuple[str, ...] = ()  # deck IV: the areas that get a loyalty token first (M083)
     details: dict[str, Any] | None = None  # deck IV: its costs and choices, as the data gives them
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceForms:
+    """How a turn file answers one card's choice (a card's ``choice`` table in its cards.toml)."""
+
+    forms: tuple[str, ...]  # the forms of answer it accepts (docs/turn-files.md), the refusal last
+    verb: str = ""  # the verb naming the object of an area or house card choice ("discard", "retreat")
+    ahead: tuple[dict[str, str], ...] = ()  # the answers that may be sent before the combat, the default last
+    unclear: dict[str, str] = field(default_factory=dict)  # words it would read the wrong way: what to write
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +109,7 @@ class CardData:
     wildling_cards: dict[str, WildlingCard]
     tides: dict[str, TidesCard]
     loans: dict[str, LoanCard] = field(default_factory=dict)
+    choices: dict[str, ChoiceForms] = field(default_factory=dict)  # by "kind:id" ("house_card:patchface")
 
     @staticmethod
     @cache
@@ -106,11 +124,14 @@ class CardData:
             house_cards=house_cards,
             westeros=tuple(_westeros(c) for c in [*d["westeros_card"], *m["westeros_card"]]),
             wildling_cards={
-                c["id"]: WildlingCard(c["id"], c["name"], {k: v for k, v in c.items() if k not in ("id", "name")})
+                c["id"]: WildlingCard(c["id"], c["name"], {k: v for k, v in c.items() if k not in ("id", "name", "choice")})
                 for c in d["wildling_card"]
             },
             tides={c["id"]: _tides(c) for c in d["tides_of_battle"]},
             loans={c["id"]: LoanCard(c["id"], c["name"], c["effect"], c.get("units")) for c in m["loan_card"]},
+            choices=_choices({"house_card": [*d["house_card"], *m["house_card"], *m["vassal_house_card"]],
+                              "westeros_card": [*d["westeros_card"], *m["westeros_card"]],
+                              "wildling_card": d["wildling_card"]}),
         )
 
     def hand_of(self, house: str, card_sets: frozenset[str] = STANDARD_SETS) -> list[str]:
@@ -151,7 +172,16 @@ def _house_card(c: dict[str, Any]) -> HouseCard:
     )
 
 
-_WESTEROS_KEYS = frozenset({"deck", "id", "name", "copies", "wildling_icon", "effect", "banner"})
+_WESTEROS_KEYS = frozenset({"deck", "id", "name", "copies", "wildling_icon", "effect", "banner", "choice"})
+
+
+def _choices(cards: dict[str, list[dict[str, Any]]]) -> dict[str, ChoiceForms]:
+    """Every card's choice forms by ``kind:id``, from the ``choice`` table of the cards that have one."""
+    return {
+        f"{kind}:{c['id']}": ChoiceForms(tuple(t["forms"]), t.get("verb", ""), tuple(dict(o) for o in t.get("ahead", ())),
+                                         dict(t.get("unclear", {})))
+        for kind, records in cards.items() for c in records if (t := c.get("choice"))
+    }
 
 
 def _westeros(c: dict[str, Any]) -> WesterosCard:

@@ -468,46 +468,11 @@ def order_suggestions(text: str) -> tuple[str, ...]:
 
 # --- choices after a card's name ("Tyrion Lannister: cancel") --------------------------------
 
-# The forms of answer each card with a choice accepts. The command carries the objects named
-# (area, house card, track, units, muster) as the engine reads them; only a Westeros card's
-# option, Tyrion's "cancel" and a refusal ("no") are keywords. docs/turn-files.md lists them all.
-CARD_CHOICES: dict[str, frozenset[str]] = {
-    k: frozenset(v) for k, v in {
-        "westeros_card:a_throne_of_blades": ("muster", "supply", "nothing"),
-        "westeros_card:dark_wings_dark_words": ("bid", "collect", "nothing"),
-        "westeros_card:put_to_the_sword": ("no march+1", "no defense", "nothing"),
-        # Westeros deck IV (Mother of Dragons, M083): Targaryen's paid choice of an area, or nothing.
-        "westeros_card:empty_promises": ("area", "nothing"),
-        "westeros_card:southron_ambitions": ("area", "nothing"),
-        "westeros_card:strongholds_of_resistance": ("area", "nothing"),
-        "westeros_card:fire_made_flesh": ("destroy", "muster", "nothing"),
-        "westeros_card:domestic_disputes": ("names", "nothing"),
-        "westeros_card:watering_the_seed": ("names", "nothing"),
-        "westeros_card:the_long_plan": ("names", "nothing"),
-        "westeros_card:playing_with_fire": ("names", "nothing"),
-        "westeros_card:scattering_dissent": ("names", "moves", "cancel", "cancel_moves", "nothing"),
-        "westeros_card:word_spreads_quickly": ("names", "moves", "cancel", "cancel_moves", "nothing"),
-        "wildling_card:preemptive_raid": ("destroy", "track"),
-        "wildling_card:crow_killers": ("upgrade", "downgrade", "nothing"),
-        "wildling_card:a_king_beyond_the_wall": ("track", "nothing"),
-        "wildling_card:massing_on_the_milkwater": ("discard",),
-        "wildling_card:mammoth_riders": ("destroy", "take_back", "nothing"),
-        "wildling_card:the_horde_descends": ("muster", "destroy", "nothing"),
-        "house_card:tyrion_lannister": ("cancel", "nothing"),
-        "house_card:doran_martell": ("track",),
-        "house_card:patchface": ("discard", "nothing"),
-        "house_card:aeron_damphair": ("swap", "nothing"),
-        "house_card:cersei_lannister": ("remove_order", "nothing"),
-        "house_card:queen_of_thorns": ("remove_order",),
-        "house_card:renly_baratheon": ("upgrade", "nothing"),
-        "house_card:robb_stark": ("retreat", "nothing"),
-        "house_card:lysa_arryn_mod": ("return", "nothing"),  # Mother of Dragons' Arryn cards
-        "house_card:robert_arryn": ("remove_card", "remove", "nothing"),
-        "house_card:viserys_targaryen": ("discard", "nothing"),  # Mother of Dragons' Targaryen cards
-        "house_card:bronn": ("pay", "nothing"),  # the vassal cards (M058): Bronn's is the opponent's choice
-        "house_card:jon_connington": ("area", "nothing"),
-    }.items()
-}
+# The forms of answer each card with a choice accepts: its ``choice`` table in its box's cards.toml
+# (game/cards.py ChoiceForms), stated there once. The command carries the objects named (area, house
+# card, track, units, muster) as the engine reads them; only a Westeros card's option, Tyrion's
+# "cancel" and a refusal ("no") are keywords. docs/turn-files.md lists them all.
+CARD_CHOICES: dict[str, frozenset[str]] = {key: frozenset(c.forms) for key, c in CARDS.choices.items()}
 
 # A bare word after a card's name, and the form it gives.
 OPTION_WORDS: dict[str, str] = {
@@ -536,20 +501,12 @@ FORM_EXAMPLES: dict[str, str] = {
 }
 
 # The verb that names an object for each card whose choice is an area or a house card.
-CARD_VERBS: dict[str, str] = {
-    "patchface": "discard", "aeron_damphair": "swap", "cersei_lannister": "remove_order",
-    "queen_of_thorns": "remove_order", "renly_baratheon": "upgrade", "robb_stark": "retreat",
-    "massing_on_the_milkwater": "discard", "mammoth_riders": "take_back",
-    "robert_arryn": "remove_card",
-    "viserys_targaryen": "discard",
-    "jon_connington": "area",  # the vassal card names the area it places a knight in, alone
-}
-
+CARD_VERBS: dict[str, str] = {key.partition(":")[2]: c.verb for key, c in CARDS.choices.items() if c.verb}
 
 # Words a card's answer would read the wrong way: "keep" declines every other card, but for Lysa
 # Arryn it would read as "keep her" (ruling 291). Refused with what to write instead.
 UNCLEAR_CHOICES: dict[tuple[str, str], str] = {
-    ("house_card:lysa_arryn_mod", "keep"): "write 'return' to take her back into your hand, or 'no' to discard her",
+    (key, word): why for key, c in CARDS.choices.items() for word, why in c.unclear.items()
 }
 
 
