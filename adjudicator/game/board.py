@@ -136,13 +136,13 @@ class Board:
 
     @staticmethod
     def from_toml(data: dict[str, Any]) -> Board:
-        areas = {a["id"]: _area(a) for a in data["area"]}
+        areas = {a["id"]: area_from_data(a) for a in data["area"]}
         nbrs: dict[AreaId, set[AreaId]] = {a: set() for a in areas}
         pairs = tuple((a, b) for a, b in data["borders"]["pairs"])
         for a, b in pairs:
             nbrs[a].add(b)
             nbrs[b].add(a)
-        houses = {h["id"]: _house(h) for h in data["house"]}
+        houses = {h["id"]: house_from_data(h) for h in data["house"]}
         setups = {s["players"]: _setup(s) for s in data["player_setup"]}
         return Board(
             areas=areas,
@@ -220,7 +220,7 @@ class Board:
         return self.areas[area_id].board == "essos"
 
 
-def _area(a: dict[str, Any]) -> Area:
+def area_from_data(a: dict[str, Any]) -> Area:
     return Area(
         id=a["id"],
         name=a["name"],
@@ -237,7 +237,7 @@ def _area(a: dict[str, Any]) -> Area:
     )
 
 
-def _house(h: dict[str, Any]) -> House:
+def house_from_data(h: dict[str, Any]) -> House:
     return House(
         id=h["id"],
         name=h["name"],

@@ -28,7 +28,7 @@ from importlib import resources
 from typing import Any
 
 from ..util.datafile import load_toml
-from .board import TRACKS, Area, Board, House, HouseId, StartingUnit, _area, _house
+from .board import TRACKS, Area, Board, House, HouseId, StartingUnit, area_from_data, house_from_data
 
 WESTEROSI: tuple[HouseId, ...] = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell", "arryn")
 """The seven houses of Westeros: in an expansion game each is a player or a vassal (M005)."""
@@ -112,13 +112,13 @@ def mod_board(*, essos: bool) -> Board:
     Loaded once per map; the base board's data is read afresh, so the classic board is never touched.
     """
     base, d = _base_data(), _load("board.toml")
-    areas: dict[str, Area] = {a["id"]: _area(a) for a in base["area"]}
+    areas: dict[str, Area] = {a["id"]: area_from_data(a) for a in base["area"]}
     for change in d["area_change"]:
         fields = {k: v for k, v in change.items() if k in AREA_FIELDS and k != "id"}
         areas[change["id"]] = replace(areas[change["id"]], **fields)
     for a in d["area"]:
         if a["board"] == "westeros" or essos:
-            areas[a["id"]] = _area(a)
+            areas[a["id"]] = area_from_data(a)
     borders = d["borders"]
     pairs = (set(map(tuple, base["borders"]["pairs"])) - set(map(tuple, borders["removed_pairs"]))) | set(
         map(tuple, borders["added_pairs"]))
@@ -129,10 +129,10 @@ def mod_board(*, essos: bool) -> Board:
     for a, b in border_pairs:
         nbrs[a].add(b)
         nbrs[b].add(a)
-    houses: dict[HouseId, House] = {h["id"]: _house(h) for h in base["house"]}
+    houses: dict[HouseId, House] = {h["id"]: house_from_data(h) for h in base["house"]}
     for h in d["house"]:
         if h["id"] != TARGARYEN or essos:
-            houses[h["id"]] = _house(h)
+            houses[h["id"]] = house_from_data(h)
     for h, (area, strength) in MOD.garrisons.items():  # Arryn's garrison is 4 (ruling 200)
         if h in houses:
             houses[h] = replace(houses[h], home_area=area, garrison_strength=strength)

@@ -20,14 +20,26 @@ table ``[mother_of_dragons]`` for the rest:
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any, NoReturn, Protocol
 
+from .board import Board
 from .cards import CARDS
 from .state import GameState
 from .validation import IMPROVEMENT_TOKENS
 
-if TYPE_CHECKING:  # the reader is position.py's; only its typed getters are used here
-    from .position import _Reader
+
+class Reader(Protocol):
+    """The typed getters of the position reader (position.py's) that the expansion's keys are read with."""
+
+    board: Board
+
+    def fail(self, key: str, message: str) -> NoReturn: ...
+
+    def get(self, d: dict[str, Any], key: str, path: str, kind: type | tuple[type, ...], default: Any) -> Any: ...
+
+    def str_list(self, d: dict[str, Any], key: str, path: str, default: list[str] | None) -> list[str] | None: ...
+
+    def known_keys(self, d: dict[str, Any], allowed: tuple[str, ...], path: str) -> None: ...
 
 MOD_TABLE = "mother_of_dragons"
 MOD_HOUSE_KEYS = ("loans", "removed")
@@ -36,7 +48,7 @@ MOD_KEYS = ("commanders", "vassal_sets", "dragon_tokens", "loyalty_gained", "loa
             "leaving")
 
 
-def read_expansion(r: _Reader, data: dict[str, Any], state: GameState) -> None:
+def read_expansion(r: Reader, data: dict[str, Any], state: GameState) -> None:
     """Read the expansion's keys into ``state`` (set up by the expansion's setup already).
 
     :raises PositionError: (through ``r.fail``) naming the key at fault.
@@ -105,7 +117,7 @@ def read_expansion(r: _Reader, data: dict[str, Any], state: GameState) -> None:
         r.fail(MOD_TABLE, f"the loan {twice[0]!r} is in two places (the deck, a slot or a house's loans)")
 
 
-def _removed(r: _Reader, state: GameState, house: str, cards: list[str]) -> None:
+def _removed(r: Reader, state: GameState, house: str, cards: list[str]) -> None:
     """House cards removed from the game (Khal Drogo, Viserys, Illyrio...): out of the hand, never in the discards."""
     hs = state.houses[house]
     for card in cards:
@@ -117,7 +129,7 @@ def _removed(r: _Reader, state: GameState, house: str, cards: list[str]) -> None
     hs.removed = list(cards)
 
 
-def _loans(r: _Reader, loans: list[str], key: str) -> list[str]:
+def _loans(r: Reader, loans: list[str], key: str) -> list[str]:
     for loan in loans:
         if loan not in CARDS.loans:
             r.fail(key, f"{loan!r} is not a loan of the Iron Bank; the loans are {', '.join(CARDS.loan_deck())}")

@@ -26,7 +26,7 @@ from .boxes import DEFAULT_BOX, Box, box_named, box_names
 from .cards import CARDS
 from .commands import ORDER_TOKENS, SEA_ORDER_TOKENS, SPECIAL_TOKENS, VASSAL_KEPT_TOKENS, VASSAL_ORDER_TOKENS
 from .mod_board import MOD
-from .validation import CYCLE_STEPS, PHASES, STEPS, MissingKey, StateError, _is_int, validate_dict, validate_engine
+from .validation import CYCLE_STEPS, PHASES, STEPS, MissingKey, StateError, is_int, validate_dict, validate_engine
 
 __all__ = ["CYCLE_STEPS", "PHASES", "PLURALS", "SCHEMA_VERSION", "STEPS", "AreaState", "GameState", "HouseState",
            "MissingKey", "Order", "Segment", "StateError", "Unit", "migrate", "validate_dict", "validate_engine"]
@@ -479,7 +479,7 @@ class GameState:
             the game does not know (a house, an area, a card, a phase).
         """
         version = d.get("schema_version", SCHEMA_VERSION) if isinstance(d, dict) else None
-        if not _is_int(version) or version < 1:
+        if not is_int(version) or version < 1:
             raise StateError(f"schema_version: expected a whole number 1 or more, got {version!r}")
         d = migrate(d, version)
         if validate:

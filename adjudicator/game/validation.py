@@ -42,7 +42,7 @@ class MissingKey(StateError, KeyError):
     """A saved state without a key it must have."""
 
 
-def _is_int(v: Any) -> bool:
+def is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -63,7 +63,7 @@ class _Shape:
                 raise MissingKey(f"{path}{key}: missing")
             return default
         v = d[key]
-        if (kind is int and not _is_int(v)) or not isinstance(v, kind):
+        if (kind is int and not is_int(v)) or not isinstance(v, kind):
             self.fail(path + key, f"expected {_KIND_NAMES[kind]}, got {_show(v)}")
         return v
 
@@ -200,7 +200,7 @@ def _area_ok(a: Any, in_play: list[str], unit_types: tuple[str, ...]) -> bool:
         return False
     if a.get("power_token", in_play[0]) not in in_play or "improvements" in a or "garrison_house" in a:
         return False
-    return all(_is_int(v := a.get(k, 0)) and v >= 0 for k in _AREA_KEYS_INT)
+    return all(is_int(v := a.get(k, 0)) and v >= 0 for k in _AREA_KEYS_INT)
 
 
 def _validate_areas(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Board, unit_types: tuple[str, ...]) -> None:
@@ -280,7 +280,7 @@ def _validate_expansion(sh: _Shape, d: dict[str, Any], in_play: list[str], board
             sh.fail(f"commanders.{vassal}", f"{_show(commander)} is not a player house")
     sh.names(d, "vassal_sets", "", players, "a player house")
     for r in sh.get(d, "dragon_tokens", "", list, []):
-        if not _is_int(r) or not 1 <= r <= board.constants["rounds"]:
+        if not is_int(r) or not 1 <= r <= board.constants["rounds"]:
             sh.fail("dragon_tokens", f"{_show(r)} is not a round of the round track (1 to 10)")
     sh.number(d, "loyalty_gained", "", 0)
     sh.names(d, "loan_deck", "", CARDS.loans, "a loan of the Iron Bank")
@@ -330,7 +330,7 @@ def validate_engine(d: dict[str, Any]) -> None:
             raise StateError(f"{key}: not an answer Maester knows ({type(e).__name__}: {e})") from None
 
     def text(entry: dict[str, Any], key: str, path: str, kind: type = str) -> None:
-        if (kind is int and not _is_int(entry.get(key))) or not isinstance(entry.get(key), kind):
+        if (kind is int and not is_int(entry.get(key))) or not isinstance(entry.get(key), kind):
             raise StateError(f"{path}.{key}: expected {_KIND_NAMES[kind]}, got {_show(entry.get(key))}")
 
     def items(entry: dict[str, Any], key: str, path: str) -> list[Any]:
@@ -375,7 +375,7 @@ def validate_engine(d: dict[str, Any]) -> None:
                     known(part, f"{path}.parts.{j}")
             for j, move in enumerate(items(rec, "moves", path), 1):  # gifts made during a combat (ruling 261)
                 if not (isinstance(move, list) and len(move) == 3 and move[0] in MOD_HOUSES and move[1] in MOD_HOUSES
-                        and _is_int(move[2]) and 0 <= move[2] <= MAX_RECORD_NUMBER):
+                        and is_int(move[2]) and 0 <= move[2] <= MAX_RECORD_NUMBER):
                     raise StateError(f"{path}.moves.{j}: expected [giver, receiver, power], got {_show(move)}")
             for j, record in enumerate(items(rec, "events", path), 1):  # events are the engine's: their shape only
                 if not isinstance(record, dict) or not isinstance(record.get("type"), str):
@@ -398,7 +398,7 @@ def _check_numbers(value: Any) -> None:
             stack += v.values()
         elif isinstance(v, list):
             stack += v
-        elif _is_int(v) and abs(v) > MAX_RECORD_NUMBER:
+        elif is_int(v) and abs(v) > MAX_RECORD_NUMBER:
             raise ValueError(f"the number {_show(v)} is past {MAX_RECORD_NUMBER}")
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -47,6 +47,7 @@ from .diagnostics import (
     syntax_problem,
 )
 from .header import Header, HeaderError, format_header, read_header
+from .linebuild import NO_ONE, Built, LineContext, Name, OrderText
 from .names import (
     CARD_CHOICES,
     FORM_EXAMPLES,
@@ -62,18 +63,15 @@ from .names import (
     UNCLEAR_CHOICES,
     choice_forms_text,
     current_vocabulary,
-    describe_match_error,
     display_name,
     form_text,
     lookup,
     normalise,
     order_suggestions,
-    order_token,
-    other_kind,
     vocabulary,
 )
 from .parser_mod import deck_iv_form, distribute, mod_line, westeros_choice
-from .printer import format_command, prints_short
+from .printer import format_command
 from .vassal_lines import VassalLines
 
 __all__ = [
@@ -81,8 +79,6 @@ __all__ = [
     "parse_turn_file",
 ]
 
-_NAME_CODES = {"area": "E101", "house": "E102", "house_card": "E103", "westeros_card": "E104",
-               "wildling_card": "E104", "card": "E104", "loan": "E104", "unit": "E106", "track": "E107"}
 _SIDES = {"attacker": "attacker", "defender": "defender", "nobody": None, "no one": None, "noone": None}
 # The most units of one type a house owns (10 footmen, R011): no line may name more in one count.
 MAX_UNITS_NAMED = 10
@@ -106,104 +102,12 @@ def _expected_words() -> dict[str, str]:
     return words
 
 
-# --- values the grammar hands to the line builder ----------------------------------------------
-
-
-class _Name(NamedTuple):
-    text: str
-    col: int
-    end: int
-
-
-class _Order(NamedTuple):
-    kind: str
-    modifier: int | None
-    special: bool
-    col: int
-    end: int
-    text: str
-
-
-class Built(NamedTuple):
-    """One line, built: its command (``None`` when it has errors), errors and warnings."""
-
-    command: Command | None
-    errors: list[tuple[Any, ...]]  # (class, code, message, column, end column, suggestion, expected)
-    warnings: list[tuple[str, str, int]]  # (code, message, column)
-
-
-_NO_ONE = "<none>"  # the text of "none", "nothing", "nobody" where a house or an area could stand
-
-
-class _Ctx:
-    """Collects what is wrong while one line is built; the transformer itself never raises."""
-
-    __slots__ = ("errors", "warnings")
-
-    def __init__(self) -> None:
-        self.errors: list[tuple[Any, ...]] = []
-        self.warnings: list[tuple[str, str, int]] = []
-
-    def error(self, code: str, message: str, at: Any, *, cls: type = InvalidLine, suggestion: str = "") -> None:
-        self.errors.append((cls, code, message, at.col, at.end, suggestion, ()))
-
-    def name(self, kind: str, nm: _Name) -> Any:
-        m = lookup(kind, nm.text)
-        if m.id is not None:
-            if m.fuzzy:
-                self.warnings.append(("W101", f"{m.kind_word} {nm.text!r} read as {m.display!r}", nm.col))
-            return m.id
-        message, hint = describe_match_error(m)
-        if other_kind(nm.text, kind):
-            self.error("E209", message, nm)
-        elif m.candidates:
-            self.error("E110", message, nm, cls=AmbiguousName, suggestion=hint)
-        else:
-            self.error(_NAME_CODES[kind], message, nm, suggestion=hint)
-        return None
-
-    def count(self, tok: Token | None, low: int, high: int, what: str, default: int = 1) -> int:
-        """The number written, checked against its range before anything is built from it.
-
-        Out of range, the line is refused and ``low`` is returned, so that no caller ever sizes
-        a list by what a player wrote (``muster ... 99999999999 footmen`` once built that many).
-        """
-        if tok is None:
-            return default
-        digits = str(tok).lstrip("0") or "0"
-        if len(digits) > len(str(high)) or not low <= int(digits) <= high:
-            shown = digits if len(digits) <= 12 else f"{digits[:6]}...({len(digits)} digits)"
-            self.error("E205", f"{what} must be from {low} to {high}, not {shown}", _at(tok))
-            return low
-        return int(digits)
-
-    def order(self, o: _Order) -> Any:
-        token, reason = order_token(o.kind, o.modifier, o.special)
-        if token is None and "could be" in reason:
-            self.error("E111", reason, o, cls=AmbiguousName, suggestion="write the modifier, such as march +0")
-        elif token is None:
-            self.error("E108", f"{o.text!r} is not an order: {reason}", o)
-        return token
-
-    def done(self, command: Command) -> Built:
-        if not self.errors and not prints_short(command) and len(printed := format_command(command)) > MAX_LINE_CHARS:
-            # Names read generously ("kl", "ratheon") print in full: what a line accepts must print
-            # to a line the parser accepts again (the receipt restates it, the engine logs it).
-            self.error("E002", f"written out in full this line is {len(printed):,} characters long; the limit is "
-                       f"{MAX_LINE_CHARS:,}", _Name("", 1, 2), suggestion="split it into several lines")
-        return Built(None if self.errors else command, self.errors, self.warnings)
-
-
-def _at(tok: Token) -> _Name:
-    return _Name(str(tok), tok.column or 1, tok.end_column or (tok.column or 1) + 1)
-
-
 def _only(ch: list[Any], kind: type) -> list[Any]:
     return [c for c in ch if isinstance(c, kind)]
 
 
 def _tagged(ch: list[Any], tag: str) -> list[Any]:
-    return [c for c in ch if isinstance(c, tuple) and not isinstance(c, (_Name, _Order)) and c and c[0] == tag]
+    return [c for c in ch if isinstance(c, tuple) and not isinstance(c, (Name, OrderText)) and c and c[0] == tag]
 
 
 # --- the line builder: grammar rules -> commands -------------------------------------------------
@@ -229,12 +133,12 @@ class _Lines(VassalLines, Transformer[Token, Any]):
 
     def name(self, ch: list[Any]) -> Any:
         toks = ch[0]
-        return _Name(" ".join(toks), toks[0].column, toks[-1].end_column)
+        return Name(" ".join(toks), toks[0].column, toks[-1].end_column)
 
     head_name = card_name = name
 
     def no_one(self, ch: list[Any]) -> Any:
-        return _Name(_NO_ONE, ch[0].column, ch[0].end_column)
+        return Name(NO_ONE, ch[0].column, ch[0].end_column)
 
     def order_word(self, ch: list[Any]) -> Any:
         return ch
@@ -250,7 +154,7 @@ class _Lines(VassalLines, Transformer[Token, Any]):
         words = [t for t in toks if t.type not in ("SPECIAL", "STAR")]
         star = toks[-1].type == "STAR"
         shown = " ".join(toks[:-1] if star else toks) + (f" {mod:+d}" if mod is not None else "") + ("*" if star else "")
-        return _Order(ORDER_KINDS[" ".join(words).lower()], mod, len(words) < len(toks), toks[0].column or 1,
+        return OrderText(ORDER_KINDS[" ".join(words).lower()], mod, len(words) < len(toks), toks[0].column or 1,
                       toks[-1].end_column or 1, shown)
 
     def unit_spec(self, ch: list[Any]) -> Any:
@@ -261,7 +165,7 @@ class _Lines(VassalLines, Transformer[Token, Any]):
 
     def muster_new(self, ch: list[Any]) -> Any:
         count = ch[0] if isinstance(ch[0], Token) else None
-        names = _only(ch, _Name)
+        names = _only(ch, Name)
         return ("new", count, names[0], names[1] if len(names) > 1 else None)
 
     def muster_upgrade(self, ch: list[Any]) -> Any:
@@ -294,7 +198,7 @@ class _Lines(VassalLines, Transformer[Token, Any]):
     rhs_no_order, rhs_no, rhs_muster_option = _tag("no_order"), _tag("no"), _tag("muster_option")
     support_scope, tie_context = _tag("scope", "first"), _tag("context", "first")
     cond_area = cond_target = _tag("area", "first")
-    cond_opponent, rhs_names, gift, distribute_line = _tag("opponent", "first"), _tag("names", "all"), _tag("gift", "all"), mod_line(distribute, _Ctx)  # fmt: skip
+    cond_opponent, rhs_names, gift, distribute_line = _tag("opponent", "first"), _tag("names", "all"), _tag("gift", "all"), mod_line(distribute, LineContext)  # fmt: skip
     rhs_order, rhs_ban, rhs_option = _tag("order", "first"), _tag("ban", "first"), _tag("option", "first")
     rhs_take_back, rhs_discard, rhs_swap = _tag("take_back", "first"), _tag("discard", "first"), _tag("swap", "first")
     rhs_remove_order, rhs_retreat = _tag("remove_order", "first"), _tag("retreat", "first")
@@ -309,16 +213,16 @@ class _Lines(VassalLines, Transformer[Token, Any]):
         return _head_line(ch[0], ch[1])
 
     def raven_swap(self, ch: list[Any]) -> Any:
-        c = _Ctx()
+        c = LineContext()
         area, token = c.name("area", ch[0]), c.order(ch[1])
         return c.done(C.Raven(action="swap", area=area, token=token))
 
-    def raven_look(self, ch: list[Any]) -> Any: return _Ctx().done(C.Raven(action="look"))
+    def raven_look(self, ch: list[Any]) -> Any: return LineContext().done(C.Raven(action="look"))
 
-    def raven_pass(self, ch: list[Any]) -> Any: return _Ctx().done(C.Raven(action="pass"))
+    def raven_pass(self, ch: list[Any]) -> Any: return LineContext().done(C.Raven(action="pass"))
 
     def wildling_card_line(self, ch: list[Any]) -> Any:
-        c, names = _Ctx(), _only(ch, _Name)
+        c, names = LineContext(), _only(ch, Name)
         if len(set(cards := tuple(c.name("wildling_card", n) for n in names))) != len(cards) and not c.errors:
             c.error("E206", "a wildling card is named twice in this condition", names[-1], suggestion="name each card once")
         return c.done(C.RavenKeep(choice=str(ch[0]).lower(), cards=cards))  # type: ignore[arg-type]
@@ -330,8 +234,8 @@ class _Lines(VassalLines, Transformer[Token, Any]):
         return _raid(ch, colon=False)
 
     def march_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
-        names, parts = _only(ch, _Name), [p for p in ch if isinstance(p, tuple) and not isinstance(p, _Name)]
+        c = LineContext()
+        names, parts = _only(ch, Name), [p for p in ch if isinstance(p, tuple) and not isinstance(p, Name)]
         origin = c.name("area", names[0])
         moves = tuple(C.Move(units=_units(c, p[1]), destination=c.name("area", p[2])) for p in parts if p[0] == "move")
         if moves and any(p[0] == "stay" for p in parts):
@@ -345,59 +249,59 @@ class _Lines(VassalLines, Transformer[Token, Any]):
         return _support(ch[1], ch[2], ch[3:])
 
     def refuse_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
-        return c.done(C.RefuseSupport(supporter=c.name("house", _only(ch, _Name)[0])))
+        c = LineContext()
+        return c.done(C.RefuseSupport(supporter=c.name("house", _only(ch, Name)[0])))
 
     def play_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
+        c = LineContext()
         return c.done(C.PlayCard(card=c.name("house_card", ch[0])))
 
     def use_blade(self, ch: list[Any]) -> Any:
-        return _Ctx().done(C.UseBlade(use=True))
+        return LineContext().done(C.UseBlade(use=True))
 
     def keep_blade(self, ch: list[Any]) -> Any:
-        return _Ctx().done(C.UseBlade(use=False))
+        return LineContext().done(C.UseBlade(use=False))
 
     def casualties_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
+        c = LineContext()
         return c.done(C.Casualties(units=_units(c, ch[0][1])))
 
     def retreat_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
-        areas = tuple(c.name("area", n) for n in ch[0][1] if n.text != _NO_ONE)
+        c = LineContext()
+        areas = tuple(c.name("area", n) for n in ch[0][1] if n.text != NO_ONE)
         destroy = _units(c, ch[1][1]) if len(ch) > 1 else ()
         return c.done(C.Retreat(areas=areas, destroy=destroy))
 
     def bid_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
+        c = LineContext()
         track = c.name("track", ch[0])
         return c.done(C.Bid(track=track, amount=c.count(ch[1], 0, 99, "a bid")))
 
     def tie_break_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
+        c = LineContext()
         context = next((c.name("track", t[1]) for t in _tagged(ch, "context")), None)
-        order = tuple(c.name("house", n) for n in _only(ch, _Name))
+        order = tuple(c.name("house", n) for n in _only(ch, Name))
         return c.done(C.TieBreak(order=order, context=context))
 
     def muster_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
+        c = LineContext()
         return c.done(C.Muster(area=c.name("area", ch[0]), actions=_muster(c, ch[1][1])))
 
     def consolidate_power(self, ch: list[Any]) -> Any:
-        c = _Ctx()
-        return c.done(C.Consolidate(area=c.name("area", _only(ch, _Name)[0])))
+        c = LineContext()
+        return c.done(C.Consolidate(area=c.name("area", _only(ch, Name)[0])))
 
     def consolidate_muster(self, ch: list[Any]) -> Any:
-        c = _Ctx()
-        area = c.name("area", _only(ch, _Name)[0])
+        c = LineContext()
+        area = c.name("area", _only(ch, Name)[0])
         return c.done(C.Consolidate(area=area, muster=_muster(c, ch[-1][1])))
 
     def supply_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
+        c = LineContext()
         return c.done(C.Reconcile(removals=_located(c, ch[0][1])))
 
     def supply_none(self, ch: list[Any]) -> Any:
-        return _Ctx().done(C.Reconcile(removals=()))
+        return LineContext().done(C.Reconcile(removals=()))
 
     loan_areas = _tag("loan_areas", "all")
 
@@ -405,10 +309,10 @@ class _Lines(VassalLines, Transformer[Token, Any]):
         return ("loan_word", ch[0], ch[1] if len(ch) > 1 else None)
 
     def iron_bank_take(self, ch: list[Any]) -> Any:
-        c = _Ctx()
-        names = _only(ch, _Name)
+        c = LineContext()
+        names = _only(ch, Name)
         fields_: dict[str, Any] = {"area": c.name("area", names[0])}
-        if len(names) > 1 and names[1].text != _NO_ONE:  # "no loan" / "none": the order takes nothing
+        if len(names) > 1 and names[1].text != NO_ONE:  # "no loan" / "none": the order takes nothing
             fields_["loan"] = c.name("loan", names[1])
         for part in _tagged(ch, "loan_areas"):
             fields_["areas"] = tuple(c.name("area", n) for n in part[1])
@@ -425,17 +329,17 @@ class _Lines(VassalLines, Transformer[Token, Any]):
     iron_bank_none = iron_bank_take
 
     def interest_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
+        c = LineContext()
         removals = next((_located(c, p[1]) for p in _tagged(ch, "locs")), ())
         return c.done(C.InterestLosses(debtor=c.name("house", ch[0]), removals=removals))
 
     interest_none = interest_line
 
     def spy_group(self, ch: list[Any]) -> Any:
-        return ("spy", str(ch[0]).lower(), [n for n in ch[1:] if isinstance(n, _Name) and n.text != _NO_ONE])
+        return ("spy", str(ch[0]).lower(), [n for n in ch[1:] if isinstance(n, Name) and n.text != NO_ONE])
 
     def spymaster_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
+        c = LineContext()
         groups: dict[str, tuple[int, ...]] = {"top": (), "bottom": ()}
         for _, where, names in _tagged(ch, "spy"):
             for n in names:
@@ -446,26 +350,26 @@ class _Lines(VassalLines, Transformer[Token, Any]):
         return c.done(C.SpymasterChoice(top=groups["top"], bottom=groups["bottom"]))
 
     def give_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
+        c = LineContext()
         amount = c.count(ch[0], 1, 20, "an amount of power")
-        return c.done(C.Give(power=amount, to=c.name("house", _only(ch, _Name)[0])))
+        return c.done(C.Give(power=amount, to=c.name("house", _only(ch, Name)[0])))
 
     def cond_line(self, ch: list[Any]) -> Any:
         return _conditional(ch[0], ch[1])
 
 
-def _units(c: _Ctx, specs: Sequence[tuple[Any, ...]]) -> tuple[C.UnitSpec, ...]:
+def _units(c: LineContext, specs: Sequence[tuple[Any, ...]]) -> tuple[C.UnitSpec, ...]:
     return tuple(C.UnitSpec(unit=c.name("unit", s[2]), count=c.count(s[1], 1, MAX_UNITS_NAMED, "a number of units")) for s in specs)
 
 
-def _located(c: _Ctx, locs: Sequence[tuple[Any, ...]]) -> tuple[C.Located, ...]:
+def _located(c: LineContext, locs: Sequence[tuple[Any, ...]]) -> tuple[C.Located, ...]:
     return tuple(
         C.Located(area=c.name("area", a), unit=c.name("unit", u), count=c.count(n, 1, MAX_UNITS_NAMED, "a number of units"))
         for _, n, u, a in locs
     )
 
 
-def _muster(c: _Ctx, actions: Sequence[tuple[Any, ...]]) -> tuple[C.MusterAction, ...]:
+def _muster(c: LineContext, actions: Sequence[tuple[Any, ...]]) -> tuple[C.MusterAction, ...]:
     out: list[C.MusterAction] = []
     for a in actions:
         if a[0] == "upgrade":
@@ -487,19 +391,19 @@ def _muster(c: _Ctx, actions: Sequence[tuple[Any, ...]]) -> tuple[C.MusterAction
 
 
 def _raid(ch: list[Any], colon: bool) -> Built:
-    c = _Ctx()
-    origin = c.name("area", _only(ch, _Name)[0])
+    c = LineContext()
+    origin = c.name("area", _only(ch, Name)[0])
     raw = _tagged(ch, "targets")[0][1]
-    targets = tuple(None if t.text == _NO_ONE else c.name("area", t) for t in raw)
+    targets = tuple(None if t.text == NO_ONE else c.name("area", t) for t in raw)
     if colon and targets == (None,):
         targets = ()
     return c.done(C.Raid(origin=origin, targets=targets))
 
 
-def _support(origin: _Name | None, side: _Name, rest: list[Any]) -> Built:
-    c = _Ctx()
+def _support(origin: Name | None, side: Name, rest: list[Any]) -> Built:
+    c = LineContext()
     key = normalise(side.text)
-    if side.text == _NO_ONE or key in _SIDES:
+    if side.text == NO_ONE or key in _SIDES:
         who = _SIDES.get(key)
     elif origin is None and (spot := lookup("area", side.text)).id is not None and not lookup("house", side.text).id:
         c.error("E209", f"{side.text!r} is an area, where the side supported is expected", side,
@@ -514,7 +418,7 @@ def _support(origin: _Name | None, side: _Name, rest: list[Any]) -> Built:
 
 
 def _conditional(cond: tuple[Any, ...], inner: Built) -> Built:
-    c = _Ctx()
+    c = LineContext()
     _, role, area, opponent = cond
     when = C.CombatFilter(
         role=role, area=c.name("area", area) if area else None, opponent=c.name("house", opponent) if opponent else None
@@ -525,7 +429,7 @@ def _conditional(cond: tuple[Any, ...], inner: Built) -> Built:
     if cmd is not None and type(cmd) not in _WHEN_TYPES:
         c.error("E208", "a condition ('if attacked in ...:', 'against ...:') goes only before a combat answer: "
                 "play, use or keep blade, casualties, retreat, refuse support or a house card's choice",
-                _Name("", 1, 2))
+                Name("", 1, 2))
     if cmd is None or c.errors:
         return Built(None, c.errors, c.warnings)
     # Completed rather than copied, as _placed does: the inner line built it a moment ago for this line.
@@ -536,8 +440,8 @@ def _conditional(cond: tuple[Any, ...], inner: Built) -> Built:
 # --- "NAME: ..." lines ---------------------------------------------------------------------------
 
 
-def _head_line(head: _Name, rhs: tuple[Any, ...]) -> Built:
-    c = _Ctx()
+def _head_line(head: Name, rhs: tuple[Any, ...]) -> Built:
+    c = LineContext()
     form = rhs[0]
     if form in ("order", "no_order", "take_over"):
         if lookup("area", head.text).id is None and lookup("card", head.text).id is not None and form == "order":
@@ -569,7 +473,7 @@ def _head_line(head: _Name, rhs: tuple[Any, ...]) -> Built:
     return _choice(c, key, head, rhs)
 
 
-def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
+def _choice(c: LineContext, key: str, head: Name, rhs: tuple[Any, ...]) -> Built:
     kind, card = key.split(":", 1)
     shown = display_name(kind, card)
     allowed = CARD_CHOICES.get(key, frozenset())
@@ -605,7 +509,7 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
     return c.done(C.CardChoice(card=card, **fields_))
 
 
-def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, dict[str, Any]]:
+def _form(c: LineContext, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, dict[str, Any]]:
     """The form of a choice, and the command fields it fills (unknown forms start with '?')."""
     form = rhs[0]
     if form == "option":
@@ -636,11 +540,11 @@ def _form(c: _Ctx, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tuple[str, 
     return f"?{form}", {}  # an order or a port take-over after a card's name
 
 
-def _place(rhs: tuple[Any, ...], head: _Name) -> _Name:
+def _place(rhs: tuple[Any, ...], head: Name) -> Name:
     for part in rhs[1:]:
-        if isinstance(part, (_Name, _Order)):
-            return _Name("", part.col, part.end)
-    return _Name("", head.end + 2, head.end + 3)
+        if isinstance(part, (Name, OrderText)):
+            return Name("", part.col, part.end)
+    return Name("", head.end + 2, head.end + 3)
 
 
 # --- the whole file ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from typing import Any
 from lark import Token
 
 from ..game import commands as C
+from .linebuild import NO_ONE, LineContext, Name
 from .names import vassal_order_token
 
 
@@ -40,14 +41,12 @@ class VassalLines:
 
     def command_vassal(self, ch: list[Any]) -> Any:
         """``command tyrell else martell else none``: the first pick still free is taken (ruling 296)."""
-        from .parser import _NO_ONE  # the parser imports this module
-
         c = _ctx()
-        picks = [None if n.text == _NO_ONE else c.name("house", n) for n in ch]
+        picks = [None if n.text == NO_ONE else c.name("house", n) for n in ch]
         for i, n in enumerate(ch):
-            if i and n.text != _NO_ONE and picks[i] is not None and picks[i] in picks[:i]:
+            if i and n.text != NO_ONE and picks[i] is not None and picks[i] in picks[:i]:
                 c.error("E206", f"{n.text!r} is named twice; name each vassal once (ruling 296)", n)
-            if n.text == _NO_ONE and i < len(ch) - 1:
+            if n.text == NO_ONE and i < len(ch) - 1:
                 c.error("E206", "'none' passes the set on: it goes last, as nothing after it is read (ruling 296)", n)
         if c.errors:
             return c.done(C.PlayCard(card=""))
@@ -73,13 +72,9 @@ def vassal_order(c: Any, head: Any, token_part: tuple[Any, ...]) -> C.AssignOrde
     return C.AssignOrder(area=c.name("area", head), token=token or "")
 
 
-def _ctx() -> Any:
-    from .parser import _Ctx  # the parser imports this module: its helpers are read when a line is built
-
-    return _Ctx()
+def _ctx() -> LineContext:
+    return LineContext()
 
 
-def _name(text: str, col: int, end: int) -> Any:
-    from .parser import _Name
-
-    return _Name(text, col, end)
+def _name(text: str, col: int, end: int) -> Name:
+    return Name(text, col, end)

@@ -242,7 +242,7 @@ def _titled(ident: str) -> str:
     return ident.replace("_", " ").title()
 
 
-def _private_to_house(event: Any) -> None:
+def private_to_house(event: Any) -> None:
     """Answers are a house's own business: such events default to that house's eyes only."""
     if event.visible_to == PUBLIC:
         object.__setattr__(event, "visible_to", event.house)
@@ -310,7 +310,7 @@ class AnswerUnusable(Event):
     ids: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        _private_to_house(self)
+        private_to_house(self)
         if self.rule:
             object.__setattr__(self, "reason", with_rule(self.reason, self.rule))
         else:
@@ -330,7 +330,7 @@ class AnswerUsed(Event):
     ids: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        _private_to_house(self)
+        private_to_house(self)
 
     def describe(self) -> str:
         return f'Your answer "{self.answer}" was taken for: {self.decision}.'  # only its house sees it
@@ -395,7 +395,7 @@ class AnswersExpired(Event):
     rule: str = EXPIRY_RULE
 
     def __post_init__(self) -> None:
-        _private_to_house(self)
+        private_to_house(self)
         if self.reason:
             object.__setattr__(self, "rule", rule_of(self.reason) or self.rule)
 

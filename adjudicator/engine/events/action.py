@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from ...game.board import ALL_HOUSES
 from . import (
     Event,
-    _private_to_house,
     card_name,
     house_name,
     listing,
     order_name,
     plural,
+    private_to_house,
 )
 from . import area_name as _name
 from . import units_text as _units
@@ -74,7 +74,7 @@ class OrdersWaiting(Event):
     reason: str  # why the set cannot be taken yet, with the rule
 
     def __post_init__(self) -> None:
-        _private_to_house(self)
+        private_to_house(self)
 
     def describe(self) -> str:
         stand = f"your orders for {plural(len(self.standing), 'area')} stand" if self.standing else "no order of yours stands yet"
@@ -124,7 +124,7 @@ class WildlingCardSeen(Event):
     card: str
 
     def __post_init__(self) -> None:
-        _private_to_house(self)
+        private_to_house(self)
 
     def describe(self) -> str:
         return f"The top wildling card is {card_name(self.card)}."
