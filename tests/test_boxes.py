@@ -119,3 +119,33 @@ def test_no_module_outside_a_boxs_own_tests_a_boxs_name():
         if str(p.relative_to(PACKAGE)) not in BOX_OWN_MODULES and (hits := _name_tests(p.read_text("utf-8")))
     }
     assert found == {}, "ask the box what it has (state.box.has(feature)), not what it is called"
+
+
+# --- hook points (game/hooks.py) ---------------------------------------------------------------
+
+def test_a_hook_point_gives_a_box_the_functions_of_its_features_only():
+    from adjudicator.engine import ahead_mod
+    from adjudicator.game.hooks import hooked
+
+    assert hooked("decisions_ahead", box_named("mother-of-dragons")) == [ahead_mod.decisions]
+    assert hooked("decisions_ahead", box_named("classic")) == []
+
+
+def test_a_hook_registered_at_an_unknown_point_or_feature_or_twice_is_refused():
+    from adjudicator.engine import ahead_mod
+    from adjudicator.game.hooks import register
+
+    with pytest.raises(ValueError, match="unknown hook point"):
+        register("decisions_later", "vassals", ahead_mod.decisions)
+    with pytest.raises(ValueError, match="unknown hook point 'decisions_ahead' or feature 'vasals'"):
+        register("decisions_ahead", "vasals", ahead_mod.decisions)
+    with pytest.raises(ValueError, match="registered twice"):
+        register("decisions_ahead", "vassals", ahead_mod.decisions)
+
+
+def test_the_base_code_never_imports_a_boxs_own_module():
+    from test_layout import graph
+
+    box_modules = {m for name in box_names() for m in box_named(name).modules}
+    importers = {src for src, targets in graph().items() if targets & box_modules and src not in box_modules}
+    assert box_modules and importers == set()

@@ -47,6 +47,7 @@ from ..game.commands import (
     from_dict,
     order_kind,
 )
+from ..game.hooks import hooked
 from ..game.state import GameState
 from .core.context import Request
 from .rules.marches import destinations, hostile
@@ -100,16 +101,8 @@ def upcoming(state: GameState, house: HouseId, requests: Iterable[Request | dict
                  *_action(state, board, house, asked, own_orders(state, house, orders))]
     else:
         found = _action(state, board, house, asked, own_orders(state, house, orders))
-    if state.box.has("vassals"):  # Mother of Dragons' decisions
-        from . import ahead_mod  # the expansion's decisions (it builds on this module)
-
-        if state.phase == "westeros":
-            found += ahead_mod.westeros(state, board, house, asked)
-        elif state.phase == "planning":
-            found += ahead_mod.vassal_choice(state, house, asked)
-        if state.phase in ("planning", "action"):
-            found += ahead_mod.iron_bank(state, board, house, own_orders(state, house, orders))
-            found += ahead_mod.vassal_orders(state, board, house, asked, vassal_orders)
+    for decide in hooked("decisions_ahead", state.box):  # a box's own (Mother of Dragons': ahead_mod.py)
+        found += decide(state, board, house, asked, orders, vassal_orders)
     return [u for u in found if not _answered(state, house, u.request)]
 
 

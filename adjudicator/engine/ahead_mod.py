@@ -16,6 +16,7 @@ import dataclasses
 from ..game.board import Board, HouseId
 from ..game.cards import CARDS
 from ..game.commands import CANCEL_MOVES, VASSAL_KEPT_TOKENS, CommandVassal, Consolidate, WesterosChoice, order_kinds
+from ..game.hooks import register
 from ..game.state import GameState
 from .ahead import TRACK_WORDS, Upcoming, cards_to_come, own_order_decisions, own_orders, retreat_decisions
 from .cards.westeros_iv import NOTHING, TARGARYEN_OPTIONS
@@ -28,6 +29,24 @@ SPREAD_CARDS = ("scattering_dissent", "word_spreads_quickly")  # each player mov
 
 def _key(state: GameState, house: str, kind: str, detail: str) -> str:
     return f"ahead.r{state.round}.{state.phase}.{kind}.{house}.{detail}"
+
+
+def decisions(state: GameState, board: Board, house: HouseId, asked: list[Request], orders: dict[str, str] | None,
+              commanded: dict[str, dict[str, str]] | None) -> list[Upcoming]:
+    """The expansion's decisions coming up for ``house`` (the ``decisions_ahead`` hook of
+    :func:`.ahead.upcoming`, which passes its own arguments on: ``commanded`` is its ``vassal_orders``)."""
+    found: list[Upcoming] = []
+    if state.phase == "westeros":
+        found += westeros(state, board, house, asked)
+    elif state.phase == "planning":
+        found += vassal_choice(state, house, asked)
+    if state.phase in ("planning", "action"):
+        found += iron_bank(state, board, house, own_orders(state, house, orders))
+        found += vassal_orders(state, board, house, asked, commanded)
+    return found
+
+
+register("decisions_ahead", "vassals", decisions)
 
 
 # --- Westeros deck IV: the loyalty-token moves ---------------------------------------------------

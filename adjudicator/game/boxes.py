@@ -86,6 +86,7 @@ class Box:
     map: str  # its map (game/maps.py)
     side_board: SideBoard | None
     features: frozenset[str]
+    modules: tuple[str, ...] = ()  # its own modules, which register at hook points (game/hooks.py)
 
     def has(self, feature: str) -> bool:
         """True when the box has this feature (one of :data:`FEATURES`)."""
@@ -168,6 +169,7 @@ def box_named(name: str) -> Box:
         houses=tuple(d["houses"]), rounds=d["rounds"], card_sets=frozenset(d["card_sets"]),
         westeros_decks=tuple(d["westeros_decks"]), map=d["map"],
         side_board=SideBoard(side["map"], side["with_house"]) if side else None, features=frozenset(d["features"]),
+        modules=tuple(d.get("modules", ())),
     )
 
 

@@ -1,0 +1,55 @@
+"""Named hook points where a box's own modules add what the base game does not have.
+
+The base code calls a hook point and never tests a box: ``for decide in hooked("decisions_ahead",
+state.box): ...``. A box's module registers its functions under a point and the feature they
+belong to (``register("decisions_ahead", "vassals", decisions)``, called after the function as a
+house card is registered); a box lists its modules in its ``box.toml`` (``modules = [...]``), and
+they are imported the first time a point is called for that box, so that the base modules never
+import a box's (its modules import the base ones they build on). A point gives the functions
+registered for the features the box has, in the order they were registered.
+
+>>> from adjudicator.game.boxes import box_named
+>>> [f.__name__ for f in hooked("decisions_ahead", box_named("mother-of-dragons"))]
+['decisions']
+>>> hooked("decisions_ahead", box_named("classic"))
+[]
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from .boxes import FEATURES, Box
+
+__all__ = ["POINTS", "hooked", "register"]
+
+POINTS: dict[str, str] = {
+    "decisions_ahead": "the decisions a house may answer before it is asked (engine/ahead.py upcoming)",
+}
+"""Every hook point, and what its functions add."""
+
+_HOOKS: dict[str, list[tuple[str, Callable[..., Any]]]] = {point: [] for point in POINTS}
+_LOADED: set[str] = set()
+
+
+def register(point: str, feature: str, fn: Callable[..., Any]) -> None:
+    """Add ``fn`` at ``point`` for the boxes that have ``feature``.
+
+    :raises ValueError: for an unknown point or feature, or a function registered twice.
+    """
+    if point not in POINTS or feature not in FEATURES:
+        raise ValueError(f"unknown hook point {point!r} or feature {feature!r}")
+    if any(f is fn for _, f in _HOOKS[point]):
+        raise ValueError(f"{fn.__name__} registered twice at {point}")
+    _HOOKS[point].append((feature, fn))
+
+
+def hooked(point: str, box: Box) -> list[Callable[..., Any]]:
+    """The functions at ``point`` for the features ``box`` has (its modules imported first)."""
+    for module in box.modules:
+        if module not in _LOADED:
+            importlib.import_module(module)
+            _LOADED.add(module)
+    return [fn for feature, fn in _HOOKS[point] if box.has(feature)]
