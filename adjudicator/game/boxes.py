@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -86,7 +86,7 @@ class Box:
     map: str  # its map (game/maps.py)
     side_board: SideBoard | None
     features: frozenset[str]
-    modules: tuple[str, ...] = ()  # its own modules, which register at hook points (game/hooks.py)
+    hooks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # hook point -> its own modules there
 
     def has(self, feature: str) -> bool:
         """True when the box has this feature (one of :data:`FEATURES`)."""
@@ -169,7 +169,7 @@ def box_named(name: str) -> Box:
         houses=tuple(d["houses"]), rounds=d["rounds"], card_sets=frozenset(d["card_sets"]),
         westeros_decks=tuple(d["westeros_decks"]), map=d["map"],
         side_board=SideBoard(side["map"], side["with_house"]) if side else None, features=frozenset(d["features"]),
-        modules=tuple(d.get("modules", ())),
+        hooks={point: tuple(modules) for point, modules in d.get("hooks", {}).items()},
     )
 
 

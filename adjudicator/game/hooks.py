@@ -3,10 +3,11 @@
 The base code calls a hook point and never tests a box: ``for decide in hooked("decisions_ahead",
 state.box): ...``. A box's module registers its functions under a point and the feature they
 belong to (``register("decisions_ahead", "vassals", decisions)``, called after the function as a
-house card is registered); a box lists its modules in its ``box.toml`` (``modules = [...]``), and
-they are imported the first time a point is called for that box, so that the base modules never
-import a box's (its modules import the base ones they build on). A point gives the functions
-registered for the features the box has, in the order they were registered.
+house card is registered); a box names its modules at each point in its ``box.toml`` (``[hooks]
+decisions_ahead = ["adjudicator.engine.ahead_mod"]``), and they are imported the first time that
+point is called for that box: the base modules never import a box's (its modules import the base
+ones they build on), and a point loads only what it needs. A point gives the functions its box's
+modules registered there for the features the box has, in the order they were registered.
 
 >>> from adjudicator.game.boxes import box_named
 >>> [f.__name__ for f in hooked("decisions_ahead", box_named("mother-of-dragons"))]
@@ -27,6 +28,7 @@ __all__ = ["POINTS", "hooked", "register"]
 
 POINTS: dict[str, str] = {
     "decisions_ahead": "the decisions a house may answer before it is asked (engine/ahead.py upcoming)",
+    "summary_lines": "lines of the state's summary after the tracks (reports/show.py summary)",
 }
 """Every hook point, and what its functions add."""
 
@@ -47,9 +49,11 @@ def register(point: str, feature: str, fn: Callable[..., Any]) -> None:
 
 
 def hooked(point: str, box: Box) -> list[Callable[..., Any]]:
-    """The functions at ``point`` for the features ``box`` has (its modules imported first)."""
-    for module in box.modules:
+    """The functions the box's modules registered at ``point`` for the features it has (the modules
+    imported first)."""
+    modules = box.hooks.get(point, ())
+    for module in modules:
         if module not in _LOADED:
             importlib.import_module(module)
             _LOADED.add(module)
-    return [fn for feature, fn in _HOOKS[point] if box.has(feature)]
+    return [fn for feature, fn in _HOOKS[point] if fn.__module__ in modules and box.has(feature)]

@@ -30,7 +30,7 @@ from ..engine.events import (
 )
 from ..engine.events.westeros import banned_orders
 from ..game.board import DOMINANCE_TOKENS, TRACKS, Board
-from ..game.cards import CARDS
+from ..game.hooks import hooked
 from ..game.state import AreaState, GameState
 from ..util.columns import WIDTH
 
@@ -150,19 +150,8 @@ def summary(state: GameState, board: Board | None = None) -> str:
         out += [line.replace("\0", " ") for line in wrap(f"{places}   [{TOKEN_NAMES[token]}{used}]", WIDTH,
                 initial_indent=f"{TRACK_NAMES[track] + ':':<14}", subsequent_indent=" " * 14)]  # fmt: skip
     out.append(f"{'Wildlings:':<14}threat {state.wildling_threat}")
-    if state.vassals:
-        commanded = [f"{house_name(v)} ({f'commanded by {house_name(c)}' if (c := state.commander(v)) else 'no commander yet'})"
-                     for v in state.vassals]  # fmt: skip
-        out += wrap(", ".join(commanded), WIDTH, initial_indent=f"{'Vassals (*):':<14}", subsequent_indent=" " * 14)
-    if state.leaving:  # maester leave (M124, ruling 276)
-        out += wrap(f"{', '.join(house_name(h) for h in state.leaving)}'s player at the end of round {state.round}: a vassal "
-                    f"from round {state.round + 1} (M124)", WIDTH, initial_indent=f"{'Leaving:':<14}",
-                    subsequent_indent=" " * 14)  # fmt: skip
-    if state.box.has("dragons") and "targaryen" in state.houses_in_play:
-        out.append(f"{'Dragons:':<14}strength {state.dragon_strength(board)}; tokens on rounds "
-                   f"{', '.join(map(str, state.dragon_tokens)) or 'none'}")
-        out.append(f"{'Iron Bank:':<14}" + "  ".join(f"{cost}: {CARDS.loans[x].name if x else '-'}" for cost, x in
-                                                      zip((1, 4, 7), state.loan_slots)) + f"  ({len(state.loan_deck)} in the deck)")
+    for lines in hooked("summary_lines", state.box):  # a box's own (Mother of Dragons': mod_summary.py)
+        out += lines(state, board)
     if state.restrictions:
         out.append(f"{'Restricted:':<14}{banned_orders(state.restrictions)} this round")
     out += ["", f"{'House':<11}{'Power':>6}{'Board':>6}{'Supply':>7}{'Castles':>8}  Hand / discards"]
