@@ -29,6 +29,7 @@ __all__ = ["POINTS", "hooked", "register"]
 POINTS: dict[str, str] = {
     "decisions_ahead": "the decisions a house may answer before it is asked (engine/ahead.py upcoming)",
     "summary_lines": "lines of the state's summary after the tracks (reports/show.py summary)",
+    "state_problems": "what a state breaks of the box's own limits (game/state.py GameState.check)",
 }
 """Every hook point, and what its functions add."""
 
