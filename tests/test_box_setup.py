@@ -10,7 +10,8 @@ import pytest
 
 from adjudicator.game.box_setup import read_changes
 from adjudicator.game.boxes import box_folder_added, box_named, box_names
-from adjudicator.game.position import PositionError, dump_position, load_position
+from adjudicator.game.position import PositionError, load_position
+from adjudicator.game.position_dump import dump_position
 from adjudicator.game.setup import SetupError
 from adjudicator.game.state import GameState
 from adjudicator.game.variants import variant

@@ -19,7 +19,8 @@ import pytest
 
 from adjudicator.engine import machine
 from adjudicator.engine.core.context import Context, Step, pool_entry
-from adjudicator.game.position import dump_position, load_position
+from adjudicator.game.position import load_position
+from adjudicator.game.position_dump import dump_position
 from adjudicator.game.state import STEPS, GameState
 from adjudicator.robots import simulate as sim
 

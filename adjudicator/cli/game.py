@@ -9,7 +9,8 @@ from typing import Any
 
 from ..folder import gamedir
 from ..game.mod_setup import ALTERNATE_CARDS_REFUSED
-from ..game.position import PositionError, dump_position
+from ..game.position import PositionError
+from ..game.position_dump import dump_position
 from ..game.setup import SetupError
 from ..reports import show
 from . import UserError

@@ -16,7 +16,8 @@ import pytest
 from adjudicator.cli import main
 from adjudicator.folder.gamedir import GameDir, GameDirError, create_game
 from adjudicator.game.mod_setup import new_mod_game
-from adjudicator.game.position import PositionError, dump_position, load_position
+from adjudicator.game.position import PositionError, load_position
+from adjudicator.game.position_dump import dump_position
 from adjudicator.reports.report import render_reports
 from adjudicator.reports.svgmap import render_map
 from adjudicator.robots.simulate import simulate

@@ -106,7 +106,8 @@ def test_ruling_351_the_memory_of_decisions_taken_unasked_ends_with_the_round(ph
 def test_ruling_351_the_memory_survives_the_state_file_and_a_position_file(phases, combat):
     from rules.helpers import run
 
-    from adjudicator.game.position import dump_position, load_position
+    from adjudicator.game.position import load_position
+    from adjudicator.game.position_dump import dump_position
     from adjudicator.game.state import GameState
 
     state = run(_vassal_raid_game()).state

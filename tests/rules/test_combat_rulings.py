@@ -241,7 +241,8 @@ def test_ruling_50_a_march_order_whose_attackers_fell_stands_at_a_step_boundary_
     from adjudicator.engine.invariants import check_invariants
     from adjudicator.engine.machine import advance
     from adjudicator.game.commands import March, Move, PlayCard
-    from adjudicator.game.position import dump_position, load_position
+    from adjudicator.game.position import load_position
+    from adjudicator.game.position_dump import dump_position
 
     from .test_combat_harness import BOARD, position
 
