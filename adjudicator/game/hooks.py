@@ -30,6 +30,9 @@ POINTS: dict[str, str] = {
     "decisions_ahead": "the decisions a house may answer before it is asked (engine/ahead.py upcoming)",
     "summary_lines": "lines of the state's summary after the tracks (reports/show.py summary)",
     "state_problems": "what a state breaks of the box's own limits (game/state.py GameState.check)",
+    "round_start": "what happens first in each Westeros phase (engine/rules/westeros.py)",
+    "order_resolved": "what follows each order resolved in the Action Phase (engine/rules/action.py)",
+    "round_advanced": "what follows the round marker's move to the next round (engine/rules/action.py)",
 }
 """Every hook point, and what its functions add."""
 

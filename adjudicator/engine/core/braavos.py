@@ -7,6 +7,7 @@ every change of control, as it runs Targaryen's loyalty tokens; the Iron Bank's 
 
 from __future__ import annotations
 
+from ...game.hooks import register
 from ..events.bank import BraavosTokenTaken
 from .context import Context
 
@@ -24,3 +25,6 @@ def sync_braavos(ctx: Context) -> None:
     if new != st.braavos_token:
         st.braavos_token = new
         ctx.emit(BraavosTokenTaken(house=new or ""))
+
+
+register("order_resolved", "iron_bank", sync_braavos)  # after each order of the Action Phase (M111, M113)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ...game.board import Board, HouseId
 from ...game.commands import Command, DistributeBid, Gift
+from ...game.hooks import register
 from ...game.state import GameState
 from ..events.targaryen import BidGiven, DragonStrengthGained, LoyaltyGained, LoyaltyPlaced, PentosGarrisonReturned
 from .context import NOT_APPLICABLE, Ask, Context, Request, Verdict
@@ -93,6 +94,9 @@ def dragon_token_on_round(ctx: Context) -> None:
     if st.round in st.dragon_tokens:
         st.dragon_tokens.remove(st.round)
         ctx.emit(DragonStrengthGained(round=st.round, strength=st.dragon_strength(ctx.board)))
+
+
+register("round_advanced", "dragons", dragon_token_on_round)  # each time the round marker moves (ruling 274)
 
 
 # --- M100: Targaryen gives its bid away ---------------------------------------------------------------

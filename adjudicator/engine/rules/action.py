@@ -6,9 +6,8 @@ here, and ends the round: the next round's Westeros Phase, or the end of the gam
 
 from __future__ import annotations
 
-from ..core.braavos import sync_braavos
+from ...game.hooks import hooked
 from ..core.context import Context
-from ..core.targaryen import dragon_token_on_round
 from ..events import PhaseStarted
 from ..events.action import OrdersRemoved, RoundEnded, UnitsRallied
 from .consolidate import resolve_next_consolidation
@@ -31,8 +30,8 @@ def run(ctx: Context) -> None:
         ctx.emit(PhaseStarted(round=st.round, phase="action"))
         st.step = "raids"
     elif RESOLVE[st.step](ctx):
-        if st.loan_slots:
-            sync_braavos(ctx)  # Mother of Dragons: Braavos's token follows its controller (M111, M113)
+        for after in hooked("order_resolved", st.box):  # Mother of Dragons: Braavos's token follows its controller (M111)
+            after(ctx)
     else:
         st.cycle_done = []
         if st.step in NEXT_STEP:
@@ -65,7 +64,8 @@ def clean_up(ctx: Context) -> None:
     ctx.emit(RoundEnded(round=st.round, last=last))
     if not last:
         st.round += 1
-        dragon_token_on_round(ctx)  # Mother of Dragons (M090, ruling 274)
+        for moved in hooked("round_advanced", st.box):  # Mother of Dragons: a dragon strength token (M090)
+            moved(ctx)
         st.phase = "westeros"
         return
     st.phase = "game_over"

@@ -18,6 +18,7 @@ from collections import Counter
 from ...game.board import Board, HouseId
 from ...game.cards import CARDS
 from ...game.commands import Command, InterestLosses, IronBank, Located
+from ...game.hooks import register
 from ...game.state import GameState
 from ..cards.loans import first_choice, loan_problem, resolve_loan
 from ..core.bank import bank_in_play, loan_cost
@@ -240,3 +241,6 @@ def _destroy(ctx: Context, debtor: HouseId, removals: tuple[Located, ...]) -> No
         destroy_units(ctx, r.area, victims, "unpaid interest to the Iron Bank (M110)")
     after_control_change(ctx)
     sync_braavos(ctx)
+
+
+register("round_start", "iron_bank", start_of_round)  # at the start of each Westeros phase (ruling 274)

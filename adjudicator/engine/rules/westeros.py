@@ -22,6 +22,7 @@ from collections.abc import Callable
 from ...game.box_setup import draw_shuffle
 from ...game.cards import CARDS
 from ...game.commands import Command, WesterosChoice
+from ...game.hooks import hooked
 from ...game.state import GameState
 from ..cards import westeros_iv
 from ..core.bidding import bid_on_tracks
@@ -38,7 +39,6 @@ from ..events.westeros import (
     WesterosDeckShuffled,
 )
 from .endgame import final_winner
-from .iron_bank import start_of_round
 from .wildlings import advance_threat, attack
 
 WINTER = "winter_is_coming"
@@ -83,8 +83,8 @@ def run(ctx: Context) -> None:
         if st.round > st.box.rounds:
             final_winner(ctx)  # only if the clean-up of round 10 did not end the game already (ruling 77)
         ctx.emit(PhaseStarted(round=st.round, phase="westeros"))
-        if st.loan_slots:
-            start_of_round(ctx)  # Mother of Dragons: the loans shift, then interest (M107-M110, ruling 274)
+        for begin in hooked("round_start", st.box):  # Mother of Dragons: the loans shift, then interest (M107-M110)
+            begin(ctx)
         st.restrictions = []
         st.westeros_revealed = [_draw(ctx, deck) for deck in decks(st)]
         for deck, card in enumerate(st.westeros_revealed, 1):
