@@ -33,6 +33,7 @@ POINTS: dict[str, str] = {
     "round_start": "what happens first in each Westeros phase (engine/rules/westeros.py)",
     "order_resolved": "what follows each order resolved in the Action Phase (engine/rules/action.py)",
     "round_advanced": "what follows the round marker's move to the next round (engine/rules/action.py)",
+    "robot_mischief": "a robot's wrong or odd answer of the box's own, tried first (robots/players.py mischief)",
 }
 """Every hook point, and what its functions add."""
 

@@ -35,7 +35,6 @@ from ..game.commands import (
     DistributeBid,
     ForVassal,
     Gift,
-    Give,
     LeaveUnordered,
     March,
     Move,
@@ -51,6 +50,7 @@ from ..game.commands import (
     UseBlade,
     WesterosChoice,
 )
+from ..game.hooks import hooked
 from ..game.state import AreaState, GameState, Order
 from ..seals.seal import sign
 from ..turnfile.header import Header, format_header
@@ -176,9 +176,10 @@ class Robot:
         gets a verdict (used, refused or not needed) by the end of its round (ruling 160)."""
         if self.rng.random() >= self.chaos:
             return []
-        if state.box.has("gifts") and self.rng.random() < 0.2:  # Mother of Dragons: a gift (M121)
-            others = [h for h in state.players() if h != self.house]
-            return [Give(power=1 + self.rng.randrange(2), to=self.rng.choice(others))]
+        for box_mischief in hooked("robot_mischief", state.box):  # a box's own (Mother of Dragons: a gift, M121)
+            found: list[Command] = box_mischief(self.rng, self.house, state)
+            if found:
+                return found
         roll = self.rng.random()
         land = [a.id for a in board.land_areas()]
         if roll < 0.3:
