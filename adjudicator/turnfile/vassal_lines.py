@@ -24,8 +24,8 @@ class VassalLines:
         return c.done(vassal_order(c, ch[0], ch[1]))
 
     def rhs_word_order(self, ch: list[Any]) -> Any:
-        """``sea march``, ``sea support``: a word before an order's own keyword (M114; kept here, beside
-        the other expansion lines, so that the parser stays under 800 lines)."""
+        """``sea march``, ``sea support``: a word before an order's own keyword (M114, an expansion
+        line like the others here)."""
         return ("option", _name(f"{ch[0]} {ch[1]}", ch[0].column, ch[1].end_column))
 
     def muster_word(self, ch: list[Any]) -> Any:
