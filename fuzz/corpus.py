@@ -70,7 +70,7 @@ def sealed_files() -> list[bytes]:
 @cache
 def positions() -> list[bytes]:
     """The docs' positions, and every step of the sample game written as a position (with [engine] records)."""
-    from adjudicator.game.position import dump_position
+    from adjudicator.game.position_dump import dump_position
 
     return _doc_blocks("toml") + [dump_position(state).encode() for state in sample_states()]
 

@@ -105,7 +105,8 @@ def _make_position(rng: random.Random) -> bytes:
 
 def _run_position(data: bytes) -> None:
     """load_position: a state or a PositionError; a state dumps to a text that loads to an equal state."""
-    from adjudicator.game.position import PositionError, dump_position, load_position
+    from adjudicator.game.position import PositionError, load_position
+    from adjudicator.game.position_dump import dump_position
 
     try:
         text = data.decode("utf-8")  # read_position refuses other bytes with a PositionError
