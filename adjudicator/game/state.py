@@ -22,7 +22,7 @@ import tomli_w
 
 from ..util import tomltext
 from .board import DOMINANCE_TOKENS, TRACKS, UNIT_TYPES, Area, AreaId, Board, HouseId
-from .cards import CARDS
+from .cards import CARDS, HOUSE_DECKS
 from .commands import ORDER_TOKENS, SEA_ORDER_TOKENS, SPECIAL_TOKENS, VASSAL_KEPT_TOKENS, VASSAL_ORDER_TOKENS
 from .maps import CLASSIC, board_for
 from .mod_board import MOD
@@ -227,6 +227,11 @@ class GameState:
     def is_vassal(self, house: HouseId) -> bool:
         return house in self.vassals
 
+    def house_deck(self) -> str:
+        """The house deck the game deals (a key of :data:`~adjudicator.game.cards.HOUSE_DECKS`): the
+        base cards unless a table setting chose A Dance with Dragons' (``options.house_cards``)."""
+        return str(self.options.get("house_cards", "base"))
+
     def commander(self, vassal: HouseId) -> HouseId | None:
         """The player commanding a vassal this round, or None (not chosen yet, or not a vassal, M030)."""
         return self.commanders.get(vassal)
@@ -339,7 +344,7 @@ class GameState:
                 problems.append(f"{house} has negative power")
             if not 0 <= self.houses[house].supply <= board.constants["supply_track_max"]:
                 problems.append(f"{house} is at {self.houses[house].supply} on the supply track, which runs 0 to 6")
-            problems += _card_problems(house, self.houses[house])
+            problems += _card_problems(house, self.houses[house], self.house_deck())
         fighting = self.combat_under_way()  # orders there may have lost their units mid-combat (ruling 50)
         for area_id, st in self.areas.items():
             if area_id not in board.areas:
@@ -585,9 +590,11 @@ def _expansion_problems(state: GameState, board: Board) -> list[str]:
     return problems
 
 
-def _card_problems(house: HouseId, hs: HouseState) -> list[str]:
+def _card_problems(house: HouseId, hs: HouseState, deck: str) -> list[str]:
     """A house's hand, discards and cards removed from the game hold only its own seven cards, each once (R011)."""
-    own = set(CARDS.hand_of(house))
+    if deck not in HOUSE_DECKS:
+        return [f"the house deck {deck!r} is not one Maester knows ({', '.join(HOUSE_DECKS)})"]
+    own = set(CARDS.hand_of(house, deck))
     held = hs.hand + hs.discards + hs.removed
     problems = [f"{house} holds {c!r}, not one of its house cards" for c in held if c not in own]
     twice = sorted({c for c in held if held.count(c) > 1})

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from .board import HOUSES, TRACKS, UNIT_TYPES, Board
-from .cards import CARDS
+from .cards import CARDS, HOUSE_DECKS
 from .commands import ALL_ORDER_TOKENS
 from .maps import CLASSIC, MOTHER_OF_DRAGONS, VARIANT_NAMES, board_for
 from .mod_board import MOD_HOUSES
@@ -126,6 +126,10 @@ def validate_dict(d: Any) -> None:
         order = sh.names(tracks, t, "tracks.", in_play, "a house in play")
         if sorted(order) != sorted(in_play):
             sh.fail(f"tracks.{t}", f"expected each house in play once: {', '.join(in_play)}")
+    options = d.get("options", {})
+    deck = options.get("house_cards", "base") if isinstance(options, dict) else "base"
+    if deck not in HOUSE_DECKS:
+        sh.fail("options.house_cards", f"{_show(deck)} is not a house deck ({', '.join(HOUSE_DECKS)})")
     houses = sh.get(d, "houses", "", dict, {}, required=True)
     for h in in_play:
         if h not in houses:
@@ -138,7 +142,7 @@ def validate_dict(d: Any) -> None:
             sh.fail(f"houses.{h}", f"expected a table, got {_show(hs)}")
         sh.number(hs, "power", path, 0, board.constants["power_tokens_max_per_house"])
         sh.number(hs, "supply", path, 0, board.constants["supply_track_max"])
-        own = _own_cards(h)
+        own = _own_cards(h, deck)
         sh.names(hs, "hand", path, own, f"a house card of {h}")
         sh.names(hs, "discards", path, own, f"a house card of {h}")
         sh.names(hs, "loans", path, CARDS.loans if variant != CLASSIC else (), "a loan of the Iron Bank")
@@ -234,11 +238,13 @@ _DECKS: dict[str, set[str]] = {}
 _HANDS: dict[str, set[str]] = {}
 
 
-def _own_cards(house: str) -> set[str]:
-    """The seven house cards of a house (built once per house)."""
-    if house not in _HANDS:
-        _HANDS[house] = set(CARDS.hand_of(house))
-    return _HANDS[house]
+def _own_cards(house: str, deck: str) -> set[str]:
+    """The seven house cards of a house in a house deck (built once per house and deck; none for a
+    deck Maester does not know)."""
+    key = f"{deck}:{house}"
+    if key not in _HANDS:
+        _HANDS[key] = set(CARDS.hand_of(house, deck)) if deck in HOUSE_DECKS else set()
+    return _HANDS[key]
 
 
 def _box(deck: str) -> set[str]:
