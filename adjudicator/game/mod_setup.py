@@ -27,6 +27,7 @@ from .mod_board import MOD, MOD_HOUSES, TARGARYEN, WESTEROSI, mod_board
 from .setup import SetupError, check_house_deck, draw_shuffle, named_houses, table_options
 from .state import GameState, HouseState, Unit
 
+
 def check_mod_houses(houses: list[str]) -> list[HouseId]:
     """The players' houses in canonical order, or why they cannot play the expansion (ruling 275).
 
@@ -83,8 +84,8 @@ def new_mod_game(
 
     :raises SetupError: see :func:`check_mod_houses`; and for an unknown house deck.
     """
-    deck = "adwd" if alternate_cards else house_cards
-    check_house_deck(deck)
+    house_deck = "adwd" if alternate_cards else house_cards
+    check_house_deck(house_deck)
     players = check_mod_houses(houses)
     targaryen = TARGARYEN in players
     board = mod_board(essos=targaryen)
@@ -95,7 +96,7 @@ def new_mod_game(
         game_id=game_id, round=1, phase="planning", houses_in_play=in_play,
         tracks=starting_tracks(in_play, vassals), kings_court_overlay=False, impassable=[],  # ruling 264
         wildling_threat=c["wildling_threat_start"],
-        options=table_options(tides_of_battle, deck),
+        options=table_options(tides_of_battle, house_deck),
         rng_seed=seed, variant=MOTHER_OF_DRAGONS, vassals=vassals,
     )
     for h in in_play:
@@ -106,7 +107,7 @@ def new_mod_game(
         else:
             house = board.houses[h]
             state.houses[h] = HouseState(power=c["power_tokens_start"], supply=house.supply_start,
-                                         hand=CARDS.hand_of(h, deck))  # fmt: skip
+                                         hand=CARDS.hand_of(h, house_deck))  # fmt: skip
             units = house.starting_units
         for su in units:
             state.area_mut(su.area).units.extend(Unit(h, su.unit) for _ in range(su.count))

@@ -150,8 +150,8 @@ def strength(ctx: Context, combat: Combat, role: Role, *, with_cards: bool = Tru
         parts.append((f"tides:{side.tides}", tides_card(side.tides).value))
     finals = [(e.value, card) for r in ROLES for card, e in effects[r] if isinstance(e, FinalStrength) and e.side == role]
     if finals:  # Mance Rayder, Margaery Tyrell: the final strength is set; the lower of two wins (ruling 377)
-        value, card = min(finals)
-        parts.append((f"final:{card}", value - sum(n for _, n in parts)))
+        final, setter = min(finals)
+        parts.append((f"final:{setter}", final - sum(n for _, n in parts)))
     return Strength(max(0, sum(n for _, n in parts)), tuple(parts))
 
 
