@@ -7,6 +7,7 @@ import pytest
 from adjudicator.cli import main
 from adjudicator.engine.invariants import check_invariants
 from adjudicator.game.board import Board
+from adjudicator.game.cards import CARDS
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import Unit
 from adjudicator.robots.simulate import simulate
@@ -116,3 +117,22 @@ def test_seeded_robot_games_do_not_depend_on_the_size_of_the_card_catalogue(monk
             monkeypatch.setitem(CARDS.house_cards, card.id, card)
     assert len(CARDS.house_cards) == 77 + 42
     assert fingerprint() == before
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ruling_370_engine_only_games_with_the_a_dance_with_dragons_decks_keep_every_invariant(seed):
+    hands: set[str] = set()
+    r = simulate(6, seed, text=False, house_cards="adwd",
+                 on_step=lambda s: hands.update(c for h in s.houses.values() for c in h.hand + h.discards))
+    assert r.problems == [] and r.winner is not None
+    assert hands == {c for c in CARDS.of_set("adwd")}  # only the deck's cards were ever held
+
+
+def test_ruling_370_a_text_path_game_with_the_a_dance_with_dragons_decks_matches_the_engine():
+    finals = {}
+    for text in (True, False):
+        last = []
+        r = simulate(6, 4, rounds=3, text=text, house_cards="adwd", on_step=last.append)
+        assert r.problems == []
+        finals[text] = last[-1]
+    assert _position(finals[True]) == _position(finals[False])

@@ -75,7 +75,7 @@ def test_jon_snow_moves_the_wildling_threat_down_one_space(battle):
     assert b.done and b.state.wildling_threat == 2
 
 
-def test_jon_snow_never_moves_the_threat_onto_the_attack_or_below_zero(battle):
+def test_ruling_375_jon_snow_never_moves_the_threat_onto_the_attack_or_below_zero(battle):
     b = jon_snow_battle(battle, 10)
     b.run(say("baratheon", CardChoice(card="jon_snow", option="up")))
     assert any("not a choice" in r for r in b.unusable("baratheon"))

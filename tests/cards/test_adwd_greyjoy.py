@@ -49,7 +49,7 @@ def rodrik_battle(battle):
     return b
 
 
-def test_rodrik_the_reader_puts_the_card_of_his_choice_on_top_of_its_deck(battle):
+def test_ruling_383_rodrik_the_reader_puts_the_card_of_his_choice_on_top_of_its_deck(battle):
     b = rodrik_battle(battle)
     assert ("card_choice", "greyjoy") in b.asked()
     b.run(say("greyjoy", CardChoice(card="rodrik_the_reader", westeros_card="wildlings_attack")))

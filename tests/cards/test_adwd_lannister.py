@@ -52,7 +52,7 @@ def test_ser_ilyn_payne_removes_the_order_of_the_last_unit(battle):
     assert b.units("winterfell") == [] and b.state.area("winterfell").order is None
 
 
-def test_ser_ilyn_payne_may_not_take_a_footman_of_the_combat(battle):
+def test_ruling_373_ser_ilyn_payne_may_not_take_a_footman_of_the_combat(battle):
     b = ilyn_battle(battle, 'winterfell = ["stark footman"]')
     b.run(say("lannister", CardChoice(card="ser_ilyn_payne", area="kingswood")))
     assert any("not a choice" in r for r in b.unusable("lannister"))

@@ -90,7 +90,7 @@ def test_margaery_tyrell_adwd_away_from_home_is_plain(battle):
     assert b.of(CombatResolved)[0].attacker_total == 6 + 4
 
 
-def test_mance_rayder_against_margaery_the_lower_final_strength_wins(battle):
+def test_ruling_377_mance_rayder_against_margaery_the_lower_final_strength_wins(battle):
     """Ruling 377: two texts setting one side's final strength: the lower counts."""
     state = adwd_duel("baratheon", "tyrell", attack=("knight",), defend=("footman",), area="highgarden",
                       origin="dornish_marches")
@@ -98,3 +98,11 @@ def test_mance_rayder_against_margaery_the_lower_final_strength_wins(battle):
     b = battle(state, everyone(state, "baratheon", area="highgarden", origin="dornish_marches"))
     b.run(play("baratheon", "mance_rayder"), play("tyrell", "margaery_tyrell_adwd"))
     assert b.of(CombatResolved)[0].attacker_total == 2
+
+
+def test_queen_of_thorns_adwd_against_a_card_without_text_has_nothing_to_ignore(battle):
+    state = adwd_duel("stark", "tyrell", attack=("knight",), defend=("footman",), areas=BLOCKED)
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "black_walder"), play("tyrell", "queen_of_thorns_adwd"))
+    said = [e.effect for e in b.of(CardAbility) if e.card == "queen_of_thorns_adwd"]
+    assert said == ["no effect (the opponent's card has no text)"]

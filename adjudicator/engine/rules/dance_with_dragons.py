@@ -23,7 +23,7 @@ from ..core.bidding import move_on_track
 from ..core.common import destroy_units, lose_power
 from ..core.context import Context
 from ..events.combat import CardAbility, TrackRaised
-from ..events.westeros import WesterosDeckShuffled, WildlingThreatMoved
+from ..events.westeros import DECK_NAMES, WesterosDeckShuffled, WildlingThreatMoved
 from .combat_state import Combat
 from .wildlings import SPACE
 
@@ -75,6 +75,6 @@ def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
         st.westeros_decks[str(effect.deck)] = [effect.card, *draw_shuffle(st, rest)]
         ctx.emit(WesterosDeckShuffled(deck=effect.deck, cause=f"{name}: a card of {me.house.title()}'s choice on top"))
         said(f"{CARDS.westeros_card(effect.deck, effect.card).name} lies face down on top of Westeros deck "
-             f"{effect.deck}", visible_to=me.house)
+             f"{DECK_NAMES.get(effect.deck, effect.deck)}", visible_to=me.house)
     else:
         raise AssertionError(f"{me.card} yielded {effect!r}, which no A Dance with Dragons rule applies")

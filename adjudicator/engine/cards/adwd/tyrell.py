@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ....game.cards import CARDS
 from ..registry import (
     CombatView,
     Effect,
@@ -22,10 +23,10 @@ MARGAERY_STRENGTH = 2
 def queen_of_thorns_adwd(view: CombatView, me: Me) -> Iterator[Effect]:
     """Ignore all text on your opponent's House card."""
     card = view.card(me.opponent)
-    if card:
+    if card and CARDS.house_cards[card].has_ability:
         yield IgnoreText(me.opponent)
     else:
-        yield Skip("the opponent plays no House card")
+        yield Skip("the opponent's card has no text")
 
 
 house_card("queen_of_thorns_adwd", queen_of_thorns_adwd, when="on_reveal_cancel")
