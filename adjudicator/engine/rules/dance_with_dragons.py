@@ -28,6 +28,11 @@ from .combat_state import Combat
 from .wildlings import SPACE
 
 
+def _count(n: int, word: str) -> str:
+    """``no sword``, ``1 sword``, ``2 swords``."""
+    return f"no {word}" if not n else f"1 {word}" if n == 1 else f"{n} {word}s"
+
+
 def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
     """Carry out one A Dance with Dragons effect a card yielded."""
     name = CARDS.house_cards[me.card].name
@@ -54,8 +59,8 @@ def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
         copied = CARDS.house_cards[effect.card]
         combat.printed[me.card] = copied.strength
         combat.icons[me.card] = (copied.swords, copied.fortifications)
-        said(f"it takes the strength and icons of {copied.name}: {copied.strength}, "
-             f"{copied.swords} sword(s), {copied.fortifications} fortification(s)")
+        said(f"it takes the strength and icons of {copied.name}: {copied.strength} strength, "
+             f"{_count(copied.swords, 'sword')}, {_count(copied.fortifications, 'fortification')}")
     elif isinstance(effect, DestroyUnit):
         units = sorted((u for u in st.area(effect.area).units if u.house == effect.house and u.type == effect.unit),
                        key=lambda u: u.routed)[:1]  # a standing one first, as Mace Tyrell's (ruling 36)
