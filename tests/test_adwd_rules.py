@@ -69,3 +69,18 @@ def test_DD05_every_choice_of_the_deck_has_written_answers():
     for card in ADWD:
         if CARDS.house_cards[card].optional:
             assert f"house_card:{card}" in CARD_CHOICES, card
+
+
+def test_DD07_every_report_of_a_game_dealing_the_decks_says_so_in_its_header():
+    from adjudicator.reports.report import render_report
+
+    dance = new_game(SIX, seed="dd", house_cards="adwd")
+    for fmt in ("text", "html"):
+        for viewer in (None, "stark"):
+            report = render_report(dance, [], viewer=viewer, fmt=fmt)
+            said = report.replace("&#39;", "'").find("Played with A Dance with Dragons' house cards")
+            ends = report.find("Public report: the same" if viewer is None else "or your eyes only")
+            assert 0 < said and (viewer is not None or said < ends), (fmt, viewer)
+            assert "Played with" not in render_report(new_game(SIX, seed="dd"), [], viewer=viewer, fmt=fmt)
+    text = render_report(dance, [])
+    assert max(len(line) for line in text.splitlines()) <= 80
