@@ -80,7 +80,7 @@ def test_DD07_every_report_of_a_game_dealing_the_decks_says_so_in_its_header():
             report = render_report(dance, [], viewer=viewer, fmt=fmt)
             said = report.replace("&#39;", "'").find("Played with A Dance with Dragons' house cards")
             ends = report.find("Public report: the same" if viewer is None else "or your eyes only")
-            assert 0 < said and (viewer is not None or said < ends), (fmt, viewer)
+            assert said > 0 and (viewer is not None or said < ends), (fmt, viewer)
             assert "Played with" not in render_report(new_game(SIX, seed="dd"), [], viewer=viewer, fmt=fmt)
     text = render_report(dance, [])
     assert max(len(line) for line in text.splitlines()) <= 80
