@@ -20,7 +20,7 @@ def test_the_42_cards_are_seven_a_house_with_the_facts_numbers():
     assert len(ADWD) == 42 and Counter(CARDS.house_cards[c].house for c in ADWD) == dict.fromkeys(SIX, 7)
     # every deck's printed strengths, as the sources give them: 4, 3, 2, 2, 1, 1, 0
     for h in SIX:
-        assert sorted((CARDS.house_cards[c].strength for c in CARDS.hand_of(h, "adwd")), reverse=True) == [4, 3, 2, 2, 1, 1, 0]
+        assert sorted((CARDS.house_cards[c].strength for c in CARDS.hand_of(h, HOUSE_DECKS["adwd"])), reverse=True) == [4, 3, 2, 2, 1, 1, 0]
     rows = {c: (CARDS.house_cards[c].strength, CARDS.house_cards[c].swords, CARDS.house_cards[c].fortifications)
             for c in ADWD}
     assert rows["roose_bolton_adwd"] == (4, 1, 0) and rows["ser_jaime_lannister_adwd"] == (4, 1, 1)

@@ -14,7 +14,7 @@ its standard set (:data:`STANDARD_SETS`) unless the game chose another house dec
 (10, 9)
 >>> CARDS.hand_of("arryn")[0], len(CARDS.vassal_deck()), len(CARDS.loans), len(CARDS.westeros_deck(4))
 ('lysa_arryn_mod', 7, 12, 10)
->>> CARDS.hand_of("stark", "adwd")[:2], len(CARDS.of_set("adwd"))
+>>> CARDS.hand_of("stark", HOUSE_DECKS["adwd"])[:2], len(CARDS.of_set("adwd"))
 (['roose_bolton_adwd', 'ramsay_bolton'], 42)
 """
 
@@ -96,6 +96,21 @@ HOUSE_DECKS: dict[str, frozenset[str]] = {
 }
 
 
+def dealt_sets(box_sets: frozenset[str], deck: str) -> frozenset[str]:
+    """The house-card sets a game deals: its box's, the standard ones replaced by ``deck``'s (ruling 370).
+
+    >>> sorted(dealt_sets(frozenset({"base"}), "adwd"))
+    ['adwd', 'arryn_affc', 'targaryen_b']
+    >>> sorted(dealt_sets(frozenset({"base", "arryn_mod", "targaryen_a", "vassal"}), "adwd"))
+    ['adwd', 'arryn_affc', 'targaryen_b', 'vassal']
+    >>> dealt_sets(frozenset({"base"}), "base")
+    frozenset({'base'})
+    """
+    if deck == "base" or deck not in HOUSE_DECKS:
+        return box_sets  # an unknown deck is the state check's to report
+    return (box_sets - HOUSE_DECKS["base"]) | HOUSE_DECKS[deck]
+
+
 @dataclass(frozen=True)
 class CardData:
     house_cards: dict[str, HouseCard]  # every house card of every box, and the vassal cards
@@ -126,10 +141,10 @@ class CardData:
             loans={c["id"]: LoanCard(c["id"], c["name"], c["effect"], c.get("units")) for c in m["loan_card"]},
         )
 
-    def hand_of(self, house: str, deck: str = "base") -> list[str]:
-        """The seven house cards of a house in one of the :data:`HOUSE_DECKS` (by default its
-        standard set, M122), strongest first."""
-        cards = [c for c in self.house_cards.values() if c.house == house and c.set in HOUSE_DECKS[deck]]
+    def hand_of(self, house: str, card_sets: frozenset[str] = STANDARD_SETS) -> list[str]:
+        """The seven house cards of a house in a box that deals ``card_sets`` (a box's ``card_sets``;
+        by default every standard set, M122), strongest first."""
+        cards = [c for c in self.house_cards.values() if c.house == house and c.set in card_sets]
         return [c.id for c in sorted(cards, key=lambda c: (-c.strength, c.id))]
 
     def of_set(self, card_set: str) -> list[str]:
