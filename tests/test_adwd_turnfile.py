@@ -97,3 +97,15 @@ def test_ruling_384_check_refuses_more_power_than_aeron_has():
     tf = check_turn_file(parse_turn_file(header + "Aeron Damphair: 5\n", variant=vocabulary_of(state)), state,
                          engine=False)
     assert not tf.problems
+
+
+ALTERNATE = [("Alayne Stone: pay", CardChoice(card="alayne_stone", option="pay")),
+             ("Missandei: take back Daario Naharis", CardChoice(card="missandei", house_card="daario_naharis")),
+             ("Missandei: no", CardChoice(card="missandei", option="no"))]
+
+
+@pytest.mark.parametrize(("text", "command"), ALTERNATE, ids=[t for t, _ in ALTERNATE])
+def test_ruling_380_the_alternate_sets_cards_dealt_with_the_decks_answer_too(text: str, command: CardChoice):
+    tf = parsed(text, "mother-of-dragons+adwd")
+    assert not tf.problems and [to_dict(c) for c in tf.commands] == [to_dict(command)]
+    assert format_command(tf.commands[0]) == text

@@ -136,3 +136,11 @@ def test_ruling_370_a_text_path_game_with_the_a_dance_with_dragons_decks_matches
         assert r.problems == []
         finals[text] = last[-1]
     assert _position(finals[True]) == _position(finals[False])
+
+
+@pytest.mark.parametrize("players", [4, 8])
+def test_ruling_370_mother_of_dragons_games_with_the_alternate_set_keep_every_invariant(players):
+    r = simulate(players, 3, text=False, house_cards="adwd", expansion="mother-of-dragons")
+    assert r.problems == [] and r.winner is not None
+    t = simulate(players, 3, rounds=2, house_cards="adwd", expansion="mother-of-dragons")
+    assert t.problems == []

@@ -569,6 +569,7 @@ CARD_CHOICES: dict[str, tuple[dict[str, str], ...]] = {
     "ser_ilyn_payne": ({"option": "no"},), "qyburn": ({"option": "no"},), "melisandre_adwd": ({"option": "no"},),
     "rodrik_the_reader": ({"option": "no"},), "aeron_damphair_adwd": ({"option": "no"},),
     "ser_gerris_drinkwater": ({"track": "fiefdoms"}, {"track": "kings_court"}, {"track": "iron_throne"}, {"option": "no"}),
+    "alayne_stone": ({"option": "pay"}, {"option": "no"}), "missandei": ({"option": "no"},),  # the alternate set's
 }
 
 

@@ -538,6 +538,8 @@ CARD_CHOICES: dict[str, frozenset[str]] = {
         "house_card:viserys_targaryen": ("discard", "nothing"),  # Mother of Dragons' Targaryen cards
         "house_card:bronn": ("pay", "nothing"),  # the vassal cards (M058): Bronn's is the opponent's choice
         "house_card:jon_connington": ("area", "nothing"),
+        "house_card:alayne_stone": ("pay", "nothing"),  # the alternate set's (M123), dealt with the adwd decks
+        "house_card:missandei": ("take_back", "card", "nothing"),
         # A Dance with Dragons (ruling 380)
         "house_card:reek": ("return", "nothing"),
         "house_card:ser_ilyn_payne": ("destroy_one", "nothing"),
@@ -587,6 +589,7 @@ CARD_VERBS: dict[str, str] = {
     "viserys_targaryen": "discard",
     "jon_connington": "area",  # the vassal card names the area it places a knight in, alone
     "ser_ilyn_payne": "destroy_one", "qyburn": "card", "melisandre_adwd": "take_back",  # A Dance with Dragons
+    "missandei": "take_back",
 }
 
 
