@@ -106,3 +106,13 @@ def test_queen_of_thorns_adwd_against_a_card_without_text_has_nothing_to_ignore(
     b.run(play("stark", "black_walder"), play("tyrell", "queen_of_thorns_adwd"))
     said = [e.effect for e in b.of(CardAbility) if e.card == "queen_of_thorns_adwd"]
     assert said == ["no effect (the opponent's card has no text)"]
+
+
+def test_ruling_381_queen_of_thorns_adwd_keeps_reek_from_going_back_to_the_hand(battle):
+    state = adwd_duel("tyrell", "stark", attack=("2 knights",), defend=("footman",), areas=BLOCKED,
+                      discards={"stark": ["ramsay_bolton"]})
+    b = battle(state, everyone(state, "tyrell"))
+    b.run(play("tyrell", "queen_of_thorns_adwd"), play("stark", "reek"))
+    assert b.done  # Reek asks nothing: neither Ramsay's return nor his own
+    stark = b.state.houses["stark"]
+    assert stark.discards == ["ramsay_bolton", "reek"] and "ramsay_bolton" not in stark.hand
