@@ -37,9 +37,7 @@ class CombatRecord(Protocol):
     ignored: set[str]
     printed: dict[str, int]
     icons: dict[str, tuple[int, int]]
-
-    @property
-    def area(self) -> str: ...
+    attack: Any  # the attack that began it: its embattled area
 
 
 def _count(n: int, word: str) -> str:
@@ -53,7 +51,7 @@ def apply(ctx: Context, combat: CombatRecord, me: Me, effect: Effect) -> None:
 
     def said(text: str, *, visible_to: str | None = None) -> None:
         extra = {"visible_to": visible_to} if visible_to else {}
-        ctx.emit(CardAbility(house=me.house, card=me.card, area=combat.area, effect=text, **extra))
+        ctx.emit(CardAbility(house=me.house, card=me.card, area=combat.attack.area, effect=text, **extra))
 
     st = ctx.state
     if isinstance(effect, IgnoreText):
