@@ -74,6 +74,7 @@ from .names import (
 )
 from .parser_mod import deck_iv_form, distribute, mod_line, westeros_choice
 from .printer import format_command, prints_short
+from .standing_lines import StandingLines
 from .vassal_lines import VassalLines
 
 __all__ = [
@@ -218,7 +219,7 @@ def _tag(tag: str, keep: str = "") -> Callable[[Any, list[Any]], Any]:
     return lambda self, ch: (tag, []) if keep == "empty" else (tag,)
 
 
-class _Lines(VassalLines, Transformer[Token, Any]):
+class _Lines(VassalLines, StandingLines, Transformer[Token, Any]):
     """Shapes each rule's children; the rules that end a line resolve names and build a command."""
 
     # names and small pieces

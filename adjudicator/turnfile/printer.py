@@ -216,4 +216,6 @@ _PRINTERS: dict[type, Any] = {
     C.WildlingChoice: lambda c: f"{display_name('wildling_card', c.card)}: " + _wildling_choice_text(c),
     C.CommandVassal: lambda c: "command " + " else ".join(v or "none" for v in c.picks()),
     C.ForVassal: lambda c: f"for {c.vassal}: {format_command(c.command)}",
+    C.Standing: lambda c: f"standing: {format_command(c.command)}",
+    C.Withdraw: lambda c: "withdraw all" if c.command is None else f"withdraw: {format_command(c.command)}",
 }
