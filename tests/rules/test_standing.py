@@ -189,3 +189,38 @@ def test_ruling_355_a_standing_muster_that_no_longer_fits_is_skipped_with_a_word
     assert skipped and skipped[0].reason.startswith(SKIPPED) and "R071" in skipped[0].reason
     assert [r.context["area"] for r in step.requests if r.kind == "muster"] == ["winterfell"]  # asked as usual
     assert sent["id"] in standing_ids(step.state, "stark")  # and it still stands
+
+
+# --- the private report's list, and nothing in the public one ----------------------------------
+
+
+def test_ruling_353_the_private_report_lists_each_standing_line_with_its_withdrawal_and_the_public_none():
+    from adjudicator.reports.report import render_report
+
+    s = game()
+    sent = line("stark", "standing: if attacked in Winterfell: play catelyn stark")
+    state = advance(s, [sent]).state
+    for fmt in ("text", "html", "json"):
+        private = render_report(state, [], viewer="stark", fmt=fmt)
+        assert "standing: if attacked in Winterfell: play Catelyn Stark" in private
+        assert fmt == "json" or "withdraw: if attacked in Winterfell: play Catelyn Stark" in private
+        for viewer in (None, "lannister"):
+            other = render_report(state, [], viewer=viewer, fmt=fmt).lower()
+            assert "if attacked in winterfell" not in other and "standing instructions" not in other
+    withdraw = parse_turn_file("withdraw: if attacked in Winterfell: play Catelyn Stark\n").commands[0]
+    gone = advance(state, [answer("stark", withdraw)]).state
+    assert standing_ids(gone, "stark") == []
+
+
+def test_ruling_353_a_skipped_standing_line_is_told_in_its_houses_report_of_that_step():
+    from adjudicator.reports.verdicts import answer_verdicts, judged
+
+    s = game(deck1=("last_days_of_summer", "mustering"))
+    upgrade = MusterAction(unit="knight", upgrade=True)
+    sent = answer("stark", Standing(command=Muster(area="winterfell", actions=(upgrade, upgrade))))
+    others = [line("baratheon", "standing: muster in Dragonstone: none"),
+              line("lannister", "standing: muster in Lannisport: none"), line("stark", "standing: muster in White Harbor: none")]
+    step = until(s, 3, *others, sent)
+    said = [v for v in judged(answer_verdicts(step.state, step.events, "stark")) if v["id"] == sent["id"]]
+    assert said and said[0]["status"] == "refused" and SKIPPED in said[0]["line"] and said[0]["held"]
+    assert not [v for v in answer_verdicts(step.state, step.events, "lannister") if v["id"] == sent["id"]]

@@ -1,0 +1,105 @@
+"""What a robot answering ahead states as standing instructions (ruling 353), sent with its orders.
+
+Most of a Westeros Phase is decided before any mail of its round can answer it: the choices of the
+dominance tokens' holders, the musters and bids the cards call for, Targaryen's deck IV cards, the
+loyalty-token moves. A player who plans says once how such decisions go; a robot does the same:
+
+* once, the choices it always makes: each dominance card's choice, a tie-break order, the vassals it
+  would command, and for Targaryen "nothing" for each deck IV card and whose loyalty moves it cancels;
+* each round, as the board stands when it gives its orders: a muster for every castle and stronghold
+  it holds (and its vassals' home areas), its bids, and its loyalty-token moves with fall-backs.
+
+A line that no longer fits when its decision comes is skipped and the decision asked (ruling 355).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from ..engine.core.context import Request
+from ..engine.core.mustering import legal_single_actions, muster_request, westeros_mustering_areas
+from ..game.board import Board
+from ..game.commands import MOVE_ELSE, Bid, Command, CommandVassal, ForVassal, TieBreak, WesterosChoice
+from ..game.state import GameState
+
+if TYPE_CHECKING:
+    from .players import Robot
+
+# The choices of the dominance tokens' holders (R044, R047, R056).
+DOMINANCE_CHOICES = {
+    "a_throne_of_blades": ("muster", "supply", "nothing"),
+    "dark_wings_dark_words": ("bid", "collect", "nothing"),
+    "put_to_the_sword": ("no march+1", "no defense", "nothing"),
+}
+# Deck IV cards Targaryen chooses for (M083); "nothing" is open to it whatever the board.
+TARGARYEN_CARDS = ("empty_promises", "southron_ambitions", "strongholds_of_resistance", "fire_made_flesh",
+                   "domestic_disputes", "watering_the_seed", "the_long_plan", "playing_with_fire")
+LOYALTY_CARDS = ("scattering_dissent", "word_spreads_quickly")
+TRACKS: tuple[Literal["wildlings", "iron_throne", "fiefdoms", "kings_court"], ...] = (
+    "wildlings", "iron_throne", "fiefdoms", "kings_court")
+MOVES = 6  # fall-backs in a loyalty-token move: an earlier move empties one area, not six
+
+
+def once(robot: Robot, state: GameState, board: Board) -> list[Command]:
+    out: list[Command] = [WesterosChoice(card=card, option=robot.rng.choice(options))
+                          for card, options in DOMINANCE_CHOICES.items()]
+    order = list(state.houses_in_play)
+    robot.rng.shuffle(order)
+    out.append(TieBreak(order=tuple(order)))
+    if state.vassals and robot.house in state.players():
+        picks = sorted(state.vassals)
+        robot.rng.shuffle(picks)
+        out.append(CommandVassal(vassal=picks[0], otherwise=tuple(picks[1:]) or None))
+    if state.vassals and robot.house == "targaryen":
+        out += [WesterosChoice(card=card, option="nothing") for card in TARGARYEN_CARDS]
+        others = [h for h in state.players() if h != robot.house]
+        cancel = sorted(robot.rng.sample(others, k=robot.rng.randrange(len(others) + 1)))
+        out += [WesterosChoice(card=card, option="cancel:" + "+".join(cancel)) for card in LOYALTY_CARDS]
+    return out
+
+
+def every_round(robot: Robot, state: GameState, board: Board) -> list[Command]:
+    out = _musters(robot, state, board, robot.house)
+    for vassal in sorted(v for v, c in state.commanders.items() if c == robot.house):
+        out += [ForVassal(vassal=vassal, command=c) for c in _musters(robot, state, board, vassal)]
+    out += _bids(robot, state)
+    if state.vassals and robot.house in state.players():
+        out += _moves(robot, state, board)
+    return out
+
+
+def _musters(robot: Robot, state: GameState, board: Board, house: str) -> list[Command]:
+    out: list[Command] = []
+    for area in westeros_mustering_areas(state, board, house):
+        points = state.effective_area(area, board).muster_points
+        singles = legal_single_actions(state, board, house, area, points)
+        req = muster_request(board, f"standing.muster.{area}", robot.house, area, points, singles)
+        if house != robot.house:
+            req = Request(req.key, req.kind, req.house, req.prompt, req.context, default=req.default, vassal=house)
+        out += robot.answer(state, req, board)
+    return out
+
+
+def _bids(robot: Robot, state: GameState) -> list[Command]:
+    """A wildling bid and three influence bids that leave a token of power in hand: a raid may take one."""
+    left = max(0, state.houses[robot.house].power - 1)
+    out: list[Command] = []
+    for track in TRACKS:
+        amount = min(left, int(robot.rng.random() ** 2 * (left + 1)))
+        left -= amount
+        out.append(Bid(track=track, amount=amount))
+    return out
+
+
+def _moves(robot: Robot, state: GameState, board: Board) -> list[Command]:
+    """One move per area holding a loyalty token, in an order of its own: the first still legal is made (ruling 295)."""
+    origins = sorted(a for a, s in state.areas.items() if s.loyalty)
+    robot.rng.shuffle(origins)
+    moves = []
+    for origin in origins[:MOVES]:
+        lands = sorted(n for n in board.neighbours[origin] if board.area(n).is_land)
+        if lands:
+            moves.append(f"{origin}+{robot.rng.choice(lands)}")
+    if not moves:
+        return []
+    return [WesterosChoice(card=card, option=MOVE_ELSE.join(moves)) for card in LOYALTY_CARDS]
