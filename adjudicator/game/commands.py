@@ -313,12 +313,32 @@ class MusterAction(Command):
     to: AreaId | None = None  # ships: the port or sea area they go into
 
 
+@dataclass(frozen=True, slots=True)
+class MusterPlan:
+    """One fall-back of a muster: what to muster when the choices before it cannot be (ruling 357)."""
+
+    actions: tuple[MusterAction, ...] = ()
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Muster(Command):
-    """``muster in Lannisport: footman, ship to The Golden Sound`` (D7). No actions = pass."""
+    """``muster in Lannisport: footman, ship to The Golden Sound`` (D7). No actions = pass.
+
+    ``otherwise`` are fall-backs, ``muster in Winterfell: knight else footman else none``: the first
+    choice that can be mustered when the decision comes is (ruling 357).
+    """
 
     area: AreaId
     actions: tuple[MusterAction, ...] = ()
+    otherwise: tuple[MusterPlan, ...] | None = None  # None, not (): a muster without fall-backs is stored as before
+
+    def choices(self) -> tuple[tuple[MusterAction, ...], ...]:
+        """The musters named, in the order they are tried.
+
+        >>> Muster(area="winterfell", actions=(MusterAction(unit="knight"),), otherwise=(MusterPlan(),)).choices()
+        ((MusterAction(unit='knight', upgrade=False, to=None),), ())
+        """
+        return (self.actions, *(p.actions for p in self.otherwise or ()))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -527,6 +547,8 @@ def standing_slot(cmd: Command) -> tuple[object, ...]:
         return kind, cmd.card, role
     subject = _SLOT_FIELDS.get(type(cmd).__name__)
     parts: tuple[object, ...] = (kind, getattr(cmd, subject) if subject else "")
+    if isinstance(cmd, InterestLosses):  # a line for each shortfall: "if Stark is 2 short, destroy these two"
+        parts += (sum(r.count for r in cmd.removals),)
     if isinstance(cmd, Support):
         parts += (cmd.combat_area, cmd.origin)
     return parts + (getattr(cmd, "when", None),)
@@ -578,7 +600,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
 _BY_NAME: dict[str, type] = {t.__name__: t for t in COMMAND_TYPES}
 _NESTED: dict[str, type] = {
     "UnitSpec": UnitSpec, "Located": Located, "CombatFilter": CombatFilter, "Move": Move,
-    "MusterAction": MusterAction, "Gift": Gift,
+    "MusterAction": MusterAction, "Gift": Gift, "MusterPlan": MusterPlan,
 }
 
 
@@ -713,7 +735,7 @@ class _Kind:
     item_optional: bool = False
 
 
-_NESTED_NAME = re.compile(r"\b(UnitSpec|Located|CombatFilter|Move|MusterAction|Command)\b")
+_NESTED_NAME = re.compile(r"\b(UnitSpec|Located|CombatFilter|Move|MusterAction|MusterPlan|Command)\b")
 _OPTIONAL = re.compile(r"\bOptional\[|\bNone\b")
 
 

@@ -105,7 +105,7 @@ class Robot:
             commands.extend(answers)
         if self.ahead:
             commands.extend(self.answer_ahead(state, requests, board, commands))
-        if self.standing and self.standing_round != state.round and any(r.kind == "orders" for r in mine):
+        if self.standing and self.standing_round != state.round and any(r.kind == "orders" and not r.vassal for r in mine):
             self.standing_round = state.round
             commands.extend(Standing(command=c) for c in standing_lines(self, state, board))
         if self.careful:

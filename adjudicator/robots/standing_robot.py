@@ -18,8 +18,20 @@ from typing import TYPE_CHECKING, Literal
 
 from ..engine.core.context import Request
 from ..engine.core.mustering import legal_single_actions, muster_request, westeros_mustering_areas
+from ..engine.rules.iron_bank import chooser, default_losses
 from ..game.board import Board
-from ..game.commands import MOVE_ELSE, Bid, Command, CommandVassal, ForVassal, TieBreak, WesterosChoice
+from ..game.commands import (
+    MOVE_ELSE,
+    Bid,
+    Command,
+    CommandVassal,
+    ForVassal,
+    Muster,
+    MusterAction,
+    MusterPlan,
+    TieBreak,
+    WesterosChoice,
+)
 from ..game.state import GameState
 
 if TYPE_CHECKING:
@@ -37,7 +49,8 @@ TARGARYEN_CARDS = ("empty_promises", "southron_ambitions", "strongholds_of_resis
 LOYALTY_CARDS = ("scattering_dissent", "word_spreads_quickly")
 TRACKS: tuple[Literal["wildlings", "iron_throne", "fiefdoms", "kings_court"], ...] = (
     "wildlings", "iron_throne", "fiefdoms", "kings_court")
-MOVES = 6  # fall-backs in a loyalty-token move: an earlier move empties one area, not six
+MOVES = 14  # fall-backs in a loyalty-token move: 14 of the longest names stay within a line (E002)
+RINGS = 3  # how far from a token the fall-backs reach: the moves before its turn carry tokens that far
 
 
 def once(robot: Robot, state: GameState, board: Board) -> list[Command]:
@@ -60,6 +73,7 @@ def once(robot: Robot, state: GameState, board: Board) -> list[Command]:
 
 def every_round(robot: Robot, state: GameState, board: Board) -> list[Command]:
     out = _musters(robot, state, board, robot.house)
+    out += _interest(state, board, robot.house)
     for vassal in sorted(v for v, c in state.commanders.items() if c == robot.house):
         out += [ForVassal(vassal=vassal, command=c) for c in _musters(robot, state, board, vassal)]
     out += _bids(robot, state)
@@ -69,6 +83,8 @@ def every_round(robot: Robot, state: GameState, board: Board) -> list[Command]:
 
 
 def _musters(robot: Robot, state: GameState, board: Board, house: str) -> list[Command]:
+    """What it would muster in each of its castles as the board stands, else a footman, else nothing
+    (ruling 357): what it held at planning may be gone by the muster."""
     out: list[Command] = []
     for area in westeros_mustering_areas(state, board, house):
         points = state.effective_area(area, board).muster_points
@@ -76,7 +92,25 @@ def _musters(robot: Robot, state: GameState, board: Board, house: str) -> list[C
         req = muster_request(board, f"standing.muster.{area}", robot.house, area, points, singles)
         if house != robot.house:
             req = Request(req.key, req.kind, req.house, req.prompt, req.context, default=req.default, vassal=house)
-        out += robot.answer(state, req, board)
+        for cmd in robot.answer(state, req, board):
+            if isinstance(cmd, Muster) and cmd.actions:
+                footman = (MusterAction(unit="footman"),)
+                plans = [MusterPlan(footman)] if cmd.actions != footman else []
+                cmd = Muster(area=cmd.area, actions=cmd.actions, otherwise=(*plans, MusterPlan()))
+            out.append(cmd)
+    return out
+
+
+def _interest(state: GameState, board: Board, house: str) -> list[Command]:
+    """For each debtor whose units it would choose (M110): a line for each shortfall, its cheapest units."""
+    if not state.loan_slots:
+        return []
+    out: list[Command] = []
+    for debtor in state.players():
+        loans = len(state.houses[debtor].loans)
+        if debtor != house and loans and chooser(state, debtor) == house:
+            out += [losses for short in range(1, loans + 1)
+                    if len((losses := default_losses(state, board, debtor, short)).removals) == short]
     return out
 
 
@@ -92,9 +126,15 @@ def _bids(robot: Robot, state: GameState) -> list[Command]:
 
 
 def _moves(robot: Robot, state: GameState, board: Board) -> list[Command]:
-    """One move per area holding a loyalty token, in an order of its own: the first still legal is made (ruling 295)."""
-    origins = sorted(a for a, s in state.areas.items() if s.loyalty)
-    robot.rng.shuffle(origins)
+    """Moves from the areas holding a loyalty token, then from the land around them, where the moves
+    made before its turn may have carried a token: the first still legal is made (ruling 295)."""
+    ring = sorted(a for a, s in state.areas.items() if s.loyalty)
+    seen, origins = set(ring), []
+    for _ in range(RINGS):
+        robot.rng.shuffle(ring)
+        origins += ring
+        ring = sorted({n for a in ring for n in board.neighbours[a] if board.area(n).is_land} - seen)
+        seen |= set(ring)
     moves = []
     for origin in origins[:MOVES]:
         lands = sorted(n for n in board.neighbours[origin] if board.area(n).is_land)

@@ -199,7 +199,7 @@ _PRINTERS: dict[type, Any] = {
     C.Retreat: _retreat_text,
     C.CardChoice: lambda c: f"{_card(c.card)}: " + _card_choice_text(c),
     C.PortShips: lambda c: f"{_area(c.port)}: take over {c.count} {'ship' if c.count == 1 else 'ships'}",
-    C.Muster: lambda c: f"muster in {_area(c.area)}: {_muster_text(c.actions)}",
+    C.Muster: lambda c: f"muster in {_area(c.area)}: " + " else ".join(_muster_text(a) for a in c.choices()),
     C.Consolidate: lambda c: f"consolidate in {_area(c.area)}" + ("" if c.muster is None else f": muster {_muster_text(c.muster)}"),
     C.IronBank: _iron_bank_text,
     C.SpymasterChoice: lambda c: "spymaster: " + "; ".join(

@@ -224,3 +224,81 @@ def test_ruling_353_a_skipped_standing_line_is_told_in_its_houses_report_of_that
     said = [v for v in judged(answer_verdicts(step.state, step.events, "stark")) if v["id"] == sent["id"]]
     assert said and said[0]["status"] == "refused" and SKIPPED in said[0]["line"] and said[0]["held"]
     assert not [v for v in answer_verdicts(step.state, step.events, "lannister") if v["id"] == sent["id"]]
+
+
+# --- maester check: the guide's examples, per-line errors, lines a later one replaces ------------
+
+
+def _guide_blocks(heading: str) -> list[str]:
+    import re
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "turn-files.md").read_text("utf-8")
+    section = guide.split(f"## {heading}", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```turn\n(.*?)```", section, re.DOTALL)
+
+
+def _check(body: str, engine: bool = True) -> object:
+    from adjudicator.folder.check import check_turn_file
+
+    state = new_game(["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"], seed="check", game_id="g")
+    text = "game g · house stark · round 1 · planning · seq 1\n" + body
+    return check_turn_file(parse_turn_file(text), state, engine=engine)
+
+
+def test_ruling_353_maester_check_accepts_every_standing_example_of_the_guide():
+    blocks = _guide_blocks("Standing instructions")
+    assert len(blocks) >= 2 and sum(b.count("standing:") for b in blocks) >= 10
+    for body in blocks:
+        if "withdraw" in body:  # a withdrawal names lines the game holds: refused by the engine when it holds none
+            assert not _check(body, engine=False).problems  # type: ignore[attr-defined]
+            continue
+        tf = _check(body)
+        assert [p.render() for p in tf.problems] == []  # type: ignore[attr-defined]
+        assert [w.code for w in tf.warnings if w.code not in ("W209",)] == []  # type: ignore[attr-defined]
+
+
+def test_ruling_353_a_line_that_cannot_stand_is_refused_on_its_own_line_and_the_others_stand():
+    tf = _check("standing: Winterfell: march +1\nstanding: a throne of blades: muster\n"
+                "standing: raid from Winterfell onto none\nstanding: give 1 power to lannister\n", engine=False)
+    assert [(p.where.line, p.code) for p in tf.problems] == [(2, "E210"), (4, "E210"), (5, "E210")]  # type: ignore[attr-defined]
+    assert len(tf.commands) == 1  # type: ignore[attr-defined]
+    assert "cannot stand from round to round" in tf.problems[0].message  # type: ignore[attr-defined]
+
+
+def test_ruling_356_maester_check_refuses_a_standing_line_that_could_never_fit():
+    tf = _check("standing: play tywin lannister\nstanding: muster in Karhold: footman\n")
+    assert [(p.where.line, p.code) for p in tf.problems] == [(2, "E420"), (3, "E420")]  # type: ignore[attr-defined]
+
+
+def test_ruling_354_maester_check_says_which_standing_line_a_later_one_replaces():
+    tf = _check("standing: a throne of blades: muster\nstanding: muster in Winterfell: knight\n"
+                "standing: a throne of blades: supply\n", engine=False)
+    assert [(w.where.line, w.code) for w in tf.warnings] == [(2, "W205")]  # type: ignore[attr-defined]
+    assert "replaced by line 4" in tf.warnings[0].message  # type: ignore[attr-defined]
+
+
+# --- ruling 357: a muster's fall-backs ----------------------------------------------------------
+
+
+def test_ruling_357_a_muster_takes_its_first_choice_that_can_be_mustered():
+    s = game(deck1=("last_days_of_summer", "mustering"))
+    first = [line("baratheon", "standing: muster in Dragonstone: upgrade footman to knight, upgrade footman to knight "
+                  "else knight else none"),
+             line("lannister", "standing: muster in Lannisport: none"), line("stark", "standing: muster in White Harbor: none"),
+             line("stark", "standing: muster in Winterfell: upgrade footman to knight, upgrade footman to knight else none")]
+    step = until(s, 3, *first)
+    from adjudicator.engine.events.westeros import UnitsMustered
+
+    mustered = {(e.house, e.area): (e.placed, e.upgraded) for e in step.events if isinstance(e, UnitsMustered)}
+    assert mustered[("baratheon", "dragonstone")] == ((("knight", "dragonstone"),), ())  # one footman there: 2nd choice
+    assert mustered[("stark", "winterfell")] == ((), ())  # none
+    assert step.state.phase == "planning"
+
+
+def test_ruling_357_a_muster_with_fall_backs_prints_and_parses_back():
+    from adjudicator.turnfile.printer import format_command
+
+    text = "muster in Winterfell: knight else footman else none"
+    cmd = parse_turn_file(text + "\n").commands[0]
+    assert isinstance(cmd, Muster) and len(cmd.choices()) == 3 and format_command(cmd) == text

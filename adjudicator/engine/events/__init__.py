@@ -424,7 +424,8 @@ class StandingWithdrawn(Event):
     def describe(self) -> str:
         n = len(self.answers)
         head = "Your standing instruction" if n == 1 else f"{n} of your standing instructions"
-        return f"{head} " + "; ".join(self.answers) + (" no longer stands" if n == 1 else " no longer stand") + aside(self.reason) + "."
+        lines = "; ".join(f'"{a}"' for a in self.answers)
+        return f"{head} {lines} " + ("no longer stands" if n == 1 else "no longer stand") + aside(self.reason) + "."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -142,9 +142,10 @@ def _muster(board: Board, cmd: Muster) -> str | None:
     points = area.muster_points
     if not points:
         return f"{area.name} has no castle or stronghold: no house ever musters there (R067)"
-    if cost(cmd.actions) > points:
-        return (f"mustering this in {area.name} costs {cost(cmd.actions)} points, and its "
-                f"{area.fortification} never gives more than {points} (R068, R069)")
+    spent = max(cost(actions) for actions in cmd.choices())
+    if spent > points:
+        return (f"mustering {'a choice of ' if cmd.otherwise else ''}this in {area.name} costs {spent} points, and "
+                f"its {area.fortification} never gives more than {points} (R068, R069)")
     return None
 
 
