@@ -4,10 +4,13 @@ Most of a Westeros Phase is decided before any mail of its round can answer it: 
 dominance tokens' holders, the musters and bids the cards call for, Targaryen's deck IV cards, the
 loyalty-token moves. A player who plans says once how such decisions go; a robot does the same:
 
-* once, the choices it always makes: each dominance card's choice, a tie-break order, the vassals it
-  would command, and for Targaryen "nothing" for each deck IV card and whose loyalty moves it cancels;
-* each round, as the board stands when it gives its orders: a muster for every castle and stronghold
-  it holds (and its vassals' home areas), its bids, and its loyalty-token moves with fall-backs.
+* once, the choices it always makes: each dominance card's choice, a tie-break order, the wildlings'
+  rewards it declines and A King Beyond the Wall's track, the vassals it would command, and for
+  Targaryen "nothing" for each deck IV card and whose loyalty moves it cancels;
+* each round, as the board stands when it gives its orders: a muster with fall-backs for every
+  castle and stronghold it holds (and its vassals' home areas), the units of the debtors whose
+  interest it would choose, its bids (Targaryen's given away), the track Preemptive Raid drops it
+  on, and its loyalty-token moves with fall-backs.
 
 A line that no longer fits when its decision comes is skipped and the decision asked (ruling 355).
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from ..engine.core.bidding import best_tracks
 from ..engine.core.context import Request
 from ..engine.core.mustering import legal_single_actions, muster_request, westeros_mustering_areas
 from ..engine.rules.iron_bank import chooser, default_losses
@@ -25,12 +29,15 @@ from ..game.commands import (
     Bid,
     Command,
     CommandVassal,
+    DistributeBid,
     ForVassal,
+    Gift,
     Muster,
     MusterAction,
     MusterPlan,
     TieBreak,
     WesterosChoice,
+    WildlingChoice,
 )
 from ..game.state import GameState
 
@@ -59,11 +66,14 @@ def once(robot: Robot, state: GameState, board: Board) -> list[Command]:
     order = list(state.houses_in_play)
     robot.rng.shuffle(order)
     out.append(TieBreak(order=tuple(order)))
+    # The wildlings' rewards it declines, and where A King Beyond the Wall moves it (R109).
+    out += [WildlingChoice(card=card) for card in ("crow_killers", "mammoth_riders", "the_horde_descends")]
+    out.append(WildlingChoice(card="a_king_beyond_the_wall", track=robot.rng.choice(("fiefdoms", "kings_court"))))
     if state.vassals and robot.house in state.players():
         picks = sorted(state.vassals)
         robot.rng.shuffle(picks)
         out.append(CommandVassal(vassal=picks[0], otherwise=tuple(picks[1:]) or None))
-    if state.vassals and robot.house == "targaryen":
+    if "4" in state.westeros_decks and robot.house == "targaryen":
         out += [WesterosChoice(card=card, option="nothing") for card in TARGARYEN_CARDS]
         others = [h for h in state.players() if h != robot.house]
         cancel = sorted(robot.rng.sample(others, k=robot.rng.randrange(len(others) + 1)))
@@ -76,8 +86,13 @@ def every_round(robot: Robot, state: GameState, board: Board) -> list[Command]:
     out += _interest(state, board, robot.house)
     for vassal in sorted(v for v, c in state.commanders.items() if c == robot.house):
         out += [ForVassal(vassal=vassal, command=c) for c in _musters(robot, state, board, vassal)]
-    out += _bids(robot, state)
-    if state.vassals and robot.house in state.players():
+    bids = _bids(robot, state)
+    out += bids
+    if robot.house == "targaryen" and "4" in state.westeros_decks:  # it gives away what it bids (M100)
+        out += _distributions(robot, state, bids)
+    if (tracks := best_tracks(state, robot.house)) and robot.house != "targaryen":  # Preemptive Raid's drop (R109)
+        out.append(WildlingChoice(card="preemptive_raid", option="track", track=tracks[0]))
+    if "4" in state.westeros_decks:  # Westeros deck IV: the loyalty-token moves (M083)
         out += _moves(robot, state, board)
     return out
 
@@ -122,6 +137,19 @@ def _bids(robot: Robot, state: GameState) -> list[Command]:
         amount = min(left, int(robot.rng.random() ** 2 * (left + 1)))
         left -= amount
         out.append(Bid(track=track, amount=amount))
+    return out
+
+
+def _distributions(robot: Robot, state: GameState, bids: list[Command]) -> list[Command]:
+    """Each influence bid of Targaryen's given to one or two other houses, exactly (M100, ruling 252)."""
+    others = [h for h in state.houses_in_play if h != robot.house]
+    out: list[Command] = []
+    for bid in bids:
+        if isinstance(bid, Bid) and bid.track != "wildlings" and bid.amount:
+            first = robot.rng.randrange(bid.amount + 1)
+            pair = robot.rng.sample(others, k=2)
+            gifts = tuple(Gift(h, n) for h, n in zip(pair, (first, bid.amount - first)) if n)
+            out.append(DistributeBid(track=bid.track, gifts=gifts))
     return out
 
 
