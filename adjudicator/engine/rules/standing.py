@@ -38,6 +38,7 @@ from ..events import AnswerUnusable, AnswerUsed, Event, StandingWithdrawn
 
 WITHDRAW_RULE = "ruling 353"
 REPLACE_RULE = "ruling 354"
+KEY_RULE = "ruling 358"
 
 
 def standing_changes(answers: list[dict[str, Any]], arriving: set[str]) -> tuple[list[dict[str, Any]], list[Event]]:
@@ -68,6 +69,21 @@ def standing_changes(answers: list[dict[str, Any]], arriving: set[str]) -> tuple
                 kept = [k for k in kept if k["id"] not in gone]
         kept.append(a)
     return kept, events
+
+
+def standing_of_other_keys(answers: list[dict[str, Any]], house: str,
+                           fingerprint: str) -> tuple[list[dict[str, Any]], list[Event]]:
+    """The pool without ``house``'s standing instructions sealed by another key than ``fingerprint``:
+    a standing instruction never outlives its key (ruling 358). A line without a key (an unsealed text
+    the moderator accepted) stays."""
+    gone = [a for a in answers if a["house"] == house and a.get("standing") and a.get("key") not in (None, "", fingerprint)]
+    if not gone:
+        return answers, []
+    ids = {a["id"] for a in gone}
+    return [a for a in answers if a["id"] not in ids], [StandingWithdrawn(
+        house=house, answers=tuple(str(a.get("text", "")) for a in gone), ids=tuple(a["id"] for a in gone),
+        visible_to=house, reason=f"sealed with a key that no longer seals your files: a standing instruction ends "
+                                 f"with its key; send again those you still mean ({KEY_RULE})")]
 
 
 def _same_house(a: dict[str, Any], entry: PoolEntry) -> bool:
