@@ -383,8 +383,7 @@ class _Lines(VassalLines, StandingLines, Transformer[Token, Any]):
     def muster_line(self, ch: list[Any]) -> Any:
         c = _Ctx()
         plans = [_muster(c, part[1]) for part in ch[1:]]  # fall-backs after "else" (ruling 357)
-        return c.done(C.Muster(area=c.name("area", ch[0]), actions=plans[0],
-                               otherwise=tuple(C.MusterPlan(p) for p in plans[1:]) or None))
+        return c.done(C.Muster(area=c.name("area", ch[0]), actions=plans[0], otherwise=tuple(map(C.MusterPlan, plans[1:])) or None))
 
     def consolidate_power(self, ch: list[Any]) -> Any:
         c = _Ctx()
