@@ -24,6 +24,7 @@ from ..engine.core.context import Request, pool_entry
 from ..engine.events import Event
 from ..engine.rules.standing import standing_of_other_keys
 from ..game.board import Board
+from ..game.boxes import DEFAULT_BOX
 from ..game.state import GameState, Segment
 from ..seals.seal import NoSeal, SealError, decode, normalise, scan
 from ..turnfile.header import Header, HeaderError, find_header
@@ -227,7 +228,7 @@ def open_archived(data: bytes, moderator_accepts: Container[str]) -> tuple[Heade
 
 
 def understand(name: str, data: bytes, record: Archived | None, moderator_accepts: Container[str], *,
-               variant: str = "classic") -> Understood:  # fmt: skip
+               variant: str = DEFAULT_BOX) -> Understood:  # fmt: skip
     """Parse one archived submission into pool entries (ids ``house/R.step/seqN/Lk``).
 
     ``record`` is its ``accept`` line in the log (``None`` only for a file being checked before it
