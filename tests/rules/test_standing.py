@@ -302,3 +302,15 @@ def test_ruling_357_a_muster_with_fall_backs_prints_and_parses_back():
     text = "muster in Winterfell: knight else footman else none"
     cmd = parse_turn_file(text + "\n").commands[0]
     assert isinstance(cmd, Muster) and len(cmd.choices()) == 3 and format_command(cmd) == text
+
+
+def test_ruling_353_maester_check_takes_a_withdrawal_of_a_line_the_game_holds_and_refuses_one_it_does_not():
+    from adjudicator.folder.check import check_turn_file
+
+    state = new_game(["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"], seed="check", game_id="g")
+    state = advance(state, [line("stark", "standing: a throne of blades: muster")]).state
+    head = "game g · house stark · round 1 · planning · seq 2 · add\n"
+    held = check_turn_file(parse_turn_file(head + "withdraw: a throne of blades: muster\n"), state)
+    assert held.problems == ()
+    other = check_turn_file(parse_turn_file(head + "withdraw: a throne of blades: supply\n"), state)
+    assert [(p.where.line, p.code) for p in other.problems] == [(2, "E420")] and "ruling 353" in other.problems[0].message
