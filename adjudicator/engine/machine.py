@@ -78,7 +78,7 @@ def advance(
     runners = _runners()
     events: list[Event] = []
     if any(a.get("standing") or a["command"].get("type") == "Withdraw" for a in arriving):
-        live.answers, changed = standing_changes(live.answers, {a["id"] for a in arriving})
+        live.answers, changed = standing_changes(live, board, live.answers, {a["id"] for a in arriving})
         events.extend(changed)
     while live.phase != "game_over":
         if live.leaving:  # Mother of Dragons: maester leave (M124, ruling 276)

@@ -314,3 +314,13 @@ def test_ruling_353_maester_check_takes_a_withdrawal_of_a_line_the_game_holds_an
     assert held.problems == ()
     other = check_turn_file(parse_turn_file(head + "withdraw: a throne of blades: supply\n"), state)
     assert [(p.where.line, p.code) for p in other.problems] == [(2, "E420")] and "ruling 353" in other.problems[0].message
+
+
+def test_ruling_356_a_refused_standing_line_replaces_nothing():
+    s = game()
+    old = line("stark", "standing: muster in Winterfell: knight")
+    bad = line("stark", "standing: muster in Winterfell: knight, knight")  # 4 points: never
+    step = advance(s, [old, bad])
+    assert standing_ids(step.state, "stark") == [old["id"]]
+    assert not [e for e in step.events if isinstance(e, StandingWithdrawn)]
+    assert any(isinstance(e, AnswerUnusable) and bad["id"] in e.ids and "R068" in e.reason for e in step.events)

@@ -41,10 +41,12 @@ REPLACE_RULE = "ruling 354"
 KEY_RULE = "ruling 358"
 
 
-def standing_changes(answers: list[dict[str, Any]], arriving: set[str]) -> tuple[list[dict[str, Any]], list[Event]]:
+def standing_changes(state: GameState, board: Board, answers: list[dict[str, Any]],
+                     arriving: set[str]) -> tuple[list[dict[str, Any]], list[Event]]:
     """The pool once the arriving ``withdraw`` lines and standing lines have had their effect, in the
     order they were written: each withdrawal takes out the house's standing instructions it names, and
-    each new standing line the older one of the same decision (rulings 353, 354)."""
+    each new standing line the older one of the same decision (rulings 353, 354); a new one no
+    decision could ever use is refused and replaces nothing (ruling 356)."""
     kept: list[dict[str, Any]] = []
     events: list[Event] = []
     for a in answers:
@@ -55,6 +57,10 @@ def standing_changes(answers: list[dict[str, Any]], arriving: set[str]) -> tuple
         if isinstance(entry.command, Withdraw):
             kept, told = _withdraw(kept, entry)
             events.extend(told)
+            continue
+        if entry.standing and (why := never_fits(state, board, entry)):
+            events.append(AnswerUnusable(house=entry.house, answer=entry.text, reason=why, ids=(entry.id,),
+                                         visible_to=entry.house))
             continue
         if entry.standing:
             slot = standing_slot(entry.command)
