@@ -33,7 +33,6 @@ from ...game.commands import (
 )
 from ...game.state import GameState
 from ..core.context import PoolEntry
-from ..core.mustering import cost
 from ..events import AnswerUnusable, AnswerUsed, Event, StandingWithdrawn
 
 WITHDRAW_RULE = "ruling 353"
@@ -158,6 +157,8 @@ def _westeros_card(state: GameState, cmd: WesterosChoice) -> str | None:
 
 
 def _muster(board: Board, cmd: Muster) -> str | None:
+    from ..core.mustering import cost  # the Westeros Phase's rules: loaded only for a standing muster
+
     area = board.areas.get(cmd.area)
     if area is None:
         return f"{cmd.area!r} is not an area (R067)"
