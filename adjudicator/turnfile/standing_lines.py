@@ -1,7 +1,8 @@
 """The turn-file lines of standing instructions (rulings 353-357), mixed into the parser's line builder.
 
 ``standing: LINE`` makes an answer hold from round to round, for every decision it fits, until
-``withdraw: LINE`` (or ``withdraw all``) takes it back. Only the answers of decisions that come
+``withdraw: LINE`` (or ``withdraw all``) takes it back. Muster lines are built here too: their
+fall-backs (``knight else footman else none``, ruling 357) are what a muster sent ahead needs. Only the answers of decisions that come
 up again round after round may stand (:data:`~adjudicator.game.commands.STANDING_ANSWER_KINDS`);
 any other line after ``standing:`` is refused with E210 and what would be valid.
 """
@@ -39,6 +40,15 @@ class StandingLines:
 
     def withdraw_all(self, ch: list[Any]) -> Any:
         return _ctx().done(C.Withdraw())
+
+    def muster_line(self, ch: list[Any]) -> Any:
+        """``muster in AREA: CHOICE else CHOICE else none``: fall-backs, for lines sent ahead (ruling 357)."""
+        from .parser import _muster  # the parser imports this module: its helpers are read when a line is built
+
+        c = _ctx()
+        plans = [_muster(c, part[1]) for part in ch[1:]]
+        return c.done(C.Muster(area=c.name("area", ch[0]), actions=plans[0],
+                               otherwise=tuple(map(C.MusterPlan, plans[1:])) or None))
 
 
 def _wrapped(inner: Any, wrap: Any) -> Any:
