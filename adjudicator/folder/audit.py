@@ -22,11 +22,13 @@ from typing import Any
 from ..engine import machine
 from ..engine.core.context import Request, pool_entry
 from ..engine.events import Event
+from ..engine.rules.standing import standing_of_other_keys
 from ..game.board import Board
 from ..game.boxes import DEFAULT_BOX
 from ..game.state import GameState, Segment
 from ..seals.seal import NoSeal, SealError, decode, normalise, scan
 from ..turnfile.header import Header, HeaderError, find_header
+from ..turnfile.names import vocabulary_of
 from ..util import fileio, tomltext, tomlwrite
 from . import registry
 from .defaults import DefaultRule, take_defaults
@@ -247,8 +249,11 @@ def understand(name: str, data: bytes, record: Archived | None, moderator_accept
         line = cmd.where.line if cmd.where is not None else 0
         canonical = format_command(cmd)
         out.lines.append((line, canonical))
-        out.entries.append(pool_entry(id=f"{prefix}seq{header.seq}/L{line}", house=header.house,
-                                      round=header.round, command=cmd, text=canonical))  # fmt: skip
+        entry = pool_entry(id=f"{prefix}seq{header.seq}/L{line}", house=header.house, round=header.round,
+                           command=cmd, text=canonical)
+        if entry.get("standing") and fingerprint:  # a standing instruction ends with its key (ruling 358)
+            entry["key"] = fingerprint
+        out.entries.append(entry)
     out.problems = [p.render() for p in parsed.problems]
     out.warnings = [w.render() for w in parsed.warnings]
     return out
@@ -325,9 +330,13 @@ def derive(
     used = set(state.segment.used) if state.segment else set()
     new: list[dict[str, Any]] = []
     idle: dict[str, bool] = {}
+    keyed: list[Event] = []
     for u in understood:
         if why := u.disagreement():  # intake never archives such a file: the archive or the log was changed
             raise CorruptFolder(f"archive/{u.name} is refused: {why}; check the game with 'maester replay'")
+        if u.fingerprint:  # the house's first file sealed with a new key ends the old key's standing lines
+            state.answers, ended = standing_of_other_keys(state.answers, u.header.house, u.fingerprint)
+            keyed.extend(ended)
         if not u.header.add:  # ruling 94; a file whose header says "add" keeps them (ruling 120)
             prefix = entry_prefix(u.header)
             state.answers = [a for a in state.answers if not a["id"].startswith(prefix) or a["id"] in used]
@@ -338,7 +347,7 @@ def derive(
     if rule is None:
         rule = DefaultRule(keys=frozenset(p["key"] for p in prev.state.pending) if prev and deadline else frozenset())
     taken = take_defaults(step, rule, board=board, before=prev.disorder if prev else ())
-    step, events = taken.step, [*announced, *step.events, *taken.events]
+    step, events = taken.step, [*announced, *keyed, *step.events, *taken.events]
     since_before = prev.since if prev else {}
     since = {r.key: since_before.get(r.key, number) for r in step.requests}
     # A file a rollback gave back keeps its name; its place in the order is its accept line's (ruling 301).
@@ -568,7 +577,7 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
                 chk.problems.append(f"states/{n:04d}.toml cannot be re-derived: archive/{name} {bad[name]}")
                 return chk
         understood = [understand(name, (folder.archive / name).read_bytes(), ledger.find(name), ledger.moderator_accepts,
-                                 variant=base.variant) for name in applied]  # fmt: skip
+                                 variant=vocabulary_of(base)) for name in applied]  # fmt: skip
         outcome = derive(prev, base, n, understood, deadline=deadline, previous_sha256=sha256(prev_text.encode()),
                          board=board, rule=rule, leaving=leaving)  # fmt: skip
         text = outcome.snapshot.to_toml()
@@ -620,7 +629,8 @@ def _check_seed(game: dict[str, Any], setup_text: str, chk: Check) -> None:
     setup = GameState.from_toml(setup_text)
     try:
         fresh = variant(setup.variant).setup(setup.players(), seed=seed, game_id=setup.game_id,
-                                             tides_of_battle=bool(setup.options.get("tides_of_battle")))  # fmt: skip
+                                             tides_of_battle=bool(setup.options.get("tides_of_battle")),
+                                             house_cards=setup.house_deck())  # fmt: skip
     except SetupError as e:
         chk.problems.append(f"cannot set up a fresh game to compare with: {e}")
         return

@@ -103,14 +103,27 @@ def draw_shuffle(state: GameState, items: list[str]) -> list[str]:
     return out
 
 
-def lay_out(box: Box, layout: Layout, board: Board, *, seed: str, game_id: str, tides_of_battle: bool) -> GameState:
-    """The state at round 1, planning phase (the Westeros phase is skipped in round 1, R034)."""
+def table_options(tides_of_battle: bool, house_cards: str) -> dict[str, object]:
+    """A new game's ``options``: the house deck only when it is not the base one."""
+    options: dict[str, object] = {"tides_of_battle": tides_of_battle, "tides_reshuffle_each_combat": True}
+    if house_cards != "base":
+        options["house_cards"] = house_cards
+    return options
+
+
+def lay_out(box: Box, layout: Layout, board: Board, *, seed: str, game_id: str, tides_of_battle: bool,
+            house_cards: str = "base") -> GameState:
+    """The state at round 1, planning phase (the Westeros phase is skipped in round 1, R034).
+
+    ``house_cards`` is the house deck the table chose (ruling 370): written in the options only when
+    it is not the base one, so that a base game's state is as it always was; the layout's hands are
+    already dealt from it."""
     state = GameState(
         game_id=game_id, round=1, phase="planning", houses_in_play=list(layout.houses_in_play),
         tracks={t: list(order) for t, order in layout.tracks.items()},
         kings_court_overlay=layout.kings_court_overlay, impassable=list(layout.blocked),
         wildling_threat=layout.wildling_threat,
-        options={"tides_of_battle": tides_of_battle, "tides_reshuffle_each_combat": True},
+        options=table_options(tides_of_battle, house_cards),
         rng_seed=seed, variant=box.name, vassals=list(layout.vassals),
     )
     for h in layout.houses_in_play:  # each house's units, then its garrisons: the areas in the order touched

@@ -23,15 +23,10 @@ from __future__ import annotations
 from .board import TRACKS, Board, HouseId
 from .box_setup import Garrison, HouseStart, Layout, draw_shuffle, lay_out
 from .boxes import box_named
-from .cards import CARDS
+from .cards import CARDS, dealt_sets
 from .mod_board import MOD, MOD_HOUSES, TARGARYEN, WESTEROSI, mod_board
-from .setup import SetupError, named_houses
+from .setup import SetupError, check_house_deck, named_houses
 from .state import GameState
-
-ALTERNATE_CARDS_REFUSED = (
-    "the alternate house-card set needs the A Dance with Dragons cards of the six base houses, which Maester "
-    "does not have yet; play with the standard set (M123, ruling 222)"
-)
 
 
 def check_mod_houses(houses: list[str]) -> list[HouseId]:
@@ -79,15 +74,19 @@ def new_mod_game(
     tides_of_battle: bool = False,
     board: Board | None = None,
     alternate_cards: bool = False,
+    house_cards: str = "base",
 ) -> GameState:
     """A fresh expansion game at round 1, planning phase, for the players' houses (M001-M025).
 
     ``board`` is ignored: the map follows from the houses (Essos only with Targaryen, M009).
 
-    :raises SetupError: see :func:`check_mod_houses`; and for the alternate house cards (M123).
+    ``alternate_cards`` deals the alternate set (M123): the "adwd" house deck, as ``house_cards``
+    may name it too (ruling 370).
+
+    :raises SetupError: see :func:`check_mod_houses`; and for an unknown house deck.
     """
-    if alternate_cards:
-        raise SetupError(ALTERNATE_CARDS_REFUSED)
+    house_deck = "adwd" if alternate_cards else house_cards
+    check_house_deck(house_deck)
     players = check_mod_houses(houses)
     targaryen = TARGARYEN in players
     board = mod_board(essos=targaryen)
@@ -95,6 +94,7 @@ def new_mod_game(
     vassals = [h for h in WESTEROSI if h not in players]
     c = board.constants
     box = box_named("mother-of-dragons")
+    dealt = dealt_sets(box.card_sets, house_deck)
     starts = {}
     for h in in_play:
         if h in vassals:  # M010, M014, M025: a vassal setup card's units and supply, no power, no cards
@@ -103,7 +103,7 @@ def new_mod_game(
         else:
             house = board.houses[h]
             starts[h] = HouseStart(power=c["power_tokens_start"], supply=house.supply_start,
-                                   hand=tuple(CARDS.hand_of(h, box.card_sets)), units=house.starting_units)
+                                   hand=tuple(CARDS.hand_of(h, dealt)), units=house.starting_units)
     layout = Layout(
         houses_in_play=tuple(in_play), tracks={t: tuple(o) for t, o in starting_tracks(in_play, vassals).items()},
         houses=starts,
@@ -114,7 +114,8 @@ def new_mod_game(
         westeros_decks=(1, 2, 3, 4) if targaryen else (1, 2, 3),  # M012
         vassals=tuple(vassals),
     )
-    state = lay_out(box, layout, board, seed=seed, game_id=game_id, tides_of_battle=tides_of_battle)  # M011
+    state = lay_out(box, layout, board, seed=seed, game_id=game_id, tides_of_battle=tides_of_battle,
+                   house_cards=house_deck)  # M011
     state.vassal_sets = deal_vassal_sets(state)  # M019
     if targaryen:
         state.dragon_tokens = list(c["dragon_strength_token_rounds"])  # M013

@@ -20,7 +20,9 @@ import difflib
 from .board import HOUSES, Board, HouseId
 from .box_setup import lay_out, printed_layout
 from .boxes import DEFAULT_BOX, box_named
+from .cards import HOUSE_DECKS, dealt_sets
 from .state import GameState
+
 
 
 class SetupError(ValueError):
@@ -75,14 +77,28 @@ def new_game(
     game_id: str = "game",
     tides_of_battle: bool = False,
     board: Board | None = None,
+    house_cards: str = "base",
 ) -> GameState:
     """A fresh game at round 1, planning phase (the Westeros phase is skipped in round 1, R034): the
     rulebook's printed setup for the number of houses (:func:`~adjudicator.game.box_setup.printed_layout`).
+
+    ``house_cards`` is the house deck dealt (:data:`~adjudicator.game.cards.HOUSE_DECKS`): "adwd"
+    deals A Dance with Dragons' cards instead of the base ones, a table setting (ruling 370).
 
     :raises SetupError: see :func:`check_houses`.
     """
     board = board or Board.classic()
     in_play = check_houses(houses, board)
+    check_house_deck(house_cards)
     box = box_named(DEFAULT_BOX)
-    layout = printed_layout(board, in_play, box.card_sets)
-    return lay_out(box, layout, board, seed=seed, game_id=game_id, tides_of_battle=tides_of_battle)
+    layout = printed_layout(board, in_play, dealt_sets(box.card_sets, house_cards))
+    return lay_out(box, layout, board, seed=seed, game_id=game_id, tides_of_battle=tides_of_battle,
+                   house_cards=house_cards)
+
+
+def check_house_deck(deck: str) -> None:
+    """:raises SetupError: for a house deck Maester does not have."""
+    if deck not in HOUSE_DECKS:
+        raise SetupError(f"unknown house deck {deck!r}; the house decks are {_and(list(HOUSE_DECKS))}")
+
+

@@ -17,7 +17,7 @@ from ..game.cards import CARDS
 from ..game.mod_board import MOD
 from ..game.state import GameState
 from .comingup import coming_up, skeleton_lines
-from .decisions import held_answers, my_request, skeleton
+from .decisions import held_answers, my_request, skeleton, standing_answers
 from .eventview import event_view
 from .svgmap import board_summary
 from .vassals import vassals_view
@@ -61,6 +61,7 @@ def report_view(
         "events": [_event_view_once(e, event_views) for e in events if e.is_public()],
         "private_events": _private_events(events, event_views),
         "hand": [], "discards": [], "my_requests": [], "skeleton": None, "held": [], "held_step": "", "coming_up": [],
+        "standing": [],
         "vassal_hands": [],
         "verdicts": judged(answer_verdicts(state, events, viewer)) if viewer is not None else [],
     }
@@ -73,6 +74,7 @@ def report_view(
         refused = {e.answer for e in events if isinstance(e, AnswerUnusable) and e.house == viewer}
         view["held"] = held_answers(state, viewer, refused=refused)
         view["held_step"] = f"round {state.round} {state.phase}"
+        view["standing"] = standing_answers(state, viewer)  # ruling 353
         # ruling 124; a vassal's decisions come up for its commander, as 'for VASSAL:' lines (M030)
         view["coming_up"] = [] if state.is_vassal(viewer) else coming_up(state, viewer, requests, board=board)
         if (mine or view["coming_up"] or any(h["this_step"] for h in view["held"])) \
@@ -117,6 +119,7 @@ def public_view(
         "round": state.round,
         "phase": phase,
         "title": clean(f"game {state.game_id} · round {state.round} · {phase}"),
+        "settings": settings_text(state),
         "winner": state.winner.title() if state.winner else None,
         "waiting": [
             {"house": r["house"], "house_name": r["house"].title(), "kind": kind_name(r["kind"]), "prompt": clean(r["prompt"]),
@@ -155,6 +158,16 @@ def iron_bank_view(state: GameState, board: Board) -> dict[str, Any]:
 def seed_commitment(state: GameState) -> str:
     """The SHA-256 of the game's seed: published from the start, so the shuffles can be checked later."""
     return hashlib.sha256(state.rng_seed.encode("utf-8")).hexdigest()
+
+
+DECK_TITLES = {"adwd": "A Dance with Dragons' house cards"}  # the house decks a game may deal (ruling 370)
+
+
+def settings_text(state: GameState) -> str:
+    """The table settings a report's header names: the house decks, when they are not the base ones
+    (empty for a base game, whose reports are as they always were)."""
+    deck = state.house_deck()
+    return f"Played with {DECK_TITLES.get(deck, deck)}" if deck != "base" else ""
 
 
 def _turn_index(state: GameState, house: str) -> int:

@@ -14,11 +14,12 @@ which collects what is wrong with a line while it is built and never raises.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from lark import Token
 
-from ..game.commands import Command
+from ..game.commands import Command, MusterAction
 from .diagnostics import MAX_LINE_CHARS, AmbiguousName, InvalidLine
 from .names import describe_match_error, lookup, order_token, other_kind
 from .printer import format_command, prints_short
@@ -121,3 +122,29 @@ class LineContext:
 
 def at_token(tok: Token) -> Name:
     return Name(str(tok), tok.column or 1, tok.end_column or (tok.column or 1) + 1)
+
+
+# The most units of one type a house owns (10 footmen, R011): no line may name more in one count.
+MAX_UNITS_NAMED = 10
+
+
+def muster_actions(c: LineContext, actions: Sequence[tuple[Any, ...]]) -> tuple[MusterAction, ...]:
+    """The units of a muster line (``knight``, ``2 footmen to Area``, ``upgrade footman to knight``)."""
+    out: list[MusterAction] = []
+    for a in actions:
+        if a[0] == "upgrade":
+            if a[1] is not None and c.name("unit", a[1]) not in ("footman", None):
+                c.error("E209", "only a footman can be upgraded (R071)", a[1])
+            unit = c.name("unit", a[2])
+            if unit not in ("knight", "siege_engine", None):
+                c.error("E209", "a footman is upgraded to a knight or a siege engine (R071)", a[2])
+            out.append(MusterAction(unit=unit, upgrade=True))
+        else:
+            unit, to = c.name("unit", a[2]), (c.name("area", a[3]) if a[3] else None)
+            count = c.count(a[1], 1, MAX_UNITS_NAMED, "a number of units")  # bounded before it sizes the list
+            out.extend(MusterAction(unit=unit, to=to) for _ in range(count))
+        if len(out) > MAX_UNITS_NAMED:
+            c.error("E205", f"a muster names at most {MAX_UNITS_NAMED} units; an area gives 1 or 2 mustering "
+                    "points (R068)", a[2])
+            return ()
+    return tuple(out)

@@ -31,6 +31,7 @@ from ..game import commands as C
 from ..game.boxes import DEFAULT_BOX, box_named
 from ..game.commands import Command, Where
 from . import grammar
+from .adwd_lines import DanceLines, adwd_form
 from .diagnostics import (
     MAX_FILE_BYTES,
     MAX_LINE_CHARS,
@@ -47,7 +48,7 @@ from .diagnostics import (
     syntax_problem,
 )
 from .header import Header, HeaderError, format_header, read_header
-from .linebuild import NO_ONE, Built, LineContext, Name, OrderText
+from .linebuild import MAX_UNITS_NAMED, NO_ONE, Built, LineContext, Name, OrderText, muster_actions
 from .names import (
     CARD_CHOICES,
     FORM_EXAMPLES,
@@ -61,6 +62,7 @@ from .names import (
     SPY_DECK_WORDS,
     SPY_PLACES,
     UNCLEAR_CHOICES,
+    box_of,
     choice_forms_text,
     current_vocabulary,
     display_name,
@@ -71,7 +73,8 @@ from .names import (
     vocabulary,
 )
 from .parser_mod import deck_iv_form, distribute, mod_line, westeros_choice
-from .printer import format_command
+from .printer import format_command, prints_short
+from .standing_lines import StandingLines
 from .vassal_lines import VassalLines
 
 __all__ = [
@@ -80,8 +83,6 @@ __all__ = [
 ]
 
 _SIDES = {"attacker": "attacker", "defender": "defender", "nobody": None, "no one": None, "noone": None}
-# The most units of one type a house owns (10 footmen, R011): no line may name more in one count.
-MAX_UNITS_NAMED = 10
 _WHEN_TYPES = frozenset(t for t in C.COMMAND_TYPES if "when" in {f.name for f in fields(t)})
 
 
@@ -122,7 +123,7 @@ def _tag(tag: str, keep: str = "") -> Callable[[Any, list[Any]], Any]:
     return lambda self, ch: (tag, []) if keep == "empty" else (tag,)
 
 
-class _Lines(VassalLines, Transformer[Token, Any]):
+class _Lines(VassalLines, StandingLines, DanceLines, Transformer[Token, Any]):
     """Shapes each rule's children; the rules that end a line resolve names and build a command."""
 
     # names and small pieces
@@ -283,10 +284,6 @@ class _Lines(VassalLines, Transformer[Token, Any]):
         order = tuple(c.name("house", n) for n in _only(ch, Name))
         return c.done(C.TieBreak(order=order, context=context))
 
-    def muster_line(self, ch: list[Any]) -> Any:
-        c = LineContext()
-        return c.done(C.Muster(area=c.name("area", ch[0]), actions=_muster(c, ch[1][1])))
-
     def consolidate_power(self, ch: list[Any]) -> Any:
         c = LineContext()
         return c.done(C.Consolidate(area=c.name("area", _only(ch, Name)[0])))
@@ -294,7 +291,7 @@ class _Lines(VassalLines, Transformer[Token, Any]):
     def consolidate_muster(self, ch: list[Any]) -> Any:
         c = LineContext()
         area = c.name("area", _only(ch, Name)[0])
-        return c.done(C.Consolidate(area=area, muster=_muster(c, ch[-1][1])))
+        return c.done(C.Consolidate(area=area, muster=muster_actions(c, ch[-1][1])))
 
     def supply_line(self, ch: list[Any]) -> Any:
         c = LineContext()
@@ -369,27 +366,6 @@ def _located(c: LineContext, locs: Sequence[tuple[Any, ...]]) -> tuple[C.Located
     )
 
 
-def _muster(c: LineContext, actions: Sequence[tuple[Any, ...]]) -> tuple[C.MusterAction, ...]:
-    out: list[C.MusterAction] = []
-    for a in actions:
-        if a[0] == "upgrade":
-            if a[1] is not None and c.name("unit", a[1]) not in ("footman", None):
-                c.error("E209", "only a footman can be upgraded (R071)", a[1])
-            unit = c.name("unit", a[2])
-            if unit not in ("knight", "siege_engine", None):
-                c.error("E209", "a footman is upgraded to a knight or a siege engine (R071)", a[2])
-            out.append(C.MusterAction(unit=unit, upgrade=True))
-        else:
-            unit, to = c.name("unit", a[2]), (c.name("area", a[3]) if a[3] else None)
-            count = c.count(a[1], 1, MAX_UNITS_NAMED, "a number of units")  # bounded before it sizes the list
-            out.extend(C.MusterAction(unit=unit, to=to) for _ in range(count))
-        if len(out) > MAX_UNITS_NAMED:
-            c.error("E205", f"a muster names at most {MAX_UNITS_NAMED} units; an area gives 1 or 2 mustering "
-                    "points (R068)", a[2])
-            return ()
-    return tuple(out)
-
-
 def _raid(ch: list[Any], colon: bool) -> Built:
     c = LineContext()
     origin = c.name("area", _only(ch, Name)[0])
@@ -458,7 +434,7 @@ def _head_line(head: Name, rhs: tuple[Any, ...]) -> Built:
     # (Bronze Yohn Royce), "The Eyrie" (Syrio), "The Twins" (Tywin), "The Arbor" (Areo), ruling 350.
     if (card_match.id is None or (card_match.fuzzy and not area_match.fuzzy)) and area_match.id is not None:
         sea = SEA_ORDER_WORDS.get(normalise(rhs[1].text)) if form == "option" else None
-        if sea is not None and box_named(current_vocabulary()).has("sea_orders"):  # Mother of Dragons' (M114)
+        if sea is not None and box_named(box_of(current_vocabulary())).has("sea_orders"):  # Mother of Dragons' (M114)
             return c.done(C.AssignOrder(area=c.name("area", head), token=sea))
         if form == "option":
             sugg = order_suggestions(rhs[1].text)
@@ -480,7 +456,7 @@ def _choice(c: LineContext, key: str, head: Name, rhs: tuple[Any, ...]) -> Built
     if not allowed:
         c.error("E207", f"{shown} asks no choice of its player; nothing to answer", head)
         return c.done(C.PlayCard(card=""))
-    form, fields_ = deck_iv_form(c, rhs, allowed) or _form(c, rhs, allowed)
+    form, fields_ = deck_iv_form(c, rhs, allowed) or adwd_form(c, rhs, allowed) or _form(c, rhs, allowed)
     if rhs[0] == "option" and (unclear := UNCLEAR_CHOICES.get((key, normalise(rhs[1].text)))):
         c.error("E206", f"{rhs[1].text!r} is unclear for {shown}", _place(rhs, head), suggestion=unclear)
     if form not in allowed:
@@ -536,7 +512,7 @@ def _form(c: LineContext, rhs: tuple[Any, ...], allowed: frozenset[str]) -> tupl
     if form in ("upgrade", "downgrade", "destroy"):
         return form, {"units": _located(c, rhs[1][1])}
     if form == "muster":
-        return form, {"area": c.name("area", rhs[1]), "muster": _muster(c, rhs[2])}
+        return form, {"area": c.name("area", rhs[1]), "muster": muster_actions(c, rhs[2])}
     return f"?{form}", {}  # an order or a port take-over after a card's name
 
 

@@ -129,16 +129,25 @@ def _when(f: C.CombatFilter) -> str:
     return verb + (f" in {_area(f.area)}" if f.area else "") + against
 
 
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}  # the Westeros decks, as the cards print them
+
+
 def _card_choice_text(c: C.CardChoice) -> str:
     if c.option == "cancel":
         return "cancel"
     verb = CARD_VERBS.get(c.card, "")
+    if c.amount:
+        return str(c.amount)
+    if c.westeros_card:
+        return display_name("westeros_card", c.westeros_card) + (f", deck {ROMAN[c.deck]}" if c.deck else "")
     if c.track:
         return TRACK_NAMES.get(c.track, c.track)
     if c.house_card:
-        return {"swap": "swap to ", "take_back": "take back ", "remove_card": "remove "}.get(verb, "discard ") + _card(c.house_card)
+        prefix = {"swap": "swap to ", "take_back": "take back ", "remove_card": "remove ", "card": ""}.get(verb, "discard ")
+        return prefix + _card(c.house_card)
     if c.area:
-        return {"upgrade": "upgrade footman in ", "retreat": "retreat to ", "area": ""}.get(verb, "remove order in ") + _area(c.area)
+        return {"upgrade": "upgrade footman in ", "retreat": "retreat to ", "area": "",
+                "destroy_one": "destroy footman in "}.get(verb, "remove order in ") + _area(c.area)
     return "no" if c.option is None or c.option in DECLINE_WORDS else c.option
 
 
@@ -199,7 +208,7 @@ _PRINTERS: dict[type, Any] = {
     C.Retreat: _retreat_text,
     C.CardChoice: lambda c: f"{_card(c.card)}: " + _card_choice_text(c),
     C.PortShips: lambda c: f"{_area(c.port)}: take over {c.count} {'ship' if c.count == 1 else 'ships'}",
-    C.Muster: lambda c: f"muster in {_area(c.area)}: {_muster_text(c.actions)}",
+    C.Muster: lambda c: f"muster in {_area(c.area)}: " + " else ".join(_muster_text(a) for a in c.choices()),
     C.Consolidate: lambda c: f"consolidate in {_area(c.area)}" + ("" if c.muster is None else f": muster {_muster_text(c.muster)}"),
     C.IronBank: _iron_bank_text,
     C.SpymasterChoice: lambda c: "spymaster: " + "; ".join(
@@ -216,4 +225,6 @@ _PRINTERS: dict[type, Any] = {
     C.WildlingChoice: lambda c: f"{display_name('wildling_card', c.card)}: " + _wildling_choice_text(c),
     C.CommandVassal: lambda c: "command " + " else ".join(v or "none" for v in c.picks()),
     C.ForVassal: lambda c: f"for {c.vassal}: {format_command(c.command)}",
+    C.Standing: lambda c: f"standing: {format_command(c.command)}",
+    C.Withdraw: lambda c: "withdraw all" if c.command is None else f"withdraw: {format_command(c.command)}",
 }

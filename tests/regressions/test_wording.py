@@ -28,6 +28,7 @@ from adjudicator.engine.events import (
     Event,
     OnlyOption,
     PhaseStarted,
+    StandingWithdrawn,
     all_event_types,
 )
 from adjudicator.engine.events.action import (
@@ -74,6 +75,7 @@ from adjudicator.engine.events.combat import (
     TidesDrawn,
     TidesRevealed,
     TrackMoved,
+    TrackRaised,
 )
 from adjudicator.engine.events.targaryen import (
     BidGiven,
@@ -159,6 +161,10 @@ SAMPLES: list[Event] = [
     CivilDisorder(house="greyjoy", begins=True), CivilDisorder(house="greyjoy"),
     AnswersExpired(house="stark", answers=("bid fiefdoms 1",)),
     AnswersExpired(house="stark", answers=("bid fiefdoms 1", "bid throne 2")),
+    StandingWithdrawn(house="stark", answers=("standing: A Throne of Blades: muster",),
+                      reason='withdrawn by "withdraw: A Throne of Blades: muster" (ruling 353)'),
+    StandingWithdrawn(house="stark", answers=("standing: bid wildlings 1", "standing: bid wildlings 2"),
+                      reason='withdrawn by "withdraw all" (ruling 353)'),
     PhaseStarted(round=2, phase="action"),
     OrdersPlaced(house="lannister", areas=("lannisport", "port_of_lannisport"), unordered=("stoney_sept",)),
     OrdersWaiting(house="stark", standing=("Winterfell: march +1",), open_areas=("the_shivering_sea",),
@@ -335,6 +341,12 @@ SAMPLES += [
     VassalHandShown(vassal="tyrell", area="the_reach", cards=("janos_slynt", "syrio_forel")),
     VassalHandShown(vassal="tyrell", area="the_reach", cards=()),
     VassalRaised(house="tyrell", track="fiefdoms", order=("tyrell", "stark", "lannister"), cause="Varys"),
+    # A Dance with Dragons
+    TrackRaised(house="martell", track="kings_court", order=("tyrell", "martell", "stark"), cause="Ser Gerris Drinkwater"),
+    CardAbility(house="lannister", card="qyburn", area="kingswood",
+                effect="it takes the strength and icons of Roose Bolton: 4 strength, 1 sword, no fortification"),
+    CardAbility(house="stark", card="walder_frey", area="kingswood", effect="Tyrell now supports Stark"),
+    CardAbility(house="tyrell", card="queen_of_thorns_adwd", area="kingswood", effect="the text of Reek is ignored"),
 ]
 
 TOKEN_ID = re.compile(r"(?:march|defense|support)[+-]\d|raid\*|consolidate\*|'s (?:march|defense|support|raid|consolidate)\b")
