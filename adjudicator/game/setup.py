@@ -24,7 +24,6 @@ from .cards import HOUSE_DECKS, dealt_sets
 from .state import GameState
 
 
-
 class SetupError(ValueError):
     """The houses or options asked for cannot make a game."""
 

@@ -28,9 +28,9 @@ from typing import Protocol
 from .board import Board, HouseId
 from .box_setup import Changes, changed_layout, lay_out, printed_layout, read_changes
 from .boxes import Box, UnknownBox, box_file, box_named
-from .cards import CARDS, CardData
+from .cards import CARDS, CardData, dealt_sets
 from .mod_setup import new_mod_game
-from .setup import SetupError, check_houses, new_game
+from .setup import SetupError, check_house_deck, check_houses, new_game
 from .state import GameState
 
 __all__ = ["SETUPS", "Setup", "UnknownVariant", "Variant", "variant", "variant_of"]
@@ -55,13 +55,15 @@ def data_setup(box: Box) -> Setup:
     changes = read_changes(box_file(box.name, "setup.toml") or {}, f"{box.name}: setup.toml", box.board(box.houses))
 
     def setup(houses: list[str], *, seed: str, game_id: str = "game", tides_of_battle: bool = False,
-              board: Board | None = None) -> GameState:
+              board: Board | None = None, house_cards: str = "base") -> GameState:
         board = board or box.board(houses)
         in_play = check_houses(houses, board)
+        check_house_deck(house_cards)
         if len(in_play) not in changes.players:
             raise SetupError(f"{box.title} is played by {_counts(changes)} players, not {len(in_play)}")
-        layout = changed_layout(printed_layout(board, in_play, box.card_sets), changes)
-        state = lay_out(box, layout, board, seed=seed, game_id=game_id, tides_of_battle=tides_of_battle)
+        layout = changed_layout(printed_layout(board, in_play, dealt_sets(box.card_sets, house_cards)), changes)
+        state = lay_out(box, layout, board, seed=seed, game_id=game_id, tides_of_battle=tides_of_battle,
+                        house_cards=house_cards)
         problems = state.check(board)
         if problems:  # the box's data is at fault, not the houses asked for
             raise SetupError(f"{box.title}'s setup.toml cannot be laid out: " + "; ".join(problems))

@@ -73,7 +73,7 @@ from .names import (
     vocabulary,
 )
 from .parser_mod import deck_iv_form, distribute, mod_line, westeros_choice
-from .printer import format_command, prints_short
+from .printer import format_command
 from .standing_lines import StandingLines
 from .vassal_lines import VassalLines
 

@@ -418,7 +418,7 @@ class StandingWithdrawn(Event):
     rule: str = ""
 
     def __post_init__(self) -> None:
-        _private_to_house(self)
+        private_to_house(self)
         object.__setattr__(self, "rule", rule_of(self.reason) or self.rule)
 
     def describe(self) -> str:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from ...game.box_setup import draw_shuffle
 from ...game.cards import CARDS
-from ...game.setup import draw_shuffle
 from ..cards.registry import (
     CopyCard,
     DestroyUnit,
