@@ -8,7 +8,8 @@ from collections import Counter
 from adjudicator.engine.cards.registry import ABILITIES, kept, load
 from adjudicator.game.cards import CARDS, HOUSE_DECKS
 from adjudicator.game.mod_setup import new_mod_game
-from adjudicator.game.position import dump_position, load_position
+from adjudicator.game.position import load_position
+from adjudicator.game.position_dump import dump_position
 from adjudicator.game.setup import new_game
 from adjudicator.turnfile.names import CARD_CHOICES, lookup
 

@@ -157,7 +157,7 @@ class CardData:
             },
             tides={c["id"]: _tides(c) for c in d["tides_of_battle"]},
             loans={c["id"]: LoanCard(c["id"], c["name"], c["effect"], c.get("units")) for c in m["loan_card"]},
-            choices=_choices({"house_card": [*d["house_card"], *m["house_card"], *m["vassal_house_card"]],
+            choices=_choices({"house_card": [*d["house_card"], *a["house_card"], *m["house_card"], *m["vassal_house_card"]],
                               "westeros_card": [*d["westeros_card"], *m["westeros_card"]],
                               "wildling_card": d["wildling_card"]}),
         )

@@ -324,7 +324,7 @@ def validate_engine(d: dict[str, Any]) -> None:
 
     :raises StateError: naming the first entry at fault.
     """
-    from .commands import check_command
+    from .command_check import check_command
     from .commands import from_dict as command
 
     def known(value: Any, key: str) -> None:

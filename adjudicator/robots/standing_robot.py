@@ -17,7 +17,8 @@ A line that no longer fits when its decision comes is skipped and the decision a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+import random
+from typing import Literal, Protocol
 
 from ..engine.core.bidding import best_tracks
 from ..engine.core.context import Request
@@ -41,8 +42,15 @@ from ..game.commands import (
 )
 from ..game.state import GameState
 
-if TYPE_CHECKING:
-    from .players import Robot
+
+class Robot(Protocol):
+    """What these lines read of the robot sending them (robots/players.py's Robot, which calls this
+    module: a protocol rather than an import, so that the two modules make no circle)."""
+
+    house: str
+    rng: random.Random
+
+    def answer(self, state: GameState, req: Request, board: Board) -> list[Command]: ...
 
 # The choices of the dominance tokens' holders (R044, R047, R056).
 DOMINANCE_CHOICES = {
