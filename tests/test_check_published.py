@@ -66,3 +66,41 @@ def test_every_report_mail_carries_the_public_state(tmp_path):
     public = [name for name in attached if not name.endswith("-stark.json")]  # beside the house's own part
     assert len(public) == 1 and attached[public[0]] == path.read_bytes()
     assert json.loads(attached[next(n for n in attached if n.endswith("-stark.json"))])["viewer"] == "stark"
+
+
+def test_issue_27_w902_is_said_once_as_a_note_after_the_result(tmp_path, capsys):
+    path = _published(tmp_path)
+    turn = tmp_path / "stark.txt"
+    turn.write_text((SAMPLES / "planning-r1-stark.txt").read_text().replace("game sample ", "game r1 ", 1))
+    assert main(["check", str(path), str(turn)]) == 0
+    out = capsys.readouterr().out.rstrip("\n").split("\n")
+    assert out[-2] == "Result: complete: every line accepted, nothing missing"
+    assert out[-1] == ("Note: checked against the published state: the rules engine's own checks run when the "
+                       "moderator adjudicates (W902)")
+    assert sum("W902" in line for line in out) == 1  # not among the warnings too
+
+
+def test_issue_27_an_old_state_file_is_named_as_old(tmp_path, capsys):
+    """A header for a later step than the published state's: the state file may be old, and the check
+    says so, naming the file; a report.json with later steps beside it in its game folder is old (W903)."""
+    path = _published(tmp_path)
+    turn = tmp_path / "t.txt"
+    turn.write_text("game r1 · house stark · round 3 · planning · seq 1\n")
+    assert main(["check", str(path), str(turn)]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("error E306: the header is for round 3 planning; report.json holds the game at round 1 planning, an "
+            "earlier step: if the game has moved on since, check against the state attached to your latest report "
+            "mail") in out
+    assert "the game is at" not in out and "W903" not in out  # no later step beside it: not known to be old
+    later = path.parents[1] / "0001-r1-planning"  # the next step's reports, beside it
+    later.mkdir()
+    (later / "report.json").write_bytes(path.read_bytes())
+    assert main(["check", str(path), str(turn)]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert (f"warning W903: report.json is old: it is the state of step {path.parent.name}, and the game has moved "
+            "on to step 0001-r1-planning; check against reports/0001-r1-planning/report.json") in out
+    saved = tmp_path / "r1-0001.json"  # as a player saves it from a mail: no game folder around it to tell
+    saved.write_bytes(path.read_bytes())
+    main(["check", str(saved), str(turn)])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "r1-0001.json holds the game at round 1 planning" in out and "W903" not in out

@@ -110,6 +110,7 @@ WARNING_CODES: dict[str, str] = {
     "W401": "may be refused when it resolves",
     "W901": "engine unavailable",
     "W902": "checked against a published state",
+    "W903": "an old published state",
 }
 
 

@@ -646,6 +646,11 @@ def _place(rhs: tuple[Any, ...], head: _Name) -> _Name:
 # --- the whole file ------------------------------------------------------------------------------
 
 
+# Notices about the check as a whole, true of every file checked that way: said once, after the result,
+# so that a warning always means something about this file (issue 27: W902 on every offline check).
+FOOTNOTES = frozenset({"W902"})
+
+
 @dataclass(frozen=True)
 class TurnFile:
     """A parsed turn file: the header, every accepted command, and everything wrong with it.
@@ -680,9 +685,10 @@ class TurnFile:
         good = [c for c in self.commands if (c.where.line if c.where else 0) not in refused]
         out = [f"Turn file {self.filename} ({head})", f"Accepted lines ({len(good)}):"]
         out += [f"  line {c.where.line if c.where else '?'}: {format_command(c)}" for c in good] or ["  none"]
-        if self.warnings:
-            out.append(f"Warnings ({len(self.warnings)}):")
-            out += ["  " + w.render().replace("\n", "\n  ") for w in self.warnings]
+        warnings = [w for w in self.warnings if w.code not in FOOTNOTES]
+        if warnings:
+            out.append(f"Warnings ({len(warnings)}):")
+            out += ["  " + w.render().replace("\n", "\n  ") for w in warnings]
         if self.problems:
             out.append(f"Problems ({len(self.problems)}):")
             out += ["  " + p.render().replace("\n", "\n  ") for p in self.problems]
@@ -691,7 +697,8 @@ class TurnFile:
             out += [f"  {m}" for m in self.missing]
         out.append("Result: " + ("complete: every line accepted, nothing missing" if self.ok else
                                  f"{len(self.problems)} problem(s), {len(self.missing)} missing"))
-        return "\n".join(out) + "\n"
+        notes = dict.fromkeys(f"Note: {w.message} ({w.code})" for w in self.warnings if w.code in FOOTNOTES)
+        return "\n".join([*out, *notes]) + "\n"
 
 
 def parse_turn_file(text: str | bytes, *, filename: str = "<turn>", variant: str = CLASSIC) -> TurnFile:
