@@ -7,8 +7,8 @@ from pathlib import Path
 
 from adjudicator.cli import main
 from adjudicator.folder import batch
-from adjudicator.folder.check import published_state
 from adjudicator.folder.gamedir import create_game
+from adjudicator.folder.published import published_state
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "turnfiles"
 

@@ -36,6 +36,7 @@ from ..turnfile.parser import TurnFile, parse_turn_file
 from ..turnfile.printer import format_command
 from ..turnfile.shadowing import shadowed
 from ..util.lines import WRAP_WIDTH, long_lines, long_lines_text
+from .published import PublishedStateError, old_state, published_state
 
 __all__ = ["CheckError", "check_file", "check_turn_file"]
 
@@ -61,13 +62,16 @@ def check_file(game_dir: str | Path, path: str | Path, *, house: str | None = No
     from .gamedir import GameDir, GameDirError
 
     if Path(game_dir).is_file():
-        state = published_state(game_dir)
+        try:
+            state = published_state(game_dir)
+        except PublishedStateError as e:
+            raise CheckError(str(e)) from None
         data = _read(path)
         tf = check_turn_file(parse_turn_file(data, filename=_name(path), variant=state.variant), state,
                              game_id=state.game_id, house=house, engine=False, source=Path(game_dir).name)  # fmt: skip
         note = Notice("W902", "checked against the published state: the rules engine's own checks run when the "
                       "moderator adjudicates", C.Where(tf.filename, 0))  # fmt: skip
-        return replace(tf, warnings=(*tf.warnings, *wrap_notices(data, tf.filename), *_old_state(game_dir, tf), note))
+        return replace(tf, warnings=(*tf.warnings, *wrap_notices(data, tf.filename), *old_state(game_dir, tf.filename), note))
     try:
         gd = GameDir.open(game_dir)
         game_id, state = gd.info().id, gd.load_state()
@@ -79,21 +83,6 @@ def check_file(game_dir: str | Path, path: str | Path, *, house: str | None = No
         last = _last_seq(gd.root, tf, house, state)
     tf = check_turn_file(tf, state, game_id=game_id, house=house, last_seq=last)
     return replace(tf, warnings=(*tf.warnings, *wrap_notices(data, tf.filename)))
-
-
-def _old_state(path: str | Path, tf: TurnFile) -> list[Notice]:
-    """W903 for a published state that a later step of its own game folder replaced (a report.json of
-    ``reports/NNNN-*/`` with later steps beside it): the file is old, not the game."""
-    step = Path(path).resolve().parent
-    if step.parent.name != "reports" or not step.name[:4].isdigit():
-        return []
-    later = sorted(p.name for p in step.parent.iterdir() if p.name[:4].isdigit() and p.name > step.name
-                   and (p / "report.json").is_file())  # fmt: skip
-    if not later:
-        return []
-    return [Notice("W903", f"{Path(path).name} is old: it is the state of step {step.name}, and the game has "
-                   f"moved on to step {later[-1]}; check against reports/{later[-1]}/report.json",
-                   C.Where(tf.filename, 0))]  # fmt: skip
 
 
 def wrap_notices(data: bytes, filename: str) -> list[Notice]:
@@ -118,22 +107,6 @@ def _last_seq(root: Path, tf: TurnFile, house: str | None, state: GameState) -> 
         return highest_accepted_seq(root, who, state.round, state.phase)
     except (RegistryError, OSError, ValueError):
         return None
-
-
-def published_state(path: str | Path) -> GameState:
-    """The game state in a published ``report.json`` (its public twin).
-
-    :raises CheckError: for a file that is not a Maester report.
-    """
-    import json
-
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return GameState.from_dict(data["state"])
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError) as e:  # JSON nested deep
-        why = f" (it is not a Maester report: {type(e).__name__}: {e})" if str(path).endswith(".json") else ""
-        raise CheckError(f"{path} is neither a game folder nor a published report.json{why}; give the game "
-                         "folder, or the report.json attached to your last report mail") from None
 
 
 def _read(path: str | Path) -> bytes:
@@ -567,9 +540,8 @@ def _march(s: _Static, cmd: C.March) -> None:
 
 
 def _leave_power(s: _Static, cmd: C.March, have: Counter[str], sent: Counter[str]) -> None:
-    """R241: a power token is left only on a land area all the house's units leave (ruling 314: refused
-    here as the run refuses it; units are only lost there before the march if the house wins a defence,
-    after which it is mailed and may answer again)."""
+    """R241: a power token is left only on a land area all the house's units leave (ruling 314: as the
+    run refuses it; the units there only grow before the march, but for a defence won, which is mailed)."""
     if not cmd.leave_power:
         return
     origin = s.board.area(cmd.origin)

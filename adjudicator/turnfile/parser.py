@@ -32,6 +32,7 @@ from ..game.commands import Command, Where
 from ..game.maps import CLASSIC
 from . import grammar
 from .diagnostics import (
+    FOOTNOTES,
     MAX_FILE_BYTES,
     MAX_LINE_CHARS,
     MAX_PROBLEMS,
@@ -646,11 +647,6 @@ def _place(rhs: tuple[Any, ...], head: _Name) -> _Name:
 # --- the whole file ------------------------------------------------------------------------------
 
 
-# Notices about the check as a whole, true of every file checked that way: said once, after the result,
-# so that a warning always means something about this file (issue 27: W902 on every offline check).
-FOOTNOTES = frozenset({"W902"})
-
-
 @dataclass(frozen=True)
 class TurnFile:
     """A parsed turn file: the header, every accepted command, and everything wrong with it.
@@ -685,8 +681,7 @@ class TurnFile:
         good = [c for c in self.commands if (c.where.line if c.where else 0) not in refused]
         out = [f"Turn file {self.filename} ({head})", f"Accepted lines ({len(good)}):"]
         out += [f"  line {c.where.line if c.where else '?'}: {format_command(c)}" for c in good] or ["  none"]
-        warnings = [w for w in self.warnings if w.code not in FOOTNOTES]
-        if warnings:
+        if warnings := [w for w in self.warnings if w.code not in FOOTNOTES]:
             out.append(f"Warnings ({len(warnings)}):")
             out += ["  " + w.render().replace("\n", "\n  ") for w in warnings]
         if self.problems:
@@ -697,8 +692,8 @@ class TurnFile:
             out += [f"  {m}" for m in self.missing]
         out.append("Result: " + ("complete: every line accepted, nothing missing" if self.ok else
                                  f"{len(self.problems)} problem(s), {len(self.missing)} missing"))
-        notes = dict.fromkeys(f"Note: {w.message} ({w.code})" for w in self.warnings if w.code in FOOTNOTES)
-        return "\n".join([*out, *notes]) + "\n"
+        return "\n".join([*out, *dict.fromkeys(f"Note: {w.message} ({w.code})" for w in self.warnings
+                                              if w.code in FOOTNOTES)]) + "\n"
 
 
 def parse_turn_file(text: str | bytes, *, filename: str = "<turn>", variant: str = CLASSIC) -> TurnFile:
