@@ -36,7 +36,7 @@ def published_state(path: str | Path) -> GameState:
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError) as e:  # JSON nested deep
         why = f" (it is not a Maester report: {type(e).__name__}: {e})" if ".json" in Path(path).name else ""
         raise PublishedStateError(f"{path} is neither a game folder nor a published report.json{why}; give the "
-                                  "game folder, or the GAME-NNNN.json.gz attached to your last report mail") from None
+                                  "game folder, or the report.json attached to your last report mail (GAME-NNNN.json.gz)") from None
 
 
 def old_state(path: str | Path, filename: str) -> list[Notice]:
