@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -61,11 +62,28 @@ def test_every_report_mail_carries_the_public_state(tmp_path):
     outbox.write_outbox(root, sender="moderator@example.org")
     mail = next((root / "outbox").rglob("stark.eml"))
     msg = message_from_bytes(mail.read_bytes(), policy=policy.default)
-    attached = {p.get_filename(): p.get_content() for p in msg.iter_attachments()
-                if p.get_content_type() == "application/json"}
-    public = [name for name in attached if not name.endswith("-stark.json")]  # beside the house's own part
-    assert len(public) == 1 and attached[public[0]] == path.read_bytes()
-    assert json.loads(attached[next(n for n in attached if n.endswith("-stark.json"))])["viewer"] == "stark"
+    attached = {p.get_filename(): gzip.decompress(p.get_content()) for p in msg.iter_attachments()
+                if p.get_content_type() == "application/gzip"}  # ruling 316
+    assert sorted(attached) == ["r1-0000-stark.jsonl.gz", "r1-0000.json.gz"]
+    assert attached["r1-0000.json.gz"] == path.read_bytes()
+    assert attached["r1-0000-stark.jsonl.gz"] == (path.parent / "stark.json").read_bytes()
+    assert json.loads(attached["r1-0000-stark.jsonl.gz"])["viewer"] == "stark"
+    saved = tmp_path / "r1-0000.json.gz"  # as the player saves it: maester check reads it as it is
+    saved.write_bytes(next(p.get_content() for p in msg.iter_attachments() if p.get_filename() == saved.name))
+    assert published_state(saved).to_dict() == published_state(path).to_dict()
+
+
+def test_ruling_316_a_damaged_or_swelling_compressed_state_is_refused_in_one_line(tmp_path, capsys):
+    path = _published(tmp_path)
+    turn = tmp_path / "t.txt"
+    turn.write_text("game r1 · house stark · round 1 · planning · seq 1\n")
+    whole = gzip.compress(path.read_bytes())
+    (tmp_path / "cut.json.gz").write_bytes(whole[: len(whole) // 2])
+    (tmp_path / "bomb.json.gz").write_bytes(gzip.compress(b" " * (17 * 1024 * 1024)))
+    assert main(["check", str(tmp_path / "cut.json.gz"), str(turn)]) == 2
+    assert "cut.json.gz: the compressed file is cut short; save the GAME-NNNN.json.gz" in capsys.readouterr().err
+    assert main(["check", str(tmp_path / "bomb.json.gz"), str(turn)]) == 2
+    assert "grows beyond 16,777,216 bytes when uncompressed" in capsys.readouterr().err
 
 
 def test_issue_27_w902_is_said_once_as_a_note_after_the_result(tmp_path, capsys):

@@ -313,13 +313,14 @@ def run_block(text: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _game_with_a_report(folder: Path) -> Path:
-    """mygame, adjudicated once; its published state where a player's mail puts it (mygame-0007.json)."""
+    """mygame, adjudicated once; its published state as a player's mail carries it (mygame-0007.json.gz)."""
     from adjudicator.folder.batch import adjudicate
+    from adjudicator.util.packing import packed
 
     gd = create_game(folder / "mygame", houses=["stark", "lannister", "greyjoy", "baratheon"], seed="docs")
     adjudicate(gd.root)
     (published,) = (gd.root / "reports").glob("0000-*/report.json")
-    shutil.copyfile(published, folder / "mygame-0007.json")
+    (folder / "mygame-0007.json.gz").write_bytes(packed(published.read_bytes()))
     return gd.root
 
 
