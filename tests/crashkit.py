@@ -174,8 +174,10 @@ def _half_folder(path: Any, files: dict[str, bytes], *args: Any, **kwargs: Any) 
 
 
 def temporary_files(root: Path) -> list[str]:
-    """Every temporary file or folder of an atomic write left in a game folder, and the outbox's staging."""
+    """Every temporary file or folder of an atomic write left in a game folder, the outbox's staging,
+    and a message a delivery was writing into the game's mailbox (``mailbox/tmp/``)."""
     found = [str(p.relative_to(root)) for p in root.rglob(".*.tmp")]
+    found += [str(p.relative_to(root)) for p in (root / "mailbox" / "tmp").glob("*")]
     return found + [str(p.relative_to(root)) for p in root.rglob(".staged")]
 
 

@@ -1,5 +1,5 @@
-"""Mail that is never lost (issue 27; rulings 330-333): ``outbox`` (a game's first one included),
-``outbox --send`` and ``rollback`` killed (``kill -9``) or meeting a full disk at their writes, then
+"""Mail that is never lost (issue 27; rulings 330-335): ``outbox`` (a game's first one included),
+``outbox --send``, ``deliver`` and ``rollback`` killed (``kill -9``) or meeting a full disk at their writes, then
 any command, then the game going on: every mail reaches its reader exactly once, as an
 uninterrupted game mails it, no temporary file is left, and ``maester replay`` passes.
 
@@ -10,14 +10,19 @@ turn), and must leave no temporary file, no staged mail and no rollback half don
 goes on. The mails the SMTP server on loopback received are compared reader by reader with the
 reference: the same mails (steps, subject, text), none missing, none twice; the one mail a kill
 can make go twice (killed after the server took it, before its ``mailed`` line: ruling 332) goes
-again as the same message, byte for byte, with the same Message-ID.
+again as the same message, byte for byte, with the same Message-ID. A delivery killed, or one that
+kept nothing, is handed its message again by the mail server (ruling 334).
 """
 
 from __future__ import annotations
 
+import contextlib
+import difflib
+import io
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -34,10 +39,11 @@ from mail import shapes
 from adjudicator.cli import main as cli_main
 from adjudicator.folder import audit, batch, ledger, undo
 from adjudicator.folder.gamedir import GameDirError
-from adjudicator.mail import outbox
+from adjudicator.mail import deliver, outbox, replies
 from adjudicator.mail.outbox import parse_smtp_url, send_outbox, write_outbox
 
 SMTP = parse_smtp_url("smtp://127.0.0.1:25")
+MAILING = deliver.Mailing(server=SMTP, key=shapes.MODERATOR)
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 PNG = b"\x89PNG\r\n\x1a\n a map"  # the map drawn once per mail is a pure function: not what is tested here
 
@@ -66,6 +72,7 @@ def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "fsync", lambda fd: None)  # a killed process, not a power cut: no fsync needed
     monkeypatch.setattr(outbox, "_map_png", lambda where, notes: PNG)
     monkeypatch.setattr(outbox, "connect", Server)
+    monkeypatch.setattr(replies, "connect", Server)
     Server.received = []
 
 
@@ -109,6 +116,13 @@ class Game:
     def adjudicate(self) -> None:
         batch.adjudicate(self.root)
 
+    def deliver(self, raw: bytes) -> None:
+        """``maester deliver`` of one message, mailing through the server at once; a step that failed
+        (a full disk) raises, as the command's output says it: the message is kept, the next run goes on."""
+        d = deliver.deliver(self.root, io.BytesIO(raw), mailing=MAILING, wait=0, now=NOW)
+        if d.failed or d.busy:
+            raise OSError(d.lines[-1])
+
 
 @contextmanager
 def faulty(faults: Faults) -> Iterator[None]:
@@ -122,7 +136,12 @@ def faulty(faults: Faults) -> Iterator[None]:
 
 
 def _cli(*args: str) -> None:
-    cli_main(list(args))
+    """A command as the moderator runs it: it must work, and never take a half-done folder for a lost log."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli_main(list(args))
+    said = out.getvalue() + err.getvalue()
+    assert code == 0 and "lost or cut short" not in said and "Traceback" not in said, f"maester {' '.join(args)}: {said}"
 
 
 # After the fault, one command of another kind first (each in turn).
@@ -153,6 +172,18 @@ def mails() -> dict[str, list[tuple[str, str, bytes]]]:
             mine[mid] = data
             out.setdefault(address, []).append((str(msg["X-Maester-Steps"]), str(msg["Subject"]), text))
     return out
+
+
+def differences(got: dict[str, list[tuple[str, str, bytes]]], expected: dict[str, list[tuple[str, str, bytes]]]) -> str:
+    """The lines that differ, reader by reader, for an assertion's message."""
+    out = []
+    for address in sorted(set(got) | set(expected)):
+        a = [f"{steps} {subject}\n{text.decode(errors='replace')}" for steps, subject, text in got.get(address, [])]
+        b = [f"{steps} {subject}\n{text.decode(errors='replace')}" for steps, subject, text in expected.get(address, [])]
+        if a != b:
+            diff = difflib.unified_diff("\n".join(b).splitlines(), "\n".join(a).splitlines(), "expected", "got", lineterm="", n=1)
+            out += [f"{address}:", *diff]
+    return "\n".join(out)
 
 
 @dataclass
@@ -206,7 +237,8 @@ def check_scenario(sc: Scenario, tmp_path: Path, *, mode: str = "kill", every: b
         assert led.rollback_done, f"{what}, then {name}: the rollback is not finished"
         for part in sc.after:
             part(game)
-        assert mails() == expected, f"{what}, then {name}: the mails differ from the uninterrupted game's"
+        assert mails() == expected, f"{what}, then {name}: the mails differ from the uninterrupted game's:\n" + \
+            differences(mails(), expected)
         check = audit.replay(game.root)
         assert check.ok, f"{what}, then {name}: {check.lines()}"
     return writes
@@ -223,6 +255,40 @@ LATER = Scenario(before=[Game.outbox, Game.send, lambda g: g.step("stark", 1), G
 ROLLBACK = Scenario(before=[Game.outbox, Game.send, lambda g: g.step("stark", 1), Game.refused,
                             lambda g: g.step("lannister", 1), Game.outbox, Game.send],
                     victim=Game.rollback, after=[Game.rollback_again, Game.adjudicate, Game.outbox, Game.send])  # fmt: skip
+
+
+def _dead_pid() -> int:
+    """The process id of a process that ran and is gone: a delivery killed leaves its name in mailbox/tmp/."""
+    done = subprocess.Popen(["true"])
+    done.wait()
+    return done.pid
+
+
+def delivering(raw: bytes) -> Callable[[Game], None]:
+    """``maester deliver`` of ``raw`` by a process that dies (its id is a dead one's once it is killed)."""
+    gone = _dead_pid()
+
+    def victim(game: Game) -> None:
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(os, "getpid", lambda: gone)
+            game.deliver(raw)
+
+    return victim
+
+
+def delivered(raw: bytes) -> Callable[[Game], None]:
+    """The mail server hands ``raw`` over (again: a delivery killed, or exiting 75, is tried again)."""
+    return lambda game: game.deliver(raw)
+
+
+# Stark's sealed turn, and in the same mail a turn with no seal: taken, a receipt, and a reply (ruling 323).
+STARK_MAIL = shapes.plain("stark", shapes.turn("stark", 1, "# my orders follow"), 1,
+                          after=f"\n\ngame {shapes.GAME} · house stark · round 1 · planning · seq 2\n# unsealed\n")  # fmt: skip
+LANNISTER_MAIL = shapes.plain("lannister", shapes.turn("lannister", 1, "# the next mail"), 2)
+DELIVER = Scenario(before=[Game.outbox, Game.send], victim=delivering(STARK_MAIL),
+                   after=[delivered(STARK_MAIL), delivered(LANNISTER_MAIL), Game.outbox, Game.send])  # fmt: skip
+FIRST_DELIVER = Scenario(before=[], victim=delivering(STARK_MAIL),
+                         after=[delivered(STARK_MAIL), delivered(LANNISTER_MAIL), Game.outbox, Game.send])  # fmt: skip
 
 
 def test_ruling_330_a_games_first_outbox_killed_at_every_write_loses_no_mail(tmp_path):
@@ -262,6 +328,25 @@ def test_ruling_331_a_rollback_killed_at_every_write_is_finished_by_the_next_com
 def test_ruling_331_a_rollback_on_a_full_disk_is_finished_by_the_next_command(tmp_path):
     check_scenario(ROLLBACK, tmp_path, mode="full")
 
+
+
+def test_ruling_334_a_delivery_killed_at_every_write_then_any_command_mails_each_reader_exactly_once(tmp_path):
+    writes = check_scenario(DELIVER, tmp_path, every=True)
+    kinds = [w.kind for w in writes]
+    first = next(w for w in writes if w.kind != "mkdir")
+    assert first.kind == "move" and first.path.startswith("mailbox/tmp/"), "the message is kept before all else"
+    assert kinds.count("send") == 3, "the new step to Stark (its receipt) and the moderator, and the reply to Stark"
+    assert any(w.path.startswith("outbox/replies/") for w in writes) and any(w.path.startswith("inbox/") for w in writes)
+
+
+def test_ruling_334_a_delivery_on_a_full_disk_at_every_write_mails_each_reader_exactly_once(tmp_path):
+    check_scenario(DELIVER, tmp_path, mode="full", every=True)
+
+
+def test_ruling_334_a_games_first_mail_by_deliver_killed_at_each_kind_of_write_mails_each_reader_exactly_once(tmp_path):
+    writes = check_scenario(FIRST_DELIVER, tmp_path)
+    staged = {w.path.rpartition("/")[2] for w in writes if w.kind == "write" and w.path.startswith("outbox/.staged/")}
+    assert staged == {"stark.eml", "lannister.eml", "baratheon.eml", "moderator.eml"}, "every reader's first mail"
 
 
 # --- what an earlier Maester left, and what the next command makes of it -----------------------------
@@ -347,3 +432,28 @@ def test_ruling_331_a_command_that_only_reads_leaves_a_busy_folder_alone(tmp_pat
         assert not ledger.Ledger.read(game.root).rollback_done
     _cli("show", str(game.root))
     assert ledger.Ledger.read(game.root).rollback_done
+
+
+def test_ruling_335_status_and_replay_read_a_step_whose_run_was_killed_before_its_reports(tmp_path, capsys):
+    game = Game(shapes.make_reported_game(tmp_path / shapes.GAME), tmp_path)
+    counter = Faults(game.root)
+    with faulty(counter):
+        game.step("stark", 1)
+    at = counter.writes.index(Write("write", "state.toml")) + 1  # after the snapshot and its log line
+    game = Game(shapes.make_reported_game(tmp_path / "killed" / shapes.GAME), tmp_path)
+    with pytest.raises(Killed), faulty(Faults(game.root, at=at, frozen=tmp_path / "frozen")):
+        game.step("stark", 1)
+    shutil.rmtree(game.root)
+    os.rename(tmp_path / "frozen", game.root)
+    assert cli_main(["status", str(game.root)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Game mailgame: round 1, planning (step 0001)\n"), "read from the snapshot the run committed"
+    assert ("Note: a run was interrupted after writing states/0001.toml and before its reports: the next "
+            f"'maester adjudicate {game.root}' finishes it") in out
+    check = audit.replay(game.root)
+    assert check.ok, check.lines()
+    assert any("state.toml is still the step before states/0001.toml" in n for n in check.notes), check.notes
+    game.adjudicate()
+    assert cli_main(["status", str(game.root)]) == 0 and "interrupted" not in capsys.readouterr().out
+    (game.root / "state.toml").write_text((game.root / "states" / "0000.toml").read_text())  # edited by hand: not a run's
+    assert cli_main(["status", str(game.root)]) == 2 and "does not match states/0001.toml" in capsys.readouterr().err

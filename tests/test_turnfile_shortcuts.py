@@ -19,7 +19,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.game import commands as C
-from adjudicator.game.maps import CLASSIC, MOTHER_OF_DRAGONS
 from adjudicator.turnfile import diagnostics as D
 from adjudicator.turnfile import printer
 from adjudicator.turnfile.names import (
@@ -36,6 +35,8 @@ from adjudicator.turnfile.names import (
 )
 from adjudicator.turnfile.printer import format_command
 from adjudicator.util.lines import split_lines
+
+CLASSIC, MOTHER_OF_DRAGONS = "classic", "mother-of-dragons"
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # What the shortcuts test for, and what they must not be fooled by: quoting, look-alikes, the

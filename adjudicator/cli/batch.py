@@ -202,6 +202,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(view | {"waiting": waiting}, indent=1, sort_keys=True) + "\n")
         return 0
     sys.stdout.write(deadlines.status_text(view))
+    if view.get("interrupted"):
+        sys.stdout.write(f"Note: {view['interrupted']}\n")
     if waiting:
         sys.stdout.write("Files waiting:\n" + "".join(f"  {w}\n" for w in waiting))
     return 0

@@ -47,7 +47,6 @@ from ..game.commands import (
     from_dict,
     order_kind,
 )
-from ..game.maps import CLASSIC
 from ..game.state import GameState
 from .core.context import Request
 from .rules.marches import destinations, hostile
@@ -101,7 +100,7 @@ def upcoming(state: GameState, house: HouseId, requests: Iterable[Request | dict
                  *_action(state, board, house, asked, own_orders(state, house, orders))]
     else:
         found = _action(state, board, house, asked, own_orders(state, house, orders))
-    if state.variant != CLASSIC:
+    if state.box.has("vassals"):  # Mother of Dragons' decisions
         from . import ahead_mod  # the expansion's decisions (it builds on this module)
 
         if state.phase == "westeros":

@@ -23,6 +23,7 @@ from ..engine import machine
 from ..engine.core.context import Request, pool_entry
 from ..engine.events import Event
 from ..game.board import Board
+from ..game.boxes import DEFAULT_BOX
 from ..game.state import GameState, Segment
 from ..seals.seal import NoSeal, SealError, decode, normalise, scan
 from ..turnfile.header import Header, HeaderError, find_header
@@ -35,6 +36,7 @@ from .ledger import Archived, Ledger, in_force, log, log_lost, sha256, snapshot_
 SETUP_NAME = "setup.toml"
 PENDING_FILE = "pending"
 PENDING_JSON = "pending.json"
+REPORT_DONE = "report.json"  # written last in a report folder: its presence marks it complete
 _ARCHIVE_NAME = re.compile(r"^(\d{6})-")
 
 
@@ -226,7 +228,7 @@ def open_archived(data: bytes, moderator_accepts: Container[str]) -> tuple[Heade
 
 
 def understand(name: str, data: bytes, record: Archived | None, moderator_accepts: Container[str], *,
-               variant: str = "classic") -> Understood:  # fmt: skip
+               variant: str = DEFAULT_BOX) -> Understood:  # fmt: skip
     """Parse one archived submission into pool entries (ids ``house/R.step/seqN/Lk``).
 
     ``record`` is its ``accept`` line in the log (``None`` only for a file being checked before it
@@ -530,6 +532,7 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
     _check_seed(game, setup_text, chk)
     prev: Snapshot | None = None
     base, prev_text = GameState.from_toml(setup_text), setup_text
+    before_text = prev_text  # the text of the snapshot before the latest (the setup's, for step 0000)
     numbers = in_force(ledger, found := folder.numbers())
     if numbers != found:  # the next command that may write finishes it (maester replay only reads)
         chk.notes.append(f"the rollback to {int(ledger.rollback['to']):04d} is logged and not finished: snapshots "  # type: ignore[index]
@@ -576,7 +579,7 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
             return chk
         if logged is not None and logged.get("sha256") != sha256(text.encode()):
             chk.problems.append(f"the log's hash of states/{n:04d}.toml differs from the file")
-        prev, base, prev_text = outcome.snapshot, outcome.snapshot.state, text
+        before_text, prev, base, prev_text = prev_text, outcome.snapshot, outcome.snapshot.state, text
     aside = set(ledger.set_aside) - {a.name for a in ledger.archived}
     chk.problems += [f"archive/{name} {why}" for name, why in bad.items() if name not in aside]
     chk.notes += [f"archive/{name} (set aside by a rollback, applied by no snapshot in force) {why}"
@@ -585,7 +588,11 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
         current = gd.state_file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         current = None
-    if numbers and current != prev_text and numbers == found:  # a rollback not finished writes state.toml last
+    unfinished = prev is not None and not (folder.report_dir(prev) / REPORT_DONE).is_file()
+    if numbers and current != prev_text and unfinished and current == before_text:  # as maester adjudicate reads it
+        chk.notes.append(f"state.toml is still the step before states/{numbers[-1]:04d}.toml, whose reports are not "
+                         "written yet (an interrupted run: the next adjudicate finishes it)")  # fmt: skip
+    elif numbers and current != prev_text and numbers == found:  # a rollback not finished writes state.toml last
         chk.problems.append(f"state.toml is not the latest snapshot states/{numbers[-1]:04d}.toml "
                             f"(rebuild it with 'maester replay --repair {root}')")  # fmt: skip
     through = prev.applied_through if prev else 0

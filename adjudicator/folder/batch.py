@@ -37,6 +37,7 @@ from ..util import fileio
 from . import deadlines, registry
 from .audit import (
     PENDING_JSON,
+    REPORT_DONE,
     SETUP_NAME,
     BatchError,
     Check,
@@ -67,9 +68,6 @@ from .receipts import (
 )
 from .setaside import complete_rollback
 from .settle import locked
-
-REPORT_DONE = "report.json"  # written last in a report folder: its presence marks it complete
-
 
 # --- writing a step's outputs -----------------------------------------------------------------
 
@@ -685,10 +683,26 @@ def status(root: str | Path, *, now: datetime | None = None) -> dict[str, Any]:
         raise BatchError(f"cannot read {gd.state_file}: {e.strerror} (check its permissions)") from None
     except (OSError, UnicodeDecodeError):
         current = None
+    if current != folder.snapshot_path(snap.number).read_text(encoding="utf-8") and _interrupted(folder, snap, current):
+        view = deadlines.dated_view(gd, snap, now=now or datetime.now(UTC))  # the snapshot is the commit point
+        return view | {"interrupted": f"a run was interrupted after writing states/{snap.number:04d}.toml and before "
+                                      f"its reports: the next 'maester adjudicate {root}' finishes it"}  # fmt: skip
     if current != folder.snapshot_path(snap.number).read_text(encoding="utf-8"):
         raise CorruptFolder(f"{gd.state_file} does not match states/{snap.number:04d}.toml; run 'maester adjudicate "
                             f"{root}' to finish an interrupted run, or 'maester replay --repair {root}'")  # fmt: skip
     return deadlines.dated_view(gd, snap, now=now or datetime.now(UTC))
+
+
+def _interrupted(folder: Folder, snap: Snapshot, current: str | None) -> bool:
+    """Whether ``state.toml`` (``current``) is the step before ``snap`` because the run that wrote ``snap``
+    was killed before its outputs, as :meth:`Run.recover` finishes it (ruling 331)."""
+    if (folder.report_dir(snap) / REPORT_DONE).is_file():
+        return False
+    try:
+        before = folder.snapshot_path(snap.number - 1).read_text(encoding="utf-8") if snap.number else folder.setup_text()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return current == before
 
 
 def waiting(root: str | Path) -> list[str]:

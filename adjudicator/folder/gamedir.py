@@ -43,7 +43,7 @@ import tomli_w
 from .. import __version__
 from ..game import rng
 from ..game.board import Board
-from ..game.maps import CLASSIC, VARIANT_NAMES
+from ..game.boxes import DEFAULT_BOX, box_named, box_names
 from ..game.mod_setup import check_mod_houses
 from ..game.position import read_position
 from ..game.setup import check_houses
@@ -57,7 +57,7 @@ SEED_FILE = "secret/seed"
 LOCK_FILE = ".lock"
 FOLDERS = ("inbox", "archive", "reports", "states")
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-EXPANSIONS = tuple(v for v in VARIANT_NAMES if v != CLASSIC)
+EXPANSIONS = tuple(b for b in box_names() if box_named(b).expansion)
 
 
 class GameDirError(ValueError):
@@ -109,7 +109,7 @@ class GameInfo:
         if info.expansion and info.expansion not in EXPANSIONS:
             raise GameDirError(f"{where}: [game] expansion is {info.expansion!r}, not an expansion "
                                f"({', '.join(EXPANSIONS)})")
-        known = variant(info.expansion or CLASSIC).houses
+        known = box_named(info.expansion or DEFAULT_BOX).houses
         unknown = [h for h in info.houses if h not in known]
         if unknown:
             raise GameDirError(f"{where}: [game] houses names {unknown[0]!r}, not a house ({', '.join(known)})")
@@ -117,8 +117,8 @@ class GameInfo:
 
     @property
     def variant(self) -> str:
-        """The game's variant: its expansion, or ``classic``."""
-        return self.expansion or CLASSIC
+        """The game's box: its expansion, or the base game's (``classic``)."""
+        return self.expansion or DEFAULT_BOX
 
 
 def check_game_id(game_id: str) -> str:
@@ -375,7 +375,7 @@ def create_game(
         created=(now or datetime.now(UTC)).isoformat(timespec="seconds"),
         seed_commitment=rng.commitment(state.rng_seed),
         options=dict(state.options),
-        expansion="" if state.variant == CLASSIC else state.variant,
+        expansion=state.variant if state.box.expansion else "",
     )
     if root.exists():
         _write_game(GameDir(root), info, state)
@@ -409,7 +409,7 @@ def _initial_state(
     houses: list[str] | None, gid: str, seed: str | None, tides: bool, position: str | Path | None,
     board: Board | None, expansion: str | None,
 ) -> GameState:  # fmt: skip
-    box = variant(expansion or CLASSIC)
+    box = variant(expansion or DEFAULT_BOX)
     if position is None:
         if not houses:
             raise GameDirError("name the houses with --houses (e.g. --houses stark,lannister,baratheon)")
@@ -417,7 +417,7 @@ def _initial_state(
     state = read_position(position, board=board, seed=seed or rng.new_seed())
     if expansion is not None and state.variant != expansion:
         raise GameDirError(f"--expansion {expansion} disagrees with {position}, which plays "
-                           f"{'the base game' if state.variant == CLASSIC else state.variant}; "
+                           f"{state.variant if state.box.expansion else 'the base game'}; "
                            f"set expansion = \"{expansion}\" there or leave out --expansion")
     if seed is not None and state.rng_seed != seed:
         raise GameDirError(f"{position} fixes its own seed ([rng] seed); leave out --seed")
@@ -442,5 +442,5 @@ def _write_game(gd: GameDir, info: GameInfo, state: GameState) -> None:
 
 
 def _players(houses: list[str], name: str) -> list[str]:
-    """The players' houses as the variant's setup reads them (canonical order)."""
-    return check_houses(houses, Board.classic()) if name == CLASSIC else check_mod_houses(houses)
+    """The players' houses as the box's setup reads them (canonical order)."""
+    return check_mod_houses(houses) if box_named(name).has("vassals") else check_houses(houses, Board.classic())

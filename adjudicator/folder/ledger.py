@@ -225,7 +225,7 @@ class Ledger:
             self.moderator_accepts.add(str(e.get("sha256", "")))
         elif action == "reveal":
             self.revealed = str(e.get("seed", ""))
-        elif action in ("outbox", "mailed"):
+        elif action in ("outbox", "mailed", "reply"):
             self.mail.take(e)
         else:
             self.book.take(e, max(self.snapshots, default=-1))

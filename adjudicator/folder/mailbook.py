@@ -8,6 +8,10 @@ Two kinds of lines:
     it carries), ``notices`` (the receipts of refused files it carries), ``sha256`` (of the
     ``.eml``) and ``source`` (a hash of what it was made from). The latest mail written for a
     recipient is its mail to send; an earlier one not sent is superseded.
+``reply``
+    one reply to a mail that could not be taken written (``file``: ``outbox/replies/NAME.eml``;
+    ruling 323); only its file is this book's business: a reply written and not logged was never
+    made, and the next command removes it.
 ``mailed``
     one mail sent: ``file``, ``sha256``, ``to`` (the addresses the server took), ``server``,
     ``time``. Written just after the server took it, so a run killed while sending sends, at the
@@ -38,11 +42,15 @@ class MailBook:
     undone: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # recipient -> rollbacks to tell
     first_mailed: dict[int, str] = field(default_factory=dict)  # step -> when a mail first carried it
     lines: int = 0  # outbox and mailed lines read (none: a game mailed by an older Maester, or never)
+    replies: set[str] = field(default_factory=set)  # "outbox/replies/NAME.eml" of every reply line
     last_folder: str = ""  # the folder of the latest outbox line ("outbox/NNNN"): the one a killed run may not have finished
 
     def take(self, e: dict[str, Any]) -> None:
-        """Read one ``outbox`` or ``mailed`` line (others are not this book's business)."""
+        """Read one ``outbox``, ``reply`` or ``mailed`` line (others are not this book's business)."""
         action = e.get("action")
+        if action == "reply":
+            self.replies.add(str(e.get("file", "")))
+            return
         if action == "outbox":
             for who, n in e.get("legacy_through", {}).items():  # mails of an older Maester, from outbox/*/sent.json
                 self.through[str(who)] = max(self.through.get(str(who), -1), int(n))
@@ -98,5 +106,5 @@ class MailBook:
         return MailBook(
             {k: dict(v) for k, v in self.written.items()}, dict(self.current), dict(self.mailed), dict(self.through),
             {k: set(v) for k, v in self.delivered.items()}, {k: list(v) for k, v in self.undone.items()},
-            dict(self.first_mailed), self.lines, self.last_folder,
+            dict(self.first_mailed), self.lines, set(self.replies), self.last_folder,
         )  # fmt: skip

@@ -34,6 +34,7 @@ OUTBOX = "outbox"
 STAGED = ".staged"  # a dot: `outbox/*` globs and people listing the folder pass it by
 MANIFEST_FILE = "manifest.json"
 SUPERSEDED = "superseded"
+REPLIES = "replies"  # outbox/replies/NAME.eml: the replies to mails not taken (ruling 323)
 MANIFEST_KEYS = ("to", "address", "steps", "subject", "message_id", "sha256")
 _RUN_FOLDER = re.compile(rf"{OUTBOX}/\d{{4}}(-\d+)?")  # outbox/NNNN, outbox/NNNN-2 ...: the only ones written
 
@@ -61,8 +62,10 @@ def place(root: Path, book: MailBook, folder: str) -> None:
 
 
 def settle(root: Path, book: MailBook) -> None:
-    """Finish or undo what an ``outbox`` run killed half way left (see the module's doc); cheap when
-    nothing was left: one look at the staging folder and one at the latest run's manifest."""
+    """Finish or undo what an ``outbox`` run killed half way left (see the module's doc), and remove a
+    reply written and never logged; cheap when nothing was left: one look at the staging folder, one
+    at the replies' folder and one at the latest run's manifest."""
+    sweep_unlogged_replies(root, book)
     if (root / OUTBOX / STAGED).exists():
         _place_staged(root, book)
     folder = book.last_folder
@@ -73,12 +76,26 @@ def settle(root: Path, book: MailBook) -> None:
 
 def temp_folders(root: Path, book: MailBook) -> list[Path]:
     """The folders of the outbox where a killed command may have left a temporary file: the outbox
-    itself, the latest run's folder (its manifest), and the reminders' folder."""
+    itself, the latest run's folder (its manifest), the reminders' and the replies' folders."""
     base = root / OUTBOX
-    found = [base, base / "reminders"]
+    found = [base, base / "reminders", base / REPLIES]
     if _RUN_FOLDER.fullmatch(book.last_folder):
         found.append(root / book.last_folder)
     return found
+
+
+def sweep_unlogged_replies(root: Path, book: MailBook) -> list[str]:
+    """Remove each reply a killed run wrote and never logged (its ``reply`` line is the commit point:
+    such a reply was never made, and is never sent; the next read of its mail writes it again)."""
+    folder = root / OUTBOX / REPLIES
+    try:
+        names = os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    gone = [n for n in names if n.endswith(".eml") and not n.startswith(".") and f"{OUTBOX}/{REPLIES}/{n}" not in book.replies]
+    for n in gone:
+        fileio.remove_temp(folder / n)
+    return gone
 
 
 def sweep_every_folder(root: Path) -> None:

@@ -7,7 +7,10 @@ power cut, a full disk) may leave, and what :func:`settle` does with it, under t
 * a ``rollback`` line without its ``rollback-done``: the rollback's moves are finished;
 * an ``outbox`` run killed half way: its mails placed or removed, its manifest written
   (:mod:`adjudicator.folder.mailstore`);
-* temporary files of atomic writes (``.NAME.XXXXXXXX.tmp``) in every folder a command writes: removed.
+* a reply to a mail not taken written and never logged: removed (ruling 323: its log line is the commit point);
+* temporary files of atomic writes (``.NAME.XXXXXXXX.tmp``) in every folder a command writes: removed;
+* a message a ``maester deliver`` killed before its commit point left in ``mailbox/tmp/``, once its
+  process is gone: removed (the mail server, which saw the delivery fail, hands the message over again).
 
 A log line cut short needs nothing: it is never read, and the next line appended starts on a line
 of its own (:func:`adjudicator.util.fileio.append_line`).
@@ -28,12 +31,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..util import fileio
+from ..util.maildir import sweep_dead
 from . import mailstore
 from .gamedir import GameDir, GameDirError
 from .ledger import Ledger, log_lost, snapshot_numbers
 
 # The folders a command writes in with atomic writes (a temporary file beside the target).
-WRITTEN = ("", "states", "archive", "reports", "inbox", "refused", "refused/files")
+WRITTEN = ("", "states", "archive", "reports", "inbox", "refused", "refused/files", "mailbox/refused")
+MAILBOX_TMP = "mailbox/tmp"  # where maester deliver writes a message before its commit point (a Maildir's tmp/)
 
 
 def settle(gd: GameDir) -> list[str]:
@@ -57,7 +62,7 @@ def settle(gd: GameDir) -> list[str]:
     if numbers:  # the latest step's report folder: a run finishing it writes its files one by one
         for report in gd.folder("reports").glob(f"{numbers[-1]:04d}-*"):
             folders += [report, report / "receipts"]
-    swept = [name for folder in folders for name in fileio.sweep_temp(folder)]
+    swept = [name for folder in folders for name in fileio.sweep_temp(folder)] + sweep_dead(root / MAILBOX_TMP)
     if swept:
         done.append(f"removed {len(swept)} temporary file(s) a killed command left")
     return done

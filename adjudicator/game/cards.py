@@ -113,9 +113,10 @@ class CardData:
             loans={c["id"]: LoanCard(c["id"], c["name"], c["effect"], c.get("units")) for c in m["loan_card"]},
         )
 
-    def hand_of(self, house: str) -> list[str]:
-        """The seven house cards of a house (its standard set, M122), strongest first."""
-        cards = [c for c in self.house_cards.values() if c.house == house and c.set in STANDARD_SETS]
+    def hand_of(self, house: str, card_sets: frozenset[str] = STANDARD_SETS) -> list[str]:
+        """The seven house cards of a house in a box that deals ``card_sets`` (a box's ``card_sets``;
+        by default every standard set, M122), strongest first."""
+        cards = [c for c in self.house_cards.values() if c.house == house and c.set in card_sets]
         return [c.id for c in sorted(cards, key=lambda c: (-c.strength, c.id))]
 
     def of_set(self, card_set: str) -> list[str]:

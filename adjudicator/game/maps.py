@@ -1,39 +1,42 @@
-"""Which map a game is played on: the board of a variant for the houses in play.
+"""Every map Maester has, by the name a box's ``box.toml`` gives it (game/boxes.py).
 
-The lowest place that knows every variant's board, so that the state, its checks and its readers
-can find their board without the setup code (``variants.py`` sits above them and adds the cards and
-the setup). ``"classic"`` is the base game; ``"mother-of-dragons"`` is the expansion, whose map has
-the Essos side board only when Targaryen plays (M009).
+The lowest place that knows the maps, so that a box's description can name its map as data:
+``classic`` is the base game's, ``westeros_mod`` Mother of Dragons' Westeros with the Eyrie and
+Bite overlays and ``with_essos`` the same with the Essos side board (M008, M009).
 
->>> len(board_for("classic", ["stark", "lannister", "baratheon"]).areas)
-58
->>> board_for(MOTHER_OF_DRAGONS, ["stark", "arryn", "targaryen"]).map
-'with_essos'
->>> board_for("chess", [])
+>>> len(board_named("classic").areas), board_named("with_essos").map
+(58, 'with_essos')
+>>> board_named("chess")
 Traceback (most recent call last):
 ...
-ValueError: unknown variant 'chess' (known: classic, mother-of-dragons)
+ValueError: unknown map 'chess' (known: classic, westeros_mod, with_essos)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
+from functools import partial
 
-from .board import Board, HouseId
-from .mod_board import TARGARYEN, mod_board
+from .board import Board
+from .mod_board import mod_board
 
-CLASSIC = "classic"
-MOTHER_OF_DRAGONS = "mother-of-dragons"
-VARIANT_NAMES: tuple[str, ...] = (CLASSIC, MOTHER_OF_DRAGONS)
+__all__ = ["MAPS", "board_named"]
+
+MAPS: dict[str, Callable[[], Board]] = {
+    "classic": Board.classic,
+    "westeros_mod": partial(mod_board, essos=False),
+    "with_essos": partial(mod_board, essos=True),
+}
+"""Each map's maker (each loads its map once)."""
 
 
-def board_for(variant: str, houses: Iterable[HouseId]) -> Board:
-    """The board of a variant for these houses in play (loaded once per map).
+def board_named(name: str) -> Board:
+    """The map called ``name``.
 
-    :raises ValueError: for a variant this Maester does not know.
+    :raises ValueError: for a map this Maester does not have.
     """
-    if variant == CLASSIC:
-        return Board.classic()
-    if variant == MOTHER_OF_DRAGONS:
-        return mod_board(essos=TARGARYEN in houses)
-    raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANT_NAMES)})")
+    try:
+        make = MAPS[name]
+    except KeyError:
+        raise ValueError(f"unknown map {name!r} (known: {', '.join(MAPS)})") from None
+    return make()

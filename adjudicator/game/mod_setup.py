@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from .board import TRACKS, Board, HouseId
 from .cards import CARDS
-from .maps import MOTHER_OF_DRAGONS
 from .mod_board import MOD, MOD_HOUSES, TARGARYEN, WESTEROSI, mod_board
 from .setup import SetupError, draw_shuffle, named_houses
 from .state import GameState, HouseState, Unit
@@ -98,7 +97,7 @@ def new_mod_game(
         tracks=starting_tracks(in_play, vassals), kings_court_overlay=False, impassable=[],  # ruling 264
         wildling_threat=c["wildling_threat_start"],
         options={"tides_of_battle": tides_of_battle, "tides_reshuffle_each_combat": True},
-        rng_seed=seed, variant=MOTHER_OF_DRAGONS, vassals=vassals,
+        rng_seed=seed, variant="mother-of-dragons", vassals=vassals,
     )
     for h in in_play:
         if h in vassals:
@@ -108,7 +107,7 @@ def new_mod_game(
         else:
             house = board.houses[h]
             state.houses[h] = HouseState(power=c["power_tokens_start"], supply=house.supply_start,
-                                         hand=CARDS.hand_of(h))  # fmt: skip
+                                         hand=CARDS.hand_of(h, state.box.card_sets))  # fmt: skip
             units = house.starting_units
         for su in units:
             state.area_mut(su.area).units.extend(Unit(h, su.unit) for _ in range(su.count))

@@ -36,9 +36,9 @@ import tomli_w
 
 from ..util import tomltext
 from .board import ALL_HOUSES, HOUSES, TRACKS, Board, HouseId
+from .boxes import DEFAULT_BOX, Box, box_named, box_names
 from .cards import CARDS
 from .commands import ALL_ORDER_TOKENS, ORDER_TOKENS, VASSAL_KEPT_TOKENS
-from .maps import CLASSIC, VARIANT_NAMES, board_for
 from .mod_setup import check_mod_houses
 from .position_mod import MOD_AREA_KEYS, MOD_HOUSE_KEYS, MOD_TABLE, dump_expansion, read_expansion
 from .setup import SetupError, check_houses
@@ -184,9 +184,13 @@ class _Reader:
     @property
     def expansion(self) -> bool:
         """True while reading a Mother of Dragons position (its own keys, houses, units and tokens)."""
-        return self.variant != CLASSIC
+        return self.box.has("vassals")
 
-    variant = CLASSIC
+    @property
+    def box(self) -> Box:
+        return box_named(self.variant)
+
+    variant = DEFAULT_BOX
 
     def read(self) -> GameState:
         try:
@@ -204,9 +208,10 @@ class _Reader:
         if fmt != POSITION_FORMAT:
             self.fail("position_format", f"this Maester reads position format {POSITION_FORMAT}, not {fmt}")
         expansion = self.get(data, "expansion", "", str, "")
-        if expansion and expansion not in VARIANT_NAMES[1:]:
-            self.fail("expansion", f"unknown expansion {expansion!r}; the expansions are {', '.join(VARIANT_NAMES[1:])}")
-        self.variant = expansion or CLASSIC
+        expansions = [b for b in box_names() if box_named(b).expansion]
+        if expansion and expansion not in expansions:
+            self.fail("expansion", f"unknown expansion {expansion!r}; the expansions are {', '.join(expansions)}")
+        self.variant = expansion or DEFAULT_BOX
         houses = self.str_list(data, "houses", "", None)
         if houses is None:
             self.fail("houses", "a position must name its houses, e.g. houses = [\"stark\", \"lannister\", \"baratheon\"]")
@@ -215,7 +220,7 @@ class _Reader:
         except SetupError as e:
             self.fail("houses", str(e))
         if self.expansion:
-            self.board = board_for(self.variant, in_play)
+            self.board = self.box.board(in_play)
         rng = self.get(data, "rng", "", dict, {})
         self.known_keys(rng, ("seed", "counter"), "rng.")
         options = self.get(data, "options", "", dict, {})
@@ -254,8 +259,8 @@ class _Reader:
 
     def read_game(self, data: dict[str, Any], state: GameState) -> None:
         state.round = self.get(data, "round", "", int, 1)
-        if not 1 <= state.round <= self.board.constants["rounds"]:
-            self.fail("round", f"a game has rounds 1 to {self.board.constants['rounds']}, not {state.round}")
+        if not 1 <= state.round <= state.box.rounds:
+            self.fail("round", f"a game has rounds 1 to {state.box.rounds}, not {state.round}")
         state.phase = self.get(data, "phase", "", str, "planning")
         if state.phase not in PHASES:
             self.fail("phase", f"unknown phase {state.phase!r}; the phases are {', '.join(PHASES)}")
@@ -320,7 +325,7 @@ class _Reader:
             hs.supply = self.get(d, "supply", path, int, hs.supply)
             if not 0 <= hs.supply <= self.board.constants["supply_track_max"]:
                 self.fail(f"{path}supply", f"the supply track runs from 0 to 6, not {hs.supply}")
-            own = [] if state.is_vassal(h) else CARDS.hand_of(h)  # a vassal has no house cards (M010)
+            own = [] if state.is_vassal(h) else CARDS.hand_of(h, state.box.card_sets)  # a vassal has no house cards (M010)
             discards = self.str_list(d, "discards", path, []) or []
             hand = self.str_list(d, "hand", path, [c for c in own if c not in discards]) or []
             for key, cards in (("hand", hand), ("discards", discards)):
@@ -375,8 +380,8 @@ class _Reader:
         house = self.house(m["house"].lower(), key, state)
         word = m["unit"].lower().replace("_", " ")
         unit = _UNIT_WORDS.get(word) or _UNIT_WORDS.get(word.replace(" ", "_"))
-        if unit is None or (unit == "dragon" and not self.expansion):
-            more = ", dragon" if self.expansion else ""
+        if unit is None or (unit == "dragon" and not self.box.has("dragons")):
+            more = ", dragon" if self.box.has("dragons") else ""
             self.fail(key, f"unknown unit {m['unit']!r}; the units are footman, knight, ship, siege engine{more}")
         digits = (m["count"] or "1").lstrip("0") or "0"
         limit = self.board.unit_limit(unit, house)
@@ -569,7 +574,7 @@ def dump_position(state: GameState, *, board: Board | None = None) -> str:
         *([_kv("cycle_done", state.cycle_done)] if state.cycle_done else []),
         _kv("houses", state.players()),
     ]
-    if state.variant != CLASSIC:
+    if state.box.expansion:
         out.append(_kv("expansion", state.variant))
     out += [
         _kv("start", "empty"),
@@ -585,7 +590,7 @@ def dump_position(state: GameState, *, board: Board | None = None) -> str:
     for h, hs in state.houses.items():
         out += ["", f"[house.{h}]", _kv("power", hs.power), _kv("supply", hs.supply),
                 _kv("hand", hs.hand), _kv("discards", hs.discards)]
-        out += [_kv("loans", hs.loans)] if state.variant != CLASSIC else []
+        out += [_kv("loans", hs.loans)] if state.box.has("iron_bank") else []
         out += [_kv("removed", hs.removed)] if hs.removed else []
     out += ["", "[areas]"]
     for area_id, st in sorted(state.areas.items()):
@@ -601,7 +606,7 @@ def dump_position(state: GameState, *, board: Board | None = None) -> str:
             _kv("tides_discards", state.tides_discards)]
     out += ["", "[options]"] + [_kv(k, v) for k, v in state.options.items()]
     out += ["", "[rng]", _kv("seed", state.rng_seed), _kv("counter", state.rng_counter)]
-    if state.variant != CLASSIC:
+    if state.box.has("vassals"):  # Mother of Dragons' own table
         out += ["", f"[{MOD_TABLE}]", *(_kv(k, v) for k, v in dump_expansion(state).items())]
     engine: dict[str, Any] = {}
     if state.decisions_asked:

@@ -98,7 +98,7 @@ def new_game(
     for h in in_play:
         house = board.houses[h]
         state.houses[h] = HouseState(
-            power=board.constants["power_tokens_start"], supply=house.supply_start, hand=CARDS.hand_of(h)
+            power=board.constants["power_tokens_start"], supply=house.supply_start, hand=CARDS.hand_of(h, state.box.card_sets)
         )
         for su in house.starting_units:
             state.area_mut(su.area).units.extend(Unit(h, su.unit) for _ in range(su.count))

@@ -22,9 +22,9 @@ import tomli_w
 
 from ..util import tomltext
 from .board import DOMINANCE_TOKENS, TRACKS, UNIT_TYPES, Area, AreaId, Board, HouseId
+from .boxes import DEFAULT_BOX, Box, box_named, box_names
 from .cards import CARDS
 from .commands import ORDER_TOKENS, SEA_ORDER_TOKENS, SPECIAL_TOKENS, VASSAL_KEPT_TOKENS, VASSAL_ORDER_TOKENS
-from .maps import CLASSIC, board_for
 from .mod_board import MOD
 from .validation import CYCLE_STEPS, PHASES, STEPS, MissingKey, StateError, _is_int, validate_dict, validate_engine
 
@@ -132,7 +132,7 @@ class GameState:
     # This round's raids, marches and consolidations taken without asking (ruling 14), so that an answer
     # sent for one later is told it was already decided (ruling 351): house, kind, subject, answer.
     unasked: list[dict[str, str]] = field(default_factory=list)
-    variant: str = CLASSIC  # the box: classic | mother-of-dragons (game/maps.py, game/variants.py)
+    variant: str = DEFAULT_BOX  # the box's name: classic | mother-of-dragons (game/boxes.py); see ``box``
     vassals: list[HouseId] = field(default_factory=list)  # houses in play that no player plays (M005)
     commanders: dict[HouseId, HouseId] = field(default_factory=dict)  # vassal -> its commander this round (M030)
     vassal_sets: list[HouseId] = field(default_factory=list)  # who holds each set of vassal orders not yet spent (M019)
@@ -216,9 +216,14 @@ class GameState:
 
     # --- Mother of Dragons ----------------------------------------------------------------------
 
+    @property
+    def box(self) -> Box:
+        """What this game's box has (game/boxes.py): every rule asks it, never the box's name."""
+        return box_named(self.variant)
+
     def board(self) -> Board:
-        """The map this game is played on (its variant's, for its houses)."""
-        return board_for(self.variant, self.houses_in_play)
+        """The map this game is played on (its box's, for its houses)."""
+        return self.box.board(self.houses_in_play)
 
     def players(self) -> list[HouseId]:
         """The houses in play that players play: all of them but the vassals (M005)."""
@@ -234,9 +239,9 @@ class GameState:
     def order_tokens(self, house: HouseId) -> dict[str, int]:
         """The order tokens a house owns, by token, with its copies: the base 15 (R112); with the
         expansion a player's 3 sea orders too (M114), and a vassal's one set of 4 vassal orders (M039)."""
-        if self.variant == CLASSIC:
-            return ORDER_TOKENS
-        return VASSAL_ORDER_TOKENS if house in self.vassals else ORDER_TOKENS | SEA_ORDER_TOKENS
+        if house in self.vassals:
+            return VASSAL_ORDER_TOKENS
+        return ORDER_TOKENS | SEA_ORDER_TOKENS if self.box.has("sea_orders") else ORDER_TOKENS
 
     def dragon_strength(self, board: Board) -> int:
         """Each dragon's combat strength: the dragon strength tokens in the box, those that have left
@@ -246,7 +251,7 @@ class GameState:
 
     def areas_improved(self) -> bool:
         """True when any area holds an improvement or degradation token (M119, M120)."""
-        return self.variant != CLASSIC and any(s.improvements for s in self.areas.values())
+        return self.box.has("iron_bank") and any(s.improvements for s in self.areas.values())
 
     def land_areas(self, board: Board) -> Iterable[Area]:
         """The board's land areas as they count now (:meth:`effective_area`), in board order."""
@@ -339,7 +344,7 @@ class GameState:
                 problems.append(f"{house} has negative power")
             if not 0 <= self.houses[house].supply <= board.constants["supply_track_max"]:
                 problems.append(f"{house} is at {self.houses[house].supply} on the supply track, which runs 0 to 6")
-            problems += _card_problems(house, self.houses[house])
+            problems += _card_problems(house, self.houses[house], self.box.card_sets)
         fighting = self.combat_under_way()  # orders there may have lost their units mid-combat (ruling 50)
         for area_id, st in self.areas.items():
             if area_id not in board.areas:
@@ -379,8 +384,7 @@ class GameState:
             problems.append(f"the wildling threat {self.wildling_threat} is not a space of the wildling track")
         if self.winner is not None and self.winner not in self.houses_in_play:
             problems.append(f"the winner {self.winner} is not a house in play")
-        if self.variant != CLASSIC:
-            problems += _expansion_problems(self, board)
+        problems += _expansion_problems(self, board)
         return problems
 
     # --- text forms -------------------------------------------------------------------------
@@ -388,7 +392,7 @@ class GameState:
     def to_dict(self) -> dict[str, Any]:
         """A TOML-ready dict (no None values; empty areas dropped)."""
         d: dict[str, Any] = {
-            "schema_version": 1 if self.variant == CLASSIC else SCHEMA_VERSION,
+            "schema_version": self.box.schema_version,
             "game_id": self.game_id,
             "round": self.round,
             "phase": self.phase,
@@ -418,17 +422,18 @@ class GameState:
             d["unasked"] = [dict(u) for u in self.unasked]
         if self.winner:
             d["winner"] = self.winner
-        if self.variant != CLASSIC:  # a classic state is written as it always was (schema version 1)
-            d |= {
-                "variant": self.variant,
-                "vassals": list(self.vassals),
-                "commanders": dict(self.commanders),
-                "vassal_sets": list(self.vassal_sets),
-                "dragon_tokens": list(self.dragon_tokens),
-                "loyalty_gained": self.loyalty_gained,
-                "loan_deck": list(self.loan_deck),
-                "loan_slots": list(self.loan_slots),
-            }
+        if self.box.schema_version > 1:  # a base game's state is written as it always was (schema version 1)
+            d["variant"] = self.variant
+            box = self.box  # each part of the state only where the box has it
+            if box.has("vassals"):
+                d |= {"vassals": list(self.vassals), "commanders": dict(self.commanders),
+                      "vassal_sets": list(self.vassal_sets)}
+            if box.has("dragons"):
+                d["dragon_tokens"] = list(self.dragon_tokens)
+            if box.has("loyalty"):
+                d["loyalty_gained"] = self.loyalty_gained
+            if box.has("iron_bank"):
+                d |= {"loan_deck": list(self.loan_deck), "loan_slots": list(self.loan_slots)}
             if self.braavos_token:
                 d["braavos_token"] = self.braavos_token
             if self.leaving:
@@ -508,7 +513,7 @@ class GameState:
             )
             if seg
             else None,
-            variant=d.get("variant", CLASSIC),
+            variant=d.get("variant", DEFAULT_BOX),
             vassals=list(d.get("vassals", [])),
             commanders=dict(d.get("commanders", {})),
             vassal_sets=list(d.get("vassal_sets", [])),
@@ -539,55 +544,63 @@ class GameState:
 
 
 def _expansion_problems(state: GameState, board: Board) -> list[str]:
-    """Mother of Dragons' limits: vassals hold no cards or power, Targaryen keeps position 8, the
-    box's 20 loyalty, 15 improvement and 5 dragon strength tokens, each loan once."""
+    """The limits of an expansion's parts, each where the box has it: vassals hold no cards or power,
+    Targaryen keeps position 8, the box's 20 loyalty, 15 improvement and 5 dragon strength tokens,
+    each loan once (Mother of Dragons)."""
     problems: list[str] = []
     c = board.constants
+    box = state.box
     targaryen = "targaryen" in state.houses_in_play
-    for v in state.vassals:
-        if v not in state.houses_in_play or v == "targaryen":
-            problems.append(f"the vassal {v} is not a Westerosi house in play (M005, M075)")
-        elif (hs := state.houses[v]).hand or hs.discards or hs.power:
-            problems.append(f"the vassal {v} holds house cards or available power (M010, M025)")
-    for vassal, commander in state.commanders.items():
-        if vassal not in state.vassals or commander not in state.players():
-            problems.append(f"{commander} commands {vassal}, but only a player commands a vassal (M030)")
-    if len(state.vassal_sets) + len(state.commanders) > len(state.vassals) or len(state.vassal_sets) > 4:
-        problems.append(f"{len(state.vassal_sets)} sets of vassal orders for {len(state.vassals)} vassals (M019, ruling 228)")
-    if any(h not in state.players() for h in state.vassal_sets):
-        problems.append("a set of vassal orders is held by a house that is not a player (M019)")
-    if targaryen and any(state.tracks[t][-1] != "targaryen" for t in TRACKS):
+    if box.has("vassals"):
+        for v in state.vassals:
+            if v not in state.houses_in_play or v == "targaryen":
+                problems.append(f"the vassal {v} is not a Westerosi house in play (M005, M075)")
+            elif (hs := state.houses[v]).hand or hs.discards or hs.power:
+                problems.append(f"the vassal {v} holds house cards or available power (M010, M025)")
+        for vassal, commander in state.commanders.items():
+            if vassal not in state.vassals or commander not in state.players():
+                problems.append(f"{commander} commands {vassal}, but only a player commands a vassal (M030)")
+        if len(state.vassal_sets) + len(state.commanders) > len(state.vassals) or len(state.vassal_sets) > 4:
+            problems.append(f"{len(state.vassal_sets)} sets of vassal orders for {len(state.vassals)} vassals (M019, ruling 228)")
+        if any(h not in state.players() for h in state.vassal_sets):
+            problems.append("a set of vassal orders is held by a house that is not a player (M019)")
+    if box.has("fixed_last") and targaryen and any(state.tracks[t][-1] != "targaryen" for t in TRACKS):
         problems.append("Targaryen is not in position 8 of every influence track (M097)")
-    rounds = c["dragon_strength_token_rounds"] if targaryen else []
-    if sorted(set(state.dragon_tokens)) != state.dragon_tokens or not set(state.dragon_tokens) <= set(rounds):
-        problems.append(f"dragon strength tokens on rounds {state.dragon_tokens}; the round track has them on "
-                        f"{rounds} at most, once each (M013)")
-    loyalty = sum(s.loyalty for s in state.areas.values())
-    if (loyalty and not targaryen) or loyalty > c["loyalty_tokens_total"]:
-        problems.append(f"{loyalty} loyalty tokens on the board; the box holds {c['loyalty_tokens_total']} "
-                        "for Targaryen (M006, M079)")
-    if any(s.loyalty and not board.areas[a].is_land for a, s in state.areas.items() if a in board.areas):
-        problems.append("a loyalty token outside a land area (M083)")
-    if sum(len(s.improvements) for s in state.areas.values()) > c["area_improvement_tokens"]:
-        problems.append(f"more improvement tokens on the board than the box's {c['area_improvement_tokens']} (ruling 260)")
-    loans = state.loan_deck + [x for x in state.loan_slots if x] + [x for h in state.houses.values() for x in h.loans]
-    if len(loans) != len(set(loans)) or ((loans or state.loan_slots) and not targaryen):
-        problems.append("a loan is in two places, or the Iron Bank is used without Targaryen (M006, M103)")
-    if targaryen and len(state.loan_slots) != MOD.iron_bank["slots"]:
-        problems.append(f"the Iron Bank has {len(state.loan_slots)} slots, not 3 (M105)")
-    if state.braavos_token is not None and state.braavos_token not in state.players():
-        problems.append(f"the Braavos token is held by {state.braavos_token}, not a player (M111, ruling 257)")
-    if any(h not in state.players() or h == "targaryen" for h in state.leaving) or len(set(state.leaving)) < len(state.leaving):
+    if box.has("dragons"):
+        rounds = c["dragon_strength_token_rounds"] if targaryen else []
+        if sorted(set(state.dragon_tokens)) != state.dragon_tokens or not set(state.dragon_tokens) <= set(rounds):
+            problems.append(f"dragon strength tokens on rounds {state.dragon_tokens}; the round track has them on "
+                            f"{rounds} at most, once each (M013)")
+    if box.has("loyalty"):
+        loyalty = sum(s.loyalty for s in state.areas.values())
+        if (loyalty and not targaryen) or loyalty > c["loyalty_tokens_total"]:
+            problems.append(f"{loyalty} loyalty tokens on the board; the box holds {c['loyalty_tokens_total']} "
+                            "for Targaryen (M006, M079)")
+        if any(s.loyalty and not board.areas[a].is_land for a, s in state.areas.items() if a in board.areas):
+            problems.append("a loyalty token outside a land area (M083)")
+    if box.has("iron_bank"):
+        if sum(len(s.improvements) for s in state.areas.values()) > c["area_improvement_tokens"]:
+            problems.append(f"more improvement tokens on the board than the box's {c['area_improvement_tokens']} (ruling 260)")
+        loans = state.loan_deck + [x for x in state.loan_slots if x] + [x for h in state.houses.values() for x in h.loans]
+        if len(loans) != len(set(loans)) or ((loans or state.loan_slots) and not targaryen):
+            problems.append("a loan is in two places, or the Iron Bank is used without Targaryen (M006, M103)")
+        if targaryen and len(state.loan_slots) != MOD.iron_bank["slots"]:
+            problems.append(f"the Iron Bank has {len(state.loan_slots)} slots, not 3 (M105)")
+        if state.braavos_token is not None and state.braavos_token not in state.players():
+            problems.append(f"the Braavos token is held by {state.braavos_token}, not a player (M111, ruling 257)")
+    if box.has("vassals") and (any(h not in state.players() or h == "targaryen" for h in state.leaving)
+                               or len(set(state.leaving)) < len(state.leaving)):
         problems.append(f"the players leaving at the end of the round ({', '.join(state.leaving)}) are not each a "
                         "Westerosi player once (M124, M125)")
-    if not targaryen and ("4" in state.westeros_decks or state.loyalty_gained):
+    if box.has("deck_iv") and not targaryen and ("4" in state.westeros_decks or state.loyalty_gained):
         problems.append("Westeros deck IV or loyalty gained in a game without Targaryen (M006)")
     return problems
 
 
-def _card_problems(house: HouseId, hs: HouseState) -> list[str]:
-    """A house's hand, discards and cards removed from the game hold only its own seven cards, each once (R011)."""
-    own = set(CARDS.hand_of(house))
+def _card_problems(house: HouseId, hs: HouseState, card_sets: frozenset[str]) -> list[str]:
+    """A house's hand, discards and cards removed from the game hold only its own seven cards of the
+    box's card sets, each once (R011)."""
+    own = set(CARDS.hand_of(house, card_sets))
     held = hs.hand + hs.discards + hs.removed
     problems = [f"{house} holds {c!r}, not one of its house cards" for c in held if c not in own]
     twice = sorted({c for c in held if held.count(c) > 1})
@@ -604,7 +617,8 @@ def migrate(d: dict[str, Any], version: int) -> dict[str, Any]:
         raise StateError(f"schema_version {version} is newer than this Maester reads ({SCHEMA_VERSION}): "
                          "upgrade Maester to go on with this game")
     if version == 1:  # version 1 knew only the base game; version 2 adds the variant and its keys
-        if d.get("variant", CLASSIC) != CLASSIC:
+        named = d.get("variant", DEFAULT_BOX)
+        if named not in box_names() or box_named(named).schema_version > 1:
             raise StateError(f"variant: a schema_version 1 state is a classic game, not {d['variant']!r}")
         version = 2
     return d

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from .board import HOUSES, TRACKS, UNIT_TYPES, Board
+from .board import TRACKS, UNIT_TYPES, Board
+from .boxes import DEFAULT_BOX, box_named, box_names
 from .cards import CARDS
 from .commands import ALL_ORDER_TOKENS
-from .maps import CLASSIC, MOTHER_OF_DRAGONS, VARIANT_NAMES, board_for
 from .mod_board import MOD_HOUSES
 
 PHASES = ("westeros", "planning", "action", "game_over")
@@ -104,14 +104,15 @@ def validate_dict(d: Any) -> None:
     sh = _Shape()
     if not isinstance(d, dict):
         sh.fail("state", f"expected a table, got {_show(d)}")
-    variant = sh.get(d, "variant", "", str, CLASSIC)
-    if variant not in VARIANT_NAMES:
-        sh.fail("variant", f"{_show(variant)} is not a variant ({', '.join(VARIANT_NAMES)})")
-    known_houses = HOUSES if variant == CLASSIC else MOD_HOUSES
-    units = UNIT_TYPES if variant != CLASSIC else tuple(u for u in UNIT_TYPES if u != "dragon")  # Targaryen's
+    variant = sh.get(d, "variant", "", str, DEFAULT_BOX)
+    if variant not in box_names():
+        sh.fail("variant", f"{_show(variant)} is not a variant ({', '.join(box_names())})")
+    box = box_named(variant)
+    known_houses = box.houses
+    units = UNIT_TYPES if box.has("dragons") else tuple(u for u in UNIT_TYPES if u != "dragon")  # Targaryen's
     board = Board.classic()  # the constants every variant shares, until the houses name the map
     sh.get(d, "game_id", "", str, "")
-    sh.number(d, "round", "", 1, board.constants["rounds"], required=True)
+    sh.number(d, "round", "", 1, box.rounds, required=True)
     phase = sh.get(d, "phase", "", str, "", required=True)
     if phase not in PHASES:
         sh.fail("phase", f"{_show(phase)} is not a phase ({', '.join(PHASES)})")
@@ -120,7 +121,7 @@ def validate_dict(d: Any) -> None:
     in_play = sh.names(d, "houses_in_play", "", known_houses, f"a house ({', '.join(known_houses)})")
     if not in_play or len(set(in_play)) != len(in_play):
         sh.fail("houses_in_play", "expected each house in play once")
-    board = board_for(variant, in_play)
+    board = box.board(in_play)
     tracks = sh.get(d, "tracks", "", dict, {}, required=True)
     for t in TRACKS:
         order = sh.names(tracks, t, "tracks.", in_play, "a house in play")
@@ -138,11 +139,11 @@ def validate_dict(d: Any) -> None:
             sh.fail(f"houses.{h}", f"expected a table, got {_show(hs)}")
         sh.number(hs, "power", path, 0, board.constants["power_tokens_max_per_house"])
         sh.number(hs, "supply", path, 0, board.constants["supply_track_max"])
-        own = _own_cards(h)
+        own = _own_cards(h, box.card_sets)
         sh.names(hs, "hand", path, own, f"a house card of {h}")
         sh.names(hs, "discards", path, own, f"a house card of {h}")
-        sh.names(hs, "loans", path, CARDS.loans if variant != CLASSIC else (), "a loan of the Iron Bank")
-        sh.names(hs, "removed", path, own if variant != CLASSIC else (), f"a house card of {h} removed from the game")
+        sh.names(hs, "loans", path, CARDS.loans if box.has("iron_bank") else (), "a loan of the Iron Bank")
+        sh.names(hs, "removed", path, own if box.expansion else (), f"a house card of {h} removed from the game")
     _validate_areas(sh, d, in_play, board, units)
     sh.names(d, "impassable", "", board.areas, "an area")
     threat = sh.get(d, "wildling_threat", "", int, 2)
@@ -151,8 +152,8 @@ def validate_dict(d: Any) -> None:
     for flag in ("blade_used", "raven_used", "kings_court_overlay"):
         sh.get(d, flag, "", bool, False)
     sh.names(d, "restrictions", "", _ANY_TEXT, "text")
-    _validate_decks(sh, sh.table(d, "decks", ""), ("1", "2", "3") if variant == CLASSIC else ("1", "2", "3", "4"))
-    if variant == MOTHER_OF_DRAGONS:
+    _validate_decks(sh, sh.table(d, "decks", ""), box.deck_keys)
+    if box.has("vassals"):  # Mother of Dragons' own keys (its box has vassals and the rest of them)
         _validate_expansion(sh, d, in_play, board)
     sh.table(d, "options", "")
     rng = sh.table(d, "rng", "")
@@ -231,14 +232,14 @@ def _validate_areas(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Bo
 
 
 _DECKS: dict[str, set[str]] = {}
-_HANDS: dict[str, set[str]] = {}
+_HANDS: dict[tuple[str, frozenset[str]], set[str]] = {}
 
 
-def _own_cards(house: str) -> set[str]:
-    """The seven house cards of a house (built once per house)."""
-    if house not in _HANDS:
-        _HANDS[house] = set(CARDS.hand_of(house))
-    return _HANDS[house]
+def _own_cards(house: str, card_sets: frozenset[str]) -> set[str]:
+    """The house cards of a house in a box that deals these sets (built once per house and box)."""
+    if (house, card_sets) not in _HANDS:
+        _HANDS[house, card_sets] = set(CARDS.hand_of(house, card_sets))
+    return _HANDS[house, card_sets]
 
 
 def _box(deck: str) -> set[str]:

@@ -1,11 +1,9 @@
-"""Where a game's box is chosen by name: the board, the cards and the setup of each variant.
+"""Where a box's setup is plugged in: its description (:mod:`~adjudicator.game.boxes`) and its setup.
 
-The base game is ``"classic"``: the map and setups of ``data/board.toml``, the cards of
-``data/cards.toml`` and :func:`~adjudicator.game.setup.new_game`. The Mother of Dragons expansion is
-``"mother-of-dragons"`` (``maester new --expansion mother-of-dragons``): its data files beside the
-base ones (``data/mother_of_dragons/``), its map (:mod:`~adjudicator.game.mod_board`), its setup
-(:mod:`~adjudicator.game.mod_setup`) and, in :mod:`adjudicator.engine`, its own rules modules. A
-state names its variant (``GameState.variant``); ``state.board()`` is its map.
+The base game is ``"classic"``: :func:`~adjudicator.game.setup.new_game`. The Mother of Dragons
+expansion is ``"mother-of-dragons"`` (``maester new --expansion mother-of-dragons``):
+:mod:`~adjudicator.game.mod_setup`. What a box has (houses, card sets, decks, map, features) is its
+``box.toml``, read below the game state; only the setup, which builds a state, sits up here.
 
 >>> classic = variant("classic")
 >>> len(classic.board(["stark"]).areas) == len(Board.classic().areas), classic.cards() is CARDS
@@ -18,26 +16,25 @@ state names its variant (``GameState.variant``); ``state.board()`` is its map.
 >>> variant("mother_of_dragons")
 Traceback (most recent call last):
 ...
-adjudicator.game.variants.UnknownVariant: unknown variant 'mother_of_dragons' (known: classic, mother-of-dragons)
+adjudicator.game.boxes.UnknownBox: unknown variant 'mother_of_dragons' (known: classic, mother-of-dragons)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import partial
 from typing import Protocol
 
-from .board import HOUSES, Board, HouseId
-from .cards import CARDS, STANDARD_SETS, VASSAL, CardData
-from .maps import CLASSIC as CLASSIC_NAME
-from .maps import MOTHER_OF_DRAGONS, board_for
-from .mod_board import MOD_HOUSES
+from .board import Board, HouseId
+from .boxes import Box, UnknownBox, box_named
+from .cards import CARDS, CardData
 from .mod_setup import new_mod_game
 from .setup import new_game
 from .state import GameState
 
-__all__ = ["CLASSIC", "MOD", "VARIANTS", "Setup", "UnknownVariant", "Variant", "register", "variant", "variant_of"]
+__all__ = ["SETUPS", "Setup", "UnknownVariant", "Variant", "variant", "variant_of"]
+
+UnknownVariant = UnknownBox  # the name callers knew it by
 
 
 class Setup(Protocol):
@@ -47,53 +44,46 @@ class Setup(Protocol):
                  board: Board | None = ...) -> GameState: ...
 
 
-class UnknownVariant(KeyError):
-    """A variant name that no module registered."""
-
-    def __str__(self) -> str:
-        return str(self.args[0])
+SETUPS: dict[str, Setup] = {"classic": new_game, "mother-of-dragons": new_mod_game}
+"""Each box's setup, by the box's name."""
 
 
 @dataclass(frozen=True)
 class Variant:
-    """One box: its name, its houses, its map for the houses in play, its cards and its setup."""
+    """One box: its description and its setup."""
 
-    name: str
-    board: Callable[[Iterable[HouseId]], Board]  # the map for these houses in play
-    cards: Callable[[], CardData]
+    box: Box
     setup: Setup
-    houses: tuple[HouseId, ...] = HOUSES  # every house the box has, in canonical order
-    card_sets: frozenset[str] = frozenset({"base"})  # the house-card sets it deals (cards.HouseCard.set)
 
+    @property
+    def name(self) -> str:
+        return self.box.name
 
-VARIANTS: dict[str, Variant] = {}
+    @property
+    def houses(self) -> tuple[HouseId, ...]:
+        return self.box.houses
 
+    @property
+    def card_sets(self) -> frozenset[str]:
+        return self.box.card_sets
 
-def register(v: Variant) -> Variant:
-    """Make a variant known by its name (once: a second box under a taken name is a mistake)."""
-    assert v.name not in VARIANTS, v.name
-    VARIANTS[v.name] = v
-    return v
+    def board(self, houses: Iterable[HouseId]) -> Board:
+        """The map for these houses in play."""
+        return self.box.board(houses)
+
+    @staticmethod
+    def cards() -> CardData:
+        return CARDS
 
 
 def variant(name: str) -> Variant:
-    """The variant called ``name``.
+    """The box called ``name`` with its setup.
 
-    :raises UnknownVariant: naming the known ones.
+    :raises UnknownBox: naming the known ones.
     """
-    try:
-        return VARIANTS[name]
-    except KeyError:
-        raise UnknownVariant(f"unknown variant {name!r} (known: {', '.join(sorted(VARIANTS))})") from None
+    return Variant(box_named(name), SETUPS[name])
 
 
 def variant_of(state: GameState) -> Variant:
-    """The variant a state is played with."""
+    """The box a state is played with."""
     return variant(state.variant)
-
-
-CLASSIC = register(Variant(CLASSIC_NAME, board=partial(board_for, CLASSIC_NAME), cards=lambda: CARDS, setup=new_game))
-MOD = register(Variant(
-    MOTHER_OF_DRAGONS, board=partial(board_for, MOTHER_OF_DRAGONS), cards=lambda: CARDS, setup=new_mod_game,
-    houses=MOD_HOUSES, card_sets=STANDARD_SETS | {VASSAL},
-))

@@ -26,7 +26,6 @@ point. ``maester outbox --send`` (and ``maester deliver``) sends the ones not se
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import textwrap
 from dataclasses import dataclass, field
@@ -75,8 +74,10 @@ class Replier:
                message_id: str) -> str:  # fmt: skip
         """Write the reply to ``house``'s registered ``address`` about ``faults``; what was done, in words."""
         who = registry.house_name(house)
-        if any(e.get("message") == message for e in self.lines):
-            return f"answered before: a reply to {who} ({address})"
+        for e in self.lines:
+            if e.get("message") == message:  # read again (a run killed before it recorded the mail as read):
+                # said as the first reading said it, so that the moderator's mail is the same either way
+                return f"answered: a reply to {who} ({e.get('address', address)}), {e.get('file', '')}"
         if not self.sender:
             return ("not answered: the moderator has no registered address to answer from (maester register "
                     "GAME_DIR --house moderator --key KEY.pub --email ADDR)")  # fmt: skip
@@ -227,29 +228,13 @@ def pending(root: Path) -> list[dict[str, Any]]:
     return [e for e in entries if e.get("action") == "reply" and str(e.get("file")) not in sent]
 
 
-def sweep(root: Path) -> list[str]:
-    """Remove what a run killed while writing a reply left in ``outbox/replies/``: the temporary files
-    of its atomic writes, and a reply written whose ``reply`` line never came (it was never sent)."""
-    folder = root / OUTBOX / REPLIES
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return []
-    logged = {Path(str(e.get("file", ""))).name for e in registry.read_log(root) if e.get("action") == "reply"}
-    gone = [n for n in names if (n.startswith(".") and n.endswith(".tmp")) or (n.endswith(".eml") and n not in logged)]
-    for n in gone:
-        fileio.remove_temp(folder / n)
-    return gone
-
-
 def send_replies(game_dir: str | Path, *, server: SmtpServer, now: datetime | None = None) -> OutboxReport:
     """Send every reply written and not sent yet, each exactly as its ``.eml`` holds it; log a
     ``replied`` line for each as soon as the server took it. A reply the server refuses is tried
     again at the next run."""
     gd = GameDir.open(game_dir)
     report = OutboxReport("", "replies", gd.root / OUTBOX / REPLIES)
-    with locked(gd, timeout=10):
-        sweep(gd.root)
+    with locked(gd, timeout=10):  # settled first: a reply never logged is gone (folder.settle)
         todo: list[tuple[dict[str, Any], bytes]] = []
         for e in pending(gd.root):
             try:

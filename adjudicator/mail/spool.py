@@ -10,38 +10,33 @@ it the message is the game's, and the next run of any kind (a ``deliver``, ``adj
 A message over :data:`MAX_MESSAGE_BYTES` is not kept: what its header says (sender, subject,
 date, Message-ID) is, in ``mailbox/refused/NAME.json``, so that the moderator's mail lists it.
 
-A delivery killed before the rename leaves its file in ``tmp/``; :func:`sweep` removes the files
-whose writer is gone (its process no longer runs on this host, or the file is 36 hours old, the
-Maildir convention).
+A delivery killed before the rename leaves its file in ``tmp/``; :func:`sweep` (and the next
+command of any kind, :mod:`adjudicator.folder.settle`) removes the files whose writer is gone (its
+process no longer runs on this host, or the file is 36 hours old, the Maildir convention).
 """
 
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import os
 import re
-import socket
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from ..util import fileio
+from ..util.maildir import sweep_dead, unique_name
 from .parse import parse
 
-__all__ = ["MAILBOX", "MAX_MESSAGE_BYTES", "REFUSED", "Kept", "keep", "read_refused", "sweep"]
+__all__ = ["MAILBOX", "MAX_MESSAGE_BYTES", "REFUSED", "Kept", "keep", "read_refused", "sweep", "unique_name"]
 
 MAILBOX = "mailbox"
 REFUSED = "refused"  # mailbox/refused/NAME.json: messages over the size limit, not kept
 MAX_MESSAGE_BYTES = 10 * 1024 * 1024  # Postfix's own default limit (message_size_limit) is about the same
 HEADER_BYTES = 256 * 1024  # what is read of a message over the limit, for its sender and subject
-STALE_SECONDS = 36 * 3600  # a file in tmp/ this old is a delivery that died (the Maildir convention)
 _CHUNK = 1 << 16
-_COUNTER = itertools.count(1)
-_NAME = re.compile(r"^\d+\.M\d+P(\d+)Q\d+\.(.+)$")
 
 
 @dataclass(frozen=True)
@@ -56,17 +51,6 @@ class Kept:
     def where(self) -> str:
         """Its place in the game folder: ``mailbox/new/NAME`` or ``mailbox/refused/NAME.json``."""
         return f"{MAILBOX}/{REFUSED}/{self.name}.json" if self.refused else f"{MAILBOX}/new/{self.name}"
-
-
-def _host() -> str:
-    """This host's name as a Maildir name may hold it (``/`` and ``:`` escaped, as Maildir writers do)."""
-    return socket.gethostname().replace("/", r"\057").replace(":", r"\072") or "localhost"
-
-
-def unique_name() -> str:
-    """A name no other delivery takes: ``SECONDS.MmicrosecondsPpidQcounter.host``."""
-    now = time.time()
-    return f"{int(now)}.M{int(now % 1 * 1_000_000):06d}P{os.getpid()}Q{next(_COUNTER)}.{_host()}"
 
 
 def folders(root: Path) -> Path:
@@ -173,35 +157,5 @@ def read_refused(root: Path) -> Iterator[tuple[Path, dict[str, object]]]:
 
 
 def sweep(box: Path, *, now: float | None = None) -> list[str]:
-    """Remove the files of deliveries that died in ``tmp/`` (their process is gone, or 36 hours passed)."""
-    gone: list[str] = []
-    clock = time.time() if now is None else now
-    host = _host()
-    try:
-        entries = list(os.scandir(box / "tmp"))
-    except OSError:
-        return gone
-    for e in entries:
-        m = _NAME.match(e.name)
-        try:
-            old = clock - e.stat(follow_symlinks=False).st_mtime > STALE_SECONDS
-        except OSError:
-            continue
-        dead = m is not None and m[2] == host and not _alive(int(m[1]))
-        if old or dead:
-            with contextlib.suppress(OSError):
-                os.unlink(e.path)
-                gone.append(e.name)
-    return gone
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # it runs, as another user
-        return True
-    return True
+    """Remove the files of deliveries that died in ``box/tmp/`` (their process is gone, or 36 hours passed)."""
+    return sweep_dead(box / "tmp", now=now)

@@ -44,7 +44,7 @@ TOKEN_NAMES = {"iron_throne": "Iron Throne", "valyrian_steel_blade": "Valyrian S
 def json_view(state: GameState, board: Board | None = None) -> dict[str, Any]:
     """The state as plain JSON data; see ``docs/state-json.md`` for every key."""
     board = board or state.board()
-    expansion = state.variant != "classic"
+    expansion = state.box.has("vassals")  # Mother of Dragons' parts of the state
     areas: dict[str, Any] = {}
     for area in board.areas.values():
         st = state.area(area.id)
@@ -158,7 +158,7 @@ def summary(state: GameState, board: Board | None = None) -> str:
         out += wrap(f"{', '.join(house_name(h) for h in state.leaving)}'s player at the end of round {state.round}: a vassal "
                     f"from round {state.round + 1} (M124)", WIDTH, initial_indent=f"{'Leaving:':<14}",
                     subsequent_indent=" " * 14)  # fmt: skip
-    if state.variant != "classic" and "targaryen" in state.houses_in_play:
+    if state.box.has("dragons") and "targaryen" in state.houses_in_play:
         out.append(f"{'Dragons:':<14}strength {state.dragon_strength(board)}; tokens on rounds "
                    f"{', '.join(map(str, state.dragon_tokens)) or 'none'}")
         out.append(f"{'Iron Bank:':<14}" + "  ".join(f"{cost}: {CARDS.loans[x].name if x else '-'}" for cost, x in

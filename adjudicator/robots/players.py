@@ -51,7 +51,6 @@ from ..game.commands import (
     UseBlade,
     WesterosChoice,
 )
-from ..game.maps import CLASSIC
 from ..game.state import AreaState, GameState, Order
 from ..seals.seal import sign
 from ..turnfile.header import Header, format_header
@@ -177,7 +176,7 @@ class Robot:
         gets a verdict (used, refused or not needed) by the end of its round (ruling 160)."""
         if self.rng.random() >= self.chaos:
             return []
-        if state.variant != CLASSIC and self.rng.random() < 0.2:  # Mother of Dragons: a gift (M121)
+        if state.box.has("gifts") and self.rng.random() < 0.2:  # Mother of Dragons: a gift (M121)
             others = [h for h in state.players() if h != self.house]
             return [Give(power=1 + self.rng.randrange(2), to=self.rng.choice(others))]
         roll = self.rng.random()

@@ -21,7 +21,7 @@ from ..engine.machine import advance
 from ..folder import batch, registry
 from ..folder.gamedir import create_game
 from ..game.board import Board
-from ..game.maps import CLASSIC, MOTHER_OF_DRAGONS
+from ..game.boxes import DEFAULT_BOX
 from ..game.mod_board import WESTEROSI
 from ..game.state import GameState
 from ..game.variants import variant
@@ -84,7 +84,7 @@ def simulate(
     """
     houses = sim_houses(players, expansion, targaryen)
     if expansion is None and players > 6:
-        expansion = MOTHER_OF_DRAGONS
+        expansion = "mother-of-dragons"  # the box that seats 7 or 8 players
     if not text:
         return _play_engine(houses, seed, rounds, tides_of_battle, chaos, expansion, on_step, ahead)
     tmp = None
@@ -192,7 +192,7 @@ def _play(root: Path, houses: list[str], seed: int, rounds: int | None, tides: b
 def _play_engine(houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,
                  expansion: str | None, on_step: Callable[[GameState], None] | None, ahead: bool = False) -> SimResult:  # fmt: skip
     """The same game with no text, seals or reports: robots answer the engine directly."""
-    state = variant(expansion or CLASSIC).setup(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}",
+    state = variant(expansion or DEFAULT_BOX).setup(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}",
                                                 tides_of_battle=tides)  # fmt: skip
     robots = _robots(state.houses_in_play, seed, chaos, ahead)  # a vassal's too: they stand in for its commander
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0)

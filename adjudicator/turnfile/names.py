@@ -30,9 +30,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from ..game.boxes import DEFAULT_BOX, box_named, box_names
 from ..game.cards import CARDS
-from ..game.maps import CLASSIC, MOTHER_OF_DRAGONS
-from ..game.variants import variant as variant_named
 
 # Which spellings of a name count as the same: see normalise().
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "`": "'", "\u00b4": "'"})
@@ -134,7 +133,7 @@ _ALIASES: dict[str, dict[str, str]] = {
         "braavosi coastlands": "braavosian_coastlands",
         "bay of myrth": "sea_of_myrth",
     },
-    "house": {f"house {h}": h for h in (*variant_named(MOTHER_OF_DRAGONS).houses,)}
+    "house": {f"house {h}": h for h in dict.fromkeys(h for b in box_names() for h in box_named(b).houses)}
     | {"greyjoys": "greyjoy", "starks": "stark", "targs": "targaryen"},
     "house_card": {"ned": "eddard_stark", "ned stark": "eddard_stark", "oberyn": "the_red_viper",
                    "olenna": "queen_of_thorns", "sandor": "the_hound", "sandor clegane": "the_hound",
@@ -164,7 +163,7 @@ _KIND_WORDS: dict[str, str] = {
 NAME_KINDS = ("area", "house", "house_card", "westeros_card", "wildling_card", "loan", "unit", "track")
 CARD_KINDS = ("westeros_card", "wildling_card", "house_card", "loan")  # what may head a choice line
 
-_VOCABULARY: ContextVar[str] = ContextVar("vocabulary", default=CLASSIC)
+_VOCABULARY: ContextVar[str] = ContextVar("vocabulary", default=DEFAULT_BOX)
 
 
 class vocabulary:  # lower case: it is used as a function, ``with vocabulary(variant):``
@@ -183,7 +182,7 @@ class vocabulary:  # lower case: it is used as a function, ``with vocabulary(var
     __slots__ = ("_token", "_variant")
 
     def __init__(self, variant: str) -> None:
-        variant_named(variant)  # an unknown variant is refused here, not at the first lookup
+        box_named(variant)  # an unknown variant is refused here, not at the first lookup
         self._variant = variant
 
     def __enter__(self) -> None:
@@ -300,14 +299,14 @@ def _card_first_names(cards: dict[str, str]) -> dict[str, str]:
 
 
 @cache
-def namespace(kind: str, variant: str = CLASSIC) -> Namespace:
+def namespace(kind: str, variant: str = DEFAULT_BOX) -> Namespace:
     """The namespace of one kind in a variant's vocabulary: area, house, house_card, westeros_card,
     wildling_card, loan, unit, track, or card (every card that may head a choice line).
 
     A variant knows its own areas (the largest map it has), houses and cards; unit types and tracks
     are the same in every variant.
     """
-    box = variant_named(variant)
+    box = box_named(variant)
     if kind == "area":
         board = box.board(box.houses)
         names = {a.id: a.name for a in board.areas.values()}
@@ -321,22 +320,21 @@ def namespace(kind: str, variant: str = CLASSIC) -> Namespace:
         aliases = {k: v for k, v in _ALIASES["house_card"].items() if v in names}
         return _build(kind, names, _card_first_names(names) | aliases)
     if kind == "westeros_card":
-        decks = (1, 2, 3) if variant == CLASSIC else (1, 2, 3, 4)
-        names = {c.id: c.name for c in CARDS.westeros if c.deck in decks}
+        names = {c.id: c.name for c in CARDS.westeros if c.deck in box.westeros_decks}
         return _build(kind, names, {k: v for k, v in _ALIASES["westeros_card"].items() if v in names})
     if kind == "wildling_card":
         return _build(kind, {c.id: c.name for c in CARDS.wildling_cards.values()}, _ALIASES["wildling_card"])
     if kind == "loan":
-        return _build(kind, {} if variant == CLASSIC else {c.id: c.name for c in CARDS.loans.values()})
+        return _build(kind, {c.id: c.name for c in CARDS.loans.values()} if box.has("iron_bank") else {})
     if kind == "unit":  # the dragon is Mother of Dragons' (Targaryen's) unit
-        units = {u: s for u, (s, _) in UNIT_NAMES.items() if u != "dragon" or variant != CLASSIC}
+        units = {u: s for u, (s, _) in UNIT_NAMES.items() if u != "dragon" or box.has("dragons")}
         return _build(kind, units, {k: v for k, v in _ALIASES["unit"].items() if v in units})
     if kind == "track":
         return _build(kind, TRACK_NAMES, _ALIASES["track"])
     if kind == "card":  # every card that can head a choice line; ids carry their kind
         merged: dict[str, str] = {}
         spellings: dict[str, str] = {}
-        kinds = CARD_KINDS[:3] if variant == CLASSIC else CARD_KINDS
+        kinds = CARD_KINDS if box.has("iron_bank") else CARD_KINDS[:3]  # a loan heads a choice line too
         for sub in kinds:
             ns = namespace(sub, variant)
             merged |= {f"{sub}:{i}": n for i, n in ns.display.items()}
@@ -382,7 +380,7 @@ def _display_name(kind: str, ident: str, vocabulary: str) -> str:
         return UNIT_NAMES.get(ident, (ident.replace("_", " "),))[0]
     if kind == "track":
         return TRACK_NAMES.get(ident, ident.replace("_", " "))
-    for variant in dict.fromkeys((vocabulary, CLASSIC, MOTHER_OF_DRAGONS)):
+    for variant in dict.fromkeys((vocabulary, *box_names())):
         shown = namespace(kind, variant).display.get(ident)
         if shown is not None:
             return shown

@@ -28,8 +28,8 @@ from lark.exceptions import UnexpectedInput
 from lark.lexer import PatternStr
 
 from ..game import commands as C
+from ..game.boxes import DEFAULT_BOX, box_named
 from ..game.commands import Command, Where
-from ..game.maps import CLASSIC
 from . import grammar
 from .diagnostics import (
     FOOTNOTES,
@@ -555,7 +555,7 @@ def _head_line(head: _Name, rhs: tuple[Any, ...]) -> Built:
     # (Bronze Yohn Royce), "The Eyrie" (Syrio), "The Twins" (Tywin), "The Arbor" (Areo), ruling 350.
     if (card_match.id is None or (card_match.fuzzy and not area_match.fuzzy)) and area_match.id is not None:
         sea = SEA_ORDER_WORDS.get(normalise(rhs[1].text)) if form == "option" else None
-        if sea is not None and current_vocabulary() != CLASSIC:  # Mother of Dragons' sea orders (M114)
+        if sea is not None and box_named(current_vocabulary()).has("sea_orders"):  # Mother of Dragons' (M114)
             return c.done(C.AssignOrder(area=c.name("area", head), token=sea))
         if form == "option":
             sugg = order_suggestions(rhs[1].text)
@@ -696,7 +696,7 @@ class TurnFile:
                                               if w.code in FOOTNOTES)]) + "\n"
 
 
-def parse_turn_file(text: str | bytes, *, filename: str = "<turn>", variant: str = CLASSIC) -> TurnFile:
+def parse_turn_file(text: str | bytes, *, filename: str = "<turn>", variant: str = DEFAULT_BOX) -> TurnFile:
     """Parse a whole turn file; never raises for any input.
 
     Each logical line is parsed on its own; valid lines stand whatever happens to the others.

@@ -9,11 +9,12 @@ from __future__ import annotations
 import pytest
 from rules.helpers import combat, entry, phases  # noqa: F401 (fixtures)
 
+from adjudicator.game.boxes import board_for
 from adjudicator.game.commands import AssignOrder, Raid, order_kind
-from adjudicator.game.maps import MOTHER_OF_DRAGONS, board_for
 from adjudicator.turnfile.parser import parse_turn_file
 from adjudicator.turnfile.printer import format_command
 
+MOTHER_OF_DRAGONS = "mother-of-dragons"
 MOD_BOARD = board_for(MOTHER_OF_DRAGONS, ["stark", "targaryen"])
 TOKENS = ("sea_march", "sea_support", "iron_bank", "march+1", "defense+1", "vassal_march", "vassal_raid_support")
 

@@ -82,7 +82,7 @@ def wildling_card(card: str, fn: Callable[[Context, Outcome], None], *, needs_ra
 def _never_moves(state: GameState, house: HouseId) -> bool:
     """Mother of Dragons' Targaryen keeps position 8 of every track: a choice that would only move it
     on a track is not open to it (M097, M101, ruling 253)."""
-    return house == "targaryen" and state.variant != "classic"
+    return house == "targaryen" and state.box.has("fixed_last")
 
 
 def _name(card: str) -> str:

@@ -225,9 +225,9 @@ def bid_for_track(ctx: Context, track: str) -> None:
     # Mother of Dragons: a vassal bids 0 unasked (M064); Targaryen bids but keeps position 8 (M097).
     bids = secret_bids(ctx, track, [h for h in st.turn_order() if not st.is_vassal(h)])
     bids |= dict.fromkeys(st.vassals, 0)
-    if FIXED_LAST in bids and st.variant != "classic":
+    if FIXED_LAST in bids and st.box.has("fixed_last"):
         bids = distribute_bid(ctx, track, bids, previous)  # Targaryen gives its bid away (M100)
-    fixed = [h for h in previous if h == FIXED_LAST and st.variant != "classic"]
+    fixed = [h for h in previous if h == FIXED_LAST and st.box.has("fixed_last")]
     # The old Iron Throne holder still breaks ties on the Iron Throne track (R085): the track
     # is replaced only now.
     ranked = rank(ctx, track, {h: b for h, b in bids.items() if h not in fixed}, [h for h in previous if h not in fixed])
@@ -246,7 +246,7 @@ def move_on_track(state: GameState, track: str, house: HouseId, position: int) -
     order = state.tracks[track]
     if not 1 <= position <= len(order):
         raise ValueError(f"position {position} is not on the {track} track of {len(order)} houses")
-    if FIXED_LAST in order and state.variant != "classic":  # Targaryen holds position 8 all game (M097)
+    if FIXED_LAST in order and state.box.has("fixed_last"):  # Targaryen holds position 8 all game (M097)
         if house == FIXED_LAST:
             return
         position = min(position, len(order) - 1)

@@ -61,7 +61,7 @@ def clean_up(ctx: Context) -> None:
         ctx.emit(UnitsRallied(units=tuple(rallied)))
     st.blade_used = False
     st.raven_used = False
-    last = st.round >= board.constants["rounds"]
+    last = st.round >= st.box.rounds
     ctx.emit(RoundEnded(round=st.round, last=last))
     if not last:
         st.round += 1

@@ -15,7 +15,6 @@ from typing import Any
 
 from ...game.board import Board
 from ...game.commands import Give
-from ...game.maps import CLASSIC
 from ...game.state import GameState
 from ..core.context import Context, PoolEntry
 from ..events import AnswerUnusable, AnswerUsed, Event
@@ -24,7 +23,7 @@ from ..events import from_dict as event_from_dict
 
 def gift_problem(state: GameState, board: Board, giver: str, cmd: Give) -> str | None:
     """Why ``giver`` cannot make this gift now, or ``None`` (ruling 261)."""
-    if state.variant == CLASSIC:
+    if not state.box.has("gifts"):
         return "houses never give each other anything in the base game (R266); gifts of power are Mother of Dragons' (M121)"
     if state.is_vassal(giver):
         return "a vassal gives no power (ruling 261)"
@@ -82,7 +81,7 @@ def gifts_at_support(ctx: Context, declaration: str) -> None:
     """Ruling 261: before the support declaration ``declaration`` (a request key), the gifts waiting in
     the pool are made, when the combat reaches that declaration for the first time or recorded
     them there. A replay past the declaration makes the recorded gifts again and takes no new one."""
-    if ctx.state.variant == CLASSIC:
+    if not ctx.state.box.has("gifts"):
         return  # no gifts in the base game: one sent is refused at the next step (R266)
     key = f"{declaration}.gifts"
     rec = ctx.segment.decisions.get(key)

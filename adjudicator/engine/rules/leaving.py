@@ -51,7 +51,7 @@ def between_rounds(state: GameState) -> bool:
 
 
 def _who_problem(state: GameState, house: str) -> str | None:
-    if state.variant == "classic":
+    if not state.box.has("vassals"):
         return "only a Mother of Dragons game turns a leaving player's house into a vassal (M124)"
     if house not in state.houses_in_play:
         return f"{house.title()} is not in this game (M124)"

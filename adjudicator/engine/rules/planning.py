@@ -26,7 +26,6 @@ from ...game.commands import (
     RavenKeep,
     order_kind,
 )
-from ...game.maps import CLASSIC
 from ...game.state import GameState, Order
 from ..core.context import (
     NOT_APPLICABLE,
@@ -360,7 +359,7 @@ def run(ctx: Context) -> None:
     st = ctx.state
     if st.step == "raven":
         messenger_raven(ctx)
-        if st.variant != CLASSIC:
+        if st.box.has("sea_orders"):
             remove_sea_orders_on_land(ctx)  # M116: after the raven, before any order resolves
         st.restrictions = []  # R057: the Westeros bans last for this Planning Phase only
         st.step, st.phase = "", "action"

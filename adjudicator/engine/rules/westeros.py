@@ -80,7 +80,7 @@ def run(ctx: Context) -> None:
     """
     st = ctx.state
     if not st.step:
-        if st.round > ctx.board.constants["rounds"]:
+        if st.round > st.box.rounds:
             final_winner(ctx)  # only if the clean-up of round 10 did not end the game already (ruling 77)
         ctx.emit(PhaseStarted(round=st.round, phase="westeros"))
         if st.loan_slots:
