@@ -366,3 +366,46 @@ def test_info_refuses_a_game_toml_without_game_table(tmp_path):
         GameDir.open(tmp_path).info()
 
 
+
+
+# --- the house decks, a table setting (ruling 370) ------------------------------------------------
+
+
+def test_ruling_370_new_deals_the_a_dance_with_dragons_decks_in_a_base_game(tmp_path, capsys):
+    code, _, err = run(capsys, "new", tmp_path / "g", "--houses", HOUSES4, "--seed", "s", "--house-cards", "adwd")
+    assert code == 0, err
+    gd = GameDir(tmp_path / "g")
+    assert tomllib.loads(gd.game_file.read_text())["game"]["options"]["house_cards"] == "adwd"
+    state = gd.load_state()
+    assert state.houses["stark"].hand[:2] == ["roose_bolton_adwd", "ramsay_bolton"] and state.house_deck() == "adwd"
+
+
+def test_ruling_370_new_with_the_base_decks_writes_nothing_new(tmp_path, capsys):
+    code, _, _ = run(capsys, "new", tmp_path / "a", "--houses", HOUSES4, "--seed", "s", "--game-id", "g",
+                     "--house-cards", "base")
+    assert code == 0
+    code, _, _ = run(capsys, "new", tmp_path / "b", "--houses", HOUSES4, "--seed", "s", "--game-id", "g")
+    assert code == 0
+    a, b = GameDir(tmp_path / "a"), GameDir(tmp_path / "b")
+    assert a.state_file.read_bytes() == b.state_file.read_bytes() and "house_cards" not in a.state_file.read_text()
+
+
+def test_ruling_370_new_refuses_an_unknown_deck_and_writes_nothing(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        run(capsys, "new", tmp_path / "g", "--houses", HOUSES4, "--house-cards", "affc")
+    assert "invalid choice: 'affc'" in capsys.readouterr().err and not (tmp_path / "g").exists()
+    code, _, err = run(capsys, "new", tmp_path / "g", "--houses", HOUSES4, "--alternate-house-cards")
+    assert code == 2 and "--house-cards adwd" in err and not (tmp_path / "g").exists()
+
+
+def test_ruling_370_a_position_names_its_deck_and_new_checks_it(tmp_path, capsys):
+    pos = tmp_path / "p.toml"
+    pos.write_text('houses = ["stark", "lannister", "baratheon"]\n[options]\nhouse_cards = "adwd"\n')
+    code, _, err = run(capsys, "new", tmp_path / "g", "--position", pos, "--house-cards", "base")
+    assert code == 2 and "disagrees" in err and not (tmp_path / "g").exists()
+    code, _, err = run(capsys, "new", tmp_path / "g", "--position", pos)
+    assert code == 0, err
+    assert GameDir(tmp_path / "g").load_state().houses["baratheon"].hand[0] == "stannis_baratheon_adwd"
+    pos.write_text('houses = ["stark", "lannister", "baratheon"]\n[options]\nhouse_cards = "dance"\n')
+    code, _, err = run(capsys, "new", tmp_path / "h", "--position", pos)
+    assert code == 2 and "unknown house deck 'dance'" in err and not (tmp_path / "h").exists()

@@ -252,3 +252,19 @@ def test_ruling_323_what_a_killed_run_left_of_a_reply_is_swept_and_a_logged_one_
     assert len(sent.sent) == 1 and sent.failed == [] and len(recorder.received) == 1
     assert len(list(folder.iterdir())) == 1, "only the reply the log knows is left"
     assert replies.send_replies(game, server=server).sent == [] and len(recorder.received) == 1, "sent once"
+
+
+def test_ruling_324_unsealed_mails_piped_one_by_one_to_deliver_get_three_replies_at_once_and_no_more(
+        game: Path, smtp: LoopbackController, recorder: Recorder, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """As a mail server pipes a flood to ``maester deliver``, one process a message: each delivery answers
+    at once while the address is within its bound, and after that none does."""
+    replied = []
+    for n in range(12):
+        out = deliver(monkeypatch, game, smtp, mail(UNSEALED, 300 + n))
+        replied.append(len(replies_to(recorder, shapes.EMAILS["stark"])))
+        assert ("answered: a reply to House Stark" in out) == (n < replies.MAX_A_DAY), out
+    assert replied == [1, 2, 3] + [3] * 9, "each of the first three at once, then none"
+    assert mails_to(recorder, MALLORY) == []
+    said = " ".join(moderator_text(recorder).split())
+    assert all(f"'my turn {300 + n}'" in said for n in range(12)), "the moderator's mail lists each"
+    assert said.count("replies went to stark@players.example in the last 24 hours already (at most 3 a day)") == 9

@@ -175,5 +175,7 @@ def test_every_choice_form_has_an_example_and_every_choice_card_exists() -> None
     for key, forms in CARD_CHOICES.items():
         kind, card = key.split(":")
         shown = display_name(kind, card)
-        assert card in (lookup(kind, shown).id, lookup(kind, shown, "mother-of-dragons").id)  # deck IV: the expansion's
+        # deck IV: the expansion's; A Dance with Dragons' cards: a game dealing them (ruling 370)
+        assert card in (lookup(kind, shown).id, lookup(kind, shown, "mother-of-dragons").id,
+                        lookup(kind, shown, "classic+adwd").id, lookup(kind, shown, "mother-of-dragons+adwd").id)
         assert forms <= set(FORM_EXAMPLES)

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.game.cards import CARDS
+from adjudicator.game.cards import CARDS, STANDARD_SETS, VASSAL
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState
 from adjudicator.reports import report
 from adjudicator.reports.show import summary
 from adjudicator.robots.simulate import simulate
 
-HOUSE_BY_NAME = {c.name: c for c in CARDS.house_cards.values()}
+HOUSE_BY_NAME = {c.name: c for c in CARDS.house_cards.values() if c.set in STANDARD_SETS | {VASSAL}}  # the games' decks
 WESTEROS_BY_NAME = {c.name: c for c in CARDS.westeros}
 WILDLING_BY_NAME = {c.name: c for c in CARDS.wildling_cards.values()}
 LABEL = re.compile(r"^\[(?P<label>[^\]]+)\] ?(?P<text>.*)$", re.S)

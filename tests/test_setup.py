@@ -268,9 +268,23 @@ def test_R021_each_house_holds_its_seven_house_cards(n):
     s = game(n)
     for h in GAMES[n]:
         hand = s.houses[h].hand
-        assert len(hand) == 7 and sorted(hand) == sorted(c.id for c in CARDS.house_cards.values() if c.house == h)
+        assert len(hand) == 7 and sorted(hand) == sorted(c.id for c in CARDS.house_cards.values()
+                                                          if c.house == h and c.set == "base")
         assert s.houses[h].discards == []
-    assert set(s.houses) == set(GAMES[n])
+    assert set(s.houses) == set(GAMES[n]) and "house_cards" not in s.options  # the base decks leave no mark
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_ruling_370_a_base_game_may_deal_the_a_dance_with_dragons_decks(n):
+    s = new_game(GAMES[n], seed="adwd", house_cards="adwd")
+    for h in GAMES[n]:
+        assert sorted(s.houses[h].hand) == sorted(c.id for c in CARDS.house_cards.values()
+                                                  if c.house == h and c.set == "adwd")
+    assert s.options["house_cards"] == "adwd" and not s.check(BOARD)
+    base = new_game(GAMES[n], seed="adwd")
+    assert s.areas == base.areas and s.westeros_decks == base.westeros_decks  # only the hands differ
+    with pytest.raises(SetupError, match="unknown house deck 'affc'; the house decks are base and adwd"):
+        new_game(GAMES[n], seed="adwd", house_cards="affc")
 
 
 def test_houses_not_in_play_have_nothing_on_the_board():

@@ -7,6 +7,7 @@ import pytest
 from adjudicator.cli import main
 from adjudicator.engine.invariants import check_invariants
 from adjudicator.game.board import Board
+from adjudicator.game.cards import CARDS
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import Unit
 from adjudicator.robots.simulate import simulate
@@ -110,9 +111,37 @@ def test_seeded_robot_games_do_not_depend_on_the_size_of_the_card_catalogue(monk
     before = fingerprint()
     assert any("PlayCard" in c for c in sent)
     template = CARDS.house_cards["eddard_stark"]
+    catalogue = len(CARDS.house_cards)  # the base game's, Mother of Dragons' and A Dance with Dragons' cards
     for house in ("stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"):
         for i in range(7):
             card = replace(template, id=f"new_box_{house}_{i}", house=house, set="new_box")
             monkeypatch.setitem(CARDS.house_cards, card.id, card)
-    assert len(CARDS.house_cards) == 77 + 42
+    assert catalogue == 77 + 42 and len(CARDS.house_cards) == catalogue + 42
     assert fingerprint() == before
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ruling_370_engine_only_games_with_the_a_dance_with_dragons_decks_keep_every_invariant(seed):
+    hands: set[str] = set()
+    r = simulate(6, seed, text=False, house_cards="adwd",
+                 on_step=lambda s: hands.update(c for h in s.houses.values() for c in h.hand + h.discards))
+    assert r.problems == [] and r.winner is not None
+    assert hands == set(CARDS.of_set("adwd"))  # only the deck's cards were ever held
+
+
+def test_ruling_370_a_text_path_game_with_the_a_dance_with_dragons_decks_matches_the_engine():
+    finals = {}
+    for text in (True, False):
+        last = []
+        r = simulate(6, 4, rounds=3, text=text, house_cards="adwd", on_step=last.append)
+        assert r.problems == []
+        finals[text] = last[-1]
+    assert _position(finals[True]) == _position(finals[False])
+
+
+@pytest.mark.parametrize("players", [4, 8])
+def test_ruling_370_mother_of_dragons_games_with_the_alternate_set_keep_every_invariant(players):
+    r = simulate(players, 3, text=False, house_cards="adwd", expansion="mother-of-dragons")
+    assert r.problems == [] and r.winner is not None
+    t = simulate(players, 3, rounds=2, house_cards="adwd", expansion="mother-of-dragons")
+    assert t.problems == []

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..folder import gamedir
-from ..game.mod_setup import ALTERNATE_CARDS_REFUSED
+from ..game.cards import HOUSE_DECKS
 from ..game.position import PositionError, dump_position
 from ..game.setup import SetupError
 from ..reports import show
@@ -29,8 +29,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--tides-of-battle", action="store_true", help="play with the Tides of Battle cards")
     p.add_argument("--expansion", metavar="NAME",
                    help="play an expansion: mother-of-dragons (3-8 players; the houses are the players')")
+    p.add_argument("--house-cards", metavar="DECK", choices=sorted(HOUSE_DECKS),
+                   help="the house decks dealt: base (the default) or adwd (A Dance with Dragons' cards; with "
+                   "Mother of Dragons also Arryn's A Feast for Crows cards and Targaryen's set B)")
     p.add_argument("--alternate-house-cards", action="store_true",
-                   help="Mother of Dragons' alternate house-card set (refused until Maester has its cards)")
+                   help="Mother of Dragons' alternate house-card set (M123): the same as --house-cards adwd")
     p.add_argument("--position", type=Path, metavar="FILE", help="start from this position file (docs/positions.md)")
     p.add_argument("--force", action="store_true",
                    help="reuse an existing non-empty folder: replaces [game], the state and the seed; keeps other files")
@@ -48,14 +51,19 @@ def register(subparsers: Any) -> None:
 
 def cmd_new(args: argparse.Namespace) -> int:
     houses = args.houses.split(",") if args.houses else None
+    house_cards = args.house_cards
     if args.alternate_house_cards:
-        raise UserError(ALTERNATE_CARDS_REFUSED if args.expansion else
-                        "--alternate-house-cards belongs to an expansion: give --expansion mother-of-dragons too")
+        if not args.expansion:
+            raise UserError("--alternate-house-cards belongs to an expansion: give --expansion mother-of-dragons too, "
+                            "or --house-cards adwd for A Dance with Dragons' cards in a base game")
+        if house_cards not in (None, "adwd"):
+            raise UserError(f"--alternate-house-cards deals the adwd house cards, not {house_cards}: give one of the two")
+        house_cards = "adwd"
     try:
         gd = gamedir.create_game(
             args.game_dir, houses=houses, game_id=args.game_id, seed=args.seed,
             tides_of_battle=args.tides_of_battle, position=args.position, force=args.force,
-            expansion=args.expansion,
+            expansion=args.expansion, house_cards=house_cards,
         )
         info = gd.info()
     except (gamedir.GameDirError, SetupError, PositionError) as e:

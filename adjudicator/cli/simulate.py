@@ -21,6 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
     p.add_argument("--out", type=Path, default=None, help="keep the game folder here (must not exist)")
     p.add_argument("--tides-of-battle", action="store_true", help="play with the Tides of Battle cards")
+    p.add_argument("--house-cards", choices=("base", "adwd"), default="base",
+                   help="the house decks dealt: base, or adwd (A Dance with Dragons' cards)")
     p.add_argument("--engine-only", action="store_true",
                    help="answer the engine directly (no text, seals or reports): much faster")
     p.add_argument("--ahead", action="store_true",
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     expansion = _expansion(args.expansion, args.without_targaryen)
     result = simulate(args.players, args.seed, rounds=args.rounds, out=args.out, tides_of_battle=args.tides_of_battle,
                       text=not args.engine_only, ahead=args.ahead, expansion=expansion,
-                      targaryen=not args.without_targaryen)
+                      targaryen=not args.without_targaryen, house_cards=args.house_cards)
     for p in result.problems:
         print(f"invariant broken: {p}")
     if result.folder is not None:

@@ -564,6 +564,12 @@ CARD_CHOICES: dict[str, tuple[dict[str, str], ...]] = {
     "aeron_damphair": ({"option": "no"},), "cersei_lannister": ({"option": "no"},),
     "renly_baratheon": ({"option": "no"},), "robb_stark": ({"option": "no"},), "patchface": ({"option": "no"},),
     "doran_martell": ({"track": "fiefdoms"}, {"track": "kings_court"}, {"track": "iron_throne"}),
+    # A Dance with Dragons: "no" to a "you may" text, said ahead (ruling 380)
+    "reek": ({"option": "return"}, {"option": "no"}), "jon_snow": ({"option": "up"}, {"option": "down"}, {"option": "no"}),
+    "ser_ilyn_payne": ({"option": "no"},), "qyburn": ({"option": "no"},), "melisandre_adwd": ({"option": "no"},),
+    "rodrik_the_reader": ({"option": "no"},), "aeron_damphair_adwd": ({"option": "no"},),
+    "ser_gerris_drinkwater": ({"track": "fiefdoms"}, {"track": "kings_court"}, {"track": "iron_throne"}, {"option": "no"}),
+    "alayne_stone": ({"option": "pay"}, {"option": "no"}), "missandei": ({"option": "no"},),  # the alternate set's
 }
 
 

@@ -44,7 +44,7 @@ def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
         for house in state.houses_in_play:
             hs = state.houses[house]
             held = sorted(hs.hand + hs.discards + hs.removed)  # removed from the game: Mother of Dragons' cards
-            if held != ([] if state.is_vassal(house) else sorted(CARDS.hand_of(house, state.box.card_sets))):  # vassals have none (M010)
+            if held != ([] if state.is_vassal(house) else sorted(CARDS.hand_of(house, state.card_sets()))):  # vassals have none (M010)
                 problems.append(f"{house}'s house cards are not each exactly once in hand or discards: {held}")
     need = board.constants["castles_needed_to_win"]
     for house in state.players():  # a vassal's castles win nothing (M070)

@@ -27,6 +27,7 @@ from ..game.boxes import DEFAULT_BOX
 from ..game.state import GameState, Segment
 from ..seals.seal import NoSeal, SealError, decode, normalise, scan
 from ..turnfile.header import Header, HeaderError, find_header
+from ..turnfile.names import vocabulary_of
 from ..util import fileio, tomltext, tomlwrite
 from . import registry
 from .defaults import DefaultRule, take_defaults
@@ -568,7 +569,7 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
                 chk.problems.append(f"states/{n:04d}.toml cannot be re-derived: archive/{name} {bad[name]}")
                 return chk
         understood = [understand(name, (folder.archive / name).read_bytes(), ledger.find(name), ledger.moderator_accepts,
-                                 variant=base.variant) for name in applied]  # fmt: skip
+                                 variant=vocabulary_of(base)) for name in applied]  # fmt: skip
         outcome = derive(prev, base, n, understood, deadline=deadline, previous_sha256=sha256(prev_text.encode()),
                          board=board, rule=rule, leaving=leaving)  # fmt: skip
         text = outcome.snapshot.to_toml()
@@ -620,7 +621,8 @@ def _check_seed(game: dict[str, Any], setup_text: str, chk: Check) -> None:
     setup = GameState.from_toml(setup_text)
     try:
         fresh = variant(setup.variant).setup(setup.players(), seed=seed, game_id=setup.game_id,
-                                             tides_of_battle=bool(setup.options.get("tides_of_battle")))  # fmt: skip
+                                             tides_of_battle=bool(setup.options.get("tides_of_battle")),
+                                             house_cards=setup.house_deck())  # fmt: skip
     except SetupError as e:
         chk.problems.append(f"cannot set up a fresh game to compare with: {e}")
         return

@@ -33,6 +33,7 @@ from typing import Any
 from ..game.board import Board
 from ..game.state import GameState
 from ..seals.seal import SealError
+from ..turnfile.names import vocabulary_of
 from ..util import fileio
 from . import deadlines, registry
 from .audit import (
@@ -361,7 +362,7 @@ class Run:
             prev_text = self._snapshot_text(n - 1)
             prev = Snapshot.from_toml(prev_text, where=str(self.folder.snapshot_path(n - 1)))
             base = prev.state
-        understood = [self.read_archived(name, base.variant) for name in stored.applied]
+        understood = [self.read_archived(name, vocabulary_of(base)) for name in stored.applied]
         outcome = derive(prev, base, n, understood, deadline=stored.deadline, previous_sha256=sha256(prev_text.encode()),
                          board=self.board, rule=stored.rule(), leaving=stored.leaving)  # fmt: skip
         if outcome.snapshot.to_toml() != text:
@@ -472,7 +473,7 @@ class Run:
                 applied, deadline, rule, leaving = meta.applied, meta.deadline, meta.rule(), meta.leaving
             else:
                 raise CorruptFolder(f"cannot repair: {path} is unreadable and the log does not say what it applied")
-            understood = [self.read_archived(name, base.variant) for name in applied]
+            understood = [self.read_archived(name, vocabulary_of(base)) for name in applied]
             outcome = derive(prev, base, n, understood, deadline=deadline, previous_sha256=sha256(prev_text.encode()),
                              board=self.board, rule=rule, leaving=leaving)  # fmt: skip
             text = outcome.snapshot.to_toml()
@@ -586,7 +587,7 @@ class Run:
         """Derive and commit the next snapshot from archived files and the defaults ``rule`` names (a
         deadline called at ``prev``, the houses in civil disorder: :func:`deadlines.rule_for`), with
         the players ``maester leave`` named at ``prev``."""
-        understood = [self.read_archived(a.name, prev.state.variant) for a in unapplied]
+        understood = [self.read_archived(a.name, vocabulary_of(prev.state)) for a in unapplied]
         prev_text = self._snapshot_text(prev.number)
         t0 = _clock()
         outcome = derive(prev, prev.state, prev.number + 1, understood, deadline=prev.number in self.ledger.deadlines,

@@ -31,7 +31,7 @@ from ..game.commands import ALL_ORDER_TOKENS, ORDER_TOKENS, SEA_ORDER_TOKENS, SP
 from ..game.state import GameState
 from ..turnfile.diagnostics import IllegalOrder, InvalidLine, Notice, TurnFileError
 from ..turnfile.header import STEPS, Header, format_header
-from ..turnfile.names import INFLUENCE_TRACKS, ORDER_TEXT, display_name, lookup, vocabulary
+from ..turnfile.names import INFLUENCE_TRACKS, ORDER_TEXT, display_name, lookup, vocabulary, vocabulary_of
 from ..turnfile.parser import TurnFile, parse_turn_file
 from ..turnfile.printer import format_command
 from ..turnfile.shadowing import shadowed
@@ -67,7 +67,7 @@ def check_file(game_dir: str | Path, path: str | Path, *, house: str | None = No
         except PublishedStateError as e:
             raise CheckError(str(e)) from None
         data = _read(path)
-        tf = check_turn_file(parse_turn_file(data, filename=_name(path), variant=state.variant), state,
+        tf = check_turn_file(parse_turn_file(data, filename=_name(path), variant=vocabulary_of(state)), state,
                              game_id=state.game_id, house=house, engine=False, source=Path(game_dir).name)  # fmt: skip
         note = Notice("W902", "checked against the published state: the rules engine's own checks run when the "
                       "moderator adjudicates", C.Where(tf.filename, 0))  # fmt: skip
@@ -78,8 +78,8 @@ def check_file(game_dir: str | Path, path: str | Path, *, house: str | None = No
     except GameDirError as e:
         raise CheckError(str(e)) from None
     data = _read(path)
-    tf = parse_turn_file(data, filename=_name(path), variant=state.variant)
-    with vocabulary(state.variant):
+    tf = parse_turn_file(data, filename=_name(path), variant=vocabulary_of(state))
+    with vocabulary(vocabulary_of(state)):
         last = _last_seq(gd.root, tf, house, state)
     tf = check_turn_file(tf, state, game_id=game_id, house=house, last_seq=last)
     return replace(tf, warnings=(*tf.warnings, *wrap_notices(data, tf.filename)))
@@ -132,7 +132,7 @@ def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = Non
 
     :raises CheckError: when neither the header nor ``house`` names the house, or ``house`` is not in the game.
     """
-    with vocabulary(state.variant):
+    with vocabulary(vocabulary_of(state)):
         return _check_turn_file(tf, state, game_id, house, board or state.board(), engine, last_seq, source)
 
 
@@ -642,6 +642,8 @@ def _card_choice(s: _Static, cmd: C.CardChoice) -> None:
         s.fail(cmd, "E409", f"{card.name} is a {card.house.title()} card: only its player chooses for it (R193)")
     elif cmd.card == "aeron_damphair" and cmd.house_card and cmd.house_card not in s.state.houses[s.house].hand:
         s.fail(cmd, "E408", f"{display_name('house_card', cmd.house_card)} is not in your hand (R193)")
+    elif cmd.amount and cmd.amount > (power := s.state.houses[s.house].power):
+        s.fail(cmd, "E407", f"{card.name} discards {cmd.amount} power tokens but you have {power} available (R193)")
 
 
 def _bid(s: _Static, cmd: C.Bid) -> None:

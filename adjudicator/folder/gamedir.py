@@ -338,10 +338,12 @@ def create_game(
     now: datetime | None = None,
     board: Board | None = None,
     expansion: str | None = None,
+    house_cards: str | None = None,
 ) -> GameDir:
     """Create a game folder: ``game.toml``, ``state.toml``, ``secret/seed`` and the empty folders.
 
     ``expansion`` names an expansion to play (``mother-of-dragons``); a position file may name its own.
+    ``house_cards`` names the house deck dealt (``base`` or ``adwd``, ruling 370), recorded in the options.
 
     Everything is checked before anything is written: on any error the disk is unchanged. A new
     folder is built under a temporary name and renamed into place. With ``force``, an existing
@@ -368,7 +370,7 @@ def create_game(
         raise GameDirError(f"{root} exists and is not empty (use --force to reuse it)")
     if root.exists() and GameDir(root).game_file.exists():
         GameDir(root).read_game()  # its other tables are kept: it must be readable before we write
-    state = _initial_state(houses, gid, seed, tides_of_battle, position, board, expansion)
+    state = _initial_state(houses, gid, seed, tides_of_battle, position, board, expansion, house_cards)
     info = GameInfo(
         id=gid,
         houses=state.players(),
@@ -407,13 +409,14 @@ def check_expansion(name: str) -> str:
 
 def _initial_state(
     houses: list[str] | None, gid: str, seed: str | None, tides: bool, position: str | Path | None,
-    board: Board | None, expansion: str | None,
+    board: Board | None, expansion: str | None, house_cards: str | None = None,
 ) -> GameState:  # fmt: skip
     box = variant(expansion or DEFAULT_BOX)
     if position is None:
         if not houses:
             raise GameDirError("name the houses with --houses (e.g. --houses stark,lannister,baratheon)")
-        return box.setup(houses, seed=seed or rng.new_seed(), game_id=gid, tides_of_battle=tides, board=board)
+        return box.setup(houses, seed=seed or rng.new_seed(), game_id=gid, tides_of_battle=tides, board=board,
+                         house_cards=house_cards or "base")
     state = read_position(position, board=board, seed=seed or rng.new_seed())
     if expansion is not None and state.variant != expansion:
         raise GameDirError(f"--expansion {expansion} disagrees with {position}, which plays "
@@ -425,6 +428,9 @@ def _initial_state(
         raise GameDirError(f"--houses disagrees with the houses of {position}: {', '.join(state.players())}")
     if tides and not state.options.get("tides_of_battle"):
         raise GameDirError(f"{position} plays without Tides of Battle; set [options] tides_of_battle = true there")
+    if house_cards is not None and state.house_deck() != house_cards:
+        raise GameDirError(f"--house-cards {house_cards} disagrees with {position}, which deals the "
+                           f"{state.house_deck()} house cards; set [options] house_cards = \"{house_cards}\" there")
     state.game_id = gid
     return state
 

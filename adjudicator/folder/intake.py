@@ -24,6 +24,7 @@ from ..turnfile.header import (
     HeaderError,
     find_header,
 )
+from ..turnfile.names import vocabulary_of
 from ..util import fileio
 from . import registry
 from .audit import (
@@ -314,7 +315,7 @@ class Intake:
         """
         record = self._record(c)
         try:
-            u = understand(record.name, c.data, record, self.ledger.moderator_accepts, variant=self.state.variant)
+            u = understand(record.name, c.data, record, self.ledger.moderator_accepts, variant=vocabulary_of(self.state))
         except SealError as e:
             return f"not taken: its text does not read back as one turn ({e})"
         except Exception as e:

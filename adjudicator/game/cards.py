@@ -1,10 +1,12 @@
-"""The cards of the boxes as data: house cards, the Westeros decks, wildlings, Tides of Battle, and
+"""The cards of the boxes as data: house cards, the Westeros decks, wildlings, Tides of Battle,
 Mother of Dragons' cards (``data/mother_of_dragons/cards.toml``: Arryn's and Targaryen's house
-cards, the vassal deck, the Iron Bank's loans and Westeros deck IV).
+cards, the vassal deck, the Iron Bank's loans and Westeros deck IV) and A Dance with Dragons' 42
+house cards (``data/a_dance_with_dragons/cards.toml``).
 
 ``CARDS`` is one catalogue of every card by its id (ids are unique across the boxes), so a rule
 looks any card up the same way. Which cards a game deals is the variant's business: a house's hand is
-its standard set (:data:`STANDARD_SETS`), deck IV is shuffled only with Targaryen in play.
+its standard set (:data:`STANDARD_SETS`) unless the game chose another house deck
+(:data:`HOUSE_DECKS`), deck IV is shuffled only with Targaryen in play.
 
 >>> CARDS.house_cards["eddard_stark"].strength
 4
@@ -12,6 +14,8 @@ its standard set (:data:`STANDARD_SETS`), deck IV is shuffled only with Targarye
 (10, 9)
 >>> CARDS.hand_of("arryn")[0], len(CARDS.vassal_deck()), len(CARDS.loans), len(CARDS.westeros_deck(4))
 ('lysa_arryn_mod', 7, 12, 10)
+>>> CARDS.hand_of("stark", HOUSE_DECKS["adwd"])[:2], len(CARDS.of_set("adwd"))
+(['roose_bolton_adwd', 'ramsay_bolton'], 42)
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ class HouseCard:
     ability: str
     condition: str = ""  # when the ability applies ("always", "you win the combat", ...)
     optional: bool = False  # the owner may decline it
-    set: str = "base"  # base | arryn_mod | targaryen_a | targaryen_b | arryn_affc | vassal
+    set: str = "base"  # base | arryn_mod | targaryen_a | targaryen_b | arryn_affc | vassal | adwd
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,28 @@ class TidesCard:
 # (M122). The alternate sets (Targaryen B, Arryn A Feast for Crows) are in the catalogue only (M123).
 STANDARD_SETS: frozenset[str] = frozenset({"base", "arryn_mod", "targaryen_a"})
 VASSAL = "vassal"  # the house of the shared vassal deck's cards (M058)
+# The house decks a game may deal (``state.options["house_cards"]``, "base" when absent): "adwd" gives
+# the six base houses their A Dance with Dragons cards, and Arryn and Targaryen the alternate sets that
+# go with them in Mother of Dragons (M123): its A Feast for Crows cards and set B.
+HOUSE_DECKS: dict[str, frozenset[str]] = {
+    "base": STANDARD_SETS,
+    "adwd": frozenset({"adwd", "arryn_affc", "targaryen_b"}),
+}
+
+
+def dealt_sets(box_sets: frozenset[str], deck: str) -> frozenset[str]:
+    """The house-card sets a game deals: its box's, the standard ones replaced by ``deck``'s (ruling 370).
+
+    >>> sorted(dealt_sets(frozenset({"base"}), "adwd"))
+    ['adwd', 'arryn_affc', 'targaryen_b']
+    >>> sorted(dealt_sets(frozenset({"base", "arryn_mod", "targaryen_a", "vassal"}), "adwd"))
+    ['adwd', 'arryn_affc', 'targaryen_b', 'vassal']
+    >>> dealt_sets(frozenset({"base"}), "base")
+    frozenset({'base'})
+    """
+    if deck == "base" or deck not in HOUSE_DECKS:
+        return box_sets  # an unknown deck is the state check's to report
+    return (box_sets - HOUSE_DECKS["base"]) | HOUSE_DECKS[deck]
 
 
 @dataclass(frozen=True)
@@ -99,7 +125,9 @@ class CardData:
         pkg = resources.files("adjudicator.game")
         d = load_toml(pkg.joinpath("data/cards.toml").read_text("utf-8"), "cards")
         m = load_toml(pkg.joinpath("data/mother_of_dragons/cards.toml").read_text("utf-8"), "mod-cards")
+        a = load_toml(pkg.joinpath("data/a_dance_with_dragons/cards.toml").read_text("utf-8"), "adwd-cards")
         house_cards = {c["id"]: _house_card(c) for c in d["house_card"]}
+        house_cards |= {c["id"]: _house_card(c) for c in a["house_card"]}
         house_cards |= {c["id"]: _house_card(c) for c in m["house_card"]}
         house_cards |= {c["id"]: _house_card(c | {"house": VASSAL, "set": VASSAL}) for c in m["vassal_house_card"]}
         return CardData(

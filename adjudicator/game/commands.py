@@ -294,6 +294,9 @@ class CardChoice(Command):
     house_card: CardId | None = None
     track: str | None = None
     when: CombatFilter | None = None
+    amount: int | None = None  # power tokens paid (Aeron Damphair of A Dance with Dragons)
+    westeros_card: CardId | None = None  # and its deck: the card Rodrik the Reader puts on top
+    deck: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -23,13 +23,8 @@ from __future__ import annotations
 from .board import TRACKS, Board, HouseId
 from .cards import CARDS
 from .mod_board import MOD, MOD_HOUSES, TARGARYEN, WESTEROSI, mod_board
-from .setup import SetupError, draw_shuffle, named_houses
+from .setup import SetupError, check_house_deck, draw_shuffle, named_houses, table_options
 from .state import GameState, HouseState, Unit
-
-ALTERNATE_CARDS_REFUSED = (
-    "the alternate house-card set needs the A Dance with Dragons cards of the six base houses, which Maester "
-    "does not have yet; play with the standard set (M123, ruling 222)"
-)
 
 
 def check_mod_houses(houses: list[str]) -> list[HouseId]:
@@ -77,15 +72,19 @@ def new_mod_game(
     tides_of_battle: bool = False,
     board: Board | None = None,
     alternate_cards: bool = False,
+    house_cards: str = "base",
 ) -> GameState:
     """A fresh expansion game at round 1, planning phase, for the players' houses (M001-M025).
 
     ``board`` is ignored: the map follows from the houses (Essos only with Targaryen, M009).
 
-    :raises SetupError: see :func:`check_mod_houses`; and for the alternate house cards (M123).
+    ``alternate_cards`` deals the alternate set (M123): the "adwd" house deck, as ``house_cards``
+    may name it too (ruling 370).
+
+    :raises SetupError: see :func:`check_mod_houses`; and for an unknown house deck.
     """
-    if alternate_cards:
-        raise SetupError(ALTERNATE_CARDS_REFUSED)
+    house_deck = "adwd" if alternate_cards else house_cards
+    check_house_deck(house_deck)
     players = check_mod_houses(houses)
     targaryen = TARGARYEN in players
     board = mod_board(essos=targaryen)
@@ -96,7 +95,7 @@ def new_mod_game(
         game_id=game_id, round=1, phase="planning", houses_in_play=in_play,
         tracks=starting_tracks(in_play, vassals), kings_court_overlay=False, impassable=[],  # ruling 264
         wildling_threat=c["wildling_threat_start"],
-        options={"tides_of_battle": tides_of_battle, "tides_reshuffle_each_combat": True},
+        options=table_options(tides_of_battle, house_deck),
         rng_seed=seed, variant="mother-of-dragons", vassals=vassals,
     )
     for h in in_play:
@@ -107,7 +106,7 @@ def new_mod_game(
         else:
             house = board.houses[h]
             state.houses[h] = HouseState(power=c["power_tokens_start"], supply=house.supply_start,
-                                         hand=CARDS.hand_of(h, state.box.card_sets))  # fmt: skip
+                                         hand=CARDS.hand_of(h, state.card_sets()))  # fmt: skip
             units = house.starting_units
         for su in units:
             state.area_mut(su.area).units.extend(Unit(h, su.unit) for _ in range(su.count))

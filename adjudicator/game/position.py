@@ -37,7 +37,7 @@ import tomli_w
 from ..util import tomltext
 from .board import ALL_HOUSES, HOUSES, TRACKS, Board, HouseId
 from .boxes import DEFAULT_BOX, Box, box_named, box_names
-from .cards import CARDS
+from .cards import CARDS, HOUSE_DECKS
 from .commands import ALL_ORDER_TOKENS, ORDER_TOKENS, VASSAL_KEPT_TOKENS
 from .mod_setup import check_mod_houses
 from .position_mod import MOD_AREA_KEYS, MOD_HOUSE_KEYS, MOD_TABLE, dump_expansion, read_expansion
@@ -76,6 +76,7 @@ DECK_KEYS = (
 )
 ORDER_KINDS = ("march", "defense", "support", "raid", "consolidate")
 OPTION_KEYS = ("tides_of_battle", "tides_reshuffle_each_combat")  # each true or false
+DECK_OPTION = "house_cards"  # the house deck dealt: "base" or "adwd" (cards.HOUSE_DECKS)
 
 _UNIT_WORDS = {
     "footman": "footman", "footmen": "footman", "knight": "knight", "knights": "knight",
@@ -224,10 +225,13 @@ class _Reader:
         rng = self.get(data, "rng", "", dict, {})
         self.known_keys(rng, ("seed", "counter"), "rng.")
         options = self.get(data, "options", "", dict, {})
-        self.known_keys(options, OPTION_KEYS, "options.")
+        self.known_keys(options, OPTION_KEYS + (DECK_OPTION,), "options.")
         for key in OPTION_KEYS:
             self.get(options, key, "options.", bool, None)
         tides = self.get(options, "tides_of_battle", "options.", bool, False)
+        deck = self.get(options, DECK_OPTION, "options.", str, "base")
+        if deck not in HOUSE_DECKS:
+            self.fail(f"options.{DECK_OPTION}", f"unknown house deck {deck!r}; the house decks are {', '.join(HOUSE_DECKS)}")
         from .variants import variant  # the setups sit above the position reader's own imports
 
         state = variant(self.variant).setup(
@@ -236,6 +240,7 @@ class _Reader:
             game_id=self.get(data, "game_id", "", str, "game"),
             tides_of_battle=tides,
             board=self.board,
+            house_cards=deck,
         )
         state.options.update(options)
         state.rng_counter = self.get(rng, "counter", "rng.", int, state.rng_counter)
@@ -325,7 +330,7 @@ class _Reader:
             hs.supply = self.get(d, "supply", path, int, hs.supply)
             if not 0 <= hs.supply <= self.board.constants["supply_track_max"]:
                 self.fail(f"{path}supply", f"the supply track runs from 0 to 6, not {hs.supply}")
-            own = [] if state.is_vassal(h) else CARDS.hand_of(h, state.box.card_sets)  # a vassal has no house cards (M010)
+            own = [] if state.is_vassal(h) else CARDS.hand_of(h, state.card_sets())  # a vassal has no house cards (M010)
             discards = self.str_list(d, "discards", path, []) or []
             hand = self.str_list(d, "hand", path, [c for c in own if c not in discards]) or []
             for key, cards in (("hand", hand), ("discards", discards)):

@@ -109,7 +109,7 @@ def _removed(r: _Reader, state: GameState, house: str, cards: list[str]) -> None
     """House cards removed from the game (Khal Drogo, Viserys, Illyrio...): out of the hand, never in the discards."""
     hs = state.houses[house]
     for card in cards:
-        if card not in CARDS.hand_of(house, state.box.card_sets) or cards.count(card) > 1:
+        if card not in CARDS.hand_of(house, state.card_sets()) or cards.count(card) > 1:
             r.fail(f"house.{house}.removed", f"{card!r} is not a house card of {house}, named once")
         if card in hs.discards:
             r.fail(f"house.{house}.removed", f"{card!r} is removed from the game, so not in the discards too")

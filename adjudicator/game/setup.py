@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 
 from .board import HOUSES, Board, HouseId
-from .cards import CARDS
+from .cards import CARDS, HOUSE_DECKS
 from .rng import shuffled
 from .state import GameState, HouseState, Unit
 
@@ -75,13 +75,18 @@ def new_game(
     game_id: str = "game",
     tides_of_battle: bool = False,
     board: Board | None = None,
+    house_cards: str = "base",
 ) -> GameState:
     """A fresh game at round 1, planning phase (the Westeros phase is skipped in round 1, R034).
+
+    ``house_cards`` is the house deck dealt (:data:`~adjudicator.game.cards.HOUSE_DECKS`): "adwd"
+    deals A Dance with Dragons' cards instead of the base ones, a table setting (ruling 370).
 
     :raises SetupError: see :func:`check_houses`.
     """
     board = board or Board.classic()
     in_play = check_houses(houses, board)
+    check_house_deck(house_cards)
     setup = board.setups[len(in_play)]
     state = GameState(
         game_id=game_id,
@@ -92,13 +97,13 @@ def new_game(
         kings_court_overlay=setup.kings_court_overlay,
         impassable=sorted(setup.impassable_areas + setup.unusable_ports),  # ruling 100
         wildling_threat=board.constants["wildling_threat_start"],
-        options={"tides_of_battle": tides_of_battle, "tides_reshuffle_each_combat": True},
+        options=table_options(tides_of_battle, house_cards),
         rng_seed=seed,
     )
     for h in in_play:
         house = board.houses[h]
         state.houses[h] = HouseState(
-            power=board.constants["power_tokens_start"], supply=house.supply_start, hand=CARDS.hand_of(h, state.box.card_sets)
+            power=board.constants["power_tokens_start"], supply=house.supply_start, hand=CARDS.hand_of(h, state.card_sets())
         )
         for su in house.starting_units:
             state.area_mut(su.area).units.extend(Unit(h, su.unit) for _ in range(su.count))
@@ -112,6 +117,21 @@ def new_game(
     if tides_of_battle:
         state.tides_deck = draw_shuffle(state, CARDS.tides_deck())
     return state
+
+
+def check_house_deck(deck: str) -> None:
+    """:raises SetupError: for a house deck Maester does not have."""
+    if deck not in HOUSE_DECKS:
+        raise SetupError(f"unknown house deck {deck!r}; the house decks are {_and(list(HOUSE_DECKS))}")
+
+
+def table_options(tides_of_battle: bool, house_cards: str) -> dict[str, object]:
+    """A new game's ``options``: the house deck is written only when it is not the base one, so a
+    base game's state is as it always was."""
+    options: dict[str, object] = {"tides_of_battle": tides_of_battle, "tides_reshuffle_each_combat": True}
+    if house_cards != "base":
+        options["house_cards"] = house_cards
+    return options
 
 
 def draw_shuffle(state: GameState, items: list[str]) -> list[str]:

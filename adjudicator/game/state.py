@@ -23,7 +23,7 @@ import tomli_w
 from ..util import tomltext
 from .board import DOMINANCE_TOKENS, TRACKS, UNIT_TYPES, Area, AreaId, Board, HouseId
 from .boxes import DEFAULT_BOX, Box, box_named, box_names
-from .cards import CARDS
+from .cards import CARDS, HOUSE_DECKS, dealt_sets
 from .commands import ORDER_TOKENS, SEA_ORDER_TOKENS, SPECIAL_TOKENS, VASSAL_KEPT_TOKENS, VASSAL_ORDER_TOKENS
 from .mod_board import MOD
 from .validation import CYCLE_STEPS, PHASES, STEPS, MissingKey, StateError, _is_int, validate_dict, validate_engine
@@ -232,6 +232,15 @@ class GameState:
     def is_vassal(self, house: HouseId) -> bool:
         return house in self.vassals
 
+    def house_deck(self) -> str:
+        """The house deck the game deals (a key of :data:`~adjudicator.game.cards.HOUSE_DECKS`): the
+        base cards unless a table setting chose A Dance with Dragons' (``options.house_cards``)."""
+        return str(self.options.get("house_cards", "base"))
+
+    def card_sets(self) -> frozenset[str]:
+        """The house-card sets this game deals: its box's, or A Dance with Dragons' decks (ruling 370)."""
+        return dealt_sets(self.box.card_sets, self.house_deck())
+
     def commander(self, vassal: HouseId) -> HouseId | None:
         """The player commanding a vassal this round, or None (not chosen yet, or not a vassal, M030)."""
         return self.commanders.get(vassal)
@@ -344,7 +353,9 @@ class GameState:
                 problems.append(f"{house} has negative power")
             if not 0 <= self.houses[house].supply <= board.constants["supply_track_max"]:
                 problems.append(f"{house} is at {self.houses[house].supply} on the supply track, which runs 0 to 6")
-            problems += _card_problems(house, self.houses[house], self.box.card_sets)
+            problems += _card_problems(house, self.houses[house], self.card_sets())
+        if self.house_deck() not in HOUSE_DECKS:
+            problems.append(f"the house deck {self.house_deck()!r} is not one Maester knows ({', '.join(HOUSE_DECKS)})")
         fighting = self.combat_under_way()  # orders there may have lost their units mid-combat (ruling 50)
         for area_id, st in self.areas.items():
             if area_id not in board.areas:

@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 from .board import TRACKS, UNIT_TYPES, Board
 from .boxes import DEFAULT_BOX, box_named, box_names
-from .cards import CARDS
+from .cards import CARDS, HOUSE_DECKS, dealt_sets
 from .commands import ALL_ORDER_TOKENS
 from .mod_board import MOD_HOUSES
 
@@ -127,6 +127,10 @@ def validate_dict(d: Any) -> None:
         order = sh.names(tracks, t, "tracks.", in_play, "a house in play")
         if sorted(order) != sorted(in_play):
             sh.fail(f"tracks.{t}", f"expected each house in play once: {', '.join(in_play)}")
+    options = d.get("options", {})
+    deck = options.get("house_cards", "base") if isinstance(options, dict) else "base"
+    if deck not in HOUSE_DECKS:
+        sh.fail("options.house_cards", f"{_show(deck)} is not a house deck ({', '.join(HOUSE_DECKS)})")
     houses = sh.get(d, "houses", "", dict, {}, required=True)
     for h in in_play:
         if h not in houses:
@@ -139,7 +143,7 @@ def validate_dict(d: Any) -> None:
             sh.fail(f"houses.{h}", f"expected a table, got {_show(hs)}")
         sh.number(hs, "power", path, 0, board.constants["power_tokens_max_per_house"])
         sh.number(hs, "supply", path, 0, board.constants["supply_track_max"])
-        own = _own_cards(h, box.card_sets)
+        own = _own_cards(h, dealt_sets(box.card_sets, deck))
         sh.names(hs, "hand", path, own, f"a house card of {h}")
         sh.names(hs, "discards", path, own, f"a house card of {h}")
         sh.names(hs, "loans", path, CARDS.loans if box.has("iron_bank") else (), "a loan of the Iron Bank")

@@ -41,7 +41,7 @@ class Setup(Protocol):
     """Lays out a new game from the houses in play, the seed and the options (as :func:`new_game` does)."""
 
     def __call__(self, houses: list[str], *, seed: str, game_id: str = ..., tides_of_battle: bool = ...,
-                 board: Board | None = ...) -> GameState: ...
+                 board: Board | None = ..., house_cards: str = ...) -> GameState: ...
 
 
 SETUPS: dict[str, Setup] = {"classic": new_game, "mother-of-dragons": new_mod_game}

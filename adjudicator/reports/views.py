@@ -117,6 +117,7 @@ def public_view(
         "round": state.round,
         "phase": phase,
         "title": clean(f"game {state.game_id} · round {state.round} · {phase}"),
+        "settings": settings_text(state),
         "winner": state.winner.title() if state.winner else None,
         "waiting": [
             {"house": r["house"], "house_name": r["house"].title(), "kind": kind_name(r["kind"]), "prompt": clean(r["prompt"]),
@@ -155,6 +156,16 @@ def iron_bank_view(state: GameState, board: Board) -> dict[str, Any]:
 def seed_commitment(state: GameState) -> str:
     """The SHA-256 of the game's seed: published from the start, so the shuffles can be checked later."""
     return hashlib.sha256(state.rng_seed.encode("utf-8")).hexdigest()
+
+
+DECK_TITLES = {"adwd": "A Dance with Dragons' house cards"}  # the house decks a game may deal (ruling 370)
+
+
+def settings_text(state: GameState) -> str:
+    """The table settings a report's header names: the house decks, when they are not the base ones
+    (empty for a base game, whose reports are as they always were)."""
+    deck = state.house_deck()
+    return f"Played with {DECK_TITLES.get(deck, deck)}" if deck != "base" else ""
 
 
 def _turn_index(state: GameState, house: str) -> int:

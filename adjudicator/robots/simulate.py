@@ -65,6 +65,7 @@ def simulate(
     ahead: bool = False,
     expansion: str | None = None,
     targaryen: bool = True,
+    house_cards: str = "base",
 ) -> SimResult:
     """Play one game with robots; stop at the winner or after ``rounds`` rounds.
 
@@ -80,13 +81,14 @@ def simulate(
     simulation's, not a real game's. Every broken invariant is collected in ``problems`` (the game
     stops at the first). With ``ahead`` the robots also answer every decision coming up for them
     (:mod:`adjudicator.engine.ahead`) as early as the turn-file language allows; ``mail_rounds``
-    records each mail round in which a house had to answer.
+    records each mail round in which a house had to answer. ``house_cards`` is the house deck dealt
+    (``adwd``: A Dance with Dragons' cards, ruling 370).
     """
     houses = sim_houses(players, expansion, targaryen)
     if expansion is None and players > 6:
         expansion = "mother-of-dragons"  # the box that seats 7 or 8 players
     if not text:
-        return _play_engine(houses, seed, rounds, tides_of_battle, chaos, expansion, on_step, ahead)
+        return _play_engine(houses, seed, rounds, tides_of_battle, chaos, expansion, on_step, ahead, house_cards)
     tmp = None
     if out is None:
         tmp = Path(tempfile.mkdtemp(prefix="maester-sim-"))
@@ -95,7 +97,7 @@ def simulate(
         root = Path(out)
     try:
         with fileio.relaxed():
-            return _play(root, houses, seed, rounds, tides_of_battle, chaos, expansion, on_step, ahead)
+            return _play(root, houses, seed, rounds, tides_of_battle, chaos, expansion, on_step, ahead, house_cards)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -120,9 +122,9 @@ class _Folder(_Table):
     """Turn files as text, sealed, dropped in the inbox and adjudicated as a moderator would."""
 
     def __init__(self, root: Path, houses: list[str], seed: int, tides: bool, robots: dict[str, Robot],
-                 expansion: str | None):  # fmt: skip
+                 expansion: str | None, house_cards: str = "base"):  # fmt: skip
         self.gd = create_game(root, houses=houses, game_id=root.name, seed=f"sim-{seed}", tides_of_battle=tides,
-                              expansion=expansion)  # fmt: skip
+                              expansion=expansion, house_cards=house_cards)  # fmt: skip
         for h, robot in robots.items():
             registry.register_key(self.gd.root, h, PublicKey.from_key(robot.key, f"robot {h}"))
         self.robots, self.board, self.game_id = robots, self.gd.load_state().board(), self.gd.info().id
@@ -181,19 +183,21 @@ def _robots(houses: list[str], seed: int, chaos: float, ahead: bool = False) -> 
 
 
 def _play(root: Path, houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,
-          expansion: str | None, on_step: Callable[[GameState], None] | None, ahead: bool = False) -> SimResult:  # fmt: skip
+          expansion: str | None, on_step: Callable[[GameState], None] | None, ahead: bool = False,
+          house_cards: str = "base") -> SimResult:  # fmt: skip
     robots = _robots(houses, seed, chaos, ahead)
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0,
                        folder=None if root.parent.name.startswith("maester-sim-") else root)
-    table = _Folder(root, houses, seed, tides, robots, expansion)
+    table = _Folder(root, houses, seed, tides, robots, expansion, house_cards)
     return _loop(table, result, rounds, table.board, on_step)
 
 
 def _play_engine(houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,
-                 expansion: str | None, on_step: Callable[[GameState], None] | None, ahead: bool = False) -> SimResult:  # fmt: skip
+                 expansion: str | None, on_step: Callable[[GameState], None] | None, ahead: bool = False,
+                 house_cards: str = "base") -> SimResult:  # fmt: skip
     """The same game with no text, seals or reports: robots answer the engine directly."""
     state = variant(expansion or DEFAULT_BOX).setup(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}",
-                                                tides_of_battle=tides)  # fmt: skip
+                                                tides_of_battle=tides, house_cards=house_cards)  # fmt: skip
     robots = _robots(state.houses_in_play, seed, chaos, ahead)  # a vassal's too: they stand in for its commander
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0)
     table = _Engine(state, robots)

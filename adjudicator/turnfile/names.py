@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from ..game.boxes import DEFAULT_BOX, box_named, box_names
-from ..game.cards import CARDS
+from ..game.cards import CARDS, HOUSE_DECKS, VASSAL
+from ..game.state import GameState
 
 # Which spellings of a name count as the same: see normalise().
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "`": "'", "\u00b4": "'"})
@@ -182,7 +183,9 @@ class vocabulary:  # lower case: it is used as a function, ``with vocabulary(var
     __slots__ = ("_token", "_variant")
 
     def __init__(self, variant: str) -> None:
-        box_named(variant)  # an unknown variant is refused here, not at the first lookup
+        box_named(box_of(variant))  # an unknown variant is refused here, not at the first lookup
+        if deck_of(variant) not in HOUSE_DECKS:
+            raise KeyError(f"unknown house deck {deck_of(variant)!r} in the vocabulary {variant!r}")
         self._variant = variant
 
     def __enter__(self) -> None:
@@ -190,6 +193,31 @@ class vocabulary:  # lower case: it is used as a function, ``with vocabulary(var
 
     def __exit__(self, *exc: object) -> None:
         _VOCABULARY.reset(self._token)
+
+
+def vocabulary_name(variant: str, deck: str = "base") -> str:
+    """The vocabulary of a game: its variant's names, with the House cards of its house deck
+    (``classic+adwd``: the base game dealt A Dance with Dragons' cards, whose names the base cards share).
+
+    >>> vocabulary_name("classic"), vocabulary_name("classic", "adwd")
+    ('classic', 'classic+adwd')
+    """
+    return variant if deck == "base" else f"{variant}+{deck}"
+
+
+def vocabulary_of(state: GameState) -> str:
+    """The vocabulary a game's turn files are read in (:func:`vocabulary_name`)."""
+    return vocabulary_name(state.variant, state.house_deck())
+
+
+def box_of(vocabulary_id: str) -> str:
+    """The variant of a vocabulary (``classic+adwd`` -> ``classic``)."""
+    return vocabulary_id.partition("+")[0]
+
+
+def deck_of(vocabulary_id: str) -> str:
+    """The house deck of a vocabulary (``classic+adwd`` -> ``adwd``; ``base`` when none is named)."""
+    return vocabulary_id.partition("+")[2] or "base"
 
 
 def current_vocabulary() -> str:
@@ -306,7 +334,8 @@ def namespace(kind: str, variant: str = DEFAULT_BOX) -> Namespace:
     A variant knows its own areas (the largest map it has), houses and cards; unit types and tracks
     are the same in every variant.
     """
-    box = box_named(variant)
+    box, deck = box_named(box_of(variant)), deck_of(variant)
+    variant = box.name  # the box decides everything below but the House cards' names
     if kind == "area":
         board = box.board(box.houses)
         names = {a.id: a.name for a in board.areas.values()}
@@ -316,7 +345,9 @@ def namespace(kind: str, variant: str = DEFAULT_BOX) -> Namespace:
         aliases = {k: v for k, v in _ALIASES["house"].items() if v in box.houses}
         return _build(kind, {h: h for h in box.houses}, aliases)
     if kind == "house_card":
-        names = {c.id: c.name for c in CARDS.house_cards.values() if c.set in box.card_sets}
+        sets = box.card_sets if deck == "base" else (box.card_sets - HOUSE_DECKS["base"]) | HOUSE_DECKS[deck]
+        names = {c.id: c.name for c in CARDS.house_cards.values()
+                 if c.set in sets and (c.house in box.houses or c.house == VASSAL)}
         aliases = {k: v for k, v in _ALIASES["house_card"].items() if v in names}
         return _build(kind, names, _card_first_names(names) | aliases)
     if kind == "westeros_card":
@@ -335,13 +366,14 @@ def namespace(kind: str, variant: str = DEFAULT_BOX) -> Namespace:
         merged: dict[str, str] = {}
         spellings: dict[str, str] = {}
         kinds = CARD_KINDS if box.has("iron_bank") else CARD_KINDS[:3]  # a loan heads a choice line too
+        whole = vocabulary_name(variant, deck)
         for sub in kinds:
-            ns = namespace(sub, variant)
+            ns = namespace(sub, whole)
             merged |= {f"{sub}:{i}": n for i, n in ns.display.items()}
             spellings |= {k: f"{sub}:{i}" for k, i in ns.keys.items()}
         merged_ns = _build(kind, merged, spellings)
         for sub in kinds:  # "tyrion": a prefix of a card's id form
-            merged_ns.primary.update({k: f"{sub}:{i}" for k, i in namespace(sub, variant).primary.items()})
+            merged_ns.primary.update({k: f"{sub}:{i}" for k, i in namespace(sub, whole).primary.items()})
         return merged_ns
     raise KeyError(kind)
 
@@ -506,6 +538,17 @@ CARD_CHOICES: dict[str, frozenset[str]] = {
         "house_card:viserys_targaryen": ("discard", "nothing"),  # Mother of Dragons' Targaryen cards
         "house_card:bronn": ("pay", "nothing"),  # the vassal cards (M058): Bronn's is the opponent's choice
         "house_card:jon_connington": ("area", "nothing"),
+        "house_card:alayne_stone": ("pay", "nothing"),  # the alternate set's (M123), dealt with the adwd decks
+        "house_card:missandei": ("take_back", "card", "nothing"),
+        # A Dance with Dragons (ruling 380)
+        "house_card:reek": ("return", "nothing"),
+        "house_card:ser_ilyn_payne": ("destroy_one", "nothing"),
+        "house_card:qyburn": ("card", "nothing"),
+        "house_card:jon_snow": ("up", "down", "nothing"),
+        "house_card:melisandre_adwd": ("take_back", "card", "nothing"),
+        "house_card:rodrik_the_reader": ("westeros", "nothing"),
+        "house_card:aeron_damphair_adwd": ("amount", "nothing"),
+        "house_card:ser_gerris_drinkwater": ("track", "nothing"),
     }.items()
 }
 
@@ -516,11 +559,11 @@ OPTION_WORDS: dict[str, str] = {
     "muster": "muster", "mustering": "muster", "supply": "supply",
     "bid": "bid", "bidding": "bid", "bids": "bid", "clash": "bid", "clash of kings": "bid",
     "collect": "collect", "collect power": "collect", "power": "collect", "game of thrones": "collect",
-    "cancel": "cancel", "return": "return", "pay": "pay",
+    "cancel": "cancel", "return": "return", "pay": "pay", "up": "up", "down": "down",
 }
 
 # The option words a CardChoice carries as its ``option`` (the others fill no field, or say "no").
-KEYWORD_OPTIONS = frozenset({"cancel", "return", "pay"})
+KEYWORD_OPTIONS = frozenset({"cancel", "return", "pay", "up", "down"})
 
 # How each form is written, for messages and the guide.
 FORM_EXAMPLES: dict[str, str] = {
@@ -533,6 +576,8 @@ FORM_EXAMPLES: dict[str, str] = {
     "remove_order": "remove order in AREA", "retreat": "retreat to AREA",
     "return": "return", "remove_card": "remove CARD", "remove": "remove",
     "area": "AREA", "names": "NAME, NAME", "pay": "pay",
+    "destroy_one": "destroy footman in AREA", "card": "CARD", "up": "up", "down": "down",
+    "westeros": "WESTEROS CARD[, deck II]", "amount": "NUMBER",
 }
 
 # The verb that names an object for each card whose choice is an area or a house card.
@@ -543,6 +588,8 @@ CARD_VERBS: dict[str, str] = {
     "robert_arryn": "remove_card",
     "viserys_targaryen": "discard",
     "jon_connington": "area",  # the vassal card names the area it places a knight in, alone
+    "ser_ilyn_payne": "destroy_one", "qyburn": "card", "melisandre_adwd": "take_back",  # A Dance with Dragons
+    "missandei": "take_back",
 }
 
 
@@ -550,6 +597,7 @@ CARD_VERBS: dict[str, str] = {
 # Arryn it would read as "keep her" (ruling 291). Refused with what to write instead.
 UNCLEAR_CHOICES: dict[tuple[str, str], str] = {
     ("house_card:lysa_arryn_mod", "keep"): "write 'return' to take her back into your hand, or 'no' to discard her",
+    ("house_card:reek", "keep"): "write 'return' to take him back into your hand, or 'no' to discard him",
 }
 
 

@@ -31,6 +31,7 @@ from ..game import commands as C
 from ..game.boxes import DEFAULT_BOX, box_named
 from ..game.commands import Command, Where
 from . import grammar
+from .adwd_lines import DanceLines, adwd_form
 from .diagnostics import (
     FOOTNOTES,
     MAX_FILE_BYTES,
@@ -61,6 +62,7 @@ from .names import (
     SPY_DECK_WORDS,
     SPY_PLACES,
     UNCLEAR_CHOICES,
+    box_of,
     choice_forms_text,
     current_vocabulary,
     describe_match_error,
@@ -219,7 +221,7 @@ def _tag(tag: str, keep: str = "") -> Callable[[Any, list[Any]], Any]:
     return lambda self, ch: (tag, []) if keep == "empty" else (tag,)
 
 
-class _Lines(VassalLines, Transformer[Token, Any]):
+class _Lines(VassalLines, DanceLines, Transformer[Token, Any]):
     """Shapes each rule's children; the rules that end a line resolve names and build a command."""
 
     # names and small pieces
@@ -555,7 +557,7 @@ def _head_line(head: _Name, rhs: tuple[Any, ...]) -> Built:
     # (Bronze Yohn Royce), "The Eyrie" (Syrio), "The Twins" (Tywin), "The Arbor" (Areo), ruling 350.
     if (card_match.id is None or (card_match.fuzzy and not area_match.fuzzy)) and area_match.id is not None:
         sea = SEA_ORDER_WORDS.get(normalise(rhs[1].text)) if form == "option" else None
-        if sea is not None and box_named(current_vocabulary()).has("sea_orders"):  # Mother of Dragons' (M114)
+        if sea is not None and box_named(box_of(current_vocabulary())).has("sea_orders"):  # Mother of Dragons' (M114)
             return c.done(C.AssignOrder(area=c.name("area", head), token=sea))
         if form == "option":
             sugg = order_suggestions(rhs[1].text)
@@ -577,7 +579,7 @@ def _choice(c: _Ctx, key: str, head: _Name, rhs: tuple[Any, ...]) -> Built:
     if not allowed:
         c.error("E207", f"{shown} asks no choice of its player; nothing to answer", head)
         return c.done(C.PlayCard(card=""))
-    form, fields_ = deck_iv_form(c, rhs, allowed) or _form(c, rhs, allowed)
+    form, fields_ = deck_iv_form(c, rhs, allowed) or adwd_form(c, rhs, allowed) or _form(c, rhs, allowed)
     if rhs[0] == "option" and (unclear := UNCLEAR_CHOICES.get((key, normalise(rhs[1].text)))):
         c.error("E206", f"{rhs[1].text!r} is unclear for {shown}", _place(rhs, head), suggestion=unclear)
     if form not in allowed:

@@ -129,16 +129,25 @@ def _when(f: C.CombatFilter) -> str:
     return verb + (f" in {_area(f.area)}" if f.area else "") + against
 
 
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}  # the Westeros decks, as the cards print them
+
+
 def _card_choice_text(c: C.CardChoice) -> str:
     if c.option == "cancel":
         return "cancel"
     verb = CARD_VERBS.get(c.card, "")
+    if c.amount:
+        return str(c.amount)
+    if c.westeros_card:
+        return display_name("westeros_card", c.westeros_card) + (f", deck {ROMAN[c.deck]}" if c.deck else "")
     if c.track:
         return TRACK_NAMES.get(c.track, c.track)
     if c.house_card:
-        return {"swap": "swap to ", "take_back": "take back ", "remove_card": "remove "}.get(verb, "discard ") + _card(c.house_card)
+        prefix = {"swap": "swap to ", "take_back": "take back ", "remove_card": "remove ", "card": ""}.get(verb, "discard ")
+        return prefix + _card(c.house_card)
     if c.area:
-        return {"upgrade": "upgrade footman in ", "retreat": "retreat to ", "area": ""}.get(verb, "remove order in ") + _area(c.area)
+        return {"upgrade": "upgrade footman in ", "retreat": "retreat to ", "area": "",
+                "destroy_one": "destroy footman in "}.get(verb, "remove order in ") + _area(c.area)
     return "no" if c.option is None or c.option in DECLINE_WORDS else c.option
 
 

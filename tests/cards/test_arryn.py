@@ -361,7 +361,7 @@ def test_M123_littlefinger_takes_nothing_when_the_eyrie_is_lost(battle):
 def test_M123_alayne_stone_makes_the_opponent_discard_all_its_power(battle):
     b = affc_defense("alayne_stone", arryn=5, stark=6, battle=battle)
     assert b.asked() == [("card_choice", "arryn")]
-    b.run(say("arryn", CardChoice(card="alayne_stone", option="discard")))
+    b.run(say("arryn", CardChoice(card="alayne_stone", option="pay")))
     assert b.done and b.state.houses["arryn"].power == 3 and b.state.houses["stark"].power == 0
 
 
@@ -370,7 +370,7 @@ def test_M123_alayne_stone_having_just_won_the_eyrie(battle):
                               power={"arryn": 2, "stark": 4}), "alayne_stone", "lothor_brune")
     b = battle(state, Assault("the_eyrie", "arryn", "the_vale_of_arryn", ("knight", "knight")))
     b.run(play("arryn", "alayne_stone"), play("stark", "catelyn_stark"),
-          say("arryn", CardChoice(card="alayne_stone", option="discard")))
+          say("arryn", CardChoice(card="alayne_stone", option="pay")))
     assert b.done and b.state.houses["arryn"].power == 0 and b.state.houses["stark"].power == 0
 
 

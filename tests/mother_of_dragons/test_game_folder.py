@@ -63,10 +63,16 @@ def test_M002_seven_or_eight_houses_need_the_expansion(tmp_path, capsys):
     assert code == 2 and "unknown house 'arryn'" in err and not (tmp_path / "g").exists()
 
 
-def test_M123_ruling_222_maester_new_refuses_the_alternate_house_cards(tmp_path, capsys):
+def test_M123_ruling_370_maester_new_deals_the_alternate_house_cards(tmp_path, capsys):
     code, _, err = run(capsys, "new", tmp_path / "g", "--houses", "stark,lannister,arryn,targaryen",
-                       "--expansion", MOD, "--alternate-house-cards")
-    assert code == 2 and "A Dance with Dragons" in err and "M123" in err and not (tmp_path / "g").exists()
+                       "--expansion", MOD, "--alternate-house-cards", "--seed", "s")
+    assert code == 0, err
+    gd = GameDir(tmp_path / "g")
+    assert tomllib.loads(gd.game_file.read_text())["game"]["options"]["house_cards"] == "adwd"
+    assert gd.load_state().houses["targaryen"].hand[0] == "daenerys_targaryen_b"
+    code, _, err = run(capsys, "new", tmp_path / "h", "--houses", "stark,lannister,arryn",
+                       "--expansion", MOD, "--alternate-house-cards", "--house-cards", "base")
+    assert code == 2 and "deals the adwd house cards" in err and not (tmp_path / "h").exists()
 
 
 def test_a_classic_game_folder_is_written_as_before(tmp_path):

@@ -17,7 +17,7 @@ from adjudicator.engine.core.bidding import move_on_track
 from adjudicator.game.cards import CARDS, STANDARD_SETS
 from adjudicator.game.commands import SEA_ORDER_TOKENS, SPECIAL_TOKENS, order_bonus, order_kind, order_kinds
 from adjudicator.game.mod_board import WESTEROSI
-from adjudicator.game.mod_setup import ALTERNATE_CARDS_REFUSED, new_mod_game
+from adjudicator.game.mod_setup import new_mod_game
 from adjudicator.game.setup import SetupError, new_game
 from adjudicator.game.state import SCHEMA_VERSION, GameState, Order, StateError, Unit
 from adjudicator.game.validation import IMPROVEMENT_TOKENS
@@ -121,12 +121,16 @@ def test_M122_the_standard_sets_base_cards_arryns_own_and_targaryen_a():
     assert sum(CARDS.house_cards[c].strength for c in s.houses["arryn"].hand) == 13
 
 
-def test_M123_ruling_222_the_alternate_set_is_refused_until_its_cards_exist():
-    with pytest.raises(SetupError, match="A Dance with Dragons"):
-        new_mod_game(FOUR_T, seed="x", alternate_cards=True)
-    assert "M123" in ALTERNATE_CARDS_REFUSED
-    # Targaryen B and Arryn A Feast for Crows stay in the catalogue, dealt to nobody
-    assert len(CARDS.of_set("targaryen_b")) == len(CARDS.of_set("arryn_affc")) == 7
+def test_M123_ruling_370_the_alternate_set_deals_adwd_affc_and_targaryen_b():
+    s = new_mod_game(FOUR_T, seed="x", alternate_cards=True)
+    assert s.house_deck() == "adwd" and s.options["house_cards"] == "adwd" and not s.check(s.board())
+    for h in s.players():
+        sets = {CARDS.house_cards[c].set for c in s.houses[h].hand}
+        assert sets == ({"arryn_affc"} if h == "arryn" else {"targaryen_b"} if h == "targaryen" else {"adwd"})
+        assert len(s.houses[h].hand) == 7
+    assert new_mod_game(FOUR_T, seed="x", house_cards="adwd").houses == s.houses
+    with pytest.raises(SetupError, match="unknown house deck 'affc'"):
+        new_mod_game(FOUR_T, seed="x", house_cards="affc")
 
 
 # --- an area's icons as its tokens leave them (M119, M120; the lookup for WP4) --------------------------

@@ -277,3 +277,7 @@ def test_M058_the_three_cards_drawn_for_a_vassal_are_shown_strongest_first_then_
     b = battle(stark_attacks_the_reach(), ON_THE_REACH)
     b.run(play("stark", "eddard_stark"))
     assert drawn(b) == ("bronn", "janos_slynt", "varys")  # 4, 2, 0
+    rig(monkeypatch, ("varys", "beric_dondarrion", "bronn"))
+    b = battle(stark_attacks_the_reach(), ON_THE_REACH)
+    b.run(play("stark", "eddard_stark"))
+    assert drawn(b) == ("bronn", "beric_dondarrion", "varys")  # 4, 3, 0: by strength, not by name

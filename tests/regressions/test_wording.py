@@ -74,6 +74,7 @@ from adjudicator.engine.events.combat import (
     TidesDrawn,
     TidesRevealed,
     TrackMoved,
+    TrackRaised,
 )
 from adjudicator.engine.events.targaryen import (
     BidGiven,
@@ -335,6 +336,12 @@ SAMPLES += [
     VassalHandShown(vassal="tyrell", area="the_reach", cards=("janos_slynt", "syrio_forel")),
     VassalHandShown(vassal="tyrell", area="the_reach", cards=()),
     VassalRaised(house="tyrell", track="fiefdoms", order=("tyrell", "stark", "lannister"), cause="Varys"),
+    # A Dance with Dragons
+    TrackRaised(house="martell", track="kings_court", order=("tyrell", "martell", "stark"), cause="Ser Gerris Drinkwater"),
+    CardAbility(house="lannister", card="qyburn", area="kingswood",
+                effect="it takes the strength and icons of Roose Bolton: 4 strength, 1 sword, no fortification"),
+    CardAbility(house="stark", card="walder_frey", area="kingswood", effect="Tyrell now supports Stark"),
+    CardAbility(house="tyrell", card="queen_of_thorns_adwd", area="kingswood", effect="the text of Reek is ignored"),
 ]
 
 TOKEN_ID = re.compile(r"(?:march|defense|support)[+-]\d|raid\*|consolidate\*|'s (?:march|defense|support|raid|consolidate)\b")

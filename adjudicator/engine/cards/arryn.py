@@ -164,10 +164,10 @@ def alayne_stone(view: CombatView, me: Me) -> Iterator[Effect]:
     elif not view.power(opponent):
         yield Skip(f"{opponent.title()} has no available power to discard")
     else:
-        options = [choice(me.card, option="discard"), choice(me.card, option="no")]
-        picked = view.choose(me, f"discard 2 power to make {opponent.title()} discard all of its own? ('discard' or 'no')",
+        options = [choice(me.card, option="pay"), choice(me.card, option="no")]
+        picked = view.choose(me, f"pay 2 power to make {opponent.title()} discard all of its own? ('pay' or 'no')",
                              options, default=options[-1])
-        if picked.option == "discard":
+        if picked.option == "pay":
             yield LosePower(me.house, ALAYNE_COST)
             yield LosePower(opponent, view.power(opponent))
         else:

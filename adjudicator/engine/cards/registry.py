@@ -39,7 +39,8 @@ WHEN = (
     "retreat",  # at the retreat and the attackers' advance
     "after_combat",  # at the end of combat clean-up, after the cards are discarded
 )
-HOUSE_MODULES = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell", "arryn", "targaryen", "vassal")
+HOUSE_MODULES = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell", "arryn", "targaryen", "vassal",
+                 *(f"adwd.{h}" for h in ("bolton", "lannister", "baratheon", "greyjoy", "martell", "tyrell")))
 
 
 def other(role: Role) -> Role:
@@ -118,6 +119,14 @@ class CombatView(Protocol):
     def retreated_to(self) -> str | None: ...  # where the defeated defender retreated, once it has
     def home(self, house: str) -> str | None: ...  # a house's home area
     def fits_supply(self, house: str, area: str) -> bool: ...  # one more unit of the house there, within supply?
+    # A Dance with Dragons
+    def houses(self) -> Sequence[str]: ...  # the houses in play, in the Iron Throne order
+    def wildling_threat(self) -> int: ...
+    def wildling_attack_at(self) -> int: ...  # the space where the wildlings attack at once (12)
+    def units_of(self, house: str) -> Sequence[tuple[str, Unit]]: ...  # (area, unit) of every unit of a house
+    def power_token(self, area: str) -> str | None: ...  # whose Power token lies in a land area
+    def in_combat(self, area: str) -> bool: ...  # the embattled area, the attackers' origin, or a supporting area
+    def westeros_deck(self, deck: int) -> Sequence[str]: ...  # a deck's cards, top first (its owner's secret)
 
     def choose(
         self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice, house: str | None = None
@@ -329,6 +338,78 @@ class MoveToTop(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class LowerPrinted(Effect):
+    """The side's card loses ``amount`` of its printed strength, never below 0 (Doran Martell, A Dance
+    with Dragons). Passive."""
+
+    side: Role
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinalStrength(Effect):
+    """The side's final combat strength is ``value``, whatever it counted (Mance Rayder, Margaery
+    Tyrell of A Dance with Dragons). Passive."""
+
+    side: Role
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoreText(Effect):
+    """The text of the side's House card is ignored for the rest of the combat (Queen of Thorns, A
+    Dance with Dragons)."""
+
+    side: Role
+
+
+@dataclass(frozen=True, slots=True)
+class TakeOverSupport(Effect):
+    """Every house but the opponent that supports the opponent supports the card's side instead
+    (Walder Frey)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CopyCard(Effect):
+    """Pay ``cost`` power: the card played takes the printed strength and icons of ``card`` (Qyburn)."""
+
+    card: str
+    cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class DestroyUnit(Effect):
+    """One unit of ``house`` of a type is destroyed in an area outside the combat (Ser Ilyn Payne)."""
+
+    house: str
+    unit: str
+    area: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveWildlings(Effect):
+    """The Wildling threat moves ``steps`` spaces of the track, up (+) or down (-) (Jon Snow)."""
+
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveUp(Effect):
+    """A house moves up one space of an influence track (Ser Gerris Drinkwater)."""
+
+    house: str
+    track: str
+
+
+@dataclass(frozen=True, slots=True)
+class StackDeck(Effect):
+    """A Westeros deck is shuffled with ``card`` put face down on top (Rodrik the Reader)."""
+
+    deck: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
 class Skip(Effect):
     """The ability does nothing this time, and why (no legal target, declined)."""
 
@@ -379,6 +460,24 @@ def removed_after_combat(card: str, fn: RemovalFn) -> None:
     if card not in CARDS.house_cards or card in REMOVED_AFTER_COMBAT:
         raise ValueError(f"house card {card!r} unknown or its removal registered twice")
     REMOVED_AFTER_COMBAT[card] = fn
+
+
+KeptFn = Callable[[CombatView, Me], bool]
+KEPT_AFTER_COMBAT: dict[str, KeptFn] = {}
+
+
+def kept_after_combat(card: str, fn: KeptFn) -> None:
+    """Register when a card played goes back to its owner's hand at the end of its combat instead of
+    the discard pile (Reek; called after the function, like :func:`house_card`). ``fn`` may ask."""
+    if card not in CARDS.house_cards or card in KEPT_AFTER_COMBAT:
+        raise ValueError(f"house card {card!r} unknown or its return registered twice")
+    KEPT_AFTER_COMBAT[card] = fn
+
+
+def kept(card: str) -> KeptFn | None:
+    """When a card played goes back to the hand after its combat (A Dance with Dragons), if it ever does."""
+    load()
+    return KEPT_AFTER_COMBAT.get(card)
 
 
 def load() -> None:

@@ -77,6 +77,8 @@ def source_text(source: str) -> str:
         return _card(rest)
     if kind == "ability":
         return f"{_card(rest)}'s ability"
+    if kind == "final":
+        return f"{_card(rest)}: the final strength is set"
     if kind == "tides":
         return f"Tides of Battle: {tides_name(rest).removeprefix('a ')}"
     return {"march": "March order", "defense": "Defense order", "garrison": "Garrison", "blade": "Valyrian Steel Blade"}.get(
@@ -451,3 +453,16 @@ class TrackMoved(Event):
 
     def describe(self) -> str:
         return track_move(self.house, "drops to the bottom of", self.track, self.order, self.cause)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrackRaised(Event):
+    """A house moved up one space of an influence track (Ser Gerris Drinkwater, A Dance with Dragons)."""
+
+    house: str
+    track: str
+    order: tuple[str, ...]
+    cause: str
+
+    def describe(self) -> str:
+        return track_move(self.house, "moves up one space of", self.track, self.order, self.cause)

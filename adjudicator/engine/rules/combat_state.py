@@ -67,6 +67,9 @@ class Combat:
     vassal_hands: dict[str, list[str]] = field(default_factory=dict)
     printed: dict[str, int] = field(default_factory=dict)  # a card's printed strength set by a text (Bronn)
     retreated_to: str | None = None  # where the defeated defender's army went (Jon Connington)
+    # A Dance with Dragons
+    ignored: set[str] = field(default_factory=set)  # cards whose text the Queen of Thorns ignores
+    icons: dict[str, tuple[int, int]] = field(default_factory=dict)  # a card's icons set by a text (Qyburn)
 
     @property
     def area(self) -> str:

@@ -124,6 +124,30 @@ class View:
     def fits_supply(self, house: str, area: str) -> bool:
         return within_supply(self._ctx.state, self._ctx.board, house, {area: 1})
 
+    # --- A Dance with Dragons --------------------------------------------------------------
+
+    def houses(self) -> Sequence[str]:
+        return tuple(self._ctx.state.turn_order())
+
+    def wildling_threat(self) -> int:
+        return self._ctx.state.wildling_threat
+
+    def wildling_attack_at(self) -> int:
+        return int(self._ctx.board.constants["wildling_attack_at"])
+
+    def units_of(self, house: str) -> Sequence[tuple[str, Unit]]:
+        return tuple((a, Unit(u.house, u.type, u.routed)) for a, u in self._ctx.state.units_of(house))
+
+    def power_token(self, area: str) -> str | None:
+        return self._ctx.state.area(area).power_token
+
+    def in_combat(self, area: str) -> bool:
+        """Does any unit of this area take part: the embattled area, the origin, a supporting area?"""
+        return area in (self.area, self.origin) or any(f.area == area for f in self.fighters())
+
+    def westeros_deck(self, deck: int) -> Sequence[str]:
+        return tuple(self._ctx.state.westeros_decks.get(str(deck), ()))
+
     # --- asking ---------------------------------------------------------------------------
 
     def choose(
@@ -155,23 +179,29 @@ class View:
         return picked
 
 
-def _normal(c: CardChoice) -> tuple[str | None, str | None, str | None, str | None]:
+def _normal(c: CardChoice) -> tuple[object, ...]:
     option = c.option.lower() if c.option else None
     if option in DECLINE_WORDS:
         option = "no"
-    if option is None and not (c.area or c.house_card or c.track):
+    if option is None and not (c.area or c.house_card or c.track or c.amount or c.westeros_card):
         option = "no"
-    return option, c.area, c.house_card, c.track
+    return option, c.area, c.house_card, c.track, c.amount or None, c.westeros_card
 
 
 def _pick(cmd: CardChoice, options: Sequence[CardChoice]) -> CardChoice | None:
-    """The option an answer names (``when`` and spelling of a refusal aside)."""
+    """The option an answer names (``when`` and spelling of a refusal aside). A Westeros card named
+    without its deck is the one option that card fits (Rodrik the Reader)."""
     want = _normal(cmd)
-    return next((o for o in options if _normal(o) == want), None)
+    fits = [o for o in options if _normal(o) == want and (cmd.deck is None or o.deck == cmd.deck)]
+    return fits[0] if len(fits) == 1 or (fits and cmd.westeros_card is None) else None
 
 
 def _choice_text(c: CardChoice) -> str:
-    bits = [b for b in (c.option, c.area, c.house_card, c.track) if b]
+    bits = [b for b in (c.option, c.area, c.house_card, c.track, c.westeros_card) if b]
+    if c.amount:
+        bits.append(str(c.amount))
+    if c.deck:
+        bits.append(f"deck {c.deck}")
     return " ".join(bits) if bits else "no"
 
 
@@ -181,4 +211,12 @@ def _choice_words(c: CardChoice, board: Board) -> str:
     card = CARDS.house_cards[c.house_card].name if c.house_card in CARDS.house_cards else c.house_card
     track = c.track.replace("_", " ") if c.track else None
     bits = [b for b in (c.option, area, card, track) if b]
+    if c.amount:
+        bits.append(f"{c.amount} power")
+    if c.westeros_card:
+        found = [w.name for w in CARDS.westeros if w.id == c.westeros_card]
+        bits.append((found[0] if found else c.westeros_card) + (f", deck {ROMAN.get(c.deck, c.deck)}" if c.deck else ""))
     return " ".join(bits) if bits else "no"
+
+
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}

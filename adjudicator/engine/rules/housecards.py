@@ -20,18 +20,23 @@ from ..cards.registry import (
     Bonus,
     CancelCard,
     ChooseRetreat,
+    CopyCard,
     DestroyFootman,
     DestroyOwnUnit,
+    DestroyUnit,
     DiscardFromHand,
     Effect,
     GainPower,
     HoldAttackers,
+    IgnoreText,
     KeepCard,
     LosePower,
     Me,
     MoveMarchOrder,
     MoveToBottom,
     MoveToTop,
+    MoveUp,
+    MoveWildlings,
     PlaceUnit,
     PrintedStrength,
     RandomCard,
@@ -40,10 +45,13 @@ from ..cards.registry import (
     ReturnToHand,
     Role,
     Skip,
+    StackDeck,
     SwapCard,
     TakeBackDiscards,
+    TakeOverSupport,
     Upgrade,
     ability,
+    kept,
     other,
     removal,
 )
@@ -64,7 +72,7 @@ from ..events.combat import (
     TrackMoved,
 )
 from ..events.vassals import VassalRaised
-from . import vassal_combat
+from . import dance_with_dragons, vassal_combat
 from .combat_state import Combat, decide_now, hand, iron_throne_roles, matches
 from .combat_view import View
 from .strength import no_casualties
@@ -170,7 +178,7 @@ def run_stage(ctx: Context, combat: Combat, stage: str) -> None:
 def _due(combat: Combat, role: Role, stages: tuple[str, ...]) -> bool:
     card = combat.sides[role].card
     found = ability(card)
-    return bool(card and found and found.when in stages and card not in combat.resolved)
+    return bool(card and found and found.when in stages and card not in combat.resolved and card not in combat.ignored)
 
 
 def after_casualties(ctx: Context, combat: Combat) -> None:
@@ -282,6 +290,8 @@ def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
         move_on_track(st, effect.track, effect.house, 1)
         ctx.emit(VassalRaised(house=effect.house, track=effect.track, order=tuple(st.tracks[effect.track]),
                               cause=CARDS.house_cards[me.card].name))
+    elif isinstance(effect, (IgnoreText, TakeOverSupport, CopyCard, DestroyUnit, MoveWildlings, MoveUp, StackDeck)):
+        dance_with_dragons.apply(ctx, combat, me, effect)
     else:  # a passive effect: counted by strength.py whenever strength is counted
         raise AssertionError(f"{me.card} yielded {effect!r} at the wrong moment")
 
@@ -469,7 +479,13 @@ def discard_played(ctx: Context, combat: Combat) -> list[str]:
         if not side.house or not side.card or side.card_kept or ctx.state.is_vassal(side.house):
             continue  # a vassal's card goes back into the vassal deck (M061)
         hs = ctx.state.houses[side.house]
-        leaves = removal(side.card)
+        heard = side.card not in combat.ignored  # the Queen of Thorns silences these texts too
+        back = kept(side.card) if heard else None
+        if back is not None and back(View(ctx, combat), Me(role, side.house, side.card)):
+            hs.hand = _hand_order(side.house, [*hs.hand, side.card])  # Reek (A Dance with Dragons)
+            ctx.emit(HandReturned(house=side.house, cards=(side.card,), cause=CARDS.house_cards[side.card].name))
+            continue
+        leaves = removal(side.card) if heard else None
         if leaves is not None and leaves(View(ctx, combat), Me(role, side.house, side.card)):
             hs.removed.append(side.card)  # Mother of Dragons: out of the game, never back in the hand
             ctx.emit(CardAbility(house=side.house, card=side.card, area=combat.area,

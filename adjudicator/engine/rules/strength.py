@@ -18,7 +18,9 @@ from ..cards.registry import (
     Bonus,
     Effect,
     Fighter,
+    FinalStrength,
     Icons,
+    LowerPrinted,
     Me,
     NoCasualties,
     PrintedStrength,
@@ -71,6 +73,8 @@ def passive_effects(ctx: Context, combat: Combat) -> dict[Role, list[tuple[str, 
     view = View(ctx, combat)
     for role in ROLES:
         side = combat.sides[role]
+        if side.card in combat.ignored:
+            continue  # the Queen of Thorns (A Dance with Dragons): its text is ignored
         for when in ("combat_strength", "casualties"):
             found = ability(side.card, when)
             if found and side.house and side.card:
@@ -127,7 +131,10 @@ def strength(ctx: Context, combat: Combat, role: Role, *, with_cards: bool = Tru
         for _, e in effects[role] + effects[_other(role)]:
             if isinstance(e, PrintedStrength) and e.side == role:
                 printed = e.value
-        printed = combat.printed.get(side.card, printed)  # set once by a text (Bronn)
+        printed = combat.printed.get(side.card, printed)  # set once by a text (Bronn, Qyburn)
+        for _, e in effects[role]:
+            if isinstance(e, LowerPrinted) and e.side == role:
+                printed = max(0, printed - e.amount)  # Doran Martell's loss stops at 0 (ruling 378)
         parts.append((f"card:{side.card}", printed))
     for r in ROLES:
         for card, e in effects[r]:
@@ -141,6 +148,10 @@ def strength(ctx: Context, combat: Combat, role: Role, *, with_cards: bool = Tru
         parts.append(("blade", 1))
     if with_cards and side.tides:
         parts.append((f"tides:{side.tides}", tides_card(side.tides).value))
+    finals = [(e.value, card) for r in ROLES for card, e in effects[r] if isinstance(e, FinalStrength) and e.side == role]
+    if finals:  # Mance Rayder, Margaery Tyrell: the final strength is set; the lower of two wins (ruling 377)
+        final, setter = min(finals)
+        parts.append((f"final:{setter}", final - sum(n for _, n in parts)))
     return Strength(max(0, sum(n for _, n in parts)), tuple(parts))
 
 
@@ -150,7 +161,7 @@ def icons(ctx: Context, combat: Combat, role: Role) -> tuple[int, int]:
     swords = forts = 0
     if side.card:
         c = CARDS.house_cards[side.card]
-        swords, forts = c.swords, c.fortifications
+        swords, forts = combat.icons.get(side.card, (c.swords, c.fortifications))  # Qyburn's copied icons
         for _, e in passive_effects(ctx, combat)[role]:
             if isinstance(e, Icons):
                 swords += e.swords
