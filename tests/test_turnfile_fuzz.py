@@ -114,6 +114,8 @@ commands = st.one_of(
     card_choices(),
     st.builds(C.PortShips, port=ports, count=st.integers(0, 3)),
     st.builds(C.Muster, area=areas, actions=_tuple(muster_actions)),
+    st.builds(C.Muster, area=areas, actions=_tuple(muster_actions),  # with fall-backs (ruling 357)
+              otherwise=_tuple(st.builds(C.MusterPlan, _tuple(muster_actions)), 1, 3)),
     st.builds(C.Consolidate, area=areas, muster=st.none() | _tuple(muster_actions)),
     st.builds(C.Bid, track=st.sampled_from(sorted(TRACK_NAMES)), amount=st.integers(0, 99)),
     st.builds(C.TieBreak, order=_tuple(houses, 1, 6), context=st.none() | st.sampled_from(sorted(TRACK_NAMES))),
@@ -133,12 +135,20 @@ commands = st.one_of(
     st.builds(C.CommandVassal, vassal=st.none() | houses),
     st.builds(C.ForVassal, vassal=houses, command=vassal_answers),
 )
+# Standing instructions (ruling 353): a line of a kind that may stand, and its withdrawal
+standable = commands.filter(lambda c: (c.command if isinstance(c, C.ForVassal) else c).kind in C.STANDING_ANSWER_KINDS)
+commands = st.one_of(
+    commands,
+    st.builds(C.Standing, command=standable),
+    st.builds(C.Withdraw, command=st.none() | standable),
+)
 
 
 def test_every_command_type_has_a_strategy() -> None:
     covered = {C.AssignOrder, C.LeaveUnordered, C.Raven, C.RavenKeep, C.Raid, C.March, C.Support, C.RefuseSupport,
                C.PlayCard, C.UseBlade, C.Casualties, C.Retreat, C.CardChoice, C.PortShips, C.Muster, C.Consolidate,
-               C.Bid, C.TieBreak, C.Reconcile, C.WesterosChoice, C.WildlingChoice, C.CommandVassal, C.ForVassal}
+               C.Bid, C.TieBreak, C.Reconcile, C.WesterosChoice, C.WildlingChoice, C.CommandVassal, C.ForVassal,
+               C.Standing, C.Withdraw}
     covered |= {C.IronBank, C.InterestLosses, C.Give, C.SpymasterChoice,
                 C.DistributeBid}  # Mother of Dragons: tests/mother_of_dragons/
     assert covered == set(C.COMMAND_TYPES)

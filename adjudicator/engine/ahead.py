@@ -582,10 +582,12 @@ def _card_name(card: str) -> str:
 
 
 def _answered(state: GameState, house: str, req: Request) -> bool:
-    """Whether one of the house's own answers waiting in the game already answers this decision."""
+    """Whether one of the house's own answers waiting in the game already answers this decision. A
+    standing instruction does not count: it may not fit when the decision comes (ruling 355), and a
+    line sent now, knowing more, is used before it."""
     used = set(state.segment.used) if state.segment else set()
     for a in state.answers:
-        if a.get("house") != house or a.get("vassal", "") != req.vassal or a.get("id") in used:
+        if a.get("house") != house or a.get("vassal", "") != req.vassal or a.get("id") in used or a.get("standing"):
             continue
         cmd = from_dict(a["command"])
         if cmd.kind == req.kind and _fits(cmd, req):

@@ -14,7 +14,7 @@ from ..game.state import GameState
 from .core.braavos import BRAAVOS
 from .core.common import within_supply
 from .core.targaryen import PENTOS, TARGARYEN, has_won, in_play
-from .events import AnswersExpired, AnswerUnusable, AnswerUsed, Event
+from .events import AnswersExpired, AnswerUnusable, AnswerUsed, Event, StandingWithdrawn
 from .rules.vassals import MAX_VASSAL_ORDERS
 
 # While these are open, a combat is under way and its house cards are on the table.
@@ -161,14 +161,18 @@ def check_change(before: GameState, after: GameState) -> list[str]:
 
 
 def judged_ids(events: Iterable[Event]) -> set[str]:
-    """The pool ids of the answers these events give a verdict on (used, refused or not needed)."""
-    return {i for e in events if isinstance(e, (AnswerUsed, AnswerUnusable, AnswersExpired)) for i in e.ids}
+    """The pool ids of the answers these events give a verdict on (used, refused, not needed or withdrawn)."""
+    return {i for e in events if isinstance(e, (AnswerUsed, AnswerUnusable, AnswersExpired, StandingWithdrawn))
+            for i in e.ids}
 
 
 def unjudged(sent: Mapping[str, int], judged: set[str], state: GameState) -> list[str]:
     """Every answer sent (``sent``: pool id -> its round) whose round is over, or whose game is,
-    without a verdict among ``judged`` (ruling 160), as sentences."""
-    over = [i for i, r in sent.items() if (r < state.round or state.phase == "game_over") and i not in judged]
+    without a verdict among ``judged`` (ruling 160), as sentences. A standing instruction the game
+    still holds outlives its round (ruling 353)."""
+    standing = {a["id"] for a in state.answers if a.get("standing")}
+    over = [i for i, r in sent.items() if (r < state.round or state.phase == "game_over") and i not in judged
+            and i not in standing]
     return [f"answer {i} of round {sent[i]} ended its round without a verdict" for i in sorted(over)]
 
 

@@ -26,6 +26,7 @@ from .core.context import (
 from .events import AnswersExpired, AnswerUnusable, AnswerUsed, Event
 from .rules.gifts import apply_gifts, has_gifts
 from .rules.lapsed import lapsed
+from .rules.standing import standing_changes
 
 PhaseRunner = Callable[[Context], None]
 
@@ -72,9 +73,13 @@ def advance(
     board = board or state.board()
     # A shallow copy is enough: the loop below builds every position it changes afresh from data.
     live = copy.copy(state)
-    live.answers = [*state.answers, *(dict(a) for a in answers)]
+    arriving = [dict(a) for a in answers]
+    live.answers = [*state.answers, *arriving]
     runners = _runners()
     events: list[Event] = []
+    if any(a.get("standing") or a["command"].get("type") == "Withdraw" for a in arriving):
+        live.answers, changed = standing_changes(live, board, live.answers, {a["id"] for a in arriving})
+        events.extend(changed)
     while live.phase != "game_over":
         if live.leaving:  # Mother of Dragons: maester leave (M124, ruling 276)
             from .rules.leaving import between_rounds, leave_between_rounds
@@ -190,6 +195,9 @@ def _mark_judged(answers: list[dict[str, Any]], events: list[Event]) -> list[dic
     refused = {i for e in events if isinstance(e, AnswerUnusable) for i in e.ids}
     out = []
     for a in answers:
+        if a.get("standing"):  # a standing instruction keeps no verdict: each decision judges it anew (ruling 355)
+            out.append(a)
+            continue
         # Used stays used: a later refusal of a standing answer is for another decision.
         mark = "used" if a["id"] in used or a.get("verdict") == "used" else "refused" if a["id"] in refused else ""
         out.append({**a, "verdict": mark} if mark and a.get("verdict") != mark else a)
@@ -197,13 +205,14 @@ def _mark_judged(answers: list[dict[str, Any]], events: list[Event]) -> list[dic
 
 
 def _expire(state: GameState, pool: list[PoolEntry], used: set[str]) -> list[Event]:
-    """At the end of a round, answers sent during it that no decision used are dropped (ruling 160).
+    """At the end of a round, answers sent during it that no decision used are dropped (ruling 160);
+    standing instructions stay until withdrawn (ruling 353), and end with the game.
 
     Each is reported to its house as not needed, standing answers among them, unless it had its
     verdict already: a standing answer a decision used, an answer a decision refused.
     """
     over = state.phase == "game_over"
-    stale = [e for e in pool if e.id not in used and (over or e.round < state.round)]
+    stale = [e for e in pool if e.id not in used and (over or (e.round < state.round and not e.standing))]
     verdicts = {a["id"]: a.get("verdict", "") for a in state.answers}  # marked with this segment's events
     told = {e.id for e in stale if verdicts.get(e.id) == "refused"
             or (verdicts.get(e.id) == "used" and is_standing(e.command))}

@@ -22,6 +22,7 @@ from typing import Any
 from ..engine import machine
 from ..engine.core.context import Request, pool_entry
 from ..engine.events import Event
+from ..engine.rules.standing import standing_of_other_keys
 from ..game.board import Board
 from ..game.boxes import DEFAULT_BOX
 from ..game.state import GameState, Segment
@@ -248,8 +249,11 @@ def understand(name: str, data: bytes, record: Archived | None, moderator_accept
         line = cmd.where.line if cmd.where is not None else 0
         canonical = format_command(cmd)
         out.lines.append((line, canonical))
-        out.entries.append(pool_entry(id=f"{prefix}seq{header.seq}/L{line}", house=header.house,
-                                      round=header.round, command=cmd, text=canonical))  # fmt: skip
+        entry = pool_entry(id=f"{prefix}seq{header.seq}/L{line}", house=header.house, round=header.round,
+                           command=cmd, text=canonical)
+        if entry.get("standing") and fingerprint:  # a standing instruction ends with its key (ruling 358)
+            entry["key"] = fingerprint
+        out.entries.append(entry)
     out.problems = [p.render() for p in parsed.problems]
     out.warnings = [w.render() for w in parsed.warnings]
     return out
@@ -326,9 +330,13 @@ def derive(
     used = set(state.segment.used) if state.segment else set()
     new: list[dict[str, Any]] = []
     idle: dict[str, bool] = {}
+    keyed: list[Event] = []
     for u in understood:
         if why := u.disagreement():  # intake never archives such a file: the archive or the log was changed
             raise CorruptFolder(f"archive/{u.name} is refused: {why}; check the game with 'maester replay'")
+        if u.fingerprint:  # the house's first file sealed with a new key ends the old key's standing lines
+            state.answers, ended = standing_of_other_keys(state.answers, u.header.house, u.fingerprint)
+            keyed.extend(ended)
         if not u.header.add:  # ruling 94; a file whose header says "add" keeps them (ruling 120)
             prefix = entry_prefix(u.header)
             state.answers = [a for a in state.answers if not a["id"].startswith(prefix) or a["id"] in used]
@@ -339,7 +347,7 @@ def derive(
     if rule is None:
         rule = DefaultRule(keys=frozenset(p["key"] for p in prev.state.pending) if prev and deadline else frozenset())
     taken = take_defaults(step, rule, board=board, before=prev.disorder if prev else ())
-    step, events = taken.step, [*announced, *step.events, *taken.events]
+    step, events = taken.step, [*announced, *keyed, *step.events, *taken.events]
     since_before = prev.since if prev else {}
     since = {r.key: since_before.get(r.key, number) for r in step.requests}
     # A file a rollback gave back keeps its name; its place in the order is its accept line's (ruling 301).

@@ -688,7 +688,7 @@ def _muster(s: _Static, cmd: C.Muster) -> None:
     area = s.board.area(cmd.area)
     if not area.has_castle or s.state.controller(cmd.area, s.board) != s.house:
         s.fail(cmd, "E412", f"you muster only in castle or stronghold areas you control; {area.name} is not one (R067)")
-    for a in cmd.actions:
+    for a in (action for actions in cmd.choices() for action in actions):  # each fall-back too (ruling 357)
         if a.to is not None and a.unit != "ship":
             s.fail(cmd, "E412", "only ships are placed elsewhere; other units stay in the mustering area (R078)")
         elif a.to is not None and a.to != area.port and not (s.board.area(a.to).is_sea and s.board.adjacent(cmd.area, a.to)):

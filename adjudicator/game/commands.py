@@ -316,12 +316,32 @@ class MusterAction(Command):
     to: AreaId | None = None  # ships: the port or sea area they go into
 
 
+@dataclass(frozen=True, slots=True)
+class MusterPlan:
+    """One fall-back of a muster: what to muster when the choices before it cannot be (ruling 357)."""
+
+    actions: tuple[MusterAction, ...] = ()
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Muster(Command):
-    """``muster in Lannisport: footman, ship to The Golden Sound`` (D7). No actions = pass."""
+    """``muster in Lannisport: footman, ship to The Golden Sound`` (D7). No actions = pass.
+
+    ``otherwise`` are fall-backs, ``muster in Winterfell: knight else footman else none``: the first
+    choice that can be mustered when the decision comes is (ruling 357).
+    """
 
     area: AreaId
     actions: tuple[MusterAction, ...] = ()
+    otherwise: tuple[MusterPlan, ...] | None = None  # None, not (): a muster without fall-backs is stored as before
+
+    def choices(self) -> tuple[tuple[MusterAction, ...], ...]:
+        """The musters named, in the order they are tried.
+
+        >>> Muster(area="winterfell", actions=(MusterAction(unit="knight"),), otherwise=(MusterPlan(),)).choices()
+        ((MusterAction(unit='knight', upgrade=False, to=None),), ())
+        """
+        return (self.actions, *(p.actions for p in self.otherwise or ()))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -478,6 +498,65 @@ class ForVassal(Command):
     command: Command
 
 
+# --- standing instructions: answers that hold from round to round (rulings 353-357) ------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Standing(Command):
+    """``standing: a throne of blades: muster`` - an answer that stands from round to round, for every
+    decision it fits, until withdrawn or replaced (ruling 353). Never reaches the engine: the answer
+    pool keeps the inner command with a ``standing`` mark (:func:`adjudicator.engine.core.context.pool_entry`)."""
+
+    command: Command
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Withdraw(Command):
+    """``withdraw: a throne of blades: muster`` withdraws the standing instruction of that line;
+    ``withdraw all`` (``command`` None) every standing instruction of the house (ruling 353)."""
+
+    command: Command | None = None
+
+
+# The kinds of answer that may stand from round to round (ruling 353): the decisions of the Westeros
+# Phase, the choice of a vassal and the answers of a combat. Orders and the answers that name this
+# round's orders (raids, marches, consolidations), the raven, gifts and Spymaster are for one round.
+STANDING_ANSWER_KINDS: frozenset[str] = frozenset({
+    "westeros_choice", "muster", "reconcile", "bid", "tie_break", "distribute", "wildling_choice", "interest",
+    "vassal_choice", "support", "refuse_support", "house_card", "card_choice", "blade", "casualties", "retreat",
+    "port_ships",
+})
+
+
+# The field that names what a standing line's decision is about, beyond its kind and condition.
+_SLOT_FIELDS = {"Muster": "area", "Bid": "track", "TieBreak": "context", "DistributeBid": "track",
+                "InterestLosses": "debtor", "PortShips": "port", "RefuseSupport": "supporter", "CardChoice": "card"}
+
+
+def standing_slot(cmd: Command) -> tuple[object, ...]:
+    """The decision a standing instruction answers, as far as its line says: a later standing line of
+    the same slot replaces an earlier one (ruling 354).
+
+    >>> standing_slot(Muster(area="winterfell", actions=())) == standing_slot(Muster(area="winterfell"))
+    True
+    >>> standing_slot(WesterosChoice(card="a_throne_of_blades", option="muster"))
+    ('westeros_choice', 'a_throne_of_blades', '')
+    """
+    kind = cmd.kind
+    if isinstance(cmd, WesterosChoice):
+        return kind, cmd.card, "cancel" if cancels_moves(cmd) else ""
+    if isinstance(cmd, WildlingChoice):  # Crow Killers' reward (upgrade) and penalty (downgrade) are two decisions
+        role = "reward" if cmd.card == "crow_killers" and cmd.units and cmd.units[0].unit == "footman" else ""
+        return kind, cmd.card, role
+    subject = _SLOT_FIELDS.get(type(cmd).__name__)
+    parts: tuple[object, ...] = (kind, getattr(cmd, subject) if subject else "")
+    if isinstance(cmd, InterestLosses):  # a line for each shortfall: "if Stark is 2 short, destroy these two"
+        parts += (sum(r.count for r in cmd.removals),)
+    if isinstance(cmd, Support):
+        parts += (cmd.combat_area, cmd.origin)
+    return parts + (getattr(cmd, "when", None),)
+
+
 # Request kind of each command: one name used by the grammar, the engine and the docs.
 _KIND_OF: dict[str, str] = {
     "AssignOrder": "orders",
@@ -510,19 +589,21 @@ _KIND_OF: dict[str, str] = {
     "WildlingChoice": "wildling_choice",
     "CommandVassal": "vassal_choice",
     "ForVassal": "for_vassal",
+    "Standing": "standing",
+    "Withdraw": "withdraw",
 }
 
 COMMAND_TYPES: tuple[type[Command], ...] = (
     AssignOrder, LeaveUnordered, Raven, RavenKeep, Raid, March, Support, RefuseSupport,
     PlayCard, UseBlade, Casualties, Retreat, CardChoice, PortShips, Muster, Consolidate,
     Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice, IronBank, InterestLosses, Give, SpymasterChoice,
-    CommandVassal, ForVassal, DistributeBid,
+    CommandVassal, ForVassal, DistributeBid, Standing, Withdraw,
 )
 
 _BY_NAME: dict[str, type] = {t.__name__: t for t in COMMAND_TYPES}
 _NESTED: dict[str, type] = {
     "UnitSpec": UnitSpec, "Located": Located, "CombatFilter": CombatFilter, "Move": Move,
-    "MusterAction": MusterAction, "Gift": Gift,
+    "MusterAction": MusterAction, "Gift": Gift, "MusterPlan": MusterPlan,
 }
 
 
@@ -657,7 +738,7 @@ class _Kind:
     item_optional: bool = False
 
 
-_NESTED_NAME = re.compile(r"\b(UnitSpec|Located|CombatFilter|Move|MusterAction|Command)\b")
+_NESTED_NAME = re.compile(r"\b(UnitSpec|Located|CombatFilter|Move|MusterAction|MusterPlan|Command)\b")
 _OPTIONAL = re.compile(r"\bOptional\[|\bNone\b")
 
 

@@ -126,7 +126,7 @@ def _asked(game: Game, d: Digest, private: tuple[Section, ...]) -> list[str]:
     out = ["", ASKED_HEADING + (f": {when}" if when else "")]
     out += [f"  {line}" for line in due_lines(d, game.now)]
     out += decisions[1:]  # the report's YOUR DECISIONS, its heading replaced by the one above
-    return out + _sections(private, ("turn-file", "coming-up", "waiting"))
+    return out + _sections(private, ("turn-file", "coming-up", "waiting", "standing"))
 
 
 def _receipts(d: Digest) -> list[str]:

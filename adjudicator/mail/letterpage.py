@@ -80,7 +80,7 @@ def _asked(game: Game, d: Digest, private: tuple[Section, ...]) -> str:
     title = "Asked of you now" + (f": {when}" if when else "")
     inner = "".join(f"<p>{escape(line)}</p>" for line in due_lines(d, game.now))
     inner += _FIRST_H3.sub("", _pick(private, "decisions"), count=1)
-    inner += _pick(private, "turn-file", "coming-up", "waiting")
+    inner += _pick(private, "turn-file", "coming-up", "waiting", "standing")
     return f'<div id="asked">{_box(title, inner, "sec private")}</div>\n'
 
 

@@ -11,6 +11,7 @@ from ..game.commands import to_dict as to_command_dict
 from ..game.state import GameState
 from ..turnfile.header import Header, format_header
 from .vassals import as_commander, for_line
+from .verdicts import answer_source
 from .words import WIDTH, clean, comment_lines, context_text
 
 
@@ -80,7 +81,7 @@ def held_answers(state: GameState, house: str, *, refused: Iterable[str] = ()) -
     used = set(state.segment.used) if state.segment else set()
     out = []
     for a in state.answers:
-        if a.get("house") != house or a.get("id") in used:
+        if a.get("house") != house or a.get("id") in used or a.get("standing"):  # listed on their own
             continue
         parts = str(a.get("id", "")).split("/")  # house/R.step/seqN/Lk, as the batch run names them
         step = parts[1].split(".", 1) if len(parts) == 4 else []
@@ -92,6 +93,17 @@ def held_answers(state: GameState, house: str, *, refused: Iterable[str] = ()) -
                     "refused": any(f"; {a.get('text')}; " in f"; {r}; " for r in refused)})
     return out
 
+
+def standing_answers(state: GameState, house: str) -> list[dict[str, Any]]:
+    """The house's standing instructions (ruling 353), in the order they were sent: each with its text,
+    where it came from and the line that withdraws it."""
+    out = []
+    for a in state.answers:
+        if a.get("house") == house and a.get("standing"):
+            text = clean(a.get("text", ""))
+            out.append({"text": text, "source": answer_source(str(a.get("id", ""))),
+                        "withdraw": "withdraw: " + text.removeprefix("standing: ")})
+    return out
 
 
 def skeleton(state: GameState, house: str, requests: Iterable[Any], *, last_seq: int = 0,

@@ -33,6 +33,7 @@ TEXT_HEADINGS: dict[str, str] = {
     "YOUR DECISIONS": "decisions",
     "COMING UP FOR YOU": "coming-up",
     "YOUR ANSWERS WAITING": "waiting",
+    "YOUR STANDING INSTRUCTIONS": "standing",
     "YOUR TURN FILE": "turn-file",
     "YOUR HAND": "hand",
     "DRAWN FOR": "vassal-hand",

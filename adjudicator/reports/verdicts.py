@@ -2,8 +2,9 @@
 
 An answer is **used** (a decision took it), **refused** (it does not fit the decision it was
 meant for, or no decision left in its round could use it: with the reason and the rule),
-**expired** (its round ended and no decision needed it) or **waiting** (the game holds it for a
-decision still to come). The step machine's events say which (``AnswerUsed``,
+**expired** (its round ended and no decision needed it), **withdrawn** (a standing instruction its
+house withdrew or replaced, rulings 353, 354) or **waiting** (the game holds it for a decision
+still to come). The step machine's events say which (``AnswerUsed``,
 ``AnswerUnusable``, ``AnswersExpired``, each naming the answers' pool ids); this module reads
 them, with the answers the game still holds, into one list per house. Only the house's own
 answers are ever listed, and only in its own report: an answer may be a secret (orders, bids,
@@ -24,11 +25,12 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..engine.events import AnswersExpired, AnswerUnusable, AnswerUsed, Event
+from ..engine.events import AnswersExpired, AnswerUnusable, AnswerUsed, Event, StandingWithdrawn
 from ..game.state import GameState
 
-STATUSES = ("used", "refused", "expired", "waiting")
-STATUS_WORDS = {"used": "used", "refused": "refused", "expired": "not needed", "waiting": "waiting"}
+STATUSES = ("used", "refused", "expired", "waiting", "withdrawn")
+STATUS_WORDS = {"used": "used", "refused": "refused", "expired": "not needed", "waiting": "waiting",
+                "withdrawn": "withdrawn"}
 
 
 def answer_source(answer_id: str) -> str:
@@ -74,6 +76,8 @@ def answer_verdicts(state: GameState, events: Iterable[Event], house: str) -> li
             fresh = tuple(i for i in e.ids if out.get(i, {}).get("status") != "refused")
             judge(fresh, [t for i, t in zip(e.ids, e.answers) if i in fresh], status="expired", rule=e.rule,
                   reason=e.reason or f"no decision it fits came up in its round ({e.rule})")
+        elif isinstance(e, StandingWithdrawn):  # withdrawn or replaced (rulings 353, 354)
+            judge(e.ids, list(e.answers), status="withdrawn", rule=e.rule, reason=e.reason)
     held = _held(state, house)
     for answer_id, verdict in out.items():
         verdict["held"] = answer_id in held

@@ -17,7 +17,7 @@ from ..game.cards import CARDS
 from ..game.mod_board import MOD
 from ..game.state import GameState
 from .comingup import coming_up, skeleton_lines
-from .decisions import held_answers, my_request, skeleton
+from .decisions import held_answers, my_request, skeleton, standing_answers
 from .eventview import event_view
 from .svgmap import board_summary
 from .vassals import vassals_view
@@ -61,6 +61,7 @@ def report_view(
         "events": [_event_view_once(e, event_views) for e in events if e.is_public()],
         "private_events": _private_events(events, event_views),
         "hand": [], "discards": [], "my_requests": [], "skeleton": None, "held": [], "held_step": "", "coming_up": [],
+        "standing": [],
         "vassal_hands": [],
         "verdicts": judged(answer_verdicts(state, events, viewer)) if viewer is not None else [],
     }
@@ -73,6 +74,7 @@ def report_view(
         refused = {e.answer for e in events if isinstance(e, AnswerUnusable) and e.house == viewer}
         view["held"] = held_answers(state, viewer, refused=refused)
         view["held_step"] = f"round {state.round} {state.phase}"
+        view["standing"] = standing_answers(state, viewer)  # ruling 353
         # ruling 124; a vassal's decisions come up for its commander, as 'for VASSAL:' lines (M030)
         view["coming_up"] = [] if state.is_vassal(viewer) else coming_up(state, viewer, requests, board=board)
         if (mine or view["coming_up"] or any(h["this_step"] for h in view["held"])) \

@@ -45,6 +45,7 @@ from ..game.commands import (
     Raid,
     Raven,
     RavenKeep,
+    Standing,
     Support,
     TieBreak,
     UnitSpec,
@@ -82,6 +83,9 @@ class Robot:
     ahead_done: set[str] = field(default_factory=set)  # keys of the decisions it answered ahead
     last_step: tuple[int, str] | None = None  # the step of its last file: a next one for it adds (ruling 120)
     mustered: dict[tuple[int, str, int], GameState] = field(default_factory=dict)  # the board after its musters of the step
+    standing: bool = False  # also send standing instructions for the decisions of rounds to come (ruling 353)
+    standing_round: int = 0  # the round it last sent them in
+    tried_standing: bool = False  # it sent the lines it sends once
 
     def commands(self, state: GameState, requests: list[Request], board: Board) -> list[Command]:
         """This robot's answers to its open requests (empty when it has none), and, answering
@@ -100,6 +104,9 @@ class Robot:
             commands.extend(answers)
         if self.ahead:
             commands.extend(self.answer_ahead(state, requests, board, commands))
+        if self.standing and self.standing_round != state.round and any(r.kind == "orders" and not r.vassal for r in mine):
+            self.standing_round = state.round
+            commands.extend(Standing(command=c) for c in standing_lines(self, state, board))
         if self.careful:
             commands = _within_power(state, self.house, commands)
         commands = self.distributing(commands)
@@ -202,8 +209,9 @@ def _within_power(state: GameState, house: str, commands: list[Command]) -> list
     """The bids of one file, in the order they resolve, cut to what the house can pay in all (every
     bid is paid, R086, R101), its bids sent earlier and still waiting counted first."""
     used = set(state.segment.used) if state.segment else set()
-    waiting = sum(int(a["command"].get("amount", 0)) for a in state.answers
-                  if a["house"] == house and a["id"] not in used and a["command"].get("type") == "Bid")
+    waiting = sum(int(a["command"].get("amount", 0)) for a in state.answers  # standing bids are for rounds to come
+                  if a["house"] == house and a["id"] not in used and a["command"].get("type") == "Bid"
+                  and not a.get("standing"))
     left = max(0, state.houses[house].power - waiting)
     out: list[Command] = []
     for c in commands:
@@ -283,6 +291,18 @@ _AHEAD: dict[str, Callable[[Robot, Request], list[Command]]] = {
     "support": _support_ahead, "house_card": _cards_ahead, "raven_wildling": _raven_card_ahead, "blade": _blade_ahead,
     "vassal_choice": _vassal_choice_ahead, "westeros_choice": _choice_ahead,
 }
+
+
+def standing_lines(robot: Robot, state: GameState, board: Board) -> list[Command]:
+    """The standing instructions a robot sends with its orders each round (ruling 353): the choices it
+    always makes (the dominance tokens' cards, tie-breaks, a vassal, Targaryen's deck IV cards and
+    cancels), sent once, and what it would muster, bid and move as the board stands, sent anew each
+    round (each replaces the line of the round before, ruling 354)."""
+    from .standing_robot import every_round, once  # robots answering only what is asked never load it
+
+    out = [] if robot.tried_standing else once(robot, state, board)
+    robot.tried_standing = True
+    return out + every_round(robot, state, board)
 
 
 def _default(req: Request) -> list[Command]:

@@ -65,6 +65,7 @@ def simulate(
     ahead: bool = False,
     expansion: str | None = None,
     targaryen: bool = True,
+    standing: bool = False,
     house_cards: str = "base",
 ) -> SimResult:
     """Play one game with robots; stop at the winner or after ``rounds`` rounds.
@@ -81,14 +82,17 @@ def simulate(
     simulation's, not a real game's. Every broken invariant is collected in ``problems`` (the game
     stops at the first). With ``ahead`` the robots also answer every decision coming up for them
     (:mod:`adjudicator.engine.ahead`) as early as the turn-file language allows; ``mail_rounds``
-    records each mail round in which a house had to answer. ``house_cards`` is the house deck dealt
-    (``adwd``: A Dance with Dragons' cards, ruling 370).
+    records each mail round in which a house had to answer. With ``standing`` (and ``ahead``) they
+    also send standing instructions with their orders each round (ruling 353,
+    :mod:`adjudicator.robots.standing_robot`), for the decisions of the rounds to come.
+    ``house_cards`` is the house deck dealt (``adwd``: A Dance with Dragons' cards, ruling 370).
     """
     houses = sim_houses(players, expansion, targaryen)
     if expansion is None and players > 6:
         expansion = "mother-of-dragons"  # the box that seats 7 or 8 players
     if not text:
-        return _play_engine(houses, seed, rounds, tides_of_battle, chaos, expansion, on_step, ahead, house_cards)
+        return _play_engine(houses, seed, rounds, tides_of_battle, chaos, expansion, on_step, ahead, house_cards,
+                            standing)
     tmp = None
     if out is None:
         tmp = Path(tempfile.mkdtemp(prefix="maester-sim-"))
@@ -97,7 +101,8 @@ def simulate(
         root = Path(out)
     try:
         with fileio.relaxed():
-            return _play(root, houses, seed, rounds, tides_of_battle, chaos, expansion, on_step, ahead, house_cards)
+            return _play(root, houses, seed, rounds, tides_of_battle, chaos, expansion, on_step, ahead, house_cards,
+                         standing)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -175,17 +180,18 @@ class _Engine(_Table):
         return late + self.unruled
 
 
-def _robots(houses: list[str], seed: int, chaos: float, ahead: bool = False) -> dict[str, Robot]:
+def _robots(houses: list[str], seed: int, chaos: float, ahead: bool = False, standing: bool = False) -> dict[str, Robot]:
     rng = random.Random(seed)
     # Robots answering ahead also check their answers first, as a player does with 'maester check'.
-    return {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos, ahead=ahead, careful=ahead)
+    return {h: Robot(h, robot_key(str(seed), h), random.Random(rng.random()), chaos=chaos, ahead=ahead, careful=ahead,
+                     standing=ahead and standing)
             for h in houses}
 
 
 def _play(root: Path, houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,
           expansion: str | None, on_step: Callable[[GameState], None] | None, ahead: bool = False,
-          house_cards: str = "base") -> SimResult:  # fmt: skip
-    robots = _robots(houses, seed, chaos, ahead)
+          house_cards: str = "base", standing: bool = False) -> SimResult:  # fmt: skip
+    robots = _robots(houses, seed, chaos, ahead, standing)
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0,
                        folder=None if root.parent.name.startswith("maester-sim-") else root)
     table = _Folder(root, houses, seed, tides, robots, expansion, house_cards)
@@ -194,11 +200,11 @@ def _play(root: Path, houses: list[str], seed: int, rounds: int | None, tides: b
 
 def _play_engine(houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,
                  expansion: str | None, on_step: Callable[[GameState], None] | None, ahead: bool = False,
-                 house_cards: str = "base") -> SimResult:  # fmt: skip
+                 house_cards: str = "base", standing: bool = False) -> SimResult:  # fmt: skip
     """The same game with no text, seals or reports: robots answer the engine directly."""
     state = variant(expansion or DEFAULT_BOX).setup(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}",
                                                 tides_of_battle=tides, house_cards=house_cards)  # fmt: skip
-    robots = _robots(state.houses_in_play, seed, chaos, ahead)  # a vassal's too: they stand in for its commander
+    robots = _robots(state.houses_in_play, seed, chaos, ahead, standing)  # a vassal's too: they stand in for its commander
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0)
     table = _Engine(state, robots)
     return _loop(table, result, rounds, table.board, on_step)

@@ -68,6 +68,7 @@ CODES: dict[str, str] = {
     "E207": "card has no choice",
     "E208": "condition not allowed here",
     "E209": "wrong kind of name",
+    "E210": "a line that cannot stand from round to round",
     # the header
     "E301": "malformed header",
     "E302": "second header",

@@ -77,6 +77,7 @@ from .names import (
 )
 from .parser_mod import deck_iv_form, distribute, mod_line, westeros_choice
 from .printer import format_command, prints_short
+from .standing_lines import StandingLines
 from .vassal_lines import VassalLines
 
 __all__ = [
@@ -221,7 +222,7 @@ def _tag(tag: str, keep: str = "") -> Callable[[Any, list[Any]], Any]:
     return lambda self, ch: (tag, []) if keep == "empty" else (tag,)
 
 
-class _Lines(VassalLines, DanceLines, Transformer[Token, Any]):
+class _Lines(VassalLines, StandingLines, DanceLines, Transformer[Token, Any]):
     """Shapes each rule's children; the rules that end a line resolve names and build a command."""
 
     # names and small pieces
@@ -381,10 +382,6 @@ class _Lines(VassalLines, DanceLines, Transformer[Token, Any]):
         context = next((c.name("track", t[1]) for t in _tagged(ch, "context")), None)
         order = tuple(c.name("house", n) for n in _only(ch, _Name))
         return c.done(C.TieBreak(order=order, context=context))
-
-    def muster_line(self, ch: list[Any]) -> Any:
-        c = _Ctx()
-        return c.done(C.Muster(area=c.name("area", ch[0]), actions=_muster(c, ch[1][1])))
 
     def consolidate_power(self, ch: list[Any]) -> Any:
         c = _Ctx()

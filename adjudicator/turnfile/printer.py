@@ -208,7 +208,7 @@ _PRINTERS: dict[type, Any] = {
     C.Retreat: _retreat_text,
     C.CardChoice: lambda c: f"{_card(c.card)}: " + _card_choice_text(c),
     C.PortShips: lambda c: f"{_area(c.port)}: take over {c.count} {'ship' if c.count == 1 else 'ships'}",
-    C.Muster: lambda c: f"muster in {_area(c.area)}: {_muster_text(c.actions)}",
+    C.Muster: lambda c: f"muster in {_area(c.area)}: " + " else ".join(_muster_text(a) for a in c.choices()),
     C.Consolidate: lambda c: f"consolidate in {_area(c.area)}" + ("" if c.muster is None else f": muster {_muster_text(c.muster)}"),
     C.IronBank: _iron_bank_text,
     C.SpymasterChoice: lambda c: "spymaster: " + "; ".join(
@@ -225,4 +225,6 @@ _PRINTERS: dict[type, Any] = {
     C.WildlingChoice: lambda c: f"{display_name('wildling_card', c.card)}: " + _wildling_choice_text(c),
     C.CommandVassal: lambda c: "command " + " else ".join(v or "none" for v in c.picks()),
     C.ForVassal: lambda c: f"for {c.vassal}: {format_command(c.command)}",
+    C.Standing: lambda c: f"standing: {format_command(c.command)}",
+    C.Withdraw: lambda c: "withdraw all" if c.command is None else f"withdraw: {format_command(c.command)}",
 }

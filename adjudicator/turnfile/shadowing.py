@@ -108,6 +108,25 @@ def _hider_keys(early: Command) -> set[tuple[Any, ...]]:
     return set()
 
 
+def _replaced_standing(tf: TurnFile, cmds: list[Command]) -> list[Notice]:
+    """Standing lines a later standing line of the file replaces: the same decision (ruling 354)."""
+    out: list[Notice] = []
+    later: dict[tuple[Any, ...], int] = {}
+    for cmd in reversed(cmds):
+        if not isinstance(cmd, C.Standing) or cmd.where is None:
+            continue
+        inner, vassal = cmd.command, ""
+        if isinstance(inner, C.ForVassal):
+            vassal, inner = inner.vassal, inner.command
+        key = (vassal, C.standing_slot(inner))
+        if key in later:
+            out.append(Notice("W205", f"replaced by line {later[key]}, a later standing line for the same decision "
+                              "(ruling 354)", cmd.where, tf.texts.get(cmd.where.line, "")))
+        else:
+            later[key] = cmd.where.line
+    return out[::-1]
+
+
 def shadowed(tf: TurnFile, refused: set[int] = frozenset()) -> list[Notice]:  # type: ignore[assignment]
     """Lines that a later line of the file overrides: the newest fitting answer is used (ruling 155).
 
@@ -126,6 +145,7 @@ def shadowed(tf: TurnFile, refused: set[int] = frozenset()) -> list[Notice]:  # 
             hidden_by.append((early, cmds[min(hits)]))
         if (key := _index_key(early)) is not None:
             nearest[key] = i
+    out += _replaced_standing(tf, cmds)
     for early, late in reversed(hidden_by):
         if early.where is None or late.where is None:
             continue

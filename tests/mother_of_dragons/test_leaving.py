@@ -107,3 +107,17 @@ def test_M124_ruling_262_the_other_vassals_keep_their_commanders_until_the_plann
     t, _ = player_leaves(s, "stark")
     assert t.commanders == {vassal: "targaryen"} and t.vassal_sets == []
     assert check_invariants(t) == []
+
+
+def test_M124_ruling_353_a_standing_instruction_ends_when_its_player_leaves():
+    from adjudicator.game.commands import Standing, WesterosChoice
+
+    gap = between_rounds()
+    gap.leaving = ["stark"]
+    standing = entry("stark", Standing(command=WesterosChoice(card="a_throne_of_blades", option="muster")), round=1)
+    gap.answers = [standing]
+    step = advance(gap, deadline=True)
+    assert "stark" in step.state.vassals
+    assert standing["id"] not in {a["id"] for a in step.state.answers}
+    assert any(isinstance(e, AnswersExpired) and standing["id"] in e.ids and e.visible_to == "stark"
+               for e in step.events)

@@ -28,6 +28,7 @@ from adjudicator.engine.events import (
     Event,
     OnlyOption,
     PhaseStarted,
+    StandingWithdrawn,
     all_event_types,
 )
 from adjudicator.engine.events.action import (
@@ -160,6 +161,10 @@ SAMPLES: list[Event] = [
     CivilDisorder(house="greyjoy", begins=True), CivilDisorder(house="greyjoy"),
     AnswersExpired(house="stark", answers=("bid fiefdoms 1",)),
     AnswersExpired(house="stark", answers=("bid fiefdoms 1", "bid throne 2")),
+    StandingWithdrawn(house="stark", answers=("standing: A Throne of Blades: muster",),
+                      reason='withdrawn by "withdraw: A Throne of Blades: muster" (ruling 353)'),
+    StandingWithdrawn(house="stark", answers=("standing: bid wildlings 1", "standing: bid wildlings 2"),
+                      reason='withdrawn by "withdraw all" (ruling 353)'),
     PhaseStarted(round=2, phase="action"),
     OrdersPlaced(house="lannister", areas=("lannisport", "port_of_lannisport"), unordered=("stoney_sept",)),
     OrdersWaiting(house="stark", standing=("Winterfell: march +1",), open_areas=("the_shivering_sea",),

@@ -12,7 +12,7 @@ A card function never changes the game state itself.
 >>> ABILITIES["catelyn_stark"].when
 'combat_strength'
 >>> sorted(a.card for a in ABILITIES.values() if a.when == "on_reveal_cancel")
-['jaqen_hghar', 'tyrion_lannister']
+['jaqen_hghar', 'queen_of_thorns_adwd', 'tyrion_lannister']
 """
 
 from __future__ import annotations

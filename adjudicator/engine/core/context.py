@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from ...game.board import Board
-from ...game.commands import Command, ForVassal, cancels_moves, from_dict, to_dict
+from ...game.commands import Command, ForVassal, Standing, Withdraw, cancels_moves, from_dict, to_dict
 from ...game.state import GameState, Segment
 from ..events import (
     PUBLIC,
@@ -37,6 +37,8 @@ from ..events import (
 # The decisions of an order's cycle, each asked once per order: one taken without asking is remembered
 # for the round (``GameState.unasked``, ruling 351).
 UNASKED_KINDS = frozenset({"raid", "march", "consolidate"})
+# What a standing instruction a decision cannot use is told: it stays for the decisions to come (ruling 355).
+SKIPPED = "skipped this time, it stands for later decisions: "
 # Answers of these kinds stay in force after use ("support stark in every combat").
 STANDING_KINDS = frozenset({"support", "tie_break", "refuse_support"})
 
@@ -121,22 +123,35 @@ class PoolEntry:
     text: str
     verdict: str = ""
     vassal: str = ""  # "for tyrell: ...": an answer for the vassal the house commands (M030)
+    standing: bool = False  # "standing: ...": it holds from round to round until withdrawn (ruling 353)
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> PoolEntry:
         return PoolEntry(d["id"], d["house"], d["round"], from_dict(d["command"]), d.get("text", ""),
-                         str(d.get("verdict", "")), str(d.get("vassal", "")))
+                         str(d.get("verdict", "")), str(d.get("vassal", "")), bool(d.get("standing", False)))
+
+    @property
+    def stays(self) -> bool:
+        """Whether a decision that uses this answer leaves it in the pool: a standing instruction, or
+        an answer of a kind that stands for the rest of its round (support, tie-breaks...)."""
+        return self.standing or is_standing(self.command)
 
 
 def pool_entry(*, id: str, house: str, round: int, command: Command, text: str = "",
                verdict: str = "") -> dict[str, Any]:
     """A pool entry as stored in ``GameState.answers``; a ``ForVassal`` answer is kept as its inner
-    command and the vassal it is for."""
-    vassal = ""
+    command and the vassal it is for, a ``Standing`` one as its inner command marked ``standing``
+    (ruling 353), a ``Withdraw`` of a vassal's line with the vassal it is for."""
+    vassal, standing = "", False
+    if isinstance(command, Standing):
+        standing, command = True, command.command
+    if isinstance(command, Withdraw) and isinstance(command.command, ForVassal):
+        vassal, command = command.command.vassal, Withdraw(command=command.command.command)
     if isinstance(command, ForVassal):
         vassal, command = command.vassal, command.command
     d = {"id": id, "house": house, "round": round, "command": to_dict(command), "text": text or repr(command)}
     d |= {"vassal": vassal} if vassal else {}
+    d |= {"standing": True} if standing else {}
     return {**d, "verdict": verdict} if verdict else d
 
 
@@ -321,7 +336,7 @@ class Context:
             a, cmd, evs, entries = next(it)
             value = {"parts": [to_dict(c) for c in cmd]} if isinstance(cmd, tuple) else {"value": to_dict(cmd)}
             self.segment.decisions[a.request.key] = {**value, "events": [e.to_dict() for e in evs]}
-            self.segment.used.extend(e.id for e in entries if not is_standing(e.command))
+            self.segment.used.extend(e.id for e in entries if not e.stays)
             self.events.extend(evs)
             out.append(cmd)
         return out
@@ -356,7 +371,8 @@ class Context:
                 evs.append(AnswerUsed(house=req.house, decision=req.prompt, answer=entry.text, ids=(entry.id,),
                                       visible_to=req.house))
                 return entry.command, evs, [entry]
-            evs.append(AnswerUnusable(house=req.house, answer=entry.text, reason=str(verdict), ids=(entry.id,),
+            why = f"{SKIPPED}{verdict}" if entry.standing else str(verdict)
+            evs.append(AnswerUnusable(house=req.house, answer=entry.text, reason=why, ids=(entry.id,),
                                       visible_to=req.house))
         return None, evs, []
 
@@ -370,6 +386,8 @@ class Context:
         replay tells the same story. With ``use_up`` the refused answers are used up with the
         decision; a standing answer (a tie-break order) may instead wait for a decision it fits.
         """
+        # Another house's standing instruction waits for a decision of its own (the token may come to it).
+        strays = [e for e in strays if not e.standing]
         refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason(e), ids=(e.id,), visible_to=e.house)
                     for e in strays]
         fresh = ask.request.key not in self.segment.decisions
@@ -406,7 +424,7 @@ class Context:
         # Past the events already reported, only a position saved before settling was recorded
         # can lack the record: it is left as it was told then.
         fresh = len(self.events) >= self.segment.events_seen
-        strays = [e for h in houses for e in self.entries(h, kind) if aimed(e.command)] if fresh else []
+        strays = [e for h in houses for e in self.entries(h, kind) if aimed(e.command) and not e.standing] if fresh else []
         refusals = [AnswerUnusable(house=e.house, answer=e.text, reason=reason, ids=(e.id,), visible_to=e.house)
                     for e in strays]
         self.segment.decisions[key] = {"settled": True, "events": [e.to_dict() for e in refusals]}

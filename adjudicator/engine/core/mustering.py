@@ -240,11 +240,28 @@ def ask_muster(ctx: Context, house: HouseId, area: str, points: int, *, others: 
                 return (f"a Westeros card musters for a vassal only in its home area, {board.area(area).name}, "
                         f"not in {board.area(c.area).name} (M074, ruling 245)")
             return why or NOT_APPLICABLE
-        return check_muster(st, board, house, area, c.actions, points)
+        return first_muster(st, board, house, area, c, points)[1]
 
     cmd = ctx.ask(Ask(req, check, only=Muster(area=area) if not singles and not replayed else None))
     assert isinstance(cmd, Muster)
+    if cmd.otherwise:  # the first of its fall-backs that can be mustered (ruling 357)
+        cmd = Muster(area=area, actions=first_muster(st, board, house, area, cmd, points)[0])
     return cmd
+
+
+def first_muster(state: GameState, board: Board, house: HouseId, area: str, cmd: Muster,
+                 points: int) -> tuple[tuple[MusterAction, ...], str | None]:
+    """The first of a muster's choices that is legal now (ruling 357) and ``None``; or, when none is, the
+    first choice and why it cannot be (with every choice's reason when it has fall-backs)."""
+    reasons = []
+    for actions in cmd.choices():
+        why = check_muster(state, board, house, area, actions, points)
+        if why is None:
+            return actions, None
+        reasons.append(why)
+    if len(reasons) == 1:
+        return cmd.actions, reasons[0]
+    return cmd.actions, "no choice of this line can be mustered: " + "; ".join(reasons)
 
 
 def run_mustering(ctx: Context) -> None:

@@ -407,6 +407,28 @@ class AnswersExpired(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StandingWithdrawn(Event):
+    """Standing instructions taken out of the game: withdrawn by a ``withdraw`` line of their house, or
+    replaced by a later standing line for the same decision (``reason``, rulings 353, 354)."""
+
+    house: str
+    answers: tuple[str, ...]
+    ids: tuple[str, ...] = ()
+    reason: str = ""
+    rule: str = ""
+
+    def __post_init__(self) -> None:
+        _private_to_house(self)
+        object.__setattr__(self, "rule", rule_of(self.reason) or self.rule)
+
+    def describe(self) -> str:
+        n = len(self.answers)
+        head = "Your standing instruction" if n == 1 else f"{n} of your standing instructions"
+        lines = "; ".join(f'"{a}"' for a in self.answers)
+        return f"{head} {lines} " + ("no longer stands" if n == 1 else "no longer stand") + aside(self.reason) + "."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PhaseStarted(Event):
     round: int
     phase: str

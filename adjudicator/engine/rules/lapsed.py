@@ -33,6 +33,7 @@ from ...game.commands import (
 )
 from ...game.state import GameState
 from ..core.context import PoolEntry
+from .standing import never_fits
 
 # The kinds of answer each phase asks for. Only the Action Phase asks for combat and order
 # answers; only the Westeros Phase for bids, tie-breaks, supply, mustering and the cards' choices.
@@ -60,6 +61,9 @@ def lapsed(state: GameState, board: Board, entry: PoolEntry) -> tuple[str, str] 
     >>> lapsed(s, Board.classic(), PoolEntry("stark/2", "stark", 1, PlayCard(card="tywin_lannister"), ""))
     ('refused', 'Tywin Lannister is a House card of Lannister, not one of yours (R192)')
     """
+    if entry.standing:  # it outlives its round: refused only when no decision of the game could use it (ruling 356)
+        why = never_fits(state, board, entry)
+        return ("refused", why) if why else None
     if state.phase not in PHASE_ORDER or entry.round != state.round:
         return None  # answers of an earlier round expire with it; the end of the game settles the rest
     cmd, house = entry.command, entry.vassal or entry.house

@@ -1,0 +1,173 @@
+"""What a robot answering ahead states as standing instructions (ruling 353), sent with its orders.
+
+Most of a Westeros Phase is decided before any mail of its round can answer it: the choices of the
+dominance tokens' holders, the musters and bids the cards call for, Targaryen's deck IV cards, the
+loyalty-token moves. A player who plans says once how such decisions go; a robot does the same:
+
+* once, the choices it always makes: each dominance card's choice, a tie-break order, the wildlings'
+  rewards it declines and A King Beyond the Wall's track, the vassals it would command, and for
+  Targaryen "nothing" for each deck IV card and whose loyalty moves it cancels;
+* each round, as the board stands when it gives its orders: a muster with fall-backs for every
+  castle and stronghold it holds (and its vassals' home areas), the units of the debtors whose
+  interest it would choose, its bids (Targaryen's given away), the track Preemptive Raid drops it
+  on, and its loyalty-token moves with fall-backs.
+
+A line that no longer fits when its decision comes is skipped and the decision asked (ruling 355).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from ..engine.core.bidding import best_tracks
+from ..engine.core.context import Request
+from ..engine.core.mustering import legal_single_actions, muster_request, westeros_mustering_areas
+from ..engine.rules.iron_bank import chooser, default_losses
+from ..game.board import Board
+from ..game.commands import (
+    MOVE_ELSE,
+    Bid,
+    Command,
+    CommandVassal,
+    DistributeBid,
+    ForVassal,
+    Gift,
+    Muster,
+    MusterAction,
+    MusterPlan,
+    TieBreak,
+    WesterosChoice,
+    WildlingChoice,
+)
+from ..game.state import GameState
+
+if TYPE_CHECKING:
+    from .players import Robot
+
+# The choices of the dominance tokens' holders (R044, R047, R056).
+DOMINANCE_CHOICES = {
+    "a_throne_of_blades": ("muster", "supply", "nothing"),
+    "dark_wings_dark_words": ("bid", "collect", "nothing"),
+    "put_to_the_sword": ("no march+1", "no defense", "nothing"),
+}
+# Deck IV cards Targaryen chooses for (M083); "nothing" is open to it whatever the board.
+TARGARYEN_CARDS = ("empty_promises", "southron_ambitions", "strongholds_of_resistance", "fire_made_flesh",
+                   "domestic_disputes", "watering_the_seed", "the_long_plan", "playing_with_fire")
+LOYALTY_CARDS = ("scattering_dissent", "word_spreads_quickly")
+TRACKS: tuple[Literal["wildlings", "iron_throne", "fiefdoms", "kings_court"], ...] = (
+    "wildlings", "iron_throne", "fiefdoms", "kings_court")
+MOVES = 14  # fall-backs in a loyalty-token move: 14 of the longest names stay within a line (E002)
+RINGS = 3  # how far from a token the fall-backs reach: the moves before its turn carry tokens that far
+
+
+def once(robot: Robot, state: GameState, board: Board) -> list[Command]:
+    out: list[Command] = [WesterosChoice(card=card, option=robot.rng.choice(options))
+                          for card, options in DOMINANCE_CHOICES.items()]
+    order = list(state.houses_in_play)
+    robot.rng.shuffle(order)
+    out.append(TieBreak(order=tuple(order)))
+    # The wildlings' rewards it declines, and where A King Beyond the Wall moves it (R109).
+    out += [WildlingChoice(card=card) for card in ("crow_killers", "mammoth_riders", "the_horde_descends")]
+    out.append(WildlingChoice(card="a_king_beyond_the_wall", track=robot.rng.choice(("fiefdoms", "kings_court"))))
+    if state.vassals and robot.house in state.players():
+        picks = sorted(state.vassals)
+        robot.rng.shuffle(picks)
+        out.append(CommandVassal(vassal=picks[0], otherwise=tuple(picks[1:]) or None))
+    if "4" in state.westeros_decks and robot.house == "targaryen":
+        out += [WesterosChoice(card=card, option="nothing") for card in TARGARYEN_CARDS]
+        others = [h for h in state.players() if h != robot.house]
+        cancel = sorted(robot.rng.sample(others, k=robot.rng.randrange(len(others) + 1)))
+        out += [WesterosChoice(card=card, option="cancel:" + "+".join(cancel)) for card in LOYALTY_CARDS]
+    return out
+
+
+def every_round(robot: Robot, state: GameState, board: Board) -> list[Command]:
+    out = _musters(robot, state, board, robot.house)
+    out += _interest(state, board, robot.house)
+    for vassal in sorted(v for v, c in state.commanders.items() if c == robot.house):
+        out += [ForVassal(vassal=vassal, command=c) for c in _musters(robot, state, board, vassal)]
+    bids = _bids(robot, state)
+    out += bids
+    if robot.house == "targaryen" and "4" in state.westeros_decks:  # it gives away what it bids (M100)
+        out += _distributions(robot, state, bids)
+    if (tracks := best_tracks(state, robot.house)) and robot.house != "targaryen":  # Preemptive Raid's drop (R109)
+        out.append(WildlingChoice(card="preemptive_raid", option="track", track=tracks[0]))
+    if "4" in state.westeros_decks:  # Westeros deck IV: the loyalty-token moves (M083)
+        out += _moves(robot, state, board)
+    return out
+
+
+def _musters(robot: Robot, state: GameState, board: Board, house: str) -> list[Command]:
+    """What it would muster in each of its castles as the board stands, else a footman, else nothing
+    (ruling 357): what it held at planning may be gone by the muster."""
+    out: list[Command] = []
+    for area in westeros_mustering_areas(state, board, house):
+        points = state.effective_area(area, board).muster_points
+        singles = legal_single_actions(state, board, house, area, points)
+        req = muster_request(board, f"standing.muster.{area}", robot.house, area, points, singles)
+        if house != robot.house:
+            req = Request(req.key, req.kind, req.house, req.prompt, req.context, default=req.default, vassal=house)
+        for cmd in robot.answer(state, req, board):
+            if isinstance(cmd, Muster) and cmd.actions:
+                footman = (MusterAction(unit="footman"),)
+                plans = [MusterPlan(footman)] if cmd.actions != footman else []
+                cmd = Muster(area=cmd.area, actions=cmd.actions, otherwise=(*plans, MusterPlan()))
+            out.append(cmd)
+    return out
+
+
+def _interest(state: GameState, board: Board, house: str) -> list[Command]:
+    """For each debtor whose units it would choose (M110): a line for each shortfall, its cheapest units."""
+    if not state.loan_slots:
+        return []
+    out: list[Command] = []
+    for debtor in state.players():
+        loans = len(state.houses[debtor].loans)
+        if debtor != house and loans and chooser(state, debtor) == house:
+            out += [losses for short in range(1, loans + 1)
+                    if len((losses := default_losses(state, board, debtor, short)).removals) == short]
+    return out
+
+
+def _bids(robot: Robot, state: GameState) -> list[Command]:
+    """A wildling bid and three influence bids that leave a token of power in hand: a raid may take one."""
+    left = max(0, state.houses[robot.house].power - 1)
+    out: list[Command] = []
+    for track in TRACKS:
+        amount = min(left, int(robot.rng.random() ** 2 * (left + 1)))
+        left -= amount
+        out.append(Bid(track=track, amount=amount))
+    return out
+
+
+def _distributions(robot: Robot, state: GameState, bids: list[Command]) -> list[Command]:
+    """Each influence bid of Targaryen's given to one or two other houses, exactly (M100, ruling 252)."""
+    others = [h for h in state.houses_in_play if h != robot.house]
+    out: list[Command] = []
+    for bid in bids:
+        if isinstance(bid, Bid) and bid.track != "wildlings" and bid.amount:
+            first = robot.rng.randrange(bid.amount + 1)
+            pair = robot.rng.sample(others, k=2)
+            gifts = tuple(Gift(h, n) for h, n in zip(pair, (first, bid.amount - first)) if n)
+            out.append(DistributeBid(track=bid.track, gifts=gifts))
+    return out
+
+
+def _moves(robot: Robot, state: GameState, board: Board) -> list[Command]:
+    """Moves from the areas holding a loyalty token, then from the land around them, where the moves
+    made before its turn may have carried a token: the first still legal is made (ruling 295)."""
+    ring = sorted(a for a, s in state.areas.items() if s.loyalty)
+    seen, origins = set(ring), []
+    for _ in range(RINGS):
+        robot.rng.shuffle(ring)
+        origins += ring
+        ring = sorted({n for a in ring for n in board.neighbours[a] if board.area(n).is_land} - seen)
+        seen |= set(ring)
+    moves = []
+    for origin in origins[:MOVES]:
+        lands = sorted(n for n in board.neighbours[origin] if board.area(n).is_land)
+        if lands:
+            moves.append(f"{origin}+{robot.rng.choice(lands)}")
+    if not moves:
+        return []
+    return [WesterosChoice(card=card, option=MOVE_ELSE.join(moves)) for card in LOYALTY_CARDS]
