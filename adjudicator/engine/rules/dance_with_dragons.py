@@ -6,6 +6,8 @@ against the state before it changes anything, and reported as the card's ability
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from ...game.cards import CARDS
 from ...game.setup import draw_shuffle
 from ..cards.registry import (
@@ -24,8 +26,18 @@ from ..core.common import destroy_units, lose_power
 from ..core.context import Context
 from ..events.combat import CardAbility, TrackRaised
 from ..events.westeros import DECK_NAMES, WesterosDeckShuffled, WildlingThreatMoved
-from .combat_state import Combat
 from .wildlings import SPACE
+
+
+class CombatRecord(Protocol):
+    """What these effects change of a combat's record (:class:`~adjudicator.engine.rules.combat_state.Combat`),
+    named here so that this module stays outside the combat modules' import circle."""
+
+    sides: dict[Any, Any]  # by role: each side's house, card and support grants
+    ignored: set[str]
+    printed: dict[str, int]
+    icons: dict[str, tuple[int, int]]
+    attack: Any  # the attack that began it: its embattled area
 
 
 def _count(n: int, word: str) -> str:
@@ -33,13 +45,13 @@ def _count(n: int, word: str) -> str:
     return f"no {word}" if not n else f"1 {word}" if n == 1 else f"{n} {word}s"
 
 
-def apply(ctx: Context, combat: Combat, me: Me, effect: Effect) -> None:
+def apply(ctx: Context, combat: CombatRecord, me: Me, effect: Effect) -> None:
     """Carry out one A Dance with Dragons effect a card yielded."""
     name = CARDS.house_cards[me.card].name
 
     def said(text: str, *, visible_to: str | None = None) -> None:
         extra = {"visible_to": visible_to} if visible_to else {}
-        ctx.emit(CardAbility(house=me.house, card=me.card, area=combat.area, effect=text, **extra))
+        ctx.emit(CardAbility(house=me.house, card=me.card, area=combat.attack.area, effect=text, **extra))
 
     st = ctx.state
     if isinstance(effect, IgnoreText):
