@@ -133,8 +133,8 @@ def test_runs_that_reuse_what_the_last_run_left_write_what_runs_reading_everythi
     real = batch.adjudicate
 
     def as_a_new_process(root, *args, **kwargs):
-        batch._KNOWN.clear()
-        ledger._LEDGERS.clear()
+        batch.forget_snapshots()
+        ledger.forget_reads()
         result = real(root, *args, **kwargs)
         result.latest = GameDir.open(root).load_state()
         return result

@@ -209,6 +209,39 @@ def test_R142_R145_marches() -> None:
     assert codes(tf) == [(5, "E413"), (6, "E412")]
 
 
+LANNISTER_ORDERS = "Lannisport: march +0\nStoney Sept: defense +1\nPort of Lannisport: support\nThe Golden Sound: raid\n"
+
+
+def test_R241_ruling_314_a_power_token_is_left_only_where_every_unit_leaves() -> None:
+    """Issue 27: the march answered ahead with one of Lannisport's two units and 'leave power', which the
+    run refuses, is refused by the check too (and so offline, without the engine)."""
+    march = "march from Lannisport: knight -> Searoad Marches; leave power\n"
+    for engine in (False, True):
+        tf = run(LANNISTER_ORDERS + march, house="lannister", engine=engine)
+        assert codes(tf) == [(6, "E412")], engine
+        assert "do not all leave Lannisport (1 footman would stay)" in tf.problems[0].message
+        assert "R241" in tf.problems[0].message
+    assert codes(run(LANNISTER_ORDERS + march.replace("knight ->", "knight, footman ->"), house="lannister")) == []
+    assert codes(run(LANNISTER_ORDERS + march.replace("; leave power", ""), house="lannister")) == []
+
+
+def test_R241_ruling_314_the_engine_refuses_what_the_check_refuses() -> None:
+    """The same march when it is asked, in the action phase: the static check and the engine agree."""
+    from adjudicator.engine.rules.marches import march_problem
+
+    state = action_phase()
+    state.area_mut("lannisport").order = Order("lannister", "march+0")
+    tf = run("march from Lannisport: knight -> Searoad Marches; leave power\n", state, house="lannister", engine=True)
+    assert codes(tf) == [(2, "E412")]
+    assert "R241" in str(march_problem(state, BOARD, "lannister", tf.commands[0]))
+
+
+def test_R241_ruling_314_no_power_token_is_left_at_sea() -> None:
+    body = STARK_ORDERS.replace("The Shivering Sea: support +1", "The Shivering Sea: march +0")
+    tf = run(body + "march from The Shivering Sea: ship -> The Narrow Sea; leave power\n")
+    assert codes(tf) == [(5, "E412")] and "only on land areas" in tf.problems[0].message
+
+
 def test_R145_ships_move_to_an_adjacent_sea() -> None:
     body = STARK_ORDERS.replace("The Shivering Sea: support +1", "The Shivering Sea: march +0")
     tf = run(body + "march from The Shivering Sea: ship -> Karhold\nmarch from The Shivering Sea: ship -> The Narrow Sea\n")

@@ -133,9 +133,12 @@ def test_ruling_303_the_next_mail_starts_after_the_last_one_sent(game: Path, tmp
     orders(game, tmp_path, ["lannister", "baratheon"])
     report = write_outbox(game, key=MOD)
     assert sorted(report.written) == ["baratheon.eml to baratheon@players.example: steps 0001, 0002, 0003",
-                                      "lannister.eml to lannister@players.example: steps 0001, 0002, 0003",
-                                      "moderator.eml to moderator@maester.example: steps 0001, 0002, 0003",
-                                      "stark.eml to stark@players.example: steps 0002, 0003"]  # fmt: skip
+                                      "lannister.eml to lannister@players.example: steps 0001, 0002, 0003"]  # fmt: skip
+    send_outbox(game, server=server)  # the orders revealed ride with the next mail (ruling 315): ask for it
+    (game / "game.toml").write_text((game / "game.toml").read_text() + "\n[mail]\nevery_step = true\n")
+    assert sorted(write_outbox(game, key=MOD).written) == [
+        "moderator.eml to moderator@maester.example: steps 0001, 0002, 0003",
+        "stark.eml to stark@players.example: steps 0002, 0003"]  # fmt: skip
     send_outbox(game, server=server)
     mails = mails_to(recorder, shapes.EMAILS["stark"])
     assert [m["X-Maester-Steps"] for m in mails] == ["0000-r1-planning", "0001-r1-planning",

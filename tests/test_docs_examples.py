@@ -313,13 +313,14 @@ def run_block(text: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _game_with_a_report(folder: Path) -> Path:
-    """mygame, adjudicated once; its published state where a player's mail puts it (mygame-0007.json)."""
+    """mygame, adjudicated once; its published state as a player's mail carries it (mygame-0007.json.gz)."""
     from adjudicator.folder.batch import adjudicate
+    from adjudicator.util.packing import packed
 
     gd = create_game(folder / "mygame", houses=["stark", "lannister", "greyjoy", "baratheon"], seed="docs")
     adjudicate(gd.root)
     (published,) = (gd.root / "reports").glob("0000-*/report.json")
-    shutil.copyfile(published, folder / "mygame-0007.json")
+    (folder / "mygame-0007.json.gz").write_bytes(packed(published.read_bytes()))
     return gd.root
 
 
@@ -355,3 +356,30 @@ def test_seals_md_sealing_with_plain_openssh_runs_as_written(tmp_path: Path) -> 
     shutil.copyfile(tmp_path / "turn.sealed", tmp_path / "mail.txt")
     ran = run_block(block("seals.md", "maester verify GAME_DIR mail.txt"), tmp_path)
     assert "valid: sealed by House Stark" in ran.stdout
+
+
+# --- the doc fixes of issue 27 ---------------------------------------------------------------------
+
+
+def test_issue_27_pipx_and_pip_install_the_wheel_by_its_path() -> None:
+    """Debian's pipx takes a bare ``maester-....whl`` for the name of a package on an index and fails;
+    ``./`` makes it a file (pip too reads a path that says it is one)."""
+    installs = [w for _, block in shell_blocks() for words in commands(block)
+                if words[0].rsplit("/", 1)[-1] in ("pipx", "pip") and "install" in words for w in words if w.endswith(".whl")]
+    assert installs, "the README shows how to install the wheel"
+    assert all(w.startswith(("./", "/", "~/", "dist/")) for w in installs), installs
+
+
+def test_issue_27_no_doc_calls_the_finished_mother_of_dragons_being_built() -> None:
+    for path in ALL_DOCS:
+        for paragraph in path.read_text(encoding="utf-8").split("\n\n"):
+            if "Mother of Dragons" in paragraph or "mother-of-dragons" in paragraph:
+                assert "being built" not in paragraph, f"{path.name}: {paragraph[:200]}"
+
+
+def test_issue_27_every_command_is_documented_for_the_moderator() -> None:
+    """Each command of ``maester --help`` is named in the README or in docs/moderating.md, ``maester show`` too."""
+    told = (ROOT / "README.md").read_text(encoding="utf-8") + (DOCS / "moderating.md").read_text(encoding="utf-8")
+    commands_ = set(_maester_parser()._subparsers._group_actions[0].choices) - {"normalize"}  # the other spelling
+    assert "show" in commands_
+    assert {c for c in commands_ if not re.search(rf"maester {c}\b(?!-)", told)} == set()

@@ -107,7 +107,10 @@ def test_a_house_gets_the_receipts_of_its_files_applied_in_the_step(game: Path, 
     stark, _, _ = parts(read(game / "outbox" / "0001" / "stark.eml"))
     (path,) = (game / "reports" / "0001-r1-planning" / "receipts").glob("000001-stark-r1-planning-seq1*")
     receipt = path.read_text()
-    assert "YOUR FILES TAKEN (1): what was made of each\n" in stark and stark.count(receipt.rstrip("\n")) == 1
+    kept, asked_then = re.split(r"\n\n(?=Asked of you now:|Nothing is asked)", receipt)  # ruling 316: at the top
+    assert "YOUR FILES TAKEN (1): what was made of each\n" in stark and stark.count(kept) == 1
+    assert f"{kept}\n\n{'#' * 78}\n" in stark, "the receipt ends where its step begins"
+    assert asked_then.strip() and asked_then not in stark
     assert stark.index("YOUR TURN FILE") < stark.index("YOUR FILES TAKEN") < stark.index("\nWHAT HAPPENED\n")
     lannister, _, _ = parts(read(game / "outbox" / "0001" / "lannister.eml"))
     assert "YOUR FILES" not in lannister and "Receipt for" not in lannister
@@ -182,7 +185,7 @@ def test_ruling_312_the_mail_holds_the_report_once_and_the_seal_beside_it(game: 
     write_outbox(game, key=MOD)
     msg = read(outbox(game) / "stark.eml")
     names = [p.get_filename() for p in msg.iter_attachments()]
-    assert names == ["mailgame-0000.json", "mailgame-0000-stark.json", "report-0000-stark.txt.sig"]
+    assert names == ["mailgame-0000.json.gz", "mailgame-0000-stark.jsonl.gz", "report-0000-stark.txt.sig"]
     inline_text = [p for p in msg.walk() if p.get_content_type() == "text/plain"]
     assert len(inline_text) == 1 and inline_text[0].get_content_disposition() is None
     (sig,) = [p for p in msg.iter_attachments() if p.get_filename() == "report-0000-stark.txt.sig"]
@@ -321,10 +324,12 @@ def test_without_a_key_the_mails_are_not_sealed_and_it_is_said(game: Path) -> No
     _, _, files = parts(read(outbox(game) / "stark.eml"))
     # Only the public state for an offline `maester check` and the house's own private part as
     # JSON (its answers' verdicts) are attached: no report copy, no seal.
-    assert [n for n in files if not n.endswith(".json")] == []
+    import gzip
+
     step = next(game.glob("reports/0000-*"))
-    assert files == {"mailgame-0000.json": (step / "report.json").read_bytes(),
-                     "mailgame-0000-stark.json": (step / "stark.json").read_bytes()}
+    assert {n: gzip.decompress(b) for n, b in files.items()} == {
+        "mailgame-0000.json.gz": (step / "report.json").read_bytes(),
+        "mailgame-0000-stark.jsonl.gz": (step / "stark.json").read_bytes()}  # ruling 316: compressed
     assert "not sealed: give --key MODERATOR_KEY so that players can check the reports" in report.notes
 
 
@@ -391,3 +396,23 @@ def test_cli_outbox(game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "outbox of game mailgame, step 0000-r1-planning" in out and "wrote stark.eml" in out
     assert cli_main(["outbox", str(game), "--key", str(tmp_path / "missing")]) == 2
     assert cli_main(["outbox", str(game), "--user", "me"]) == 2
+
+
+def test_ruling_316_the_json_files_go_compressed_the_private_parts_of_all_steps_in_one(game: Path,
+                                                                                     tmp_path: Path) -> None:  # fmt: skip
+    """Two steps in one mail: one file of Stark's private parts, a line a step, each its HOUSE.json; the
+    latest public state beside it; the same reports make the same bytes (no time stamp in the gzip)."""
+    import gzip
+
+    (tmp_path / "t.txt").write_text(shapes.turn("stark", 1, "# nothing yet"))
+    batch.adjudicate(game, [tmp_path / "t.txt"])
+    write_outbox(game, key=MOD)
+    msg = read(outbox(game).parent / "0001" / "stark.eml")
+    files = {p.get_filename(): p for p in msg.iter_attachments()}
+    assert sorted(files) == ["mailgame-0000-0001-stark.jsonl.gz", "mailgame-0001.json.gz", "report-0001-stark.txt.sig"]
+    lines = gzip.decompress(files["mailgame-0000-0001-stark.jsonl.gz"].get_content()).split(b"\n")
+    steps = sorted((game / "reports").glob("000[01]-*"))
+    assert lines == [(s / "stark.json").read_bytes().rstrip(b"\n") for s in steps] + [b""]
+    packed = files["mailgame-0001.json.gz"].get_content()
+    assert gzip.decompress(packed) == (steps[1] / "report.json").read_bytes() and packed[4:8] == bytes(4)  # mtime 0
+    assert all(p.get_content_type() == "application/gzip" for n, p in files.items() if n.endswith(".gz"))

@@ -22,6 +22,7 @@ NOT_SELECTED = {
     "tests/test_crash.py": "runs the product in child processes it kills at random: no mutant is active there",
     "tests/test_layout.py": "reads the engine's source as text (the layering rules)",
     "tests/test_mail_loop.py": "mail servers on loopback; imports the Request type only",
+    "tests/test_mail_game.py": "a whole game by mail through a mail server on loopback; imports the Request type only",
     "tests/test_report_browser.py": "renders reports in Chromium; imports event types only (one from core.common)",
     "tests/test_mutation_config.py": "this file",
     "tests/test_boxes.py": "the box description and its hook registry; names ahead_mod's registered function only",

@@ -34,11 +34,22 @@ def test_ruling_313_a_raid_or_another_house_answering_is_no_news_by_itself() -> 
     assert news.reasons(Digest("stark", steps=[step()]), told=set(), every=True) == [], "never a step of nothing"
 
 
-@pytest.mark.parametrize("event", ["PhaseStarted", "OrdersRevealed", "CombatResolved", "WesterosCardRevealed",
-                                   "WildlingCardRevealed", "GameWon"])  # fmt: skip
-def test_ruling_313_the_story_moving_on_is_news_for_every_reader(event: str) -> None:
+@pytest.mark.parametrize("event", ["PhaseStarted", "GameWon", "CivilDisorder", "PlayerLeft"])
+def test_ruling_315_the_story_moving_to_its_next_chapter_is_news_for_every_reader(event: str) -> None:
     for who in ("stark", "moderator", "public"):
         assert news.reasons(Digest(who, steps=[step((event, ""))]), told=set(), every=False) == ["step 0005"]
+
+
+@pytest.mark.parametrize("event", ["OrdersRevealed", "CombatResolved", "HouseCardsRevealed", "BidsRevealed",
+                                   "WesterosCardRevealed", "WildlingCardRevealed", "WildlingAttackResolved"])  # fmt: skip
+def test_ruling_315_what_happens_within_a_phase_rides_with_the_next_mail(event: str) -> None:
+    """A combat fought, bids or cards revealed: told with the reader's next mail (a decision asked of
+    it, a receipt, the next phase), not in a mail of its own; with every_step, a mail of its own."""
+    for who in ("stark", "moderator", "public"):
+        assert news.reasons(Digest(who, steps=[step((event, ""))]), told=set(), every=False) == []
+        assert news.reasons(Digest(who, steps=[step((event, ""))]), told=set(), every=True) == ["step 0005"]
+    asked = [Asked("r2.action.4.raid.stark", "raid", "resolve one of your raid orders")]
+    assert news.reasons(Digest("stark", asked=asked, steps=[step((event, ""))]), told=set(), every=False) == ["asked"]
 
 
 def test_ruling_313_a_default_taken_is_news_for_its_house_only() -> None:

@@ -7,6 +7,7 @@ attachments, and the moderator's seal.
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 import ipaddress
 import shutil
 import socket
@@ -103,9 +104,10 @@ def check_intact(game: Path, received: list[tuple[str, list[str], bytes]]) -> No
         sig = files.pop(f"report-0000-{house}.txt.sig")
         assert verify_report(text, sig.decode()).key.fingerprint == MOD.public.fingerprint
         step = next(game.glob("reports/0000-*"))  # the JSON parts arrive as the folder holds them
-        assert files.pop(f"{shapes.GAME}-0000.json") == (step / "report.json").read_bytes()
-        if house in shapes.HOUSES:
-            assert files.pop(f"{shapes.GAME}-0000-{house}.json") == (step / f"{house}.json").read_bytes()
+        assert gzip.decompress(files.pop(f"{shapes.GAME}-0000.json.gz")) == (step / "report.json").read_bytes()
+        if house in shapes.HOUSES:  # compressed (ruling 316)
+            private = gzip.decompress(files.pop(f"{shapes.GAME}-0000-{house}.jsonl.gz"))
+            assert private == (step / f"{house}.json").read_bytes()
         assert files == {}, "the text is not attached again (ruling 312)"
 
 

@@ -138,6 +138,11 @@ _KNOWN: dict[str, Snapshot] = {}  # a snapshot's text -> the snapshot; the lates
 _KNOWN_KEPT = 16
 
 
+def forget_snapshots() -> None:
+    """Forget the snapshots this process wrote or read: the next run parses them as a new command does."""
+    _KNOWN.clear()
+
+
 def _remember(snap: Snapshot, text: str) -> None:
     """Keep a snapshot with its text, so that the next run in this process need not parse it again."""
     _KNOWN.pop(text, None)

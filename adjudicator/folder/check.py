@@ -36,6 +36,7 @@ from ..turnfile.parser import TurnFile, parse_turn_file
 from ..turnfile.printer import format_command
 from ..turnfile.shadowing import shadowed
 from ..util.lines import WRAP_WIDTH, long_lines, long_lines_text
+from .published import PublishedStateError, old_state, published_state
 
 __all__ = ["CheckError", "check_file", "check_turn_file"]
 
@@ -61,13 +62,16 @@ def check_file(game_dir: str | Path, path: str | Path, *, house: str | None = No
     from .gamedir import GameDir, GameDirError
 
     if Path(game_dir).is_file():
-        state = published_state(game_dir)
+        try:
+            state = published_state(game_dir)
+        except PublishedStateError as e:
+            raise CheckError(str(e)) from None
         data = _read(path)
         tf = check_turn_file(parse_turn_file(data, filename=_name(path), variant=vocabulary_of(state)), state,
-                             game_id=state.game_id, house=house, engine=False)  # fmt: skip
+                             game_id=state.game_id, house=house, engine=False, source=Path(game_dir).name)  # fmt: skip
         note = Notice("W902", "checked against the published state: the rules engine's own checks run when the "
                       "moderator adjudicates", C.Where(tf.filename, 0))  # fmt: skip
-        return replace(tf, warnings=(*tf.warnings, *wrap_notices(data, tf.filename), note))
+        return replace(tf, warnings=(*tf.warnings, *wrap_notices(data, tf.filename), *old_state(game_dir, tf.filename), note))
     try:
         gd = GameDir.open(game_dir)
         game_id, state = gd.info().id, gd.load_state()
@@ -105,22 +109,6 @@ def _last_seq(root: Path, tf: TurnFile, house: str | None, state: GameState) -> 
         return None
 
 
-def published_state(path: str | Path) -> GameState:
-    """The game state in a published ``report.json`` (its public twin).
-
-    :raises CheckError: for a file that is not a Maester report.
-    """
-    import json
-
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return GameState.from_dict(data["state"])
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError) as e:  # JSON nested deep
-        why = f" (it is not a Maester report: {type(e).__name__}: {e})" if str(path).endswith(".json") else ""
-        raise CheckError(f"{path} is neither a game folder nor a published report.json{why}; give the game "
-                         "folder, or the report.json attached to your last report mail") from None
-
-
 def _read(path: str | Path) -> bytes:
     try:
         return sys.stdin.buffer.read() if str(path) == "-" else Path(path).read_bytes()
@@ -133,25 +121,29 @@ def _name(path: str | Path) -> str:
 
 
 def check_turn_file(tf: TurnFile, state: GameState, *, game_id: str | None = None, house: str | None = None,
-                    board: Board | None = None, engine: bool = True, last_seq: int | None = None) -> TurnFile:
+                    board: Board | None = None, engine: bool = True, last_seq: int | None = None,
+                    source: str | None = None) -> TurnFile:
     """The parsed file with the game's problems added and what is still missing listed.
 
     ``last_seq`` is the highest sequence number already accepted from the house for the open
-    step, when known (a game folder's log): a file must carry a higher one.
+    step, when known (a game folder's log): a file must carry a higher one. ``source`` names the
+    published state file ``state`` was read from: a header for another step then says that it is
+    that file's step, which may be old, and not necessarily the game's.
 
     :raises CheckError: when neither the header nor ``house`` names the house, or ``house`` is not in the game.
     """
     with vocabulary(vocabulary_of(state)):
-        return _check_turn_file(tf, state, game_id, house, board or state.board(), engine, last_seq)
+        return _check_turn_file(tf, state, game_id, house, board or state.board(), engine, last_seq, source)
 
 
 def _check_turn_file(tf: TurnFile, state: GameState, game_id: str | None, house: str | None, board: Board,
-                     engine: bool, last_seq: int | None) -> TurnFile:  # fmt: skip
+                     engine: bool, last_seq: int | None, source: str | None = None) -> TurnFile:  # fmt: skip
     if house is None and tf.header is None and any(p.code == "E301" for p in tf.problems):
         return replace(tf, warnings=tuple(w for w in tf.warnings if w.code != "W301"))  # mend the header first
     who = _house(tf, house, state)
     problems: list[TurnFileError] = list(tf.problems) + _header_problems(tf, state, game_id or state.game_id, who, house,
-                                                                         last_seq)
+                                                                         last_seq, source)
+    now = f"round {state.round} {state.phase}"
     problems += _seq_problems(tf, state, who, last_seq)
     if who not in state.houses_in_play:  # the header names a house not in the game: nothing else can be judged
         return replace(tf, problems=tuple(sorted(problems, key=lambda p: (p.where.line, p.where.column))))
@@ -166,9 +158,12 @@ def _check_turn_file(tf: TurnFile, state: GameState, game_id: str | None, house:
     problems += static.problems
     notices = [w for w in tf.warnings if w.code != "W301"] + static.notices  # E307 says it for a check
     if early is not None:
-        notices.append(Notice("W302", f"this file is for round {state.round} {state.phase}, a step not open yet: the "
-                              "run keeps it and applies it when that step opens (ruling 90); it is checked against "
-                              "the board as it is now, and the rules engine's checks come then", _where(tf, 0)))
+        later = (f"later than {now}, the step of {source}: if the game has moved on since, check against the state "
+                 "attached to your latest report mail; if not, it is a step not open yet, and" if source else
+                 "a step not open yet:")  # fmt: skip
+        notices.append(Notice("W302", f"this file is for round {state.round} {state.phase}, {later} the run keeps it "
+                              "and applies it when that step opens (ruling 90); it is checked against the board as it "
+                              "is now, and the rules engine's checks come then", _where(tf, 0)))  # fmt: skip
     replaced = _replaced(tf, state, who)
     if replaced:
         notices.append(Notice("W207", f"this file replaces your earlier answers for round {state.round} "
@@ -205,7 +200,7 @@ def _house(tf: TurnFile, house: str | None, state: GameState) -> str:
 
 
 def _header_problems(tf: TurnFile, state: GameState, game_id: str, house: str, given: str | None,
-                     last_seq: int | None = None) -> list[TurnFileError]:
+                     last_seq: int | None = None, source: str | None = None) -> list[TurnFileError]:
     h = tf.header
     same_step = h is not None and (h.round, h.step) == (state.round, state.phase)
     seq = h.seq if h is not None and same_step else (last_seq or 0) + 1
@@ -227,10 +222,19 @@ def _header_problems(tf: TurnFile, state: GameState, game_id: str, house: str, g
     if state.phase == "game_over":
         out.append(IllegalOrder("E306", "the game is over; no turn is expected", where=where, line_text=text))
     elif (h.round, h.step) != (state.round, state.phase) and _early(tf, state) is None:
-        out.append(IllegalOrder("E306", f"the header is for round {h.round} {h.step}; the game is at round "
-                                f"{state.round} {state.phase}", where=where, line_text=text,
-                                suggestion=f"write '{expected}'"))
+        at = f"the game is at round {state.round} {state.phase}"
+        if source and (h.round, STEPS.index(h.step) if h.step in STEPS else 0) > (state.round, _step_index(state.phase)):
+            at = (f"{source} holds the game at round {state.round} {state.phase}, an earlier step: if the game has "
+                  "moved on since, check against the state attached to your latest report mail")  # fmt: skip
+        elif source:
+            at = f"{source} holds the game at round {state.round} {state.phase}"
+        out.append(IllegalOrder("E306", f"the header is for round {h.round} {h.step}; {at}", where=where,
+                                line_text=text, suggestion=f"write '{expected}'"))
     return out
+
+
+def _step_index(phase: str) -> int:
+    return STEPS.index(phase) if phase in STEPS else len(STEPS)
 
 
 def _early(tf: TurnFile, state: GameState) -> GameState | None:
@@ -525,6 +529,7 @@ def _march(s: _Static, cmd: C.March) -> None:
     for mv in cmd.moves:
         _against_neutral(s, cmd, mv)
     _family_entries(s, cmd, s.house)
+    _leave_power(s, cmd, have, sent)
     if cmd.leave_power and s.state.houses[s.house].power == 0:
         s.notices.append(Notice("W401", "you have no available power now to leave a token: the march is refused "
                                 "when it resolves unless you gain power first (R244)", cmd.where or _where(s.tf, 0),
@@ -532,6 +537,20 @@ def _march(s: _Static, cmd: C.March) -> None:
     for unit, n in sent.items():
         if n > have[unit]:
             s.fail(cmd, "E413", f"{s.name(cmd.origin)} holds {have[unit]} of your {unit.replace('_', ' ')}s, not {n} (R142)")
+
+
+def _leave_power(s: _Static, cmd: C.March, have: Counter[str], sent: Counter[str]) -> None:
+    """R241: a power token is left only on a land area all the house's units leave (ruling 314: as the
+    run refuses it; the units there only grow before the march, but for a defence won, which is mailed)."""
+    if not cmd.leave_power:
+        return
+    origin = s.board.area(cmd.origin)
+    if not origin.is_land:
+        s.fail(cmd, "E412", f"power tokens are left only on land areas, not {origin.name} (R241)")
+    elif sum(sent.values()) < sum(have.values()):
+        staying = ", ".join(f"{n - sent[u]} {u.replace('_', ' ')}" for u, n in sorted(have.items()) if n > sent[u])
+        s.fail(cmd, "E412", f"your units do not all leave {origin.name} ({staying} would stay), so no power "
+               "token is placed there: name every unit, or leave out 'leave power' (R241)")
 
 
 def _family_entries(s: _Static, cmd: C.March, house: str, at: Command | None = None) -> None:

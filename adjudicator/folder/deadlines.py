@@ -17,6 +17,7 @@ run), and what it decides goes into the log and the snapshot as data (:mod:`adju
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -145,8 +146,24 @@ def disorder_now(ledger: Ledger, schedule: Schedule | None) -> Disorder:
 
     A house misses a deadline when it takes the default of a past-due request while not in civil
     disorder; a file of it applied, or a key registered for it, sets its count back to nought.
+    The lines are folded once, in the ledger (:meth:`Ledger.missed_since`), not again at each call;
+    within a process a run folds on from the step the last run reached.
     """
     limit = schedule.civil_disorder_after if schedule else 0
+    fold = ledger.missed_since()
+    if fold is None:
+        return _disorder_read_whole(ledger, limit)
+    first, through = int(fold["first"]), int(fold["through"])
+    misses: dict[str, int] = {}
+    for h, since in fold["since"].items():  # the misses since its last file applied, in order
+        misses[h] = len(since) - bisect.bisect_right(since, ledger.book.key_changes.get(h, -1))
+    for h, at in ledger.book.key_changes.items():
+        if at >= first:  # the count went back to nought at every step up to the key
+            misses.setdefault(h, 0)
+    return _disorder(ledger, misses, limit, through)
+
+
+def _disorder_read_whole(ledger: Ledger, limit: int) -> Disorder:
     misses: dict[str, int] = {}
     numbers = sorted(ledger.snapshots)
     for n in numbers:
@@ -155,14 +172,19 @@ def disorder_now(ledger: Ledger, schedule: Schedule | None) -> Disorder:
             a = ledger.find(str(name))
             if a is not None:
                 misses[a.house] = 0
-        for h in line.get("missed", []):
+        missed = line.get("missed", [])
+        for h in missed if isinstance(missed, list) else []:
             misses[str(h)] = misses.get(str(h), 0) + 1
         for h, at in ledger.book.key_changes.items():
             if at >= n:
                 misses[h] = 0
-    latest = ledger.snapshots[numbers[-1]] if numbers else {}
-    was = {str(h) for h in latest.get("disorder", [])}
-    rekeyed = {h for h, at in ledger.book.key_changes.items() if numbers and at >= numbers[-1]}
+    return _disorder(ledger, misses, limit, numbers[-1] if numbers else None)
+
+
+def _disorder(ledger: Ledger, misses: dict[str, int], limit: int, latest: int | None) -> Disorder:
+    line = ledger.snapshots[latest] if latest is not None else {}
+    was = {str(h) for h in line.get("disorder", [])}
+    rekeyed = {h for h, at in ledger.book.key_changes.items() if latest is not None and at >= latest}
     houses = (was - rekeyed) | {h for h, k in misses.items() if k >= limit} if limit else set()
     return Disorder(frozenset(houses), misses, limit, sorted(was & rekeyed))
 

@@ -82,6 +82,11 @@ _DIGESTS: dict[str, tuple[tuple[int, ...], str]] = {}
 _DIGESTS_KEPT = 100_000
 
 
+def forget_digests() -> None:
+    """Forget the input files this process hashed: the next run reads them as a new command does."""
+    _DIGESTS.clear()
+
+
 def _identity(st: os.stat_result) -> tuple[int, ...]:
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 

@@ -81,6 +81,7 @@ class Ledger:
     rollback_done: bool = True  # its files were all moved aside
     book: DeadlineBook = field(default_factory=lambda: DeadlineBook())  # deadline calls, extensions, reminders
     mail: MailBook = field(default_factory=MailBook)  # what was mailed to whom (maester outbox)
+    disorder_fold: dict[str, Any] = field(default_factory=dict, compare=False)  # a cache of the snapshot lines (missed_since())
     # Indexes of `archived`, kept in step with it by add() and _take():
     _by_name: dict[str, Archived] = field(default_factory=dict, repr=False)
     _shas: dict[str, int] = field(default_factory=dict, repr=False)  # sha256 -> archived files with it
@@ -114,6 +115,7 @@ class Ledger:
             _LEDGERS.pop(path, None)
             while len(_LEDGERS) >= _LEDGERS_KEPT:
                 _LEDGERS.pop(next(iter(_LEDGERS)))  # the one read longest ago
+            led.missed_since()  # folded before it is remembered: the next read folds on from here
             _LEDGERS[path] = _Read(ident, offset + end, tail, led.copy())
         led._take_lines(data[end:])
         led._sort()
@@ -129,11 +131,14 @@ class Ledger:
             leaves={n: list(hs) for n, hs in self.leaves.items()},
             open_deadline=self.open_deadline, snapshots=dict(self.snapshots),
             moderator_accepts=set(self.moderator_accepts), revealed=self.revealed, setup_sha256=self.setup_sha256,
-            rollback=self.rollback, rollback_done=self.rollback_done, book=self.book.copy(), mail=self.mail.copy(), _by_name=dict(self._by_name),
+            rollback=self.rollback, rollback_done=self.rollback_done, book=self.book.copy(), mail=self.mail.copy(),
+            disorder_fold=self.disorder_fold | {"since": {h: list(ns) for h, ns in self.disorder_fold.get("since", {}).items()}}
+            if self.disorder_fold else {}, _by_name=dict(self._by_name),
             _shas=dict(self._shas), _highest=dict(self._highest), _in_order=self._in_order,
         )  # fmt: skip
 
     def _take_lines(self, data: bytes) -> None:
+        _lines_read[0] += data.count(b"\n")
         # Lines end at LF only (adjudicator.util.lines): a U+2028 or NEL inside a logged text (written raw, as
         # json.dumps(ensure_ascii=False) does) must not cut its line in two, losing it.
         for line in split_lines(data.decode("utf-8", errors="replace")):  # a damaged line fails as JSON
@@ -188,7 +193,10 @@ class Ledger:
         elif action == "snapshot":
             if not isinstance(e.get("applied"), list):
                 raise TypeError("a snapshot line lists the archived files it applied")
-            self.snapshots[int(e["number"])] = e
+            number = int(e["number"])
+            if number <= self.disorder_fold.get("through", -1):  # logged again: fold them all anew
+                self.disorder_fold = {}
+            self.snapshots[number] = e
         elif action == "rollback":
             to = int(e["to"])
             if not re.fullmatch(r"rolled-back-\d+", str(e["folder"])):
@@ -210,6 +218,7 @@ class Ledger:
             self.book.calls = {d: c for d, c in self.book.calls.items() if d < to}
             self.open_deadline = None
             self.snapshots = {n: s for n, s in self.snapshots.items() if n <= to}
+            self.disorder_fold = {}
             later = {sha for sha, at in self.rejected_at.items() if at > to}  # judged against an undone step
             self.rejected = {k: v for k, v in self.rejected.items() if k not in later}
             self.unrefused = {sha: self.kept[sha] for sha in later if sha in self.kept}
@@ -229,6 +238,37 @@ class Ledger:
             self.mail.take(e)
         else:
             self.book.take(e, max(self.snapshots, default=-1))
+
+    def missed_since(self) -> dict[str, Any] | None:
+        """The snapshot lines folded for civil disorder (issue 31), brought up to the latest; ``None``
+        when they are not numbered on without gaps (a damaged log: the caller reads them all).
+
+        ``first`` and ``through``: the first and last snapshot folded; ``count``: how many; ``since``:
+        by house, the snapshots at which it missed a deadline since the last one that applied a file
+        of it, in order. A rollback, or a snapshot line logged again, empties the fold; a read of the
+        log carries it on (within a process, each run folds only the steps since the last).
+        """
+        snaps = self.snapshots
+        if not snaps:
+            return None
+        fold = self.disorder_fold
+        if not fold:
+            first = min(snaps)
+            fold.update(first=first, through=first - 1, count=0, since={})
+        n, since = int(fold["through"]) + 1, fold["since"]
+        while n in snaps:
+            line = snaps[n]
+            for name in line["applied"]:  # a list: a snapshot line without one is not taken
+                a = self.find(str(name))
+                if a is not None:
+                    since[a.house] = []
+            missed = line.get("missed", [])
+            for h in missed if isinstance(missed, list) else []:  # damaged: no misses, as a whole reading says
+                since.setdefault(str(h), []).append(n)
+            n += 1
+        fold["count"] += n - 1 - int(fold["through"])
+        fold["through"] = n - 1
+        return fold if fold["count"] == len(snaps) else None
 
     def add(self, a: Archived) -> None:
         """Count one more archived file in force (its ``accept`` line is in the log, or about to be)."""
@@ -330,6 +370,17 @@ class _Read:
 _LEDGERS: dict[Path, _Read] = {}  # by log path; the oldest is forgotten first
 _LEDGERS_KEPT = 64
 _TAIL = 256
+_lines_read = [0]  # log lines this process has read, all logs together (lines_read())
+
+
+def forget_reads() -> None:
+    """Forget every log this process read: the next read of each is a new command's (benchmarks, tests)."""
+    _LEDGERS.clear()
+
+
+def lines_read() -> int:
+    """How many log lines this process has read so far: a run reads only what was appended since the last."""
+    return _lines_read[0]
 
 
 def _resume(path: Path, ident: tuple[int, int], size: int, f: Any) -> tuple[Ledger, int, bytes]:

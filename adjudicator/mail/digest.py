@@ -38,6 +38,7 @@ from ..reports.report import PHASE_NAMES, ReportError, join_html, page_style
 from ..reports.sections import Section, html_sections, text_sections
 from ..seals import seal, sshsig
 from ..seals.keys import KeyPair
+from ..util.packing import packed
 from .mapimage import attach_map
 
 REPORT_NAMESPACE = "maester-report"
@@ -266,8 +267,9 @@ def compose(game: Game, d: Digest, to: str, text: str, page: str, public_json: b
             map_png: bytes | None) -> EmailMessage:  # fmt: skip
     """One mail: the text, the HTML alternative with the map inside it (``map_png``, by Content-ID),
     the latest public game state (so that a player can run ``maester check`` offline), a house's
-    private part as JSON for each step it carries (its answers' verdicts), and with a key the seal
-    over the text (the text itself is not attached again: ruling 312)."""
+    private part as JSON of each step it carries (its answers' verdicts; one line a step), both
+    compressed (ruling 316), and with a key the seal over the text (the text itself is not attached
+    again: ruling 312)."""
     m = EmailMessage(policy=policy.default)
     m["From"] = formataddr((f"Maester ({game.game_id})", game.sender))
     m["To"] = formataddr((registry.house_name(d.who), to)) if d.house else to
@@ -283,13 +285,15 @@ def compose(game: Game, d: Digest, to: str, text: str, page: str, public_json: b
     m.add_alternative(page, subtype="html", cte="quoted-printable")
     if map_png is not None:
         attach_map(m, map_png, map_cid(game))
-    if public_json is not None:
-        m.add_attachment(public_json, maintype="application", subtype="json", cte="quoted-printable",
-                         filename=f"{game.game_id}-{game.number:04d}.json")  # fmt: skip
-    for part in d.steps if d.house else []:
-        if part.private_json is not None:
-            m.add_attachment(part.private_json, maintype="application", subtype="json", cte="quoted-printable",
-                             filename=f"{game.game_id}-{part.number:04d}-{d.who}.json")  # fmt: skip
+    if public_json is not None:  # compressed, a quarter of the bytes (ruling 316)
+        m.add_attachment(packed(public_json), maintype="application", subtype="gzip",
+                         filename=f"{game.game_id}-{game.number:04d}.json.gz")  # fmt: skip
+    private = [p for p in d.steps if p.private_json is not None] if d.house else []
+    if private:  # one part for every step the mail carries: each step's HOUSE.json, a line each
+        steps = f"{private[0].number:04d}" + (f"-{private[-1].number:04d}" if len(private) > 1 else "")
+        lines = b"".join(p.private_json.rstrip(b"\n") + b"\n" for p in private if p.private_json is not None)
+        m.add_attachment(packed(lines), maintype="application", subtype="gzip",
+                         filename=f"{game.game_id}-{steps}-{d.who}.jsonl.gz")  # fmt: skip
     if game.key is not None:
         m.add_attachment(seal_report(text, game.key.private).encode("ascii"), maintype="application",
                          subtype="octet-stream", filename=d.seal_name(game))  # fmt: skip

@@ -62,6 +62,17 @@ def undone_lines(d: Digest) -> list[str]:
     return out
 
 
+ASKED_THEN = ("\n\nAsked of you now:", "\n\nNothing is asked of you now")  # a receipt's last paragraph
+
+
+def receipt_in_mail(receipt: str) -> str:
+    """A receipt of a file taken, as a mail carries it: without its last paragraph, what was asked of
+    the house when the file was applied, which the mail's first section says as it stands now (ruling
+    315; the receipt in the game folder keeps it)."""
+    cut = max(receipt.rfind(head) for head in ASKED_THEN)
+    return receipt[:cut] + "\n" if cut > 0 else receipt
+
+
 def has_news(part: StepPart) -> bool:
     """Whether a step tells the reader anything: a public event, one of its own, an answer judged."""
     return bool(part.public_events or part.private_events or part.judged)
@@ -129,7 +140,7 @@ def _receipts(d: Digest) -> list[str]:
     if taken:
         out += ["", BOX_RULE, f"YOUR FILES TAKEN ({len(taken)}): what was made of each", BOX_RULE]
         for part, receipt in taken:
-            out += ["", f"[applied in step {part.number:04d}]", receipt.rstrip("\n")]
+            out += ["", f"[applied in step {part.number:04d}]", receipt_in_mail(receipt).rstrip("\n")]
     if d.told_houses:
         out += ["", "RECEIPTS SENT TO HOUSES (refused files whose seal a house's key made)"]
         out += [f"  {line}" for line in d.told_houses]

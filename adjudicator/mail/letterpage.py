@@ -14,7 +14,7 @@ from markupsafe import escape
 from ..reports.report import drop_map, stylesheet, with_map_src
 from ..reports.sections import Section
 from .digest import Digest, Game, StepPart, due_lines, due_words
-from .letter import NOW_LAST, NOW_PRIVATE, NOW_PUBLIC, has_news, undone_lines, what_it_holds
+from .letter import NOW_LAST, NOW_PRIVATE, NOW_PUBLIC, has_news, receipt_in_mail, undone_lines, what_it_holds
 
 _ID = re.compile(r'(\sid=")([^"]+)(")')
 _FIRST_H3 = re.compile(r"^\s*<h3[^>]*>.*?</h3>\n?", re.S)
@@ -92,7 +92,8 @@ def _receipts(d: Digest) -> list[str]:
     taken = [(part, r) for part in d.steps for r in part.receipts]
     if taken:
         out.append(_box(f"Your files taken ({len(taken)}): what was made of each",
-                        "".join(_pre(f"[applied in step {part.number:04d}]\n{r}") for part, r in taken)))  # fmt: skip
+                        "".join(_pre(f"[applied in step {part.number:04d}]\n{receipt_in_mail(r)}")
+                                for part, r in taken)))  # fmt: skip
     if d.told_houses:
         out.append(_box("Receipts sent to houses", _pre("\n".join(d.told_houses))))
     if d.untaken:

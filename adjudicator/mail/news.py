@@ -5,13 +5,16 @@ A house is mailed when, since its last mail sent,
 * a decision is asked of it that its last mail did not ask;
 * a file of its own was taken or refused (its receipt goes to it alone);
 * a rollback undid steps mailed to it;
-* the public story moved on: a phase began, the orders were revealed, a combat was fought, a card
-  was revealed, bids were revealed, the game ended, a house fell into civil disorder or left; or a
-  default was taken for one of its own decisions.
+* the public story moved to its next chapter: a phase began, the game ended, a house fell into civil
+  disorder or left; or a default was taken for one of its own decisions.
 
-Other steps (a house's orders placed face down, a raid resolved, another house's answer taken) are
-not news by themselves: they wait for the reader's next mail, which carries every step since the
-last one (ruling 303), so every event still reaches every reader exactly once. The moderator is
+What happens within a phase (orders revealed, a combat fought, house cards, bids, a Westeros or
+wildling card revealed, a raid, a march, another house's answer taken) is not news by itself
+(ruling 315): it waits for the reader's next mail, which carries every step since the last one
+(ruling 303) and comes at the latest when the next phase begins, or sooner when something is asked
+of the reader, who then reads all of it before answering. So every event still reaches every
+reader exactly once, and a round costs a player at most a mail for each decision asked of it, each
+file of its own and each phase. The moderator is
 mailed for the same news and for the receipts no house may be sent; a game list for the news.
 Deadlines and reminders are mailed apart (``maester outbox --reminders``).
 
@@ -28,12 +31,9 @@ from typing import Any
 
 from .digest import Digest, StepPart
 
-# Events that move the story on for every reader: the steps that hold one are worth a mail.
-STORY = frozenset({
-    "PhaseStarted", "OrdersRevealed", "HouseCardsRevealed", "CombatResolved", "WesterosCardRevealed",
-    "WildlingCardRevealed", "WildlingAttackResolved", "BidsRevealed", "GameWon", "FinalStandings", "CivilDisorder",
-    "PlayerLeaving", "PlayerLeft",
-})  # fmt: skip
+# Events that move the story on to its next chapter for every reader: the steps that hold one are worth
+# a mail. What happens within a phase rides with the next mail (ruling 315).
+STORY = frozenset({"PhaseStarted", "GameWon", "FinalStandings", "CivilDisorder", "PlayerLeaving", "PlayerLeft"})
 # Events that are news for the house they name: a decision of its own taken without it.
 OWN = frozenset({"DefaultUsed"})
 EVERY_STEP = "every_step"

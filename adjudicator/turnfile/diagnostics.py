@@ -111,7 +111,11 @@ WARNING_CODES: dict[str, str] = {
     "W401": "may be refused when it resolves",
     "W901": "engine unavailable",
     "W902": "checked against a published state",
+    "W903": "an old published state",
 }
+# Notices about the check as a whole, true of every file checked that way: said once, after the result,
+# so that a warning always means something about this file (issue 27: W902 on every offline check).
+FOOTNOTES = frozenset({"W902"})
 
 
 class TurnFileError(ValueError):

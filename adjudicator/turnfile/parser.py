@@ -33,6 +33,7 @@ from ..game.commands import Command, Where
 from . import grammar
 from .adwd_lines import DanceLines, adwd_form
 from .diagnostics import (
+    FOOTNOTES,
     MAX_FILE_BYTES,
     MAX_LINE_CHARS,
     MAX_PROBLEMS,
@@ -555,23 +556,22 @@ class TurnFile:
 
     def receipt(self) -> str:
         """The answer to a player: every accepted line restated, then warnings, problems, gaps."""
-        head = format_header(self.header) if self.header else "no header"
         refused = {p.where.line for p in self.problems}
         good = [c for c in self.commands if (c.where.line if c.where else 0) not in refused]
-        out = [f"Turn file {self.filename} ({head})", f"Accepted lines ({len(good)}):"]
+        out = [f"Turn file {self.filename} ({format_header(self.header) if self.header else 'no header'})",
+               f"Accepted lines ({len(good)}):"]
         out += [f"  line {c.where.line if c.where else '?'}: {format_command(c)}" for c in good] or ["  none"]
-        if self.warnings:
-            out.append(f"Warnings ({len(self.warnings)}):")
-            out += ["  " + w.render().replace("\n", "\n  ") for w in self.warnings]
-        if self.problems:
-            out.append(f"Problems ({len(self.problems)}):")
-            out += ["  " + p.render().replace("\n", "\n  ") for p in self.problems]
+        for title, items in (("Warnings", [w for w in self.warnings if w.code not in FOOTNOTES]), ("Problems", self.problems)):
+            if items:
+                out.append(f"{title} ({len(items)}):")
+                out += ["  " + x.render().replace("\n", "\n  ") for x in items]
         if self.missing:
             out.append(f"Still missing ({len(self.missing)}):")
             out += [f"  {m}" for m in self.missing]
         out.append("Result: " + ("complete: every line accepted, nothing missing" if self.ok else
                                  f"{len(self.problems)} problem(s), {len(self.missing)} missing"))
-        return "\n".join(out) + "\n"
+        notes = dict.fromkeys(f"Note: {w.message} ({w.code})" for w in self.warnings if w.code in FOOTNOTES)  # once
+        return "\n".join([*out, *notes]) + "\n"
 
 
 def parse_turn_file(text: str | bytes, *, filename: str = "<turn>", variant: str = DEFAULT_BOX) -> TurnFile:

@@ -13,7 +13,7 @@ from rules.test_combat_harness import (  # noqa: F401
     say,
 )
 
-from adjudicator.engine.events.combat import CombatResolved, HandReturned
+from adjudicator.engine.events.combat import CardAbility, CombatResolved, HandReturned
 from adjudicator.game.commands import CardChoice, Retreat, Support
 
 BLOCKED = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]'
@@ -125,3 +125,46 @@ def test_patchface_may_take_the_last_card_and_the_hand_comes_back(battle):
     assert sorted(stark.hand) == sorted(["robb_stark", "roose_bolton", "greatjon_umber", "ser_rodrick_cassel",
                                          "the_blackfish", "catelyn_stark"])
     assert b.of(HandReturned)[-1].house == "stark"
+
+
+def told(b, card: str) -> list[str]:
+    """What the report says a card's text did."""
+    return [e.describe() for e in b.of(CardAbility) if e.card == card]
+
+
+def renly_wins_with_knights_elsewhere(battle, knights: int):
+    """Baratheon attacks with a footman and a knight, and has ``knights`` more knights on Dragonstone."""
+    more = ", ".join(['"baratheon knight"'] * knights)
+    state = duel("baratheon", "stark", attack=("footman", "knight"), defend=("footman",),
+                 areas=BLOCKED + f"\ndragonstone = [{more}]")
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "renly_baratheon"), play("stark", "catelyn_stark"))
+    return b
+
+
+def test_renly_baratheon_with_the_last_knight_of_the_supply_asks_and_no_is_told_declined(battle):
+    b = renly_wins_with_knights_elsewhere(battle, 3)  # 4 of Baratheon's 5 knights on the board (R011)
+    (asked,) = b.requests()
+    assert asked.prompt == "Renly Baratheon: upgrade a footman to a knight (name its area), or 'no'"
+    assert [o.area for o in asked.options] == ["kingswood", "kings_landing", None] and asked.default.option == "no"
+    b.run(say("baratheon", CardChoice(card="renly_baratheon", option="no")))
+    assert b.done and b.units("kingswood", "baratheon") == ["footman", "knight"]
+    assert told(b, "renly_baratheon") == ["Baratheon's Renly Baratheon has no effect: declined."]
+
+
+def test_renly_baratheon_with_no_knight_left_in_the_supply_upgrades_nothing_and_says_why(battle):
+    b = renly_wins_with_knights_elsewhere(battle, 4)  # all 5 knights on the board (R011)
+    assert b.done and b.units("kingswood", "baratheon") == ["footman", "knight"]
+    assert told(b, "renly_baratheon") == [
+        "Baratheon's Renly Baratheon has no effect: no footman to upgrade, or no knight left in the supply."]
+
+
+def test_patchface_asks_which_card_and_no_discards_nothing(battle):
+    state = duel("baratheon", "stark", attack=("knight",), defend=("footman",), areas=BLOCKED)
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "patchface"), play("stark", "catelyn_stark"))
+    (asked,) = b.requests()
+    assert asked.prompt == "Patchface: discard one card from Stark's hand (name it), or 'no'" and asked.default.option == "no"
+    b.run(say("baratheon", CardChoice(card="patchface", option="no")))
+    assert b.done and b.state.houses["stark"].discards == ["catelyn_stark"]
+    assert told(b, "patchface") == ["Baratheon's Patchface has no effect: declined."]

@@ -123,3 +123,12 @@ def test_cersei_lannister_without_a_target_is_skipped(battle):
     b.run(play("lannister", "cersei_lannister"), play("stark", "catelyn_stark"))
     assert b.done, "no Stark order on the board: nothing to ask"
     assert any("no effect" in e.effect for e in b.of(CardAbility) if e.card == "cersei_lannister")
+
+
+def test_cersei_lannister_without_a_target_is_told_why_word_for_word(battle):
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("footman",), areas=BLOCKED)
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "cersei_lannister"), play("stark", "catelyn_stark"))
+    assert b.done
+    assert [e.describe() for e in b.of(CardAbility) if e.card == "cersei_lannister"] == [
+        "Lannister's Cersei Lannister has no effect: the opponent has no order token on the board."]

@@ -92,3 +92,18 @@ def test_doran_martell_passes_the_blade_in_its_state_and_its_new_holder_may_use_
     assert b.done and b.of(BladeUsed)[0].house == "martell"
     final = b.of(CombatResolved)[0]
     assert (final.attacker_total, final.defender_total) == (3, 2) and final.winner == "martell"
+
+
+def test_doran_martell_asks_for_a_track_and_unanswered_drops_the_opponent_on_the_iron_throne(battle):
+    order = ["stark", "martell", "lannister", "baratheon", "tyrell", "greyjoy"]
+    state = duel("martell", "stark", attack=("2 knights",), defend=("2 footmen",), iron_throne=order,
+                 fiefdoms=["greyjoy", *[h for h in order if h != "greyjoy"]], areas=BLOCKED)
+    b = battle(state, everyone(state, "martell"))
+    b.run(play("martell", "doran_martell"), play("stark", "catelyn_stark"))
+    (asked,) = b.requests()
+    assert asked.prompt == "Doran Martell: choose the track on which Stark drops to the bottom"
+    assert [o.track for o in asked.options] == ["iron_throne", "fiefdoms", "kings_court"]
+    assert asked.default.track == "iron_throne"
+    b.run(deadline=True)
+    assert b.done and b.state.tracks["iron_throne"] == ["martell", "lannister", "baratheon", "tyrell", "greyjoy", "stark"]
+    assert b.state.tracks["fiefdoms"][0] == "greyjoy"

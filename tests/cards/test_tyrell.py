@@ -164,3 +164,21 @@ def test_mace_tyrell_killing_the_last_attacker_keeps_the_march_bonus_and_removes
         ("kings_landing", "march+1", "its combat is over (R220)")]
     # with its march order gone only after the strengths were counted, nothing of the attack is left
     assert b.state.area("kings_landing").order is None and b.units("kings_landing") == []
+
+
+def test_mace_tyrell_against_no_attacking_or_defending_footman_is_told_it_has_no_effect(battle):
+    state = duel("tyrell", "stark", attack=("knight",), defend=("knight",), areas=BLOCKED)
+    b = battle(state, everyone(state, "tyrell"))
+    b.run(play("tyrell", "mace_tyrell"), play("stark", "catelyn_stark"))
+    assert b.done and not b.of(UnitsDestroyed)
+    assert [e.describe() for e in b.of(CardAbility) if e.card == "mace_tyrell"] == [
+        "Tyrell's Mace Tyrell has no effect: the opponent has no attacking or defending footman."]
+
+
+def test_queen_of_thorns_with_no_order_of_the_opponent_next_to_the_combat_is_told_it_has_no_effect(battle):
+    state = duel("tyrell", "stark", attack=("knight",), defend=("knight",), areas=BLOCKED)
+    b = battle(state, everyone(state, "tyrell"))
+    b.run(play("tyrell", "queen_of_thorns"), play("stark", "catelyn_stark"))
+    assert b.done
+    assert [e.describe() for e in b.of(CardAbility) if e.card == "queen_of_thorns"] == [
+        "Tyrell's Queen of Thorns has no effect: no order of the opponent next to the embattled area."]

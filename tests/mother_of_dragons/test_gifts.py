@@ -58,10 +58,50 @@ def test_M121_ruling_261_only_what_the_receiver_can_take_leaves_the_giver():
     assert of(step.events, PowerGiven)[0].asked == 3
 
 
+def test_M121_ruling_261_each_refused_gift_is_told_to_the_giver_alone_word_for_word():
+    s = mod_game()
+    vassal = s.vassals[0]
+    lines = entry("stark", Give(power=1, to=vassal)), entry("stark", Give(power=1, to="stark"))
+    step = run(s, *lines)
+    refused = [e for e in step.events if type(e).__name__ == "AnswerUnusable" and e.house == "stark"]
+    assert [(e.ids, e.visible_to) for e in refused] == [((lines[0]["id"],), "stark"), ((lines[1]["id"],), "stark")]
+    assert [e.reason for e in refused] == [
+        f"{vassal.title()} is a vassal, which holds no power; gifts go to players (M067, ruling 261)",
+        "a gift goes to another player (ruling 261)"]
+    s = mod_game()
+    step = run(s, entry(vassal, Give(power=1, to="stark")))
+    assert reasons(step, vassal) == ["a vassal gives no power (ruling 261)"]
+
+
+def test_M121_a_player_may_give_all_of_its_available_power_and_the_giver_alone_sees_its_line_used():
+    s = mod_game()
+    s.houses["stark"].power, s.houses["lannister"].power = 3, 5
+    line = entry("stark", Give(power=3, to="lannister"))
+    step = run(s, line)
+    assert (step.state.houses["stark"].power, step.state.houses["lannister"].power) == (0, 8)
+    used = [e for e in step.events if type(e).__name__ == "AnswerUsed" and e.house == "stark"]
+    assert [(e.decision, e.ids, e.visible_to) for e in used] == [("give power", (line["id"],), "stark")]
+
+
+def test_M121_ruling_261_a_receiver_with_no_room_takes_nothing_and_tokens_on_the_board_count():
+    s = mod_game()
+    s.houses["stark"].power, s.houses["lannister"].power = 5, 20
+    step = run(s, entry("stark", Give(power=2, to="lannister")))
+    assert (step.state.houses["stark"].power, step.state.houses["lannister"].power) == (5, 20)
+    assert [(g.power, g.asked) for g in of(step.events, PowerGiven)] == [(0, 2)]
+    s = mod_game()
+    s.houses["stark"].power, s.houses["lannister"].power = 5, 16
+    for area in ("lannisport", "stoney_sept"):
+        s.area_mut(area).power_token = "lannister"  # 16 + 2 on the board: room for 2 of its 20 tokens
+    step = run(s, entry("stark", Give(power=3, to="lannister")))
+    assert (step.state.houses["stark"].power, step.state.houses["lannister"].power) == (3, 18)
+
+
 def test_M121_the_base_game_refuses_gifts():
     s = game()
     step = run(s, entry("stark", Give(power=1, to="lannister")))
-    assert any("R266" in r for r in reasons(step, "stark"))
+    assert reasons(step, "stark") == [
+        "houses never give each other anything in the base game (R266); gifts of power are Mother of Dragons' (M121)"]
 
 
 def test_M121_give_lines_read_and_print_back():

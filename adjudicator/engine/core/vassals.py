@@ -4,8 +4,8 @@ family with whom this round (M030, ruling 234). Empty answers in a game without 
 >>> from adjudicator.game.mod_setup import new_mod_game
 >>> s = new_mod_game(["stark", "lannister", "baratheon"], seed="doc")
 >>> s.commanders = {"tyrell": "stark", "arryn": "stark"}
->>> sorted(family(s, "tyrell")), same_family(s, "arryn", "tyrell"), same_family(s, "stark", "greyjoy")
-(['arryn', 'stark', 'tyrell'], True, False)
+>>> head(s, "tyrell"), same_family(s, "arryn", "tyrell"), same_family(s, "stark", "greyjoy")
+('stark', True, False)
 """
 
 from __future__ import annotations
@@ -17,12 +17,6 @@ from ...game.state import GameState
 def head(state: GameState, house: HouseId) -> HouseId:
     """The player a house answers to this round: its commander, or itself."""
     return state.commanders.get(house, house)
-
-
-def family(state: GameState, house: HouseId) -> set[HouseId]:
-    """A player and the vassals it commands this round (or a vassal's commander and its fellows)."""
-    top = head(state, house)
-    return {top} | {v for v, c in state.commanders.items() if c == top}
 
 
 def same_family(state: GameState, a: HouseId, b: HouseId) -> bool:

@@ -1,0 +1,116 @@
+"""How big a game's mails are, and how fast its folder grows, outbox included (issue 27).
+
+    python benchmarks/bench_mail_size.py [--seed N ...] [--rounds N]
+
+Plays whole 6-player robot games through the real text path; after every run, as a cron job would,
+``maester outbox --key`` writes the mails due (sealed by a moderator's key) and ``--mark-sent``
+records them as sent. Prints, per game: how many mails and how big (median, 90th percentile,
+largest, and the parts of the largest), and the game folder's growth per step, by folder
+(``reports/``, ``outbox/``, ``states/``...), the outbox included.
+Goal: every mail at most 100 KB (100,000 bytes) in all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import statistics
+import sys
+import tempfile
+import tomllib
+from collections import Counter
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+
+ROOT = Path(os.environ.get("MAESTER_BENCH_PACKAGE") or Path(__file__).resolve().parent.parent)  # run_all.py --baseline
+sys.path.insert(0, str(ROOT))
+
+import tomli_w
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from adjudicator.cli import main as maester
+from adjudicator.folder import registry
+from adjudicator.game.state import GameState
+from adjudicator.robots.simulate import simulate
+from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
+
+GOAL = 100_000
+MODERATOR = "moderator@bench.example"
+
+
+def folder_bytes(root: Path) -> Counter[str]:
+    """Bytes of the game folder by its first-level entry (``outbox/``; a file at the top as itself)."""
+    out: Counter[str] = Counter()
+    for p in root.rglob("*"):
+        if p.is_file():
+            top = p.relative_to(root).parts[0]
+            out[top + "/" if (root / top).is_dir() else top] += p.stat().st_size
+    return out
+
+
+def parts_of(data: bytes) -> str:
+    msg = BytesParser(policy=policy.default).parsebytes(data)
+    sizes: Counter[str] = Counter()
+    for part in msg.walk():
+        if not part.is_multipart():
+            sizes[part.get_content_type()] += len(part.as_bytes())
+    return ", ".join(f"{kind} {n:,}" for kind, n in sizes.most_common())
+
+
+def play(seed: int, rounds: int | None, tmp: Path) -> tuple[list[tuple[int, str]], int, Counter[str]]:
+    """One game mailed after every run: (size, name) of every mail, the steps, the folder by entry."""
+    root = tmp / f"g{seed}"
+    key = Ed25519PrivateKey.from_private_bytes(bytes([77] * 32))
+    pair = KeyPair(key, PublicKey.from_key(key))
+    write_key_pair(tmp / "moderator", pair)
+    seen = {"first": True}
+
+    def mail_after_the_run(state: GameState) -> None:
+        if seen.pop("first", False):  # the players' and the moderator's addresses, once
+            registry.register_key(root, "moderator", pair.public, email=MODERATOR)
+            game = tomllib.loads((root / "game.toml").read_text(encoding="utf-8"))
+            for house in game["game"]["houses"]:
+                game.setdefault("players", {}).setdefault(house, {})["email"] = f"{house}@players.example"
+            (root / "game.toml").write_text(tomli_w.dumps(game), encoding="utf-8")
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert maester(["outbox", str(root), "--key", str(tmp / "moderator"), "--from", MODERATOR]) in (0, 1)
+            assert maester(["outbox", str(root), "--mark-sent"]) == 0
+
+    result = simulate(6, seed, rounds=rounds, out=root, on_step=mail_after_the_run)
+    mails = [(p.stat().st_size, str(p.relative_to(root))) for p in (root / "outbox").rglob("*.eml")]
+    return mails, result.steps, folder_bytes(root)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, nargs="+", default=[2, 5])
+    ap.add_argument("--rounds", type=int, default=None, help="stop after this round (default: the whole game)")
+    args = ap.parse_args()
+    print("## bench_mail_size\n")
+    worst = 0
+    for seed in args.seed:
+        with tempfile.TemporaryDirectory() as tmp:
+            mails, steps, folder = play(seed, args.rounds, Path(tmp))
+            sizes = sorted(s for s, _ in mails)
+            biggest = max(mails)
+            worst = max(worst, biggest[0])
+            largest_parts = parts_of((Path(tmp) / f"g{seed}" / biggest[1]).read_bytes())
+        print(f"6-player robot game, seed {seed}: {steps} steps, {len(mails)} mails "
+              f"({len(mails) / steps:.2f} a step)")
+        print(f"  mail size: median {statistics.median(sizes):,.0f} bytes, 90th percentile "
+              f"{sizes[int(len(sizes) * 0.9)]:,}, largest {biggest[0]:,} ({biggest[1]}); goal <= {GOAL:,}: "
+              f"{'met' if biggest[0] <= GOAL else 'NOT met'}")
+        print(f"  the largest: {largest_parts}")
+        total = sum(folder.values())
+        print(f"  game folder: {total:,} bytes, {total / steps:,.0f} a step")
+        for name, n in folder.most_common(6):
+            print(f"    {name:<16} {n / steps:>9,.0f} bytes a step")
+        print()
+    return 0 if worst <= GOAL else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
