@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adjudicator.game import command_check
 from adjudicator.game import commands as C
 from adjudicator.turnfile import diagnostics as D
 from adjudicator.turnfile import printer
@@ -184,8 +185,8 @@ def _longest(kind: str, printed: Callable[[str], str]) -> str:
 def test_the_commands_e002_does_not_print_hold_one_name_per_field() -> None:
     """No list and no nested command in them, so their printed length is that of their longest names."""
     for cls in printer._SHORT_TYPES:
-        assert {kind.shape for _, kind in C._field_kinds(cls)} <= {"text", "int", "bool", "table"}, cls
-        assert {kind.nested for _, kind in C._field_kinds(cls) if kind.shape == "table"} <= {"CombatFilter"}, cls
+        assert {kind.shape for _, kind in command_check._field_kinds(cls)} <= {"text", "int", "bool", "table"}, cls
+        assert {kind.nested for _, kind in command_check._field_kinds(cls) if kind.shape == "table"} <= {"CombatFilter"}, cls
 
 
 def test_the_commands_e002_does_not_print_are_short_with_the_longest_names() -> None:

@@ -26,6 +26,7 @@ def check_command(value: object, path: str = "command") -> None:
     A saved state is written by Maester, but a moderator may edit it (or a position file) by hand:
     a count of 99999999999 would have the engine build that many units.
 
+    >>> from adjudicator.game.commands import PortShips
     >>> check_command(PortShips(port="pyke", count=7))
     Traceback (most recent call last):
     ...

@@ -19,7 +19,8 @@ from typing import Any, NamedTuple
 
 from lark import Token
 
-from ..game.commands import Command, MusterAction
+from ..game import commands as C
+from ..game.commands import Command
 from .diagnostics import MAX_LINE_CHARS, AmbiguousName, InvalidLine
 from .names import describe_match_error, lookup, order_token, other_kind
 from .printer import format_command, prints_short
@@ -128,9 +129,9 @@ def at_token(tok: Token) -> Name:
 MAX_UNITS_NAMED = 10
 
 
-def muster_actions(c: LineContext, actions: Sequence[tuple[Any, ...]]) -> tuple[MusterAction, ...]:
+def muster_actions(c: LineContext, actions: Sequence[tuple[Any, ...]]) -> tuple[C.MusterAction, ...]:
     """The units of a muster line (``knight``, ``2 footmen to Area``, ``upgrade footman to knight``)."""
-    out: list[MusterAction] = []
+    out: list[C.MusterAction] = []
     for a in actions:
         if a[0] == "upgrade":
             if a[1] is not None and c.name("unit", a[1]) not in ("footman", None):
@@ -138,11 +139,11 @@ def muster_actions(c: LineContext, actions: Sequence[tuple[Any, ...]]) -> tuple[
             unit = c.name("unit", a[2])
             if unit not in ("knight", "siege_engine", None):
                 c.error("E209", "a footman is upgraded to a knight or a siege engine (R071)", a[2])
-            out.append(MusterAction(unit=unit, upgrade=True))
+            out.append(C.MusterAction(unit=unit, upgrade=True))
         else:
             unit, to = c.name("unit", a[2]), (c.name("area", a[3]) if a[3] else None)
             count = c.count(a[1], 1, MAX_UNITS_NAMED, "a number of units")  # bounded before it sizes the list
-            out.extend(MusterAction(unit=unit, to=to) for _ in range(count))
+            out.extend(C.MusterAction(unit=unit, to=to) for _ in range(count))
         if len(out) > MAX_UNITS_NAMED:
             c.error("E205", f"a muster names at most {MAX_UNITS_NAMED} units; an area gives 1 or 2 mustering "
                     "points (R068)", a[2])
