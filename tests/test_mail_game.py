@@ -31,6 +31,7 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from mail.events import NOTHING, event_lines
 from mail.loopback import LoopbackController, Recorder, mails_to, run_server
 
 from adjudicator.cli import main as cli_main
@@ -50,7 +51,6 @@ MODERATOR_KEY = Ed25519PrivateKey.from_private_bytes(bytes([88] * 32))
 MODERATOR_EMAIL = "moderator@maester.example"
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 LAST_ROUND = 2  # play until this round is over
-NOTHING = "  Nothing new happened in this step."  # a report's line, never a mail's
 STEP_LABEL = re.compile(r"^(\d{4})-r(\d+)-(\w+)$")
 
 
@@ -156,20 +156,6 @@ def mail_round(msg: EmailMessage) -> int:
 
 def step_labels(root: Path) -> list[str]:
     return sorted(p.name for p in (root / "reports").glob("[0-9][0-9][0-9][0-9]-*") if (p / "report.json").is_file())
-
-
-def event_lines(report: str) -> list[str]:
-    """The lines of a text report, or of a mail, that tell events: WHAT HAPPENED and ONLY YOU SEE THIS."""
-    out, keep = [], False
-    for line in report.split("\n"):
-        if line in ("WHAT HAPPENED", "ONLY YOU SEE THIS (each after the event of that number under WHAT HAPPENED;"):
-            keep = True
-            continue
-        if not line.strip() or line.startswith("#"):
-            keep = False
-        if keep and line.strip() and not line.startswith("(0)") and line != NOTHING:
-            out.append(line)
-    return out
 
 
 def test_the_game_was_played_by_mail_one_player_at_a_time(played: dict, recorder: Recorder) -> None:

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from mail import shapes
+from mail.events import NOTHING, event_lines
 from mail.loopback import LoopbackController, Recorder, mails_to, run_server
 
 from adjudicator.cli import main as cli_main
@@ -41,7 +42,6 @@ FORGER = "mallory@evil.example"
 LIST = "game-list@lists.example"
 RUNS = 24
 MAIL_EVERY = 3  # runs between two mailings
-NOTHING = "  Nothing new happened in this step."  # a report's line, never a mail's
 
 
 @pytest.fixture(scope="module")
@@ -132,20 +132,6 @@ def test_the_loop_ran_several_steps_between_mailings(played: dict) -> None:
     assert GameDir(played["root"]).load_state().round >= 2
 
 
-def _event_lines(report: str) -> list[str]:
-    """The lines of a text report, or of a mail, that tell events: WHAT HAPPENED and ONLY YOU SEE THIS."""
-    out, keep = [], False
-    for line in report.split("\n"):
-        if line in ("WHAT HAPPENED", "ONLY YOU SEE THIS (each after the event of that number under WHAT HAPPENED;"):
-            keep = True
-            continue
-        if not line.strip() or line.startswith("#"):
-            keep = False
-        if keep and line.strip() and not line.startswith("(0)") and line != NOTHING:
-            out.append(line)
-    return out
-
-
 @pytest.mark.parametrize("house", shapes.HOUSES)
 def test_every_event_line_of_every_step_reaches_its_player_exactly_once(played: dict, recorder: Recorder,
                                                                        house: str) -> None:  # fmt: skip
@@ -161,13 +147,13 @@ def test_every_event_line_of_every_step_reaches_its_player_exactly_once(played: 
     for label in carried:
         folder = root / "reports" / label
         for name in (f"{house}.txt", "public.txt"):
-            for line in _event_lines(seal.normalise((folder / name).read_text())):
+            for line in event_lines(seal.normalise((folder / name).read_text())):
                 expected[line] = expected.get(line, 0) + 1
     assert expected, "the reports tell events"
     got: dict[str, int] = dict.fromkeys(expected, 0)
     for msg in mails:
         assert NOTHING not in text_of(msg).split("\n")
-        for line in _event_lines(text_of(msg)):
+        for line in event_lines(text_of(msg)):
             assert line in got, f"a line no report of the steps told: {line!r}"
             got[line] += 1
     assert got == expected, "every event line, as often as the reports hold it: exactly once each"

@@ -267,7 +267,14 @@ def everyone(state: GameState, attacker: str, *, area: str = "kingswood", origin
     return Assault(area, attacker, origin, types)
 
 
-def check_icons(battle: Any, house: str, card: str, *, strength: int, swords: int, forts: int) -> None:
+# The opponents of check_icons: (opponent, its blank card, its sword card, that card's swords) for
+# the house tested, and for every other house.
+BASE_OPPONENTS = {"stark": ("lannister", "cersei_lannister", "ser_gregor_clegane", 3),
+                  "*": ("stark", "catelyn_stark", "eddard_stark", 2)}
+
+
+def check_icons(battle: Any, house: str, card: str, *, strength: int, swords: int, forts: int,
+                opponents: dict[str, tuple[str, str, str, int]] = BASE_OPPONENTS, options: str = "") -> None:
     """A card without text: its strength and swords when it attacks, its fortifications when it defends.
 
     The opponent plays a 0-strength card whose text does nothing here (Catelyn Stark without a
@@ -276,13 +283,11 @@ def check_icons(battle: Any, house: str, card: str, *, strength: int, swords: in
     """
     from adjudicator.engine.events.combat import CasualtiesDue, CombatResolved
 
-    opponent, blank, sword_card, its_swords = (
-        ("lannister", "cersei_lannister", "ser_gregor_clegane", 3) if house == "stark"
-        else ("stark", "catelyn_stark", "eddard_stark", 2))
+    opponent, blank, sword_card, its_swords = opponents.get(house) or opponents["*"]
     third = next(h for h in SIX if h not in (house, opponent))
     blockers = f'the_boneway = ["{third} footman"]\nthe_reach = ["{third} footman"]'
     # attacking: the card's strength and swords
-    b = battle(duel(house, opponent, attack=("3 knights",), defend=("3 footmen",), areas=blockers),
+    b = battle(duel(house, opponent, attack=("3 knights",), defend=("3 footmen",), areas=blockers, options=options),
                Assault("kingswood", house, "kings_landing", ("knight",) * 3))
     b.run(play(house, card), play(opponent, blank))
     assert b.done, b.asked()
@@ -291,7 +296,7 @@ def check_icons(battle: Any, house: str, card: str, *, strength: int, swords: in
     due = b.of(CasualtiesDue)
     assert [(d.swords, d.count) for d in due] == ([(swords, swords)] if swords else [])
     # defending: its fortifications cancel the attacker's swords
-    b = battle(duel(opponent, house, attack=("3 knights",), defend=("3 footmen",), areas=blockers),
+    b = battle(duel(opponent, house, attack=("3 knights",), defend=("3 footmen",), areas=blockers, options=options),
                Assault("kingswood", opponent, "kings_landing", ("knight",) * 3))
     b.run(play(house, card), play(opponent, sword_card))
     assert b.done, b.asked()

@@ -14,7 +14,7 @@ moving a March order) would let a decision use it.
 from __future__ import annotations
 
 from ...game.board import Board
-from ...game.cards import CARDS, VASSAL
+from ...game.cards import VASSAL
 from ...game.commands import (
     AssignOrder,
     Bid,
@@ -33,7 +33,7 @@ from ...game.commands import (
 )
 from ...game.state import GameState
 from ..core.context import PoolEntry
-from .standing import never_fits
+from .standing import never_fits, not_own_card
 
 # The kinds of answer each phase asks for. Only the Action Phase asks for combat and order
 # answers; only the Westeros Phase for bids, tie-breaks, supply, mustering and the cards' choices.
@@ -87,7 +87,7 @@ def lapsed(state: GameState, board: Board, entry: PoolEntry) -> tuple[str, str] 
 
 def _never(state: GameState, board: Board, house: str, cmd: Command) -> str | None:
     """Why no decision of the rest of the round could use ``cmd``, or ``None``."""
-    if isinstance(cmd, PlayCard) and (why := _not_own_card("vassal" if state.is_vassal(house) else house, cmd.card)):
+    if isinstance(cmd, PlayCard) and (why := not_own_card(VASSAL if state.is_vassal(house) else house, cmd.card)):
         return why
     if isinstance(cmd, InterestLosses):
         return _interest(state, house, cmd)
@@ -106,17 +106,6 @@ def _kind_words(kind: str) -> str:
              "orders": "orders", "raven": "Messenger Raven answers", "raven_wildling": "Messenger Raven answers",
              "distribute": "distributions of Targaryen's bid", "vassal_choice": "choices of vassals"}
     return words.get(kind, kind.replace("_", " "))
-
-
-def _not_own_card(house: str, card: str) -> str | None:
-    known = CARDS.house_cards.get(card)
-    if known is None:
-        return f"there is no House card called {card!r} (R192)"
-    if known.house != house and house == VASSAL:
-        return f"{known.name} is not a vassal house card: a vassal plays one of the vassal cards drawn for it (M058)"
-    if known.house != house:
-        return f"{known.name} is a House card of {known.house.title()}, not one of yours (R192)"
-    return None
 
 
 def _interest_collected(state: GameState) -> bool:

@@ -126,7 +126,7 @@ def never_fits(state: GameState, board: Board, entry: PoolEntry) -> str | None:
         return ("a vassal never bids against the wildlings (M066)" if cmd.track == "wildlings" else
                 "a vassal always bids 0 on the influence tracks and is never asked (M064)")
     if isinstance(cmd, (PlayCard, CardChoice)):
-        return _not_own_card(VASSAL if state.is_vassal(house) else house, cmd.card)
+        return not_own_card(VASSAL if state.is_vassal(house) else house, cmd.card)
     if isinstance(cmd, WesterosChoice):
         return _westeros_card(state, cmd)
     if isinstance(cmd, Muster):
@@ -136,7 +136,8 @@ def never_fits(state: GameState, board: Board, entry: PoolEntry) -> str | None:
     return None
 
 
-def _not_own_card(house: str, card: str) -> str | None:
+def not_own_card(house: str, card: str) -> str | None:
+    """Why a house cannot play this House card (R192; a vassal, M058), or None when it is its own."""
     known = CARDS.house_cards.get(card)
     if known is None:
         return f"there is no House card called {card!r} (R192)"
