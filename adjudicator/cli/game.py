@@ -29,7 +29,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", metavar="SEED", help="the secret seed of every shuffle (default: a fresh random one)")
     p.add_argument("--tides-of-battle", action="store_true", help="play with the Tides of Battle cards")
     p.add_argument("--expansion", metavar="NAME",
-                   help="play an expansion: mother-of-dragons (3-8 players; the houses are the players')")
+                   help="play an expansion: mother-of-dragons (3-8 players; the houses are the players'), "
+                   "or the scenario a-dance-with-dragons (the six base houses, six rounds)")
     p.add_argument("--house-cards", metavar="DECK", choices=sorted(HOUSE_DECKS),
                    help="the house decks dealt: base (the default) or adwd (A Dance with Dragons' cards; with "
                    "Mother of Dragons also Arryn's A Feast for Crows cards and Targaryen's set B)")

@@ -14,7 +14,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("simulate", help="play whole games with robot players and check every invariant")
     p.add_argument("--players", type=int, default=6, choices=range(3, 9), metavar="{3..8}",
                    help="number of players: 3-6, or 3-8 with Mother of Dragons (7 and 8 play it)")
-    p.add_argument("--expansion", metavar="NAME", help="play an expansion: mother-of-dragons")
+    p.add_argument("--expansion", metavar="NAME",
+                   help="play an expansion: mother-of-dragons, or the scenario a-dance-with-dragons (6 players)")
     p.add_argument("--without-targaryen", action="store_true",
                    help="with Mother of Dragons, no player takes Targaryen (it plays with 4-7 players otherwise)")
     p.add_argument("--seed", type=int, default=1, help="the game's seed (games are reproducible)")
@@ -73,11 +74,13 @@ def _expansion(name: str | None, without_targaryen: bool) -> str | None:
 
 
 # The soak's round of game kinds: the base game for 3-6 players, then Mother of Dragons for 3-8 players
-# with Targaryen where it may play and without; each kind with and without Tides of Battle in turn.
+# with Targaryen where it may play and without, then A Dance with Dragons for six; each kind with and
+# without Tides of Battle in turn.
 SOAK_KINDS: tuple[tuple[int, str | None, bool], ...] = (
     *((n, None, False) for n in range(3, 7)),
     *((n, "mother-of-dragons", True) for n in range(4, 9)),
     *((n, "mother-of-dragons", False) for n in range(3, 8)),
+    (6, "a-dance-with-dragons", False),
 )
 
 

@@ -164,10 +164,13 @@ DECK_TITLES = {"adwd": "A Dance with Dragons' house cards"}  # the house decks a
 
 
 def settings_text(state: GameState) -> str:
-    """The table settings a report's header names: the house decks, when they are not the base ones
-    (empty for a base game, whose reports are as they always were)."""
+    """What a report's header says under its title: the box's own line (a scenario's name and round
+    limit) and the house decks, when they are not the base ones; empty for the base game and Mother
+    of Dragons, whose reports are as they always were."""
     deck = state.house_deck()
-    return f"Played with {DECK_TITLES.get(deck, deck)}" if deck != "base" else ""
+    said = [state.box.header] if state.box.header else []
+    said += [f"Played with {DECK_TITLES.get(deck, deck)}"] if deck != "base" else []
+    return " · ".join(said)
 
 
 def _turn_index(state: GameState, house: str) -> int:
