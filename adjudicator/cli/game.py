@@ -12,6 +12,7 @@ from ..game.cards import HOUSE_DECKS
 from ..game.position import PositionError
 from ..game.position_dump import dump_position
 from ..game.setup import SetupError
+from ..game.setup_file import setup_names
 from ..reports import show
 from . import UserError
 
@@ -37,6 +38,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--alternate-house-cards", action="store_true",
                    help="Mother of Dragons' alternate house-card set (M123): the same as --house-cards adwd")
     p.add_argument("--position", type=Path, metavar="FILE", help="start from this position file (docs/positions.md)")
+    p.add_argument("--setup", metavar="NAME|FILE",
+                   help="start from a shipped setup (" + ", ".join(setup_names()) + ") or a setup file (docs/setups.md)")
     p.add_argument("--force", action="store_true",
                    help="reuse an existing non-empty folder: replaces [game], the state and the seed; keeps other files")
     p.set_defaults(handler=cmd_new)
@@ -65,7 +68,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         gd = gamedir.create_game(
             args.game_dir, houses=houses, game_id=args.game_id, seed=args.seed,
             tides_of_battle=args.tides_of_battle, position=args.position, force=args.force,
-            expansion=args.expansion, house_cards=house_cards,
+            expansion=args.expansion, house_cards=house_cards, setup=args.setup,
         )
         info = gd.info()
     except (gamedir.GameDirError, SetupError, PositionError) as e:
