@@ -33,7 +33,7 @@ from ...game.commands import (
 )
 from ...game.state import GameState
 from ..core.context import PoolEntry
-from .standing import never_fits, not_own_card
+from .standing_fit import never_fits, not_own_card
 
 # The kinds of answer each phase asks for. Only the Action Phase asks for combat and order
 # answers; only the Westeros Phase for bids, tie-breaks, supply, mustering and the cards' choices.
