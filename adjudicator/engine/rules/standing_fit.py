@@ -71,7 +71,7 @@ def never_fits(state: GameState, board: Board, entry: PoolEntry) -> str | None:
     why = _closed_area(state, board, cmd) or _absent_house(state, house, cmd)
     if why:
         return why
-    if state.is_vassal(house) and (why := _vassal(house, cmd)):
+    if state.is_vassal(house) and (why := vassal_never(house, cmd)):
         return why
     if isinstance(cmd, (PlayCard, CardChoice)):
         return house_card_problem(state, VASSAL if state.is_vassal(house) else house, cmd.card)
@@ -94,22 +94,30 @@ def never_fits(state: GameState, board: Board, entry: PoolEntry) -> str | None:
     return None
 
 
-def not_own_card(house: str, card: str) -> str | None:
-    """Why a house cannot play this House card (R192; a vassal, M058), or None when it is its own."""
+def not_own_card(house: str, card: str, rule: str = "R192") -> str | None:
+    """Why a house cannot play this House card, or None when it is its own: another house's (R192,
+    or ``rule``: Mother of Dragons' M007), a vassal card of a player or another card of a vassal (M058).
+
+    >>> not_own_card("stark", "syrio_forel")
+    'Syrio Forel is a vassal house card: only a vassal plays it, one of the vassal cards drawn for it (M058)'
+    """
     known = CARDS.house_cards.get(card)
     if known is None:
-        return f"there is no House card called {card!r} (R192)"
+        return f"there is no House card called {card!r} ({rule})"
     if known.house != house and house == VASSAL:
         return f"{known.name} is not a vassal house card: a vassal plays one of the vassal cards drawn for it (M058)"
+    if known.house == VASSAL and house != VASSAL:
+        return f"{known.name} is a vassal house card: only a vassal plays it, one of the vassal cards drawn for it (M058)"
     if known.house != house:
-        return f"{known.name} is a House card of {known.house.title()}, not one of yours (R192)"
+        return f"{known.name} is a House card of {known.house.title()}, not one of yours ({rule})"
     return None
 
 
 def house_card_problem(state: GameState, house: str, card: str) -> str | None:
-    """Why ``house`` never holds this House card in this game: not its own (:func:`not_own_card`), or
-    of a deck the game does not deal (ruling 370)."""
-    why = not_own_card(house, card)
+    """Why ``house`` never holds this House card in this game: not its own (:func:`not_own_card`; in
+    Mother of Dragons each player takes its house's cards by M007), or of a deck the game does not
+    deal (ruling 370)."""
+    why = not_own_card(house, card, "M007" if state.box.has("vassals") else "R192")
     if why is None and CARDS.house_cards[card].set not in state.card_sets():
         return (f"{CARDS.house_cards[card].name} is a card of a house deck this game does not deal: "
                 f"your hand is the game's {state.house_deck()} deck (ruling 370)")
@@ -182,8 +190,9 @@ def houses_rule(state: GameState, house: str) -> str:
     return {6: "R029", 5: "R030", 4: "R031", 3: "R032"}.get(len(state.houses_in_play), "R001")
 
 
-def _vassal(house: str, cmd: Command) -> str | None:
-    """What a vassal is never asked (M064-M066), whoever commands it."""
+def vassal_never(house: str, cmd: Command) -> str | None:
+    """Why the vassal ``house`` is never asked what ``cmd`` answers (M034, M064-M066), whoever commands
+    it, or ``None``: a standing line and an answer of this round alike."""
     if isinstance(cmd, Bid):
         return ("a vassal never bids against the wildlings (M066)" if cmd.track == "wildlings" else
                 "a vassal always bids 0 on the influence tracks and is never asked (M064)")
@@ -192,7 +201,7 @@ def _vassal(house: str, cmd: Command) -> str | None:
     if isinstance(cmd, WesterosChoice) and cmd.card in DOMINANCE_CARDS:
         return f"{house.title()} is a vassal, which never holds a dominance token, so never chooses for this card (M065)"
     if isinstance(cmd, TieBreak):
-        return f"{house.title()} is a vassal, which never holds the Iron Throne, so never breaks a tie (R084, M065)"
+        return f"{house.title()} is a vassal, which never holds the Iron Throne, so never breaks a tie (M065, R084)"
     if isinstance(cmd, CommandVassal):
         return f"{house.title()} is a vassal: only a player holding a set of vassal orders commands one (M034)"
     return None
