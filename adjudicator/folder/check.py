@@ -398,19 +398,8 @@ class _Static:
         seg = self.state.segment
         return bool(seg and any(k.endswith(f".orders.{self.house}") for k in seg.decisions))
 
-    def holder(self, track: str) -> str:
-        """Who holds the track's dominance token: its first house, or its first player where a vassal
-        stands above it (M065)."""
+    def holder(self, track: str) -> str:  # the highest player where vassals stand above it (M065)
         return self.state.holder(track) if self.state.tracks.get(track) else ""
-
-    def first_on(self, track: str) -> str:
-        """Who holds a track's token, in words: ``first on the Fiefdoms`` (the caller adds "track")."""
-        return f"the highest player on the {track}" if self.state.vassals else f"first on the {track}"
-
-    def token_rule(self, rule: str) -> str:
-        """A dominance token's rule, with M065 in a game with vassals, where its holder is the highest
-        player house on the track, not always its first house."""
-        return f"{rule}, M065" if self.state.vassals else rule
 
     def check_bids(self) -> None:
         """Every bid is paid, won or lost (R086): a track's bid must fit what the bids before it leave."""
@@ -483,8 +472,7 @@ def _short(s: _Static) -> bool:
 
 def _raven(s: _Static, cmd: C.Raven | C.RavenKeep) -> None:
     if s.holder("kings_court") != s.house:
-        return s.fail(cmd, "E409", f"only the holder of the Messenger Raven ({s.first_on('King')}'s Court track) "
-                      f"uses it ({s.token_rule('R125')})")
+        return s.fail(cmd, "E409", "only the Messenger Raven's holder uses it: " + s.state.holder_words("King's Court", "R125"))
     if s.state.raven_used:
         return s.fail(cmd, "E412", "the Messenger Raven has been used this round (R125)")
     if isinstance(cmd, C.Raven) and cmd.action == "swap" and cmd.token:
@@ -678,7 +666,7 @@ def _distribute(s: _Static, cmd: C.DistributeBid) -> None:
 
 def _tie_break(s: _Static, cmd: C.TieBreak) -> None:
     if s.holder("iron_throne") != s.house:
-        s.fail(cmd, "E409", f"only the holder of the Iron Throne breaks ties ({s.token_rule('R084, R091')})")
+        s.fail(cmd, "E409", f"only the Iron Throne's holder breaks ties: {s.state.holder_words('Iron Throne', 'R084, R091')}")
     for h, n in Counter(cmd.order).items():
         s.player(cmd, h, "a house in the tie-break")
         if n > 1:
@@ -693,8 +681,7 @@ def _westeros(s: _Static, cmd: C.WesterosChoice) -> None:
         return
     track, token, rule = DECIDERS[cmd.card]
     if s.holder(track) != s.house:
-        s.fail(cmd, "E409", f"only the holder of {token} chooses for {display_name('westeros_card', cmd.card)} "
-               f"({s.token_rule(rule)})")
+        s.fail(cmd, "E409", f"only the holder of {token} chooses for {display_name('westeros_card', cmd.card)} ({rule})")
 
 
 def _muster(s: _Static, cmd: C.Muster) -> None:
@@ -721,8 +708,7 @@ def _reconcile(s: _Static, cmd: C.Reconcile) -> None:
 
 def _blade(s: _Static, cmd: C.UseBlade) -> None:
     if cmd.use and s.state.phase in ("planning", "action") and s.holder("fiefdoms") != s.house:
-        s.fail(cmd, "E409", f"only the holder of the Valyrian Steel Blade ({s.first_on('Fiefdoms')} track) uses it "
-               f"({s.token_rule('R199')})")
+        s.fail(cmd, "E409", f"only the Valyrian Steel Blade's holder uses it: {s.state.holder_words('Fiefdoms', 'R199')}")
 
 
 def _retreat(s: _Static, cmd: C.Retreat) -> None:
