@@ -118,6 +118,9 @@ def house_card_problem(state: GameState, house: str, card: str) -> str | None:
     Mother of Dragons each player takes its house's cards by M007), or of a deck the game does not
     deal (ruling 370)."""
     why = not_own_card(house, card, "M007" if state.box.has("vassals") else "R192")
+    held = state.houses.get(house)
+    if held is not None and (card in held.hand or card in held.discards):
+        return why  # a card the house holds is one of its deck's, whatever the table setting says
     if why is None and CARDS.house_cards[card].set not in state.card_sets():
         return (f"{CARDS.house_cards[card].name} is a card of a house deck this game does not deal: "
                 f"your hand is the game's {state.house_deck()} deck (ruling 370)")
