@@ -109,8 +109,8 @@ class StaticCheck:
         seg = self.state.segment
         return bool(seg and any(k.endswith(f".orders.{self.house}") for k in seg.decisions))
 
-    def holder(self, track: str) -> str:
-        return self.state.tracks[track][0] if self.state.tracks.get(track) else ""
+    def holder(self, track: str) -> str:  # the highest player where vassals stand above it (M065)
+        return self.state.holder(track) if self.state.tracks.get(track) else ""
 
     def check_bids(self) -> None:
         """Every bid is paid, won or lost (R086): a track's bid must fit what the bids before it leave."""
@@ -183,7 +183,7 @@ def _short(s: StaticCheck) -> bool:
 
 def _raven(s: StaticCheck, cmd: C.Raven | C.RavenKeep) -> None:
     if s.holder("kings_court") != s.house:
-        return s.fail(cmd, "E409", "only the holder of the Messenger Raven (first on the King's Court track) uses it (R125)")
+        return s.fail(cmd, "E409", "only the Messenger Raven's holder uses it: " + s.state.holder_words("King's Court", "R125"))
     if s.state.raven_used:
         return s.fail(cmd, "E412", "the Messenger Raven has been used this round (R125)")
     if isinstance(cmd, C.Raven) and cmd.action == "swap" and cmd.token:
@@ -377,7 +377,7 @@ def _distribute(s: StaticCheck, cmd: C.DistributeBid) -> None:
 
 def _tie_break(s: StaticCheck, cmd: C.TieBreak) -> None:
     if s.holder("iron_throne") != s.house:
-        s.fail(cmd, "E409", "only the holder of the Iron Throne breaks ties (R084, R091)")
+        s.fail(cmd, "E409", f"only the Iron Throne's holder breaks ties: {s.state.holder_words('Iron Throne', 'R084, R091')}")
     for h, n in Counter(cmd.order).items():
         s.player(cmd, h, "a house in the tie-break")
         if n > 1:
@@ -419,7 +419,7 @@ def _reconcile(s: StaticCheck, cmd: C.Reconcile) -> None:
 
 def _blade(s: StaticCheck, cmd: C.UseBlade) -> None:
     if cmd.use and s.state.phase in ("planning", "action") and s.holder("fiefdoms") != s.house:
-        s.fail(cmd, "E409", "only the holder of the Valyrian Steel Blade (first on the Fiefdoms track) uses it (R199)")
+        s.fail(cmd, "E409", f"only the Valyrian Steel Blade's holder uses it: {s.state.holder_words('Fiefdoms', 'R199')}")
 
 
 def _retreat(s: StaticCheck, cmd: C.Retreat) -> None:

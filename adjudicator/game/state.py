@@ -197,6 +197,17 @@ class GameState:
             return order[0]
         return next(h for h in order if h not in self.vassals)
 
+    def holder_words(self, track: str, rule: str) -> str:
+        """Who holds a track's dominance token, in words, and the rules that say so: the first on the
+        track by ``rule``; where vassals play, the highest player house (M065, ruling 359).
+
+        >>> GameState().holder_words("Fiefdoms", "R199")
+        'first on the Fiefdoms track (R199)'
+        """
+        if self.vassals:
+            return f"the highest player on the {track} track ({rule}, M065)"
+        return f"first on the {track} track ({rule})"
+
     def turn_order(self) -> list[HouseId]:
         return list(self.tracks["iron_throne"])
 

@@ -110,3 +110,41 @@ def test_aeron_damphair_adwd_may_not_pay_more_than_he_has(battle):
     assert any("not a choice" in r for r in b.unusable("greyjoy"))
     b.run(say("greyjoy", CardChoice(card="aeron_damphair_adwd", option="no")))
     assert b.done and b.state.houses["greyjoy"].power == 2 and b.of(CombatResolved)[0].winner == "stark"
+
+
+def test_rodrik_the_reader_asks_in_secret_and_no_public_report_names_the_cards(battle):
+    """Rodrik the Reader searches a Westeros deck: the cards in it, the one chosen and where it went
+    are hidden information (R267): the request is secret, and neither a public report nor another
+    house's carries its options or its answer."""
+    from adjudicator.engine.events import visible
+    from adjudicator.reports.report import render_report
+
+    b = rodrik_battle(battle)
+    asked = [r for r in b.requests() if r.kind == "card_choice" and r.house == "greyjoy"]
+    assert asked and all(r.secret for r in asked)
+    pending = [r.to_dict() for r in b.requests()]
+    for viewer in (None, "stark"):
+        for fmt in ("text", "html", "json"):
+            text = render_report(b.state, [], viewer=viewer, fmt=fmt, requests=pending).lower()
+            assert "sea of storms" not in text and "web of lies" not in text, (viewer, fmt)
+    b.run(say("greyjoy", CardChoice(card="rodrik_the_reader", westeros_card="wildlings_attack")))
+    assert b.done
+    for viewer in (None, "stark"):
+        shown = visible(b.events, viewer)
+        for fmt in ("text", "html", "json"):
+            text = render_report(b.state, shown, viewer=viewer, fmt=fmt).lower()
+            assert "wildlings attack" not in text and "wildlings_attack" not in text, (viewer, fmt)
+    mine = render_report(b.state, visible(b.events, "greyjoy"), viewer="greyjoy").lower()
+    assert "wildlings attack" in mine  # its own report says where the card went
+
+
+def test_rodrik_the_reader_taking_its_default_at_the_deadline_is_told_to_greyjoy_alone(battle):
+    """Whether Greyjoy stacked a deck is as hidden as which card it chose: the default 'no' taken at
+    the deadline is told to Greyjoy alone, as a secret decision's default is."""
+    from adjudicator.engine.events import DefaultUsed
+
+    b = rodrik_battle(battle)
+    b.run(deadline=True)
+    assert b.done and b.state.westeros_decks["3"][0] == "put_to_the_sword"
+    taken = [e for e in b.of(DefaultUsed) if "Rodrik" in e.decision]
+    assert taken and all(e.visible_to == "greyjoy" for e in taken)

@@ -119,7 +119,7 @@ class Stub:
     def fighters(self) -> Sequence[Fighter]: return ()
 
     def choose(self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice,
-               house: str | None = None) -> CardChoice:
+               house: str | None = None, secret: bool = False) -> CardChoice:
         self.asked.append(options)
         return options[0]
 

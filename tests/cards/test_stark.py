@@ -85,7 +85,7 @@ class _Stub:
     def retreat_losses(self):
         return self.losses
 
-    def choose(self, me, prompt, options, *, default, house=None):
+    def choose(self, me, prompt, options, *, default, house=None, secret=False):
         self.offered = [o.area or o.option for o in options]
         return options[0]
 

@@ -78,7 +78,7 @@ class View:
     def final_strength(self, role: Role) -> int: return self.totals[role]
 
     def choose(self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice,
-               house: str | None = None) -> CardChoice:
+               house: str | None = None, secret: bool = False) -> CardChoice:
         self.asked.append(options)
         return self.picks.pop(0) if self.picks else default
 

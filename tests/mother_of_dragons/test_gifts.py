@@ -70,7 +70,7 @@ def test_M121_ruling_261_each_refused_gift_is_told_to_the_giver_alone_word_for_w
         "a gift goes to another player (ruling 261)"]
     s = mod_game()
     step = run(s, entry(vassal, Give(power=1, to="stark")))
-    assert reasons(step, vassal) == ["a vassal gives no power (ruling 261)"]
+    assert reasons(step, vassal) == ["a vassal gives no power: vassals never collect or spend power tokens (M067, ruling 261)"]
 
 
 def test_M121_a_player_may_give_all_of_its_available_power_and_the_giver_alone_sees_its_line_used():

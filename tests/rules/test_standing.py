@@ -324,3 +324,26 @@ def test_ruling_356_a_refused_standing_line_replaces_nothing():
     assert standing_ids(step.state, "stark") == [old["id"]]
     assert not [e for e in step.events if isinstance(e, StandingWithdrawn)]
     assert any(isinstance(e, AnswerUnusable) and bad["id"] in e.ids and "R068" in e.reason for e in step.events)
+
+
+def test_ruling_353_maester_check_accepts_every_expansion_standing_example_of_the_guide():
+    """The guide's Mother of Dragons standing lines: a player's (Stark, commanding nobody yet, with
+    Arryn a vassal) and Targaryen's, through ``maester check`` in a seven-player expansion game."""
+    import re
+    from pathlib import Path
+
+    from adjudicator.folder.check import check_turn_file
+    from adjudicator.game.variants import variant
+    from adjudicator.robots.simulate import sim_houses
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "turn-files.md").read_text("utf-8")
+    section = guide.split("## Standing instructions", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```turn-mod\n(.*?)```", section, re.DOTALL)
+    assert len(blocks) == 2 and all(line.startswith("standing: ") for b in blocks for line in b.splitlines())
+    state = variant("mother-of-dragons").setup(sim_houses(7, "mother-of-dragons"), seed="check", game_id="g")
+    for body in blocks:
+        house = "targaryen" if "distribute" in body else "stark"
+        text = f"game g · house {house} · round 1 · planning · seq 1\n" + body
+        tf = check_turn_file(parse_turn_file(text, variant="mother-of-dragons"), state)
+        assert [p.render() for p in tf.problems] == [], house
+        assert len(tf.commands) == len(body.splitlines())

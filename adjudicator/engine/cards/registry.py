@@ -129,9 +129,11 @@ class CombatView(Protocol):
     def westeros_deck(self, deck: int) -> Sequence[str]: ...  # a deck's cards, top first (its owner's secret)
 
     def choose(
-        self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice, house: str | None = None
+        self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice, house: str | None = None,
+        secret: bool = False,
     ) -> CardChoice:
-        """Ask ``house`` (the card's owner by default) to pick one of ``options``."""
+        """Ask ``house`` (the card's owner by default) to pick one of ``options``; ``secret`` when the
+        options are hidden information (a Westeros deck's cards), so the answer is told to it alone."""
         ...
 
 
@@ -508,9 +510,10 @@ def choice(card: str, **fields: object) -> CardChoice:
     return CardChoice(card=card, **fields)  # type: ignore[arg-type]
 
 
-def pick_or_no(view: CombatView, me: Me, prompt: str, options: Sequence[CardChoice]) -> CardChoice | None:
+def pick_or_no(view: CombatView, me: Me, prompt: str, options: Sequence[CardChoice], *,
+               secret: bool = False) -> CardChoice | None:
     """Ask the card's owner to pick one of ``options`` or 'no', the default; ``None`` when declined
-    (a "you may" of a card text)."""
+    (a "you may" of a card text). ``secret`` as :meth:`CombatView.choose`."""
     no = choice(me.card, option="no")
-    picked = view.choose(me, prompt, [*options, no], default=no)
+    picked = view.choose(me, prompt, [*options, no], default=no, secret=secret)
     return None if picked.option == "no" else picked

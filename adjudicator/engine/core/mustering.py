@@ -119,6 +119,8 @@ def _apply(state: GameState, board: Board, house: HouseId, area: str, action: Mu
     After a refusal ``state`` may be half changed: callers apply to a scratch copy first.
     """
     unit, name = action.unit, board.area(area).name
+    if unit == "dragon":
+        return "dragons are never mustered: Targaryen has its three from the start (M087)", ""
     if unit not in COST:
         return f"{unit!r} is not a unit that can be mustered (R069)", ""
     if available_units(state, board, house, unit) < 1:

@@ -152,16 +152,18 @@ class View:
     # --- asking ---------------------------------------------------------------------------
 
     def choose(
-        self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice, house: str | None = None
+        self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice, house: str | None = None,
+        secret: bool = False,
     ) -> CardChoice:
-        """Ask for one of ``options`` (a ``card_choice`` request); one option is taken unasked."""
+        """Ask for one of ``options`` (a ``card_choice`` request); one option is taken unasked. A
+        ``secret`` request's options and answer are told to the house asked alone."""
         ctx, combat = self._ctx, self._combat
         who = house or me.house
         name = CARDS.house_cards[me.card].name
         req = Request(
             key=ctx.key("card_choice", who), kind="card_choice", house=who, prompt=f"{name}: {prompt}",
             context={"card": me.card, "combat_area": combat.area, "choices": [_choice_text(o) for o in options]},
-            options=tuple(options), default=default,
+            options=tuple(options), default=default, secret=secret,
         )
 
         def check(cmd: Command) -> Any:

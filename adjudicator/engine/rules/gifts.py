@@ -26,7 +26,7 @@ def gift_problem(state: GameState, board: Board, giver: str, cmd: Give) -> str |
     if not state.box.has("gifts"):
         return "houses never give each other anything in the base game (R266); gifts of power are Mother of Dragons' (M121)"
     if state.is_vassal(giver):
-        return "a vassal gives no power (ruling 261)"
+        return "a vassal gives no power: vassals never collect or spend power tokens (M067, ruling 261)"
     if cmd.to == giver:
         return "a gift goes to another player (ruling 261)"
     if cmd.to not in state.houses_in_play:

@@ -74,6 +74,7 @@ from ..events.vassals import VassalRaised
 from . import dance_with_dragons, vassal_combat
 from .combat_state import Combat, decide_now, hand, iron_throne_roles, matches
 from .combat_view import View, no_casualties
+from .standing_fit import house_card_problem
 
 REVEAL_STAGES = ("on_reveal_cancel", "on_reveal_immediately")
 
@@ -125,9 +126,8 @@ def card_ask(ctx: Context, combat: Combat, role: Role, *, exclude: tuple[str, ..
             return _not_drawn(house, cmd.card, cards)
         if cmd.card in hs.discards:
             return f"{card.name if card else cmd.card} is in your discard pile, not in your hand (R195)"
-        if card is not None:
-            return f"{card.name} is a House card of {card.house.title()}, not one of yours (R192)"
-        return f"there is no House card called {cmd.card!r} (R192)"
+        # another house's, a vassal card, another deck's (M058, M007 in Mother of Dragons); else not in hand
+        return house_card_problem(ctx.state, house, cmd.card) or f"{card.name if card else cmd.card} is not in your hand (R195)"
 
     return Ask(req, check, only=req.options[0] if len(cards) == 1 else None)
 

@@ -17,7 +17,6 @@ from ...game.board import Board
 from ...game.cards import VASSAL
 from ...game.commands import (
     AssignOrder,
-    Bid,
     Command,
     Consolidate,
     InterestLosses,
@@ -33,7 +32,7 @@ from ...game.commands import (
 )
 from ...game.state import GameState
 from ..core.context import PoolEntry
-from .standing import never_fits, not_own_card
+from .standing_fit import house_card_problem, never_fits, vassal_never
 
 # The kinds of answer each phase asks for. Only the Action Phase asks for combat and order
 # answers; only the Westeros Phase for bids, tie-breaks, supply, mustering and the cards' choices.
@@ -69,9 +68,8 @@ def lapsed(state: GameState, board: Board, entry: PoolEntry) -> tuple[str, str] 
     cmd, house = entry.command, entry.vassal or entry.house
     if entry.vassal and entry.vassal not in state.vassals:
         return "refused", f"{entry.vassal.title()} is not a vassal in this game; 'for HOUSE:' answers for a vassal (M030)"
-    if isinstance(cmd, Bid) and state.is_vassal(house):  # no decision ever asks a vassal to bid
-        return "refused", ("a vassal never bids against the wildlings (M066)" if cmd.track == "wildlings" else
-                           "a vassal always bids 0 on the influence tracks and is never asked (M064)")
+    if state.is_vassal(house) and (why := vassal_never(house, cmd)):  # a bid, a dominance card's choice...
+        return "refused", why
     phase = next((p for p, kinds in PHASE_KINDS.items() if cmd.kind in kinds), None)
     if phase is not None and PHASE_ORDER.index(phase) < PHASE_ORDER.index(state.phase):
         what = f"{_kind_words(cmd.kind)} are asked in the {PHASE_WORDS[phase]}"
@@ -87,7 +85,7 @@ def lapsed(state: GameState, board: Board, entry: PoolEntry) -> tuple[str, str] 
 
 def _never(state: GameState, board: Board, house: str, cmd: Command) -> str | None:
     """Why no decision of the rest of the round could use ``cmd``, or ``None``."""
-    if isinstance(cmd, PlayCard) and (why := not_own_card(VASSAL if state.is_vassal(house) else house, cmd.card)):
+    if isinstance(cmd, PlayCard) and (why := house_card_problem(state, VASSAL if state.is_vassal(house) else house, cmd.card)):
         return why
     if isinstance(cmd, InterestLosses):
         return _interest(state, house, cmd)

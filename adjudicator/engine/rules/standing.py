@@ -9,7 +9,8 @@ asked as usual (``Context._from_pool``). This module does what happens when such
   every one of the house's (ruling 353);
 * a new standing line for the same decision as an older one (:func:`~adjudicator.game.commands.standing_slot`)
   replaces it (ruling 354);
-* a standing line that no decision of the game could ever use is refused at once (ruling 356).
+* a standing line that no decision of the game could ever use is refused at once (ruling 356,
+  :mod:`.standing_fit`).
 
 Each change is told to its house alone, as every verdict on an answer is.
 """
@@ -19,21 +20,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...game.board import Board
-from ...game.cards import CARDS, VASSAL
-from ...game.commands import (
-    Bid,
-    CardChoice,
-    InterestLosses,
-    Muster,
-    PlayCard,
-    WesterosChoice,
-    Withdraw,
-    from_dict,
-    standing_slot,
-)
+from ...game.commands import Withdraw, from_dict, standing_slot
 from ...game.state import GameState
 from ..core.context import PoolEntry
 from ..events import AnswerUnusable, AnswerUsed, Event, StandingWithdrawn
+from .standing_fit import never_fits
 
 WITHDRAW_RULE = "ruling 353"
 REPLACE_RULE = "ruling 354"
@@ -113,71 +104,3 @@ def _withdraw(pool: list[dict[str, Any]], entry: PoolEntry) -> tuple[list[dict[s
                           ids=tuple(a["id"] for a in mine), reason=f'withdrawn by "{entry.text}" ({WITHDRAW_RULE})',
                           visible_to=entry.house),
     ]
-
-
-def never_fits(state: GameState, board: Board, entry: PoolEntry) -> str | None:
-    """Why no decision of this game could ever use the standing instruction ``entry`` (ruling 356),
-    ending with the rule; ``None`` when one may. Only what no round can change is judged here: a
-    line that fits now and then is skipped by the decisions it does not fit (ruling 355)."""
-    cmd, house = entry.command, entry.vassal or entry.house
-    if entry.vassal and entry.vassal not in state.vassals:
-        return f"{entry.vassal.title()} is not a vassal in this game; 'for HOUSE:' answers for a vassal (M030)"
-    if isinstance(cmd, Bid) and state.is_vassal(house):
-        return ("a vassal never bids against the wildlings (M066)" if cmd.track == "wildlings" else
-                "a vassal always bids 0 on the influence tracks and is never asked (M064)")
-    if isinstance(cmd, (PlayCard, CardChoice)):
-        return not_own_card(VASSAL if state.is_vassal(house) else house, cmd.card)
-    if isinstance(cmd, WesterosChoice):
-        return _westeros_card(state, cmd)
-    if isinstance(cmd, Muster):
-        return _muster(board, cmd)
-    if isinstance(cmd, InterestLosses):
-        return _interest(state, cmd)
-    return None
-
-
-def not_own_card(house: str, card: str) -> str | None:
-    """Why a house cannot play this House card (R192; a vassal, M058), or None when it is its own."""
-    known = CARDS.house_cards.get(card)
-    if known is None:
-        return f"there is no House card called {card!r} (R192)"
-    if known.house != house and house == VASSAL:
-        return f"{known.name} is not a vassal house card: a vassal plays one of the vassal cards drawn for it (M058)"
-    if known.house != house:
-        return f"{known.name} is a House card of {known.house.title()}, not one of yours (R192)"
-    return None
-
-
-def _westeros_card(state: GameState, cmd: WesterosChoice) -> str | None:
-    card = next((c for c in CARDS.westeros if c.id == cmd.card), None)
-    if card is None:
-        return f"there is no Westeros card called {cmd.card!r} (R039)"
-    if str(card.deck) not in state.westeros_decks:
-        return f"{card.name} is a card of Westeros deck IV, which this game does not use (M083)"
-    return None
-
-
-def _muster(board: Board, cmd: Muster) -> str | None:
-    from ..core.mustering import cost  # the Westeros Phase's rules: loaded only for a standing muster
-
-    area = board.areas.get(cmd.area)
-    if area is None:
-        return f"{cmd.area!r} is not an area (R067)"
-    points = area.muster_points
-    if not points:
-        return f"{area.name} has no castle or stronghold: no house ever musters there (R067)"
-    spent = max(cost(actions) for actions in cmd.choices())
-    if spent > points:
-        return (f"mustering {'a choice of ' if cmd.otherwise else ''}this in {area.name} costs {spent} points, and "
-                f"its {area.fortification} never gives more than {points} (R068, R069)")
-    return None
-
-
-def _interest(state: GameState, cmd: InterestLosses) -> str | None:
-    from ..core.bank import bank_in_play  # the Iron Bank's rules: loaded only where an answer needs them
-
-    if not bank_in_play(state):
-        return "the Iron Bank is in play only with Targaryen: no house pays interest in this game (M103, ruling 205)"
-    if cmd.debtor not in state.houses_in_play:
-        return f"{cmd.debtor.title()} is not in this game, so it owes the Iron Bank nothing (M109)"
-    return None

@@ -42,8 +42,9 @@ def rodrik_the_reader(view: CombatView, me: Me) -> Iterator[Effect]:
     if not options:
         yield Skip("every Westeros deck is empty")
         return
+    # The deck's cards are hidden information (R267): its owner alone sees them, and its answer.
     picked = pick_or_no(view, me, "put a Westeros card on top of its deck ('CARD' or 'CARD, deck II'), or 'no'",
-                        options)
+                        options, secret=True)
     if picked and picked.westeros_card and picked.deck:
         yield StackDeck(picked.deck, picked.westeros_card)
     else:
