@@ -60,6 +60,15 @@ def parts_of(data: bytes) -> str:
     return ", ".join(f"{kind} {n:,}" for kind, n in sizes.most_common())
 
 
+def map_scales(root: Path) -> Counter[str]:
+    """How many mails held the map at each scale (ruling 317), and how many none, from the log."""
+    out: Counter[str] = Counter()
+    for e in registry.read_log(root):
+        for m in e.get("mails", []) if e.get("action") == "outbox" else []:
+            out[f"{m['map_scale']:.0%}" if "map_scale" in m else "no map"] += 1
+    return out
+
+
 def play(seed: int, rounds: int | None, tmp: Path) -> tuple[list[tuple[int, str]], int, Counter[str]]:
     """One game mailed after every run: (size, name) of every mail, the steps, the folder by entry."""
     root = tmp / f"g{seed}"
@@ -98,12 +107,14 @@ def main() -> int:
             biggest = max(mails)
             worst = max(worst, biggest[0])
             largest_parts = parts_of((Path(tmp) / f"g{seed}" / biggest[1]).read_bytes())
+            scales = map_scales(Path(tmp) / f"g{seed}")
         print(f"6-player robot game, seed {seed}: {steps} steps, {len(mails)} mails "
               f"({len(mails) / steps:.2f} a step)")
         print(f"  mail size: median {statistics.median(sizes):,.0f} bytes, 90th percentile "
               f"{sizes[int(len(sizes) * 0.9)]:,}, largest {biggest[0]:,} ({biggest[1]}); goal <= {GOAL:,}: "
               f"{'met' if biggest[0] <= GOAL else 'NOT met'}")
         print(f"  the largest: {largest_parts}")
+        print(f"  the map in the mails: {', '.join(f'{k} {n}' for k, n in sorted(scales.items(), reverse=True))}")
         total = sum(folder.values())
         print(f"  game folder: {total:,} bytes, {total / steps:,.0f} a step")
         for name, n in folder.most_common(6):
