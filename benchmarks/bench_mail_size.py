@@ -33,6 +33,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from adjudicator.cli import main as maester
 from adjudicator.folder import registry
+from adjudicator.folder.ledger import Ledger
 from adjudicator.game.state import GameState
 from adjudicator.robots.simulate import simulate
 from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
@@ -69,13 +70,16 @@ def map_scales(root: Path) -> Counter[str]:
     return out
 
 
-def play(seed: int, rounds: int | None, tmp: Path) -> tuple[list[tuple[int, str]], int, Counter[str]]:
-    """One game mailed after every run: (size, name) of every mail, the steps, the folder by entry."""
+def play(seed: int, rounds: int | None, tmp: Path) -> tuple[list[tuple[int, str]], int, Counter[str], bytes]:
+    """One game mailed after every run: (size, name) of every mail, the steps, the folder by entry,
+    the largest mail."""
     root = tmp / f"g{seed}"
     key = Ed25519PrivateKey.from_private_bytes(bytes([77] * 32))
     pair = KeyPair(key, PublicKey.from_key(key))
     write_key_pair(tmp / "moderator", pair)
     seen = {"first": True}
+    mails: list[tuple[int, str]] = []
+    largest: dict[str, bytes] = {}
 
     def mail_after_the_run(state: GameState) -> None:
         if seen.pop("first", False):  # the players' and the moderator's addresses, once
@@ -86,11 +90,15 @@ def play(seed: int, rounds: int | None, tmp: Path) -> tuple[list[tuple[int, str]
             (root / "game.toml").write_text(tomli_w.dumps(game), encoding="utf-8")
         with contextlib.redirect_stdout(io.StringIO()):
             assert maester(["outbox", str(root), "--key", str(tmp / "moderator"), "--from", MODERATOR]) in (0, 1)
+            for rec in Ledger.read(root).mail.queue():  # measured while whole: once sent, a recipe (ruling 318)
+                data = (root / rec["path"]).read_bytes()
+                mails.append((len(data), rec["path"]))
+                if len(data) > len(largest.get("data", b"")):
+                    largest["data"] = data
             assert maester(["outbox", str(root), "--mark-sent"]) == 0
 
     result = simulate(6, seed, rounds=rounds, out=root, on_step=mail_after_the_run)
-    mails = [(p.stat().st_size, str(p.relative_to(root))) for p in (root / "outbox").rglob("*.eml")]
-    return mails, result.steps, folder_bytes(root)
+    return mails, result.steps, folder_bytes(root), largest["data"]
 
 
 def main() -> int:
@@ -102,11 +110,11 @@ def main() -> int:
     worst = 0
     for seed in args.seed:
         with tempfile.TemporaryDirectory() as tmp:
-            mails, steps, folder = play(seed, args.rounds, Path(tmp))
+            mails, steps, folder, data = play(seed, args.rounds, Path(tmp))
             sizes = sorted(s for s, _ in mails)
             biggest = max(mails)
             worst = max(worst, biggest[0])
-            largest_parts = parts_of((Path(tmp) / f"g{seed}" / biggest[1]).read_bytes())
+            largest_parts = parts_of(data)
             scales = map_scales(Path(tmp) / f"g{seed}")
         print(f"6-player robot game, seed {seed}: {steps} steps, {len(mails)} mails "
               f"({len(mails) / steps:.2f} a step)")
