@@ -22,7 +22,6 @@ LAYERS = ("util", "game", "turnfile", "seals", "engine", "reports", "folder", "m
 ENGINE_LAYERS = ("events", "core", "cards", "rules", "")
 ENTRY_FILES = {"__init__.py", "__main__.py"}
 MAX_LINES = 700
-OLD_MAX_LINES = 800
 
 
 def module_name(path: Path, root: Path = PACKAGE) -> str:
@@ -206,15 +205,9 @@ def test_no_private_name_imported_from_another_module() -> None:
     assert private_imports() == []
 
 
-# The modules still over 700 lines (issue 28), held to the old limit of 800 until they are cut by
-# concern; the list may only shrink.
-LONG_MODULES_LEFT = {"adjudicator.folder.batch", "adjudicator.folder.check"}
-
-
-def test_no_module_over_700_lines_but_those_left() -> None:
+def test_no_module_over_700_lines() -> None:
     sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in modules().items()}
-    assert {name for name, n in sizes.items() if n > MAX_LINES} == LONG_MODULES_LEFT
-    assert {name: n for name, n in sizes.items() if n > OLD_MAX_LINES} == {}
+    assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
 
 
 def test_card_abilities_see_the_engine_only_through_its_core() -> None:
