@@ -13,7 +13,6 @@ from rules.test_combat_harness import (  # noqa: F401
 )
 
 from adjudicator.engine.events.combat import (
-    CardAbility,
     CasualtiesDue,
     CombatResolved,
     HouseCardChosen,
