@@ -4,9 +4,8 @@
 draws the same picture): a module may import from its own layer or from a layer below it, never
 from one above. The engine's own subpackages are layered the same way (``ENGINE_LAYERS``). Every
 ``import`` counts, at module level or inside a function, so a lazy import cannot hide an upward
-edge. The import graph between packages has no circle at all, nor the graph between modules
-(but the circles still to be broken, listed in ``MODULE_CIRCLES_LEFT``), and no module takes a
-private name (``_name``) from another.
+edge. Neither the import graph between packages nor the one between modules has a circle, and no
+module takes a private name (``_name``) from another.
 """
 
 from __future__ import annotations
@@ -199,17 +198,8 @@ def test_no_circle_between_packages() -> None:
     assert package_cycles(graph(), packages()) == []
 
 
-# The circles between modules still to be broken (issue 28): the combat's modules. The list may
-# only shrink: a circle broken must leave it, a new one fails the test.
-MODULE_CIRCLES_LEFT = [
-    ["adjudicator.engine.rules.casualties", "adjudicator.engine.rules.combat", "adjudicator.engine.rules.combat_state",
-     "adjudicator.engine.rules.combat_view", "adjudicator.engine.rules.housecards", "adjudicator.engine.rules.retreat",
-     "adjudicator.engine.rules.strength", "adjudicator.engine.rules.support", "adjudicator.engine.rules.vassal_combat"],
-]
-
-
-def test_no_circle_between_modules_but_those_left() -> None:
-    assert sorted(module_cycles(graph())) == sorted(MODULE_CIRCLES_LEFT)
+def test_no_circle_between_modules() -> None:
+    assert module_cycles(graph()) == []
 
 
 def test_no_private_name_imported_from_another_module() -> None:
