@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.adwd_cards import adwd_duel, check_adwd_icons
 from rules.test_combat_harness import battle, everyone, play, say  # noqa: F401
 
-from adjudicator.engine.events.combat import CombatResolved, HandReturned
+from adjudicator.engine.events.combat import CasualtiesDue, CombatResolved, HandReturned
 from adjudicator.game.commands import CardChoice, Support
 
 BLOCKED = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]'
@@ -35,6 +35,7 @@ def test_ramsay_bolton_gains_one_and_three_swords_while_reek_is_in_the_hand(batt
     final = b.of(CombatResolved)[0]
     assert ("ability:ramsay_bolton", 1) in final.attacker_strength and final.attacker_total == 2 + 3 + 1
     assert b.units("kingswood", "lannister") == []  # three swords: all three footmen lost
+    assert [d.swords for d in b.of(CasualtiesDue)] == [3]
 
 
 def test_ramsay_bolton_without_reek_in_the_hand_is_plain(battle):
@@ -69,6 +70,7 @@ def test_walder_frey_leaves_the_opponents_own_support(battle):
     b.run(say("lannister", Support(side="lannister")), play("lannister", "qyburn"), play("stark", "walder_frey"))
     assert b.done
     assert ("support:lannister:the_reach", 1) in b.of(CombatResolved)[0].attacker_strength
+    assert b.told("walder_frey") == ["Stark's Walder Frey has no effect: no other house supports the opponent."]
 
 
 def test_reek_brings_ramsay_bolton_back_immediately(battle):
@@ -88,6 +90,9 @@ def test_reek_goes_back_into_the_hand_when_lost_and_returned(battle):
     b = battle(state, everyone(state, "lannister"))
     b.run(play("lannister", "ser_jaime_lannister_adwd"), play("stark", "reek"))
     assert ("card_choice", "stark") in b.asked()  # asked at the clean-up, once the combat is lost
+    (asked,) = [r for r in b.requests() if r.house == "stark"]
+    assert asked.prompt == "Reek: take Reek back into your hand ('return'), or 'no'"
+    assert [o.option for o in asked.options] == ["return", "no"]
     b.run(say("stark", CardChoice(card="reek", option="return")))
     assert b.done
     stark = b.state.houses["stark"]
@@ -100,6 +105,7 @@ def test_reek_is_discarded_when_lost_and_kept_out(battle):
     b.run(play("lannister", "ser_jaime_lannister_adwd"), play("stark", "reek"),
           say("stark", CardChoice(card="reek", option="no")))
     assert b.done and b.state.houses["stark"].discards == ["reek"]
+    assert b.told("reek") == ["Stark's Reek has no effect: Ramsay Bolton is not in the discard pile."]
 
 
 def test_reek_asks_nothing_when_stark_wins(battle):

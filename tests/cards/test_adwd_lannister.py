@@ -54,10 +54,14 @@ def test_ser_ilyn_payne_removes_the_order_of_the_last_unit(battle):
 
 def test_ruling_373_ser_ilyn_payne_may_not_take_a_footman_of_the_combat(battle):
     b = ilyn_battle(battle, 'winterfell = ["stark footman"]')
+    (asked,) = b.requests()
+    assert asked.prompt == ("Ser Ilyn Payne: destroy one Stark footman outside this combat "
+                            "('destroy footman in AREA'), or 'no'")
     b.run(say("lannister", CardChoice(card="ser_ilyn_payne", area="kingswood")))
     assert any("not a choice" in r for r in b.unusable("lannister"))
     b.run(say("lannister", CardChoice(card="ser_ilyn_payne", option="no")))
     assert b.done and b.units("winterfell", "stark") == ["footman"]
+    assert b.told("ser_ilyn_payne") == ["Lannister's Ser Ilyn Payne has no effect: declined."]
 
 
 def test_ser_ilyn_payne_does_nothing_when_lannister_loses(battle):
@@ -110,6 +114,7 @@ def test_qyburn_may_copy_its_owners_own_discards_or_decline(battle):
           say("lannister", CardChoice(card="qyburn", option="no")))
     assert b.done
     assert ("card:qyburn", 0) in b.of(CombatResolved)[0].attacker_strength and b.state.houses["lannister"].power == 5
+    assert b.told("qyburn") == ["Lannister's Qyburn has no effect: declined."]
 
 
 def test_qyburn_asks_nothing_without_two_power(battle):
@@ -118,3 +123,29 @@ def test_qyburn_asks_nothing_without_two_power(battle):
     b = battle(state, everyone(state, "lannister"))
     b.run(play("lannister", "qyburn"), play("stark", "damon_dance_for_me"))
     assert b.done and ("card:qyburn", 0) in b.of(CombatResolved)[0].attacker_strength
+    assert b.told("qyburn") == [
+        "Lannister's Qyburn has no effect: fewer than 2 available power tokens, or every discard pile is empty."]
+
+
+def test_ser_addam_marbrand_counts_lannisters_own_knights_only_not_a_supporting_allys(battle):
+    state = adwd_duel("lannister", "stark", attack=("knight",), defend=("3 footmen",), areas=
+                      'the_reach = { units = ["tyrell knight"], order = "support+0" }\n'
+                      'the_boneway = ["tyrell footman"]')
+    b = battle(state, everyone(state, "lannister"))
+    b.run(say("tyrell", Support(side="lannister")), play("lannister", "ser_addam_marbrand"),
+          play("stark", "damon_dance_for_me"))
+    final = b.of(CombatResolved)[0]
+    assert ("ability:ser_addam_marbrand", 1) in final.attacker_strength  # Lannister's one knight
+    assert ("support:tyrell:the_reach", 2) in final.attacker_strength
+
+
+def test_qyburn_with_exactly_two_power_offers_every_discard_strongest_first(battle):
+    state = adwd_duel("lannister", "stark", attack=("knight",), defend=("footman",), areas=BLOCKED, power={"lannister": 2},
+                      discards={"stark": ["damon_dance_for_me", "roose_bolton_adwd"], "lannister": ["daven_lannister"]})
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "qyburn"), play("stark", "black_walder"))
+    (asked,) = b.requests()
+    assert asked.prompt == "Qyburn: copy one card of any discard pile for 2 power (name it), or 'no'"
+    assert [o.house_card for o in asked.options] == ["roose_bolton_adwd", "daven_lannister", "damon_dance_for_me", None]
+    b.run(say("lannister", CardChoice(card="qyburn", house_card="daven_lannister")))
+    assert b.done and b.state.houses["lannister"].power == 0

@@ -6,7 +6,7 @@ from rules.adwd_cards import adwd_duel, check_adwd_icons
 from rules.test_combat_harness import battle, everyone, play, say  # noqa: F401
 
 from adjudicator.engine.events.combat import CasualtiesDue, CombatResolved, TrackRaised
-from adjudicator.game.commands import CardChoice
+from adjudicator.game.commands import CardChoice, UseBlade
 
 BLOCKED = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]'
 
@@ -70,6 +70,7 @@ def test_ser_gerris_drinkwater_may_decline(battle):
     b = gerris_battle(battle)
     b.run(say("martell", CardChoice(card="ser_gerris_drinkwater", option="no")))
     assert b.done and b.state.tracks["iron_throne"][2] == "martell"
+    assert b.told("ser_gerris_drinkwater") == ["Martell's Ser Gerris Drinkwater has no effect: declined."]
 
 
 def test_quentyn_martell_gains_one_per_discarded_card(battle):
@@ -86,3 +87,27 @@ def test_quentyn_martell_with_nothing_discarded_is_plain(battle):
     b = battle(state, everyone(state, "martell"))
     b.run(play("martell", "quentyn_martell"), play("stark", "damon_dance_for_me"))
     assert b.of(CombatResolved)[0].attacker_total == 2 + 1
+
+
+def test_ser_gerris_drinkwater_offers_only_the_tracks_martell_does_not_head(battle):
+    state = adwd_duel("martell", "stark", attack=("knight",), defend=("footman",), areas=BLOCKED,
+                      iron_throne=["martell", "lannister", "stark", "tyrell", "baratheon", "greyjoy"],
+                      fiefdoms=["lannister", "martell", "stark", "tyrell", "baratheon", "greyjoy"])
+    state.tracks["kings_court"] = ["lannister", "stark", "martell", "tyrell", "baratheon", "greyjoy"]
+    b = battle(state, everyone(state, "martell"))
+    b.run(play("martell", "ser_gerris_drinkwater"), play("stark", "damon_dance_for_me"))
+    (asked,) = b.requests()
+    assert asked.prompt == "Ser Gerris Drinkwater: move up one space on an influence track (name it), or 'no'"
+    assert [o.track for o in asked.options] == ["fiefdoms", "kings_court", None] and asked.default.option == "no"
+
+
+def test_ser_gerris_drinkwater_heading_every_track_is_told_so(battle):
+    order = ["martell", "lannister", "stark", "tyrell", "baratheon", "greyjoy"]
+    state = adwd_duel("martell", "stark", attack=("knight",), defend=("footman",), areas=BLOCKED,
+                      iron_throne=order, fiefdoms=order)
+    state.tracks["kings_court"] = order
+    b = battle(state, everyone(state, "martell"))
+    b.run(play("martell", "ser_gerris_drinkwater"), play("stark", "damon_dance_for_me"), say("martell", UseBlade(use=False)))
+    assert b.done and b.state.tracks["kings_court"] == order
+    assert b.told("ser_gerris_drinkwater") == [
+        "Martell's Ser Gerris Drinkwater has no effect: Martell already heads every track."]

@@ -116,3 +116,15 @@ def test_ruling_381_queen_of_thorns_adwd_keeps_reek_from_going_back_to_the_hand(
     assert b.done  # Reek asks nothing: neither Ramsay's return nor his own
     stark = b.state.houses["stark"]
     assert stark.discards == ["ramsay_bolton", "reek"] and "ramsay_bolton" not in stark.hand
+
+
+def test_paxter_redwyne_counts_tyrells_own_ships_only_not_a_supporting_allys(battle):
+    state = adwd_duel("tyrell", "greyjoy", attack=("2 ships",), defend=("3 ships",), area="the_golden_sound",
+                      origin="sunset_sea", areas='ironmans_bay = { units = ["tyrell ship"], order = "support+0" }\n'
+                                                 'port_of_lannisport = { units = ["lannister ship"], order = "support+0" }')
+    b = battle(state, everyone(state, "tyrell", area="the_golden_sound", origin="sunset_sea"))
+    b.run(say("tyrell", Support(side="tyrell")), say("lannister", Support(side="tyrell")),
+          play("tyrell", "paxter_redwyne"), play("greyjoy", "ser_harras_harlaw"))
+    final = b.of(CombatResolved)[0]
+    assert ("ability:paxter_redwyne", 3) in final.attacker_strength  # +1 for each of Tyrell's three ships
+    assert ("support:lannister:port_of_lannisport", 1) in final.attacker_strength

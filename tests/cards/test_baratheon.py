@@ -13,7 +13,7 @@ from rules.test_combat_harness import (  # noqa: F401
     say,
 )
 
-from adjudicator.engine.events.combat import CardAbility, CombatResolved, HandReturned
+from adjudicator.engine.events.combat import CasualtiesDue, CombatResolved, HandReturned
 from adjudicator.game.commands import CardChoice, Retreat, Support
 
 BLOCKED = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]'
@@ -127,11 +127,6 @@ def test_patchface_may_take_the_last_card_and_the_hand_comes_back(battle):
     assert b.of(HandReturned)[-1].house == "stark"
 
 
-def told(b, card: str) -> list[str]:
-    """What the report says a card's text did."""
-    return [e.describe() for e in b.of(CardAbility) if e.card == card]
-
-
 def renly_wins_with_knights_elsewhere(battle, knights: int):
     """Baratheon attacks with a footman and a knight, and has ``knights`` more knights on Dragonstone."""
     more = ", ".join(['"baratheon knight"'] * knights)
@@ -149,13 +144,13 @@ def test_renly_baratheon_with_the_last_knight_of_the_supply_asks_and_no_is_told_
     assert [o.area for o in asked.options] == ["kingswood", "kings_landing", None] and asked.default.option == "no"
     b.run(say("baratheon", CardChoice(card="renly_baratheon", option="no")))
     assert b.done and b.units("kingswood", "baratheon") == ["footman", "knight"]
-    assert told(b, "renly_baratheon") == ["Baratheon's Renly Baratheon has no effect: declined."]
+    assert b.told("renly_baratheon") == ["Baratheon's Renly Baratheon has no effect: declined."]
 
 
 def test_renly_baratheon_with_no_knight_left_in_the_supply_upgrades_nothing_and_says_why(battle):
     b = renly_wins_with_knights_elsewhere(battle, 4)  # all 5 knights on the board (R011)
     assert b.done and b.units("kingswood", "baratheon") == ["footman", "knight"]
-    assert told(b, "renly_baratheon") == [
+    assert b.told("renly_baratheon") == [
         "Baratheon's Renly Baratheon has no effect: no footman to upgrade, or no knight left in the supply."]
 
 
@@ -167,4 +162,13 @@ def test_patchface_asks_which_card_and_no_discards_nothing(battle):
     assert asked.prompt == "Patchface: discard one card from Stark's hand (name it), or 'no'" and asked.default.option == "no"
     b.run(say("baratheon", CardChoice(card="patchface", option="no")))
     assert b.done and b.state.houses["stark"].discards == ["catelyn_stark"]
-    assert told(b, "patchface") == ["Baratheon's Patchface has no effect: declined."]
+    assert b.told("patchface") == ["Baratheon's Patchface has no effect: declined."]
+
+
+def test_ser_davos_seaworth_with_stannis_discarded_has_exactly_one_sword(battle):
+    state = duel("baratheon", "stark", attack=("knight",), defend=("2 footmen",), discards={"baratheon": ["stannis_baratheon"]},
+                 areas=BLOCKED)
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "ser_davos_seaworth"), play("stark", "catelyn_stark"))
+    assert b.results()[0].winner == "baratheon"
+    assert [(d.house, d.swords, d.count) for d in b.of(CasualtiesDue)] == [("stark", 1, 1)]

@@ -13,7 +13,6 @@ from rules.test_combat_harness import (  # noqa: F401
 )
 
 from adjudicator.engine.events.combat import (
-    CardAbility,
     CasualtiesDue,
     CombatResolved,
     HouseCardChosen,
@@ -113,4 +112,36 @@ def test_aeron_damphair_without_two_power_stays(battle):
     b = battle(state, everyone(state, "greyjoy"))
     b.run(play("greyjoy", "aeron_damphair"), play("stark", "catelyn_stark"))
     assert b.done and b.of(CombatResolved)[0].attacker_card == "aeron_damphair"
-    assert any("needs 2 available power" in e.effect for e in b.of(CardAbility))
+    assert b.told("aeron_damphair") == [
+        "Greyjoy's Aeron Damphair has no effect: needs 2 available power and another card in hand."]
+
+
+def test_asha_greyjoy_unsupported_and_losing_has_her_fortification_cancel_a_sword(battle):
+    state = duel("greyjoy", "stark", attack=("footman",), defend=("2 knights",))
+    b = battle(state, everyone(state, "greyjoy"))
+    b.run(play("greyjoy", "asha_greyjoy"), play("stark", "eddard_stark"))
+    assert b.results()[0].winner == "stark"
+    assert [(d.house, d.swords, d.fortifications, d.count) for d in b.of(CasualtiesDue)] == [("greyjoy", 2, 1, 1)]
+
+
+def test_aeron_damphair_with_exactly_two_power_pays_them(battle):
+    state = duel("greyjoy", "stark", attack=("knight",), defend=("2 footmen",), power={"greyjoy": 2}, areas=BLOCKED)
+    b = battle(state, everyone(state, "greyjoy"))
+    b.run(play("greyjoy", "aeron_damphair"), play("stark", "catelyn_stark"),
+          say("greyjoy", CardChoice(card="aeron_damphair", house_card="euron_crows_eye")))
+    assert b.done and b.state.houses["greyjoy"].power == 0
+    assert b.of(CombatResolved)[0].attacker_card == "euron_crows_eye"
+
+
+def test_aeron_damphair_asks_naming_the_cards_in_hand_and_no_is_told_declined(battle):
+    state = duel("greyjoy", "stark", attack=("knight",), defend=("2 footmen",), areas=BLOCKED,
+                 hands={"greyjoy": ["aeron_damphair", "euron_crows_eye", "theon_greyjoy"]})
+    b = battle(state, everyone(state, "greyjoy"))
+    b.run(play("greyjoy", "aeron_damphair"), play("stark", "catelyn_stark"))
+    (asked,) = b.requests()
+    assert asked.prompt == ("Aeron Damphair: pay 2 power to play another card instead "
+                            "(Euron Crow's Eye, Theon Greyjoy), or 'no'")
+    b.run(say("greyjoy", CardChoice(card="aeron_damphair", option="no")))
+    assert b.done and b.of(CombatResolved)[0].attacker_card == "aeron_damphair"
+    assert b.state.houses["greyjoy"].power == 5
+    assert b.told("aeron_damphair") == ["Greyjoy's Aeron Damphair has no effect: declined."]

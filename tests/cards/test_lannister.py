@@ -132,3 +132,25 @@ def test_cersei_lannister_without_a_target_is_told_why_word_for_word(battle):
     assert b.done
     assert [e.describe() for e in b.of(CardAbility) if e.card == "cersei_lannister"] == [
         "Lannister's Cersei Lannister has no effect: the opponent has no order token on the board."]
+
+
+def test_tyrion_lannister_asks_cancel_or_no_and_no_is_told_declined(battle):
+    state = duel("stark", "lannister", attack=("knight",), defend=("2 footmen",), areas=BLOCKED)
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "greatjon_umber"), play("lannister", "tyrion_lannister"))
+    (asked,) = b.requests()
+    assert asked.house == "lannister"
+    assert asked.prompt == "Tyrion Lannister: cancel your opponent's House card? ('cancel' or 'no')"
+    assert [o.option for o in asked.options] == ["cancel", "no"] and asked.default.option == "no"
+    b.run(say("lannister", CardChoice(card="tyrion_lannister", option="no")))
+    assert b.told("tyrion_lannister") == ["Lannister's Tyrion Lannister has no effect: declined."]
+
+
+def test_cersei_lannister_declined_removes_nothing_and_is_told_declined(battle):
+    state = duel("lannister", "stark", attack=("2 knights",), defend=("footman",),
+                 areas=BLOCKED + '\nwinterfell = { units = ["stark footman"], order = "consolidate*" }')
+    b = battle(state, everyone(state, "lannister"))
+    b.run(play("lannister", "cersei_lannister"), play("stark", "catelyn_stark"),
+          say("lannister", CardChoice(card="cersei_lannister", option="no")))
+    assert b.done and b.state.area("winterfell").order is not None
+    assert b.told("cersei_lannister") == ["Lannister's Cersei Lannister has no effect: declined."]

@@ -19,7 +19,7 @@ from adjudicator.engine.events.combat import (
     CombatResolved,
     TrackMoved,
 )
-from adjudicator.game.commands import CardChoice, UseBlade
+from adjudicator.game.commands import CardChoice, Casualties, UnitSpec, UseBlade
 
 BLOCKED = 'the_boneway = ["tyrell footman"]\nthe_reach = ["tyrell footman"]'
 
@@ -107,3 +107,13 @@ def test_doran_martell_asks_for_a_track_and_unanswered_drops_the_opponent_on_the
     b.run(deadline=True)
     assert b.done and b.state.tracks["iron_throne"] == ["martell", "lannister", "baratheon", "tyrell", "greyjoy", "stark"]
     assert b.state.tracks["fiefdoms"][0] == "greyjoy"
+
+
+def test_arianne_martell_played_by_an_attacker_that_loses_holds_nobody_back(battle):
+    state = duel("martell", "stark", attack=("2 footmen", "knight"), defend=("2 knights",))
+    b = battle(state, everyone(state, "martell"))
+    b.run(play("martell", "arianne_martell"), play("stark", "eddard_stark"),
+          say("martell", Casualties(units=(UnitSpec("footman", 2),))))
+    assert b.done and b.results()[0].winner == "stark"
+    assert b.units("kings_landing", "martell", routed=True) == ["knight"]  # retreated, routed (R207)
+    assert [e.routed for e in b.of(AttackRepelled)] == [True]

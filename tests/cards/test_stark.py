@@ -155,3 +155,14 @@ def test_the_blackfish_does_not_save_units_that_cannot_retreat(battle):
     b.run(play("stark", "the_blackfish"), play("lannister", "ser_gregor_clegane"))
     assert b.done and b.units("kingswood") == ["knight", "knight"]  # no legal retreat: destroyed (ruling 37)
 
+
+
+def test_robb_stark_asks_where_the_loser_retreats_and_no_is_told_declined(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=("footman",))
+    b = battle(state, everyone(state, "stark"))
+    b.run(play("stark", "robb_stark"), play("lannister", "the_hound"))
+    asked = next(r for r in b.requests() if r.house == "stark")
+    assert asked.prompt == "Robb Stark: choose the area the defeated army retreats to, or 'no'"
+    assert asked.default.option == "no"
+    b.run(say("stark", CardChoice(card="robb_stark", option="no")), say("lannister", Retreat(areas=("the_reach",))))
+    assert b.told("robb_stark") == ["Stark's Robb Stark has no effect: declined."]

@@ -182,3 +182,15 @@ def test_queen_of_thorns_with_no_order_of_the_opponent_next_to_the_combat_is_tol
     assert b.done
     assert [e.describe() for e in b.of(CardAbility) if e.card == "queen_of_thorns"] == [
         "Tyrell's Queen of Thorns has no effect: no order of the opponent next to the embattled area."]
+
+
+def test_queen_of_thorns_asks_which_order_of_the_opponent_naming_it(battle):
+    state = duel("stark", "tyrell", attack=("knight",), defend=("3 footmen",),
+                 areas='the_reach = { units = ["stark knight"], order = "support+0" }\n'
+                       'the_boneway = { units = ["stark footman"], order = "consolidate*" }')
+    b = battle(state, everyone(state, "stark"))
+    b.run(say("stark", Support(side="stark")), play("stark", "catelyn_stark"), play("tyrell", "queen_of_thorns"))
+    (asked,) = b.requests()
+    assert asked.house == "tyrell"
+    assert asked.prompt == "Queen of Thorns: remove one Stark order next to the combat (name its area)"
+    assert sorted(o.area for o in asked.options) == ["the_boneway", "the_reach"]

@@ -26,11 +26,6 @@ from adjudicator.game.commands import CardChoice, Casualties, Retreat, Support, 
 STARK_HAND = CARDS.hand_of("stark")
 
 
-def told(b, card: str) -> list[str]:
-    """What the report says a card's text did."""
-    return [e.describe() for e in b.of(CardAbility) if e.card == card]
-
-
 def test_the_seven_vassal_cards_have_their_printed_numbers_and_their_texts():
     numbers = {c: (CARDS.house_cards[c].strength, CARDS.house_cards[c].swords, CARDS.house_cards[c].fortifications)
                for c in CARDS.vassal_deck()}
@@ -83,7 +78,7 @@ def test_bronn_ruling_212_a_vassal_opponent_cannot_pay(battle, monkeypatch):
     b.run(deadline=True)
     assert not [r for r in b.events if type(r).__name__ == "OnlyOption" and "Bronn" in r.decision]
     assert ("card:bronn", 4) in b.of(CombatResolved)[0].defender_strength
-    assert told(b, "bronn") == ["Tyrell's Bronn has no effect: a vassal holds no power to pay, ruling 212."]
+    assert b.told("bronn") == ["Tyrell's Bronn has no effect: a vassal holds no power to pay, ruling 212."]
 
 
 # --- Beric Dondarrion --------------------------------------------------------------------------------
@@ -306,7 +301,7 @@ def test_jon_connington_places_the_last_knight_of_the_reserves(battle, monkeypat
 def test_jon_connington_with_no_knight_in_the_reserves_places_nothing(battle, monkeypatch):
     b = beaten_tyrell_with_knights_on_the_board(battle, monkeypatch, 5)
     assert b.done and not b.requests() and not b.of(UnitsPlaced)
-    assert told(b, "jon_connington") == ["Tyrell's Jon Connington has no effect: no knight left in the reserves."]
+    assert b.told("jon_connington") == ["Tyrell's Jon Connington has no effect: no knight left in the reserves."]
 
 
 def test_jon_connington_ruling_281_places_the_knight_only_within_supply(battle, monkeypatch):
@@ -331,7 +326,7 @@ def test_bronn_asks_the_player_opponent_to_pay_2_or_not_and_no_keeps_strength_4(
     assert [o.option for o in asked.options] == ["pay", "no"] and asked.default.option == "no"
     b.run(say("stark", CardChoice(card="bronn", option="no")), deadline=True)
     assert not b.unusable("stark") and ("card:bronn", 4) in b.of(CombatResolved)[0].defender_strength
-    assert told(b, "bronn") == ["Tyrell's Bronn has no effect: Stark declined to pay."]
+    assert b.told("bronn") == ["Tyrell's Bronn has no effect: Stark declined to pay."]
     assert b.state.houses["stark"].power == 3
 
 
@@ -341,7 +336,7 @@ def test_jon_connington_asks_the_commander_where_and_no_places_nothing(battle, m
     assert asked.prompt == "for Tyrell: Jon Connington: place a knight (name its area), or 'no'"
     b.run(for_vassal("tyrell", CardChoice(card="jon_connington", option="no")))
     assert b.done and not b.of(UnitsPlaced)
-    assert told(b, "jon_connington") == ["Tyrell's Jon Connington has no effect: declined."]
+    assert b.told("jon_connington") == ["Tyrell's Jon Connington has no effect: declined."]
 
 
 def test_jon_connington_ruling_281_with_no_area_within_supply_places_nothing(battle, monkeypatch):
@@ -352,4 +347,4 @@ def test_jon_connington_ruling_281_with_no_area_within_supply_places_nothing(bat
     b = battle(state, Assault("the_reach", "stark", "blackwater", ("knight",) * 3))
     b.run(play("stark", "eddard_stark"), vassal_plays("tyrell", "jon_connington"), deadline=True)
     assert b.done and not b.units("the_reach", "tyrell") and not b.of(UnitsPlaced)
-    assert told(b, "jon_connington") == ["Tyrell's Jon Connington has no effect: no area to place a knight in within supply."]
+    assert b.told("jon_connington") == ["Tyrell's Jon Connington has no effect: no area to place a knight in within supply."]

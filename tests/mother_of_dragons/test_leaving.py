@@ -121,3 +121,70 @@ def test_M124_ruling_353_a_standing_instruction_ends_when_its_player_leaves():
     assert standing["id"] not in {a["id"] for a in step.state.answers}
     assert any(isinstance(e, AnswersExpired) and standing["id"] in e.ids and e.visible_to == "stark"
                for e in step.events)
+
+
+def test_M124_M125_ruling_276_the_refusals_of_maester_leave_word_for_word():
+    s = new_mod_game(SIX, seed="leave")
+    assert leave_problem(s, "targaryen") == (
+        "Targaryen's player cannot leave that way: Targaryen never becomes a vassal (M125, ruling 220)")
+    assert leave_problem(s, s.vassals[0]) == f"{s.vassals[0].title()} is a vassal already (M124)"
+    s.leaving = ["stark"]
+    assert leave_problem(s, "stark") == "Stark's player leaves at the end of round 1 already (M124, ruling 276)"
+    s.leaving, s.round, s.phase, s.winner = [], 5, "game_over", "lannister"  # seven castles won it (R036)
+    assert leave_problem(s, "stark") == "the game is over (M124)"
+    classic = new_game(["stark", "lannister", "baratheon"], seed="leave")
+    assert leave_problem(classic, "stark") == (
+        "only a Mother of Dragons game turns a leaving player's house into a vassal (M124)")
+
+
+def test_M124_ruling_262_a_player_leaves_between_rounds_1_and_2_but_not_during_a_phase():
+    s = between_rounds()
+    s.round = 2  # round 1 is over; round 2's Westeros phase has not begun
+    t, _ = player_leaves(s, "stark")
+    assert "stark" in t.vassals
+    s.phase = "planning"
+    with pytest.raises(LeavingRefused) as refused:
+        player_leaves(s, "stark")
+    assert str(refused.value) == ("a player leaves only between two rounds, before the next round's Westeros phase "
+                                  "begins (M124, ruling 262)")
+
+
+def test_M124_ruling_257_the_leaving_house_gives_up_its_braavos_token_and_its_set_of_vassal_orders_only():
+    s = between_rounds()
+    s.braavos_token, s.vassal_sets = "stark", ["stark", "lannister"]
+    t, _ = player_leaves(s, "stark")
+    assert t.braavos_token is None and t.vassal_sets == ["lannister"]
+    s.braavos_token = "lannister"
+    t, _ = player_leaves(s, "stark")
+    assert t.braavos_token == "lannister"
+
+
+def test_M124_ruling_276_the_answers_of_the_players_who_stay_are_kept():
+    s = between_rounds()
+    mine, theirs = entry("stark", Bid(track="fiefdoms", amount=1), round=3), entry("lannister", Bid(track="fiefdoms", amount=2), round=3)
+    s.answers = [mine, theirs]
+    t, _ = player_leaves(s, "stark")
+    assert t.answers == [theirs]
+
+
+def test_M124_ruling_276_the_answers_a_leaving_player_sent_ahead_are_told_back_to_it_as_sent():
+    gap = between_rounds()
+    gap.leaving = ["stark"]
+    sent = entry("stark", Bid(track="fiefdoms", amount=1), round=3)
+    untitled = {k: v for k, v in entry("stark", Bid(track="kings_court", amount=1), round=3).items() if k != "text"}
+    gap.answers = [sent, untitled]  # a position's answer need not carry its text
+    step = advance(gap, deadline=True)
+    (expired,) = [e for e in of(step.events, AnswersExpired) if e.house == "stark"]
+    assert expired.answers == (sent["text"], "") and expired.ids == (sent["id"], untitled["id"])
+    assert expired.visible_to == "stark"
+    assert expired.reason == "Stark is a vassal now: its player left the game (M124)"
+
+
+def test_M124_ruling_276_a_leave_dropped_does_not_stop_the_next_one_named():
+    gap = between_rounds()
+    gap.leaving = ["targaryen", "stark"]  # edited by hand: Targaryen never becomes a vassal (M125)
+    step = advance(gap, deadline=True)
+    left = {e.house: e for e in of(step.events, PlayerLeft)}
+    assert "M125" in left["targaryen"].refused and left["targaryen"].power_returned == 0
+    assert "targaryen" not in step.state.vassals
+    assert left["stark"].refused == "" and "stark" in step.state.vassals and not step.state.leaving

@@ -191,6 +191,10 @@ class Battle:
         """``(kind, house)`` of every open request."""
         return [(r.kind, r.house) for r in self.requests()]
 
+    def told(self, card: str) -> list[str]:
+        """What the report says a card's text did (its ``CardAbility`` events, described)."""
+        return [e.describe() for e in self.events if type(e).__name__ == "CardAbility" and e.card == card]
+
     def unusable(self, house: str | None = None) -> list[str]:
         return [e.reason for e in self.events if type(e).__name__ == "AnswerUnusable" and (house is None or e.house == house)]
 

@@ -111,6 +111,7 @@ def test_R230_R273_garrisons_ignore_skulls(battle):
 
 def test_the_tides_deck_is_reshuffled_whole_before_every_combat_by_default(battle):
     state = duel("stark", "lannister", attack=("knight",), defend=("2 footmen",), options=tides(["blank"], reshuffle=True))
+    del state.options["tides_reshuffle_each_combat"]  # a state written before the setting existed
     b = battle(state, everyone(state, "stark"))
     b.run(play("stark", "catelyn_stark"), play("lannister", "the_hound"))
     assert b.done and len(b.state.tides_deck) == 22 and len(b.state.tides_discards) == 2

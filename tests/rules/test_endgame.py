@@ -80,7 +80,8 @@ def test_R260_then_the_higher_supply_position():
     s.houses["stark"].supply, s.houses["lannister"].supply, s.houses["baratheon"].supply = 4, 3, 3
     state, events = finish(s)
     assert state.winner == "stark"
-    assert "decided by position on the Supply track: 4 against 3, 3" in won(events).reason
+    assert won(events).reason == ("tied with Baratheon, Lannister on castles and strongholds (1), strongholds (1); "
+                                  "decided by position on the Supply track: 4 against 3, 3 (R260)")
 
 
 def test_R260_then_the_most_available_power():
@@ -148,3 +149,15 @@ def test_R262_seven_castles_end_the_game_at_once_even_in_the_westeros_phase(monk
     step = advance(s, answers)
     assert step.state.phase == "game_over" and step.state.winner == "stark"
     assert [e.reason for e in step.events if isinstance(e, GameWon)] == ["7 castles and strongholds"]
+
+
+def test_M076_ruling_247_targaryen_wins_after_round_10_by_its_place_on_the_victory_track():
+    from adjudicator.game.mod_setup import new_mod_game
+
+    s = new_mod_game(["stark", "lannister", "arryn", "targaryen"], seed="end")
+    s.round, s.phase, s.loyalty_gained = 10, "action", 5  # and Pentos: space 6, more than any castles
+    ctx = Context(s, s.board(), Segment("action", {}), [], False)
+    with pytest.raises(GameOver):
+        final_winner(ctx)
+    assert ctx.state.winner == "targaryen"
+    assert won(ctx.events).reason == "the highest place on the victory track (6) at the end of round 10"

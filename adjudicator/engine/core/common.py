@@ -180,7 +180,7 @@ def check_victory(ctx: Context) -> None:
         st.winner = win
         st.phase = "game_over"
         ctx.emit(GameWon(winner=win, round=st.round, reason=reason))
-        raise GameOver(win)
+        raise GameOver
 
 
 def after_control_change(ctx: Context) -> None:

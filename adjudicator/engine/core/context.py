@@ -156,7 +156,7 @@ def pool_entry(*, id: str, house: str, round: int, command: Command, text: str =
 
 
 class GameOver(Exception):
-    """Control flow: the game was won (seven castles, or the end of round 10)."""
+    """Control flow: the game was won (seven castles, or the end of round 10); the state names the winner."""
 
 
 class NeedAnswers(Exception):

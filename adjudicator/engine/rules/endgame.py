@@ -59,7 +59,7 @@ def final_winner(ctx: Context) -> None:
     st.winner = winner
     st.phase = "game_over"
     ctx.emit(GameWon(winner=winner, round=st.round, reason=_reason(rows)))
-    raise GameOver(winner)
+    raise GameOver
 
 
 def _reason(rows: list[tuple[HouseId, int, int, int, int, int]]) -> str:

@@ -114,7 +114,7 @@ def leave_between_rounds(state: GameState) -> tuple[GameState, list[Event]]:
         gone = [a for a in state.answers if a.get("house") == house]
         if gone:
             events.append(AnswersExpired(house=house, answers=tuple(str(a.get("text", "")) for a in gone),
-                                         ids=tuple(str(a["id"]) for a in gone), visible_to=house,
+                                         ids=tuple(str(a["id"]) for a in gone),
                                          reason=f"{house.title()} is a vassal now: its player left the game (M124)"))  # fmt: skip
         events.extend(left)
         state = new
