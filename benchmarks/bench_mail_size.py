@@ -33,6 +33,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from adjudicator.cli import main as maester
 from adjudicator.folder import registry
+from adjudicator.folder.ledger import Ledger
 from adjudicator.game.state import GameState
 from adjudicator.robots.simulate import simulate
 from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
@@ -60,13 +61,25 @@ def parts_of(data: bytes) -> str:
     return ", ".join(f"{kind} {n:,}" for kind, n in sizes.most_common())
 
 
-def play(seed: int, rounds: int | None, tmp: Path) -> tuple[list[tuple[int, str]], int, Counter[str]]:
-    """One game mailed after every run: (size, name) of every mail, the steps, the folder by entry."""
+def map_scales(root: Path) -> Counter[str]:
+    """How many mails held the map at each scale (ruling 317), and how many none, from the log."""
+    out: Counter[str] = Counter()
+    for e in registry.read_log(root):
+        for m in e.get("mails", []) if e.get("action") == "outbox" else []:
+            out[f"{m['map_scale']:.0%}" if "map_scale" in m else "no map"] += 1
+    return out
+
+
+def play(seed: int, rounds: int | None, tmp: Path) -> tuple[list[tuple[int, str]], int, Counter[str], bytes]:
+    """One game mailed after every run: (size, name) of every mail, the steps, the folder by entry,
+    the largest mail."""
     root = tmp / f"g{seed}"
     key = Ed25519PrivateKey.from_private_bytes(bytes([77] * 32))
     pair = KeyPair(key, PublicKey.from_key(key))
     write_key_pair(tmp / "moderator", pair)
     seen = {"first": True}
+    mails: list[tuple[int, str]] = []
+    largest: dict[str, bytes] = {}
 
     def mail_after_the_run(state: GameState) -> None:
         if seen.pop("first", False):  # the players' and the moderator's addresses, once
@@ -77,11 +90,15 @@ def play(seed: int, rounds: int | None, tmp: Path) -> tuple[list[tuple[int, str]
             (root / "game.toml").write_text(tomli_w.dumps(game), encoding="utf-8")
         with contextlib.redirect_stdout(io.StringIO()):
             assert maester(["outbox", str(root), "--key", str(tmp / "moderator"), "--from", MODERATOR]) in (0, 1)
+            for rec in Ledger.read(root).mail.queue():  # measured while whole: once sent, a recipe (ruling 318)
+                data = (root / rec["path"]).read_bytes()
+                mails.append((len(data), rec["path"]))
+                if len(data) > len(largest.get("data", b"")):
+                    largest["data"] = data
             assert maester(["outbox", str(root), "--mark-sent"]) == 0
 
     result = simulate(6, seed, rounds=rounds, out=root, on_step=mail_after_the_run)
-    mails = [(p.stat().st_size, str(p.relative_to(root))) for p in (root / "outbox").rglob("*.eml")]
-    return mails, result.steps, folder_bytes(root)
+    return mails, result.steps, folder_bytes(root), largest["data"]
 
 
 def main() -> int:
@@ -93,17 +110,19 @@ def main() -> int:
     worst = 0
     for seed in args.seed:
         with tempfile.TemporaryDirectory() as tmp:
-            mails, steps, folder = play(seed, args.rounds, Path(tmp))
+            mails, steps, folder, data = play(seed, args.rounds, Path(tmp))
             sizes = sorted(s for s, _ in mails)
             biggest = max(mails)
             worst = max(worst, biggest[0])
-            largest_parts = parts_of((Path(tmp) / f"g{seed}" / biggest[1]).read_bytes())
+            largest_parts = parts_of(data)
+            scales = map_scales(Path(tmp) / f"g{seed}")
         print(f"6-player robot game, seed {seed}: {steps} steps, {len(mails)} mails "
               f"({len(mails) / steps:.2f} a step)")
         print(f"  mail size: median {statistics.median(sizes):,.0f} bytes, 90th percentile "
               f"{sizes[int(len(sizes) * 0.9)]:,}, largest {biggest[0]:,} ({biggest[1]}); goal <= {GOAL:,}: "
               f"{'met' if biggest[0] <= GOAL else 'NOT met'}")
         print(f"  the largest: {largest_parts}")
+        print(f"  the map in the mails: {', '.join(f'{k} {n}' for k, n in sorted(scales.items(), reverse=True))}")
         total = sum(folder.values())
         print(f"  game folder: {total:,} bytes, {total / steps:,.0f} a step")
         for name, n in folder.most_common(6):

@@ -5,7 +5,7 @@
 Builds N game folders (6 houses each, different seeds) and plays each with robot players through
 the real text path up to the orders of round K, then leaves every house's sealed orders waiting in
 its inbox, as a moderator finds them after a mailing. Each timing runs
-:func:`adjudicator.folder.batch.adjudicate_all` on a fresh copy of those folders, with ``jobs=1`` and
+:func:`adjudicator.folder.many.adjudicate_all` on a fresh copy of those folders, with ``jobs=1`` and
 then ``jobs=2`` (separate processes), after one untimed warm-up run; the runs alternate and the
 best of R counts. For comparison it also measures what the machine allows right now: the speed-up
 of pure arithmetic in two processes (other work on the machine brings it below 2).
@@ -33,7 +33,7 @@ ROOT = Path(os.environ.get("MAESTER_BENCH_PACKAGE") or Path(__file__).resolve().
 sys.path.insert(0, str(ROOT))
 
 from adjudicator.engine.core.context import Request
-from adjudicator.folder import batch, registry
+from adjudicator.folder import batch, many, registry
 from adjudicator.folder.gamedir import GameDir, create_game
 from adjudicator.game.board import Board
 from adjudicator.robots.players import Robot, robot_key
@@ -78,7 +78,7 @@ def run(template: Path, work: Path, jobs: int) -> float:
         shutil.rmtree(work)
     shutil.copytree(template, work)
     t0 = time.perf_counter()
-    results = batch.adjudicate_all(work, jobs=jobs)
+    results = many.adjudicate_all(work, jobs=jobs)
     took = time.perf_counter() - t0
     for root, (code, lines) in results.items():
         if code != 0 or not any("wrote reports/" in line for line in lines):

@@ -1,7 +1,8 @@
 """Fault injection for the crash tests: a command killed (``kill -9``) or meeting a full disk at its k-th write.
 
 :class:`Faults` counts every write a command makes inside one game folder, through each way the
-program writes: an atomic write (``fileio.atomic_write_bytes``), a log line (``fileio.append_line``),
+program writes: an atomic write (``fileio.atomic_write_bytes``), a new file written in place
+(``fileio.write_new``: a message a delivery keeps), a log line (``fileio.append_line``),
 a new folder written whole (``fileio.write_folder``), a rename, a removal, a new folder, and a mail
 handed to the SMTP server. A write made inside another counted one (the rename inside an atomic
 write) is part of it.
@@ -117,6 +118,7 @@ class Faults:
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Put the counting writes in place (``monkeypatch.undo()`` takes them away)."""
         monkeypatch.setattr(fileio, "atomic_write_bytes", self._wrap("write", fileio.atomic_write_bytes, _half_temp))
+        monkeypatch.setattr(fileio, "write_new", self._wrap("write", fileio.write_new, _half_new))
         monkeypatch.setattr(fileio, "append_line", self._wrap("append", fileio.append_line, _half_line))
         monkeypatch.setattr(fileio, "write_folder", self._wrap("folder", fileio.write_folder, _half_folder))
         monkeypatch.setattr(os, "replace", self._wrap("move", os.replace))
@@ -143,6 +145,14 @@ def _half_temp(path: Any, data: bytes, *args: Any, **kwargs: Any) -> Callable[[]
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
         (target.parent / f".{target.name}.k1ll3d_x.tmp").write_bytes(data[: len(data) // 2])
+
+    return leave
+
+
+def _half_new(path: Any, data: bytes, *args: Any, **kwargs: Any) -> Callable[[], None]:
+    """A new file's write cut short (``fileio.write_new``, a message kept in ``mailbox/tmp/``): half of it."""
+    def leave() -> None:
+        Path(path).write_bytes(data[: len(data) // 2])
 
     return leave
 

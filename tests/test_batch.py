@@ -20,7 +20,7 @@ from adjudicator.cli import main as cli_main
 from adjudicator.engine import machine
 from adjudicator.engine.core.context import NOT_APPLICABLE, Ask, Context, Request
 from adjudicator.engine.events import Event
-from adjudicator.folder import batch, intake, registry
+from adjudicator.folder import batch, intake, many, registry
 from adjudicator.folder.gamedir import GameDir, GameLocked, create_game
 from adjudicator.game.commands import Bid, Command, Where
 from adjudicator.reports import comingup  # noqa: F401  bound to the real printer before any toy patch
@@ -536,7 +536,7 @@ def test_adjudicate_all_runs_every_game_folder_in_two_processes(tmp_path: Path, 
     use_toy_game(monkeypatch)
     for i in range(3):
         make_game(tmp_path / "games" / f"g{i}", game_id=f"g{i}")
-    results = batch.adjudicate_all(tmp_path / "games", jobs=2)
+    results = many.adjudicate_all(tmp_path / "games", jobs=2)
     assert sorted(Path(k).name for k in results) == ["g0", "g1", "g2"]
     assert all(code == 0 for code, _ in results.values())
     assert all((tmp_path / "games" / f"g{i}" / "states" / "0000.toml").is_file() for i in range(3))

@@ -39,13 +39,21 @@ from mail import shapes
 from adjudicator.cli import main as cli_main
 from adjudicator.folder import audit, batch, ledger, undo
 from adjudicator.folder.gamedir import GameDirError
-from adjudicator.mail import deliver, outbox, replies
+from adjudicator.mail import deliver, mailbuild, outbox, replies
 from adjudicator.mail.outbox import parse_smtp_url, send_outbox, write_outbox
+from adjudicator.mail.recipe import RECIPE_SUFFIX, recipe_path
 
 SMTP = parse_smtp_url("smtp://127.0.0.1:25")
 MAILING = deliver.Mailing(server=SMTP, key=shapes.MODERATOR)
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 PNG = b"\x89PNG\r\n\x1a\n a map"  # the map drawn once per mail is a pure function: not what is tested here
+
+
+class Pictures:
+    """The map for the mails, drawn at any scale as the same few bytes."""
+
+    def at(self, scale: float) -> bytes:
+        return PNG
 
 
 class Server:
@@ -70,7 +78,7 @@ class Server:
 @pytest.fixture(autouse=True)
 def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "fsync", lambda fd: None)  # a killed process, not a power cut: no fsync needed
-    monkeypatch.setattr(outbox, "_map_png", lambda where, notes: PNG)
+    monkeypatch.setattr(mailbuild, "pictures_of", lambda where: Pictures())
     monkeypatch.setattr(outbox, "connect", Server)
     monkeypatch.setattr(replies, "connect", Server)
     Server.received = []
@@ -210,6 +218,7 @@ def check_scenario(sc: Scenario, tmp_path: Path, *, mode: str = "kill", every: b
         part(reference)
     expected = mails()
     assert expected, "the scenario mails something"
+    assert stored_twice(reference.root) == []
     writes = counter.writes
     points = sample(writes, every=every)
     if mode == "full":
@@ -241,7 +250,22 @@ def check_scenario(sc: Scenario, tmp_path: Path, *, mode: str = "kill", every: b
             differences(mails(), expected)
         check = audit.replay(game.root)
         assert check.ok, f"{what}, then {name}: {check.lines()}"
+        assert stored_twice(game.root) == [], f"{what}, then {name}: mails sent and still kept whole"
     return writes
+
+
+def stored_twice(root: Path) -> list[str]:
+    """The mails sent that are kept whole beside their recipe (ruling 318: once sent, a mail whose
+    recipe makes it again is kept as its recipe only), and the mails waiting that lost theirs."""
+    book = ledger.Ledger.read(root).mail
+    out = []
+    for path, rec in book.written.items():
+        if "recipe" not in rec or path not in set(book.current.values()) | set(book.mailed):
+            continue  # an older Maester's, or superseded
+        eml, recipe = (root / path).is_file(), (root / recipe_path(path)).is_file()
+        if (path in book.mailed and eml) or not recipe or (path not in book.mailed and not eml):
+            out.append(f"{path}: {'sent' if path in book.mailed else 'waiting'}, .eml {eml}, recipe {recipe}")
+    return out
 
 
 # --- the scenarios ------------------------------------------------------------------------------------
@@ -333,20 +357,25 @@ def test_ruling_331_a_rollback_on_a_full_disk_is_finished_by_the_next_command(tm
 def test_ruling_334_a_delivery_killed_at_every_write_then_any_command_mails_each_reader_exactly_once(tmp_path):
     writes = check_scenario(DELIVER, tmp_path, every=True)
     kinds = [w.kind for w in writes]
-    first = next(w for w in writes if w.kind != "mkdir")
-    assert first.kind == "move" and first.path.startswith("mailbox/tmp/"), "the message is kept before all else"
+    first, then = [w for w in writes if w.kind != "mkdir"][:2]
+    assert first.kind == "write" and first.path.startswith("mailbox/tmp/"), "the message is written before all else"
+    assert then.kind == "move" and then.path == first.path, "then moved into mailbox/new/: kept"
     assert kinds.count("send") == 3, "the new step to Stark (its receipt) and the moderator, and the reply to Stark"
     assert any(w.path.startswith("outbox/replies/") for w in writes) and any(w.path.startswith("inbox/") for w in writes)
 
 
 def test_ruling_334_a_delivery_on_a_full_disk_at_every_write_mails_each_reader_exactly_once(tmp_path):
-    check_scenario(DELIVER, tmp_path, mode="full", every=True)
+    writes = check_scenario(DELIVER, tmp_path, mode="full", every=True)
+    first = next(w for w in writes if w.kind != "mkdir")
+    assert first.kind == "write" and first.path.startswith("mailbox/tmp/"), \
+        "the disk is full already when the message itself is written"  # fmt: skip
 
 
 def test_ruling_334_a_games_first_mail_by_deliver_killed_at_every_write_mails_each_reader_exactly_once(tmp_path):
     writes = check_scenario(FIRST_DELIVER, tmp_path, every=True)
     staged = {w.path.rpartition("/")[2] for w in writes if w.kind == "write" and w.path.startswith("outbox/.staged/")}
-    assert staged == {"stark.eml", "lannister.eml", "baratheon.eml", "moderator.eml"}, "every reader's first mail"
+    assert staged == {f"{who}{end}" for who in ("stark", "lannister", "baratheon", "moderator") for end in (".eml", RECIPE_SUFFIX)}, \
+        "every reader's first mail, and its recipe (ruling 318)"  # fmt: skip
 
 
 def test_ruling_334_a_games_first_mail_by_deliver_on_a_full_disk_at_every_write_mails_each_reader_exactly_once(
@@ -365,6 +394,8 @@ def test_ruling_330_the_mails_a_killed_first_outbox_of_an_earlier_maester_left_a
     game.outbox()
     log = game.root / "log"
     log.write_text("".join(line + "\n" for line in log.read_text().splitlines() if '"action": "outbox"' not in line))
+    for recipe in (game.root / "outbox" / "0000").glob(f"*{RECIPE_SUFFIX}"):
+        recipe.unlink()  # that Maester wrote none (ruling 318)
     mails_left = sorted(p.name for p in (game.root / "outbox" / "0000").iterdir())
     assert mails_left == ["baratheon.eml", "lannister.eml", "manifest.json", "moderator.eml", "stark.eml"]
     temp = game.root / "outbox" / "0000" / ".stark.eml.x1y2z3w4.tmp"

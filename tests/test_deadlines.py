@@ -28,6 +28,7 @@ from adjudicator.folder.gamedir import GameDir, GameDirError, create_game
 from adjudicator.folder.schedule import Schedule, ScheduleError, add_hours, parse_time
 from adjudicator.mail import outbox, reminders
 from adjudicator.mail.outbox import OutboxError, SmtpServer
+from adjudicator.mail.recipe import written_mail
 from adjudicator.reports.sections import pick, text_sections
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
@@ -666,7 +667,7 @@ def test_moderating_md_the_week_mails_each_step_once_and_tells_the_undo(tmp_path
         texts, carried = [], []
         for f in mailed:
             if f.endswith(f"/{house}.eml"):
-                msg = BytesParser(policy=policy.default).parsebytes((root / f).read_bytes())
+                msg = BytesParser(policy=policy.default).parsebytes(written_mail(root, f))  # sent: kept as a recipe
                 texts.append(msg.get_body(("plain",)).get_content().replace("\r\n", "\n"))  # type: ignore[union-attr]
                 carried += [int(label[:4]) for label in str(msg["X-Maester-Steps"]).split() if label != "none"]
         assert carried == [0, 1, 2, 3, 4, 4], (house, carried)  # every step once, and step 0004 again after the undo

@@ -4,9 +4,8 @@
 draws the same picture): a module may import from its own layer or from a layer below it, never
 from one above. The engine's own subpackages are layered the same way (``ENGINE_LAYERS``). Every
 ``import`` counts, at module level or inside a function, so a lazy import cannot hide an upward
-edge. The import graph between packages has no circle at all, nor the graph between modules
-(but the circles still to be broken, listed in ``MODULE_CIRCLES_LEFT``), and no module takes a
-private name (``_name``) from another.
+edge. Neither the import graph between packages nor the one between modules has a circle, and no
+module takes a private name (``_name``) from another.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ LAYERS = ("util", "game", "turnfile", "seals", "engine", "reports", "folder", "m
 ENGINE_LAYERS = ("events", "core", "cards", "rules", "")
 ENTRY_FILES = {"__init__.py", "__main__.py"}
 MAX_LINES = 700
-OLD_MAX_LINES = 800
 
 
 def module_name(path: Path, root: Path = PACKAGE) -> str:
@@ -199,32 +197,17 @@ def test_no_circle_between_packages() -> None:
     assert package_cycles(graph(), packages()) == []
 
 
-# The circles between modules still to be broken (issue 28): the combat's modules. The list may
-# only shrink: a circle broken must leave it, a new one fails the test.
-MODULE_CIRCLES_LEFT = [
-    ["adjudicator.engine.rules.casualties", "adjudicator.engine.rules.combat", "adjudicator.engine.rules.combat_state",
-     "adjudicator.engine.rules.combat_view", "adjudicator.engine.rules.housecards", "adjudicator.engine.rules.retreat",
-     "adjudicator.engine.rules.strength", "adjudicator.engine.rules.support", "adjudicator.engine.rules.vassal_combat"],
-]
-
-
-def test_no_circle_between_modules_but_those_left() -> None:
-    assert sorted(module_cycles(graph())) == sorted(MODULE_CIRCLES_LEFT)
+def test_no_circle_between_modules() -> None:
+    assert module_cycles(graph()) == []
 
 
 def test_no_private_name_imported_from_another_module() -> None:
     assert private_imports() == []
 
 
-# The modules still over 700 lines (issue 28), held to the old limit of 800 until they are cut by
-# concern; the list may only shrink.
-LONG_MODULES_LEFT = {"adjudicator.folder.batch", "adjudicator.folder.check"}
-
-
-def test_no_module_over_700_lines_but_those_left() -> None:
+def test_no_module_over_700_lines() -> None:
     sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in modules().items()}
-    assert {name for name, n in sizes.items() if n > MAX_LINES} == LONG_MODULES_LEFT
-    assert {name: n for name, n in sizes.items() if n > OLD_MAX_LINES} == {}
+    assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
 
 
 def test_card_abilities_see_the_engine_only_through_its_core() -> None:

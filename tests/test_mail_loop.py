@@ -33,6 +33,7 @@ from adjudicator.engine.core.context import Request
 from adjudicator.folder import audit, batch, registry
 from adjudicator.folder.gamedir import GameDir
 from adjudicator.game.board import Board
+from adjudicator.mail.recipe import written_mail
 from adjudicator.robots.players import Robot
 from adjudicator.seals import seal
 from adjudicator.seals.keys import write_key_pair
@@ -183,7 +184,7 @@ def test_every_mail_that_arrived_is_its_eml_and_the_record_replays(played: dict,
     mailed = [e for e in registry.read_log(root) if e.get("action") == "mailed"]
     assert len(mailed) == len(recorder.received) == len({e["file"] for e in mailed})
     arrived = sorted(data.rstrip(b"\r\n") for _, _, data in recorder.received)
-    assert arrived == sorted((root / e["file"]).read_bytes().rstrip(b"\r\n") for e in mailed)
+    assert arrived == sorted(written_mail(root, e["file"]).rstrip(b"\r\n") for e in mailed)  # kept as recipes
     assert all("sealed for a step not open yet" in w for w in batch.waiting(root)), "the inbox holds what waits"
     assert audit.replay(root).ok
 

@@ -36,6 +36,7 @@ from adjudicator.mail.outbox import (
     verify_report,
     write_outbox,
 )
+from adjudicator.mail.recipe import written_mail
 from adjudicator.seals.keys import write_key_pair
 
 MOD = shapes.MODERATOR
@@ -88,8 +89,10 @@ def check_intact(game: Path, received: list[tuple[str, list[str], bytes]]) -> No
         by_name[f"{msg['X-Maester-House']}.eml"] = (mail_from, rcpt, msg, data)
     assert set(by_name) == {"stark.eml", "lannister.eml", "baratheon.eml", "moderator.eml"}
     for name, (mail_from, rcpt, msg, data) in by_name.items():
-        written = BytesParser(policy=policy.default).parsebytes((folder / name).read_bytes())
-        assert data.rstrip(b"\r\n") == (folder / name).read_bytes().rstrip(b"\r\n")  # byte for byte
+        kept = written_mail(game, f"outbox/0000/{name}")  # sent: made again from its recipe (ruling 318)
+        assert not (folder / name).exists()
+        written = BytesParser(policy=policy.default).parsebytes(kept)
+        assert data.rstrip(b"\r\n") == kept.rstrip(b"\r\n")  # byte for byte
         assert mail_from == shapes.MODERATOR_EMAIL
         assert rcpt == [a.addr_spec for a in msg["To"].addresses]
         for header in ("From", "To", "Subject", "Date", "Message-ID", "X-Maester-Step"):

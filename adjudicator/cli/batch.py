@@ -128,7 +128,7 @@ def template_fault(e: Exception) -> str:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from ..folder import batch, deadlines
+    from ..folder import batch, deadlines, many
     from ..folder.gamedir import when_free
 
     if args.jobs < 1:
@@ -137,7 +137,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
         check_templates(args.templates)
     now = guard(lambda: deadlines.moderator_time(args.now))
     took = 0
-    games = batch.game_folders(args.game_dir) if args.all and args.game_dir.is_dir() else [args.game_dir]
+    games = many.game_folders(args.game_dir) if args.all and args.game_dir.is_dir() else [args.game_dir]
     for g in games:
         try:
             if mail.has_own_mailbox(g):  # what maester deliver kept and no run took yet
@@ -154,8 +154,8 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
             raise UserError("--all takes no FILE: each game takes its own inbox")
         if not args.game_dir.is_dir():
             raise UserError(f"{args.game_dir} is not a folder")
-        results = batch.adjudicate_all(args.game_dir, jobs=max(1, args.jobs), deadline=args.deadline,
-                                       templates_dir=args.templates, now=now, progress=batch.progress_bar)  # fmt: skip
+        results = many.adjudicate_all(args.game_dir, jobs=max(1, args.jobs), deadline=args.deadline,
+                                       templates_dir=args.templates, now=now, progress=many.progress_bar)  # fmt: skip
         for root, (code, lines) in list(results.items()):
             if code == 2 and "is busy: another maester run holds its lock" in "\n".join(lines):  # a delivery, say
                 results[root] = _adjudicate_when_free(Path(root), args, now)

@@ -12,6 +12,7 @@ from ..game.cards import HOUSE_DECKS
 from ..game.position import PositionError
 from ..game.position_dump import dump_position
 from ..game.setup import SetupError
+from ..game.setup_file import setup_names
 from ..reports import show
 from . import UserError
 
@@ -29,13 +30,16 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", metavar="SEED", help="the secret seed of every shuffle (default: a fresh random one)")
     p.add_argument("--tides-of-battle", action="store_true", help="play with the Tides of Battle cards")
     p.add_argument("--expansion", metavar="NAME",
-                   help="play an expansion: mother-of-dragons (3-8 players; the houses are the players')")
+                   help="play an expansion: mother-of-dragons (3-8 players; the houses are the players'), "
+                   "or the scenario a-dance-with-dragons (the six base houses, six rounds)")
     p.add_argument("--house-cards", metavar="DECK", choices=sorted(HOUSE_DECKS),
                    help="the house decks dealt: base (the default) or adwd (A Dance with Dragons' cards; with "
                    "Mother of Dragons also Arryn's A Feast for Crows cards and Targaryen's set B)")
     p.add_argument("--alternate-house-cards", action="store_true",
                    help="Mother of Dragons' alternate house-card set (M123): the same as --house-cards adwd")
     p.add_argument("--position", type=Path, metavar="FILE", help="start from this position file (docs/positions.md)")
+    p.add_argument("--setup", metavar="NAME|FILE",
+                   help="start from a shipped setup (" + ", ".join(setup_names()) + ") or a setup file (docs/setups.md)")
     p.add_argument("--force", action="store_true",
                    help="reuse an existing non-empty folder: replaces [game], the state and the seed; keeps other files")
     p.set_defaults(handler=cmd_new)
@@ -64,7 +68,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         gd = gamedir.create_game(
             args.game_dir, houses=houses, game_id=args.game_id, seed=args.seed,
             tides_of_battle=args.tides_of_battle, position=args.position, force=args.force,
-            expansion=args.expansion, house_cards=house_cards,
+            expansion=args.expansion, house_cards=house_cards, setup=args.setup,
         )
         info = gd.info()
     except (gamedir.GameDirError, SetupError, PositionError) as e:

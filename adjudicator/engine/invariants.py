@@ -46,7 +46,7 @@ def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
             held = sorted(hs.hand + hs.discards + hs.removed)  # removed from the game: Mother of Dragons' cards
             if held != ([] if state.is_vassal(house) else sorted(CARDS.hand_of(house, state.card_sets()))):  # vassals have none (M010)
                 problems.append(f"{house}'s house cards are not each exactly once in hand or discards: {held}")
-    need = board.constants["castles_needed_to_win"]
+    need = state.victory_target(board)
     for house in state.players():  # a vassal's castles win nothing (M070)
         if house != TARGARYEN and state.castles(house, board) >= need and state.phase != "game_over":
             problems.append(f"{house} holds {state.castles(house, board)} castles but the game goes on")

@@ -614,9 +614,10 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
 
 def _check_seed(game: dict[str, Any], setup_text: str, chk: Check) -> None:
     """With a revealed seed: its commitment, and the setup's decks against a fresh shuffle."""
+    from ..game.box_setup import fresh_decks
     from ..game.rng import commitment
     from ..game.setup import SetupError
-    from ..game.variants import variant
+    from ..game.variants import laid_out_as_data, variant
 
     table = game.get("game", {})
     seed = table.get("seed_revealed")
@@ -628,9 +629,12 @@ def _check_seed(game: dict[str, Any], setup_text: str, chk: Check) -> None:
         return
     setup = GameState.from_toml(setup_text)
     try:
-        fresh = variant(setup.variant).setup(setup.players(), seed=seed, game_id=setup.game_id,
-                                             tides_of_battle=bool(setup.options.get("tides_of_battle")),
-                                             house_cards=setup.house_deck())  # fmt: skip
+        if "setup" in setup.options and laid_out_as_data(setup.box):  # laid out from a setup file (docs/setups.md)
+            fresh = fresh_decks(setup, seed)
+        else:
+            fresh = variant(setup.variant).setup(setup.players(), seed=seed, game_id=setup.game_id,
+                                                 tides_of_battle=bool(setup.options.get("tides_of_battle")),
+                                                 house_cards=setup.house_deck())  # fmt: skip
     except SetupError as e:
         chk.problems.append(f"cannot set up a fresh game to compare with: {e}")
         return

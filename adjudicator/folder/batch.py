@@ -23,8 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -52,7 +51,6 @@ from .audit import (
     logged_rule,
     pending_view,
     understand,
-    write_pending,
 )
 from .defaults import DefaultRule
 from .gamedir import GameDir, GameDirError
@@ -60,8 +58,8 @@ from .intake import Intake, Rejection, inbox_files
 from .ledger import Archived, Ledger, log, log_lost, sha256
 from .notices import game_path, in_inbox, kept_name, move, settle_inbox, who_gets, write_receipts
 from .notices import waiting as notices_waiting
+from .outputs import Timings, clock, write_outputs
 from .receipts import (
-    accepted_receipt,
     dropped_text,
     replaced_answers,
     shown,
@@ -69,68 +67,6 @@ from .receipts import (
 )
 from .setaside import complete_rollback
 from .settle import locked
-
-# --- writing a step's outputs -----------------------------------------------------------------
-
-
-@dataclass
-class Timings:
-    """Seconds spent per part of a run (for the benchmark)."""
-
-    verify: float = 0.0
-    parse: float = 0.0
-    engine: float = 0.0
-    render: float = 0.0
-    write: float = 0.0
-
-
-def _clock() -> float:
-    import time
-
-    return time.perf_counter()
-
-
-def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger, templates_dir: Path | None,
-                  timings: Timings) -> None:  # fmt: skip
-    """``state.toml``, ``pending``, then the step's report folder, whole at once (``report.json`` in it
-    marks it complete: a run finishing a killed one's writes into it file by file, that one last)."""
-    from ..reports.report import MAP_FILE, render_reports, render_step_map
-    from ..reports.verdicts import private_json
-
-    t0 = _clock()
-    snap = outcome.snapshot
-    state, events, requests = snap.state, outcome.events, outcome.requests
-    fileio.atomic_write_text(folder.gd.state_file, text)
-    replaced = replaced_answers(outcome.start, outcome.understood) if outcome.understood else {}
-    receipts: dict[str, str] = {}
-    for u in outcome.understood:
-        by = f"{registry.house_name(u.header.house)} ({u.fingerprint})"
-        receipts[f"receipts/{u.name}"] = accepted_receipt(u, outcome, by, replaced.get(u.name))
-    fps = registry.fingerprints_in_force(folder.root)
-    best = ledger.highest()
-    seqs = {h: best.get((h, state.round, state.phase), 0) for h in state.houses_in_play}
-    t1 = _clock()
-
-    def render(viewers: list[str | None], formats: list[str]) -> dict[tuple[str | None, str], str]:
-        return render_reports(state, events, viewers=viewers, formats=formats, requests=requests, fingerprints=fps,
-                              templates_dir=templates_dir, last_seqs=seqs, split=True)  # fmt: skip
-
-    # What every reader shares is written once (the public report, the map); each house's file
-    # holds only its private part (docs/game-folder.md): a 6-player step stays within 100 KB.
-    ext = {"text": "txt", "html": "html"}
-    pages = receipts | {f"{viewer or 'public'}.{ext[fmt]}": page
-                        for (viewer, fmt), page in render([None, *state.houses_in_play], ["text", "html"]).items()}  # fmt: skip
-    pages[MAP_FILE] = render_step_map(state, events, templates_dir=templates_dir)
-    reqs = [r.to_dict() for r in requests]
-    pages.update({f"{h}.json": private_json(state, events, h, reqs) for h in state.houses_in_play})
-    pages[REPORT_DONE] = render([None], ["json"])[(None, "json")]  # last: it marks the folder complete
-    t2 = _clock()
-    write_pending(folder, snap)
-    # The step's folder appears whole, by one rename (a run finishing a killed one's writes into it).
-    fileio.write_folder(folder.report_dir(snap), {name: page.encode("utf-8") for name, page in pages.items()})
-    timings.render += t2 - t1
-    timings.write += (t1 - t0) + (_clock() - t2)
-
 
 # --- snapshots this process wrote or read --------------------------------------------------------
 
@@ -391,7 +327,7 @@ class Run:
                                 f"see 'maester replay {self.gd.root}'")  # fmt: skip
         if (taken := self.read_back.pop(name, None)) is not None:
             return taken  # read back from these very bytes by intake, a moment ago
-        t0 = _clock()
+        t0 = clock()
         try:
             return understand(name, data, known, self.ledger.moderator_accepts, variant=variant)
         except SealError as e:
@@ -401,7 +337,7 @@ class Run:
                                 f"for good with 'maester rollback {self.gd.root} --to {latest} --drop archive/{name} --reason ...'"
                                 ) from None  # fmt: skip
         finally:
-            self.timings.parse += _clock() - t0
+            self.timings.parse += clock() - t0
 
     # --- writing --------------------------------------------------------------------------------
 
@@ -533,11 +469,11 @@ class Run:
             # Logged before the files are taken: it fills what they leave open.
             not_called = bool(deadlines.call(self.gd.root, self.ledger, self.clock, snap))
         while True:
-            t0 = _clock()
+            t0 = clock()
             intake = Intake(self.folder, self.ledger, snap.state)
             accepted, rejected, deferred = intake.run(todo)
             self.read_back.update(intake.understood)
-            self.timings.verify += _clock() - t0
+            self.timings.verify += clock() - t0
             for rej in rejected:
                 if not rej.by and rej.sha256:  # a file refused as a whole before any seal was read
                     rej.by = [""] * len(rej.reasons)
@@ -594,10 +530,10 @@ class Run:
         the players ``maester leave`` named at ``prev``."""
         understood = [self.read_archived(a.name, vocabulary_of(prev.state)) for a in unapplied]
         prev_text = self._snapshot_text(prev.number)
-        t0 = _clock()
+        t0 = clock()
         outcome = derive(prev, prev.state, prev.number + 1, understood, deadline=prev.number in self.ledger.deadlines,
                          previous_sha256=sha256(prev_text.encode()), board=self.board, rule=rule, leaving=leaving)  # fmt: skip
-        self.timings.engine += _clock() - t0
+        self.timings.engine += clock() - t0
         self.commit(outcome)
         self.outcome = outcome
         return outcome.snapshot
@@ -716,61 +652,3 @@ def waiting(root: str | Path) -> list[str]:
     not read yet, and archived files a rollback gave back (see :func:`adjudicator.folder.notices.waiting`)."""
     gd = GameDir.open(root)
     return notices_waiting(Folder(gd), Ledger.read(gd.root))
-
-
-# --- many games at once -----------------------------------------------------------------------
-
-
-def _one(job: tuple[str, bool, str | None, datetime | None]) -> tuple[str, int, list[str]]:
-    root, deadline, templates, now = job
-    try:
-        r = adjudicate(root, deadline=deadline, templates_dir=templates, now=now)
-        return root, r.exit_status, [f"{root} (game {r.game}):", *r.lines()[1:]]
-    except (GameDirError, registry.RegistryError, OSError) as e:
-        return root, 2, [f"game {root}: {e}"]
-
-
-def game_folders(parent: str | Path) -> list[Path]:
-    """The game folders directly inside ``parent`` (those with a ``game.toml``), sorted."""
-    return sorted(p for p in Path(parent).iterdir() if (p / "game.toml").is_file())
-
-
-def adjudicate_all(parent: str | Path, *, jobs: int = 1, deadline: bool = False,
-                   templates_dir: str | Path | None = None, now: datetime | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> dict[str, tuple[int, list[str]]]:  # fmt: skip
-    """Adjudicate every game folder in ``parent``, ``jobs`` at a time in separate processes.
-
-    Returns, per folder, the exit status and the lines of its run. ``progress(done, total)`` is
-    called after each folder.
-    """
-    work = [(str(p), deadline, str(templates_dir) if templates_dir else None, now) for p in game_folders(parent)]
-    out: dict[str, tuple[int, list[str]]] = {}
-    if jobs <= 1:
-        for i, job in enumerate(work, 1):
-            root, code, lines = _one(job)
-            out[root] = (code, lines)
-            if progress:
-                progress(i, len(work))
-        return out
-    from concurrent.futures import ProcessPoolExecutor, as_completed  # here: one game needs no process pool
-
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_one, job) for job in work]
-        for i, fut in enumerate(as_completed(futures), 1):
-            root, code, lines = fut.result()
-            out[root] = (code, lines)
-            if progress:
-                progress(i, len(work))
-    return dict(sorted(out.items()))
-
-
-def progress_bar(done: int, total: int) -> None:
-    """A one-line progress bar on a terminal (nothing when the output is not one)."""
-    if not sys.stderr.isatty():
-        return
-    width = 30
-    filled = width * done // max(total, 1)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()

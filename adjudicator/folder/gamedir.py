@@ -47,6 +47,7 @@ from ..game.boxes import DEFAULT_BOX, box_named, box_names
 from ..game.mod_setup import check_mod_houses
 from ..game.position import read_position
 from ..game.setup import check_houses
+from ..game.setup_file import setup_or_file
 from ..game.state import GameState, StateError, validate_engine
 from ..game.variants import variant
 from ..util import fileio, tomltext
@@ -343,11 +344,13 @@ def create_game(
     board: Board | None = None,
     expansion: str | None = None,
     house_cards: str | None = None,
+    setup: str | Path | None = None,
 ) -> GameDir:
     """Create a game folder: ``game.toml``, ``state.toml``, ``secret/seed`` and the empty folders.
 
     ``expansion`` names an expansion to play (``mother-of-dragons``); a position file may name its own.
     ``house_cards`` names the house deck dealt (``base`` or ``adwd``, ruling 370), recorded in the options.
+    ``setup`` names a shipped setup or a setup file's path (``docs/setups.md``), recorded in the options.
 
     Everything is checked before anything is written: on any error the disk is unchanged. A new
     folder is built under a temporary name and renamed into place. With ``force``, an existing
@@ -374,7 +377,10 @@ def create_game(
         raise GameDirError(f"{root} exists and is not empty (use --force to reuse it)")
     if root.exists() and GameDir(root).game_file.exists():
         GameDir(root).read_game()  # its other tables are kept: it must be readable before we write
-    state = _initial_state(houses, gid, seed, tides_of_battle, position, board, expansion, house_cards)
+    if setup is not None:
+        state = _setup_state(setup, houses, gid, seed, tides_of_battle, position, expansion, house_cards)
+    else:
+        state = _initial_state(houses, gid, seed, tides_of_battle, position, board, expansion, house_cards)
     info = GameInfo(
         id=gid,
         houses=state.players(),
@@ -437,6 +443,21 @@ def _initial_state(
                            f"{state.house_deck()} house cards; set [options] house_cards = \"{house_cards}\" there")
     state.game_id = gid
     return state
+
+
+def _setup_state(
+    setup: str | Path, houses: list[str] | None, gid: str, seed: str | None, tides: bool,
+    position: str | Path | None, expansion: str | None, house_cards: str | None,
+) -> GameState:  # fmt: skip
+    """A new game laid out from a setup file (:mod:`~adjudicator.game.setup_file`)."""
+    if position is not None:
+        raise GameDirError("a game starts from a setup or from a position file, not both: give --setup or --position")
+    chosen = setup_or_file(str(setup))
+    if expansion is not None and chosen.box.name != expansion:
+        raise GameDirError(f"--expansion {expansion} disagrees with the setup {chosen.name}, which plays "
+                           f"{chosen.box.title}; leave out --expansion")
+    return chosen.new_game(houses, seed=seed or rng.new_seed(), game_id=gid, tides_of_battle=tides,
+                           house_cards=house_cards)
 
 
 def _write_game(gd: GameDir, info: GameInfo, state: GameState) -> None:

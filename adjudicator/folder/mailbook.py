@@ -6,7 +6,9 @@ Two kinds of lines:
     a set of mails written: ``folder`` (``outbox/NNNN``) and ``mails``, each with ``file``, ``to``
     (a house, ``moderator`` or ``public``), ``address``, ``steps`` (the step numbers whose reports
     it carries), ``notices`` (the receipts of refused files it carries), ``sha256`` (of the
-    ``.eml``) and ``source`` (a hash of what it was made from). The latest mail written for a
+    ``.eml``), ``source`` (a hash of what it was made from), ``recipe`` (the SHA-256 of its recipe,
+    ``READER.recipe.json``: ruling 318) and ``map_scale`` (the map's, when it has one: ruling 317).
+    The latest mail written for a
     recipient is its mail to send; an earlier one not sent is superseded.
 ``reply``
     one reply to a mail that could not be taken written (``file``: ``outbox/replies/NAME.eml``;

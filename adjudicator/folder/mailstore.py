@@ -5,6 +5,7 @@
 1. each mail into ``outbox/.staged/NNNN/READER.eml`` (atomically); nothing reads that folder as mail;
 2. one ``outbox`` line in the log naming every mail of the run: *the commit point*. Before it the
    run wrote nothing that counts; after it, each mail it names is to be sent;
+   Beside each, its recipe ``READER.recipe.json`` (what it is made of: ruling 318);
 3. each staged mail renamed into its place ``outbox/NNNN/READER.eml``, the mails it supersedes
    moved to ``outbox/superseded/``, then ``outbox/NNNN/manifest.json`` (what the log says of the
    folder's mails, for people): written last, it marks the run finished.
@@ -35,6 +36,7 @@ STAGED = ".staged"  # a dot: `outbox/*` globs and people listing the folder pass
 MANIFEST_FILE = "manifest.json"
 SUPERSEDED = "superseded"
 REPLIES = "replies"  # outbox/replies/NAME.eml: the replies to mails not taken (ruling 323)
+RECIPE_SUFFIX = ".recipe.json"  # beside each mail: what it is made of (ruling 318, adjudicator/mail/recipe.py)
 MANIFEST_KEYS = ("to", "address", "steps", "subject", "message_id", "sha256")
 _RUN_FOLDER = re.compile(rf"{OUTBOX}/\d{{4}}(-\d+)?")  # outbox/NNNN, outbox/NNNN-2 ...: the only ones written
 
@@ -116,8 +118,10 @@ def _place_staged(root: Path, book: MailBook) -> None:
     staged = root / OUTBOX / STAGED
     for src in sorted(p for p in staged.rglob("*") if p.is_file() or p.is_symlink()):
         path = f"{OUTBOX}/{src.relative_to(staged).as_posix()}"
-        rec = book.written.get(path)
-        if rec is None or not _RUN_FOLDER.fullmatch(path.rpartition("/")[0]) or src.name.startswith(".") or _sha256(src) != rec.get("sha256"):
+        is_recipe = path.endswith(RECIPE_SUFFIX)
+        rec = book.written.get(path.removesuffix(RECIPE_SUFFIX) + ".eml" if is_recipe else path)
+        want = None if rec is None else rec.get("recipe" if is_recipe else "sha256")
+        if want is None or not _RUN_FOLDER.fullmatch(path.rpartition("/")[0]) or src.name.startswith(".") or _sha256(src) != want:
             fileio.remove_temp(src)  # never committed (or a temporary file of a write cut short): undone
             continue
         dest = root / path
@@ -135,6 +139,9 @@ def sweep_superseded(root: Path, book: MailBook) -> None:
         src = root / path
         if path in current or path in book.mailed or not src.is_file():
             continue
+        recipe = root / (path.removesuffix(".eml") + RECIPE_SUFFIX)
+        if recipe.is_file():  # a mail never sent needs no recipe (ruling 318); removed first, then the mail moved
+            os.remove(recipe)
         dest = root / OUTBOX / SUPERSEDED / path.removeprefix(f"{OUTBOX}/").replace("/", "-")
         dest.parent.mkdir(parents=True, exist_ok=True)
         os.replace(src, dest)

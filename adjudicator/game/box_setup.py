@@ -56,7 +56,7 @@ from .cards import CARDS
 from .rng import shuffled
 from .state import GameState, HouseState, Unit
 
-__all__ = ["Changes", "Garrison", "HouseStart", "Layout", "changed_layout", "draw_shuffle", "lay_out",
+__all__ = ["Changes", "Garrison", "HouseStart", "Layout", "changed_layout", "draw_shuffle", "fresh_decks", "lay_out",
            "printed_layout", "read_changes"]
 
 
@@ -94,6 +94,7 @@ class Layout:
     wildling_threat: int
     westeros_decks: tuple[int, ...]
     vassals: tuple[HouseId, ...] = ()
+    deck_cards: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a deck ("1", "wildling") not the box's own
 
 
 def draw_shuffle(state: GameState, items: list[str]) -> list[str]:
@@ -101,6 +102,21 @@ def draw_shuffle(state: GameState, items: list[str]) -> list[str]:
     out = shuffled(state.rng_seed, items, state.rng_counter)
     state.rng_counter += 1
     return out
+
+
+def fresh_decks(setup: GameState, seed: str) -> GameState:
+    """A copy of a state at setup with every deck shuffled afresh from its own cards with ``seed``, in
+    :func:`lay_out`'s order: what the audit compares a revealed seed with, whatever setup laid it out."""
+    fresh = GameState.from_dict(setup.to_dict())
+    fresh.rng_seed, fresh.rng_counter = seed, 0
+    for deck in sorted(setup.westeros_decks, key=int):
+        box_cards = CARDS.westeros_deck(int(deck))
+        fresh.westeros_decks[deck] = draw_shuffle(fresh, sorted(setup.westeros_decks[deck], key=box_cards.index))
+    fresh.wildling_deck = draw_shuffle(fresh, sorted(setup.wildling_deck))
+    if setup.options.get("tides_of_battle"):
+        box_tides = CARDS.tides_deck()
+        fresh.tides_deck = draw_shuffle(fresh, sorted(setup.tides_deck, key=box_tides.index))
+    return fresh
 
 
 def table_options(tides_of_battle: bool, house_cards: str) -> dict[str, object]:
@@ -141,9 +157,11 @@ def lay_out(box: Box, layout: Layout, board: Board, *, seed: str, game_id: str, 
     for area, strength in layout.neutral_forces.items():
         state.area_mut(area).neutral_force = strength
     for deck in layout.westeros_decks:
-        state.westeros_decks[str(deck)] = draw_shuffle(state, CARDS.westeros_deck(deck))
+        box_cards, cards = CARDS.westeros_deck(deck), layout.deck_cards.get(str(deck))
+        # a setup's own deck is shuffled in the box's card order, so the audit can shuffle it afresh (fresh_decks)
+        state.westeros_decks[str(deck)] = draw_shuffle(state, sorted(cards, key=box_cards.index) if cards else box_cards)
         state.westeros_discards[str(deck)] = []
-    state.wildling_deck = draw_shuffle(state, sorted(CARDS.wildling_cards))
+    state.wildling_deck = draw_shuffle(state, sorted(layout.deck_cards.get("wildling") or CARDS.wildling_cards))
     if tides_of_battle:
         state.tides_deck = draw_shuffle(state, CARDS.tides_deck())
     return state

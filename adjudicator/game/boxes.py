@@ -15,7 +15,7 @@ reader, the engine, the reports and the robots. They ask what a box *has*, never
 >>> box_named("chess")
 Traceback (most recent call last):
 ...
-adjudicator.game.boxes.UnknownBox: unknown variant 'chess' (known: classic, mother-of-dragons)
+adjudicator.game.boxes.UnknownBox: unknown variant 'chess' (known: classic, a-dance-with-dragons, mother-of-dragons)
 
 Adding a box is adding its folder: ``data/<name with underscores>/box.toml`` with the keys below
 (see ``docs/engine.md``, "Adding a box"). A feature not in :data:`FEATURES` is refused when the box
@@ -86,6 +86,7 @@ class Box:
     map: str  # its map (game/maps.py)
     side_board: SideBoard | None
     features: frozenset[str]
+    header: str = ""  # a line every report's header shows under its title (a scenario's name and limits)
     hooks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # hook point -> its own modules there
 
     def has(self, feature: str) -> bool:
@@ -169,6 +170,7 @@ def box_named(name: str) -> Box:
         houses=tuple(d["houses"]), rounds=d["rounds"], card_sets=frozenset(d["card_sets"]),
         westeros_decks=tuple(d["westeros_decks"]), map=d["map"],
         side_board=SideBoard(side["map"], side["with_house"]) if side else None, features=frozenset(d["features"]),
+        header=d.get("header", ""),
         hooks={point: tuple(modules) for point, modules in d.get("hooks", {}).items()},
     )
 

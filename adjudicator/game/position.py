@@ -75,6 +75,7 @@ DECK_KEYS = (
 )
 ORDER_KINDS = ("march", "defense", "support", "raid", "consolidate")
 OPTION_KEYS = ("tides_of_battle", "tides_reshuffle_each_combat")  # each true or false
+SETTING_KEYS = {"setup": str, "rounds": int, "victory_target": int}  # table settings a setup chose (docs/setups.md)
 DECK_OPTION = "house_cards"  # the house deck dealt: "base" or "adwd" (cards.HOUSE_DECKS)
 
 _UNIT_WORDS = {
@@ -224,9 +225,17 @@ class _Reader:
         rng = self.get(data, "rng", "", dict, {})
         self.known_keys(rng, ("seed", "counter"), "rng.")
         options = self.get(data, "options", "", dict, {})
-        self.known_keys(options, OPTION_KEYS + (DECK_OPTION,), "options.")
+        self.known_keys(options, OPTION_KEYS + (DECK_OPTION, *SETTING_KEYS), "options.")
         for key in OPTION_KEYS:
             self.get(options, key, "options.", bool, None)
+        for key, kind in SETTING_KEYS.items():
+            self.get(options, key, "options.", kind, None)
+        if not 1 <= options.get("rounds", 1) <= self.board.constants["rounds"]:
+            self.fail("options.rounds", f"a game has 1 to {self.board.constants['rounds']} rounds, not {options['rounds']}")
+        castles = sum(a.fortification != "none" for a in self.board.areas.values())
+        if not 1 <= options.get("victory_target", 1) <= castles:
+            self.fail("options.victory_target", f"the map has {castles} castles and strongholds: a target of 1 to "
+                      f"{castles}, not {options['victory_target']}")
         tides = self.get(options, "tides_of_battle", "options.", bool, False)
         deck = self.get(options, DECK_OPTION, "options.", str, "base")
         if deck not in HOUSE_DECKS:
@@ -263,8 +272,8 @@ class _Reader:
 
     def read_game(self, data: dict[str, Any], state: GameState) -> None:
         state.round = self.get(data, "round", "", int, 1)
-        if not 1 <= state.round <= state.box.rounds:
-            self.fail("round", f"a game has rounds 1 to {state.box.rounds}, not {state.round}")
+        if not 1 <= state.round <= state.last_round():
+            self.fail("round", f"a game has rounds 1 to {state.last_round()}, not {state.round}")
         state.phase = self.get(data, "phase", "", str, "planning")
         if state.phase not in PHASES:
             self.fail("phase", f"unknown phase {state.phase!r}; the phases are {', '.join(PHASES)}")

@@ -259,6 +259,14 @@ class GameState:
         base cards unless a table setting chose A Dance with Dragons' (``options.house_cards``)."""
         return str(self.options.get("house_cards", "base"))
 
+    def last_round(self) -> int:
+        """The round after which the game ends: the box's, or the table's setting (``options.rounds``)."""
+        return int(self.options.get("rounds", self.box.rounds))
+
+    def victory_target(self, board: Board) -> int:
+        """The castles and strongholds that win: seven (R036), or the table's setting (``options.victory_target``)."""
+        return int(self.options.get("victory_target", board.constants["castles_needed_to_win"]))
+
     def card_sets(self) -> frozenset[str]:
         """The house-card sets this game deals: its box's, or A Dance with Dragons' decks (ruling 370)."""
         return dealt_sets(self.box.card_sets, self.house_deck())

@@ -112,7 +112,10 @@ def validate_dict(d: Any) -> None:
     units = UNIT_TYPES if box.has("dragons") else tuple(u for u in UNIT_TYPES if u != "dragon")  # Targaryen's
     board = Board.classic()  # the constants every variant shares, until the houses name the map
     sh.get(d, "game_id", "", str, "")
-    sh.number(d, "round", "", 1, box.rounds, required=True)
+    options = sh.table(d, "options", "")
+    sh.number(options, "rounds", "options.", 1, board.constants["rounds"])  # a table setting (ruling 440)
+    sh.get(options, "setup", "options.", str, "")
+    sh.number(d, "round", "", 1, options.get("rounds", box.rounds), required=True)
     phase = sh.get(d, "phase", "", str, "", required=True)
     if phase not in PHASES:
         sh.fail("phase", f"{_show(phase)} is not a phase ({', '.join(PHASES)})")
@@ -122,13 +125,13 @@ def validate_dict(d: Any) -> None:
     if not in_play or len(set(in_play)) != len(in_play):
         sh.fail("houses_in_play", "expected each house in play once")
     board = box.board(in_play)
+    sh.number(options, "victory_target", "options.", 1, sum(a.fortification != "none" for a in board.areas.values()))
     tracks = sh.get(d, "tracks", "", dict, {}, required=True)
     for t in TRACKS:
         order = sh.names(tracks, t, "tracks.", in_play, "a house in play")
         if sorted(order) != sorted(in_play):
             sh.fail(f"tracks.{t}", f"expected each house in play once: {', '.join(in_play)}")
-    options = d.get("options", {})
-    deck = options.get("house_cards", "base") if isinstance(options, dict) else "base"
+    deck = options.get("house_cards", "base")
     if deck not in HOUSE_DECKS:
         sh.fail("options.house_cards", f"{_show(deck)} is not a house deck ({', '.join(HOUSE_DECKS)})")
     houses = sh.get(d, "houses", "", dict, {}, required=True)

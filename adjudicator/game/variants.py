@@ -16,7 +16,7 @@ expansion is ``"mother-of-dragons"`` (``maester new --expansion mother-of-dragon
 >>> variant("mother_of_dragons")
 Traceback (most recent call last):
 ...
-adjudicator.game.boxes.UnknownBox: unknown variant 'mother_of_dragons' (known: classic, mother-of-dragons)
+adjudicator.game.boxes.UnknownBox: unknown variant 'mother_of_dragons' (known: classic, a-dance-with-dragons, mother-of-dragons)
 """
 
 from __future__ import annotations
@@ -26,14 +26,15 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .board import Board, HouseId
-from .box_setup import Changes, changed_layout, lay_out, printed_layout, read_changes
-from .boxes import Box, UnknownBox, box_file, box_named
+from .box_setup import Changes, Layout, changed_layout, lay_out, printed_layout, read_changes
+from .boxes import DEFAULT_BOX, Box, UnknownBox, box_file, box_named
 from .cards import CARDS, CardData, dealt_sets
 from .mod_setup import new_mod_game
 from .setup import SetupError, check_house_deck, check_houses, new_game
 from .state import GameState
 
-__all__ = ["SETUPS", "Setup", "UnknownVariant", "Variant", "variant", "variant_of"]
+__all__ = ["SETUPS", "Setup", "UnknownVariant", "Variant", "box_changes", "box_layout", "laid_out_as_data",
+           "variant", "variant_of"]
 
 UnknownVariant = UnknownBox  # the name callers knew it by
 
@@ -49,10 +50,26 @@ SETUPS: dict[str, Setup] = {"classic": new_game, "mother-of-dragons": new_mod_ga
 """The boxes whose setup is code, by the box's name; every other box's is data (:func:`data_setup`)."""
 
 
+def box_changes(box: Box) -> Changes:
+    """How a data-only box's setup differs from the printed one (its ``setup.toml``; none for the base game)."""
+    return read_changes(box_file(box.name, "setup.toml") or {}, f"{box.name}: setup.toml", box.board(box.houses))
+
+
+def box_layout(box: Box, board: Board, in_play: list[HouseId], house_cards: str) -> Layout:
+    """A data-only box's layout for these houses: the printed setup changed as its ``setup.toml`` says."""
+    return changed_layout(printed_layout(board, in_play, dealt_sets(box.card_sets, house_cards)), box_changes(box))
+
+
+def laid_out_as_data(box: Box) -> bool:
+    """True when the box's setup is the printed one changed by data (the base game's, a data-only
+    box's), which a setup file may change further; False for a setup that is code of its own."""
+    return box.name == DEFAULT_BOX or box.name not in SETUPS
+
+
 def data_setup(box: Box) -> Setup:
     """The setup of a box that is data only: the rulebook's printed setup for the number of houses,
     changed as the box's ``setup.toml`` says (:mod:`~adjudicator.game.box_setup`)."""
-    changes = read_changes(box_file(box.name, "setup.toml") or {}, f"{box.name}: setup.toml", box.board(box.houses))
+    changes = box_changes(box)
 
     def setup(houses: list[str], *, seed: str, game_id: str = "game", tides_of_battle: bool = False,
               board: Board | None = None, house_cards: str = "base") -> GameState:
@@ -61,7 +78,7 @@ def data_setup(box: Box) -> Setup:
         check_house_deck(house_cards)
         if len(in_play) not in changes.players:
             raise SetupError(f"{box.title} is played by {_counts(changes)} players, not {len(in_play)}")
-        layout = changed_layout(printed_layout(board, in_play, dealt_sets(box.card_sets, house_cards)), changes)
+        layout = box_layout(box, board, in_play, house_cards)
         state = lay_out(box, layout, board, seed=seed, game_id=game_id, tides_of_battle=tides_of_battle,
                         house_cards=house_cards)
         problems = state.check(board)

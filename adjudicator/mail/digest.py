@@ -77,22 +77,34 @@ class Game:
     game_id: str
     number: int  # the latest step with complete reports
     label: str  # its report folder's name, "0007-r2-planning"
-    state: GameState  # its state: what is asked now
+    round: int  # where that step left the game
+    phase: str
     sender: str
-    key: KeyPair | None
+    key: KeyPair | None  # the moderator's, to seal with
     now: datetime
+    sealed_by: str = ""  # without the key: the fingerprint of the key that sealed (a mail rebuilt: ruling 318)
+
+    @classmethod
+    def at(cls, game_id: str, number: int, label: str, state: GameState, sender: str, key: KeyPair | None,
+           now: datetime) -> Game:  # fmt: skip
+        return cls(game_id, number, label, state.round, state.phase, sender, key, now)
+
+    @property
+    def fingerprint(self) -> str:
+        """The fingerprint of the moderator's key that seals the mails ("" when they are not sealed)."""
+        return self.key.public.fingerprint if self.key is not None else self.sealed_by
 
     @property
     def title(self) -> str:
-        phase = PHASE_NAMES.get(self.state.phase, self.state.phase)
-        return f"game {self.game_id} · round {self.state.round} · {phase} · step {self.number:04d}"
+        phase = PHASE_NAMES.get(self.phase, self.phase)
+        return f"game {self.game_id} · round {self.round} · {phase} · step {self.number:04d}"
 
     @property
     def where(self) -> str:
         """``r2 planning``: the round and step in a subject's few characters."""
-        if self.state.phase in ("westeros", "planning", "action"):
-            return f"r{self.state.round} {self.state.phase}"
-        return self.state.phase.replace("_", " ")
+        if self.phase in ("westeros", "planning", "action"):
+            return f"r{self.round} {self.phase}"
+        return self.phase.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -232,8 +244,8 @@ def subject(game: Game, d: Digest) -> str:
     r2 planning``, ``[winter] no action · r2 planning`` (ruling 311).
 
     >>> from adjudicator.game.setup import new_game
-    >>> g = Game("winter", 7, "0007-r2-planning", new_game(["stark", "lannister", "baratheon"], seed="doc"),
-    ...          "gm@example.org", None, datetime(2026, 12, 1, tzinfo=UTC))
+    >>> g = Game.at("winter", 7, "0007-r2-planning", new_game(["stark", "lannister", "baratheon"], seed="doc"),
+    ...             "gm@example.org", None, datetime(2026, 12, 1, tzinfo=UTC))
     >>> subject(g, Digest("stark", asked=[Asked("k1", "orders", "p"), Asked("k2", "raven", "q")]))
     '[winter] ORDERS + MESSENGER RAVEN DUE · r1 planning'
     >>> subject(g, Digest("public"))
@@ -264,18 +276,19 @@ def map_cid(game: Game) -> str:
 
 
 def compose(game: Game, d: Digest, to: str, text: str, page: str, public_json: bytes | None,
-            map_png: bytes | None) -> EmailMessage:  # fmt: skip
+            map_png: bytes | None, *, message_id: str | None = None, armour: str | None = None) -> EmailMessage:  # fmt: skip
     """One mail: the text, the HTML alternative with the map inside it (``map_png``, by Content-ID),
     the latest public game state (so that a player can run ``maester check`` offline), a house's
     private part as JSON of each step it carries (its answers' verdicts; one line a step), both
     compressed (ruling 316), and with a key the seal over the text (the text itself is not attached
-    again: ruling 312)."""
+    again: ruling 312). ``message_id`` and ``armour`` (the seal): those of a mail built before, to
+    build it again (ruling 318; else a new Message-ID, and the seal made with the game's key)."""
     m = EmailMessage(policy=policy.default)
     m["From"] = formataddr((f"Maester ({game.game_id})", game.sender))
     m["To"] = formataddr((registry.house_name(d.who), to)) if d.house else to
     m["Subject"] = subject(game, d)
     m["Date"] = format_datetime(game.now)
-    m["Message-ID"] = make_msgid(idstring=f"{game.label}.{d.who}", domain=game.sender.rpartition("@")[2] or None)
+    m["Message-ID"] = message_id or make_msgid(idstring=f"{game.label}.{d.who}", domain=game.sender.rpartition("@")[2] or None)
     m["Auto-Submitted"] = "auto-generated"  # no vacation replies (RFC 3834)
     m["X-Maester-Game"] = game.game_id
     m["X-Maester-Step"] = game.label
@@ -294,9 +307,11 @@ def compose(game: Game, d: Digest, to: str, text: str, page: str, public_json: b
         lines = b"".join(p.private_json.rstrip(b"\n") + b"\n" for p in private if p.private_json is not None)
         m.add_attachment(packed(lines), maintype="application", subtype="gzip",
                          filename=f"{game.game_id}-{steps}-{d.who}.jsonl.gz")  # fmt: skip
-    if game.key is not None:
-        m.add_attachment(seal_report(text, game.key.private).encode("ascii"), maintype="application",
-                         subtype="octet-stream", filename=d.seal_name(game))  # fmt: skip
+    if armour is None and game.key is not None:
+        armour = seal_report(text, game.key.private)
+    if armour is not None:
+        m.add_attachment(armour.encode("ascii"), maintype="application", subtype="octet-stream",
+                         filename=d.seal_name(game))  # fmt: skip
     return m
 
 

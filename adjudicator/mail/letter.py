@@ -95,8 +95,8 @@ def letter_text(game: Game, d: Digest, now: StepPart | None) -> str:
         out += ["", STEP_RULE, *wrap(f"{GAME_NOW}, AFTER {now.heading().upper()}", "", ""), STEP_RULE]
         out += _sections(now.public_text, NOW_PUBLIC) + _sections(now.private_text, NOW_PRIVATE)
         out += _sections(now.public_text, NOW_LAST)
-    if game.key is not None:
-        out += ["", "-" * WIDTH, *seal_paragraph(game.key.public.fingerprint, d.text_name(game))]
+    if game.fingerprint:
+        out += ["", "-" * WIDTH, *seal_paragraph(game.fingerprint, d.text_name(game))]
     return seal.normalise("\n".join(out))
 
 

@@ -11,6 +11,9 @@ written and not sent yet, and logs a ``mailed`` line for each just after the ser
 run killed while sending sends, at the next run, exactly the mails not sent, and none twice; and
 the next mail of a reader starts after the last step it was mailed (:mod:`adjudicator.folder.mailbook`).
 
+Beside each mail goes its recipe, what it is made of; once the mail is sent, the recipe and the
+reports are the mail, and its ``.eml`` is removed (:mod:`adjudicator.mail.recipe`, ruling 318).
+
 A mail written and not sent is written afresh when there is more to say (a new step, a new
 receipt, an address changed): the old one is superseded, moved to ``outbox/superseded/``, and
 never sent.
@@ -21,9 +24,9 @@ from __future__ import annotations
 import hashlib
 import json
 import smtplib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from email import policy
+from email.message import EmailMessage
 from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
@@ -36,7 +39,6 @@ from ..folder.mailbook import MailBook
 from ..folder.mailstore import MANIFEST_FILE
 from ..folder.notices import logged_path
 from ..folder.settle import locked
-from ..reports.report import MAP_FILE, ReportError
 from ..seals.keys import KeyPair
 from . import news
 from .digest import (
@@ -46,16 +48,11 @@ from .digest import (
     Asked,
     Digest,
     Game,
-    StepPart,
-    compose,
-    map_cid,
-    read_step,
     seal_report,
     verify_report,
 )
-from .letter import letter_text
-from .letterpage import letter_page
-from .mapimage import MapImageError, render_png
+from .mailbuild import Fixed, boundaries, build, map_pictures, report_sha256, step_part
+from .recipe import RecipeError, mail_bytes, notice_text, recipe_of, shrink, shrink_sent, write_recipe
 from .sending import (
     OUTBOX,
     SENT_FILE,
@@ -106,22 +103,6 @@ def report_folder(gd: GameDir, step: int | None = None) -> Path:
     return done[-1]
 
 
-def _report_sha256(folder: Path) -> str:
-    h = hashlib.sha256()
-    for p in sorted(q for q in folder.iterdir() if q.is_file()):
-        h.update(p.name.encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
-    return h.hexdigest()
-
-
-def _receipts(where: Path, house: str | None) -> list[str]:
-    """The receipts of ``house``'s archived files applied in a step (``receipts/NNNNNN-<house>-….txt``)."""
-    folder = where / "receipts"
-    if house is None or not folder.is_dir():
-        return []
-    paths = sorted(p for p in folder.glob(f"[0-9][0-9][0-9][0-9][0-9][0-9]-{house}-*.txt") if p.is_file())
-    return [p.read_text(encoding="utf-8", errors="replace") for p in paths]
-
-
 # --- who gets what ----------------------------------------------------------------------------------
 
 
@@ -151,6 +132,7 @@ class _Plan:
     folders: list[Path]
     notice_paths: list[str]
     source: str = ""
+    hashes: list[tuple[str, str]] = field(default_factory=list)  # (name, hash) of the report folders it carries
 
 
 def _legacy_through(root: Path, book: MailBook) -> dict[str, int]:
@@ -191,10 +173,7 @@ def _notices(ledger: Ledger, root: Path, who: str) -> list[tuple[str, str]]:
     for line in ledger.notices.values():
         path = str(line.get("receipts", {}).get(who, ""))
         if path and path not in sent:
-            try:
-                out.append((path, (root / path).read_text(encoding="utf-8", errors="replace")))
-            except OSError:
-                out.append((path, f"(the receipt {path} cannot be read: see the game folder)"))
+            out.append((path, notice_text(root, path)))
     return out
 
 
@@ -258,7 +237,7 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
         number = int(latest.name[:4])
         ledger = Ledger.read(gd.root)
         snap = Folder(gd).read_snapshot(number)
-        g = Game(game_id, number, latest.name, snap.state, parseaddr(sender)[1], key, now or datetime.now(UTC))
+        g = Game.at(game_id, number, latest.name, snap.state, parseaddr(sender)[1], key, now or datetime.now(UTC))
         report = OutboxReport(game_id, latest.name, gd.root / OUTBOX / f"{number:04d}")
         through = _legacy_through(gd.root, ledger.mail)  # read before this run writes into outbox/
         plans = _plans(gd, ledger, g, snap, folders, players, public_to, report, through, every)
@@ -284,7 +263,7 @@ def _plans(gd: GameDir, ledger: Ledger, g: Game, snap: Snapshot, folders: list[P
     in_disorder = deadlines.disorder_now(ledger, schedule).houses
     readers: list[tuple[str, str]] = []
     gone = registry.departed(gd.root, registry.read_game(gd.root))  # a house whose player left: no more mail
-    for house in (h for h in g.state.houses_in_play if h not in gone):
+    for house in (h for h in snap.state.houses_in_play if h not in gone):
         address = str(players.get(house, {}).get("email", ""))
         if address:
             readers.append((house, address))
@@ -295,10 +274,11 @@ def _plans(gd: GameDir, ledger: Ledger, g: Game, snap: Snapshot, folders: list[P
     if public_to:
         readers.append((PUBLIC, public_to))
     plans = []
+    hashes: dict[str, str] = {}  # of the report folders, each hashed once a run
     for who, address in readers:
         mine = [p for p in folders if int(p.name[:4]) > through.get(who, -1)]
         d = Digest(who, undone=list(ledger.mail.undone.get(who, [])), scheduled=clock.schedule is not None)
-        if who in g.state.houses_in_play:
+        if who in snap.state.houses_in_play:
             d.asked, d.disorder = asked_of(snap, clock, who), who in in_disorder
         notice_paths: list[str] = []
         if who != PUBLIC:
@@ -310,12 +290,12 @@ def _plans(gd: GameDir, ledger: Ledger, g: Game, snap: Snapshot, folders: list[P
             d.untaken, last = untaken_since(gd.root, listed_through(ledger.mail.delivered.get(MODERATOR, set())))
             notice_paths += [f"{MARK}{last}"] if d.untaken else []  # the mails not taken it lists (ruling 325)
         plan = _Plan(d, address, mine, notice_paths)
-        d.steps = [_step_part(p, who, sections=every) for p in mine]  # the sections: read when it is written
+        d.steps = [step_part(p, who, sections=every) for p in mine]  # the sections: read when it is written
         if d.empty() or not news.reasons(d, told=_told(ledger.mail, who), every=every):
             continue  # nothing to tell yet: the steps wait for the reader's next mail (ruling 313)
-        key = g.key.public.fingerprint if g.key else ""
+        plan.hashes = [(p.name, hashes.setdefault(p.name, report_sha256(p))) for p in mine]
         plan.source = hashlib.sha256(json.dumps(
-            [address, g.sender, key, [(p.name, _report_sha256(p)) for p in mine], notice_paths, d.undone,
+            [address, g.sender, g.fingerprint, plan.hashes, notice_paths, d.undone,
              [(a.kind, a.prompt, a.due.isoformat() if a.due else "") for a in d.asked], d.disorder, g.label],
             sort_keys=True).encode()).hexdigest()  # fmt: skip
         plans.append(plan)
@@ -334,29 +314,30 @@ def _write(gd: GameDir, ledger: Ledger, g: Game, plans: list[_Plan], report: Out
         todo.append(plan)
     if not todo:
         return []
-    png = _map_png(gd.root / "reports" / g.label, report.notes) if any(p.folders for p in todo) else None
+    now_folder = gd.root / "reports" / g.label
+    pictures = map_pictures(now_folder, report.notes) if any(p.folders for p in todo) else None
     try:
-        public_json: bytes | None = (gd.root / "reports" / g.label / REPORT_DONE).read_bytes()  # the public twin
+        public_json: bytes | None = (now_folder / REPORT_DONE).read_bytes()  # the public twin
     except OSError:
         public_json = None
+    now_hash = (g.label, report_sha256(now_folder))
     names = [f"{p.digest.who}.eml" for p in todo]
     folder = _free_folder(gd, book, g.number, names)
     records = []
     for plan, name in zip(todo, names):
         d = plan.digest
-        d.steps = [_step_part(p, d.who) for p in plan.folders]
-        now = d.steps[-1] if d.steps and d.steps[-1].label == g.label else _step_part(gd.root / "reports" / g.label, d.who)
-        has_map = png is not None and bool(plan.folders) and plan.folders[-1].name == g.label
-        text = letter_text(g, d, now)
-        page = letter_page(g, d, now, map_cid(g) if has_map else None)
-        msg = compose(g, d, plan.address, text, page, public_json if d.steps else None, png if has_map else None)
-        data = msg.as_bytes(policy=policy.SMTP)
-        mailstore.stage(gd.root, f"{folder}/{name}", data)  # the log line commits it; a killed run's is removed
+        scale, msg, data = build(g, d, plan.address, plan.folders, now_folder, pictures, public_json)
+        recipe = recipe_of(g, d, plan.address, plan.hashes, now_hash, public_json is not None,
+                           Fixed(str(msg["Message-ID"]), boundaries(msg), _armour(msg, d, g), scale))  # fmt: skip
+        path = f"{folder}/{name}"
+        mailstore.stage(gd.root, path, data)  # the log line commits it; a killed run's is removed
+        write_recipe(gd.root, path, recipe)  # what it is made of: the mail once it is sent (ruling 318)
         records.append({"folder": folder, "file": name, "to": d.who, "address": plan.address,
                         "steps": [p.number for p in d.steps], "notices": plan.notice_paths,
                         "asked": [a.key for a in d.asked], "subject": str(msg["Subject"]),
                         "message_id": str(msg["Message-ID"]), "sha256": hashlib.sha256(data).hexdigest(),
-                        "source": plan.source})  # fmt: skip
+                        "source": plan.source, "recipe": hashlib.sha256(recipe).hexdigest()}
+                       | ({"map_scale": scale} if scale is not None else {}))  # fmt: skip
         what = f"steps {', '.join(f'{p.number:04d}' for p in d.steps)}" if d.steps else "no new step"
         extra = f", {len(d.notices)} receipt(s) of files not taken" if d.notices else ""
         report.written.append(f"{name} to {plan.address}: {what}{extra}")
@@ -370,14 +351,6 @@ def _told(book: MailBook, who: str) -> set[str] | None:
         if rec.get("to") == who and path in book.mailed:
             last = rec
     return None if last is None or "asked" not in last else {str(k) for k in last["asked"]}
-
-
-def _step_part(folder: Path, who: str, *, sections: bool = True) -> StepPart:
-    try:
-        receipts = tuple(_receipts(folder, None if who in (MODERATOR, PUBLIC) else who))
-        return read_step(folder, who, receipts=receipts, sections=sections)
-    except (OSError, UnicodeDecodeError, ValueError, ReportError) as e:
-        raise OutboxError(f"cannot read the report {folder.name} for {who}: {e}") from None
 
 
 def asked_of(snap: Snapshot, clock: deadlines.Clock, house: str) -> list[Asked]:
@@ -397,19 +370,20 @@ def _free_folder(gd: GameDir, book: MailBook, number: int, names: list[str]) -> 
     while True:
         rel = f"{OUTBOX}/{number:04d}" + (f"-{k}" if k > 1 else "")
         taken = set(read_json(gd.root / rel / SENT_FILE)) if (gd.root / rel).is_dir() else set()  # an older Maester's
-        if all(not (gd.root / rel / n).exists() or (f"{rel}/{n}" not in book.written and n not in taken) for n in names):
+        # A name the log recorded is never written again, even once its .eml is gone (a mail sent
+        # and kept as its recipe, or superseded and moved aside).
+        if all(f"{rel}/{n}" not in book.written and n not in taken for n in names):
             return rel
         k += 1
 
 
-def _map_png(where: Path, notes: list[str]) -> bytes | None:
-    """The latest step's map as a PNG for its mails; None (and a note) when the folder has no readable map."""
-    try:
-        return render_png((where / MAP_FILE).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        notes.append(f"{where.name} has no {MAP_FILE}: the mails go without the map")
-    except (OSError, UnicodeDecodeError, MapImageError) as e:
-        notes.append(f"{where.name}/{MAP_FILE} cannot be drawn ({e}): the mails go without the map")
+def _armour(msg: EmailMessage, d: Digest, g: Game) -> str | None:
+    """The seal attached to a mail just built (None: not sealed)."""
+    name = d.seal_name(g)
+    for part in msg.iter_attachments():
+        if part.get_filename() == name:
+            content = part.get_content()
+            return content.decode("ascii") if isinstance(content, bytes) else str(content)
     return None
 
 
@@ -435,15 +409,19 @@ def send_outbox(game_dir: str | Path, *, server: SmtpServer, now: datetime | Non
     """
     gd = GameDir.open(game_dir)
     with locked(gd, timeout=10):
-        queue = Ledger.read(gd.root).mail.queue()
+        book = Ledger.read(gd.root).mail
+        shrink_sent(gd.root, book)  # the mails sent by a run killed before it kept them as recipes
         report = OutboxReport(registry.game_id(registry.read_game(gd.root)), "unsent", gd.root / OUTBOX)
         todo: list[tuple[dict[str, Any], bytes]] = []
-        for rec in queue:
+        for rec in book.queue():
             try:
-                data = (gd.root / rec["path"]).read_bytes()
+                data = mail_bytes(gd.root, rec)
             except OSError as e:
                 report.failed.append(f"{rec['path']}: cannot be read ({e.strerror}); run 'maester outbox {gd.root}' "
                                      "to write it again")  # fmt: skip
+                continue
+            except RecipeError as e:
+                report.failed.append(f"{e}: not sent; run 'maester outbox {gd.root}' to write it again")
                 continue
             if hashlib.sha256(data).hexdigest() != rec["sha256"]:
                 report.failed.append(f"{rec['path']} was changed since it was written: not sent; run 'maester outbox "
@@ -467,6 +445,7 @@ def send_outbox(game_dir: str | Path, *, server: SmtpServer, now: datetime | Non
                 d = deliver(smtp, rec["path"], data, server)
                 if d.ok:
                     _log_mailed(gd.root, rec, str(server), d.to, d.refused, now)
+                    shrink(gd.root, rec)  # sent: kept as its recipe from now on (ruling 318)
                     report.sent.append(said(d))
                     continue
                 report.failed.append(f"{rec['path']}: {d.error}")
@@ -491,8 +470,11 @@ def mark_sent(game_dir: str | Path, *, now: datetime | None = None) -> OutboxRep
     gd = GameDir.open(game_dir)
     with locked(gd, timeout=10):
         report = OutboxReport(registry.game_id(registry.read_game(gd.root)), "unsent", gd.root / OUTBOX)
-        for rec in Ledger.read(gd.root).mail.queue():
+        book = Ledger.read(gd.root).mail
+        shrink_sent(gd.root, book)
+        for rec in book.queue():
             _log_mailed(gd.root, rec, "by the moderator", [rec["address"]], {}, now)
+            shrink(gd.root, rec)  # sent: kept as its recipe from now on (ruling 318)
             report.sent.append(f"{rec['path']} to {rec['address']} (recorded as sent by you)")
         if not report.sent:
             report.notes.append("every mail written was sent already")

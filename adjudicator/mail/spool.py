@@ -80,12 +80,7 @@ def keep(root: Path, stream: BinaryIO, *, envelope_sender: str | None = None, li
         return _refuse(box, name, head, size, limit)
     data = with_return_path(head, envelope_sender)
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            if fileio.durable():
-                os.fsync(f.fileno())
+        fileio.write_new(tmp, data)
         os.rename(tmp, box / "new" / name)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -164,10 +164,19 @@ DECK_TITLES = {"adwd": "A Dance with Dragons' house cards"}  # the house decks a
 
 
 def settings_text(state: GameState) -> str:
-    """The table settings a report's header names: the house decks, when they are not the base ones
-    (empty for a base game, whose reports are as they always were)."""
-    deck = state.house_deck()
-    return f"Played with {DECK_TITLES.get(deck, deck)}" if deck != "base" else ""
+    """What a report's header says under its title: the box's own line (a scenario's name and round
+    limit), the setup, and every table setting that is not the rulebook's (the house decks, Tides of
+    Battle, the round limit, the victory target); empty for a base game or Mother of Dragons game
+    played as the rulebook says, whose reports are as they always were."""
+    box, options, deck = state.box, state.options, state.house_deck()
+    said = [box.header] if box.header else []
+    setup = options.get("setup")
+    said += [f"Setup: {setup}"] if setup and setup not in (box.title, "the base game") else []
+    said += [f"Played with {DECK_TITLES.get(deck, deck)}"] if deck != "base" else []
+    said += ["Tides of Battle"] if options.get("tides_of_battle") else []
+    said += [f"{options['rounds']} rounds"] if "rounds" in options else []
+    said += [f"{options['victory_target']} castles and strongholds win"] if "victory_target" in options else []
+    return " · ".join(said)
 
 
 def _turn_index(state: GameState, house: str) -> int:

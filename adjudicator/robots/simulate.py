@@ -23,6 +23,7 @@ from ..folder.gamedir import create_game
 from ..game.board import Board
 from ..game.boxes import DEFAULT_BOX, box_named
 from ..game.mod_board import WESTEROSI
+from ..game.setup_file import setup_or_file
 from ..game.state import GameState
 from ..game.variants import variant
 from ..seals.keys import PublicKey
@@ -67,6 +68,7 @@ def simulate(
     targaryen: bool = True,
     standing: bool = False,
     house_cards: str = "base",
+    setup: str | None = None,
 ) -> SimResult:
     """Play one game with robots; stop at the winner or after ``rounds`` rounds.
 
@@ -86,13 +88,21 @@ def simulate(
     also send standing instructions with their orders each round (ruling 353,
     :mod:`adjudicator.robots.standing_robot`), for the decisions of the rounds to come.
     ``house_cards`` is the house deck dealt (``adwd``: A Dance with Dragons' cards, ruling 370).
+    ``setup`` starts from a shipped setup or a setup file (``docs/setups.md``): its houses for
+    ``players`` where it names them, and its box.
     """
-    houses = sim_houses(players, expansion, targaryen)
+    if setup is not None:
+        chosen = setup_or_file(setup)
+        expansion = chosen.box.name if chosen.box.expansion else None
+        fixed = chosen.fixed_houses(players) if players in chosen.players else None
+        houses = fixed or sim_houses(players, expansion, targaryen)
+    else:
+        houses = sim_houses(players, expansion, targaryen)
     if expansion is None and players > 6:
         expansion = "mother-of-dragons"  # the box that seats 7 or 8 players
     if not text:
         return _play_engine(houses, seed, rounds, tides_of_battle, chaos, expansion, on_step, ahead, house_cards,
-                            standing)
+                            standing, setup)
     tmp = None
     if out is None:
         tmp = Path(tempfile.mkdtemp(prefix="maester-sim-"))
@@ -102,7 +112,7 @@ def simulate(
     try:
         with fileio.relaxed():
             return _play(root, houses, seed, rounds, tides_of_battle, chaos, expansion, on_step, ahead, house_cards,
-                         standing)
+                         standing, setup)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -127,9 +137,10 @@ class _Folder(_Table):
     """Turn files as text, sealed, dropped in the inbox and adjudicated as a moderator would."""
 
     def __init__(self, root: Path, houses: list[str], seed: int, tides: bool, robots: dict[str, Robot],
-                 expansion: str | None, house_cards: str = "base"):  # fmt: skip
+                 expansion: str | None, house_cards: str = "base", setup: str | None = None):  # fmt: skip
         self.gd = create_game(root, houses=houses, game_id=root.name, seed=f"sim-{seed}", tides_of_battle=tides,
-                              expansion=expansion, house_cards=house_cards)  # fmt: skip
+                              expansion=expansion, house_cards=None if setup and house_cards == "base" else house_cards,
+                              setup=setup)  # fmt: skip
         for h, robot in robots.items():
             registry.register_key(self.gd.root, h, PublicKey.from_key(robot.key, f"robot {h}"))
         self.robots, self.board, self.game_id = robots, self.gd.load_state().board(), self.gd.info().id
@@ -190,20 +201,24 @@ def _robots(houses: list[str], seed: int, chaos: float, ahead: bool = False, sta
 
 def _play(root: Path, houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,
           expansion: str | None, on_step: Callable[[GameState], None] | None, ahead: bool = False,
-          house_cards: str = "base", standing: bool = False) -> SimResult:  # fmt: skip
+          house_cards: str = "base", standing: bool = False, setup: str | None = None) -> SimResult:  # fmt: skip
     robots = _robots(houses, seed, chaos, ahead, standing)
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0,
                        folder=None if root.parent.name.startswith("maester-sim-") else root)
-    table = _Folder(root, houses, seed, tides, robots, expansion, house_cards)
+    table = _Folder(root, houses, seed, tides, robots, expansion, house_cards, setup)
     return _loop(table, result, rounds, table.board, on_step)
 
 
 def _play_engine(houses: list[str], seed: int, rounds: int | None, tides: bool, chaos: float,
                  expansion: str | None, on_step: Callable[[GameState], None] | None, ahead: bool = False,
-                 house_cards: str = "base", standing: bool = False) -> SimResult:  # fmt: skip
+                 house_cards: str = "base", standing: bool = False, setup: str | None = None) -> SimResult:  # fmt: skip
     """The same game with no text, seals or reports: robots answer the engine directly."""
-    state = variant(expansion or DEFAULT_BOX).setup(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}",
-                                                tides_of_battle=tides, house_cards=house_cards)  # fmt: skip
+    if setup is not None:
+        state = setup_or_file(setup).new_game(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}", tides_of_battle=tides,
+                                              house_cards=None if house_cards == "base" else house_cards)
+    else:
+        state = variant(expansion or DEFAULT_BOX).setup(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}",
+                                                    tides_of_battle=tides, house_cards=house_cards)  # fmt: skip
     robots = _robots(state.houses_in_play, seed, chaos, ahead, standing)  # a vassal's too: they stand in for its commander
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0)
     table = _Engine(state, robots)

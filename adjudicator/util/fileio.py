@@ -78,6 +78,20 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
     _fsync_dir(path.parent)
 
 
+def write_new(path: Path, data: bytes, *, mode: int = 0o600) -> None:
+    """Write ``data`` to the new file ``path`` (it must not exist yet), flushed to the disk: the
+    first half of a write-then-rename that the caller finishes (a Maildir's ``tmp/`` to ``new/``).
+    A write cut short (a full disk) leaves the file half written, for the caller to remove.
+
+    :raises FileExistsError: when ``path`` exists.
+    """
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+        f.flush()
+        _sync(f.fileno())
+
+
 def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None:
     """Write ``text`` as UTF-8 to ``path`` atomically (see :func:`atomic_write_bytes`)."""
     atomic_write_bytes(path, text.encode("utf-8"), mode=mode)

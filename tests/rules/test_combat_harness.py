@@ -18,7 +18,8 @@ from adjudicator.engine import machine
 from adjudicator.engine.core.context import Context, Request, Step, pool_entry
 from adjudicator.engine.events import Event
 from adjudicator.engine.machine import advance
-from adjudicator.engine.rules.combat import Attack, resolve_combat
+from adjudicator.engine.rules.combat import resolve_combat
+from adjudicator.engine.rules.combat_state import Attack
 from adjudicator.game.board import Board
 from adjudicator.game.commands import Command, PlayCard
 from adjudicator.game.position import load_position

@@ -167,7 +167,7 @@ def check_victory(ctx: Context) -> None:
     :raises GameOver: when a house has won; the state records the winner.
     """
     st, board = ctx.state, ctx.board
-    need = board.constants["castles_needed_to_win"]
+    need = st.victory_target(board)
     held = Counter(st.controller(a.id, board) for a in st.land_areas(board) if a.has_castle)  # castles(h) for all h at once
     # A vassal holding seven castles wins nothing (M070); Targaryen counts its own track (M076).
     winners = [h for h in st.turn_order() if held[h] >= need and h != targaryen.TARGARYEN and not st.is_vassal(h)]

@@ -63,7 +63,8 @@ def ship_places(state: GameState, board: Board, house: HouseId, area: str) -> li
     if a.port and a.port not in state.impassable \
             and sum(1 for u in state.area(a.port).units if u.type == "ship") < board.constants["port_max_ships"]:
         places.append(a.port)
-    places += sorted(n for n in board.neighbours[area] if board.area(n).is_sea and not enemy_ships(state, house, n))
+    places += sorted(n for n in board.neighbours[area]  # a sea a setup blocked is out of play (ruling 444)
+                     if board.area(n).is_sea and n not in state.impassable and not enemy_ships(state, house, n))
     return places
 
 
@@ -159,6 +160,8 @@ def _ship_refusal(state: GameState, board: Board, house: HouseId, area: str, des
         if dest in state.impassable:
             return f"{d.name} cannot be used in this game (ruling 100)"
         return f"{d.name} already holds 3 ships (R077)"
+    if d.is_sea and board.adjacent(area, dest) and dest in state.impassable:
+        return f"{d.name} is out of play in this game (ruling 444)"
     if d.is_sea and board.adjacent(area, dest):
         return vassal_area_problem(state, board, house, dest) or \
             f"{d.name} holds enemy ships; no ship can be mustered there (R075)"

@@ -60,7 +60,7 @@ def clean_up(ctx: Context) -> None:
         ctx.emit(UnitsRallied(units=tuple(rallied)))
     st.blade_used = False
     st.raven_used = False
-    last = st.round >= st.box.rounds
+    last = st.round >= st.last_round()
     ctx.emit(RoundEnded(round=st.round, last=last))
     if not last:
         st.round += 1

@@ -11,17 +11,16 @@ from collections import Counter
 from typing import Any
 
 from ...game.commands import Casualties, Command, UnitSpec
-from ...game.state import Unit
-from ..cards.registry import ROLES, Role, other
+from ..cards.registry import ROLES, DestroyOwnUnit, Role, other
 from ..cards.tides import tides_card
 from ..core.common import destroy_units
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request
 from ..events import card_name
 from ..events.combat import CardAbility, CasualtiesDue
-from .combat_state import Combat, fighters, matches
-from .strength import icons, no_casualties
+from .combat_state import CHEAP_FIRST, Combat, fighters, iron_throne_roles, matches, pick_units
+from .combat_view import no_casualties, passive_effects
+from .strength import icons
 
-CHEAP_FIRST = ("footman", "ship", "siege_engine", "knight", "dragon")  # the default: cheapest units first (D26)
 DOOMED_FIRST = ("siege_engine", "footman", "ship", "knight", "dragon")  # a defeated army's siege engines are lost anyway (R218)
 
 
@@ -29,8 +28,8 @@ def take_casualties(ctx: Context, combat: Combat) -> None:
     """The loser loses a unit per sword of the victor beyond its fortifications; then each skull hits."""
     assert combat.winner is not None
     winner, loser = combat.winner, other(combat.winner)
-    swords = icons(ctx, combat, winner)[0]
-    forts = icons(ctx, combat, loser)[1]
+    swords = icons(combat, winner, passive_effects(ctx, combat))[0]
+    forts = icons(combat, loser, passive_effects(ctx, combat))[1]
     hit: set[Role] = set()
     if swords:
         hit.add(loser)
@@ -47,6 +46,15 @@ def take_casualties(ctx: Context, combat: Combat) -> None:
         if role not in hit and combat.house(role):
             why = "the victor takes none" if role == winner else "the victor's House card shows no sword"
             _settle(ctx, combat, str(combat.house(role)), f"no casualty was due: {why} (R203)")
+
+
+def after_casualties(ctx: Context, combat: Combat) -> None:
+    """Texts that cost a side one more unit once the casualties are taken (Beric Dondarrion), in Iron
+    Throne order (R194)."""
+    for role in iron_throne_roles(ctx.state, combat):
+        for card, effect in passive_effects(ctx, combat)[role]:
+            if isinstance(effect, DestroyOwnUnit):
+                lose_one_more(ctx, combat, effect.side, card)
 
 
 def lose_one_more(ctx: Context, combat: Combat, role: Role, card: str) -> None:
@@ -145,15 +153,6 @@ def why_not(ctx: Context, combat: Combat, role: Role, cmd: Casualties, count: in
             return f"supporting units are never casualties: you have {have[unit]} {unit}(s) in the combat itself (R205)"
         return f"you have {have[unit]} {unit}(s) in the combat, not {n} (R204)"
     return None
-
-
-def pick_units(units: list[Unit], house: str, types: list[str]) -> list[Unit]:
-    """The standing units of ``house`` matching ``types`` one for one (units of a type are alike)."""
-    out: list[Unit] = []
-    for t in types:
-        free = [u for u in units if u.house == house and u.type == t and not u.routed]
-        out.append(next(u for u in free if all(u is not x for x in out)))
-    return out
 
 
 def _cheapest(pool: list[str], count: int, *, doomed: bool) -> list[str]:

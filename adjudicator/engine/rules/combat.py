@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...game.state import Order, Unit
+from ...game.state import Order
 from ..cards import tides
 from ..cards.registry import ROLES, Role
 from ..core.common import (
@@ -54,22 +54,12 @@ from ..events.combat import (
     NeutralForceAttacked,
 )
 from . import housecards, support, vassal_combat
-from .casualties import take_casualties
-from .combat_state import NEUTRAL, Combat, Side
+from .casualties import after_casualties, take_casualties
+from .combat_state import NEUTRAL, Attack, Combat, Side
+from .combat_view import passive_effects
 from .ports import capture_port
 from .retreat import retreat_and_advance, stay_home
 from .strength import strength
-
-
-@dataclass
-class Attack:
-    """One attack, as the march code hands it over."""
-
-    area: str  # the embattled area
-    attacker: str  # house
-    origin: str  # the area the attackers marched from (their March order is still there)
-    units: list[Unit]  # the attacking units; they are still in `origin` while the combat resolves
-    march_token: str  # e.g. "march+1"
 
 
 @dataclass
@@ -98,8 +88,9 @@ def resolve_combat(ctx: Context, attack: Attack) -> CombatResult:
     _determine_victor(ctx, combat)  # step 5, resolution 1
     housecards.run_stage(ctx, combat, "after_victor_determined")
     take_casualties(ctx, combat)  # resolution 2
-    housecards.after_casualties(ctx, combat)
-    retreat_and_advance(ctx, combat)  # resolution 3
+    after_casualties(ctx, combat)
+    housecards.run_stage(ctx, combat, "retreat")  # resolution 3
+    retreat_and_advance(ctx, combat)
     _clean_up(ctx, combat)  # resolution 4
     housecards.run_stage(ctx, combat, "after_combat")
     return CombatResult(attacker_won=combat.winner == "attacker", winner=str(combat.house(combat.winner or "defender")))
@@ -141,8 +132,8 @@ def _begin(ctx: Context, attack: Attack) -> Combat:
 
 def _announce(ctx: Context, combat: Combat) -> None:
     """Both sides' initial strength, every source named (R188, R190)."""
-    a = strength(ctx, combat, "attacker", with_cards=False)
-    d = strength(ctx, combat, "defender", with_cards=False)
+    a = strength(ctx, combat, "attacker", None)
+    d = strength(ctx, combat, "defender", None)
     ctx.emit(CombatStrengths(area=combat.area, stage="initial", attacker=combat.attacker, defender=str(combat.defender),
                              attacker_strength=a.parts, defender_strength=d.parts, attacker_total=a.total,
                              defender_total=d.total))
@@ -158,7 +149,7 @@ def _against_neutral_force(ctx: Context, combat: Combat) -> CombatResult:
     """
     st = ctx.state
     support.call_for_support(ctx, combat)
-    total = strength(ctx, combat, "attacker", with_cards=False)
+    total = strength(ctx, combat, "attacker", None)
     won = total.total >= combat.neutral
     ctx.emit(NeutralForceAttacked(area=combat.area, house=combat.attacker, strength=combat.neutral,
                                   attacker_total=total.total, attacker_strength=total.parts, destroyed=won))
@@ -179,8 +170,8 @@ def _against_neutral_force(ctx: Context, combat: Combat) -> CombatResult:
 
 def _determine_victor(ctx: Context, combat: Combat) -> None:
     """Higher final strength wins; a tie goes to the house higher on the Fiefdoms track (R202)."""
-    a = strength(ctx, combat, "attacker")
-    d = strength(ctx, combat, "defender")
+    a = strength(ctx, combat, "attacker", passive_effects(ctx, combat))
+    d = strength(ctx, combat, "defender", passive_effects(ctx, combat))
     tie = a.total == d.total
     winner: Role
     if tie:

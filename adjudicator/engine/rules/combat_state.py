@@ -8,19 +8,27 @@ game state stays the only lasting record (the phase is replayed from its start o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ...game.commands import CombatFilter, Command, order_kind
-from ...game.state import GameState
+from ...game.state import GameState, Unit
 from ..cards.registry import ROLES, Fighter, Role, other
 from ..core.context import Ask, Context
 from ..core.vassals import head
 from ..events import OnlyOption
 
-if TYPE_CHECKING:
-    from .combat import Attack
-
 NEUTRAL = "neutral"  # the "house" of a neutral force in a CombatResult
+CHEAP_FIRST = ("footman", "ship", "siege_engine", "knight", "dragon")  # the default: cheapest units first (D26)
+
+
+@dataclass
+class Attack:
+    """One attack, as the march code hands it over."""
+
+    area: str  # the embattled area
+    attacker: str  # house
+    origin: str  # the area the attackers marched from (their March order is still there)
+    units: list[Unit]  # the attacking units; they are still in `origin` while the combat resolves
+    march_token: str  # e.g. "march+1"
 
 
 @dataclass
@@ -155,6 +163,15 @@ def live_grants(state: GameState, combat: Combat, role: Role) -> list[Grant]:
 
 def units_text(types: list[str]) -> tuple[str, ...]:
     return tuple(sorted(types))
+
+
+def pick_units(units: list[Unit], house: str, types: list[str]) -> list[Unit]:
+    """The standing units of ``house`` matching ``types`` one for one (units of a type are alike)."""
+    out: list[Unit] = []
+    for t in types:
+        free = [u for u in units if u.house == house and u.type == t and not u.routed]
+        out.append(next(u for u in free if all(u is not x for x in out)))
+    return out
 
 
 def decide_now(ctx: Context, ask: Ask, fallback: Command) -> Command:

@@ -1,7 +1,10 @@
-"""The narrow view a House card gets of its combat (see :class:`adjudicator.engine.cards.registry.CombatView`).
+"""The narrow view a House card gets of its combat (see :class:`adjudicator.engine.cards.registry.CombatView`),
+and what the revealed cards' lasting texts do, read through it.
 
 It reads the state and asks questions; it offers no way to change anything. The combat engine
-applies what a card yields.
+applies what a card yields. A card may ask for the final strength, and the strength counts the
+lasting texts of the cards: so the texts are read here, above the count (``strength.py``), which
+is handed what they do.
 """
 
 from __future__ import annotations
@@ -13,10 +16,12 @@ from ...game.board import Board
 from ...game.cards import CARDS
 from ...game.commands import CardChoice, Command
 from ...game.state import Order, Unit
-from ..cards.registry import Fighter, Me, Role
+from ..cards.registry import ROLES, Effect, Fighter, Me, NoCasualties, Role, ability
 from ..core.common import available_units, within_supply
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request
 from .combat_state import Combat, fighters, hand, live_grants, matches
+from .retreat import legal_retreats
+from .strength import strength
 
 DECLINE_WORDS = frozenset({"no", "keep", "pass", "none", "decline", "skip"})
 
@@ -85,16 +90,12 @@ class View:
         return self._combat.winner
 
     def final_strength(self, role: Role) -> int:
-        from .strength import strength
-
-        return strength(self._ctx, self._combat, role).total
+        return strength(self._ctx, self._combat, role, passive_effects(self._ctx, self._combat)).total
 
     def is_land(self, area: str) -> bool:
         return self._ctx.board.area(area).is_land
 
     def retreat_losses(self) -> dict[str, int]:
-        from .retreat import legal_retreats
-
         return legal_retreats(self._ctx, self._combat)
 
     def advanced(self) -> bool:
@@ -179,6 +180,35 @@ class View:
         picked = _pick(cmd, options)
         assert picked is not None
         return picked
+
+
+# --- the lasting texts --------------------------------------------------------------------------
+
+
+def passive_effects(ctx: Context, combat: Combat) -> dict[Role, list[tuple[str, Effect]]]:
+    """What the revealed cards' lasting texts do now: ``(card, effect)`` per side that played them."""
+    out: dict[Role, list[tuple[str, Effect]]] = {r: [] for r in ROLES}
+    view = View(ctx, combat)
+    for role in ROLES:
+        side = combat.sides[role]
+        if side.card in combat.ignored:
+            continue  # the Queen of Thorns (A Dance with Dragons): its text is ignored
+        for when in ("combat_strength", "casualties"):
+            found = ability(side.card, when)
+            if found and side.house and side.card:
+                out[role] += [(side.card, e) for e in found.fn(view, Me(role, side.house, side.card))]
+    return out
+
+
+def no_casualties(ctx: Context, combat: Combat, role: Role) -> str:
+    """The card that spares this side all casualties (The Blackfish), or ""."""
+    for card, effect in passive_effects(ctx, combat)[role]:
+        if isinstance(effect, NoCasualties):
+            return card
+    return ""
+
+
+# --- reading an answer --------------------------------------------------------------------------
 
 
 def _normal(c: CardChoice) -> tuple[object, ...]:

@@ -22,7 +22,6 @@ from ..cards.registry import (
     ChooseRetreat,
     CopyCard,
     DestroyFootman,
-    DestroyOwnUnit,
     DestroyUnit,
     DiscardFromHand,
     Effect,
@@ -74,9 +73,8 @@ from ..events.combat import (
 from ..events.vassals import VassalRaised
 from . import dance_with_dragons, vassal_combat
 from .combat_state import Combat, decide_now, hand, iron_throne_roles, matches
-from .combat_view import View
+from .combat_view import View, no_casualties
 from .standing_fit import house_card_problem
-from .strength import no_casualties
 
 REVEAL_STAGES = ("on_reveal_cancel", "on_reveal_immediately")
 
@@ -179,18 +177,6 @@ def _due(combat: Combat, role: Role, stages: tuple[str, ...]) -> bool:
     card = combat.sides[role].card
     found = ability(card)
     return bool(card and found and found.when in stages and card not in combat.resolved and card not in combat.ignored)
-
-
-def after_casualties(ctx: Context, combat: Combat) -> None:
-    """Texts that cost a side one more unit once the casualties are taken (Beric Dondarrion), in Iron
-    Throne order (R194)."""
-    from .casualties import lose_one_more
-    from .strength import passive_effects
-
-    for role in iron_throne_roles(ctx.state, combat):
-        for card, effect in passive_effects(ctx, combat)[role]:
-            if isinstance(effect, DestroyOwnUnit):
-                lose_one_more(ctx, combat, effect.side, card)
 
 
 def run_card(ctx: Context, combat: Combat, role: Role) -> None:

@@ -381,5 +381,6 @@ def _note_control(ctx: Context, before: dict[str, str | None]) -> None:
 def _hand_to_combat(ctx: Context, **attack: object) -> None:
     # Looked up at call time: the combat lives in its own module (and tests may stand in for it).
     from . import combat
+    from .combat_state import Attack
 
-    combat.resolve_combat(ctx, combat.Attack(**attack))  # type: ignore[arg-type]
+    combat.resolve_combat(ctx, Attack(**attack))  # type: ignore[arg-type]

@@ -15,17 +15,16 @@ from ...game.state import Unit
 from ..core.common import destroy_units, transport_reach, within_supply
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request
 from ..events.combat import AttackerAdvanced, AttackRepelled, Retreated
-from .casualties import CHEAP_FIRST, pick_units
-from .combat_state import Combat, matches, units_text
+from .combat_state import CHEAP_FIRST, Combat, matches, pick_units, units_text
 
 PORT_MAX = 3
 
 
 def retreat_and_advance(ctx: Context, combat: Combat) -> None:
-    """The loser retreats; a victorious attacker moves in unless a card holds it back."""
-    from .housecards import run_stage
+    """The loser retreats; a victorious attacker moves in unless a card holds it back.
 
-    run_stage(ctx, combat, "retreat")
+    The cards whose text comes at the retreat (Robb Stark) have been resolved before (``combat.py``).
+    """
     if combat.winner == "attacker":
         defender_retreats(ctx, combat)
         advance(ctx, combat)

@@ -7,6 +7,7 @@ Support Order changes the next count by itself (R200: "initial strength recalcul
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ...game.board import Board
@@ -21,12 +22,9 @@ from ..cards.registry import (
     FinalStrength,
     Icons,
     LowerPrinted,
-    Me,
-    NoCasualties,
     PrintedStrength,
     Role,
     UnitValue,
-    ability,
 )
 from ..cards.tides import tides_card
 from ..core.common import UNIT_STRENGTH
@@ -34,6 +32,10 @@ from ..core.context import Context
 from .combat_state import Combat, fighters, live_grants
 
 UNIT_ORDER = ("footman", "knight", "ship", "siege_engine", "dragon")  # dragon: Mother of Dragons (M088)
+
+
+# What the revealed cards' lasting texts do now, per side: ``(card, effect)`` pairs.
+Effects = Mapping[Role, Sequence[tuple[str, Effect]]]
 
 
 @dataclass(frozen=True)
@@ -65,38 +67,18 @@ def grant_value(state: GameState, board: Board, combat: Combat, supporter: str, 
     return total + order_bonus(token)
 
 
-def passive_effects(ctx: Context, combat: Combat) -> dict[Role, list[tuple[str, Effect]]]:
-    """What the revealed cards' lasting texts do now: ``(card, effect)`` per side that played them."""
-    from .combat_view import View
+def strength(ctx: Context, combat: Combat, role: Role, cards: Effects | None) -> Strength:
+    """A side's combat strength now, never below 0 (R188, R200).
 
-    out: dict[Role, list[tuple[str, Effect]]] = {r: [] for r in ROLES}
-    view = View(ctx, combat)
-    for role in ROLES:
-        side = combat.sides[role]
-        if side.card in combat.ignored:
-            continue  # the Queen of Thorns (A Dance with Dragons): its text is ignored
-        for when in ("combat_strength", "casualties"):
-            found = ability(side.card, when)
-            if found and side.house and side.card:
-                out[role] += [(side.card, e) for e in found.fn(view, Me(role, side.house, side.card))]
-    return out
-
-
-def no_casualties(ctx: Context, combat: Combat, role: Role) -> str:
-    """The card that spares this side all casualties (The Blackfish), or ""."""
-    for card, effect in passive_effects(ctx, combat)[role]:
-        if isinstance(effect, NoCasualties):
-            return card
-    return ""
-
-
-def strength(ctx: Context, combat: Combat, role: Role, *, with_cards: bool = True) -> Strength:
-    """A side's combat strength now, never below 0 (R188, R200)."""
+    ``cards`` is what the revealed cards' lasting texts do now (``combat_view.passive_effects``), or
+    None for the strength without the House cards (the initial strength announced, R187).
+    """
     st, board = ctx.state, ctx.board
     side = combat.sides[role]
     castle = st.effective_area(combat.area, board).has_castle
     dragon = st.dragon_strength(board)
-    effects = passive_effects(ctx, combat) if with_cards else {r: [] for r in ROLES}
+    with_cards = cards is not None
+    effects: Effects = cards if cards is not None else {r: [] for r in ROLES}
     rules = [(card, e) for r in ROLES for card, e in effects[r] if isinstance(e, UnitValue)]
     parts: list[tuple[str, int]] = []
     ability_total: dict[str, int] = defaultdict(int)
@@ -128,7 +110,7 @@ def strength(ctx: Context, combat: Combat, role: Role, *, with_cards: bool = Tru
         parts.append(("garrison", garrison))
     if with_cards and side.card:
         printed = CARDS.house_cards[side.card].strength
-        for _, e in effects[role] + effects[_other(role)]:
+        for _, e in [*effects[role], *effects[_other(role)]]:
             if isinstance(e, PrintedStrength) and e.side == role:
                 printed = e.value
         printed = combat.printed.get(side.card, printed)  # set once by a text (Bronn, Qyburn)
@@ -155,14 +137,15 @@ def strength(ctx: Context, combat: Combat, role: Role, *, with_cards: bool = Tru
     return Strength(max(0, sum(n for _, n in parts)), tuple(parts))
 
 
-def icons(ctx: Context, combat: Combat, role: Role) -> tuple[int, int]:
-    """``(swords, fortifications)`` of a side: its card, the card's text, its Tides card (R198, R271)."""
+def icons(combat: Combat, role: Role, cards: Effects) -> tuple[int, int]:
+    """``(swords, fortifications)`` of a side: its card, the card's text (``cards``, as for
+    :func:`strength`), its Tides card (R198, R271)."""
     side = combat.sides[role]
     swords = forts = 0
     if side.card:
         c = CARDS.house_cards[side.card]
         swords, forts = combat.icons.get(side.card, (c.swords, c.fortifications))  # Qyburn's copied icons
-        for _, e in passive_effects(ctx, combat)[role]:
+        for _, e in cards[role]:
             if isinstance(e, Icons):
                 swords += e.swords
                 forts += e.fortifications

@@ -80,7 +80,7 @@ def run(ctx: Context) -> None:
     """
     st = ctx.state
     if not st.step:
-        if st.round > st.box.rounds:
+        if st.round > st.last_round():
             final_winner(ctx)  # only if the clean-up of round 10 did not end the game already (ruling 77)
         ctx.emit(PhaseStarted(round=st.round, phase="westeros"))
         for begin in hooked("round_start", st.box):  # Mother of Dragons: the loans shift, then interest (M107-M110)
