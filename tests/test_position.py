@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_state import valid_states
 
-from adjudicator.game.position import PositionError, key_lines, load_position, read_position
+from adjudicator.game.keyed_toml import key_lines
+from adjudicator.game.position import PositionError, load_position, read_position
 from adjudicator.game.position_dump import dump_position, unit_texts
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState, Order, Unit

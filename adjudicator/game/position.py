@@ -24,20 +24,16 @@ adjudicator.game.position.PositionError: t.toml:3: areas.winterfel: unknown area
 
 from __future__ import annotations
 
-import difflib
-import math
 import re
-import tomllib
 from collections import Counter
-from functools import cached_property
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-from ..util import tomltext
 from .board import ALL_HOUSES, HOUSES, TRACKS, Board, HouseId
 from .boxes import DEFAULT_BOX, Box, box_named, box_names
 from .cards import CARDS, HOUSE_DECKS
 from .commands import ALL_ORDER_TOKENS, ORDER_TOKENS, VASSAL_KEPT_TOKENS
+from .keyed_toml import DataFileError, KeyedReader, show, suggest
 from .mod_setup import check_mod_houses
 from .position_mod import MOD_AREA_KEYS, MOD_HOUSE_KEYS, MOD_TABLE, read_expansion
 from .setup import SetupError, check_houses
@@ -89,16 +85,8 @@ _UNIT_RE = re.compile(
 )
 
 
-class PositionError(ValueError):
+class PositionError(DataFileError):
     """A position file that cannot be read: names the file, the line and the key at fault."""
-
-    def __init__(self, file: str, line: int | None, key: str, message: str) -> None:
-        self.file, self.line, self.key, self.message = file, line, key, message
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
 
 
 def read_position(path: str | Path, *, board: Board | None = None, seed: str = DEFAULT_SEED) -> GameState:
@@ -128,59 +116,14 @@ def load_position(
 # --- reading ------------------------------------------------------------------------------------
 
 
-class _Reader:
+class _Reader(KeyedReader):
     """One pass over one file; every failure names the key and, where known, its line."""
 
+    error = PositionError
+
     def __init__(self, text: str, filename: str, board: Board, seed: str) -> None:
-        self.text, self.file, self.board, self.seed = text, filename, board, seed
-
-    @cached_property
-    def lines(self) -> dict[tuple[str, ...], int]:
-        return key_lines(self.text)
-
-    def fail(self, key: str, message: str) -> NoReturn:
-        parts = tuple(key.split(".")) if key else ()
-        line = None
-        while parts and line is None:
-            line = self.lines.get(parts)
-            parts = parts[:-1]
-        raise PositionError(self.file, line, key, message)
-
-    # typed getters: each refuses a wrong type with the key's name
-    def get(self, d: dict[str, Any], key: str, path: str, kind: type | tuple[type, ...], default: Any) -> Any:
-        if key not in d:
-            return default
-        value = d[key]
-        if (isinstance(value, bool) and kind is int) or not isinstance(value, kind):
-            self.fail(f"{path}{key}", f"expected {_kind_name(kind)}, got {_show(value)}")
-        return value
-
-    def str_list(self, d: dict[str, Any], key: str, path: str, default: list[str] | None) -> list[str] | None:
-        value = self.get(d, key, path, list, None)
-        if value is None:
-            return default
-        for v in value:
-            if not isinstance(v, str):
-                self.fail(f"{path}{key}", f"expected a list of strings, got {_show(v)}")
-        return list(value)
-
-    def known_keys(self, d: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
-        for k in d:
-            if k not in allowed:
-                self.fail(f"{path}{k}", f"unknown key {k!r}{_suggest(k, allowed)}")
-
-    def whole_numbers(self, data: dict[str, Any]) -> None:
-        """No fractions anywhere: Maester writes none, and ``nan`` is not even equal to itself."""
-        stack: list[tuple[Any, str]] = [(data, "")]
-        while stack:
-            value, key = stack.pop()
-            if isinstance(value, dict):
-                stack += [(v, f"{key}.{k}" if key else k) for k, v in value.items()]
-            elif isinstance(value, list):
-                stack += [(v, key) for v in value]
-            elif isinstance(value, float):
-                shown = "nan" if math.isnan(value) else repr(value)
-                self.fail(key, f"expected a whole number, true or false or a string, not the fraction {shown}")
+        super().__init__(text, filename)
+        self.board, self.seed = board, seed
 
     @property
     def expansion(self) -> bool:
@@ -194,15 +137,7 @@ class _Reader:
     variant = DEFAULT_BOX
 
     def read(self) -> GameState:
-        try:
-            data = tomltext.loads(self.text)
-        except tomltext.TomlLimit as e:
-            if e.key:
-                self.fail(e.key, e.message)
-            raise PositionError(self.file, e.line, "", e.message) from None
-        except tomllib.TOMLDecodeError as e:
-            m = re.search(r"line (\d+)", str(e))
-            raise PositionError(self.file, int(m.group(1)) if m else None, "", f"not valid TOML: {e}") from None
+        data = self.parse()
         self.known_keys(data, TOP_KEYS, "")
         self.whole_numbers(data)
         fmt = self.get(data, "position_format", "", int, POSITION_FORMAT)
@@ -327,9 +262,9 @@ class _Reader:
         for h, d in table.items():
             path = f"house.{h}."
             if h not in state.houses_in_play:
-                self.fail(f"house.{h}", f"{h!r} is not a house in play{_suggest(h, state.houses_in_play)}")
+                self.fail(f"house.{h}", f"{h!r} is not a house in play{suggest(h, state.houses_in_play)}")
             if not isinstance(d, dict):
-                self.fail(f"house.{h}", f"expected a table, got {_show(d)}")
+                self.fail(f"house.{h}", f"expected a table, got {show(d)}")
             self.known_keys(d, HOUSE_KEYS + (MOD_HOUSE_KEYS if self.expansion else ()), path)
             hs = state.houses[h]
             hs.power = self.get(d, "power", path, int, hs.power)
@@ -344,7 +279,7 @@ class _Reader:
             for key, cards in (("hand", hand), ("discards", discards)):
                 for c in cards:
                     if c not in own:
-                        self.fail(f"{path}{key}", f"{c!r} is not a house card of {h}{_suggest(c, own)}")
+                        self.fail(f"{path}{key}", f"{c!r} is not a house card of {h}{suggest(c, own)}")
             twice = [c for c, n in Counter(hand + discards).items() if n > 1]
             if twice:
                 self.fail(f"{path}hand", f"{twice[0]!r} appears twice in the hand and discards")
@@ -363,7 +298,7 @@ class _Reader:
             if isinstance(entry, list):
                 entry = {"units": entry}
             if not isinstance(entry, dict):
-                self.fail(path, f"expected a list of units or a table, got {_show(entry)}")
+                self.fail(path, f"expected a list of units or a table, got {show(entry)}")
             self.known_keys(entry, AREA_KEYS + (MOD_AREA_KEYS if self.expansion else ()), path + ".")
             self.read_area(area_id, entry, state.area_mut(area_id), state)
         self.check_area_limits(state)
@@ -422,7 +357,7 @@ class _Reader:
             house = words[0].lower()
             houses = ALL_HOUSES if self.expansion else HOUSES
             if house not in houses:
-                self.fail(key, f"unknown house {house!r}{_suggest(house, houses)}")
+                self.fail(key, f"unknown house {house!r}{suggest(house, houses)}")
         elif st.units:
             house = st.units[0].house
         else:
@@ -432,12 +367,12 @@ class _Reader:
     def house(self, name: str, key: str, state: GameState) -> HouseId:
         if name not in state.houses_in_play:
             what = "house in play" if name in (ALL_HOUSES if self.expansion else HOUSES) else "house"
-            self.fail(key, f"{name!r} is not a {what}{_suggest(name, state.houses_in_play)}")
+            self.fail(key, f"{name!r} is not a {what}{suggest(name, state.houses_in_play)}")
         return name
 
     def area_id(self, area_id: str, key: str) -> str:
         if area_id not in self.board.areas:
-            self.fail(key, f"unknown area {area_id!r}{_suggest(area_id, list(self.board.areas))}")
+            self.fail(key, f"unknown area {area_id!r}{suggest(area_id, list(self.board.areas))}")
         return area_id
 
     def check_orders_have_units(self, state: GameState) -> None:
@@ -534,7 +469,7 @@ class _Reader:
         for n, card in enumerate(cards, 1):
             box = CARDS.westeros_deck(n)
             if card not in box:
-                self.fail("decks.westeros_revealed", f"{card!r} is not in Westeros deck {'I' * n}{_suggest(card, box)}")
+                self.fail("decks.westeros_revealed", f"{card!r} is not in Westeros deck {'I' * n}{suggest(card, box)}")
         state.westeros_revealed = cards
         return cards
 
@@ -542,7 +477,7 @@ class _Reader:
         have, owned = Counter(deck + discards), Counter(box)
         for card, n in have.items():
             if card not in owned:
-                self.fail(key, f"{card!r} is not in {name}{_suggest(card, list(owned))}")
+                self.fail(key, f"{card!r} is not in {name}{suggest(card, list(owned))}")
             if n > owned[card]:
                 self.fail(key, f"{name} holds {owned[card]} {card!r}, not {n}")
 
@@ -555,7 +490,7 @@ class _Reader:
         for key in ("pending", "answers", "unasked"):
             for i, entry in enumerate(self.get(engine, key, "engine.", list, []), 1):
                 if not isinstance(entry, dict):
-                    self.fail(f"engine.{key}", f"entry {i}: expected a table, got {_show(entry)}")
+                    self.fail(f"engine.{key}", f"entry {i}: expected a table, got {show(entry)}")
         state.pending = [dict(p) for p in engine.get("pending", [])]
         state.answers = [dict(a) for a in engine.get("answers", [])]
         state.unasked = [dict(u) for u in engine.get("unasked", [])]
@@ -579,78 +514,3 @@ class _Reader:
 # --- helpers ------------------------------------------------------------------------------------
 
 
-_HEADER_RE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-_KEY_RE = re.compile(r'^\s*((?:"[^"]*"|\'[^\']*\'|[A-Za-z0-9_-]+)(?:\s*\.\s*(?:"[^"]*"|\'[^\']*\'|[A-Za-z0-9_-]+))*)\s*=')
-
-
-def key_lines(text: str) -> dict[tuple[str, ...], int]:
-    """The line (1-based) where each table and key of a TOML text is written, by dotted path.
-
-    Lines inside multi-line arrays and strings are skipped, so a value never counts as a key.
-    """
-    lines: dict[tuple[str, ...], int] = {}
-    table: tuple[str, ...] = ()
-    depth = 0
-    in_string: str | None = None
-    for n, line in enumerate(text.splitlines(), start=1):
-        if depth == 0 and in_string is None:
-            if m := _HEADER_RE.match(line):
-                table = _split_key(m.group(1))[: tomltext.MAX_DEPTH]  # a longer key is refused anyway
-                lines.setdefault(table, n)
-            elif m := _KEY_RE.match(line):
-                path = (table + _split_key(m.group(1)))[: tomltext.MAX_DEPTH]
-                for i in range(len(table) + 1, len(path) + 1):
-                    lines.setdefault(path[:i], n)
-        depth, in_string = _scan(line, depth, in_string)
-    return lines
-
-
-def _split_key(key: str) -> tuple[str, ...]:
-    parts = re.findall(r'"([^"]*)"|\'([^\']*)\'|([A-Za-z0-9_-]+)', key)
-    return tuple(a or b or c for a, b, c in parts)
-
-
-def _scan(line: str, depth: int, in_string: str | None) -> tuple[int, str | None]:
-    """Bracket depth and open multi-line string after one line (comments and strings skipped)."""
-    i = 0
-    while i < len(line):
-        if in_string:
-            end = line.find(in_string, i)
-            if end < 0:
-                return depth, in_string
-            i, in_string = end + len(in_string), None
-            continue
-        c = line[i]
-        if c == "#":
-            break
-        if line.startswith('"""', i) or line.startswith("'''", i):
-            in_string = line[i:i + 3]
-            i += 3
-            continue
-        if c in "\"'":
-            end = line.find(c, i + 1)
-            while c == '"' and end > 0 and line[end - 1] == "\\":
-                end = line.find(c, end + 1)
-            i = len(line) if end < 0 else end + 1
-            continue
-        if (c in "[{" and depth > 0) or (c == "[" and line[:i].strip().endswith("=")) or (c == "{" and line[:i].strip().endswith("=")):
-            depth += 1
-        elif c in "]}" and depth > 0:
-            depth -= 1
-        i += 1
-    return depth, in_string
-
-
-def _suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    names = {int: "a whole number", str: "a string", bool: "true or false", list: "a list", dict: "a table"}
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
-
-
-def _show(value: Any) -> str:
-    return f"{value!r} ({type(value).__name__})"

@@ -28,21 +28,17 @@ The shipped setups (``data/setups/``) are named by their file's stem: :func:`set
 from __future__ import annotations
 
 import difflib
-import math
-import re
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..util import tomltext
 from .board import TRACKS, UNIT_TYPES, AreaId, Board, HouseId, StartingUnit
 from .box_setup import Garrison, Layout, lay_out
 from .boxes import DEFAULT_BOX, Box, box_named, box_names
 from .cards import CARDS, HOUSE_DECKS
-from .position import key_lines
+from .keyed_toml import DataFileError, KeyedReader
 from .setup import SetupError, check_houses, named_houses
 from .state import GameState
 from .variants import box_changes, box_layout, laid_out_as_data, variant
@@ -70,16 +66,8 @@ MAX_NEUTRAL_FORCE = 9  # the strongest printed neutral force is 6
 MAX_GARRISON = 6
 
 
-class SetupFileError(SetupError):
+class SetupFileError(DataFileError, SetupError):
     """A setup file that cannot start a game: names the file, the line and the key at fault."""
-
-    def __init__(self, file: str, line: int | None, key: str, message: str) -> None:
-        self.file, self.line, self.key, self.message = file, line, key, message
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -210,28 +198,10 @@ def load_setup(text: str, *, filename: str = "<setup>") -> SetupFile:
 # --- reading ------------------------------------------------------------------------------------
 
 
-class _Reader:
+class _Reader(KeyedReader):
     """One pass over one file; every failure names the key and, where known, its line."""
 
-    def __init__(self, text: str, filename: str) -> None:
-        self.text, self.file = text, filename
-        self.lines: dict[tuple[str, ...], int] = {}
-
-    def fail(self, key: str, message: str) -> NoReturn:
-        parts = tuple(key.split(".")) if key else ()
-        line = None
-        while parts and line is None:
-            line = self.lines.get(parts)
-            parts = parts[:-1]
-        raise SetupFileError(self.file, line, key, message)
-
-    def get(self, d: dict[str, Any], key: str, path: str, kind: type, default: Any) -> Any:
-        if key not in d:
-            return default
-        value = d[key]
-        if (isinstance(value, bool) and kind is int) or not isinstance(value, kind):
-            self.fail(f"{path}{key}", f"expected {_KINDS[kind]}, got {value!r}")
-        return value
+    error = SetupFileError
 
     def number(self, d: dict[str, Any], key: str, path: str, low: int, high: int, what: str) -> int | None:
         value = self.get(d, key, path, int, None)
@@ -240,29 +210,12 @@ class _Reader:
         return value  # type: ignore[no-any-return]
 
     def strings(self, d: dict[str, Any], key: str, path: str) -> list[str] | None:
-        value = self.get(d, key, path, list, None)
-        if value is not None and not all(isinstance(v, str) for v in value):
-            self.fail(f"{path}{key}", f"expected a list of strings, got {value!r}")
-        return None if value is None else [str(v) for v in value]
-
-    def known_keys(self, d: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
-        for k in d:
-            if k not in allowed:
-                close = difflib.get_close_matches(k, allowed, n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else f"; the keys are {', '.join(allowed)}"
-                self.fail(f"{path}{k}", f"unknown key {k!r}{hint}")
+        return self.str_list(d, key, path, None)
 
     def read(self) -> SetupFile:
-        try:
-            data = tomltext.loads(self.text)
-        except tomltext.TomlLimit as e:
-            raise SetupFileError(self.file, e.line, e.key, e.message) from None
-        except tomllib.TOMLDecodeError as e:
-            m = re.search(r"line (\d+)", str(e))
-            raise SetupFileError(self.file, int(m.group(1)) if m else None, "", f"not valid TOML: {e}") from None
-        self.lines = key_lines(self.text)
+        data = self.parse()
         self.known_keys(data, TOP_KEYS, "")
-        _no_fractions(self, data, "")
+        self.whole_numbers(data)
         fmt = self.get(data, "setup_format", "", int, SETUP_FORMAT)
         if fmt != SETUP_FORMAT:
             self.fail("setup_format", f"this Maester reads setup format {SETUP_FORMAT}, not {fmt}")
@@ -500,22 +453,9 @@ class _Layer:
         )
 
 
-def _no_fractions(reader: _Reader, value: Any, key: str) -> None:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            _no_fractions(reader, v, f"{key}.{k}" if key else k)
-    elif isinstance(value, list):
-        for v in value:
-            _no_fractions(reader, v, key)
-    elif isinstance(value, float):
-        shown = "nan" if math.isnan(value) else repr(value)
-        reader.fail(key, f"expected a whole number, true or false or a string, not the fraction {shown}")
-
-
 def _or(counts: tuple[int, ...] | list[int]) -> str:
     n = [str(c) for c in counts]
     return f"{', '.join(n[:-1])} or {n[-1]}" if len(n) > 1 else "".join(n)
 
 
-_KINDS = {int: "a whole number", str: "a string", bool: "true or false", list: "a list", dict: "a table"}
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from rules.helpers import westeros_phase_only, westeros_round
 
-from adjudicator.engine import machine
 from adjudicator.engine.core.common import GameWon, PowerChanged
-from adjudicator.engine.core.context import Context, NeedAnswers, pool_entry
+from adjudicator.engine.core.context import pool_entry
 from adjudicator.engine.events.westeros import (
     WesterosCardResolved,
     WesterosCardRevealed,
@@ -25,33 +25,20 @@ from adjudicator.engine.machine import advance
 from adjudicator.engine.rules import westeros
 from adjudicator.game.board import Board
 from adjudicator.game.commands import Bid, WesterosChoice, WildlingChoice
-from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState, Unit
 
 HOUSES = ["stark", "lannister", "baratheon"]
 _ids = itertools.count()
 
 
-def _stop(ctx: Context) -> None:
-    raise NeedAnswers([])
-
-
 @pytest.fixture(autouse=True)
 def _westeros_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(machine, "_runners", lambda: {"westeros": westeros.run, "planning": _stop})
+    westeros_phase_only(monkeypatch)
 
 
 def position(cards: tuple[str, str, str], *, threat: int = 0, wildling: str | None = None) -> GameState:
     """Round 2's Westeros phase with ``cards`` on top of decks I-III (and ``wildling`` on top)."""
-    s = new_game(HOUSES, seed="review-westeros")
-    s.round, s.phase, s.wildling_threat = 2, "westeros", threat
-    for deck, card in enumerate(cards, 1):
-        s.westeros_decks[str(deck)].remove(card)
-        s.westeros_decks[str(deck)].insert(0, card)
-    if wildling:
-        s.wildling_deck.remove(wildling)
-        s.wildling_deck.insert(0, wildling)
-    return s
+    return westeros_round(HOUSES, cards, seed="review-westeros", threat=threat, wildling=wildling)
 
 
 def answer(house: str, command: object) -> dict:

@@ -29,7 +29,7 @@ from adjudicator.engine.core.context import (
 )
 from adjudicator.engine.events import Event
 from adjudicator.engine.machine import advance
-from adjudicator.engine.rules import action, planning
+from adjudicator.engine.rules import action, planning, westeros
 from adjudicator.game.board import HOUSES, Board
 from adjudicator.game.commands import CardChoice, Command
 from adjudicator.game.setup import new_game
@@ -100,6 +100,29 @@ def _westeros_stops(ctx: Context) -> None:
 
 def runners() -> dict[str, Any]:
     return {"planning": planning.run, "action": action.run, "westeros": _westeros_stops}
+
+
+def _planning_stops(ctx: Context) -> None:
+    raise NeedAnswers([])
+
+
+def westeros_phase_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run the Westeros phase for real and stop when the Planning phase would begin."""
+    monkeypatch.setattr(machine, "_runners", lambda: {"westeros": westeros.run, "planning": _planning_stops})
+
+
+def westeros_round(houses: list[str], cards: tuple[str, str, str], *, seed: str, threat: int = 0,
+                   wildling: str | None = None) -> GameState:
+    """Round 2's Westeros phase with ``cards`` on top of decks I-III (and ``wildling`` on top)."""
+    s = new_game(houses, seed=seed)
+    s.round, s.phase, s.wildling_threat = 2, "westeros", threat
+    for deck, card in enumerate(cards, 1):
+        s.westeros_decks[str(deck)].remove(card)
+        s.westeros_decks[str(deck)].insert(0, card)
+    if wildling:
+        s.wildling_deck.remove(wildling)
+        s.wildling_deck.insert(0, wildling)
+    return s
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -14,14 +14,12 @@ from typing import Any
 
 import pytest
 
-from adjudicator.engine import machine
 from adjudicator.engine.core.context import SKIPPED, Context, NeedAnswers, PoolEntry, Request, pool_entry
 from adjudicator.engine.events import AnswerUnusable, AnswerUsed
 from adjudicator.engine.events.common import UnitsDestroyed
 from adjudicator.engine.events.targaryen import LoyaltyMoved
 from adjudicator.engine.events.westeros import BidsRevealed, WesterosChoiceMade
 from adjudicator.engine.machine import advance
-from adjudicator.engine.rules import westeros
 from adjudicator.engine.rules.westeros import resolve_card
 from adjudicator.game.commands import (
     Bid,
@@ -36,9 +34,9 @@ from adjudicator.game.commands import (
     WildlingChoice,
 )
 from adjudicator.game.mod_setup import new_mod_game
-from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState, Segment, Unit
-from rules.helpers import of
+from rules.helpers import of, westeros_phase_only
+from rules.helpers import westeros_round as at_westeros
 
 THREE = ["stark", "lannister", "baratheon"]
 _ids = itertools.count(1)
@@ -49,26 +47,14 @@ def standing(house: str, cmd: Command, round: int = 1) -> dict[str, Any]:
                       text=f"standing: {house} line {next(_ids)}")
 
 
-def _stop(ctx: Any) -> None:
-    raise NeedAnswers([])
-
-
 @pytest.fixture
 def westeros_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(machine, "_runners", lambda: {"westeros": westeros.run, "planning": _stop})
+    westeros_phase_only(monkeypatch)
 
 
 def westeros_round(cards: tuple[str, str, str], *, threat: int = 0, wildling: str | None = None) -> GameState:
     """Round 2's Westeros Phase of a three-player game with ``cards`` on top of decks I-III."""
-    s = new_game(THREE, seed="each-kind")
-    s.round, s.phase, s.wildling_threat = 2, "westeros", threat
-    for deck, card in enumerate(cards, 1):
-        s.westeros_decks[str(deck)].remove(card)
-        s.westeros_decks[str(deck)].insert(0, card)
-    if wildling:
-        s.wildling_deck.remove(wildling)
-        s.wildling_deck.insert(0, wildling)
-    return s
+    return at_westeros(THREE, cards, seed="each-kind", threat=threat, wildling=wildling)
 
 
 def only(house: str, kind: str):  # type: ignore[no-untyped-def]
