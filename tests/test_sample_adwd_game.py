@@ -76,7 +76,7 @@ def test_adwd_sample_shows_stannis_baratheon_and_ramsay_bolton_at_winterfell(pla
     assert lost == [["footman", "footman", "knight"]], "Ramsay's three swords"
 
 
-def test_adwd_sample_replays_byte_for_byte(played, capsys: pytest.CaptureFixture[str]):
+def test_DD14_the_sample_game_replays_byte_for_byte(played, capsys: pytest.CaptureFixture[str]):
     root, _ = played
     check = audit.replay(root)
     assert check.ok, check.lines()
