@@ -314,3 +314,16 @@ def test_ruling_450_a_position_file_keeps_the_seats_and_refuses_seats_that_do_no
     wrong = text.replace(f'c = "{seats["c"]}"', f'c = "{seats["a"]}"')
     with pytest.raises(PositionError, match="options.random_houses: seats each house in play once"):
         load_position(wrong)
+
+
+def test_ruling_449_new_force_over_a_game_under_way_keeps_its_settings(tmp_path, capsys):
+    root = tmp_path / "g"
+    assert run(capsys, "new", root, "--houses", THREE, "--seed", "s", "--rounds", "8")[0] == 0
+    assert run(capsys, "new", root, "--houses", THREE, "--seed", "s", "--rounds", "6", "--force")[0] == 0  # not begun
+    assert run(capsys, "adjudicate", root)[0] == 0
+    before = files(root)
+    for args, said in ((("--rounds", "5"), "set up with rounds = 6"), (("--tides-of-battle",), "tides_of_battle = false"),
+                       (("--random-houses", "a,b,c"), "random_houses = none")):
+        code, _, err = run(capsys, "new", root, "--houses", THREE, "--seed", "s", "--rounds", "6", "--force", *args)
+        assert code == 2 and said in err and "cannot change during a game (ruling 449)" in err, err
+        assert files(root) == before

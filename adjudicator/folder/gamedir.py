@@ -49,7 +49,7 @@ from ..game.position import read_position
 from ..game.setup import check_houses
 from ..game.setup_file import setup_or_file
 from ..game.state import GameState, StateError, validate_engine
-from ..game.table_settings import TableSettings, apply_settings
+from ..game.table_settings import TableSettings, apply_settings, setting_difference
 from ..game.variants import variant
 from ..util import fileio, tomltext
 
@@ -378,8 +378,9 @@ def create_game(
         raise GameDirError(f"cannot create {root}: {parent} is a file, not a folder")
     if root.exists() and not is_empty_folder(root) and not force:
         raise GameDirError(f"{root} exists and is not empty (use --force to reuse it)")
+    before: dict[str, Any] | None = None
     if root.exists() and GameDir(root).game_file.exists():
-        GameDir(root).read_game()  # its other tables are kept: it must be readable before we write
+        before = GameDir(root).read_game()  # its other tables are kept: it must be readable before we write
     settings = settings or TableSettings()
     if setup is not None:
         state = _setup_state(setup, houses, gid, seed, tides_of_battle, position, expansion, house_cards, settings)
@@ -388,6 +389,8 @@ def create_game(
             houses = _printed_houses(len(settings.random_houses), expansion)
         state = _initial_state(houses, gid, seed, tides_of_battle, position, board, expansion, house_cards)
     apply_settings(state, settings)
+    if before is not None:
+        _keep_settings_under_way(GameDir(root), before, state)
     info = GameInfo(
         id=gid,
         houses=state.players(),
@@ -484,6 +487,23 @@ def _write_game(gd: GameDir, info: GameInfo, state: GameState) -> None:
     fileio.atomic_write_text(gd.seed_file, state.rng_seed + "\n", mode=0o600)
     gd.save_state(state)
     gd.write_table("game", info.to_table())
+
+
+def _keep_settings_under_way(gd: GameDir, before: dict[str, Any], state: GameState) -> None:
+    """A game under way keeps its table settings (ruling 449): ``--force`` may not start it again with others.
+
+    :raises GameDirError: when the folder has a resolved step and a setting would change.
+    """
+    steps = sorted(gd.folder("states").glob("[0-9][0-9][0-9][0-9].toml")) if gd.folder("states").is_dir() else []
+    table = before.get("game")
+    if not steps or not isinstance(table, dict) or not isinstance(table.get("options", {}), dict):
+        return
+    differ = setting_difference(table.get("options", {}), state.options)
+    if differ is not None:
+        key, was, now = differ
+        raise GameDirError(f"{gd.root} holds a game under way ({len(steps)} step(s) in states/), set up with {key} = "
+                           f"{was}: a table setting cannot change during a game (ruling 449), so --force will not "
+                           f"make it {now}; start the new game in a new folder")
 
 
 def _printed_houses(count: int, box_name: str | None) -> list[str]:

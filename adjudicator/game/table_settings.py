@@ -136,18 +136,28 @@ def apply_settings(state: GameState, settings: TableSettings, board: Board | Non
     state.options.update(options)
 
 
-def changed_settings(recorded: dict[str, Any], state: GameState) -> str | None:
-    """What differs between the settings ``game.toml`` records and those the game was set up with
-    (ruling 449), or None. A setting left out is its default (``tides_of_battle`` false)."""
+def setting_difference(before: dict[str, Any], after: dict[str, Any]) -> tuple[str, str, str] | None:
+    """The first table setting two options tables disagree on, as (key, before, after) in words, or
+    None. A setting left out is its default (``tides_of_battle`` false)."""
     for key in SETTING_KEYS:
-        was, now = state.options.get(key), recorded.get(key)
+        was, now = before.get(key), after.get(key)
         if key == "tides_of_battle":
             was, now = bool(was), bool(now)
         if was != now:
-            return (f"game.toml's [game] options say {key} = {_shown(now)}, but this game was set up with "
-                    f"{_shown(was)}: a table setting is chosen before the game and cannot change during it "
-                    f"(ruling 449); put it back as {key} = {_shown(was)}, or start a new game with the setting")
+            return key, _shown(was), _shown(now)
     return None
+
+
+def changed_settings(recorded: dict[str, Any], state: GameState) -> str | None:
+    """What differs between the settings ``game.toml`` records and those the game was set up with
+    (ruling 449), or None."""
+    differ = setting_difference(state.options, recorded)
+    if differ is None:
+        return None
+    key, was, now = differ
+    return (f"game.toml's [game] options say {key} = {now}, but this game was set up with {was}: a table "
+            f"setting is chosen before the game and cannot change during it (ruling 449); put it back as "
+            f"{key} = {was}, or start a new game with the setting")
 
 
 def _shown(value: Any) -> str:
