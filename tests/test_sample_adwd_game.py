@@ -44,11 +44,12 @@ def test_adwd_sample_is_the_scenario_of_six_houses_six_rounds_and_its_own_cards(
         assert "A Dance with Dragons: six players, six rounds" in report.read_text(), report
 
 
-def test_adwd_sample_plays_round_one_and_round_twos_westeros_phase(played):
+def test_adwd_sample_plays_two_whole_rounds_and_round_twos_westeros_phase(played):
     root, results = played
     steps = [s for r in results for s in r.steps]
-    assert any("-r1-action" in s for s in steps) and any("-r2-westeros" in s for s in steps)
-    assert steps[-1].endswith("-r2-planning")
+    for part in ("-r1-action", "-r2-westeros", "-r2-action"):
+        assert any(part in s for s in steps), part
+    assert steps[-1].endswith("-r3-westeros")
     events = _events(root)
     assert [e["card"] for e in events if e["type"] == "WesterosChoiceMade"] == ["dark_wings_dark_words"]
     assert [e["bids"] for e in events if e["type"] == "BidsRevealed"] == [
@@ -74,6 +75,20 @@ def test_adwd_sample_shows_stannis_baratheon_and_ramsay_bolton_at_winterfell(pla
     assert ["ability:ramsay_bolton", 1] in winterfell["defender_strength"] and winterfell["winner"] == "stark"
     lost = [e["units"] for e in events if e["type"] == "UnitsDestroyed" and e["area"] == "winterfell"]
     assert lost == [["footman", "footman", "knight"]], "Ramsay's three swords"
+
+
+def test_adwd_sample_answers_ser_ilyn_payne_and_reek_ahead_in_the_action_files(played):
+    events = _events(played[0])
+    crackclaw = next(e for e in events if e["type"] == "CombatResolved" and e["area"] == "crackclaw_point")
+    assert (crackclaw["attacker_card"], crackclaw["winner"]) == ("ser_ilyn_payne", "lannister")
+    destroyed = [(e["area"], e["house"], e["units"]) for e in events if e["type"] == "UnitsDestroyed"]
+    assert ("the_reach", "tyrell", ["footman"]) in destroyed, "Ser Ilyn Payne's footman outside the combat"
+    shore = next(e for e in events if e["type"] == "CombatResolved" and e["area"] == "the_stony_shore")
+    assert (shore["attacker_card"], shore["defender_card"], shore["winner"]) == ("reek", "asha_greyjoy_adwd", "greyjoy")
+    returned = [e["cards"] for e in events if e["type"] == "HandReturned" and e["house"] == "stark"]
+    assert returned == [["ramsay_bolton"], ["reek"]], "Reek brings Ramsay back, then comes back himself"
+    lines = [ln for p in (SAMPLE / "turns").rglob("*.txt") for ln in p.read_text().splitlines()]
+    assert "ser ilyn payne: destroy footman in The Reach" in lines and "reek: return" in lines
 
 
 def test_DD14_the_sample_game_replays_byte_for_byte(played, capsys: pytest.CaptureFixture[str]):
