@@ -5,6 +5,7 @@ drawn from the committed seed and shown by ``maester replay`` after ``maester re
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from adjudicator.game.table_settings import (
     seat_names,
     target_range,
 )
+from adjudicator.reports.svgmap import render_map
 from adjudicator.reports.views import settings_text
 from adjudicator.robots.simulate import simulate
 
@@ -327,3 +329,15 @@ def test_ruling_449_new_force_over_a_game_under_way_keeps_its_settings(tmp_path,
         code, _, err = run(capsys, "new", root, "--houses", THREE, "--seed", "s", "--rounds", "6", "--force", *args)
         assert code == 2 and said in err and "cannot change during a game (ruling 449)" in err, err
         assert files(root) == before
+
+
+@pytest.mark.parametrize(("target", "spaces"), [(None, 8), (5, 6), (13, 14)])
+def test_ruling_447_the_maps_victory_track_runs_to_the_target_within_the_map(target, spaces):
+    state = new_game(["stark", "lannister", "baratheon"], seed="s")
+    if target is not None:
+        apply_settings(state, TableSettings(victory_target=target))
+    svg = render_map(state)
+    width = float(re.search(r'viewBox="0 0 ([0-9.]+) ', svg).group(1))
+    boxes = [(float(x), float(w)) for x, w in re.findall(r'<rect x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)" height="28"/>', svg)]
+    assert len(boxes) == 7 + spaces  # the supply track's seven spaces, then the victory track's 0 to the target
+    assert max(x + w for x, w in boxes) <= width
