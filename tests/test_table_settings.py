@@ -341,3 +341,18 @@ def test_ruling_447_the_maps_victory_track_runs_to_the_target_within_the_map(tar
     boxes = [(float(x), float(w)) for x, w in re.findall(r'<rect x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)" height="28"/>', svg)]
     assert len(boxes) == 7 + spaces  # the supply track's seven spaces, then the victory track's 0 to the target
     assert max(x + w for x, w in boxes) <= width
+
+
+def test_ruling_446_a_flag_adds_a_setting_to_a_position_file_but_never_changes_its_own(tmp_path, capsys):
+    position = tmp_path / "start.toml"
+    state = new_game(["stark", "lannister", "baratheon"], seed="s")
+    apply_settings(state, TableSettings(rounds=8, random_houses=("a", "b", "c")))
+    position.write_text(dump_position(state))
+    for args in (("--rounds", "6"), ("--random-houses", "x,y,z")):
+        code, _, err = run(capsys, "new", tmp_path / "g", "--position", position, *args)
+        assert code == 2 and f"{args[0]} disagrees with {position}, which sets [options]" in err
+        assert not (tmp_path / "g").exists()
+    assert run(capsys, "new", tmp_path / "g", "--position", position, "--rounds", "8", "--victory-target", "6")[0] == 0
+    made = GameDir(tmp_path / "g").load_state()
+    assert (made.last_round(), made.options["victory_target"], made.options["random_houses"]) == (
+        8, 6, state.options["random_houses"])

@@ -388,6 +388,8 @@ def create_game(
         if houses is None and position is None and settings.random_houses is not None:
             houses = _printed_houses(len(settings.random_houses), expansion)
         state = _initial_state(houses, gid, seed, tides_of_battle, position, board, expansion, house_cards)
+        if position is not None:
+            _position_keeps_its_settings(position, state, settings)
     apply_settings(state, settings)
     if before is not None:
         _keep_settings_under_way(GameDir(root), before, state)
@@ -487,6 +489,19 @@ def _write_game(gd: GameDir, info: GameInfo, state: GameState) -> None:
     fileio.atomic_write_text(gd.seed_file, state.rng_seed + "\n", mode=0o600)
     gd.save_state(state)
     gd.write_table("game", info.to_table())
+
+
+def _position_keeps_its_settings(position: str | Path, state: GameState, settings: TableSettings) -> None:
+    """A flag may add a setting to a position file, never change one it names (as ``--house-cards``).
+
+    :raises GameDirError: naming the position's own value.
+    """
+    for key, flag, asked in (("rounds", "--rounds", settings.rounds), ("victory_target", "--victory-target",
+                             settings.victory_target), ("random_houses", "--random-houses", settings.random_houses)):
+        own = state.options.get(key)
+        if own is not None and asked is not None and (key == "random_houses" or own != asked):
+            raise GameDirError(f"{flag} disagrees with {position}, which sets [options] {key} already; "
+                               f"leave out {flag}, or change it there")
 
 
 def _keep_settings_under_way(gd: GameDir, before: dict[str, Any], state: GameState) -> None:
