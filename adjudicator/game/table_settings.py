@@ -33,7 +33,7 @@ from .state import GameState
 
 ROUND_TRACK = 10  # the round track's spaces (R036): no game may last longer
 SEAT_DRAW = -1  # the counter of the seat draw: every shuffle of a game uses 0 and up (ruling 450)
-SEAT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._@+'-]{0,39}$")
+SEAT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._@+'-]{0,39}")  # matched whole (fullmatch)
 SETTING_KEYS = ("house_cards", "tides_of_battle", "rounds", "victory_target", "random_houses", "setup")
 """The options a table chooses at the start and may never change (ruling 449)."""
 
@@ -46,9 +46,6 @@ class TableSettings:
     victory_target: int | None = None
     random_houses: tuple[str, ...] | None = None  # the seats, in the order the moderator named them
 
-    def chosen(self) -> bool:
-        return (self.rounds, self.victory_target, self.random_houses) != (None, None, None)
-
 
 def seat_names(given: str) -> tuple[str, ...]:
     """``--random-houses``' argument: the seats, trimmed, each named once.
@@ -57,7 +54,7 @@ def seat_names(given: str) -> tuple[str, ...]:
     """
     seats = tuple(s.strip() for s in given.split(","))
     for s in seats:
-        if not SEAT_NAME.match(s):
+        if not SEAT_NAME.fullmatch(s):
             raise SetupError(f"--random-houses: {s!r} cannot name a seat: give 1 to 40 letters, digits, spaces and "
                              "._@+'- (starting with a letter or digit), one seat a player, separated by commas")
     folded = [s.lower() for s in seats]
