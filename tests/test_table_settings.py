@@ -356,3 +356,27 @@ def test_ruling_446_a_flag_adds_a_setting_to_a_position_file_but_never_changes_i
     made = GameDir(tmp_path / "g").load_state()
     assert (made.last_round(), made.options["victory_target"], made.options["random_houses"]) == (
         8, 6, state.options["random_houses"])
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--setup", "rumble-in-the-south", "--random-houses", "a,b,c,d,e"),
+     "--random-houses names 5 seats, but Rumble in the South is played by 4 players: name one seat a player"),
+    (("--setup", "struggle-in-the-north", "--random-houses", "a,b,c"),
+     "--random-houses names 3 seats, but Struggle in the North is played by 4 or 5 players"),
+    (("--setup", "a-dance-with-dragons", "--random-houses", "a,b,c"),
+     "--random-houses names 3 seats, but A Dance with Dragons is played by 6 players"),
+    (("--random-houses", "a,b"), "--random-houses names 2 seats, but The base game is played by 3 to 6 players"),
+    (("--random-houses", "a,b,c,d,e,f,g"), "--random-houses names 7 seats, but The base game is played by 3 to 6"),
+    (("--expansion", "a-dance-with-dragons", "--random-houses", "a,b,c"), "A Dance with Dragons is played by 6 players"),
+])
+def test_ruling_451_seats_for_a_count_the_game_is_not_played_by_are_refused(tmp_path, capsys, args, message):
+    code, _, err = run(capsys, "new", tmp_path / "g", *args)
+    assert code == 2 and message in err and "Traceback" not in err and "internal error" not in err, err
+    assert not (tmp_path / "g").exists()
+
+
+def test_ruling_451_a_setup_for_several_counts_deals_the_rulebooks_houses_for_the_seats(tmp_path, capsys):
+    assert run(capsys, "new", tmp_path / "g", "--setup", "struggle-in-the-north", "--random-houses", "a,b,c,d,e",
+               "--seed", "s")[0] == 0
+    state = GameDir(tmp_path / "g").load_state()
+    assert sorted(state.options["random_houses"].values()) == ["baratheon", "greyjoy", "lannister", "stark", "tyrell"]

@@ -473,8 +473,12 @@ def _setup_state(
         if own is not None and asked is not None and own != asked:  # the setup's own number is its rule (ruling 446)
             raise GameDirError(f"{flag} {asked} disagrees with the setup {chosen.name}, which plays to {own}; "
                                f"leave out {flag}, or write a setup file of your own (docs/setups.md)")
-    if houses is None and settings.random_houses is not None and chosen.fixed_houses(len(settings.random_houses)) is None:
-        houses = _printed_houses(len(settings.random_houses), chosen.box.name)
+    if houses is None and settings.random_houses is not None:  # the setup's own houses, else the count's (ruling 451)
+        n = len(settings.random_houses)
+        if n not in chosen.players:
+            raise GameDirError(f"--random-houses names {n} seats, but {chosen.title} is played by "
+                               f"{' or '.join(map(str, chosen.players))} players: name one seat a player")
+        houses = chosen.fixed_houses(n) or _printed_houses(n, chosen.box.name)
     return chosen.new_game(houses, seed=seed or rng.new_seed(), game_id=gid, tides_of_battle=tides,
                            house_cards=house_cards)
 
@@ -528,7 +532,10 @@ def _printed_houses(count: int, box_name: str | None) -> list[str]:
     """
     box = box_named(box_name or DEFAULT_BOX)
     setups = Board.classic().setups
-    if box.has("vassals") or count not in setups:
+    if count not in setups and not box.has("vassals"):
+        raise GameDirError(f"--random-houses names {count} seats, but {box.title[:1].upper()}{box.title[1:]} is played "
+                           f"by {min(setups)} to {max(setups)} players: name one seat a player")
+    if box.has("vassals"):
         raise GameDirError(f"name the houses in play with --houses: {box.title} with {count} players does not "
                            "say which houses play, and --random-houses deals the houses in play to the seats")
     return list(setups[count].houses)
