@@ -380,3 +380,15 @@ def test_ruling_451_a_setup_for_several_counts_deals_the_rulebooks_houses_for_th
                "--seed", "s")[0] == 0
     state = GameDir(tmp_path / "g").load_state()
     assert sorted(state.options["random_houses"].values()) == ["baratheon", "greyjoy", "lannister", "stark", "tyrell"]
+
+
+def test_ruling_447_a_round_limit_before_a_positions_round_is_refused(tmp_path, capsys):
+    state = new_game(["stark", "lannister", "baratheon"], seed="s")
+    state.round = 5
+    position = tmp_path / "late.toml"
+    position.write_text(dump_position(state))
+    code, _, err = run(capsys, "new", tmp_path / "g", "--position", position, "--rounds", "4")
+    assert code == 2 and "--rounds 4: this position is in round 5 already: a round limit of 5 to 10" in err
+    assert not (tmp_path / "g").exists()
+    assert run(capsys, "new", tmp_path / "g", "--position", position, "--rounds", "5")[0] == 0
+    assert GameDir(tmp_path / "g").load_state().last_round() == 5

@@ -119,6 +119,9 @@ def apply_settings(state: GameState, settings: TableSettings, board: Board | Non
     board = board or state.box.board(state.houses_in_play)
     options: dict[str, Any] = {}
     if settings.rounds is not None and (rounds := check_rounds(settings.rounds, state.box.rounds)) is not None:
+        if rounds < state.round:
+            raise SetupError(f"--rounds {rounds}: this position is in round {state.round} already: a round limit of "
+                             f"{state.round} to {ROUND_TRACK}")
         options["rounds"] = rounds
     if settings.victory_target is not None:
         target = check_victory_target(state, board, settings.victory_target)
