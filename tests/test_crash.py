@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from test_batch import drop, make_game, run, sealed, tree, use_toy_game
 
-from adjudicator.folder import batch, registry
+from adjudicator.folder import batch, ledger, ledger_index, registry
 from adjudicator.util import fileio
 
 TESTS = Path(__file__).resolve().parent
@@ -51,6 +51,17 @@ def _accepts(root: Path) -> list[tuple[str, int, str]]:
 def _deadline_done(root: Path) -> bool:
     """Whether a deadline run got to its last write: the log line closing the deadline it called."""
     return any(e.get("action") == "deadline-done" for e in registry.read_log(root))
+
+
+def assert_kept_reading_is_the_logs(root: Path) -> None:
+    """The log's reading kept beside it (ledger.json) is there, and a new command starting from it
+    knows what the log read whole says."""
+    assert (root / ledger_index.INDEX_FILE).is_file()
+    ledger.forget_reads()
+    lines = ledger.lines_read()
+    from_kept = ledger.Ledger.read(root)
+    assert ledger.lines_read() == lines, "a new command read the log again instead of its kept reading"
+    assert from_kept == ledger.Ledger.read(root, kept=False)
 
 
 def _comparable(root: Path) -> dict[str, bytes]:
@@ -131,10 +142,11 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
         monkeypatch.setattr(fileio, "atomic_write_bytes", real_write)
         monkeypatch.setattr(fileio, "append_line", real_append)
         monkeypatch.setattr(fileio, "write_folder", real_folder)
-        if not finished:
-            run(root, deadline=True)  # the moderator runs the same command again
+        if not finished:  # the moderator runs the same command again; killed after closing the deadline it
+            run(root, deadline=not _deadline_done(root))  # called (keeping the log's reading), a plain run
         assert _comparable(root) == expected, f"differs after a kill before write {k}"
         assert _accepts(root) == expected_accepts, f"a submission lost or applied twice (kill before write {k})"
+        assert_kept_reading_is_the_logs(root)
         shutil.rmtree(root.parent)
         if finished:
             break
@@ -169,8 +181,9 @@ def test_two_kills_in_a_row_then_a_rerun_give_the_uninterrupted_result(template:
                 pass
         monkeypatch.setattr(fileio, "atomic_write_bytes", real_write)
         if not finished:
-            run(root, deadline=True)
+            run(root, deadline=not _deadline_done(root))
         assert _comparable(root) == expected, f"trial {trial}"
+        assert_kept_reading_is_the_logs(root)
 
 
 RUNNER = """
@@ -212,7 +225,8 @@ def test_sigkill_at_a_random_moment_then_a_rerun_gives_the_uninterrupted_result(
     # Killed before its last durable act (closing the deadline it called), the moderator runs it again.
     # Judged from the folder, not the exit status: a kill during the interpreter's exit, after the run
     # finished, is not an interrupted run, and running the deadline again would close the next step too.
-    if not _deadline_done(root):
-        run(root, deadline=True)
+    # A plain run after one that finished changes nothing but the log's kept reading, if it was killed before it.
+    run(root, deadline=not _deadline_done(root))
     assert _comparable(root) == _comparable(reference)
     assert _accepts(root) == _accepts(reference)
+    assert_kept_reading_is_the_logs(root)
