@@ -186,7 +186,7 @@ class Run:
         """
         if self.ledger.rollback is not None and not self.ledger.rollback_done:
             complete_rollback(self.folder, self.ledger)
-        self._sweep()
+        # The temporary files of a killed run were swept by settle, under the lock this run holds (locked()).
         numbers = self.folder.numbers()
         if not numbers:
             return self._first()
@@ -241,9 +241,10 @@ class Run:
         A run writes in the game folder, ``states/``, ``archive/``, ``reports/`` (a new step's
         folder, written as ``.NAME.tmp`` and renamed) and the report folder of the latest snapshot
         only: a step's snapshot is written before its reports, and a receipt goes to the folder of
-        the step it was judged at, the latest. So a killed run's temporary file is in one of these,
-        and :meth:`recover` sweeps that report folder once it knows the latest snapshot; only a
-        repair, which may rewrite any step's reports, sweeps them all.
+        the step it was judged at, the latest. So a killed run's temporary file is in one of these:
+        settle (:mod:`adjudicator.folder.settle`) sweeps them all before a run, under the lock it
+        holds, and :meth:`recover` the latest report folder and below once it knows the latest
+        snapshot; only a repair, which may rewrite any step's reports, sweeps them all again here.
         """
         for folder in (self.gd.root, self.folder.states, self.folder.archive, self.folder.reports):
             _sweep(folder, "")

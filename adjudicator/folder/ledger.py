@@ -107,12 +107,12 @@ class Ledger:
         with f:
             st = os.fstat(f.fileno())
             ident = (st.st_dev, st.st_ino)
-            led, offset, tail = _resume(path, ident, st.st_size, f, kept)
+            led, offset, tail, fresh = _resume(path, ident, st.st_size, f, kept)
             data = f.read()
         end = data.rfind(b"\n") + 1  # what follows the last newline is not a finished line yet
         led._take_lines(data[:end])
         led._sort()
-        if end:
+        if end or fresh:  # remembered: the next read of this process starts from here
             tail = data[max(0, end - _TAIL) : end] if end >= _TAIL else (tail + data[:end])[-_TAIL:]
             _LEDGERS.pop(path, None)
             while len(_LEDGERS) >= _LEDGERS_KEPT:
@@ -400,15 +400,16 @@ def lines_read() -> int:
     return _lines_read[0]
 
 
-def _resume(path: Path, ident: tuple[int, int], size: int, f: Any, kept: bool) -> tuple[Ledger, int, bytes]:
+def _resume(path: Path, ident: tuple[int, int], size: int, f: Any, kept: bool) -> tuple[Ledger, int, bytes, bool]:
     """A copy of the ledger this process read from ``path`` before, the offset to read on from and
     the bytes just before it; else the reading the last run kept beside the log; a fresh ledger at
-    offset 0 when neither is of the log as it is, or without ``kept`` (the log read whole)."""
+    offset 0 when neither is of the log as it is, or without ``kept`` (the log read whole). Last,
+    whether the ledger is not one this process remembers."""
     last = _LEDGERS.get(path) if kept else None
     if last is not None and last.ident == ident and last.offset <= size:
         f.seek(last.offset - len(last.tail))
         if f.read(len(last.tail)) == last.tail:
-            return last.ledger.copy(), last.offset, last.tail
+            return last.ledger.copy(), last.offset, last.tail, False
     if kept and (got := ledger_index.load(path.parent, ident, size, f)) is not None:
         state, offset, tail = got
         try:
@@ -419,9 +420,9 @@ def _resume(path: Path, ident: tuple[int, int], size: int, f: Any, kept: bool) -
             led._index()
             f.seek(offset)
             _KEPT[path] = (ident, offset)
-            return led, offset, tail
+            return led, offset, tail, True
     f.seek(0)
-    return Ledger(), 0, b""
+    return Ledger(), 0, b"", True
 
 
 def keep_reading(root: Path) -> None:
@@ -474,8 +475,7 @@ def snapshot_numbers(states: Path) -> list[int]:
     """The numbers of the snapshots in force in ``states/`` (the names ``NNNN.toml``; rolled-back ones
     live in sub-folders)."""
     try:
-        with os.scandir(states) as entries:
-            names = [e.name for e in entries]
+        names = os.listdir(states)
     except (FileNotFoundError, NotADirectoryError):
         return []
     return sorted(int(n[:4]) for n in names if len(n) == 9 and n.endswith(".toml") and _DIGITS.issuperset(n[:4]))
