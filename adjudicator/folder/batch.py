@@ -56,7 +56,7 @@ from .audit import (
 from .defaults import DefaultRule
 from .gamedir import GameDir, GameDirError
 from .intake import Intake, Rejection, inbox_files
-from .ledger import Archived, Ledger, keep_reading, log, log_lost, sha256
+from .ledger import Archived, Ledger, keep_reading, log, log_lost, log_size, sha256
 from .notices import game_path, in_inbox, kept_name, move, settle_inbox, who_gets, write_receipts
 from .notices import waiting as notices_waiting
 from .outputs import Timings, clock, write_outputs
@@ -596,9 +596,11 @@ def adjudicate(root: str | Path, files: Iterable[str | Path] = (), *, deadline: 
     for d in ("inbox", "archive", "reports", "states"):
         gd.folder(d).mkdir(exist_ok=True)
     with locked(gd):
+        before = log_size(gd.root)
         run = Run(gd, templates_dir=Path(templates_dir) if templates_dir else None)
         result = run.go([Path(f) for f in files], deadline=deadline, inbox=inbox, now=now)
-        keep_reading(gd.root)  # the next command reads the log on from here
+        if log_size(gd.root) != before:  # a run that wrote nothing leaves the folder as it was
+            keep_reading(gd.root)  # the next command reads the log on from here
         return result
 
 

@@ -425,6 +425,14 @@ def _resume(path: Path, ident: tuple[int, int], size: int, f: Any, kept: bool) -
     return Ledger(), 0, b"", True
 
 
+def log_size(root: Path) -> int:
+    """The size of the log of ``root`` in bytes (-1 when there is none): whether a command appended to it."""
+    try:
+        return os.stat(Path(root) / registry.LOG_FILE).st_size
+    except OSError:
+        return -1
+
+
 def keep_reading(root: Path) -> None:
     """Keep this process's reading of the log of ``root``, brought up to its end, beside it for the
     next command (:mod:`adjudicator.folder.ledger_index`); the caller holds the folder's lock.
