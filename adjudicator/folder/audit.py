@@ -26,6 +26,7 @@ from ..engine.rules.standing import standing_of_other_keys
 from ..game.board import Board
 from ..game.boxes import DEFAULT_BOX
 from ..game.state import GameState, Segment
+from ..game.validation import box_keys, box_keys_changed
 from ..seals.seal import NoSeal, SealError, decode, normalise, scan
 from ..turnfile.header import Header, HeaderError, find_header
 from ..turnfile.names import vocabulary_of
@@ -375,11 +376,11 @@ def name_leaving(state: GameState, houses: Sequence[str]) -> list[Event]:
             continue
         state.leaving = [*state.leaving, house]
         events.append(PlayerLeaving(house=house, round=state.round))
-    if state.segment is not None and state.leaving != state.segment.start.get("leaving", []):
+    if state.segment is not None and state.leaving != box_keys(state.segment.start).get("leaving", []):
         # A step half resolved replays from its start: the names go there too (no decision reads them).
         seg = state.segment
-        state.segment = Segment(seg.name, {**seg.start, "leaving": list(state.leaving)}, seg.decisions, seg.used,
-                                seg.events_seen)  # fmt: skip
+        state.segment = Segment(seg.name, box_keys_changed(seg.start, leaving=list(state.leaving)), seg.decisions,
+                                seg.used, seg.events_seen)  # fmt: skip
     return events
 
 
