@@ -392,3 +392,15 @@ def test_ruling_447_a_round_limit_before_a_positions_round_is_refused(tmp_path, 
     assert not (tmp_path / "g").exists()
     assert run(capsys, "new", tmp_path / "g", "--position", position, "--rounds", "5")[0] == 0
     assert GameDir(tmp_path / "g").load_state().last_round() == 5
+
+
+def test_ruling_447_the_bounds_themselves_are_accepted():
+    for rounds in (1, 9):
+        state = new_game(["stark", "lannister", "baratheon"], seed="s")
+        apply_settings(state, TableSettings(rounds=rounds))
+        assert state.last_round() == rounds and state.options["rounds"] == rounds
+    for target in (3, 13):
+        state = new_game(["stark", "lannister", "baratheon"], seed="s")
+        apply_settings(state, TableSettings(victory_target=target))
+        assert state.victory_target(state.board()) == target == state.options["victory_target"]
+    assert seat_names(" Ann , " + "x" * 40 + " ") == ("Ann", "x" * 40)  # trimmed; forty letters are a name
