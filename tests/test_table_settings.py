@@ -26,6 +26,7 @@ from adjudicator.game.table_settings import (
     seat_names,
     target_range,
 )
+from adjudicator.reports.report import render_report
 from adjudicator.reports.svgmap import render_map
 from adjudicator.reports.views import settings_text
 from adjudicator.robots.simulate import simulate
@@ -404,3 +405,13 @@ def test_ruling_447_the_bounds_themselves_are_accepted():
         apply_settings(state, TableSettings(victory_target=target))
         assert state.victory_target(state.board()) == target == state.options["victory_target"]
     assert seat_names(" Ann , " + "x" * 40 + " ") == ("Ann", "x" * 40)  # trimmed; forty letters are a name
+
+
+def test_ruling_445_a_long_header_of_settings_is_wrapped_within_the_text_reports_width():
+    state = new_game(SIX, seed="s", house_cards="adwd")
+    seats = tuple(f"Player Number {i} Longname" for i in range(6))
+    apply_settings(state, TableSettings(rounds=8, victory_target=6, random_houses=seats))
+    for viewer in (None, "stark"):
+        text = render_report(state, [], viewer=viewer)
+        assert max(len(line) for line in text.splitlines()) <= 80
+        assert "Random houses: Player Number 0" in text and "Longname Tyrell" in text.replace("\n", " ")
