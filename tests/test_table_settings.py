@@ -75,7 +75,7 @@ def test_ruling_445_settings_are_recorded_in_game_toml_the_state_and_the_header(
         "tides_of_battle": True, "tides_reshuffle_each_combat": True, "house_cards": "adwd",
         "rounds": 8, "victory_target": 5, "random_houses": seats}
     assert state.last_round() == 8 and state.victory_target(state.board()) == 5
-    words = ", ".join(f"{s} {h.title()}" for s, h in seats.items())
+    words = ", ".join(f"{s} plays {h.title()}" for s, h in seats.items())
     assert settings_text(state) == ("Played with A Dance with Dragons' house cards · Tides of Battle · The game ends after round 8 · "
                                     f"5 castles and strongholds win · Random houses: {words}")
     assert "random houses: " + ", ".join(f"{s} plays {h.title()}" for s, h in seats.items()) in out
@@ -89,7 +89,7 @@ def test_ruling_445_every_report_of_a_step_names_the_settings_in_its_header(tmp_
     assert reports
     for p in reports:
         text = p.read_text()
-        assert "The game ends after round 7" in text and "Random houses: Ann " in text, p
+        assert "The game ends after round 7" in text and "Random houses: Ann plays " in text, p
 
 
 # --- ruling 446: a setup's own number against the table's ----------------------------------------------
@@ -414,4 +414,4 @@ def test_ruling_445_a_long_header_of_settings_is_wrapped_within_the_text_reports
     for viewer in (None, "stark"):
         text = render_report(state, [], viewer=viewer)
         assert max(len(line) for line in text.splitlines()) <= 80
-        assert "Random houses: Player Number 0" in text and "Longname Tyrell" in text.replace("\n", " ")
+        assert "Random houses: Player Number 0" in text and "Longname plays Tyrell" in text.replace("\n", " ")
