@@ -415,3 +415,14 @@ def test_ruling_445_a_long_header_of_settings_is_wrapped_within_the_text_reports
         text = render_report(state, [], viewer=viewer)
         assert max(len(line) for line in text.splitlines()) <= 80
         assert "Random houses: Player Number 0" in text and "Longname plays Tyrell" in text.replace("\n", " ")
+
+
+def test_ruling_450_the_draw_is_the_one_docs_setups_md_tells_players_to_repeat():
+    import hashlib
+    import random
+
+    houses = ["stark", "lannister", "greyjoy", "baratheon"]
+    digest = hashlib.sha256(b"a public seed:-1").digest()
+    by_hand = list(houses)
+    random.Random(int.from_bytes(digest, "big")).shuffle(by_hand)
+    assert list(seat_houses("a public seed", ["a", "b", "c", "d"], houses).values()) == by_hand
