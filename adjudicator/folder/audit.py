@@ -618,6 +618,7 @@ def _check_seed(game: dict[str, Any], setup_text: str, chk: Check) -> None:
     from ..game.box_setup import fresh_decks
     from ..game.rng import commitment
     from ..game.setup import SetupError
+    from ..game.table_settings import random_seats_check
     from ..game.variants import laid_out_as_data, variant
 
     table = game.get("game", {})
@@ -645,3 +646,5 @@ def _check_seed(game: dict[str, Any], setup_text: str, chk: Check) -> None:
         chk.problems.append(f"the setup's {', '.join(differ)} are not those of a fresh game with the revealed seed")
     else:
         chk.notes.append("the revealed seed matches its commitment and the setup's decks are its fresh shuffle")
+    if (seats := random_seats_check(setup, seed)) is not None:  # random houses (ruling 450)
+        (chk.notes if seats[0] else chk.problems).append(seats[1])
