@@ -21,14 +21,14 @@ run reads the whole log. ``--profile`` adds the functions whose time grew most f
 ``--instructions`` also counts, with valgrind's callgrind (which the machine's load does not move),
 the instructions of a few runs of round 3 and of round R-2, each run again as a new command on a
 copy of the folder as it was just before the run (its kept reading of the log rewritten for the
-copy's log file, as the run before left it), in a command that first adjudicates another copy (the
-imports and what a process loads once, as a host with many games pays them once), less the same
-command stopped before the run.
+copy's log file, as the run before left it), less the same command stopped before the run; both
+import first every module the runs import, so that the difference is the run's own work.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import cProfile
 import dataclasses
 import os
@@ -131,26 +131,31 @@ def play(players: int, seed: int, rounds: int, warm: bool, profile: bool,
 
 KEPT_RUNS = 2  # runs counted by callgrind at each end (a minute or two each under valgrind)
 RUN_ONE = """
-import sys
+import importlib, sys
 sys.path.insert(0, {root!r})
 sys.path.insert(0, {bench!r})
-from bench_length import forget_everything, raise_round_limit
+from bench_length import raise_round_limit
 from adjudicator.folder import batch
 from adjudicator.util import fileio
+for name in {modules!r}:  # what the run imports, imported first: the count is of the run, not the imports
+    importlib.import_module(name)
 raise_round_limit({limit})
-with fileio.relaxed():
-    batch.adjudicate({warm!r})  # the imports and what a process loads once, in both counts
-    forget_everything()
-    if {folder!r}:
+if {folder!r}:
+    with fileio.relaxed():
         batch.adjudicate({folder!r})
+print("MODULES", sorted(m for m in sys.modules if m.startswith("adjudicator")))
 """
 
 
-def instructions(warm: Path, folder: Path | None, limit: int, env: dict[str, str]) -> int:
-    """Instructions of a command that adjudicates ``warm``, then ``folder`` as a new command would."""
-    script = RUN_ONE.format(root=str(ROOT), bench=str(Path(__file__).resolve().parent), limit=limit, warm=str(warm),
-                            folder=str(folder or ""))  # fmt: skip
-    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", script],
+def command(folder: Path | None, limit: int, modules: list[str]) -> str:
+    return RUN_ONE.format(root=str(ROOT), bench=str(Path(__file__).resolve().parent), limit=limit,
+                          folder=str(folder or ""), modules=modules)  # fmt: skip
+
+
+def instructions(folder: Path | None, limit: int, modules: list[str], env: dict[str, str]) -> int:
+    """Instructions of a new command that imports ``modules``, then adjudicates ``folder`` (when given)."""
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c",
+                          command(folder, limit, modules)],
                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)  # fmt: skip
     for line in out.stderr.splitlines():
         if "Collected :" in line:
@@ -159,33 +164,30 @@ def instructions(warm: Path, folder: Path | None, limit: int, env: dict[str, str
 
 
 def count_runs(keep: dict[str, list[Path]], limit: int) -> dict[str, list[int]]:
-    """Instructions of each kept run, by side: a command warmed by a run on another copy, less the
-    same command stopped before the run."""
+    """Instructions of each kept run, by side, as a new command less its interpreter and imports (the
+    modules the runs import, found by a run on a copy, imported first in both counts)."""
     env = dict(os.environ, XDG_CACHE_HOME=str(Path(keep["where"][0]) / "cache"))
-    warm = keep["early"][0].with_name("warm")
-    out: dict[str, list[int]] = {}
-    base = 0
+    modules: set[str] = set()
+    for side in ("early", "late"):  # each run once on a copy, which fills the user's cache too
+        for folder in keep[side]:
+            copy = folder.with_name("first-run")
+            shutil.copytree(folder, copy, symlinks=True)
+            out = subprocess.run([sys.executable, "-c", command(copy, limit, [])], env=env, check=True,
+                                 capture_output=True, text=True)  # fmt: skip
+            modules |= set(ast.literal_eval(out.stdout.split("MODULES", 1)[1].strip()))  # the names it printed
+            shutil.rmtree(copy)
+    names = sorted(modules)
+    base = instructions(None, limit, names, env)
+    counted: dict[str, list[int]] = {}
     for side in ("early", "late"):
-        out[side] = []
+        counted[side] = []
         for folder in keep[side]:
             forget_everything()
             keep_reading = getattr(ledger, "keep_reading", None)
             if keep_reading is not None:  # as the run before left it, for this copy's log
                 keep_reading(folder)
-            if not base:  # a copy of the first early folder, run once first to fill the user's cache
-                shutil.copytree(folder, warm, symlinks=True)
-                subprocess.run([sys.executable, "-c", RUN_ONE.format(root=str(ROOT), bench=str(Path(__file__).resolve().parent),
-                                                                     limit=limit, warm=str(warm), folder="")],
-                               env=env, check=True)  # fmt: skip
-                shutil.rmtree(warm)
-                shutil.copytree(folder, warm, symlinks=True)
-                base = instructions(warm, None, limit, env)
-                shutil.rmtree(warm)
-                shutil.copytree(folder, warm, symlinks=True)
-            w = warm.with_name(f"warm-{side}-{len(out[side])}")
-            shutil.copytree(warm, w, symlinks=True)
-            out[side].append(instructions(w, folder, limit, env) - base)
-    return out
+            counted[side].append(instructions(folder, limit, names, env) - base)
+    return counted
 
 
 def grown(profiles: dict[str, cProfile.Profile], early_steps: int, late_steps: int, top: int = 12) -> list[str]:
@@ -241,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     if counted is not None:
         e_i, l_i = statistics.mean(counted["early"]), statistics.mean(counted["late"])
         print(f"  instructions a run (callgrind, {len(counted['early'])} + {len(counted['late'])} runs, each as a new command "
-              f"after a first run of the process): round 3 {e_i / 1e6:.1f} M, round {args.rounds - 2} {l_i / 1e6:.1f} M, "
+              f"less its imports): round 3 {e_i / 1e6:.1f} M, round {args.rounds - 2} {l_i / 1e6:.1f} M, "
               f"late over early {l_i / e_i:.2f}x")
     if profiles is not None:
         print("  grown most, own time per run:")
