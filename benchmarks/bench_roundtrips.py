@@ -130,7 +130,8 @@ def main() -> None:
         line = []
         for mode, played in games.items():
             counts = [len(r.mails) for (p, _), g in played.items() if p == players for r in g.values() if r.mails]
-            line.append(f"{mode} {statistics.mean(counts):.2f} (max {max(counts)})")
+            within = sum(1 for c in counts if c <= GOAL) / len(counts)
+            line.append(f"{mode} {statistics.mean(counts):.2f} ({within:.1%} within {GOAL}, max {max(counts)})")
         print(f"\n{players} players: mean mail round trips per round: " + ", ".join(line), end="")
     for mode in ("ahead", "standing"):
         print(f"\n\n{mode}: what the mail rounds of a round over the goal were for (step: kinds asked), and how often:")

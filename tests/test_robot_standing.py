@@ -105,3 +105,31 @@ def test_ruling_362_a_robots_supply_lines_fit_the_cuts_its_supply_may_take():
         fitting |= {i for i, c in enumerate(lines) if check_reconcile(trial, s.board(), "stark", c) is None}
     assert len(lines) == 2 and fitting == {0, 1}
     assert len({sum(r.count for r in c.removals) for c in lines}) == len(lines)  # one line per number (ruling 362)
+
+
+def test_in_the_action_phase_a_robot_sends_again_only_the_lines_naming_units_that_read_differently():
+    from adjudicator.robots.standing_robot import refreshed
+
+    s = _stark_at_orders()
+    s.phase = "action"
+    bot = robot("stark")
+    first = refreshed(bot, s, s.board())
+    assert first and all(not isinstance(c, (Bid, WesterosChoice)) for c in first)
+    s.answers = [entry("stark", Standing(command=c), round=s.round) for c in first]
+    assert refreshed(bot, s, s.board()) == []  # nothing moved: nothing to send again
+    s.area_mut("karhold").units = [Unit("stark", "knight")]  # the footman named there died
+    again = refreshed(bot, s, s.board())
+    assert again and all(isinstance(c, WildlingChoice) for c in again)
+    assert not any(u.area == "karhold" and u.unit == "footman" for c in again for u in c.units)
+
+
+def test_M104_a_robots_iron_bank_answer_sent_ahead_falls_back_on_no_loan():
+    from adjudicator.engine.core.context import Request
+    from adjudicator.game.commands import IronBank
+    from adjudicator.robots.players import _consolidate_ahead
+
+    none, loan = IronBank(area="bay_of_ice"), IronBank(area="bay_of_ice", loan="spymaster", option="1")
+    req = Request(key="ahead.x", kind="consolidate", house="stark", prompt="", options=(none, loan),
+                  context={"origin": "bay_of_ice", "iron_bank_orders": ["bay_of_ice"]})
+    sent = {tuple(_consolidate_ahead(robot("stark", seed), req)) for seed in range(1, 12)}
+    assert sent == {(none,), (none, loan)}  # the loan last: the newest line that fits is used

@@ -48,6 +48,19 @@ def test_text_path_and_engine_agree_move_for_move():
     assert _position(finals[True]) == _position(finals[False])
 
 
+@pytest.mark.parametrize("standing", [False, True], ids=["asked", "standing"])
+def test_an_expansion_games_text_path_and_engine_agree_move_for_move(standing):
+    """Was broken: the engine-only table seeded its robots in the game's order of the houses, vassals
+    among them, so Targaryen's robot drew another random stream than through the text path."""
+    finals = {}
+    for text in (True, False):
+        last = []
+        simulate(4, 1, rounds=2, text=text, chaos=0.0, ahead=standing, standing=standing,
+                 expansion="mother-of-dragons", on_step=last.append)
+        finals[text] = last[-1]
+    assert _position(finals[True]) == _position(finals[False])
+
+
 def test_simulate_command_names_the_winner(capsys):
     assert main(["simulate", "--players", "3", "--seed", "2", "--engine-only"]) == 0
     assert capsys.readouterr().out.strip().splitlines()[-1].startswith("winner: ")

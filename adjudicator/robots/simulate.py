@@ -219,7 +219,9 @@ def _play_engine(houses: list[str], seed: int, rounds: int | None, tides: bool, 
     else:
         state = variant(expansion or DEFAULT_BOX).setup(houses, seed=f"sim-{seed}", game_id=f"sim-{seed}",
                                                     tides_of_battle=tides, house_cards=house_cards)  # fmt: skip
-    robots = _robots(state.houses_in_play, seed, chaos, ahead, standing)  # a vassal's too: they stand in for its commander
+    # The players' robots first, in the order the text path seeds them (the same random streams, so
+    # the same game), then a vassal's, which stand in for its commander.
+    robots = _robots([*houses, *(h for h in state.houses_in_play if h not in houses)], seed, chaos, ahead, standing)
     result = SimResult(players=len(houses), seed=seed, winner=None, round=1, steps=0, deadlines=0)
     table = _Engine(state, robots)
     return _loop(table, result, rounds, table.board, on_step)
