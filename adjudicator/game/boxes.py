@@ -78,7 +78,7 @@ class Box:
     name: str  # as a state, position and game folder name it
     title: str  # as a sentence names it: "the base game", "Mother of Dragons"
     expansion: bool  # chosen with --expansion NAME; the one box that is not is the base game
-    schema_version: int  # the oldest state format its states are written in (1: without a variant key)
+    schema_version: int  # the state format its new states are written in (1: without a variant key)
     houses: tuple[HouseId, ...]  # every house the box has, in canonical order
     rounds: int  # the last round
     card_sets: frozenset[str]  # the house-card sets it deals (cards.HouseCard.set)
@@ -88,6 +88,9 @@ class Box:
     features: frozenset[str]
     header: str = ""  # a line every report's header shows under its title (a scenario's name and limits)
     hooks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # hook point -> its own modules there
+    # The table of a state file that holds the box's own parts of a game (written, read and checked by
+    # its modules at the state_written, state_read and state_checked hook points); "" for a box without.
+    state_table: str = ""
 
     def has(self, feature: str) -> bool:
         """True when the box has this feature (one of :data:`FEATURES`)."""
@@ -172,6 +175,7 @@ def box_named(name: str) -> Box:
         side_board=SideBoard(side["map"], side["with_house"]) if side else None, features=frozenset(d["features"]),
         header=d.get("header", ""),
         hooks={point: tuple(modules) for point, modules in d.get("hooks", {}).items()},
+        state_table=d.get("state_table", ""),
     )
 
 
