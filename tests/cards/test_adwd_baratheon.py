@@ -137,3 +137,77 @@ def test_mance_rayder_at_threat_zero_fights_with_nothing(battle):
     b.run(play("baratheon", "mance_rayder"), play("stark", "damon_dance_for_me"))
     final = b.of(CombatResolved)[0]
     assert final.attacker_total == 0 and final.winner == "stark"
+
+
+def test_stannis_baratheon_adwd_supported_is_told_so(battle):
+    state = adwd_duel("baratheon", "stark", attack=("knight",), defend=("footman",), areas=
+                      'the_reach = { units = ["baratheon footman"], order = "support+0" }\n'
+                      'the_boneway = ["tyrell footman"]')
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(say("baratheon", Support(side="baratheon")), play("baratheon", "stannis_baratheon_adwd"),
+          play("stark", "black_walder"), say("stark", Retreat(areas=("storms_end",))))
+    assert b.done
+    assert b.told("stannis_baratheon_adwd") == [
+        "Baratheon's Stannis Baratheon has no effect: Stannis Baratheon is supported."]
+
+
+def test_stannis_baratheon_adwd_with_no_support_order_next_to_the_combat_is_told_so(battle):
+    state = adwd_duel("baratheon", "stark", attack=("knight",), defend=("footman",), areas=BLOCKED)
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "stannis_baratheon_adwd"), play("stark", "black_walder"),
+          say("stark", Retreat(areas=("storms_end",))))
+    assert b.done
+    assert b.told("stannis_baratheon_adwd") == [
+        "Baratheon's Stannis Baratheon has no effect: no Support Order next to the embattled area."]
+
+
+def test_stannis_baratheon_adwd_removing_support_orders_is_not_told_it_has_no_effect(battle):
+    state = adwd_duel("baratheon", "stark", attack=("knight",), defend=("footman",), areas=
+                      'the_reach = { units = ["tyrell footman"], order = "support+0" }\n'
+                      'the_boneway = ["martell footman"]')
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(say("tyrell", Support(side="stark")), play("baratheon", "stannis_baratheon_adwd"),
+          play("stark", "black_walder"), say("stark", Retreat(areas=("storms_end",))))
+    assert b.done
+    assert [e.area for e in b.of(CombatOrderRemoved) if e.cause == "Stannis Baratheon"] == ["the_reach"]
+    assert not [t for t in b.told("stannis_baratheon_adwd") if "no effect" in t]
+
+
+def test_jon_snow_asks_up_or_down_and_no_is_told_declined(battle):
+    b = jon_snow_battle(battle, 4)
+    (asked,) = [r for r in b.requests() if r.kind == "card_choice"]
+    assert asked.prompt == "Jon Snow: move the Wildling threat one space 'up' or 'down', or 'no'"
+    assert [o.option for o in asked.options] == ["up", "down", "no"]
+    b.run(say("baratheon", CardChoice(card="jon_snow", option="no")))
+    assert b.done and b.state.wildling_threat == 4
+    assert b.told("jon_snow") == ["Baratheon's Jon Snow has no effect: declined."]
+
+
+def test_ruling_375_jon_snow_moves_the_threat_down_from_one_space_to_zero(battle):
+    b = jon_snow_battle(battle, 2)
+    (asked,) = [r for r in b.requests() if r.kind == "card_choice"]
+    assert [o.option for o in asked.options] == ["up", "down", "no"]
+    b.run(say("baratheon", CardChoice(card="jon_snow", option="down")))
+    assert b.done and b.state.wildling_threat == 0
+
+
+def test_melisandre_adwd_asks_which_card_to_take_back_and_no_is_told_declined(battle):
+    state = adwd_duel("baratheon", "stark", attack=("knight",), defend=("footman",), areas=BLOCKED,
+                      discards={"baratheon": ["jon_snow"]}, power={"baratheon": 3})
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "melisandre_adwd"), play("stark", "black_walder"))
+    (asked,) = [r for r in b.requests() if r.kind == "card_choice"]
+    assert asked.prompt == ("Melisandre: take a card of your discard pile back for its strength in power "
+                            "('take back CARD'), or 'no'")
+    b.run(say("baratheon", CardChoice(card="melisandre_adwd", option="no")))
+    assert b.done and b.told("melisandre_adwd") == ["Baratheon's Melisandre has no effect: declined."]
+    assert b.state.houses["baratheon"].power == 3
+
+
+def test_melisandre_adwd_without_the_power_for_any_discarded_card_is_told_so(battle):
+    state = adwd_duel("baratheon", "stark", attack=("knight",), defend=("footman",), areas=BLOCKED,
+                      discards={"baratheon": ["stannis_baratheon_adwd"]}, power={"baratheon": 0})
+    b = battle(state, everyone(state, "baratheon"))
+    b.run(play("baratheon", "melisandre_adwd"), play("stark", "black_walder"))
+    assert b.done and b.told("melisandre_adwd") == [
+        "Baratheon's Melisandre has no effect: no discarded card that the available power pays for."]

@@ -113,3 +113,33 @@ def test_reek_asks_nothing_when_stark_wins(battle):
     b = battle(state, everyone(state, "lannister"))
     b.run(play("lannister", "qyburn"), play("stark", "reek"))
     assert b.done and b.state.houses["stark"].discards == ["reek"]
+
+
+def test_walder_frey_takes_over_two_houses_support_and_keeps_the_opponents_own_and_his_side_s(battle):
+    state = adwd_duel("lannister", "stark", attack=("knight",), defend=("footman",), areas=
+                      'the_reach = { units = ["tyrell footman"], order = "support+0" }\n'
+                      'the_boneway = ["tyrell footman"]\n'
+                      'shipbreaker_bay = { units = ["baratheon ship"], order = "support+0" }\n'
+                      'storms_end = { units = ["lannister footman"], order = "support+0" }\n'
+                      'blackwater_bay = { units = ["stark ship"], order = "support+0" }')
+    b = battle(state, everyone(state, "lannister"))
+    b.run(say("tyrell", Support(side="lannister")), say("baratheon", Support(side="lannister")),
+          say("lannister", Support(side="lannister")), say("stark", Support(side="stark")),
+          play("lannister", "qyburn"), play("stark", "walder_frey"))
+    assert b.done
+    final = b.of(CombatResolved)[0]
+    assert sorted(s for s, _ in final.defender_strength if s.startswith("support")) == [
+        "support:baratheon:shipbreaker_bay", "support:stark:blackwater_bay", "support:tyrell:the_reach"]
+    assert [s for s, _ in final.attacker_strength if s.startswith("support")] == ["support:lannister:storms_end"]
+    (told,) = b.told("walder_frey")
+    assert told in ("Stark's Walder Frey: Tyrell, Baratheon now support Stark.",
+                    "Stark's Walder Frey: Baratheon, Tyrell now support Stark.")
+
+
+def test_walder_frey_taking_over_one_house_s_support_is_told_so(battle):
+    state = adwd_duel("lannister", "stark", attack=("knight",), defend=("footman",), areas=
+                      'the_reach = { units = ["tyrell footman"], order = "support+0" }\n'
+                      'the_boneway = ["tyrell footman"]')
+    b = battle(state, everyone(state, "lannister"))
+    b.run(say("tyrell", Support(side="lannister")), play("lannister", "qyburn"), play("stark", "walder_frey"))
+    assert b.done and b.told("walder_frey") == ["Stark's Walder Frey: Tyrell now supports Stark."]

@@ -148,3 +148,50 @@ def test_rodrik_the_reader_taking_its_default_at_the_deadline_is_told_to_greyjoy
     assert b.done and b.state.westeros_decks["3"][0] == "put_to_the_sword"
     taken = [e for e in b.of(DefaultUsed) if "Rodrik" in e.decision]
     assert taken and all(e.visible_to == "greyjoy" for e in taken)
+
+
+def test_rodrik_the_reader_asks_naming_how_to_answer_and_no_is_told_declined(battle):
+    b = rodrik_battle(battle)
+    (asked,) = [r for r in b.requests() if r.kind == "card_choice"]
+    assert asked.prompt == "Rodrik the Reader: put a Westeros card on top of its deck ('CARD' or 'CARD, deck II'), or 'no'"
+    b.run(say("greyjoy", CardChoice(card="rodrik_the_reader", option="no")))
+    assert b.done and b.told("rodrik_the_reader") == ["Greyjoy's Rodrik the Reader has no effect: declined."]
+
+
+def test_rodrik_the_reader_may_search_westeros_deck_iv(battle):
+    """Mother of Dragons' deck IV, in a game with Targaryen (M012), is a Westeros deck like the others."""
+    state = adwd_duel("greyjoy", "stark", attack=("knight",), defend=("footman",), areas=BLOCKED)
+    state.westeros_decks = {"1": [], "2": [], "3": [], "4": ["domestic_disputes", "southron_ambitions"]}
+    b = battle(state, everyone(state, "greyjoy"))
+    b.run(play("greyjoy", "rodrik_the_reader"), play("stark", "damon_dance_for_me"))
+    (asked,) = [r for r in b.requests() if r.kind == "card_choice"]
+    assert [(o.westeros_card, o.deck, o.option) for o in asked.options] == [
+        ("domestic_disputes", 4, None), ("southron_ambitions", 4, None), (None, None, "no")]
+    b.run(say("greyjoy", CardChoice(card="rodrik_the_reader", westeros_card="southron_ambitions")))
+    assert b.done and b.state.westeros_decks["4"][0] == "southron_ambitions"
+
+
+def test_rodrik_the_reader_with_every_westeros_deck_empty_is_told_so(battle):
+    state = adwd_duel("greyjoy", "stark", attack=("knight",), defend=("footman",), areas=BLOCKED)
+    state.westeros_decks = {"1": [], "2": [], "3": []}
+    b = battle(state, everyone(state, "greyjoy"))
+    b.run(play("greyjoy", "rodrik_the_reader"), play("stark", "damon_dance_for_me"))
+    assert b.done and not [r for r in b.requests() if r.kind == "card_choice"]
+    assert b.told("rodrik_the_reader") == ["Greyjoy's Rodrik the Reader has no effect: every Westeros deck is empty."]
+
+
+def test_aeron_damphair_adwd_offers_one_to_all_of_his_power_and_no_is_told_declined(battle):
+    state = adwd_duel("greyjoy", "stark", attack=("knight",), defend=("2 footmen",), areas=BLOCKED, power={"greyjoy": 3})
+    b = battle(state, everyone(state, "greyjoy"))
+    b.run(play("greyjoy", "aeron_damphair_adwd"), play("stark", "black_walder"))
+    (asked,) = [r for r in b.requests() if r.kind == "card_choice"]
+    assert [(o.amount, o.option) for o in asked.options] == [(1, None), (2, None), (3, None), (None, "no")]
+    b.run(say("greyjoy", CardChoice(card="aeron_damphair_adwd", option="no")))
+    assert b.done and b.told("aeron_damphair_adwd") == ["Greyjoy's Aeron Damphair has no effect: declined."]
+
+
+def test_aeron_damphair_adwd_without_power_is_told_so(battle):
+    state = adwd_duel("greyjoy", "stark", attack=("knight",), defend=("2 footmen",), areas=BLOCKED, power={"greyjoy": 0})
+    b = battle(state, everyone(state, "greyjoy"))
+    b.run(play("greyjoy", "aeron_damphair_adwd"), play("stark", "black_walder"))
+    assert b.done and b.told("aeron_damphair_adwd") == ["Greyjoy's Aeron Damphair has no effect: no available power tokens."]

@@ -149,3 +149,24 @@ def test_qyburn_with_exactly_two_power_offers_every_discard_strongest_first(batt
     assert [o.house_card for o in asked.options] == ["roose_bolton_adwd", "daven_lannister", "damon_dance_for_me", None]
     b.run(say("lannister", CardChoice(card="qyburn", house_card="daven_lannister")))
     assert b.done and b.state.houses["lannister"].power == 0
+
+
+def test_ser_ilyn_payne_destroys_one_footman_of_an_area_and_none_of_its_other_units(battle):
+    b = ilyn_battle(battle, 'white_harbor = ["stark knight", "stark footman", "stark footman"]')
+    b.run(say("lannister", CardChoice(card="ser_ilyn_payne", area="white_harbor")))
+    assert b.done
+    assert b.units("white_harbor", "stark") == ["footman", "knight"]
+    assert [(e.area, e.units) for e in b.of(UnitsDestroyed) if e.cause == "Ser Ilyn Payne"] == [("white_harbor", ("footman",))]
+
+
+def test_qyburn_is_told_the_strength_and_icons_it_copies(battle):
+    for owner, copied, told in (
+            ("stark", "roose_bolton_adwd", "Roose Bolton: 4 strength, 1 sword, no fortification"),
+            ("greyjoy", "victarion_greyjoy_adwd", "Victarion Greyjoy: 3 strength, 2 swords, no fortification"),
+            ("stark", "steelshanks_walton", "Steelshanks Walton: 2 strength, no sword, 1 fortification")):
+        state = adwd_duel("lannister", "stark", attack=("knight",), defend=("3 footmen",), areas=BLOCKED,
+                          discards={owner: [copied]}, power={"lannister": 3})
+        b = battle(state, everyone(state, "lannister"))
+        b.run(play("lannister", "qyburn"), play("stark", "damon_dance_for_me"),
+              say("lannister", CardChoice(card="qyburn", house_card=copied)))
+        assert b.done and b.told("qyburn") == [f"Lannister's Qyburn: it takes the strength and icons of {told}."]

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.engine.cards.registry import ABILITIES, WHEN, ability, house_card, load
+from adjudicator.engine.cards.registry import (
+    ABILITIES,
+    KEPT_AFTER_COMBAT,
+    REMOVED_AFTER_COMBAT,
+    WHEN,
+    ability,
+    house_card,
+    kept,
+    kept_after_combat,
+    load,
+    removal,
+    removed_after_combat,
+)
 from adjudicator.game.cards import CARDS
 
 
@@ -31,6 +43,34 @@ def test_a_second_registration_or_a_wrong_moment_is_refused():
         house_card("eddard_stark", lambda view, me: iter(()), when="combat_strength")
     with pytest.raises(ValueError, match="unknown house card"):
         house_card("ned_stark", lambda view, me: iter(()), when="combat_strength")
+
+
+def test_a_card_registered_once_at_its_moment_gets_its_ability(monkeypatch):
+    load()
+    monkeypatch.delitem(ABILITIES, "catelyn_stark")  # put back after the test
+    fn = lambda view, me: iter(())  # noqa: E731
+    house_card("catelyn_stark", fn, when="combat_strength")
+    assert ABILITIES["catelyn_stark"].fn is fn and ABILITIES["catelyn_stark"].when == "combat_strength"
+
+
+@pytest.mark.parametrize(("register", "registered", "find", "card", "what"), [
+    (removed_after_combat, REMOVED_AFTER_COMBAT, removal, "khal_drogo", "removal"),  # Mother of Dragons
+    (kept_after_combat, KEPT_AFTER_COMBAT, kept, "reek", "return"),  # A Dance with Dragons
+])
+def test_a_card_leaving_the_game_or_going_back_to_the_hand_after_its_combat_is_registered_once(
+        monkeypatch, register, registered, find, card, what):
+    load()
+    monkeypatch.delitem(registered, card)  # put back after the test
+    fn = lambda view, me: True  # noqa: E731
+    register(card, fn)
+    assert find(card) is fn
+    with pytest.raises(ValueError) as twice:
+        register(card, fn)
+    assert str(twice.value) == f"house card {card!r} unknown or its {what} registered twice"
+    with pytest.raises(ValueError) as unknown:
+        register("ned_stark", fn)
+    assert str(unknown.value) == f"house card 'ned_stark' unknown or its {what} registered twice"
+    assert find("ned_stark") is None
 
 
 def test_cards_with_icons_only_have_no_ability():

@@ -62,3 +62,11 @@ def test_ruling_353_a_standing_combat_line_naming_an_opponent_plays_its_card_onl
     assert not [e for e in step.events if isinstance(e, HouseCardsRevealed)], "Baratheon is not Greyjoy: no card yet"
     assert [(r.kind, r.house) for r in step.requests] == [("house_card", "tyrell")]
     assert other["id"] in {a["id"] for a in step.state.answers if a.get("standing")}, "kept for a combat it fits"
+
+
+def test_ruling_353_a_standing_combat_line_for_attacking_is_not_played_when_defending(phases):
+    state = position(POSITION)
+    line = _standing("tyrell", PlayCard(card="margaery_tyrell", when=CombatFilter(role="attacker")))
+    step = advance(state, [line, *say("baratheon", ATTACK, PlayCard(card="ser_davos_seaworth"))], board=BOARD)
+    assert not [e for e in step.events if isinstance(e, HouseCardsRevealed)], "Tyrell defends: no card yet"
+    assert [(r.kind, r.house) for r in step.requests] == [("house_card", "tyrell")]
