@@ -110,7 +110,7 @@ def fresh_decks(setup: GameState, seed: str) -> GameState:
     fresh = GameState.from_dict(setup.to_dict())
     fresh.rng_seed, fresh.rng_counter = seed, 0
     for deck in sorted(setup.westeros_decks, key=int):
-        box_cards = CARDS.westeros_deck(int(deck))
+        box_cards = CARDS.westeros_deck(int(deck), setup.box.westeros_set(int(deck)))
         fresh.westeros_decks[deck] = draw_shuffle(fresh, sorted(setup.westeros_decks[deck], key=box_cards.index))
     fresh.wildling_deck = draw_shuffle(fresh, sorted(setup.wildling_deck))
     if setup.options.get("tides_of_battle"):
@@ -157,7 +157,7 @@ def lay_out(box: Box, layout: Layout, board: Board, *, seed: str, game_id: str, 
     for area, strength in layout.neutral_forces.items():
         state.area_mut(area).neutral_force = strength
     for deck in layout.westeros_decks:
-        box_cards, cards = CARDS.westeros_deck(deck), layout.deck_cards.get(str(deck))
+        box_cards, cards = CARDS.westeros_deck(deck, box.westeros_set(deck)), layout.deck_cards.get(str(deck))
         # a setup's own deck is shuffled in the box's card order, so the audit can shuffle it afresh (fresh_decks)
         state.westeros_decks[str(deck)] = draw_shuffle(state, sorted(cards, key=box_cards.index) if cards else box_cards)
         state.westeros_discards[str(deck)] = []

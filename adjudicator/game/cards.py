@@ -61,6 +61,7 @@ class WesterosCard:
     effect: str
     banner: tuple[str, ...] = ()  # deck IV: the areas that get a loyalty token first (M083)
     details: dict[str, Any] | None = None  # deck IV: its costs and choices, as the data gives them
+    set: str = "base"  # base (decks I-IV of the boxes) | affc (A Feast for Crows' deck I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,9 +182,10 @@ class CardData:
         """The twelve loans of the Iron Bank (unshuffled, M024)."""
         return sorted(self.loans)
 
-    def westeros_deck(self, deck: int) -> list[str]:
-        """The card ids of one Westeros deck, one entry per copy (unshuffled)."""
-        return [c.id for c in self.westeros if c.deck == deck for _ in range(c.copies)]
+    def westeros_deck(self, deck: int, card_set: str = "base") -> list[str]:
+        """The card ids of one Westeros deck, one entry per copy (unshuffled): the base boxes' deck, or
+        another set's (A Feast for Crows' deck I is ``card_set="affc"``, a box's ``westeros_sets``)."""
+        return [c.id for c in self.westeros if c.deck == deck and c.set == card_set for _ in range(c.copies)]
 
     def westeros_card(self, deck: int, card_id: str) -> WesterosCard:
         return next(c for c in self.westeros if c.deck == deck and c.id == card_id)
@@ -200,7 +202,7 @@ def _house_card(c: dict[str, Any]) -> HouseCard:
     )
 
 
-_WESTEROS_KEYS = frozenset({"deck", "id", "name", "copies", "wildling_icon", "effect", "banner", "choice"})
+_WESTEROS_KEYS = frozenset({"deck", "id", "name", "copies", "wildling_icon", "effect", "banner", "choice", "set"})
 
 
 def _choices(cards: dict[str, list[dict[str, Any]]]) -> dict[str, ChoiceForms]:
@@ -215,7 +217,7 @@ def _choices(cards: dict[str, list[dict[str, Any]]]) -> dict[str, ChoiceForms]:
 def _westeros(c: dict[str, Any]) -> WesterosCard:
     extra = {k: v for k, v in c.items() if k not in _WESTEROS_KEYS}
     return WesterosCard(c["deck"], c["id"], c["name"], c["copies"], c["wildling_icon"], c["effect"],
-                        tuple(c.get("banner", ())), extra or None)  # fmt: skip
+                        tuple(c.get("banner", ())), extra or None, c.get("set", "base"))  # fmt: skip
 
 
 def _tides(c: dict[str, Any]) -> TidesCard:

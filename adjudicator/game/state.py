@@ -377,8 +377,8 @@ class GameState:
             for token in sorted(set(placed) - set(owned)):
                 problems.append(f"{house} has a '{token}' order, a token it does not own")
             total_power = self.houses[house].power + self.power_on_board(house)
-            if total_power > board.constants["power_tokens_max_per_house"]:
-                problems.append(f"{house} has {total_power} power tokens; the box holds 20")
+            if total_power > board.power_cap(house):
+                problems.append(f"{house} has {total_power} power tokens; the box holds {board.power_cap(house)}")
             if self.houses[house].power < 0:
                 problems.append(f"{house} has negative power")
             if not 0 <= self.houses[house].supply <= board.constants["supply_track_max"]:

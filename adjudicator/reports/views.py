@@ -231,7 +231,7 @@ def _decks(state: GameState) -> dict[str, Any]:
     westeros = []
     for k, left in sorted(state.westeros_decks.items()):
         discards = state.westeros_discards.get(k, [])
-        in_play = Counter(CARDS.westeros_deck(int(k))) if k.isdigit() and state.phase == "westeros" else Counter()
+        in_play = Counter(CARDS.westeros_deck(int(k), state.box.westeros_set(int(k)))) if k.isdigit() and state.phase == "westeros" else Counter()
         in_play.subtract(Counter(left) + Counter(discards))
         drawn = [_westeros_name(k, c) for c in discards]
         drawn += [f"{_westeros_name(k, c)} (being resolved)" for c in sorted(in_play.elements())]

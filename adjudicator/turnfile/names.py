@@ -351,7 +351,7 @@ def namespace(kind: str, variant: str = DEFAULT_BOX) -> Namespace:
         aliases = {k: v for k, v in _ALIASES["house_card"].items() if v in names}
         return _build(kind, names, _card_first_names(names) | aliases)
     if kind == "westeros_card":
-        names = {c.id: c.name for c in CARDS.westeros if c.deck in box.westeros_decks}
+        names = {c.id: c.name for c in CARDS.westeros if c.deck in box.westeros_decks and c.set == box.westeros_set(c.deck)}
         return _build(kind, names, {k: v for k, v in _ALIASES["westeros_card"].items() if v in names})
     if kind == "wildling_card":
         return _build(kind, {c.id: c.name for c in CARDS.wildling_cards.values()}, _ALIASES["wildling_card"])

@@ -64,7 +64,7 @@ def gain_power(ctx: Context, house: HouseId, amount: int, cause: str) -> int:
     st = ctx.state
     if st.vassals and st.is_vassal(house):
         return 0
-    room = int(ctx.board.constants["power_tokens_max_per_house"]) - st.houses[house].power - st.power_on_board(house)
+    room = ctx.board.power_cap(house) - st.houses[house].power - st.power_on_board(house)
     got = max(0, min(amount, room))
     st.houses[house].power += got
     if got or amount:
