@@ -53,6 +53,7 @@ from typing import Any
 from .board import TRACKS, UNIT_TYPES, AreaId, Board, HouseId, StartingUnit
 from .boxes import Box
 from .cards import CARDS
+from .hooks import hooked
 from .rng import shuffled
 from .state import GameState, HouseState, Unit
 
@@ -116,6 +117,8 @@ def fresh_decks(setup: GameState, seed: str) -> GameState:
     if setup.options.get("tides_of_battle"):
         box_tides = CARDS.tides_deck()
         fresh.tides_deck = draw_shuffle(fresh, sorted(setup.tides_deck, key=box_tides.index))
+    for deal in hooked("game_laid_out", setup.box):  # dealt again from the same cards (A Feast for Crows)
+        deal(fresh)
     return fresh
 
 
@@ -164,6 +167,8 @@ def lay_out(box: Box, layout: Layout, board: Board, *, seed: str, game_id: str, 
     state.wildling_deck = draw_shuffle(state, sorted(layout.deck_cards.get("wildling") or CARDS.wildling_cards))
     if tides_of_battle:
         state.tides_deck = draw_shuffle(state, CARDS.tides_deck())
+    for deal in hooked("game_laid_out", box):  # A Feast for Crows: the objectives (F033)
+        deal(state)
     return state
 
 

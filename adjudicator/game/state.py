@@ -232,6 +232,8 @@ class GameState:
         tokens it has gained and 1 while it controls Pentos, never castles (M076, M084-M086)."""
         if house == "targaryen":
             return self.loyalty_gained + (self.controller("pentos", board) == house)
+        if self.box.has("objectives"):  # A Feast for Crows: points of objectives, never castles (F040)
+            return self.victory_points.get(house, 0)
         return self.castles(house, board)
 
     # --- Mother of Dragons ----------------------------------------------------------------------
@@ -487,6 +489,11 @@ class GameState:
                 d["braavos_token"] = self.braavos_token
             if self.leaving:
                 d["leaving"] = list(self.leaving)
+            if box.has("objectives"):  # A Feast for Crows: the objectives, hidden hands included (F032)
+                d["objectives"] = {"deck": list(self.objective_deck),
+                                   "hands": {h: list(o) for h, o in self.objectives.items()},
+                                   "scored": {h: list(o) for h, o in self.objectives_scored.items()},
+                                   "points": dict(self.victory_points)}
         if self.step:
             d["step"] = self.step
         if self.westeros_revealed:
@@ -572,6 +579,10 @@ class GameState:
             loan_slots=list(d.get("loan_slots", [])),
             braavos_token=d.get("braavos_token"),
             leaving=list(d.get("leaving", [])),
+            objective_deck=list(d.get("objectives", {}).get("deck", [])),
+            objectives={h: list(o) for h, o in d.get("objectives", {}).get("hands", {}).items()},
+            objectives_scored={h: list(o) for h, o in d.get("objectives", {}).get("scored", {}).items()},
+            victory_points=dict(d.get("objectives", {}).get("points", {})),
         )
 
     def to_toml(self) -> str:

@@ -16,6 +16,7 @@ from .boxes import DEFAULT_BOX, Box, box_named, box_names
 from .cards import CARDS, HOUSE_DECKS, dealt_sets
 from .commands import ALL_ORDER_TOKENS
 from .mod_board import MOD_HOUSES
+from .objective_cards import OBJECTIVES
 
 PHASES = ("westeros", "planning", "action", "game_over")
 # Where inside a phase the game stands (docs/positions.md); "" is the phase's start. Each is a
@@ -162,6 +163,8 @@ def validate_dict(d: Any) -> None:
     _validate_decks(sh, sh.table(d, "decks", ""), box.deck_keys, box)
     if box.has("vassals"):  # Mother of Dragons' own keys (its box has vassals and the rest of them)
         _validate_expansion(sh, d, in_play, board)
+    if box.has("objectives"):
+        _validate_objectives(sh, sh.table(d, "objectives", ""), in_play)
     sh.table(d, "options", "")
     rng = sh.table(d, "rng", "")
     sh.get(rng, "seed", "rng.", str, "")
@@ -277,6 +280,23 @@ def _validate_decks(sh: _Shape, decks: dict[str, Any], numbers: tuple[str, ...],
     for i, card in enumerate(revealed, 1):
         if i > len(numbers) or card not in _box(str(i), box.westeros_set(i)):
             sh.fail("decks.westeros_revealed", f"{_show(card)} is not a card of Westeros deck {i}")
+
+
+def _validate_objectives(sh: _Shape, d: dict[str, Any], in_play: list[str]) -> None:
+    """A Feast for Crows' objectives: every card one of the 28, each once at most, in one place."""
+    seen = sh.names(d, "deck", "objectives.", OBJECTIVES, "an objective card")
+    for part in ("hands", "scored"):
+        for h, cards in sh.table(d, part, "objectives.").items():
+            if h not in in_play:
+                sh.fail(f"objectives.{part}.{h}", "not a house in play")
+            seen += sh.names({h: cards}, h, f"objectives.{part}.", OBJECTIVES, "an objective card")
+    for h in sh.table(d, "points", "objectives."):
+        if h not in in_play:
+            sh.fail(f"objectives.points.{h}", "not a house in play")
+        sh.number(d["points"], h, "objectives.points.", 0)
+    twice = sorted({o for o in seen if seen.count(o) > 1})
+    if twice:
+        sh.fail("objectives", f"{_show(twice[0])} lies in two places: each objective card is in one")
 
 
 def _validate_expansion(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Board) -> None:

@@ -215,6 +215,8 @@ _PRINTERS: dict[type, Any] = {
         f"{where} " + (", ".join(("first", "second")[i - 1] for i in places) or "none")
         for where, places in (("top", c.top), ("bottom", c.bottom)) if places or where == "top"),
     C.Give: lambda c: f"give {c.power} power to {c.to.title()}",
+    C.KeepObjectives: lambda c: "keep objectives: " + ", ".join(display_name("objective", o) for o in c.objectives),
+    C.ScoreObjective: lambda c: "score objective: " + (display_name("objective", c.objective) if c.objective else "none"),
     C.InterestLosses: lambda c: f"interest for {c.debtor.title()}: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
     C.Bid: lambda c: f"bid {TRACK_NAMES.get(c.track, c.track)} {c.amount}",
     C.TieBreak: lambda c: "tie-break" + (f" {TRACK_NAMES.get(c.context, c.context)}" if c.context else "") + ": " + ", ".join(c.order),

@@ -167,6 +167,8 @@ def check_victory(ctx: Context) -> None:
     :raises GameOver: when a house has won; the state records the winner.
     """
     st, board = ctx.state, ctx.board
+    if st.box.has("objectives"):  # points of objectives win, after the Action Phase; castles never (F045)
+        return
     need = st.victory_target(board)
     held = Counter(st.controller(a.id, board) for a in st.land_areas(board) if a.has_castle)  # castles(h) for all h at once
     # A vassal holding seven castles wins nothing (M070); Targaryen counts its own track (M076).

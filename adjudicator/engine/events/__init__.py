@@ -440,7 +440,7 @@ class PhaseStarted(Event):
 # The modules beside this one that hold the events of a phase or of the Mother of Dragons. Each is
 # imported by the rules that emit its events, so a step loads only those it reaches (a base game
 # never the expansion's); an event read back by name whose module is not loaded yet loads them all.
-PHASE_MODULES = ("action", "bank", "combat", "common", "targaryen", "vassals", "westeros")
+PHASE_MODULES = ("action", "bank", "combat", "common", "objectives", "targaryen", "vassals", "westeros")
 
 
 def event_type(name: str) -> type[Event]:
@@ -470,6 +470,7 @@ KIND_NAMES: dict[str, str] = {
     "westeros_choice": "Westeros card choice", "wildling_choice": "wildling card choice",
     "distribute": "Targaryen's bid given away",
     "vassal_choice": "vassal to command", "vassal_raid": "vassal's Raid/Support",
+    "objectives_kept": "objectives kept", "objective": "objective scored",
 }  # fmt: skip
 
 
