@@ -145,13 +145,14 @@ class CardData:
         d = load_toml(pkg.joinpath("data/cards.toml").read_text("utf-8"), "cards")
         m = load_toml(pkg.joinpath("data/mother_of_dragons/cards.toml").read_text("utf-8"), "mod-cards")
         a = load_toml(pkg.joinpath("data/a_dance_with_dragons/cards.toml").read_text("utf-8"), "adwd-cards")
+        f = load_toml(pkg.joinpath("data/a_feast_for_crows/cards.toml").read_text("utf-8"), "affc-cards")
         house_cards = {c["id"]: _house_card(c) for c in d["house_card"]}
         house_cards |= {c["id"]: _house_card(c) for c in a["house_card"]}
         house_cards |= {c["id"]: _house_card(c) for c in m["house_card"]}
         house_cards |= {c["id"]: _house_card(c | {"house": VASSAL, "set": VASSAL}) for c in m["vassal_house_card"]}
         return CardData(
             house_cards=house_cards,
-            westeros=tuple(_westeros(c) for c in [*d["westeros_card"], *m["westeros_card"]]),
+            westeros=tuple(_westeros(c) for c in [*d["westeros_card"], *m["westeros_card"], *f["westeros_card"]]),
             wildling_cards={
                 c["id"]: WildlingCard(c["id"], c["name"], {k: v for k, v in c.items() if k not in ("id", "name", "choice")})
                 for c in d["wildling_card"]
@@ -159,7 +160,7 @@ class CardData:
             tides={c["id"]: _tides(c) for c in d["tides_of_battle"]},
             loans={c["id"]: LoanCard(c["id"], c["name"], c["effect"], c.get("units")) for c in m["loan_card"]},
             choices=_choices({"house_card": [*d["house_card"], *a["house_card"], *m["house_card"], *m["vassal_house_card"]],
-                              "westeros_card": [*d["westeros_card"], *m["westeros_card"]],
+                              "westeros_card": [*d["westeros_card"], *m["westeros_card"], *f["westeros_card"]],
                               "wildling_card": d["wildling_card"]}),
         )
 

@@ -465,6 +465,22 @@ class ScoreObjective(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ReturnObjective(Command):
+    """A Feast for Crows (F026, F027): ``return objective: Hold Court``, the objective a house shuffles
+    back into the deck (New Information) or puts into the pool (Shifting Ambitions)."""
+
+    objective: CardId
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeObjective(Command):
+    """A Feast for Crows (F027): ``take objective: Hold Court``, the objective a house takes from the
+    pool of Shifting Ambitions."""
+
+    objective: CardId
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class InterestLosses(Command):
     """Mother of Dragons (M110): ``interest for stark: destroy footman in Winterfell, ship in Bay of Ice``,
     the units of a debtor destroyed for the interest it could not pay."""
@@ -596,6 +612,8 @@ _KIND_OF: dict[str, str] = {
     "Give": "give",
     "KeepObjectives": "objectives_kept",
     "ScoreObjective": "objective",
+    "ReturnObjective": "objective_returned",
+    "TakeObjective": "objective_taken",
     "SpymasterChoice": "spymaster",
     "Bid": "bid",
     "TieBreak": "tie_break",
@@ -614,6 +632,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     PlayCard, UseBlade, Casualties, Retreat, CardChoice, PortShips, Muster, Consolidate,
     Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice, IronBank, InterestLosses, Give, SpymasterChoice,
     CommandVassal, ForVassal, DistributeBid, Standing, Withdraw, KeepObjectives, ScoreObjective,
+    ReturnObjective, TakeObjective,
 )
 
 _BY_NAME: dict[str, type] = {t.__name__: t for t in COMMAND_TYPES}

@@ -517,6 +517,7 @@ OPTION_WORDS: dict[str, str] = {
     "bid": "bid", "bidding": "bid", "bids": "bid", "clash": "bid", "clash of kings": "bid",
     "collect": "collect", "collect power": "collect", "power": "collect", "game of thrones": "collect",
     "cancel": "cancel", "return": "return", "pay": "pay", "up": "up", "down": "down",
+    "wildlings": "wildlings", "wildling threat": "wildlings", "threat": "wildlings",  # The Burden of Power (F023)
 }
 
 # The option words a CardChoice carries as its ``option`` (the others fill no field, or say "no").
@@ -534,7 +535,7 @@ FORM_EXAMPLES: dict[str, str] = {
     "return": "return", "remove_card": "remove CARD", "remove": "remove",
     "area": "AREA", "names": "NAME, NAME", "pay": "pay",
     "destroy_one": "destroy footman in AREA", "card": "CARD", "up": "up", "down": "down",
-    "westeros": "WESTEROS CARD[, deck II]", "amount": "NUMBER",
+    "westeros": "WESTEROS CARD[, deck II]", "amount": "NUMBER", "wildlings": "wildlings",
 }
 
 # The verb that names an object for each card whose choice is an area or a house card.

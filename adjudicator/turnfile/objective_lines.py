@@ -28,3 +28,11 @@ class ObjectiveLines:
         if normalise(name.text) in NO_OBJECTIVE:
             return c.done(C.ScoreObjective(objective=None))
         return c.done(C.ScoreObjective(objective=c.name("objective", name)))
+
+    def return_objective_line(self, ch: list[Any]) -> Any:
+        c = LineContext()
+        return c.done(C.ReturnObjective(objective=c.name("objective", next(n for n in ch if isinstance(n, Name)))))
+
+    def take_objective_line(self, ch: list[Any]) -> Any:
+        c = LineContext()
+        return c.done(C.TakeObjective(objective=c.name("objective", next(n for n in ch if isinstance(n, Name)))))

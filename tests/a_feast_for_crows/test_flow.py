@@ -72,9 +72,11 @@ def test_F033_keeping_a_card_not_dealt_or_not_three_is_refused_with_the_rule():
 
 
 def test_ruling_409_the_deadline_keeps_the_three_worth_most_to_the_house():
-    state = setup()
-    step = run(state, deadline=True)
     from adjudicator.game.objective_cards import OBJECTIVES
+
+    state = setup()
+    step = run(state, deadline=frozenset(r.key for r in run(state).requests))
+    assert {r.kind for r in step.requests} == {"orders"}
 
     for h in state.turn_order():
         kept, hand = step.state.objectives[h], dealt(state, h)

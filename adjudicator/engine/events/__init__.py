@@ -471,6 +471,7 @@ KIND_NAMES: dict[str, str] = {
     "distribute": "Targaryen's bid given away",
     "vassal_choice": "vassal to command", "vassal_raid": "vassal's Raid/Support",
     "objectives_kept": "objectives kept", "objective": "objective scored",
+    "objective_returned": "objective given back", "objective_taken": "objective taken",
 }  # fmt: skip
 
 

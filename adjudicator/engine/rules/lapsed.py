@@ -26,9 +26,11 @@ from ...game.commands import (
     March,
     PlayCard,
     Raid,
+    ReturnObjective,
     ScoreObjective,
     SpymasterChoice,
     Support,
+    TakeObjective,
     UseBlade,
     order_kinds,
 )
@@ -41,7 +43,7 @@ from .standing_fit import house_card_problem, never_fits, vassal_never
 # answers; only the Westeros Phase for bids, tie-breaks, supply, mustering and the cards' choices.
 PHASE_KINDS = {
     "westeros": frozenset({"westeros_choice", "bid", "tie_break", "reconcile", "muster", "wildling_choice",
-                           "interest", "distribute"}),
+                           "interest", "distribute", "objective_returned", "objective_taken"}),
     "planning": frozenset({"orders", "raven", "raven_wildling", "vassal_choice", "objectives_kept"}),
     "action": frozenset({"raid", "march", "consolidate", "support", "refuse_support", "house_card", "card_choice",
                          "blade", "casualties", "retreat", "port_ships", "objective"}),
@@ -94,7 +96,7 @@ def _never(state: GameState, board: Board, house: str, cmd: Command) -> str | No
         return _interest(state, house, cmd)
     if isinstance(cmd, SpymasterChoice):
         return _spymaster(state, house)
-    if isinstance(cmd, (KeepObjectives, ScoreObjective)):
+    if isinstance(cmd, (KeepObjectives, ScoreObjective, ReturnObjective, TakeObjective)):
         return _objectives(state, house, cmd)
     if state.phase == "planning":
         return _planning(state, house, cmd)
@@ -117,7 +119,8 @@ def _kind_words(kind: str) -> str:
              "reconcile": "supply reconciliations", "interest": "units for unpaid interest", "muster": "musters", "wildling_choice": "choices for wildling cards",
              "orders": "orders", "raven": "Messenger Raven answers", "raven_wildling": "Messenger Raven answers",
              "distribute": "distributions of Targaryen's bid", "vassal_choice": "choices of vassals",
-             "objectives_kept": "the objectives kept", "objective": "objectives scored"}
+             "objectives_kept": "the objectives kept", "objective": "objectives scored",
+             "objective_returned": "objectives given back", "objective_taken": "objectives taken"}
     return words.get(kind, kind.replace("_", " "))
 
 
