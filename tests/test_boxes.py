@@ -38,7 +38,7 @@ def test_the_base_games_box_has_its_houses_decks_and_no_feature():
 def test_mother_of_dragons_box_matches_its_rules_data():
     box = box_named("mother-of-dragons")
     assert box.houses == MOD_HOUSES and box.card_sets == STANDARD_SETS | {VASSAL}  # M122, M058
-    assert box.westeros_decks == (1, 2, 3, 4) and box.expansion and box.schema_version == 2
+    assert box.westeros_decks == (1, 2, 3, 4) and box.expansion and box.schema_version == 3  # its table (ruling 341)
     assert {"vassals", "sea_orders", "iron_bank", "deck_iv", "dragons", "loyalty", "fixed_last", "gifts"} == box.features
 
 
@@ -86,9 +86,9 @@ def test_a_box_without_sea_orders_gives_its_players_none(monkeypatch: pytest.Mon
 
 def test_a_box_without_the_iron_bank_writes_no_loans(monkeypatch: pytest.MonkeyPatch):
     state = new_mod_game(["stark", "lannister", "greyjoy", "targaryen"], seed="box")
-    assert "loan_deck" in state.to_dict()
+    assert "loan_deck" in state.to_dict()[state.box.state_table]
     _without(monkeypatch, "iron_bank")
-    d = state.to_dict()
+    d = state.to_dict()[state.box.state_table]
     assert "loan_deck" not in d and "loan_slots" not in d and "vassals" in d
 
 

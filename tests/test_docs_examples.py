@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -17,8 +18,9 @@ import pytest
 from adjudicator import __version__
 from adjudicator.folder import registry
 from adjudicator.folder.gamedir import FOLDERS, create_game
+from adjudicator.game.mod_setup import new_mod_game
 from adjudicator.game.position import PositionError, load_position
-from adjudicator.game.state import Order, Unit
+from adjudicator.game.state import GameState, Order, Unit
 from adjudicator.reports.show import to_json
 from adjudicator.seals import seal
 from adjudicator.seals.keys import read_public_key
@@ -81,9 +83,21 @@ def test_positions_md_refused_examples_give_the_messages_shown():
 
 def test_state_json_md_example_is_the_real_output():
     found = [(lang, text) for _, lang, text in blocks("state-json.md")]
-    assert [lang for lang, _ in found] == ["toml", "json"]
+    assert [lang for lang, _ in found] == ["toml", "json", "toml"]  # the last: a state file's box table
     position, shown = found[0][1], found[1][1]
     assert to_json(load_position(position, filename="example.toml")) == shown
+
+
+def test_state_json_md_box_table_is_what_a_state_file_holds():
+    example = tomllib.loads(blocks("state-json.md")[2][2])
+    assert example["schema_version"] == 3 and example["variant"] == "mother-of-dragons"
+    state = new_mod_game(["stark", "lannister", "greyjoy", "baratheon", "arryn", "targaryen"], seed="doc")
+    state.braavos_token, state.leaving = "stark", ["baratheon"]
+    real = state.to_dict()
+    assert sorted(example["mother_of_dragons"]) == sorted(real["mother_of_dragons"]), "every key of the table"
+    read = GameState.from_dict(real | {"mother_of_dragons": example["mother_of_dragons"]})  # checked, then read
+    assert (read.vassals, read.commanders, read.loan_slots) == (["tyrell", "martell"], {"tyrell": "baratheon"},
+                                                                ["", "spymaster", "pyromancer"])  # fmt: skip
 
 
 def test_state_json_md_documents_every_top_level_key():

@@ -13,6 +13,7 @@ from ..game.position import PositionError
 from ..game.position_dump import dump_position
 from ..game.setup import SetupError
 from ..game.setup_file import setup_names
+from ..game.table_settings import TableSettings, seat_names
 from ..reports import show
 from . import UserError
 
@@ -37,6 +38,13 @@ def register(subparsers: Any) -> None:
                    "Mother of Dragons also Arryn's A Feast for Crows cards and Targaryen's set B)")
     p.add_argument("--alternate-house-cards", action="store_true",
                    help="Mother of Dragons' alternate house-card set (M123): the same as --house-cards adwd")
+    p.add_argument("--rounds", type=int, metavar="N",
+                   help="the round limit, 1 to 10 (default: the box's: 10, or A Dance with Dragons' 6)")
+    p.add_argument("--victory-target", type=int, metavar="N",
+                   help="the castles and strongholds that win at once (default 7; not with Targaryen)")
+    p.add_argument("--random-houses", metavar="SEAT,SEAT,...",
+                   help="deal the houses in play to these seats (players' names) by the committed seed: "
+                   "'maester replay' shows the draw after 'maester reveal'")
     p.add_argument("--position", type=Path, metavar="FILE", help="start from this position file (docs/positions.md)")
     p.add_argument("--setup", metavar="NAME|FILE",
                    help="start from a shipped setup (" + ", ".join(setup_names()) + ") or a setup file (docs/setups.md)")
@@ -65,10 +73,12 @@ def cmd_new(args: argparse.Namespace) -> int:
             raise UserError(f"--alternate-house-cards deals the adwd house cards, not {house_cards}: give one of the two")
         house_cards = "adwd"
     try:
+        settings = TableSettings(rounds=args.rounds, victory_target=args.victory_target,
+                                 random_houses=seat_names(args.random_houses) if args.random_houses is not None else None)
         gd = gamedir.create_game(
             args.game_dir, houses=houses, game_id=args.game_id, seed=args.seed,
             tides_of_battle=args.tides_of_battle, position=args.position, force=args.force,
-            expansion=args.expansion, house_cards=house_cards, setup=args.setup,
+            expansion=args.expansion, house_cards=house_cards, setup=args.setup, settings=settings,
         )
         info = gd.info()
     except (gamedir.GameDirError, SetupError, PositionError) as e:
@@ -77,6 +87,9 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise UserError(f"{e.filename or args.game_dir}: {e.strerror}") from None
     print(f"created game {info.id!r} in {gd.root} for {', '.join(info.houses)}"
           + (f" with {info.expansion}" if info.expansion else ""))
+    seats = gd.load_state().options.get("random_houses")
+    if seats:
+        print("random houses: " + ", ".join(f"{seat} plays {house.title()}" for seat, house in seats.items()))
     print(f"seed commitment: {info.seed_commitment} (the seed itself is in {gd.seed_file}; keep it secret)")
     return 0
 

@@ -26,6 +26,7 @@ from ..engine.rules.standing import standing_of_other_keys
 from ..game.board import Board
 from ..game.boxes import DEFAULT_BOX
 from ..game.state import GameState, Segment
+from ..game.validation import box_keys, box_keys_changed
 from ..seals.seal import NoSeal, SealError, decode, normalise, scan
 from ..turnfile.header import Header, HeaderError, find_header
 from ..turnfile.names import vocabulary_of
@@ -375,11 +376,11 @@ def name_leaving(state: GameState, houses: Sequence[str]) -> list[Event]:
             continue
         state.leaving = [*state.leaving, house]
         events.append(PlayerLeaving(house=house, round=state.round))
-    if state.segment is not None and state.leaving != state.segment.start.get("leaving", []):
+    if state.segment is not None and state.leaving != box_keys(state.segment.start).get("leaving", []):
         # A step half resolved replays from its start: the names go there too (no decision reads them).
         seg = state.segment
-        state.segment = Segment(seg.name, {**seg.start, "leaving": list(state.leaving)}, seg.decisions, seg.used,
-                                seg.events_seen)  # fmt: skip
+        state.segment = Segment(seg.name, box_keys_changed(seg.start, leaving=list(state.leaving)), seg.decisions,
+                                seg.used, seg.events_seen)  # fmt: skip
     return events
 
 
@@ -617,6 +618,7 @@ def _check_seed(game: dict[str, Any], setup_text: str, chk: Check) -> None:
     from ..game.box_setup import fresh_decks
     from ..game.rng import commitment
     from ..game.setup import SetupError
+    from ..game.table_settings import random_seats_check
     from ..game.variants import laid_out_as_data, variant
 
     table = game.get("game", {})
@@ -644,3 +646,5 @@ def _check_seed(game: dict[str, Any], setup_text: str, chk: Check) -> None:
         chk.problems.append(f"the setup's {', '.join(differ)} are not those of a fresh game with the revealed seed")
     else:
         chk.notes.append("the revealed seed matches its commitment and the setup's decks are its fresh shuffle")
+    if (seats := random_seats_check(setup, seed)) is not None:  # random houses (ruling 450)
+        (chk.notes if seats[0] else chk.problems).append(seats[1])

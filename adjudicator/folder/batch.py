@@ -31,6 +31,7 @@ from typing import Any
 
 from ..game.board import Board
 from ..game.state import GameState
+from ..game.table_settings import changed_settings
 from ..seals.seal import SealError
 from ..turnfile.names import vocabulary_of
 from ..util import fileio
@@ -446,9 +447,12 @@ class Run:
 
         ``deadline``: the requests past due at ``now`` (default: the time of the run) take their defaults.
         """
-        result = RunResult(self.gd.info().id, timings=self.timings)
+        info = self.gd.info()
+        result = RunResult(info.id, timings=self.timings)
         schedule = deadlines.load_schedule(self.gd)  # a bad [deadlines] table stops the run before it writes
         snap = self.recover()
+        if (changed := changed_settings(info.options, snap.state)) is not None:  # ruling 449
+            raise CorruptFolder(f"{self.gd.game_file}: {changed} (nothing was changed)")
         self.clock = deadlines.Clock(schedule, self.ledger, now or datetime.now(UTC))
         if self.first_written:
             result.steps.append(snap.label())

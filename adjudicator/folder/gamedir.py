@@ -49,6 +49,7 @@ from ..game.position import read_position
 from ..game.setup import check_houses
 from ..game.setup_file import setup_or_file
 from ..game.state import GameState, StateError, validate_engine
+from ..game.table_settings import TableSettings, apply_settings
 from ..game.variants import variant
 from ..util import fileio, tomltext
 
@@ -345,12 +346,14 @@ def create_game(
     expansion: str | None = None,
     house_cards: str | None = None,
     setup: str | Path | None = None,
+    settings: TableSettings | None = None,
 ) -> GameDir:
     """Create a game folder: ``game.toml``, ``state.toml``, ``secret/seed`` and the empty folders.
 
     ``expansion`` names an expansion to play (``mother-of-dragons``); a position file may name its own.
     ``house_cards`` names the house deck dealt (``base`` or ``adwd``, ruling 370), recorded in the options.
     ``setup`` names a shipped setup or a setup file's path (``docs/setups.md``), recorded in the options.
+    ``settings`` are the table's round limit, victory target and random houses (:mod:`~adjudicator.game.table_settings`).
 
     Everything is checked before anything is written: on any error the disk is unchanged. A new
     folder is built under a temporary name and renamed into place. With ``force``, an existing
@@ -377,10 +380,14 @@ def create_game(
         raise GameDirError(f"{root} exists and is not empty (use --force to reuse it)")
     if root.exists() and GameDir(root).game_file.exists():
         GameDir(root).read_game()  # its other tables are kept: it must be readable before we write
+    settings = settings or TableSettings()
     if setup is not None:
-        state = _setup_state(setup, houses, gid, seed, tides_of_battle, position, expansion, house_cards)
+        state = _setup_state(setup, houses, gid, seed, tides_of_battle, position, expansion, house_cards, settings)
     else:
+        if houses is None and position is None and settings.random_houses is not None:
+            houses = _printed_houses(len(settings.random_houses), expansion)
         state = _initial_state(houses, gid, seed, tides_of_battle, position, board, expansion, house_cards)
+    apply_settings(state, settings)
     info = GameInfo(
         id=gid,
         houses=state.players(),
@@ -447,7 +454,7 @@ def _initial_state(
 
 def _setup_state(
     setup: str | Path, houses: list[str] | None, gid: str, seed: str | None, tides: bool,
-    position: str | Path | None, expansion: str | None, house_cards: str | None,
+    position: str | Path | None, expansion: str | None, house_cards: str | None, settings: TableSettings,
 ) -> GameState:  # fmt: skip
     """A new game laid out from a setup file (:mod:`~adjudicator.game.setup_file`)."""
     if position is not None:
@@ -456,6 +463,13 @@ def _setup_state(
     if expansion is not None and chosen.box.name != expansion:
         raise GameDirError(f"--expansion {expansion} disagrees with the setup {chosen.name}, which plays "
                            f"{chosen.box.title}; leave out --expansion")
+    for flag, own, asked in (("--rounds", chosen.rounds, settings.rounds),
+                             ("--victory-target", chosen.victory_target, settings.victory_target)):
+        if own is not None and asked is not None and own != asked:  # the setup's own number is its rule (ruling 446)
+            raise GameDirError(f"{flag} {asked} disagrees with the setup {chosen.name}, which plays to {own}; "
+                               f"leave out {flag}, or write a setup file of your own (docs/setups.md)")
+    if houses is None and settings.random_houses is not None and chosen.fixed_houses(len(settings.random_houses)) is None:
+        houses = _printed_houses(len(settings.random_houses), chosen.box.name)
     return chosen.new_game(houses, seed=seed or rng.new_seed(), game_id=gid, tides_of_battle=tides,
                            house_cards=house_cards)
 
@@ -470,6 +484,19 @@ def _write_game(gd: GameDir, info: GameInfo, state: GameState) -> None:
     fileio.atomic_write_text(gd.seed_file, state.rng_seed + "\n", mode=0o600)
     gd.save_state(state)
     gd.write_table("game", info.to_table())
+
+
+def _printed_houses(count: int, box_name: str | None) -> list[str]:
+    """The houses the rulebook seats for ``count`` players: random houses deal them to the seats (ruling 450).
+
+    :raises GameDirError: for a box whose houses the players choose, or a count it has no setup for.
+    """
+    box = box_named(box_name or DEFAULT_BOX)
+    setups = Board.classic().setups
+    if box.has("vassals") or count not in setups:
+        raise GameDirError(f"name the houses in play with --houses: {box.title} with {count} players does not "
+                           "say which houses play, and --random-houses deals the houses in play to the seats")
+    return list(setups[count].houses)
 
 
 def _players(houses: list[str], name: str) -> list[str]:

@@ -47,6 +47,7 @@ from typing import Any
 import tomli_w
 
 from ..game.board import ALL_HOUSES, HOUSES
+from ..game.validation import box_keys
 from ..seals.keys import PublicKey, parse_public_key
 from ..seals.seal import (
     BEGIN,
@@ -357,7 +358,7 @@ def departed(game_dir: Path, game: dict[str, Any]) -> set[str]:
         state = tomltext.loads((Path(game_dir) / STATE_FILE).read_bytes().decode("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return set()  # said by the command that needs the state
-    vassals = state.get("vassals", [])
+    vassals = box_keys(state).get("vassals", [])
     return {h for h in houses(game) if isinstance(vassals, list) and h in vassals}
 
 

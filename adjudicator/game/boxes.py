@@ -78,7 +78,7 @@ class Box:
     name: str  # as a state, position and game folder name it
     title: str  # as a sentence names it: "the base game", "Mother of Dragons"
     expansion: bool  # chosen with --expansion NAME; the one box that is not is the base game
-    schema_version: int  # the oldest state format its states are written in (1: without a variant key)
+    schema_version: int  # the state format its new states are written in (1: without a variant key)
     houses: tuple[HouseId, ...]  # every house the box has, in canonical order
     rounds: int  # the last round
     card_sets: frozenset[str]  # the house-card sets it deals (cards.HouseCard.set)
@@ -89,6 +89,9 @@ class Box:
     header: str = ""  # a line every report's header shows under its title (a scenario's name and limits)
     hooks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # hook point -> its own modules there
     westeros_sets: dict[int, str] = field(default_factory=dict)  # a deck of another set's cards (A Feast for Crows' I)
+    # The table of a state file that holds the box's own parts of a game (written, read and checked by
+    # its modules at the state_written, state_read and state_checked hook points); "" for a box without.
+    state_table: str = ""
 
     def has(self, feature: str) -> bool:
         """True when the box has this feature (one of :data:`FEATURES`)."""
@@ -179,6 +182,7 @@ def box_named(name: str) -> Box:
         header=d.get("header", ""),
         hooks={point: tuple(modules) for point, modules in d.get("hooks", {}).items()},
         westeros_sets={int(deck): card_set for deck, card_set in d.get("westeros_sets", {}).items()},
+        state_table=d.get("state_table", ""),
     )
 
 

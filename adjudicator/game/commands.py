@@ -577,7 +577,9 @@ def standing_slot(cmd: Command) -> tuple[object, ...]:
         return kind, cmd.card, "cancel" if cancels_moves(cmd) else ""
     if isinstance(cmd, WildlingChoice):  # Crow Killers' reward (upgrade) and penalty (downgrade) are two decisions
         role = "reward" if cmd.card == "crow_killers" and cmd.units and cmd.units[0].unit == "footman" else ""
-        return kind, cmd.card, role
+        # A line naming units stands beside one naming as many other units only: the severe and the
+        # lesser penalty of a card ask for different numbers, and its reward names none (ruling 360).
+        return kind, cmd.card, role, sum(u.count for u in cmd.units)
     subject = _SLOT_FIELDS.get(type(cmd).__name__)
     parts: tuple[object, ...] = (kind, getattr(cmd, subject) if subject else "")
     if isinstance(cmd, InterestLosses):  # a line for each shortfall: "if Stark is 2 short, destroy these two"

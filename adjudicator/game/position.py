@@ -71,7 +71,8 @@ DECK_KEYS = (
 )
 ORDER_KINDS = ("march", "defense", "support", "raid", "consolidate")
 OPTION_KEYS = ("tides_of_battle", "tides_reshuffle_each_combat")  # each true or false
-SETTING_KEYS = {"setup": str, "rounds": int, "victory_target": int}  # table settings a setup chose (docs/setups.md)
+SETTING_KEYS = {"setup": str, "rounds": int, "victory_target": int,  # table settings a setup chose (docs/setups.md)
+                "random_houses": dict}  # seat = house, drawn by the seed (ruling 450)
 DECK_OPTION = "house_cards"  # the house deck dealt: "base" or "adwd" (cards.HOUSE_DECKS)
 
 _UNIT_WORDS = {
@@ -186,6 +187,9 @@ class _Reader(KeyedReader):
             house_cards=deck,
         )
         state.options.update(options)
+        seated = sorted(str(h) for h in options.get("random_houses", {}).values())
+        if "random_houses" in options and seated != sorted(state.players()):
+            self.fail("options.random_houses", f"seats each house in play once (seat = house): {', '.join(state.players())}")
         state.rng_counter = self.get(rng, "counter", "rng.", int, state.rng_counter)
         if state.rng_counter < 0:
             self.fail("rng.counter", "cannot be negative")

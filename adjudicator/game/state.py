@@ -26,12 +26,23 @@ from .boxes import DEFAULT_BOX, Box, box_named, box_names
 from .cards import CARDS, HOUSE_DECKS, dealt_sets
 from .commands import ORDER_TOKENS, SEA_ORDER_TOKENS, SPECIAL_TOKENS, VASSAL_KEPT_TOKENS, VASSAL_ORDER_TOKENS
 from .hooks import hooked
-from .validation import CYCLE_STEPS, PHASES, STEPS, MissingKey, StateError, is_int, validate_dict, validate_engine
+from .validation import (
+    CYCLE_STEPS,
+    PHASES,
+    STEPS,
+    TABLES_SINCE,
+    MissingKey,
+    StateError,
+    box_table,
+    is_int,
+    validate_dict,
+    validate_engine,
+)
 
 __all__ = ["CYCLE_STEPS", "PHASES", "PLURALS", "SCHEMA_VERSION", "STEPS", "AreaState", "GameState", "HouseState",
            "MissingKey", "Order", "Segment", "StateError", "Unit", "migrate", "validate_dict", "validate_engine"]
 
-SCHEMA_VERSION = 2  # the newest this Maester reads; a state is written with the oldest that holds it
+SCHEMA_VERSION = 3  # the newest this Maester reads; a state is written in its box's, or the older one it was read in
 PLURALS = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines",
            "dragon": "dragons"}
 
@@ -151,6 +162,9 @@ class GameState:
     objectives: dict[HouseId, list[str]] = field(default_factory=dict)
     objectives_scored: dict[HouseId, list[str]] = field(default_factory=dict)
     victory_points: dict[HouseId, int] = field(default_factory=dict)
+    # The state format of a game begun before its box's newest (the version it was read in), which it
+    # keeps writing so that its folder replays byte for byte (ruling 341); 0: its box's own.
+    written_as: int = field(default=0, compare=False)
 
     # --- queries ----------------------------------------------------------------------------
 
@@ -443,7 +457,7 @@ class GameState:
     def to_dict(self) -> dict[str, Any]:
         """A TOML-ready dict (no None values; empty areas dropped)."""
         d: dict[str, Any] = {
-            "schema_version": self.box.schema_version,
+            "schema_version": 0,  # set below: its place first in the file
             "game_id": self.game_id,
             "round": self.round,
             "phase": self.phase,
@@ -473,27 +487,19 @@ class GameState:
             d["unasked"] = [dict(u) for u in self.unasked]
         if self.winner:
             d["winner"] = self.winner
-        if self.box.schema_version > 1:  # a base game's state is written as it always was (schema version 1)
+        version = self.written_as or self.box.schema_version
+        d["schema_version"] = version
+        if version > 1:  # a base game's state is written as it always was (schema version 1)
             d["variant"] = self.variant
-            box = self.box  # each part of the state only where the box has it
-            if box.has("vassals"):
-                d |= {"vassals": list(self.vassals), "commanders": dict(self.commanders),
-                      "vassal_sets": list(self.vassal_sets)}
-            if box.has("dragons"):
-                d["dragon_tokens"] = list(self.dragon_tokens)
-            if box.has("loyalty"):
-                d["loyalty_gained"] = self.loyalty_gained
-            if box.has("iron_bank"):
-                d |= {"loan_deck": list(self.loan_deck), "loan_slots": list(self.loan_slots)}
-            if self.braavos_token:
-                d["braavos_token"] = self.braavos_token
-            if self.leaving:
-                d["leaving"] = list(self.leaving)
-            if box.has("objectives"):  # A Feast for Crows: the objectives, hidden hands included (F032)
-                d["objectives"] = {"deck": list(self.objective_deck),
-                                   "hands": {h: list(o) for h, o in self.objectives.items()},
-                                   "scored": {h: list(o) for h, o in self.objectives_scored.items()},
-                                   "points": dict(self.victory_points)}
+            box = self.box
+            if box.state_table:  # the box's own parts, each where the box has it, written by its modules
+                table: dict[str, Any] = {}
+                for write in hooked("state_written", box):
+                    table |= write(self)
+                if version >= TABLES_SINCE:
+                    d[box.state_table] = table
+                else:  # a game begun before boxes had tables: at the top level, as it was (ruling 341)
+                    d |= table
         if self.step:
             d["step"] = self.step
         if self.westeros_revealed:
@@ -530,7 +536,7 @@ class GameState:
             validate_dict(d)
         decks = d.get("decks", {})
         seg = d.get("segment")
-        return cls(
+        state = cls(
             game_id=d.get("game_id", "game"),
             round=d["round"],
             phase=d["phase"],
@@ -570,20 +576,15 @@ class GameState:
             if seg
             else None,
             variant=d.get("variant", DEFAULT_BOX),
-            vassals=list(d.get("vassals", [])),
-            commanders=dict(d.get("commanders", {})),
-            vassal_sets=list(d.get("vassal_sets", [])),
-            dragon_tokens=list(d.get("dragon_tokens", [])),
-            loyalty_gained=d.get("loyalty_gained", 0),
-            loan_deck=list(d.get("loan_deck", [])),
-            loan_slots=list(d.get("loan_slots", [])),
-            braavos_token=d.get("braavos_token"),
-            leaving=list(d.get("leaving", [])),
-            objective_deck=list(d.get("objectives", {}).get("deck", [])),
-            objectives={h: list(o) for h, o in d.get("objectives", {}).get("hands", {}).items()},
-            objectives_scored={h: list(o) for h, o in d.get("objectives", {}).get("scored", {}).items()},
-            victory_points=dict(d.get("objectives", {}).get("points", {})),
         )
+        box = state.box
+        if version < box.schema_version:
+            state.written_as = version
+        if box.state_table:  # the box's own parts, read back by its modules
+            table, _ = box_table(d, box)
+            for read in hooked("state_read", box):
+                read(state, table)
+        return state
 
     def to_toml(self) -> str:
         return tomli_w.dumps(self.to_dict())
@@ -627,6 +628,8 @@ def migrate(d: dict[str, Any], version: int) -> dict[str, Any]:
         if named not in box_names() or box_named(named).schema_version > 1:
             raise StateError(f"variant: a schema_version 1 state is a classic game, not {d['variant']!r}")
         version = 2
+    # Version 2 holds a box's own keys at its top level, version 3 in the box's table (box.state_table):
+    # box_table finds them in either, and a state read in version 2 is written in it again (ruling 341).
     return d
 
 def _house_dict(s: HouseState) -> dict[str, Any]:

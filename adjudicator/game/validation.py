@@ -15,8 +15,8 @@ from .board import TRACKS, UNIT_TYPES, Board
 from .boxes import DEFAULT_BOX, Box, box_named, box_names
 from .cards import CARDS, HOUSE_DECKS, dealt_sets
 from .commands import ALL_ORDER_TOKENS
+from .hooks import hooked
 from .mod_board import MOD_HOUSES
-from .objective_cards import OBJECTIVES
 
 PHASES = ("westeros", "planning", "action", "game_over")
 # Where inside a phase the game stands (docs/positions.md); "" is the phase's start. Each is a
@@ -28,8 +28,56 @@ STEPS = {
     "game_over": ("",),
 }
 CYCLE_STEPS = ("raids", "marches", "consolidate")
+TABLES_SINCE = 3
+"""The first state format that holds a box's own parts in a table of its own (ruling 341): a state
+written before it (schema version 2) holds them at its top level, and a game begun so goes on so."""
 IMPROVEMENT_TOKENS = ("+supply", "+power", "+stronghold", "-castle", "-supply", "-power")
 """Mother of Dragons' improvement (``+``) and degradation (``-``) tokens on an area (M119, M120)."""
+
+
+def box_table(d: dict[str, Any], box: Box) -> tuple[Any, str]:
+    """Where a state dict holds its box's own keys, and their path in a message: the box's state table
+    (``mother_of_dragons.``), or, in a state written before boxes had tables, its top level (ruling 341).
+
+    >>> old = {"schema_version": 2, "variant": "mother-of-dragons", "vassals": ["tyrell"]}
+    >>> box_table(old, box_named("mother-of-dragons"))
+    ({'schema_version': 2, 'variant': 'mother-of-dragons', 'vassals': ['tyrell']}, '')
+    >>> box_table({"schema_version": 3, "mother_of_dragons": {"vassals": []}}, box_named("mother-of-dragons"))
+    ({'vassals': []}, 'mother_of_dragons.')
+    """
+    version = d.get("schema_version", TABLES_SINCE)
+    if not box.state_table or (is_int(version) and version < TABLES_SINCE):
+        return d, ""
+    return d.get(box.state_table, {}), f"{box.state_table}."
+
+
+def box_keys(d: dict[str, Any]) -> dict[str, Any]:
+    """The box's own keys of a state dict read as it lies in a file, or {} (no box table, or none
+    readable: the state's check says why). For a reader that needs one key and not the whole state.
+
+    >>> box_keys({"schema_version": 3, "variant": "mother-of-dragons", "mother_of_dragons": {"leaving": ["stark"]}})
+    {'leaving': ['stark']}
+    >>> box_keys({"schema_version": 2, "variant": "mother-of-dragons", "leaving": ["stark"]})["leaving"]
+    ['stark']
+    """
+    name = d.get("variant", DEFAULT_BOX)
+    if not isinstance(name, str) or name not in box_names() or not box_named(name).state_table:
+        return {}
+    table, _ = box_table(d, box_named(name))
+    return table if isinstance(table, dict) else {}
+
+
+def box_keys_changed(d: dict[str, Any], **keys: Any) -> dict[str, Any]:
+    """A copy of a state dict with these of its box's own keys set, where its format holds them.
+
+    >>> box_keys_changed({"schema_version": 3, "variant": "mother-of-dragons"}, leaving=["stark"])
+    {'schema_version': 3, 'variant': 'mother-of-dragons', 'mother_of_dragons': {'leaving': ['stark']}}
+    """
+    box = box_named(d.get("variant", DEFAULT_BOX))
+    table, path = box_table(d, box)
+    if not path:
+        return {**d, **keys}
+    return {**d, box.state_table: {**table, **keys}}
 
 
 class StateError(ValueError):
@@ -52,8 +100,11 @@ def _show(v: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-class _Shape:
-    """Typed reads of one state dict; the first fault raises :class:`StateError` with its key."""
+class Shape:
+    """Typed reads of one state dict; the first fault raises :class:`StateError` with its key (a box's
+    own checks of its state table read with it too, at the ``state_checked`` hook point)."""
+
+    show = staticmethod(_show)  # a value as a message quotes it, cut short
 
     def fail(self, key: str, message: str) -> NoReturn:
         raise StateError(f"{key}: {message}")
@@ -102,7 +153,7 @@ def validate_dict(d: Any) -> None:
 
     :raises StateError: naming the first key at fault.
     """
-    sh = _Shape()
+    sh = Shape()
     if not isinstance(d, dict):
         sh.fail("state", f"expected a table, got {_show(d)}")
     variant = sh.get(d, "variant", "", str, DEFAULT_BOX)
@@ -161,10 +212,12 @@ def validate_dict(d: Any) -> None:
         sh.get(d, flag, "", bool, False)
     sh.names(d, "restrictions", "", _ANY_TEXT, "text")
     _validate_decks(sh, sh.table(d, "decks", ""), box.deck_keys, box)
-    if box.has("vassals"):  # Mother of Dragons' own keys (its box has vassals and the rest of them)
-        _validate_expansion(sh, d, in_play, board)
-    if box.has("objectives"):
-        _validate_objectives(sh, sh.table(d, "objectives", ""), in_play)
+    if box.state_table:  # the box's own keys, checked by its own modules
+        table, path = box_table(d, box)
+        if not isinstance(table, dict):
+            sh.fail(box.state_table, f"expected a table, got {_show(table)}")
+        for check in hooked("state_checked", box):
+            check(sh, table, path, in_play, board)
     sh.table(d, "options", "")
     rng = sh.table(d, "rng", "")
     sh.get(rng, "seed", "rng.", str, "")
@@ -213,7 +266,7 @@ def _area_ok(a: Any, in_play: list[str], unit_types: tuple[str, ...]) -> bool:
     return all(is_int(v := a.get(k, 0)) and v >= 0 for k in _AREA_KEYS_INT)
 
 
-def _validate_areas(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Board, unit_types: tuple[str, ...]) -> None:
+def _validate_areas(sh: Shape, d: dict[str, Any], in_play: list[str], board: Board, unit_types: tuple[str, ...]) -> None:
     for area_id, a in sh.table(d, "areas", "").items():
         if area_id in board.areas and _area_ok(a, in_play, unit_types):
             continue
@@ -266,7 +319,7 @@ def _box(deck: str, card_set: str = "base") -> set[str]:
     return _DECKS[key]
 
 
-def _validate_decks(sh: _Shape, decks: dict[str, Any], numbers: tuple[str, ...], box: Box) -> None:
+def _validate_decks(sh: Shape, decks: dict[str, Any], numbers: tuple[str, ...], box: Box) -> None:
     for part in ("westeros", "westeros_discards"):
         for n, cards in sh.table(decks, part, "decks.").items():
             if n not in numbers:
@@ -282,46 +335,7 @@ def _validate_decks(sh: _Shape, decks: dict[str, Any], numbers: tuple[str, ...],
             sh.fail("decks.westeros_revealed", f"{_show(card)} is not a card of Westeros deck {i}")
 
 
-def _validate_objectives(sh: _Shape, d: dict[str, Any], in_play: list[str]) -> None:
-    """A Feast for Crows' objectives: every card one of the 28, each once at most, in one place."""
-    seen = sh.names(d, "deck", "objectives.", OBJECTIVES, "an objective card")
-    for part in ("hands", "scored"):
-        for h, cards in sh.table(d, part, "objectives.").items():
-            if h not in in_play:
-                sh.fail(f"objectives.{part}.{h}", "not a house in play")
-            seen += sh.names({h: cards}, h, f"objectives.{part}.", OBJECTIVES, "an objective card")
-    for h in sh.table(d, "points", "objectives."):
-        if h not in in_play:
-            sh.fail(f"objectives.points.{h}", "not a house in play")
-        sh.number(d["points"], h, "objectives.points.", 0)
-    twice = sorted({o for o in seen if seen.count(o) > 1})
-    if twice:
-        sh.fail("objectives", f"{_show(twice[0])} lies in two places: each objective card is in one")
-
-
-def _validate_expansion(sh: _Shape, d: dict[str, Any], in_play: list[str], board: Board) -> None:
-    """Mother of Dragons' own keys: vassals and commanders, the dragon tokens, the Iron Bank."""
-    vassals = sh.names(d, "vassals", "", [h for h in in_play if h != "targaryen"], "a Westerosi house in play")
-    players = [h for h in in_play if h not in vassals]
-    for vassal, commander in sh.table(d, "commanders", "").items():
-        if vassal not in vassals:
-            sh.fail(f"commanders.{vassal}", "not a vassal")
-        if commander not in players:
-            sh.fail(f"commanders.{vassal}", f"{_show(commander)} is not a player house")
-    sh.names(d, "vassal_sets", "", players, "a player house")
-    for r in sh.get(d, "dragon_tokens", "", list, []):
-        if not is_int(r) or not 1 <= r <= board.constants["rounds"]:
-            sh.fail("dragon_tokens", f"{_show(r)} is not a round of the round track (1 to 10)")
-    sh.number(d, "loyalty_gained", "", 0)
-    sh.names(d, "loan_deck", "", CARDS.loans, "a loan of the Iron Bank")
-    sh.names(d, "loan_slots", "", [*CARDS.loans, ""], "a loan of the Iron Bank or \"\" (an empty slot)")
-    token = sh.get(d, "braavos_token", "", str, None)
-    if token is not None and token not in players:
-        sh.fail("braavos_token", f"{_show(token)} is not a player house")
-    sh.names(d, "leaving", "", [h for h in players if h != "targaryen"], "a Westerosi player house (M124, M125)")
-
-
-def _validate_engine(sh: _Shape, d: dict[str, Any]) -> None:
+def _validate_engine(sh: Shape, d: dict[str, Any]) -> None:
     """The engine's own parts, as far as reading them needs: their contents are the engine's business."""
     for key in ("pending", "answers"):
         for i, entry in enumerate(sh.get(d, key, "", list, [])):

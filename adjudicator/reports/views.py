@@ -17,6 +17,7 @@ from ..game.cards import CARDS
 from ..game.mod_board import MOD
 from ..game.objective_cards import OBJECTIVES
 from ..game.state import GameState
+from ..game.table_settings import seats_text
 from .comingup import coming_up, skeleton_lines
 from .decisions import held_answers, my_request, skeleton, standing_answers
 from .eventview import event_view
@@ -190,7 +191,7 @@ DECK_TITLES = {"adwd": "A Dance with Dragons' house cards"}  # the house decks a
 def settings_text(state: GameState) -> str:
     """What a report's header says under its title: the box's own line (a scenario's name and round
     limit), the setup, and every table setting that is not the rulebook's (the house decks, Tides of
-    Battle, the round limit, the victory target); empty for a base game or Mother of Dragons game
+    Battle, the round limit, the victory target, the seats random houses dealt); empty for a base game or Mother of Dragons game
     played as the rulebook says, whose reports are as they always were."""
     box, options, deck = state.box, state.options, state.house_deck()
     said = [box.header] if box.header else []
@@ -200,6 +201,7 @@ def settings_text(state: GameState) -> str:
     said += ["Tides of Battle"] if options.get("tides_of_battle") else []
     said += [f"{options['rounds']} rounds"] if "rounds" in options else []
     said += [f"{options['victory_target']} castles and strongholds win"] if "victory_target" in options else []
+    said += [seats] if (seats := seats_text(state)) else []
     return " · ".join(said)
 
 

@@ -10,6 +10,7 @@ then advanced by exactly the code the moderator runs (:func:`adjudicator.folder.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import random
 from collections.abc import Callable
@@ -106,7 +107,7 @@ class Robot:
             commands.extend(self.answer_ahead(state, requests, board, commands))
         if self.standing and self.standing_round != state.round and any(r.kind == "orders" and not r.vassal for r in mine):
             self.standing_round = state.round
-            commands.extend(Standing(command=c) for c in standing_lines(self, state, board))
+            commands.extend(Standing(command=c) for c in standing_lines(self, state, board, commands))
         if self.careful:
             commands = _within_power(state, self.house, commands)
         commands = self.distributing(commands)
@@ -133,6 +134,8 @@ class Robot:
             if req.key in self.ahead_done or (subject is not None and (req.kind, subject) in done):
                 continue
             self.ahead_done.add(req.key)
+            if req.kind == "distribute":  # what it bids in this file is what it gives away (M100)
+                req = _with_bid(req, [*sent, *out])
             composer = _AHEAD.get(req.kind)
             answers = composer(self, req) if composer else self.answer(state, req, board)
             out.extend(ForVassal(vassal=req.vassal, command=c) if req.vassal else c for c in answers)
@@ -233,6 +236,13 @@ def _march_ok(state: GameState, board: Board, house: str, cmd: March, token: str
     return plan_march(trial, board, house, cmd)[0] is None
 
 
+def _with_bid(req: Request, sent: list[Command]) -> Request:
+    """A distribution coming up, for the bid of its track the file sends (the newest line is used),
+    else as the game holds it: a bid sent now replaces the one waiting."""
+    bids = [c.amount for c in sent if isinstance(c, Bid) and c.track == req.context.get("track")]
+    return dataclasses.replace(req, context={**req.context, "bid": bids[-1]}) if bids else req
+
+
 def _support_ahead(robot: Robot, req: Request) -> list[Command]:
     """A side for every combat the support order may join: "none" first, then the side it prefers
     (the newest fitting line is used; a house not in the combat does not fit, and "none" does)."""
@@ -294,7 +304,7 @@ _AHEAD: dict[str, Callable[[Robot, Request], list[Command]]] = {
 }
 
 
-def standing_lines(robot: Robot, state: GameState, board: Board) -> list[Command]:
+def standing_lines(robot: Robot, state: GameState, board: Board, sent: list[Command]) -> list[Command]:
     """The standing instructions a robot sends with its orders each round (ruling 353): the choices it
     always makes (the dominance tokens' cards, tie-breaks, a vassal, Targaryen's deck IV cards and
     cancels), sent once, and what it would muster, bid and move as the board stands, sent anew each
@@ -303,7 +313,8 @@ def standing_lines(robot: Robot, state: GameState, board: Board) -> list[Command
 
     out = [] if robot.tried_standing else once(robot, state, board)
     robot.tried_standing = True
-    return out + every_round(robot, state, board)
+    orders = {c.area: c.token for c in sent if isinstance(c, AssignOrder)}
+    return out + every_round(robot, state, board, orders)
 
 
 def _default(req: Request) -> list[Command]:

@@ -5,10 +5,12 @@ dominance tokens' holders, the musters and bids the cards call for, Targaryen's 
 loyalty-token moves. A player who plans says once how such decisions go; a robot does the same:
 
 * once, the choices it always makes: each dominance card's choice, a tie-break order, the wildlings'
-  rewards it declines and A King Beyond the Wall's track, the vassals it would command, and for
-  Targaryen "nothing" for each deck IV card and whose loyalty moves it cancels;
+  rewards it declines and A King Beyond the Wall's track, the vassals it would command, for
+  Targaryen "nothing" for each deck IV card and whose loyalty moves it cancels, and for the other
+  players their part when Targaryen names them (The Long Plan's areas, Playing With Fire's unit);
 * each round, as the board stands when it gives its orders: a muster with fall-backs for every
-  castle and stronghold it holds (and its vassals' home areas), the units of the debtors whose
+  castle and stronghold it holds (and its vassals' home areas), the units it would lose to each
+  wildling penalty (a line per number of units, ruling 360), the units of the debtors whose
   interest it would choose, its bids (Targaryen's given away), the track Preemptive Raid drops it
   on, and its loyalty-token moves with fall-backs.
 
@@ -18,13 +20,16 @@ A line that no longer fits when its decision comes is skipped and the decision a
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Literal, Protocol
 
 from ..engine.core.bidding import best_tracks
 from ..engine.core.context import Request
 from ..engine.core.mustering import legal_single_actions, muster_request, westeros_mustering_areas
+from ..engine.core.supply import CHEAP_FIRST
 from ..engine.rules.iron_bank import chooser, default_losses
 from ..game.board import Board
+from ..game.cards import CARDS
 from ..game.commands import (
     MOVE_ELSE,
     Bid,
@@ -33,6 +38,7 @@ from ..game.commands import (
     DistributeBid,
     ForVassal,
     Gift,
+    Located,
     Muster,
     MusterAction,
     MusterPlan,
@@ -86,11 +92,18 @@ def once(robot: Robot, state: GameState, board: Board) -> list[Command]:
         others = [h for h in state.players() if h != robot.house]
         cancel = sorted(robot.rng.sample(others, k=robot.rng.randrange(len(others) + 1)))
         out += [WesterosChoice(card=card, option="cancel:" + "+".join(cancel)) for card in LOYALTY_CARDS]
+    elif "4" in state.westeros_decks and robot.house in state.players():
+        # The deck IV cards on which Targaryen names another player, who then chooses (ruling 215).
+        land = sorted(a.id for a in board.land_areas())
+        out.append(WesterosChoice(card="the_long_plan", option="+".join(robot.rng.sample(land, 2))))
+        out.append(WesterosChoice(card="playing_with_fire", option="footman"))
     return out
 
 
-def every_round(robot: Robot, state: GameState, board: Board) -> list[Command]:
+def every_round(robot: Robot, state: GameState, board: Board, orders: dict[str, str]) -> list[Command]:
+    """The lines of this round, as the board stands when it gives ``orders`` (its own, by area)."""
     out = _musters(robot, state, board, robot.house)
+    out += _penalties(robot, state, board, orders)
     out += _interest(state, board, robot.house)
     for vassal in sorted(v for v, c in state.commanders.items() if c == robot.house):
         out += [ForVassal(vassal=vassal, command=c) for c in _musters(robot, state, board, vassal)]
@@ -122,6 +135,39 @@ def _musters(robot: Robot, state: GameState, board: Board, house: str) -> list[C
                 cmd = Muster(area=cmd.area, actions=cmd.actions, otherwise=(*plans, MusterPlan()))
             out.append(cmd)
     return out
+
+
+def _penalties(robot: Robot, state: GameState, board: Board, orders: dict[str, str]) -> list[Command]:
+    """The units it would lose to a wildling card's penalties (R109), as many as each asks: one line
+    per number, so that the severe and the lesser penalty of a card each have theirs (ruling 360).
+    The units are its cheapest in the areas its orders keep them in (no march), largest armies first."""
+    staying = [(a, u.type) for a, u in state.units_of(robot.house) if not orders.get(a, "").startswith("march")]
+    out: list[Command] = []
+    for card, count in (("mammoth_riders", 3), ("mammoth_riders", 2), ("the_horde_descends", 1)):
+        if (units := _cheapest(staying, count)) is not None:
+            out.append(WildlingChoice(card=card, units=units))
+    castles = set(westeros_mustering_areas(state, board, robot.house))  # the Horde's severe penalty: 2 in one
+    held = Counter(a for a, _ in staying if a in castles)
+    if held and max(held.values()) >= 2 and (units := _cheapest(
+            [p for p in staying if p[0] == max(held, key=lambda a: (held[a], a))], 2)) is not None:
+        out.append(WildlingChoice(card="the_horde_descends", units=units))
+    knights = [p for p in staying if p[1] == "knight"]  # Crow Killers' lesser penalty: 2 knights
+    if len(knights) >= 2 and (units := _cheapest(knights, 2)) is not None:
+        out.append(WildlingChoice(card="crow_killers", units=units))
+    hand = state.houses[robot.house].hand  # Massing on the Milkwater's lesser penalty: its weakest card
+    if len(hand) >= 2:
+        out.append(WildlingChoice(card="massing_on_the_milkwater",
+                                  house_card=min(hand, key=lambda c: (CARDS.house_cards[c].strength, c))))
+    return out
+
+
+def _cheapest(units: list[tuple[str, str]], n: int) -> tuple[Located, ...] | None:
+    """``n`` of ``units`` (area, type), cheapest first, from the largest armies; ``None`` if fewer."""
+    if len(units) < n:
+        return None
+    size = Counter(a for a, _ in units)
+    picked = sorted(units, key=lambda p: (CHEAP_FIRST.index(p[1]), -size[p[0]], p[0]))[:n]
+    return tuple(Located(area=a, unit=t, count=k) for (a, t), k in sorted(Counter(picked).items()))
 
 
 def _interest(state: GameState, board: Board, house: str) -> list[Command]:

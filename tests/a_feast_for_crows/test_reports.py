@@ -34,11 +34,12 @@ def test_F032b_a_hand_of_objectives_is_in_its_houses_report_only():
 
 def test_F032b_the_public_json_holds_each_hands_size_and_the_viewers_own():
     state = setup()
-    public = public_state(state, viewer=None)
-    assert public["objectives"]["hands"] == dict.fromkeys(state.turn_order(), 5) and public["objectives"]["deck"] == 8
-    own = public_state(state, viewer="stark")
-    assert own["objectives"]["hands"]["stark"] == state.objectives["stark"] and own["objectives"]["hands"]["arryn"] == 5
-    assert not any(o in json.dumps(public) for h in state.turn_order() for o in state.objectives[h])
+    public = public_state(state, viewer=None)["a_feast_for_crows"]
+    assert public["objectives"] == dict.fromkeys(state.turn_order(), 5) and public["objective_deck"] == 8
+    own = public_state(state, viewer="stark")["a_feast_for_crows"]
+    assert own["objectives"]["stark"] == state.objectives["stark"] and own["objectives"]["arryn"] == 5
+    whole = json.dumps(public_state(state, viewer=None))
+    assert not any(o in whole for h in state.turn_order() for o in state.objectives[h])
 
 
 def test_F043_scored_objectives_and_points_are_public():
@@ -55,4 +56,4 @@ def test_a_base_games_report_has_no_objectives():
 
     state = variant("classic").setup(["stark", "lannister", "baratheon"], seed="crows")
     assert "OBJECTIVES" not in render_report(state, [], viewer=None) + render_report(state, [], viewer="stark")
-    assert "objectives" not in public_state(state, viewer=None)
+    assert "a_feast_for_crows" not in public_state(state, viewer=None)

@@ -183,7 +183,9 @@ def test_an_expansion_state_round_trips_through_toml_with_every_part():
     s.dragon_tokens = [6, 8, 10]
     back = GameState.from_toml(s.to_toml())
     assert back == s and back.variant == "mother-of-dragons"
-    assert 'schema_version = 2' in s.to_toml() and 'variant = "mother-of-dragons"' in s.to_toml()
+    text = s.to_toml()
+    assert 'schema_version = 3' in text and 'variant = "mother-of-dragons"' in text
+    assert "\n[mother_of_dragons]\n" in text and 'braavos_token = "lannister"' in text, "the box's own table (ruling 341)"
 
 
 @settings(max_examples=25, deadline=None)
@@ -220,8 +222,12 @@ def test_a_schema_1_state_naming_an_expansion_or_a_newer_schema_is_refused():
     ("braavos_token", "tyrell", "not a player house"),
 ])
 def test_a_damaged_expansion_state_is_refused_naming_its_key(key, value, message):
-    d = game().to_dict() | {key: value}
-    with pytest.raises(StateError, match=f"{key}.*{message}"):
+    d = game().to_dict()
+    if key == "variant":
+        d[key], path = value, key
+    else:  # the box's own keys lie in its table (ruling 341)
+        d["mother_of_dragons"], path = d["mother_of_dragons"] | {key: value}, f"mother_of_dragons.{key}"
+    with pytest.raises(StateError, match=f"^{path}.*{message}"):
         GameState.from_dict(d)
 
 

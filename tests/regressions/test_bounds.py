@@ -191,7 +191,7 @@ def test_a_standing_answer_with_a_huge_count_is_refused_naming_the_field():
 
 @pytest.mark.parametrize("options,key,message", [
     ("colour = 'red'", "options.colour", "unknown key 'colour'; the keys are tides_of_battle, "
-     "tides_reshuffle_each_combat, house_cards, setup, rounds, victory_target"),
+     "tides_reshuffle_each_combat, house_cards, setup, rounds, victory_target, random_houses"),
     ("tides_of_batle = true", "options.tides_of_batle", "unknown key 'tides_of_batle'; did you mean 'tides_of_battle'?"),
     ("tides_of_battle = nan", "options.tides_of_battle",
      "expected a whole number, true or false or a string, not the fraction nan"),

@@ -104,7 +104,7 @@ STATE_DAMAGE = [
     ("negative round", "round = 1", "round = -4", "round: expected a whole number from 1 to 10, got -4"),
     ("unknown phase", 'phase = "planning"', 'phase = "lunch"', "phase: 'lunch' is not a phase"),
     ("unknown house", '"stark"', '"starkk"', "houses_in_play: 'starkk' is not a house"),
-    ("newer schema", "schema_version = 1", "schema_version = 3", "schema_version 3 is newer than this Maester"),
+    ("newer schema", "schema_version = 1", "schema_version = 4", "schema_version 4 is newer than this Maester"),
     ("negative power", "power = 5", "power = -3", "houses.stark.power: expected a whole number from 0 to 20, got -3"),
     ("power as text", "power = 5", 'power = "five"', "houses.stark.power: expected a whole number, got 'five'"),
     ("tracks not a table", "[tracks]", "tracks = 5\n[nothing]", "tracks: expected a table, got 5"),

@@ -292,3 +292,40 @@ def test_ruling_355_a_standing_loyalty_move_from_an_area_without_a_token_is_skip
     skipped([*ctx.events, *ctx.transient], line, "stark")
     assert asked(waiting, "stark", "westeros_choice")
     assert not [m for m in of(ctx.events, LoyaltyMoved) if m.house == "stark"]
+
+
+# --- a wildling card's severe and lesser penalties: a line for each number of units (ruling 360) ----
+
+
+THREE_LOST = WildlingChoice(card="mammoth_riders", units=(Located("moat_cailin", "footman", 3),))
+TWO_LOST = WildlingChoice(card="mammoth_riders", units=(Located("moat_cailin", "footman", 2),))
+
+
+def test_ruling_360_a_severe_and_a_lesser_penalty_line_of_one_card_stand_side_by_side(westeros_only: None) -> None:
+    severe, lesser = standing("stark", THREE_LOST), standing("stark", TWO_LOST)
+    step = _penalty([severe, lesser], moat_cailin=3)  # Stark bids 2, not the lowest: it loses 2 units
+    assert used(step.events, lesser) and not used(step.events, severe)
+    assert held(step.state, severe) and held(step.state, lesser)
+    assert sum(1 for u in step.state.area("moat_cailin").units if u.house == "stark") == 1
+
+
+def test_ruling_360_the_lowest_bidder_loses_what_its_severe_penalty_line_names(westeros_only: None) -> None:
+    s = _attack(3)
+    s.area_mut("moat_cailin").units = [Unit("stark", "footman") for _ in range(3)]
+    bids = [standing(h, Bid(track="wildlings", amount=1)) for h in ("lannister", "baratheon")]
+    severe, lesser = standing("stark", THREE_LOST), standing("stark", TWO_LOST)
+    step = advance(s, [*bids, severe, lesser], deadline=only("stark", "wildling_choice"))  # Stark bids 0: lowest
+    assert used(step.events, severe) and not used(step.events, lesser)
+    assert not step.state.area("moat_cailin").units and not asked(step.requests, "stark", "wildling_choice")
+
+
+def test_ruling_360_a_penalty_line_replaces_only_the_line_naming_as_many_units() -> None:
+    from adjudicator.engine.rules.standing import standing_changes
+
+    s = at_westeros(THREE, ("last_days_of_summer", "last_days_of_summer", "wildlings_attack"), seed="each-kind")
+    decline = standing("stark", WildlingChoice(card="mammoth_riders"))
+    severe, lesser = standing("stark", THREE_LOST), standing("stark", TWO_LOST)
+    newer = standing("stark", WildlingChoice(card="mammoth_riders", units=(Located("winterfell", "footman", 2),)))
+    lines = [decline, severe, lesser, newer]
+    kept, _ = standing_changes(s, s.board(), lines, {a["id"] for a in lines})
+    assert [a["id"] for a in kept] == [decline["id"], severe["id"], newer["id"]]

@@ -122,8 +122,8 @@ def test_ruling_353_robots_standing_lines_decide_rounds_after_they_were_sent() -
     used, skipped = _kinds_used_later(4, 1, None, 10)
     assert {"WesterosChoice", "Muster", "Bid", "TieBreak", "WildlingChoice"} <= set(used), used
     assert skipped, "a line that did not fit was skipped (ruling 355)"
-    used, _ = _kinds_used_later(7, 1, MOD, 6)
-    assert {"WesterosChoice", "CommandVassal", "Muster", "Bid", "InterestLosses"} <= set(used), used
+    used, _ = _kinds_used_later(7, 2, MOD, 6)
+    assert {"WesterosChoice", "CommandVassal", "Muster", "Bid", "InterestLosses", "DistributeBid"} <= set(used), used
 
 
 def test_robots_with_standing_instructions_need_fewer_mail_rounds_than_robots_answering_ahead() -> None:
