@@ -153,11 +153,11 @@ class _Reader(KeyedReader):
         if houses is None:
             self.fail("houses", "a position must name its houses, e.g. houses = [\"stark\", \"lannister\", \"baratheon\"]")
         try:
-            in_play = check_mod_houses(houses) if self.expansion else check_houses(houses, self.board)
+            # a box's own map seats its houses (A Feast for Crows: Arryn on the base map)
+            in_play = check_mod_houses(houses) if self.expansion else check_houses(houses, self.box.board(self.box.houses))
         except SetupError as e:
             self.fail("houses", str(e))
-        if self.expansion:
-            self.board = self.box.board(in_play)
+        self.board = self.box.board(in_play)
         rng = self.get(data, "rng", "", dict, {})
         self.known_keys(rng, ("seed", "counter"), "rng.")
         options = self.get(data, "options", "", dict, {})
