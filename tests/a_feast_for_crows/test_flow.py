@@ -199,3 +199,20 @@ def test_F046_after_round_10_the_most_points_win_ties_by_the_iron_throne():
     step = run(state, deadline=True)
     assert step.state.phase == "game_over" and step.state.winner == "baratheon"  # first on the Iron Throne
     assert "higher on the Iron Throne track (F046)" in of(step.events, GameWon)[0].reason
+
+
+def test_F045_F043_the_invariants_catch_a_win_not_taken_and_a_scored_card_taken_back():
+    from adjudicator.engine.invariants import check_change, check_invariants
+
+    state = at_the_end_of_action()
+    step = run(state)
+    assert check_invariants(step.state) == []
+    ahead = GameState.from_dict(step.state.to_dict())
+    ahead.pending, ahead.victory_points["stark"] = [dict(p) for p in step.state.pending if p["kind"] == "orders"], 7
+    assert "stark holds 7 points of objectives but the game goes on" in check_invariants(ahead)
+    before = GameState.from_dict(state.to_dict())
+    before.objectives_scored["stark"] = ["hold_court"]
+    assert any("scored objectives went back" in p for p in check_change(before, state))
+    late = GameState.from_dict(state.to_dict())
+    late.round = 11
+    assert "round 11 is past the game's last, round 10" in check_invariants(late)
