@@ -216,3 +216,15 @@ def test_F045_F043_the_invariants_catch_a_win_not_taken_and_a_scored_card_taken_
     late = GameState.from_dict(state.to_dict())
     late.round = 11
     assert "round 11 is past the game's last, round 10" in check_invariants(late)
+
+
+def test_ruling_410_the_objective_to_score_comes_up_ahead_and_its_answer_waits_for_its_step():
+    from adjudicator.engine.ahead import upcoming
+
+    state = setup()
+    kept = [keep(h, *dealt(state, h)[:3]) for h in state.turn_order()]
+    planning = run(state, *kept).state
+    [coming] = [u for u in upcoming(planning, "lannister", planning.pending) if u.request.kind == "objective"]
+    assert coming.request.secret and "after this round's Action Phase" in coming.why
+    asked = [*planning.pending, {"kind": "objective", "house": "lannister", "key": "x", "prompt": ""}]
+    assert [u for u in upcoming(planning, "lannister", asked) if u.request.kind == "objective"] == []
