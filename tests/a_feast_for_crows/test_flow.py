@@ -228,3 +228,28 @@ def test_ruling_410_the_objective_to_score_comes_up_ahead_and_its_answer_waits_f
     assert coming.request.secret and "after this round's Action Phase" in coming.why
     asked = [*planning.pending, {"kind": "objective", "house": "lannister", "key": "x", "prompt": ""}]
     assert [u for u in upcoming(planning, "lannister", asked) if u.request.kind == "objective"] == []
+
+
+def test_F033_objective_lines_in_a_game_without_objectives_are_refused_saying_so():
+    from adjudicator.turnfile.parser import parse_turn_file
+
+    tf = parse_turn_file("score objective: Hold Court\nkeep objectives: Hold Court, Land Grab, The Raven\n",
+                         variant="classic")
+    assert tf.commands == () and [p.where.line for p in tf.problems] == [1, 2]
+    assert all("The base game has no objective cards: they are A Feast for Crows' (F033)" in p.render()
+               for p in tf.problems)
+
+
+def test_F042_objective_lines_read_and_print_back_in_the_scenario():
+    from adjudicator.turnfile.names import vocabulary
+    from adjudicator.turnfile.parser import parse_turn_file
+    from adjudicator.turnfile.printer import format_command
+
+    text = ("keep objectives: Hold Court, The Throne, Nothing but Ghosts\nscore objective: nothing but ghosts\n"
+            "score objective: none\nreturn objective: Land Grab\ntake objective: A Riper Fruit\n")
+    tf = parse_turn_file(text, variant="a-feast-for-crows")
+    assert not tf.problems and len(tf.commands) == 5
+    with vocabulary("a-feast-for-crows"):
+        printed = "\n".join(format_command(c) for c in tf.commands) + "\n"
+    assert parse_turn_file(printed, variant="a-feast-for-crows").commands == tf.commands
+    assert tf.commands[1] == ScoreObjective(objective="nothing_but_ghosts") and tf.commands[2] == ScoreObjective()
