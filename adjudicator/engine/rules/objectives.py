@@ -23,7 +23,7 @@ from ..core.common import GameWon
 from ..core.context import NOT_APPLICABLE, Ask, Context, GameOver, Request, Verdict
 from ..core.supply import update_supply
 from ..events.objectives import ObjectiveDrawn, ObjectiveScored, ObjectivesDealt, ObjectivesKept, objective_name
-from .objective_conditions import OBJECTIVES, SPECIAL_OBJECTIVES, land_areas_controlled, met
+from .objective_conditions import OBJECTIVES, SPECIAL_OBJECTIVES, land_areas_controlled, met, objectives_met
 
 SPECIAL_POINTS = 1  # a special objective scores 1 each time it is met (F041)
 
@@ -112,10 +112,6 @@ def after_action(ctx: Context) -> None:
         final_winner(ctx)  # F046
 
 
-def objectives_met_now(state: GameState, board: Board, house: str) -> list[str]:
-    return [o for o in state.objectives.get(house, []) if met(state, board, house, OBJECTIVES[o])]
-
-
 def check_score(state: GameState, board: Board, house: str, cmd: Command) -> Verdict | object:
     """``None`` when ``cmd`` scores an objective of the house's hand that it meets, or none (F042)."""
     if not isinstance(cmd, ScoreObjective):
@@ -138,7 +134,7 @@ def score_objectives(ctx: Context) -> None:
     houses = [h for h in st.turn_order() if st.objectives.get(h)]
     asks = []
     for house in houses:
-        can = objectives_met_now(st, board, house)
+        can = objectives_met(st, board, house)
         best = max(can, key=lambda o: worth(house, o), default=None)
         req = Request(
             key=ctx.key("objective", house), kind="objective", house=house,
