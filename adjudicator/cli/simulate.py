@@ -16,7 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="number of players: 3-6, or 3-8 with Mother of Dragons (7 and 8 play it); "
                    "default 6, or a setup's largest count")
     p.add_argument("--expansion", metavar="NAME",
-                   help="play an expansion: mother-of-dragons, or the scenario a-dance-with-dragons (6 players)")
+                   help="play an expansion: mother-of-dragons, or the scenarios a-dance-with-dragons (6 players) "
+                   "and a-feast-for-crows (4 players)")
     p.add_argument("--setup", metavar="NAME|FILE",
                    help="start from a shipped setup or a setup file (docs/setups.md); --players picks its count")
     p.add_argument("--without-targaryen", action="store_true",
