@@ -61,6 +61,12 @@ def parts_of(data: bytes) -> str:
     return ", ".join(f"{kind} {n:,}" for kind, n in sizes.most_common())
 
 
+def steps_in(data: bytes) -> int:
+    """How many steps a mail carries (its ``X-Maester-Steps`` header)."""
+    head = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
+    return len(str(head.get("X-Maester-Steps", "none")).replace("none", "").split())
+
+
 def map_scales(root: Path) -> Counter[str]:
     """How many mails held the map at each scale (ruling 317), and how many none, from the log."""
     out: Counter[str] = Counter()
@@ -70,15 +76,15 @@ def map_scales(root: Path) -> Counter[str]:
     return out
 
 
-def play(seed: int, rounds: int | None, tmp: Path) -> tuple[list[tuple[int, str]], int, Counter[str], bytes]:
-    """One game mailed after every run: (size, name) of every mail, the steps, the folder by entry,
+def play(seed: int, rounds: int | None, tmp: Path) -> tuple[list[tuple[int, str, int]], int, Counter[str], bytes]:
+    """One game mailed after every run: (size, name, steps) of every mail, the steps, the folder by entry,
     the largest mail."""
     root = tmp / f"g{seed}"
     key = Ed25519PrivateKey.from_private_bytes(bytes([77] * 32))
     pair = KeyPair(key, PublicKey.from_key(key))
     write_key_pair(tmp / "moderator", pair)
     seen = {"first": True}
-    mails: list[tuple[int, str]] = []
+    mails: list[tuple[int, str, int]] = []
     largest: dict[str, bytes] = {}
 
     def mail_after_the_run(state: GameState) -> None:
@@ -92,7 +98,7 @@ def play(seed: int, rounds: int | None, tmp: Path) -> tuple[list[tuple[int, str]
             assert maester(["outbox", str(root), "--key", str(tmp / "moderator"), "--from", MODERATOR]) in (0, 1)
             for rec in Ledger.read(root).mail.queue():  # measured while whole: once sent, a recipe (ruling 318)
                 data = (root / rec["path"]).read_bytes()
-                mails.append((len(data), rec["path"]))
+                mails.append((len(data), rec["path"], steps_in(data)))
                 if len(data) > len(largest.get("data", b"")):
                     largest["data"] = data
             assert maester(["outbox", str(root), "--mark-sent"]) == 0
@@ -105,16 +111,20 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, nargs="+", default=[2, 5])
     ap.add_argument("--rounds", type=int, default=None, help="stop after this round (default: the whole game)")
+    ap.add_argument("--keep", type=Path, default=None, help="write each game's largest mail into this folder")
     args = ap.parse_args()
     print("## bench_mail_size\n")
     worst = 0
     for seed in args.seed:
         with tempfile.TemporaryDirectory() as tmp:
             mails, steps, folder, data = play(seed, args.rounds, Path(tmp))
-            sizes = sorted(s for s, _ in mails)
+            sizes = sorted(m[0] for m in mails)
             biggest = max(mails)
             worst = max(worst, biggest[0])
             largest_parts = parts_of(data)
+            if args.keep is not None:
+                args.keep.mkdir(parents=True, exist_ok=True)
+                (args.keep / f"seed{seed}-largest.eml").write_bytes(data)
             scales = map_scales(Path(tmp) / f"g{seed}")
         print(f"6-player robot game, seed {seed}: {steps} steps, {len(mails)} mails "
               f"({len(mails) / steps:.2f} a step)")
@@ -122,6 +132,11 @@ def main() -> int:
               f"{sizes[int(len(sizes) * 0.9)]:,}, largest {biggest[0]:,} ({biggest[1]}); goal <= {GOAL:,}: "
               f"{'met' if biggest[0] <= GOAL else 'NOT met'}")
         print(f"  the largest: {largest_parts}")
+        print("  the five largest: " + "; ".join(f"{n:,} ({Path(name).parent.name} {Path(name).stem}, {k} steps)"
+                                                 for n, name, k in sorted(mails, reverse=True)[:5]))
+        houses = [m for m in mails if Path(m[1]).stem != "moderator"]
+        print(f"  the largest to a house: {max(houses)[0]:,}; over 88,000 bytes: "
+              f"{sum(n > 88_000 for n in sizes)} mails, over 90,000: {sum(n > 90_000 for n in sizes)}")
         print(f"  the map in the mails: {', '.join(f'{k} {n}' for k, n in sorted(scales.items(), reverse=True))}")
         total = sum(folder.values())
         print(f"  game folder: {total:,} bytes, {total / steps:,.0f} a step")

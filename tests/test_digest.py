@@ -5,6 +5,7 @@ exactly the rest; a rollback told; a game list; a game mailed by an older Maeste
 from __future__ import annotations
 
 import json
+import re
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -18,9 +19,9 @@ from mail.loopback import LoopbackController, Recorder, game, mails_to, recorder
 from adjudicator.cli import main as cli_main
 from adjudicator.folder import audit, batch, registry, undo
 from adjudicator.mail import outbox
-from adjudicator.mail.letter import GAME_NOW, STEP_RULE
+from adjudicator.mail.letter import GAME_NOW, STEP_MARK, heading_line
 from adjudicator.mail.outbox import mark_sent, parse_smtp_url, send_outbox, write_outbox
-from adjudicator.reports.report import join_text
+from adjudicator.reports.report import WIDTH, join_text
 from adjudicator.reports.sections import pick, text_sections
 from adjudicator.seals import seal
 
@@ -70,9 +71,9 @@ def html_of(msg: EmailMessage) -> str:
 
 
 def sections(text: str) -> dict[int, str]:
-    """The step sections of a digest's text, by step number (a heading between two STEP_RULE lines;
-    the last, THE GAME NOW, is the game as the latest step left it, no step of its own)."""
-    chunks = text.split(STEP_RULE + "\n")
+    """The step sections of a digest's text, by step number (each from its heading line, which begins
+    with STEP_MARK; the last, THE GAME NOW, is the game as the latest step left it, no step of its own)."""
+    chunks = re.split(f"^{re.escape(STEP_MARK)}(.*) #+\n", text, flags=re.M)
     out: dict[int, str] = {}
     for heading, body in zip(chunks[1::2], chunks[2::2]):
         if heading.startswith(GAME_NOW):
@@ -107,10 +108,10 @@ def test_ruling_303_steps_without_an_outbox_reach_each_player_in_one_mail(game: 
     for label in ("0000-r1-planning", "0003-r1-planning"):  # each step's events, word for word, once
         events = pick(text_sections(whole(game, label, "stark")), "events").rstrip("\n")
         assert events.startswith("WHAT HAPPENED\n") and text.count(events) == 1 and events in found[int(label[:4])]
-    assert text.index("ASKED OF YOU NOW") < text.index(STEP_RULE), "what is asked comes first"
-    assert text.index("YOUR FILES TAKEN (1)") < text.index(STEP_RULE), "then the receipts"
+    assert text.index("ASKED OF YOU NOW") < text.index("\n" + STEP_MARK), "what is asked comes first"
+    assert text.index("YOUR FILES TAKEN (1)") < text.index("\n" + STEP_MARK), "then the receipts"
     assert text.count("Receipt for archive/000001-stark-r1-planning-seq1.txt") == 1 and "Receipt for archive/000002" not in text
-    assert text.count("\nTHE BOARD\n") == 1 and text.index(STEP_RULE) < text.index("\nTHE BOARD\n"), "one board: the latest"
+    assert text.count("\nTHE BOARD\n") == 1 and text.index("\n" + STEP_MARK) < text.index("\nTHE BOARD\n"), "one board: the latest"
     assert max(len(line) for line in text.splitlines()) <= 80
     page = html_of(msg)
     assert page.count('<img id="map"') == 1 and page.count("<html") == 1 and page.rstrip().endswith("</html>")
@@ -119,6 +120,21 @@ def test_ruling_303_steps_without_an_outbox_reach_each_player_in_one_mail(game: 
     assert 'id="events-0000"' in page and 'id="events"' in page, "the earlier steps' ids are their own"
     lannister = text_of(read(game / "outbox" / "0003" / "lannister.eml"))
     assert "PRIVATE report for House Stark" not in lannister and "Receipt for archive/000001-stark" not in lannister
+
+
+def test_ruling_319_each_step_of_a_digest_is_headed_by_one_line(game: Path, tmp_path: Path) -> None:
+    orders(game, tmp_path)
+    write_outbox(game, key=MOD)
+    lines = text_of(read(game / "outbox" / "0003" / "stark.eml")).splitlines()
+    heads = [(i, line) for i, line in enumerate(lines) if line.startswith(STEP_MARK)]
+    assert [line for _, line in heads] == [
+        heading_line("STEP 0000 · ROUND 1 · PLANNING PHASE (1 of 2)"),
+        heading_line("STEP 0003 · ROUND 1 · PLANNING PHASE (2 of 2)"),
+        heading_line(f"{GAME_NOW}, AFTER STEP 0003 · ROUND 1 · PLANNING PHASE"),
+    ]
+    assert all(len(line) == WIDTH and line.endswith("##") for _, line in heads)
+    assert all(lines[i - 1] == "" and lines[i + 1] == "" for i, _ in heads), "a blank line either side"
+    assert not [line for line in lines if line and set(line) == {"#"}], "no rule line of its own"
 
 
 def test_ruling_303_the_next_mail_starts_after_the_last_one_sent(game: Path, tmp_path: Path, smtp: LoopbackController,

@@ -17,6 +17,7 @@ from mail.loopback import game, reported  # noqa: F401
 
 from adjudicator.cli import main as cli_main
 from adjudicator.folder import batch
+from adjudicator.mail.letter import STEP_MARK
 from adjudicator.mail.mapimage import png_size
 from adjudicator.mail.outbox import (
     OutboxError,
@@ -109,7 +110,7 @@ def test_a_house_gets_the_receipts_of_its_files_applied_in_the_step(game: Path, 
     receipt = path.read_text()
     kept, asked_then = re.split(r"\n\n(?=Asked of you now:|Nothing is asked)", receipt)  # ruling 316: at the top
     assert "YOUR FILES TAKEN (1): what was made of each\n" in stark and stark.count(kept) == 1
-    assert f"{kept}\n\n{'#' * 78}\n" in stark, "the receipt ends where its step begins"
+    assert f"{kept}\n\n{STEP_MARK}STEP " in stark, "the receipt ends where its step begins"
     assert asked_then.strip() and asked_then not in stark
     assert stark.index("YOUR TURN FILE") < stark.index("YOUR FILES TAKEN") < stark.index("\nWHAT HAPPENED\n")
     lannister, _, _ = parts(read(game / "outbox" / "0001" / "lannister.eml"))

@@ -1,5 +1,6 @@
 """How big a mail is: every mail of a 6-player robot game within the bound, the map drawn smaller only
-in a mail that would pass it (ruling 317). benchmarks/bench_mail_size.py measures whole games."""
+in a mail that would pass it (ruling 317), the moderator's story of a long action phase in more than
+one mail (ruling 328). benchmarks/bench_mail_size.py measures whole games."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ from mail.loopback import reported  # noqa: F401
 from adjudicator.cli import main as maester
 from adjudicator.folder import registry
 from adjudicator.game.state import GameState
-from adjudicator.mail import mailbuild, mapimage
+from adjudicator.mail import mailbuild, mapimage, news
+from adjudicator.mail.digest import Digest
+from adjudicator.mail.mailbuild import step_part
 from adjudicator.mail.mapimage import MAIL_BYTES, MAP_SCALES, png_size
 from adjudicator.mail.outbox import write_outbox
 from adjudicator.mail.recipe import written_mail
@@ -79,6 +82,48 @@ def test_ruling_317_every_mail_of_a_short_6_player_robot_game_is_within_the_boun
             larger = MAP_SCALES[MAP_SCALES.index(scale) - 1]
             assert len(data) - _encoded(png) + _encoded(pictures.at(larger)) > MAIL_BYTES, rec["file"]
     assert smaller < len(records) // 10, "most mails hold the map at its own size"
+
+
+def test_ruling_328_a_late_action_phase_reaches_the_moderator_in_mails_within_the_bound(tmp_path: Path) -> None:
+    """Round 8 of a 6-player robot game (seed 1: its action phase is 40 steps, once one mail of
+    103,607 bytes to the moderator), mailed after every run from the round's start; the mail that
+    first catches up on rounds 1-7 is not counted."""
+    root = tmp_path / "g"
+    write_key_pair(tmp_path / "moderator", shapes.MODERATOR)
+    started: list[int] = []
+
+    def mail_from_round_8(state: GameState) -> None:
+        if state.round < 8:
+            return
+        if not started:
+            registry.register_key(root, "moderator", shapes.MODERATOR.public, email=shapes.MODERATOR_EMAIL)
+            doc = tomllib.loads((root / "game.toml").read_text(encoding="utf-8"))
+            for house in doc["game"]["houses"]:
+                doc.setdefault("players", {}).setdefault(house, {})["email"] = f"{house}@players.example"
+            (root / "game.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert maester(["outbox", str(root), "--key", str(tmp_path / "moderator")]) == 0
+            assert maester(["outbox", str(root), "--mark-sent"]) == 0
+        started.append(len(started))
+
+    simulate(6, 1, rounds=8, out=root, on_step=mail_from_round_8)
+    lines = [e for e in registry.read_log(root) if e.get("action") == "outbox"]
+    records = [m | {"folder": e["folder"]} for e in lines[1:] for m in e["mails"]]
+    assert len(records) > 40, "the round mailed its players many times"
+    for rec in records:
+        data = written_mail(root, f"{rec['folder']}/{rec['file']}")
+        assert len(data) <= MAIL_BYTES, f"{rec['folder']}/{rec['file']}: {len(data):,} bytes"
+    told = [rec for rec in records if rec["to"] == "moderator"]
+    folders = {p.name[:4]: p for p in (root / "reports").iterdir() if p.name[:4].isdigit()}
+    long = 0
+    for rec in told:
+        steps = [step_part(folders[f"{n:04d}"], "moderator") for n in rec["steps"]]
+        before = news.story_length(Digest("moderator", steps=steps[:-1]))
+        assert before < news.LONG_STORY, f"{rec['folder']}: the story waited past {news.LONG_STORY:,} characters"
+        if not news.story_moved(steps[-1], "moderator"):  # mailed for the length of its story alone
+            assert news.story_length(Digest("moderator", steps=steps)) >= news.LONG_STORY
+            long += 1
+    assert long >= 1, "the action phase's story reached the moderator in more than one mail"
 
 
 def _encoded(png: bytes) -> int:

@@ -13,6 +13,7 @@ from adjudicator.engine.events import EVENT_TYPES, event_type
 from adjudicator.mail import news
 from adjudicator.mail.digest import Asked, Digest, StepPart
 from adjudicator.mail.outbox import OutboxError, mark_sent, write_outbox
+from adjudicator.reports.sections import Section
 
 MOD = shapes.MODERATOR
 
@@ -50,6 +51,27 @@ def test_ruling_315_what_happens_within_a_phase_rides_with_the_next_mail(event: 
         assert news.reasons(Digest(who, steps=[step((event, ""))]), told=set(), every=True) == ["step 0005"]
     asked = [Asked("r2.action.4.raid.stark", "raid", "resolve one of your raid orders")]
     assert news.reasons(Digest("stark", asked=asked, steps=[step((event, ""))]), told=set(), every=False) == ["asked"]
+
+
+def told(chars: int, number: int = 5) -> StepPart:
+    """A step of a march, no news by itself, whose public events take ``chars`` characters of text."""
+    events = Section("events", "WHAT HAPPENED\n" + "x" * (chars - len("WHAT HAPPENED\n")))
+    return StepPart(f"{number:04d}-r2-action", public_events=(("UnitsMoved", "lannister"),), public_text=(events,))
+
+
+def test_ruling_328_the_moderator_and_a_list_are_mailed_once_the_story_waiting_is_long() -> None:
+    half = news.LONG_STORY // 2
+    for who in ("moderator", "public"):
+        assert news.reasons(Digest(who, steps=[told(half), told(half - 1, 6)]), told=set(), every=False) == []
+        long = Digest(who, steps=[told(half), told(half, 6)])
+        assert news.reasons(long, told=set(), every=False) == ["a long story"]
+    for house in ("stark", "lannister"):  # a house is mailed when asked: its mails stay as ruling 315 counts them
+        assert news.reasons(Digest(house, steps=[told(news.LONG_STORY * 3)]), told=set(), every=False) == []
+
+
+def test_ruling_328_only_the_public_events_count_toward_a_long_story() -> None:
+    quiet = StepPart("0005-r2-action", public_text=(Section("board", "x" * news.LONG_STORY * 2),))
+    assert news.reasons(Digest("moderator", steps=[quiet, told(news.LONG_STORY - 1, 6)]), told=set(), every=False) == []
 
 
 def test_ruling_313_a_default_taken_is_news_for_its_house_only() -> None:

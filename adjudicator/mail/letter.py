@@ -24,7 +24,7 @@ from ..reports.sections import Section, pick, trimmed
 from ..seals import seal
 from .digest import MODERATOR, PUBLIC, REPORT_NAMESPACE, Digest, Game, StepPart, due_lines, due_words
 
-STEP_RULE = "#" * WIDTH  # the line above and below each step's heading: a reader (or a test) splits there
+STEP_MARK = "## "  # begins each step's heading, one line (ruling 319): a reader (or a test) splits there
 BOX_RULE = "=" * WIDTH
 # What the latest step shows of the game as it stands, after the steps' events (its order).
 NOW_PUBLIC = ("needed", "board", "houses", "tracks", "vassals", "wildlings", "iron-bank", "cards")
@@ -32,6 +32,17 @@ NOW_PRIVATE = ("hand", "vassal-hand", "discards")
 NOW_LAST = ("keys", "seed")
 ASKED_HEADING = "ASKED OF YOU NOW"
 GAME_NOW = "THE GAME NOW"
+
+
+def heading_line(title: str) -> str:
+    """A step's heading as one line, filled to the width with ``#`` (ruling 319: a rule above and one
+    below it were two lines more a step in a digest of forty).
+
+    >>> heading_line("STEP 0005 · ROUND 2 · WESTEROS PHASE (1 of 3)")[:52]
+    '## STEP 0005 · ROUND 2 · WESTEROS PHASE (1 of 3) ###'
+    """
+    line = f"{STEP_MARK}{title} "
+    return line + "#" * max(2, WIDTH - len(line))
 
 
 def wrap(text: str, first: str = "  ", rest: str = "  ") -> list[str]:
@@ -89,10 +100,9 @@ def letter_text(game: Game, d: Digest, now: StepPart | None) -> str:
     out += _receipts(d)
     shown = [p for p in d.steps if has_news(p)]
     for i, part in enumerate(shown, 1):
-        out += ["", STEP_RULE, *wrap(f"{part.heading().upper()} ({i} of {len(shown)} in this mail)", "", ""),
-                STEP_RULE, *_step(part)]  # fmt: skip
+        out += ["", heading_line(f"{part.heading().upper()} ({i} of {len(shown)})"), *_step(part)]
     if shown and now is not None:  # the game as it stands, when a step told something
-        out += ["", STEP_RULE, *wrap(f"{GAME_NOW}, AFTER {now.heading().upper()}", "", ""), STEP_RULE]
+        out += ["", heading_line(f"{GAME_NOW}, AFTER {now.heading().upper()}")]
         out += _sections(now.public_text, NOW_PUBLIC) + _sections(now.private_text, NOW_PRIVATE)
         out += _sections(now.public_text, NOW_LAST)
     if game.fingerprint:

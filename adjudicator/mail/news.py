@@ -15,7 +15,9 @@ wildling card revealed, a raid, a march, another house's answer taken) is not ne
 of the reader, who then reads all of it before answering. So every event still reaches every
 reader exactly once, and a round costs a player at most a mail for each decision asked of it, each
 file of its own and each phase. The moderator is
-mailed for the same news and for the receipts no house may be sent; a game list for the news.
+mailed for the same news and for the receipts no house may be sent; a game list for the news. Neither
+is asked anything, so a late action phase of forty steps would reach them in one mail too large for
+the bound; they are also mailed once the events waiting for them are a long story (ruling 328).
 Deadlines and reminders are mailed apart (``maester outbox --reminders``).
 
 A group that wants a mail after every step that tells its reader anything says so in game.toml::
@@ -29,7 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .digest import Digest, StepPart
+from ..reports.sections import pick
+from .digest import MODERATOR, PUBLIC, Digest, StepPart
 
 # Events that move the story on to its next chapter for every reader: the steps that hold one are worth
 # a mail. What happens within a phase rides with the next mail (ruling 315).
@@ -37,6 +40,9 @@ STORY = frozenset({"PhaseStarted", "GameWon", "FinalStandings", "CivilDisorder",
 # Events that are news for the house they name: a decision of its own taken without it.
 OWN = frozenset({"DefaultUsed"})
 EVERY_STEP = "every_step"
+# Characters of events' text waiting for the moderator or a game list that make a mail worth sending
+# (ruling 328): about 28 events; with the board, the files and the map at 90%, a mail of 80-88 KB.
+LONG_STORY = 6_000
 
 
 class MailSettingError(ValueError):
@@ -65,6 +71,16 @@ def story_moved(part: StepPart, reader: str) -> list[str]:
     return out + [kind for kind, _ in part.private_events if kind in STORY]
 
 
+def counts_length(who: str) -> bool:
+    """Whether a reader's mail also goes when its story grows long: the moderator's and a list's (ruling 328)."""
+    return who in (MODERATOR, PUBLIC)
+
+
+def story_length(d: Digest) -> int:
+    """Characters of the public events' text in the steps waiting for the reader (their sections read)."""
+    return sum(len(pick(p.public_text, "events")) for p in d.steps if p.public_events)
+
+
 def reasons(d: Digest, *, told: Iterable[str] | None, every: bool) -> list[str]:
     """Why ``d`` is worth sending now (none: it waits for the next news). ``told``: the keys of the
     decisions the reader's last mail sent asked (``None``: unknown, a mail of an older Maester)."""
@@ -78,6 +94,8 @@ def reasons(d: Digest, *, told: Iterable[str] | None, every: bool) -> list[str]:
         out.append("undone")
     if d.told_houses or d.untaken:
         out.append("for the moderator")
+    if counts_length(d.who) and story_length(d) >= LONG_STORY:
+        out.append("a long story")
     for part in d.steps:
         if story_moved(part, d.who) or (every and (part.public_events or part.private_events or part.judged)):
             out.append(f"step {part.number:04d}")

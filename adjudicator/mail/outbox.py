@@ -290,7 +290,8 @@ def _plans(gd: GameDir, ledger: Ledger, g: Game, snap: Snapshot, folders: list[P
             d.untaken, last = untaken_since(gd.root, listed_through(ledger.mail.delivered.get(MODERATOR, set())))
             notice_paths += [f"{MARK}{last}"] if d.untaken else []  # the mails not taken it lists (ruling 325)
         plan = _Plan(d, address, mine, notice_paths)
-        d.steps = [step_part(p, who, sections=every) for p in mine]  # the sections: read when it is written
+        sections = every or news.counts_length(who)  # else read when it is written
+        d.steps = [step_part(p, who, sections=sections) for p in mine]
         if d.empty() or not news.reasons(d, told=_told(ledger.mail, who), every=every):
             continue  # nothing to tell yet: the steps wait for the reader's next mail (ruling 313)
         plan.hashes = [(p.name, hashes.setdefault(p.name, report_sha256(p))) for p in mine]

@@ -38,7 +38,7 @@ from .sending import OutboxError
 
 RECIPE_SUFFIX = mailstore.RECIPE_SUFFIX
 REPORT_DONE = "report.json"
-VERSION = 1
+VERSION = 2  # 2: a step's heading one line (ruling 319); a recipe of 1 no longer makes its mail
 
 
 class RecipeError(OutboxError):
