@@ -156,7 +156,7 @@ class GameState:
     loan_slots: list[str] = field(default_factory=list)  # the three slots, cost 1, 4, 7; "" is an empty slot (M105)
     braavos_token: HouseId | None = None  # the player keeping the Braavos token (M111-M113)
     leaving: list[HouseId] = field(default_factory=list)  # players leaving at the end of this round (M124, ruling 276)
-    # A Feast for Crows (the objectives feature, F030-F059): the objective deck, top first; each house's
+    # A Feast for Crows (the objectives feature, F030-F046): the objective deck, top first; each house's
     # hand of objectives (hidden, F032), those it has scored (face up) and its victory points.
     objective_deck: list[str] = field(default_factory=list)
     objectives: dict[HouseId, list[str]] = field(default_factory=dict)

@@ -30,3 +30,12 @@ def test_every_test_the_checklist_names_exists():
     missing = [n for n in sorted(named)
                if not any(d.startswith(n[:-1]) if n.endswith("*") else d == n for d in defined)]
     assert missing == []
+
+
+def test_every_rule_the_code_names_is_in_the_checklist():
+    from adjudicator.engine.events import rule_of
+
+    code = "\n".join(p.read_text("utf-8") for p in (ROOT / "adjudicator").rglob("*.py"))
+    named = set(re.findall(r"\bF\d{3}\b", code))
+    assert named and named <= set(rules())
+    assert rule_of("Hold Court is not met: you control King's Landing (F042)") == "F042"

@@ -251,8 +251,9 @@ def private_to_house(event: Any) -> None:
 # --- events of the step machine itself ------------------------------------------------------
 
 # A rule id, as a refusal carries it: a rule of the rules checklist (R001-R274), a written ruling
-# of docs/rulings.md ("ruling 94"), or a rule of the Mother of Dragons (M001...).
-RULE_ID = re.compile(r"R\d{3}|ruling \d+|M\d{3}")
+# of docs/rulings.md ("ruling 94"), a rule of the Mother of Dragons (M001...) or of A Feast for Crows
+# (F001..., docs/rules-a-feast-for-crows.md).
+RULE_ID = re.compile(r"R\d{3}|ruling \d+|M\d{3}|F\d{3}")
 _LAST_BRACKET = re.compile(r"\(([^()]*)\)\s*\.?\s*$")
 
 

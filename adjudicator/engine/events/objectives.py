@@ -1,4 +1,4 @@
-"""Events of A Feast for Crows' objectives (F033-F047).
+"""Events of A Feast for Crows' objectives (F033-F046).
 
 A house's hand of objectives is hidden (F032): the cards it keeps and draws are told to it alone;
 everybody reads how many it holds, what it scores and its points.

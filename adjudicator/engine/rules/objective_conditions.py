@@ -1,4 +1,4 @@
-"""When A Feast for Crows' objectives are met: one small registered function per condition (F031-F059).
+"""When A Feast for Crows' objectives are met: one small registered function per condition (F031, F032).
 
 An objective card names its condition and the facts it reads (game/objective_cards.py); a condition
 asks the position only, as it stands when the house would score (F042). "More than each other
