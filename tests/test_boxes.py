@@ -25,7 +25,7 @@ BOX_OWN_MODULES = {"game/boxes.py", "game/variants.py"}
 
 
 def test_the_boxes_are_known_the_base_game_first():
-    assert box_names() == ("classic", "a-dance-with-dragons", "mother-of-dragons")
+    assert box_names() == ("classic", "a-dance-with-dragons", "a-feast-for-crows", "mother-of-dragons")
     assert box_names()[0] == DEFAULT_BOX
 
 
@@ -50,7 +50,7 @@ def test_M009_the_side_board_joins_the_map_only_with_its_house():
 
 
 def test_an_unknown_box_is_refused_with_the_known_ones():
-    known = "classic, a-dance-with-dragons, mother-of-dragons"
+    known = "classic, a-dance-with-dragons, a-feast-for-crows, mother-of-dragons"
     with pytest.raises(UnknownBox, match=f"unknown variant 'chess' \\(known: {known}\\)"):
         box_named("chess")
 

@@ -83,7 +83,7 @@ def test_positions_md_refused_examples_give_the_messages_shown():
 
 def test_state_json_md_example_is_the_real_output():
     found = [(lang, text) for _, lang, text in blocks("state-json.md")]
-    assert [lang for lang, _ in found] == ["toml", "json", "toml"]  # the last: a state file's box table
+    assert [lang for lang, _ in found] == ["toml", "json", "toml", "toml"]  # the last two: boxes' tables of a state file
     position, shown = found[0][1], found[1][1]
     assert to_json(load_position(position, filename="example.toml")) == shown
 
@@ -397,3 +397,13 @@ def test_issue_27_every_command_is_documented_for_the_moderator() -> None:
     commands_ = set(_maester_parser()._subparsers._group_actions[0].choices) - {"normalize"}  # the other spelling
     assert "show" in commands_
     assert {c for c in commands_ if not re.search(rf"maester {c}\b(?!-)", told)} == set()
+
+
+def test_state_json_md_a_feast_for_crows_table_holds_the_keys_its_module_writes():
+    import tomllib
+
+    from tests.a_feast_for_crows.helpers import setup
+
+    shown = tomllib.loads([text for _, lang, text in blocks("state-json.md") if lang == "toml"][-1])
+    assert shown["variant"] == "a-feast-for-crows"
+    assert set(shown["a_feast_for_crows"]) == set(setup().to_dict()["a_feast_for_crows"])

@@ -15,7 +15,7 @@ from adjudicator.turnfile.parser import parse_turn_file
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "turn-files.md"
 TEXT = GUIDE.read_text("utf-8")
 BLOCKS = [(m.group(1), m.group(2), TEXT[: m.start()].count("\n") + 2)
-          for m in re.finditer(r"```(turn(?:-error|-adwd)?)\n(.*?)```", TEXT, re.DOTALL)]
+          for m in re.finditer(r"```(turn(?:-error|-adwd|-affc)?)\n(.*?)```", TEXT, re.DOTALL)]
 
 
 def test_the_guide_has_examples() -> None:
@@ -35,6 +35,13 @@ def test_every_example_parses_without_a_problem(body: str, line: int) -> None:
 @pytest.mark.parametrize(("body", "line"), [(b, n) for kind, b, n in BLOCKS if kind == "turn-adwd"])
 def test_every_a_dance_with_dragons_example_parses_in_its_vocabulary(body: str, line: int) -> None:
     tf = parse_turn_file(body, filename=f"turn-files.md:{line}", variant="classic+adwd")
+    assert not tf.problems, [p.render() for p in tf.problems]
+    assert len(tf.commands) == len([ln for ln in body.splitlines() if ln.strip()])
+
+
+@pytest.mark.parametrize(("body", "line"), [(b, n) for kind, b, n in BLOCKS if kind == "turn-affc"])
+def test_every_a_feast_for_crows_example_parses_in_its_vocabulary(body: str, line: int) -> None:
+    tf = parse_turn_file(body, filename=f"turn-files.md:{line}", variant="a-feast-for-crows")
     assert not tf.problems, [p.render() for p in tf.problems]
     assert len(tf.commands) == len([ln for ln in body.splitlines() if ln.strip()])
 

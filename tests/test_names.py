@@ -40,8 +40,9 @@ def test_every_house_card_name_resolves(card: str) -> None:
 
 def test_every_westeros_and_wildling_card_name_resolves() -> None:
     for c in (c for c in CARDS.westeros if c.deck <= 3):  # deck IV is Mother of Dragons' (tests/mother_of_dragons)
-        assert lookup("westeros_card", c.name).id == c.id
-        assert lookup("card", c.name).id == f"westeros_card:{c.id}"
+        box = "a-feast-for-crows" if c.set == "affc" else "classic"  # its own deck I (F020)
+        assert lookup("westeros_card", c.name, box).id == c.id
+        assert lookup("card", c.name, box).id == f"westeros_card:{c.id}"
     for c in CARDS.wildling_cards.values():
         assert lookup("wildling_card", c.name).id == c.id
         assert lookup("card", c.name).id == f"wildling_card:{c.id}"
@@ -177,5 +178,6 @@ def test_every_choice_form_has_an_example_and_every_choice_card_exists() -> None
         shown = display_name(kind, card)
         # deck IV: the expansion's; A Dance with Dragons' cards: a game dealing them (ruling 370)
         assert card in (lookup(kind, shown).id, lookup(kind, shown, "mother-of-dragons").id,
-                        lookup(kind, shown, "classic+adwd").id, lookup(kind, shown, "mother-of-dragons+adwd").id)
+                        lookup(kind, shown, "classic+adwd").id, lookup(kind, shown, "mother-of-dragons+adwd").id,
+                        lookup(kind, shown, "a-feast-for-crows").id)
         assert forms <= set(FORM_EXAMPLES)

@@ -19,6 +19,10 @@ def test_every_command_appears_in_some_sample_turn_file():
         tf = parse_turn_file(p.read_bytes(), filename=p.name, variant="mother-of-dragons")
         assert not tf.problems, [str(x) for x in tf.problems]
         seen |= {type(c).__name__ for c in tf.commands}
+    for p in (ROOT / "samples" / "turnfiles" / "a-feast-for-crows").glob("*.txt"):  # its objectives
+        tf = parse_turn_file(p.read_bytes(), filename=p.name, variant="a-feast-for-crows")
+        assert not tf.problems, [str(x) for x in tf.problems]
+        seen |= {type(c).__name__ for c in tf.commands}
     assert ALL - seen == set()
 
 
@@ -28,4 +32,6 @@ def test_every_command_has_an_example_in_the_players_guide():
             for c in parse_turn_file(block).commands}
     seen |= {type(c).__name__ for block in re.findall(r"```turn-mod\n(.*?)```", guide, re.S)
              for c in parse_turn_file(block, variant="mother-of-dragons").commands}
+    seen |= {type(c).__name__ for block in re.findall(r"```turn-affc\n(.*?)```", guide, re.S)
+             for c in parse_turn_file(block, variant="a-feast-for-crows").commands}
     assert ALL - seen == set()

@@ -34,7 +34,7 @@ def without_setup(state):
 
 
 def test_the_package_ships_the_official_and_community_setups():
-    assert set(setup_names()) == {"base-game", "mother-of-dragons", "a-dance-with-dragons", *COMMUNITY}
+    assert set(setup_names()) == {"base-game", "mother-of-dragons", "a-dance-with-dragons", "a-feast-for-crows", *COMMUNITY}
     assert {n: setup_named(n).title for n in COMMUNITY} == {
         "struggle-in-the-north": "Struggle in the North", "rumble-in-the-south": "Rumble in the South",
         "race-to-kings-landing": "Race to King's Landing", "no-kraken-for-dinner": "No Kraken for Dinner"}

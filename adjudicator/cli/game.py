@@ -32,7 +32,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--tides-of-battle", action="store_true", help="play with the Tides of Battle cards")
     p.add_argument("--expansion", metavar="NAME",
                    help="play an expansion: mother-of-dragons (3-8 players; the houses are the players'), "
-                   "or the scenario a-dance-with-dragons (the six base houses, six rounds)")
+                   "or the scenarios a-dance-with-dragons (the six base houses, six rounds) and "
+                   "a-feast-for-crows (Stark, Lannister, Baratheon and Arryn, objectives)")
     p.add_argument("--house-cards", metavar="DECK", choices=sorted(HOUSE_DECKS),
                    help="the house decks dealt: base (the default) or adwd (A Dance with Dragons' cards; with "
                    "Mother of Dragons also Arryn's A Feast for Crows cards and Targaryen's set B)")

@@ -16,7 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="number of players: 3-6, or 3-8 with Mother of Dragons (7 and 8 play it); "
                    "default 6, or a setup's largest count")
     p.add_argument("--expansion", metavar="NAME",
-                   help="play an expansion: mother-of-dragons, or the scenario a-dance-with-dragons (6 players)")
+                   help="play an expansion: mother-of-dragons, or the scenarios a-dance-with-dragons (6 players) "
+                   "and a-feast-for-crows (4 players)")
     p.add_argument("--setup", metavar="NAME|FILE",
                    help="start from a shipped setup or a setup file (docs/setups.md); --players picks its count")
     p.add_argument("--without-targaryen", action="store_true",
@@ -96,17 +97,19 @@ def _expansion(name: str | None, without_targaryen: bool) -> str | None:
 
 
 # The soak's round of game kinds: the base game for 3-6 players, then Mother of Dragons for 3-8 players
-# with Targaryen where it may play and without, then A Dance with Dragons for six, then each shipped
-# community setup for each of its counts, and the official setups' own files (data/setups/); each kind
-# with and without Tides of Battle in turn.
+# with Targaryen where it may play and without, then A Dance with Dragons for six and A Feast for
+# Crows for four, then each shipped community setup for each of its counts, and the official setups'
+# own files (data/setups/, A Feast for Crows' too); each kind with and without Tides of Battle in turn.
 SOAK_KINDS: tuple[tuple[int, str | None, bool, str | None], ...] = (
     *((n, None, False, None) for n in range(3, 7)),
     *((n, "mother-of-dragons", True, None) for n in range(4, 9)),
     *((n, "mother-of-dragons", False, None) for n in range(3, 8)),
     (6, "a-dance-with-dragons", False, None),
+    (4, "a-feast-for-crows", False, None),
     (4, None, False, "base-game"),
     (5, None, True, "mother-of-dragons"),
     (6, None, False, "a-dance-with-dragons"),
+    (4, None, False, "a-feast-for-crows"),
     (4, None, False, "struggle-in-the-north"),
     (5, None, False, "struggle-in-the-north"),
     (4, None, False, "rumble-in-the-south"),

@@ -47,9 +47,17 @@ def check_invariants(state: GameState, board: Board | None = None) -> list[str]:
             if held != ([] if state.is_vassal(house) else sorted(CARDS.hand_of(house, state.card_sets()))):  # vassals have none (M010)
                 problems.append(f"{house}'s house cards are not each exactly once in hand or discards: {held}")
     need = state.victory_target(board)
-    for house in state.players():  # a vassal's castles win nothing (M070)
-        if house != TARGARYEN and state.castles(house, board) >= need and state.phase != "game_over":
-            problems.append(f"{house} holds {state.castles(house, board)} castles but the game goes on")
+    if state.round > state.last_round():
+        problems.append(f"round {state.round} is past the game's last, round {state.last_round()}")
+    if state.box.has("objectives"):  # points win, once an Action Phase's steps are done; castles never (F045)
+        for house in state.players():
+            points = state.victory_points.get(house, 0)
+            if points >= need and state.phase != "game_over" and "objective" not in pending_kinds:
+                problems.append(f"{house} holds {points} points of objectives but the game goes on")
+    else:
+        for house in state.players():  # a vassal's castles win nothing (M070)
+            if house != TARGARYEN and state.castles(house, board) >= need and state.phase != "game_over":
+                problems.append(f"{house} holds {state.castles(house, board)} castles but the game goes on")
     if in_play(state):
         problems += _targaryen_problems(state, board, in_combat=bool(pending_kinds & _COMBAT_KINDS))
     if state.phase == "game_over" and state.winner not in state.houses_in_play:
@@ -155,6 +163,9 @@ def check_change(before: GameState, after: GameState) -> list[str]:
             problems.append(f"{house} lost loans it keeps for the game: {hs.loans} -> {now.loans} (M104)")
         if not set(hs.removed) <= set(now.removed):
             problems.append(f"house cards of {house} came back into the game: {hs.removed} -> {now.removed}")
+    for house, scored in before.objectives_scored.items():  # A Feast for Crows: face up for good (F043)
+        if not set(scored) <= set(after.objectives_scored.get(house, [])):
+            problems.append(f"{house}'s scored objectives went back: {scored} -> {after.objectives_scored.get(house)} (F043)")
     if before.loan_slots and not before.area(BRAAVOS).neutral_force and after.area(BRAAVOS).neutral_force:
         problems.append("the Braavos neutral force came back after its defeat (M111)")
     return problems

@@ -215,6 +215,16 @@ class Board:
         value = limits.get(unit, 0)
         return value if isinstance(value, int) else 0
 
+    def power_cap(self, house: HouseId) -> int:
+        """How many Power tokens a house owns in all (R008): 20, or a house's own number (A Feast for
+        Crows' Arryn has 19).
+
+        >>> Board.classic().power_cap("stark")
+        20
+        """
+        own: dict[str, int] = self.constants.get("power_tokens_max", {})
+        return int(own.get(house, self.constants["power_tokens_max_per_house"]))
+
     def is_essos(self, area_id: AreaId) -> bool:
         """True for an area of Mother of Dragons' Essos side board."""
         return self.areas[area_id].board == "essos"

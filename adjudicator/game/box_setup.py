@@ -53,6 +53,7 @@ from typing import Any
 from .board import TRACKS, UNIT_TYPES, AreaId, Board, HouseId, StartingUnit
 from .boxes import Box
 from .cards import CARDS
+from .hooks import hooked
 from .rng import shuffled
 from .state import GameState, HouseState, Unit
 
@@ -110,12 +111,14 @@ def fresh_decks(setup: GameState, seed: str) -> GameState:
     fresh = GameState.from_dict(setup.to_dict())
     fresh.rng_seed, fresh.rng_counter = seed, 0
     for deck in sorted(setup.westeros_decks, key=int):
-        box_cards = CARDS.westeros_deck(int(deck))
+        box_cards = CARDS.westeros_deck(int(deck), setup.box.westeros_set(int(deck)))
         fresh.westeros_decks[deck] = draw_shuffle(fresh, sorted(setup.westeros_decks[deck], key=box_cards.index))
     fresh.wildling_deck = draw_shuffle(fresh, sorted(setup.wildling_deck))
     if setup.options.get("tides_of_battle"):
         box_tides = CARDS.tides_deck()
         fresh.tides_deck = draw_shuffle(fresh, sorted(setup.tides_deck, key=box_tides.index))
+    for deal in hooked("game_laid_out", setup.box):  # dealt again from the same cards (A Feast for Crows)
+        deal(fresh)
     return fresh
 
 
@@ -157,13 +160,15 @@ def lay_out(box: Box, layout: Layout, board: Board, *, seed: str, game_id: str, 
     for area, strength in layout.neutral_forces.items():
         state.area_mut(area).neutral_force = strength
     for deck in layout.westeros_decks:
-        box_cards, cards = CARDS.westeros_deck(deck), layout.deck_cards.get(str(deck))
+        box_cards, cards = CARDS.westeros_deck(deck, box.westeros_set(deck)), layout.deck_cards.get(str(deck))
         # a setup's own deck is shuffled in the box's card order, so the audit can shuffle it afresh (fresh_decks)
         state.westeros_decks[str(deck)] = draw_shuffle(state, sorted(cards, key=box_cards.index) if cards else box_cards)
         state.westeros_discards[str(deck)] = []
     state.wildling_deck = draw_shuffle(state, sorted(layout.deck_cards.get("wildling") or CARDS.wildling_cards))
     if tides_of_battle:
         state.tides_deck = draw_shuffle(state, CARDS.tides_deck())
+    for deal in hooked("game_laid_out", box):  # A Feast for Crows: the objectives (F033)
+        deal(state)
     return state
 
 

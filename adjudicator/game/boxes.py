@@ -15,7 +15,7 @@ reader, the engine, the reports and the robots. They ask what a box *has*, never
 >>> box_named("chess")
 Traceback (most recent call last):
 ...
-adjudicator.game.boxes.UnknownBox: unknown variant 'chess' (known: classic, a-dance-with-dragons, mother-of-dragons)
+adjudicator.game.boxes.UnknownBox: unknown variant 'chess' (known: classic, a-dance-with-dragons, a-feast-for-crows, mother-of-dragons)
 
 Adding a box is adding its folder: ``data/<name with underscores>/box.toml`` with the keys below
 (``docs/engine.md``, "Worked example: a box that is data only"). A feature not in :data:`FEATURES`
@@ -88,6 +88,7 @@ class Box:
     features: frozenset[str]
     header: str = ""  # a line every report's header shows under its title (a scenario's name and limits)
     hooks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # hook point -> its own modules there
+    westeros_sets: dict[int, str] = field(default_factory=dict)  # a deck of another set's cards (A Feast for Crows' I)
     # The table of a state file that holds the box's own parts of a game (written, read and checked by
     # its modules at the state_written, state_read and state_checked hook points); "" for a box without.
     state_table: str = ""
@@ -106,6 +107,11 @@ class Box:
     def deck_keys(self) -> tuple[str, ...]:
         """Its Westeros decks as a state's keys: ``("1", "2", "3")``."""
         return tuple(str(n) for n in self.westeros_decks)
+
+    def westeros_set(self, deck: int) -> str:
+        """The set of cards one of its Westeros decks holds (cards.WesterosCard.set): ``"base"`` but
+        where the box replaces a deck."""
+        return self.westeros_sets.get(deck, "base")
 
 
 _ADDED: dict[str, Path] = {}  # boxes from folders outside the package (box_folder_added), by name
@@ -175,6 +181,7 @@ def box_named(name: str) -> Box:
         side_board=SideBoard(side["map"], side["with_house"]) if side else None, features=frozenset(d["features"]),
         header=d.get("header", ""),
         hooks={point: tuple(modules) for point, modules in d.get("hooks", {}).items()},
+        westeros_sets={int(deck): card_set for deck, card_set in d.get("westeros_sets", {}).items()},
         state_table=d.get("state_table", ""),
     )
 

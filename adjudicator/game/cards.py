@@ -61,6 +61,7 @@ class WesterosCard:
     effect: str
     banner: tuple[str, ...] = ()  # deck IV: the areas that get a loyalty token first (M083)
     details: dict[str, Any] | None = None  # deck IV: its costs and choices, as the data gives them
+    set: str = "base"  # base (decks I-IV of the boxes) | affc (A Feast for Crows' deck I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,13 +145,14 @@ class CardData:
         d = load_toml(pkg.joinpath("data/cards.toml").read_text("utf-8"), "cards")
         m = load_toml(pkg.joinpath("data/mother_of_dragons/cards.toml").read_text("utf-8"), "mod-cards")
         a = load_toml(pkg.joinpath("data/a_dance_with_dragons/cards.toml").read_text("utf-8"), "adwd-cards")
+        f = load_toml(pkg.joinpath("data/a_feast_for_crows/cards.toml").read_text("utf-8"), "affc-cards")
         house_cards = {c["id"]: _house_card(c) for c in d["house_card"]}
         house_cards |= {c["id"]: _house_card(c) for c in a["house_card"]}
         house_cards |= {c["id"]: _house_card(c) for c in m["house_card"]}
         house_cards |= {c["id"]: _house_card(c | {"house": VASSAL, "set": VASSAL}) for c in m["vassal_house_card"]}
         return CardData(
             house_cards=house_cards,
-            westeros=tuple(_westeros(c) for c in [*d["westeros_card"], *m["westeros_card"]]),
+            westeros=tuple(_westeros(c) for c in [*d["westeros_card"], *m["westeros_card"], *f["westeros_card"]]),
             wildling_cards={
                 c["id"]: WildlingCard(c["id"], c["name"], {k: v for k, v in c.items() if k not in ("id", "name", "choice")})
                 for c in d["wildling_card"]
@@ -158,7 +160,7 @@ class CardData:
             tides={c["id"]: _tides(c) for c in d["tides_of_battle"]},
             loans={c["id"]: LoanCard(c["id"], c["name"], c["effect"], c.get("units")) for c in m["loan_card"]},
             choices=_choices({"house_card": [*d["house_card"], *a["house_card"], *m["house_card"], *m["vassal_house_card"]],
-                              "westeros_card": [*d["westeros_card"], *m["westeros_card"]],
+                              "westeros_card": [*d["westeros_card"], *m["westeros_card"], *f["westeros_card"]],
                               "wildling_card": d["wildling_card"]}),
         )
 
@@ -181,9 +183,10 @@ class CardData:
         """The twelve loans of the Iron Bank (unshuffled, M024)."""
         return sorted(self.loans)
 
-    def westeros_deck(self, deck: int) -> list[str]:
-        """The card ids of one Westeros deck, one entry per copy (unshuffled)."""
-        return [c.id for c in self.westeros if c.deck == deck for _ in range(c.copies)]
+    def westeros_deck(self, deck: int, card_set: str = "base") -> list[str]:
+        """The card ids of one Westeros deck, one entry per copy (unshuffled): the base boxes' deck, or
+        another set's (A Feast for Crows' deck I is ``card_set="affc"``, a box's ``westeros_sets``)."""
+        return [c.id for c in self.westeros if c.deck == deck and c.set == card_set for _ in range(c.copies)]
 
     def westeros_card(self, deck: int, card_id: str) -> WesterosCard:
         return next(c for c in self.westeros if c.deck == deck and c.id == card_id)
@@ -200,7 +203,7 @@ def _house_card(c: dict[str, Any]) -> HouseCard:
     )
 
 
-_WESTEROS_KEYS = frozenset({"deck", "id", "name", "copies", "wildling_icon", "effect", "banner", "choice"})
+_WESTEROS_KEYS = frozenset({"deck", "id", "name", "copies", "wildling_icon", "effect", "banner", "choice", "set"})
 
 
 def _choices(cards: dict[str, list[dict[str, Any]]]) -> dict[str, ChoiceForms]:
@@ -215,7 +218,7 @@ def _choices(cards: dict[str, list[dict[str, Any]]]) -> dict[str, ChoiceForms]:
 def _westeros(c: dict[str, Any]) -> WesterosCard:
     extra = {k: v for k, v in c.items() if k not in _WESTEROS_KEYS}
     return WesterosCard(c["deck"], c["id"], c["name"], c["copies"], c["wildling_icon"], c["effect"],
-                        tuple(c.get("banner", ())), extra or None)  # fmt: skip
+                        tuple(c.get("banner", ())), extra or None, c.get("set", "base"))  # fmt: skip
 
 
 def _tides(c: dict[str, Any]) -> TidesCard:

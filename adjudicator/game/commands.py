@@ -449,6 +449,38 @@ class Give(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class KeepObjectives(Command):
+    """A Feast for Crows (F033): ``keep objectives: Hold Court, The Throne, Land Grab``, the three
+    objectives a house keeps of the five dealt to it."""
+
+    objectives: tuple[CardId, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoreObjective(Command):
+    """A Feast for Crows (F042): ``score objective: Hold Court``, the one objective a house scores
+    after an Action Phase; ``score objective: none`` scores none."""
+
+    objective: CardId | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReturnObjective(Command):
+    """A Feast for Crows (F026, F027): ``return objective: Hold Court``, the objective a house shuffles
+    back into the deck (New Information) or puts into the pool (Shifting Ambitions)."""
+
+    objective: CardId
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeObjective(Command):
+    """A Feast for Crows (F027): ``take objective: Hold Court``, the objective a house takes from the
+    pool of Shifting Ambitions."""
+
+    objective: CardId
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class InterestLosses(Command):
     """Mother of Dragons (M110): ``interest for stark: destroy footman in Winterfell, ship in Bay of Ice``,
     the units of a debtor destroyed for the interest it could not pay."""
@@ -580,6 +612,10 @@ _KIND_OF: dict[str, str] = {
     "IronBank": "consolidate",
     "InterestLosses": "interest",
     "Give": "give",
+    "KeepObjectives": "objectives_kept",
+    "ScoreObjective": "objective",
+    "ReturnObjective": "objective_returned",
+    "TakeObjective": "objective_taken",
     "SpymasterChoice": "spymaster",
     "Bid": "bid",
     "TieBreak": "tie_break",
@@ -597,7 +633,8 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     AssignOrder, LeaveUnordered, Raven, RavenKeep, Raid, March, Support, RefuseSupport,
     PlayCard, UseBlade, Casualties, Retreat, CardChoice, PortShips, Muster, Consolidate,
     Bid, TieBreak, Reconcile, WesterosChoice, WildlingChoice, IronBank, InterestLosses, Give, SpymasterChoice,
-    CommandVassal, ForVassal, DistributeBid, Standing, Withdraw,
+    CommandVassal, ForVassal, DistributeBid, Standing, Withdraw, KeepObjectives, ScoreObjective,
+    ReturnObjective, TakeObjective,
 )
 
 _BY_NAME: dict[str, type] = {t.__name__: t for t in COMMAND_TYPES}

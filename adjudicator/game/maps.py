@@ -1,7 +1,8 @@
 """Every map Maester has, by the name a box's ``box.toml`` gives it (game/boxes.py).
 
 The lowest place that knows the maps, so that a box's description can name its map as data:
-``classic`` is the base game's, ``westeros_mod`` Mother of Dragons' Westeros with the Eyrie and
+``classic`` is the base game's, ``feast`` the same with House Arryn seated in the Eyrie (A Feast
+for Crows), ``westeros_mod`` Mother of Dragons' Westeros with the Eyrie and
 Bite overlays and ``with_essos`` the same with the Essos side board (M008, M009).
 
 >>> len(board_named("classic").areas), board_named("with_essos").map
@@ -9,7 +10,7 @@ Bite overlays and ``with_essos`` the same with the Essos side board (M008, M009)
 >>> board_named("chess")
 Traceback (most recent call last):
 ...
-ValueError: unknown map 'chess' (known: classic, westeros_mod, with_essos)
+ValueError: unknown map 'chess' (known: classic, feast, westeros_mod, with_essos)
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ from collections.abc import Callable
 from functools import partial
 
 from .board import Board
+from .feast_board import feast_board
 from .mod_board import mod_board
 
 __all__ = ["MAPS", "board_named"]
 
 MAPS: dict[str, Callable[[], Board]] = {
     "classic": Board.classic,
+    "feast": feast_board,
     "westeros_mod": partial(mod_board, essos=False),
     "with_essos": partial(mod_board, essos=True),
 }

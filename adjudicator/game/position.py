@@ -153,11 +153,11 @@ class _Reader(KeyedReader):
         if houses is None:
             self.fail("houses", "a position must name its houses, e.g. houses = [\"stark\", \"lannister\", \"baratheon\"]")
         try:
-            in_play = check_mod_houses(houses) if self.expansion else check_houses(houses, self.board)
+            # a box's own map seats its houses (A Feast for Crows: Arryn on the base map)
+            in_play = check_mod_houses(houses) if self.expansion else check_houses(houses, self.box.board(self.box.houses))
         except SetupError as e:
             self.fail("houses", str(e))
-        if self.expansion:
-            self.board = self.box.board(in_play)
+        self.board = self.box.board(in_play)
         rng = self.get(data, "rng", "", dict, {})
         self.known_keys(rng, ("seed", "counter"), "rng.")
         options = self.get(data, "options", "", dict, {})
@@ -438,7 +438,7 @@ class _Reader(KeyedReader):
         # one is in its discard pile (or, Winter is Coming, shuffled back into its deck).
         first = int(state.step.removeprefix("card_")) if state.step.startswith("card_") else 1
         for n in numbers:
-            box = CARDS.westeros_deck(int(n))
+            box = CARDS.westeros_deck(int(n), state.box.westeros_set(int(n)))
             up = [revealed[int(n) - 1]] if len(revealed) >= int(n) and int(n) >= first else []
             deck = self.str_list(decks, f"westeros_{n}", "decks.", state.westeros_decks[n]) or []
             discards = self.str_list(decks, f"westeros_{n}_discards", "decks.", state.westeros_discards[n]) or []
@@ -471,7 +471,7 @@ class _Reader(KeyedReader):
             self.fail("decks.westeros_revealed", "cards lie face up only from the Westeros step 'threat' to "
                       + ("'card_4'" if four else "'card_3'"))
         for n, card in enumerate(cards, 1):
-            box = CARDS.westeros_deck(n)
+            box = CARDS.westeros_deck(n, state.box.westeros_set(n))
             if card not in box:
                 self.fail("decks.westeros_revealed", f"{card!r} is not in Westeros deck {'I' * n}{suggest(card, box)}")
         state.westeros_revealed = cards

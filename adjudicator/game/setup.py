@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import difflib
 
-from .board import HOUSES, Board, HouseId
+from .board import ALL_HOUSES, Board, HouseId
 from .box_setup import lay_out, printed_layout
 from .boxes import DEFAULT_BOX, box_named
 from .cards import HOUSE_DECKS, dealt_sets
@@ -33,10 +33,13 @@ def check_houses(houses: list[str], board: Board) -> list[HouseId]:
 
     :raises SetupError: for a wrong count, an unknown, repeated or ineligible house.
     """
-    wanted = named_houses(houses, HOUSES)
+    known = tuple(h for h in ALL_HOUSES if h in board.houses)  # a map seats its own (A Feast for Crows: Arryn)
+    wanted = named_houses(houses, known)
     n = len(wanted)
     if not 3 <= n <= 6:
         raise SetupError(f"a game has 3 to 6 houses, not {n}")
+    if n not in board.setups:  # a map with the setups of some counts only (A Feast for Crows: four)
+        raise SetupError(f"a game on this map has {' or '.join(map(str, sorted(board.setups)))} houses, not {n}")
     eligible = board.setups[n].houses
     for h in wanted:
         if h not in eligible:
@@ -44,7 +47,7 @@ def check_houses(houses: list[str], board: Board) -> list[HouseId]:
                 f"{h} cannot play in a {n}-player game; a {n}-player game is played by "
                 f"{_and(eligible)} (rulebook p. 28)"
             )
-    return [h for h in HOUSES if h in wanted]
+    return [h for h in known if h in wanted]
 
 
 def named_houses(houses: list[str], known: tuple[str, ...] | list[str]) -> list[str]:

@@ -341,8 +341,8 @@ class _TableCheck:
 
     def houses(self, in_play: list[str], blocked: list[str]) -> None:
         table = self.r.get(self.t, "house", self.prefix.get("house", ""), dict, {})
-        limit = self.board.constants["power_tokens_max_per_house"]
         for h, d in table.items():
+            limit = self.board.power_cap(h)
             path = f"{self.key('house')}.{h}."
             if h not in in_play:
                 self.r.fail(path[:-1], f"{h!r} is not a house this setup seats ({', '.join(in_play)})")
@@ -388,7 +388,7 @@ class _TableCheck:
             given = self.r.strings(table, name, self.key("decks") + ".") or []
             if not given:
                 self.r.fail(key, "a deck needs a card at least")
-            box = Counter(sorted(CARDS.wildling_cards) if name == "wildling" else CARDS.westeros_deck(names[name]))
+            box = Counter(sorted(CARDS.wildling_cards) if name == "wildling" else CARDS.westeros_deck(names[name], self.box.westeros_set(names[name])))
             for card, n in Counter(given).items():
                 if card not in box:
                     close = difflib.get_close_matches(card, list(box), n=1)

@@ -157,6 +157,12 @@ class GameState:
     loan_slots: list[str] = field(default_factory=list)  # the three slots, cost 1, 4, 7; "" is an empty slot (M105)
     braavos_token: HouseId | None = None  # the player keeping the Braavos token (M111-M113)
     leaving: list[HouseId] = field(default_factory=list)  # players leaving at the end of this round (M124, ruling 276)
+    # A Feast for Crows (the objectives feature, F030-F046): the objective deck, top first; each house's
+    # hand of objectives (hidden, F032), those it has scored (face up) and its victory points.
+    objective_deck: list[str] = field(default_factory=list)
+    objectives: dict[HouseId, list[str]] = field(default_factory=dict)
+    objectives_scored: dict[HouseId, list[str]] = field(default_factory=dict)
+    victory_points: dict[HouseId, int] = field(default_factory=dict)
     # The state format of a game begun before its box's newest (the version it was read in), which it
     # keeps writing so that its folder replays byte for byte (ruling 341); 0: its box's own.
     written_as: int = field(default=0, compare=False)
@@ -241,6 +247,8 @@ class GameState:
         tokens it has gained and 1 while it controls Pentos, never castles (M076, M084-M086)."""
         if house == "targaryen":
             return self.loyalty_gained + (self.controller("pentos", board) == house)
+        if self.box.has("objectives"):  # A Feast for Crows: points of objectives, never castles (F040)
+            return self.victory_points.get(house, 0)
         return self.castles(house, board)
 
     # --- Mother of Dragons ----------------------------------------------------------------------
@@ -392,8 +400,8 @@ class GameState:
             for token in sorted(set(placed) - set(owned)):
                 problems.append(f"{house} has a '{token}' order, a token it does not own")
             total_power = self.houses[house].power + self.power_on_board(house)
-            if total_power > board.constants["power_tokens_max_per_house"]:
-                problems.append(f"{house} has {total_power} power tokens; the box holds 20")
+            if total_power > board.power_cap(house):
+                problems.append(f"{house} has {total_power} power tokens; the box holds {board.power_cap(house)}")
             if self.houses[house].power < 0:
                 problems.append(f"{house} has negative power")
             if not 0 <= self.houses[house].supply <= board.constants["supply_track_max"]:

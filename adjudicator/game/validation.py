@@ -195,7 +195,7 @@ def validate_dict(d: Any) -> None:
             sh.fail(f"houses.{h}", "not a house in play")
         if not isinstance(hs, dict):
             sh.fail(f"houses.{h}", f"expected a table, got {_show(hs)}")
-        sh.number(hs, "power", path, 0, board.constants["power_tokens_max_per_house"])
+        sh.number(hs, "power", path, 0, board.power_cap(h))
         sh.number(hs, "supply", path, 0, board.constants["supply_track_max"])
         own = _own_cards(h, dealt_sets(box.card_sets, deck))
         sh.names(hs, "hand", path, own, f"a house card of {h}")
@@ -210,7 +210,7 @@ def validate_dict(d: Any) -> None:
     for flag in ("blade_used", "raven_used", "kings_court_overlay"):
         sh.get(d, flag, "", bool, False)
     sh.names(d, "restrictions", "", _ANY_TEXT, "text")
-    _validate_decks(sh, sh.table(d, "decks", ""), box.deck_keys)
+    _validate_decks(sh, sh.table(d, "decks", ""), box.deck_keys, box)
     if box.state_table:  # the box's own keys, checked by its own modules
         table, path = box_table(d, box)
         if not isinstance(table, dict):
@@ -307,27 +307,30 @@ def _own_cards(house: str, card_sets: frozenset[str]) -> set[str]:
     return _HANDS[house, card_sets]
 
 
-def _box(deck: str) -> set[str]:
-    """The card ids a deck may hold (built once)."""
+def _box(deck: str, card_set: str = "base") -> set[str]:
+    """The card ids a deck of a set may hold (built once a deck)."""
     if not _DECKS:
-        _DECKS.update({n: set(CARDS.westeros_deck(int(n))) for n in ("1", "2", "3", "4")})
         _DECKS["wildling"] = set(CARDS.wildling_cards)
         _DECKS["tides"] = set(CARDS.tides_deck())
-    return _DECKS[deck]
+    key = deck if deck in _DECKS or not deck.isdigit() else f"{deck}:{card_set}"
+    if key not in _DECKS:
+        _DECKS[key] = set(CARDS.westeros_deck(int(deck), card_set))
+    return _DECKS[key]
 
 
-def _validate_decks(sh: Shape, decks: dict[str, Any], numbers: tuple[str, ...]) -> None:
+def _validate_decks(sh: Shape, decks: dict[str, Any], numbers: tuple[str, ...], box: Box) -> None:
     for part in ("westeros", "westeros_discards"):
         for n, cards in sh.table(decks, part, "decks.").items():
             if n not in numbers:
                 sh.fail(f"decks.{part}.{n}", f"not a Westeros deck ({', '.join(numbers[:-1])} or {numbers[-1]})")
-            sh.names({n: cards}, n, f"decks.{part}.", _box(n), f"a card of Westeros deck {n}")
+            sh.names({n: cards}, n, f"decks.{part}.", _box(n, box.westeros_set(int(n)) if n.isdigit() else "base"),
+                     f"a card of Westeros deck {n}")
     sh.names(decks, "wildling", "decks.", _box("wildling"), "a wildling card")
     sh.names(decks, "tides", "decks.", _box("tides"), "a Tides of Battle card")
     sh.names(decks, "tides_discards", "decks.", _box("tides"), "a Tides of Battle card")
     revealed = sh.names(decks, "westeros_revealed", "decks.", _ANY_TEXT, "text")
     for i, card in enumerate(revealed, 1):
-        if i > len(numbers) or card not in _box(str(i)):
+        if i > len(numbers) or card not in _box(str(i), box.westeros_set(i)):
             sh.fail("decks.westeros_revealed", f"{_show(card)} is not a card of Westeros deck {i}")
 
 

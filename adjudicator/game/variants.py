@@ -16,7 +16,7 @@ expansion is ``"mother-of-dragons"`` (``maester new --expansion mother-of-dragon
 >>> variant("mother_of_dragons")
 Traceback (most recent call last):
 ...
-adjudicator.game.boxes.UnknownBox: unknown variant 'mother_of_dragons' (known: classic, a-dance-with-dragons, mother-of-dragons)
+adjudicator.game.boxes.UnknownBox: unknown variant 'mother_of_dragons' (known: classic, a-dance-with-dragons, a-feast-for-crows, mother-of-dragons)
 """
 
 from __future__ import annotations

@@ -337,6 +337,10 @@ def public_state(state: GameState, *, viewer: str | None, requests: list[dict[st
         "tides_left": len(decks["tides"]),
         "tides_discards": decks["tides_discards"],
     }
+    own = d.get(state.box.state_table) if state.box.has("objectives") else None
+    if own is not None:  # A Feast for Crows: each hand hidden but the viewer's own; the deck's size (F032)
+        own["objectives"] = {h: list(o) if h == viewer else len(o) for h, o in own["objectives"].items()}
+        own["objective_deck"] = len(own["objective_deck"])
     reqs = requests if requests is not None else [dict(p) for p in state.pending]
     d["pending"] = [r if viewer is not None and r["house"] == viewer else
                     {k: r[k] for k in ("key", "kind", "house", "prompt", "secret") if k in r} for r in reqs]  # fmt: skip

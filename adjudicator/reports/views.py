@@ -16,6 +16,7 @@ from ..engine.events import AnswerUnusable, Event, kind_name
 from ..game.board import DOMINANCE_TOKENS, TRACKS, Board
 from ..game.cards import CARDS
 from ..game.mod_board import MOD
+from ..game.objective_cards import OBJECTIVES
 from ..game.state import GameState
 from ..game.table_settings import seats_text
 from .comingup import coming_up, skeleton_lines
@@ -67,7 +68,7 @@ def report_view(
         "private_events": _private_events(events, event_views),
         "hand": [], "discards": [], "my_requests": [], "skeleton": None, "held": [], "held_step": "", "coming_up": [],
         "standing": [],
-        "vassal_hands": [],
+        "vassal_hands": [], "objectives": [],
         "verdicts": judged(answer_verdicts(state, events, viewer)) if viewer is not None else [],
     }
     if viewer is not None:
@@ -75,6 +76,7 @@ def report_view(
         view["hand"] = [_card_view(c) for c in hs.hand]
         view["discards"] = [_card_view(c) for c in hs.discards]
         view["vassal_hands"] = _vassal_hands(mine)
+        view["objectives"] = _objectives(viewer, state.objectives.get(viewer, []))  # A Feast for Crows: its own only
         view["my_requests"] = [my_request(r) for r in mine]
         refused = {e.answer for e in events if isinstance(e, AnswerUnusable) and e.house == viewer}
         view["held"] = held_answers(state, viewer, refused=refused)
@@ -88,6 +90,27 @@ def report_view(
             view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0), refused=refused,
                                         ahead=skeleton_lines(view["coming_up"]))
     return view
+
+
+def objectives_view(state: GameState, board: Board) -> dict[str, Any]:
+    """A Feast for Crows' public objectives (F032, F043): each house's points, how many objectives it
+    holds and those it scored; nothing in a game of a box without them."""
+    if not state.box.has("objectives"):
+        return {}
+    rows = []
+    for h in state.turn_order():
+        n, held = state.victory_points.get(h, 0), len(state.objectives.get(h, []))
+        scored = ", ".join(OBJECTIVES[o].name for o in state.objectives_scored.get(h, [])) or "none"
+        rows.append({"name": h.title(), "line": f"{n} point{'' if n == 1 else 's'}; holds {held} objective"
+                     f"{'' if held == 1 else 's'}; scored: {scored}."})
+    return {"objectives_table": rows, "objectives_target": state.victory_target(board)}
+
+
+def _objectives(house: str, hand: list[str]) -> list[dict[str, Any]]:
+    """A house's hand of objectives, each with what it is worth to the house (F032)."""
+    cards = [OBJECTIVES[o] for o in hand]
+    return [{"name": c.name, "points": f"{c.points.get(house, 0)} point" + ("" if c.points.get(house) == 1 else "s"),
+             "text": c.text} for c in cards]
 
 
 def _private_events(events: list[Event], views: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -143,7 +166,8 @@ def public_view(
                          for h in state.houses_in_play if (fingerprints or {}).get(h)],
         "seed_commitment": seed_commitment(state),
         "seed": state.rng_seed if state.phase == "game_over" else None,
-    } | ({"iron_bank": iron_bank_view(state, board)} if state.loan_slots else {}) | vassals_view(state)
+    } | ({"iron_bank": iron_bank_view(state, board)} if state.loan_slots else {}) | vassals_view(state) \
+        | objectives_view(state, board)
 
 
 def iron_bank_view(state: GameState, board: Board) -> dict[str, Any]:
@@ -238,7 +262,7 @@ def _decks(state: GameState) -> dict[str, Any]:
     westeros = []
     for k, left in sorted(state.westeros_decks.items()):
         discards = state.westeros_discards.get(k, [])
-        in_play = Counter(CARDS.westeros_deck(int(k))) if k.isdigit() and state.phase == "westeros" else Counter()
+        in_play = Counter(CARDS.westeros_deck(int(k), state.box.westeros_set(int(k)))) if k.isdigit() and state.phase == "westeros" else Counter()
         in_play.subtract(Counter(left) + Counter(discards))
         drawn = [_westeros_name(k, c) for c in discards]
         drawn += [f"{_westeros_name(k, c)} (being resolved)" for c in sorted(in_play.elements())]

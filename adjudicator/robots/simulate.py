@@ -237,8 +237,9 @@ def sim_houses(players: int, expansion: str | None = None, targaryen: bool = Tru
     >>> sim_houses(4, "mother-of-dragons", targaryen=False)
     ['stark', 'lannister', 'greyjoy', 'tyrell']
     """
-    if not box_named(expansion or DEFAULT_BOX).has("vassals") and players <= 6:
-        return list(Board.classic().setups[players].houses)
+    box = box_named(expansion or DEFAULT_BOX)
+    if not box.has("vassals") and players <= 6:  # the count's houses on the box's map (A Feast for Crows: Arryn)
+        return list(box.board(box.houses).setups[players].houses)
     with_targaryen = players == 8 or (targaryen and players >= 4)
     return [*WESTEROSI[: players - 1], "targaryen"] if with_targaryen else list(WESTEROSI[:players])
 

@@ -29,7 +29,8 @@ __all__ = ["NAME_CODES", "NO_ONE", "Built", "LineContext", "Name", "OrderText", 
 
 # The error code of a name of each kind that is not known.
 NAME_CODES = {"area": "E101", "house": "E102", "house_card": "E103", "westeros_card": "E104",
-              "wildling_card": "E104", "card": "E104", "loan": "E104", "unit": "E106", "track": "E107"}
+              "wildling_card": "E104", "card": "E104", "loan": "E104", "unit": "E106", "track": "E107",
+              "objective": "E104"}
 
 
 class Name(NamedTuple):

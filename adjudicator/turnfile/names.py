@@ -32,6 +32,7 @@ from functools import cache, lru_cache
 
 from ..game.boxes import DEFAULT_BOX, box_named, box_names
 from ..game.cards import CARDS, HOUSE_DECKS, VASSAL
+from ..game.objective_cards import OBJECTIVES
 from ..game.state import GameState
 
 # Which spellings of a name count as the same: see normalise().
@@ -159,9 +160,9 @@ _ALIASES: dict[str, dict[str, str]] = {
 _KIND_WORDS: dict[str, str] = {
     "area": "area", "house": "house", "house_card": "house card", "westeros_card": "Westeros card",
     "wildling_card": "wildling card", "card": "card", "unit": "unit type", "track": "track",
-    "order": "order", "loan": "loan",
+    "order": "order", "loan": "loan", "objective": "objective",
 }
-NAME_KINDS = ("area", "house", "house_card", "westeros_card", "wildling_card", "loan", "unit", "track")
+NAME_KINDS = ("area", "house", "house_card", "westeros_card", "wildling_card", "loan", "unit", "track", "objective")
 CARD_KINDS = ("westeros_card", "wildling_card", "house_card", "loan")  # what may head a choice line
 
 _VOCABULARY: ContextVar[str] = ContextVar("vocabulary", default=DEFAULT_BOX)
@@ -351,12 +352,14 @@ def namespace(kind: str, variant: str = DEFAULT_BOX) -> Namespace:
         aliases = {k: v for k, v in _ALIASES["house_card"].items() if v in names}
         return _build(kind, names, _card_first_names(names) | aliases)
     if kind == "westeros_card":
-        names = {c.id: c.name for c in CARDS.westeros if c.deck in box.westeros_decks}
+        names = {c.id: c.name for c in CARDS.westeros if c.deck in box.westeros_decks and c.set == box.westeros_set(c.deck)}
         return _build(kind, names, {k: v for k, v in _ALIASES["westeros_card"].items() if v in names})
     if kind == "wildling_card":
         return _build(kind, {c.id: c.name for c in CARDS.wildling_cards.values()}, _ALIASES["wildling_card"])
     if kind == "loan":
         return _build(kind, {c.id: c.name for c in CARDS.loans.values()} if box.has("iron_bank") else {})
+    if kind == "objective":  # A Feast for Crows' objective cards
+        return _build(kind, {o.id: o.name for o in OBJECTIVES.values()} if box.has("objectives") else {})
     if kind == "unit":  # the dragon is Mother of Dragons' (Targaryen's) unit
         units = {u: s for u, (s, _) in UNIT_NAMES.items() if u != "dragon" or box.has("dragons")}
         return _build(kind, units, {k: v for k, v in _ALIASES["unit"].items() if v in units})
@@ -514,6 +517,7 @@ OPTION_WORDS: dict[str, str] = {
     "bid": "bid", "bidding": "bid", "bids": "bid", "clash": "bid", "clash of kings": "bid",
     "collect": "collect", "collect power": "collect", "power": "collect", "game of thrones": "collect",
     "cancel": "cancel", "return": "return", "pay": "pay", "up": "up", "down": "down",
+    "wildlings": "wildlings", "wildling threat": "wildlings", "threat": "wildlings",  # The Burden of Power (F023)
 }
 
 # The option words a CardChoice carries as its ``option`` (the others fill no field, or say "no").
@@ -531,7 +535,7 @@ FORM_EXAMPLES: dict[str, str] = {
     "return": "return", "remove_card": "remove CARD", "remove": "remove",
     "area": "AREA", "names": "NAME, NAME", "pay": "pay",
     "destroy_one": "destroy footman in AREA", "card": "CARD", "up": "up", "down": "down",
-    "westeros": "WESTEROS CARD[, deck II]", "amount": "NUMBER",
+    "westeros": "WESTEROS CARD[, deck II]", "amount": "NUMBER", "wildlings": "wildlings",
 }
 
 # The verb that names an object for each card whose choice is an area or a house card.

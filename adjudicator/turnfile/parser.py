@@ -73,6 +73,7 @@ from .names import (
     order_suggestions,
     vocabulary,
 )
+from .objective_lines import ObjectiveLines
 from .parser_mod import deck_iv_form, distribute, mod_line, westeros_choice
 from .printer import format_command
 from .standing_lines import StandingLines
@@ -124,7 +125,7 @@ def _tag(tag: str, keep: str = "") -> Callable[[Any, list[Any]], Any]:
     return lambda self, ch: (tag, []) if keep == "empty" else (tag,)
 
 
-class _Lines(VassalLines, StandingLines, DanceLines, Transformer[Token, Any]):
+class _Lines(VassalLines, StandingLines, DanceLines, ObjectiveLines, Transformer[Token, Any]):
     """Shapes each rule's children; the rules that end a line resolve names and build a command."""
 
     # names and small pieces

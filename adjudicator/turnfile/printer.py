@@ -66,7 +66,8 @@ def _card(c: str | None) -> str:
 
 
 # Westeros choices that are words; any other option is a Westeros IV card's area (M083).
-_WESTEROS_WORDS = frozenset({"muster", "supply", "nothing", "bid", "collect", "no march+1", "no defense", "cancel"})
+_WESTEROS_WORDS = frozenset({"muster", "supply", "nothing", "bid", "collect", "no march+1", "no defense", "cancel",
+                             "wildlings"})
 
 
 def _westeros_option(option: str) -> str:
@@ -215,6 +216,10 @@ _PRINTERS: dict[type, Any] = {
         f"{where} " + (", ".join(("first", "second")[i - 1] for i in places) or "none")
         for where, places in (("top", c.top), ("bottom", c.bottom)) if places or where == "top"),
     C.Give: lambda c: f"give {c.power} power to {c.to.title()}",
+    C.KeepObjectives: lambda c: "keep objectives: " + ", ".join(display_name("objective", o) for o in c.objectives),
+    C.ReturnObjective: lambda c: f"return objective: {display_name('objective', c.objective)}",
+    C.TakeObjective: lambda c: f"take objective: {display_name('objective', c.objective)}",
+    C.ScoreObjective: lambda c: "score objective: " + (display_name("objective", c.objective) if c.objective else "none"),
     C.InterestLosses: lambda c: f"interest for {c.debtor.title()}: " + (f"destroy {_located_text(c.removals)}" if c.removals else "none"),
     C.Bid: lambda c: f"bid {TRACK_NAMES.get(c.track, c.track)} {c.amount}",
     C.TieBreak: lambda c: "tie-break" + (f" {TRACK_NAMES.get(c.context, c.context)}" if c.context else "") + ": " + ", ".join(c.order),

@@ -55,7 +55,7 @@ def test_M002_ruling_275_a_refused_house_list_writes_nothing(tmp_path, capsys):
     assert code == 2 and "Targaryen plays only with 4 or more players (M004, ruling 275)" in err
     assert not (tmp_path / "g").exists()
     code, _, err = run(capsys, "new", tmp_path / "g", "--houses", "stark,lannister,baratheon", "--expansion", "dragons")
-    assert code == 2 and "unknown expansion 'dragons'; the expansions are a-dance-with-dragons, mother-of-dragons" in err
+    assert code == 2 and "unknown expansion 'dragons'; the expansions are a-dance-with-dragons, a-feast-for-crows, mother-of-dragons" in err
     assert not (tmp_path / "g").exists()
 
 

@@ -77,6 +77,13 @@ from adjudicator.engine.events.combat import (
     TrackMoved,
     TrackRaised,
 )
+from adjudicator.engine.events.objectives import (
+    ObjectiveDrawn,
+    ObjectiveScored,
+    ObjectivesDealt,
+    ObjectivesKept,
+    VictoryPointsLost,
+)
 from adjudicator.engine.events.targaryen import (
     BidGiven,
     DragonReturned,
@@ -347,6 +354,14 @@ SAMPLES += [
                 effect="it takes the strength and icons of Roose Bolton: 4 strength, 1 sword, no fortification"),
     CardAbility(house="stark", card="walder_frey", area="kingswood", effect="Tyrell now supports Stark"),
     CardAbility(house="tyrell", card="queen_of_thorns_adwd", area="kingswood", effect="the text of Reek is ignored"),
+    # A Feast for Crows
+    ObjectivesDealt(house="stark", objectives=("hold_court", "the_throne", "nothing_but_ghosts"), visible_to="stark"),
+    ObjectivesDealt(house="stark", objectives=("land_grab",), visible_to="stark"),
+    ObjectivesKept(house="arryn", returned=2),
+    ObjectiveDrawn(house="baratheon"),
+    ObjectiveScored(house="lannister", objective="hold_court", points=1, total=3),
+    ObjectiveScored(house="arryn", objective="special_arryn", points=1, total=1),
+    VictoryPointsLost(house="stark", points=1, total=2, cause="Ironborn Raid"),
 ]
 
 TOKEN_ID = re.compile(r"(?:march|defense|support)[+-]\d|raid\*|consolidate\*|'s (?:march|defense|support|raid|consolidate)\b")

@@ -64,7 +64,7 @@ def gain_power(ctx: Context, house: HouseId, amount: int, cause: str) -> int:
     st = ctx.state
     if st.vassals and st.is_vassal(house):
         return 0
-    room = int(ctx.board.constants["power_tokens_max_per_house"]) - st.houses[house].power - st.power_on_board(house)
+    room = ctx.board.power_cap(house) - st.houses[house].power - st.power_on_board(house)
     got = max(0, min(amount, room))
     st.houses[house].power += got
     if got or amount:
@@ -167,6 +167,8 @@ def check_victory(ctx: Context) -> None:
     :raises GameOver: when a house has won; the state records the winner.
     """
     st, board = ctx.state, ctx.board
+    if st.box.has("objectives"):  # points of objectives win, after the Action Phase; castles never (F045)
+        return
     need = st.victory_target(board)
     held = Counter(st.controller(a.id, board) for a in st.land_areas(board) if a.has_castle)  # castles(h) for all h at once
     # A vassal holding seven castles wins nothing (M070); Targaryen counts its own track (M076).

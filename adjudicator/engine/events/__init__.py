@@ -251,8 +251,9 @@ def private_to_house(event: Any) -> None:
 # --- events of the step machine itself ------------------------------------------------------
 
 # A rule id, as a refusal carries it: a rule of the rules checklist (R001-R274), a written ruling
-# of docs/rulings.md ("ruling 94"), or a rule of the Mother of Dragons (M001...).
-RULE_ID = re.compile(r"R\d{3}|ruling \d+|M\d{3}")
+# of docs/rulings.md ("ruling 94"), a rule of the Mother of Dragons (M001...) or of A Feast for Crows
+# (F001..., docs/rules-a-feast-for-crows.md).
+RULE_ID = re.compile(r"R\d{3}|ruling \d+|M\d{3}|F\d{3}")
 _LAST_BRACKET = re.compile(r"\(([^()]*)\)\s*\.?\s*$")
 
 
@@ -440,7 +441,7 @@ class PhaseStarted(Event):
 # The modules beside this one that hold the events of a phase or of the Mother of Dragons. Each is
 # imported by the rules that emit its events, so a step loads only those it reaches (a base game
 # never the expansion's); an event read back by name whose module is not loaded yet loads them all.
-PHASE_MODULES = ("action", "bank", "combat", "common", "targaryen", "vassals", "westeros")
+PHASE_MODULES = ("action", "bank", "combat", "common", "objectives", "targaryen", "vassals", "westeros")
 
 
 def event_type(name: str) -> type[Event]:
@@ -470,6 +471,8 @@ KIND_NAMES: dict[str, str] = {
     "westeros_choice": "Westeros card choice", "wildling_choice": "wildling card choice",
     "distribute": "Targaryen's bid given away",
     "vassal_choice": "vassal to command", "vassal_raid": "vassal's Raid/Support",
+    "objectives_kept": "objectives kept", "objective": "objective scored",
+    "objective_returned": "objective given back", "objective_taken": "objective taken",
 }  # fmt: skip
 
 

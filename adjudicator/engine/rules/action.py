@@ -38,6 +38,8 @@ def run(ctx: Context) -> None:
             st.step = NEXT_STEP[st.step]
         else:
             st.step = ""
+            for after in hooked("action_ended", st.box):  # A Feast for Crows: supply, objectives, the draw (F040)
+                after(ctx)
             clean_up(ctx)
 
 

@@ -45,7 +45,6 @@ def make_gifts(state: GameState, board: Board, entries: list[PoolEntry]) -> tupl
 
     events: list[Event] = []
     moves: list[list[Any]] = []
-    room_max = int(board.constants["power_tokens_max_per_house"])
     for entry in entries:
         cmd = entry.command
         assert isinstance(cmd, Give)
@@ -55,7 +54,7 @@ def make_gifts(state: GameState, board: Board, entries: list[PoolEntry]) -> tupl
                                          visible_to=entry.house))
             continue
         taker = state.houses[cmd.to]
-        room = max(0, room_max - taker.power - state.power_on_board(cmd.to))
+        room = max(0, board.power_cap(cmd.to) - taker.power - state.power_on_board(cmd.to))
         moved = min(cmd.power, room)  # only what the receiver can take leaves the giver (ruling 261)
         state.houses[entry.house].power -= moved
         taker.power += moved

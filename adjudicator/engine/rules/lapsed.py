@@ -21,15 +21,20 @@ from ...game.commands import (
     Consolidate,
     InterestLosses,
     IronBank,
+    KeepObjectives,
     LeaveUnordered,
     March,
     PlayCard,
     Raid,
+    ReturnObjective,
+    ScoreObjective,
     SpymasterChoice,
     Support,
+    TakeObjective,
     UseBlade,
     order_kinds,
 )
+from ...game.objectives_setup import KEPT as KEPT_OBJECTIVES
 from ...game.state import GameState
 from ..core.context import PoolEntry
 from .standing_fit import house_card_problem, never_fits, vassal_never
@@ -38,10 +43,10 @@ from .standing_fit import house_card_problem, never_fits, vassal_never
 # answers; only the Westeros Phase for bids, tie-breaks, supply, mustering and the cards' choices.
 PHASE_KINDS = {
     "westeros": frozenset({"westeros_choice", "bid", "tie_break", "reconcile", "muster", "wildling_choice",
-                           "interest", "distribute"}),
-    "planning": frozenset({"orders", "raven", "raven_wildling", "vassal_choice"}),
+                           "interest", "distribute", "objective_returned", "objective_taken"}),
+    "planning": frozenset({"orders", "raven", "raven_wildling", "vassal_choice", "objectives_kept"}),
     "action": frozenset({"raid", "march", "consolidate", "support", "refuse_support", "house_card", "card_choice",
-                         "blade", "casualties", "retreat", "port_ships"}),
+                         "blade", "casualties", "retreat", "port_ships", "objective"}),
 }
 PHASE_ORDER = ("westeros", "planning", "action")
 PHASE_WORDS = {"westeros": "Westeros Phase", "planning": "Planning Phase", "action": "Action Phase"}
@@ -91,6 +96,8 @@ def _never(state: GameState, board: Board, house: str, cmd: Command) -> str | No
         return _interest(state, house, cmd)
     if isinstance(cmd, SpymasterChoice):
         return _spymaster(state, house)
+    if isinstance(cmd, (KeepObjectives, ScoreObjective, ReturnObjective, TakeObjective)):
+        return _objectives(state, house, cmd)
     if state.phase == "planning":
         return _planning(state, house, cmd)
     if state.phase == "action":
@@ -98,11 +105,22 @@ def _never(state: GameState, board: Board, house: str, cmd: Command) -> str | No
     return None
 
 
+def _objectives(state: GameState, house: str, cmd: Command) -> str | None:
+    """A Feast for Crows' objectives: kept once, before the first orders; none in another box (F033)."""
+    if not state.box.has("objectives"):
+        return f"{state.box.title} has no objective cards (they are A Feast for Crows', F033)"
+    if isinstance(cmd, KeepObjectives) and len(state.objectives.get(house, [])) <= KEPT_OBJECTIVES:
+        return "the objectives are kept once, before the orders of round 1, and yours are kept (F033)"
+    return None
+
+
 def _kind_words(kind: str) -> str:
     words = {"westeros_choice": "choices for Westeros cards", "bid": "bids", "tie_break": "tie-break orders",
              "reconcile": "supply reconciliations", "interest": "units for unpaid interest", "muster": "musters", "wildling_choice": "choices for wildling cards",
              "orders": "orders", "raven": "Messenger Raven answers", "raven_wildling": "Messenger Raven answers",
-             "distribute": "distributions of Targaryen's bid", "vassal_choice": "choices of vassals"}
+             "distribute": "distributions of Targaryen's bid", "vassal_choice": "choices of vassals",
+             "objectives_kept": "the objectives kept", "objective": "objectives scored",
+             "objective_returned": "objectives given back", "objective_taken": "objectives taken"}
     return words.get(kind, kind.replace("_", " "))
 
 

@@ -221,7 +221,7 @@ def vassal_keeps_control(state: GameState, board: Board, house: HouseId, origin:
         return False
     if state.area(origin).power_token == house or board.area(origin).home_of == house:
         return False
-    room = int(board.constants["power_tokens_max_per_house"]) - state.houses[house].power - state.power_on_board(house)
+    room = board.power_cap(house) - state.houses[house].power - state.power_on_board(house)
     return room > 0
 
 

@@ -26,6 +26,7 @@ from ...game.commands import (
     RavenKeep,
     order_kind,
 )
+from ...game.hooks import hooked
 from ...game.state import GameState, Order
 from ..core.context import (
     NOT_APPLICABLE,
@@ -372,6 +373,8 @@ def assign_orders(ctx: Context) -> None:
     """Every house places its orders in secret, or in turn order when one is short of tokens; all are revealed."""
     st, board = ctx.state, ctx.board
     ctx.emit(PhaseStarted(round=st.round, phase="planning"))
+    for first in hooked("planning_started", st.box):  # A Feast for Crows: three objectives kept of five (F033)
+        first(ctx)
     vassals.choose_vassals(ctx)  # Mother of Dragons: who commands which vassal (M032-M038)
     # Vassals are ordered by their commanders from their own tokens (M039): after the players' own.
     needs = {h: areas_needing_orders(st, board, h) for h in st.turn_order() if not st.is_vassal(h)}

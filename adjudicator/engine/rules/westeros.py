@@ -130,8 +130,10 @@ def resolve_card(ctx: Context, deck: int, card: str) -> None:
         return
     if deck == 4:  # Mother of Dragons: the banner's loyalty tokens first, then the text (M083)
         westeros_iv.resolve(ctx, card)
-    else:
+    elif card in RESOLVERS:
         RESOLVERS[card](ctx)
+    else:  # a box's own deck (A Feast for Crows' deck I, F020)
+        assert any(own(ctx, card) for own in hooked("westeros_card", st.box)), card
     st.westeros_discards[str(deck)].append(card)
 
 
