@@ -90,7 +90,8 @@ def wildling_choices() -> st.SearchStrategy[C.WildlingChoice]:
     )
 
 
-CLASSIC_WESTEROS = {c.id for c in CARDS.westeros if c.deck < 4}  # deck IV's choices: tests/mother_of_dragons/
+CLASSIC_WESTEROS = {c.id for c in CARDS.westeros if c.deck < 4 and c.set == "base"}  # deck IV's choices: tests/mother_of_dragons/
+# (A Feast for Crows' deck I and its objective lines: tests/a_feast_for_crows/test_turnfile_fuzz_affc.py)
 westeros_choices = st.sampled_from(sorted(
     (key.split(":")[1], option) for key, forms in CARD_CHOICES.items() if key.startswith("westeros_card")
     and key.split(":")[1] in CLASSIC_WESTEROS for option in forms)).map(lambda p: C.WesterosChoice(card=p[0], option=p[1]))
@@ -151,6 +152,8 @@ def test_every_command_type_has_a_strategy() -> None:
                C.Standing, C.Withdraw}
     covered |= {C.IronBank, C.InterestLosses, C.Give, C.SpymasterChoice,
                 C.DistributeBid}  # Mother of Dragons: tests/mother_of_dragons/
+    covered |= {C.KeepObjectives, C.ScoreObjective, C.ReturnObjective,
+                C.TakeObjective}  # A Feast for Crows: tests/a_feast_for_crows/test_turnfile_fuzz_affc.py
     assert covered == set(C.COMMAND_TYPES)
 
 
