@@ -123,3 +123,30 @@ def test_DD11_maester_new_creates_the_scenario_and_every_report_names_it(tmp_pat
     for viewer in (None, "stark"):
         assert "A Dance with Dragons: six players, six rounds" in render_report(state, [], viewer=viewer)
     assert "six rounds" not in render_report(variant("classic").setup(SIX, seed="s"), [])
+
+
+def test_DD12_maester_new_setup_a_dance_with_dragons_is_the_scenarios_own_game(tmp_path, capsys):
+    houses = ",".join(SIX)
+    assert main(["new", str(tmp_path / "a"), "--setup", ADWD, "--seed", "s", "--game-id", "g"]) == 0
+    assert main(["new", str(tmp_path / "b"), "--expansion", ADWD, "--houses", houses, "--seed", "s", "--game-id", "g"]) == 0
+    capsys.readouterr()
+    by_setup = (tmp_path / "a" / "state.toml").read_text()
+    assert 'setup = "A Dance with Dragons"\n' in by_setup
+    assert by_setup.replace('setup = "A Dance with Dragons"\n', "") == (tmp_path / "b" / "state.toml").read_text()
+
+
+def test_DD13_a_table_may_play_the_scenario_to_another_round_limit(tmp_path, capsys):
+    code = main(["new", str(tmp_path / "g"), "--expansion", ADWD, "--houses", ",".join(SIX), "--rounds", "4", "--seed", "s"])
+    assert code == 0, capsys.readouterr().err
+    state = GameDir(tmp_path / "g").load_state()
+    assert state.box.rounds == 6 and state.last_round() == 4
+    assert "A Dance with Dragons: six players, six rounds · The game ends after round 4" in render_report(state, [])
+    rounds: set[int] = set()
+    r = simulate(6, 2, text=False, setup=str(_four_rounds(tmp_path)), on_step=lambda s: rounds.add(s.round))
+    assert r.problems == [] and r.winner is not None and max(rounds) == 4
+
+
+def _four_rounds(tmp_path):
+    file = tmp_path / "dance-four.toml"
+    file.write_text(f'box = "{ADWD}"\nplayers = [6]\nrounds = 4\n')
+    return file

@@ -11,6 +11,7 @@ from adjudicator.game.mod_setup import new_mod_game
 from adjudicator.game.position import load_position
 from adjudicator.game.position_dump import dump_position
 from adjudicator.game.setup import new_game
+from adjudicator.robots.simulate import simulate
 from adjudicator.turnfile.names import CARD_CHOICES, lookup
 
 SIX = ["stark", "lannister", "baratheon", "tyrell", "greyjoy", "martell"]
@@ -70,6 +71,13 @@ def test_DD05_every_choice_of_the_deck_has_written_answers():
     for card in ADWD:
         if CARDS.house_cards[card].optional:
             assert f"house_card:{card}" in CARD_CHOICES, card
+
+
+def test_DD06_robot_games_deal_the_decks_with_every_invariant_kept():
+    hands: list[set[str]] = []
+    r = simulate(4, 3, text=False, house_cards="adwd", rounds=3,
+                 on_step=lambda s: hands.append({c for h in s.players() for c in s.houses[h].hand + s.houses[h].discards}))
+    assert r.problems == [] and hands and all(held <= set(ADWD) for held in hands)
 
 
 def test_DD07_every_report_of_a_game_dealing_the_decks_says_so_in_its_header():

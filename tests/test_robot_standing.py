@@ -11,7 +11,7 @@ from rules.helpers import entry
 
 from adjudicator.engine.core.context import pool_entry
 from adjudicator.engine.rules.standing import standing_changes
-from adjudicator.game.commands import Bid, DistributeBid, Standing, WesterosChoice, WildlingChoice
+from adjudicator.game.commands import AssignOrder, Bid, DistributeBid, Standing, WesterosChoice, WildlingChoice
 from adjudicator.game.state import GameState, Unit
 from adjudicator.robots.players import Robot, robot_key
 from adjudicator.robots.standing_robot import every_round, once
@@ -52,8 +52,9 @@ def test_M100_a_targaryen_robot_gives_away_the_bid_it_sends_in_the_same_file():
 
 def test_ruling_360_a_robots_penalty_lines_name_units_its_orders_keep_in_place():
     s = _stark_at_orders()
-    lines = every_round(robot("stark"), s, s.board(), {"winterfell": "march", "karhold": "defense+1",
-                                                       "white_harbor": "consolidate"})
+    orders = [AssignOrder(area="winterfell", token="march"), AssignOrder(area="karhold", token="defense+1"),
+              AssignOrder(area="white_harbor", token="consolidate")]
+    lines = every_round(robot("stark"), s, s.board(), orders)
     penalties = [c for c in lines if isinstance(c, WildlingChoice) and c.units]
     named = {(c.card, sum(u.count for u in c.units)) for c in penalties}
     assert named == {("mammoth_riders", 3), ("mammoth_riders", 2), ("the_horde_descends", 1)}
@@ -66,7 +67,7 @@ def test_ruling_360_a_robots_penalty_lines_name_units_its_orders_keep_in_place()
 def test_ruling_360_a_robots_penalty_lines_all_stand_beside_its_declined_rewards():
     s = _stark_at_orders()
     bot = robot("stark")
-    cmds = [*once(bot, s, s.board()), *every_round(bot, s, s.board(), {})]
+    cmds = [*once(bot, s, s.board()), *every_round(bot, s, s.board(), [])]
     lines = [entry("stark", Standing(command=c)) for c in cmds]
     kept, events = standing_changes(s, s.board(), lines, {a["id"] for a in lines})
     assert len(kept) == len(lines) and not events

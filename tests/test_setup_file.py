@@ -116,6 +116,49 @@ def test_each_community_setup_plays_through_the_text_path_and_replays_after_reve
     assert check.ok and any("fresh shuffle" in n for n in check.notes), check.problems
 
 
+OFFICIAL = {"base-game": 4, "mother-of-dragons": 5, "a-dance-with-dragons": 6}
+
+
+@pytest.mark.parametrize(("name", "players"), sorted(OFFICIAL.items()))
+def test_each_official_setup_file_plays_through_the_text_path_and_replays_after_reveal(tmp_path, name, players):
+    setup = setup_named(name)
+    r = simulate(players, 6, text=True, out=tmp_path / "g", setup=name)
+    assert r.problems == [] and r.winner is not None
+    state = GameDir(tmp_path / "g").load_state()
+    assert state.options["setup"] == setup.title and state.variant == setup.box.name and state.phase == "game_over"
+    audit.reveal(tmp_path / "g")
+    check = audit.replay(tmp_path / "g")
+    assert check.ok and any("fresh shuffle" in n for n in check.notes), check.problems
+
+
+def test_the_soak_plays_every_shipped_setup():
+    from adjudicator.cli.simulate import SOAK_KINDS
+
+    assert {setup for *_, setup in SOAK_KINDS if setup} == set(setup_names())
+
+
+@pytest.mark.parametrize(("setup", "expansion", "houses"), [
+    ("mother-of-dragons", "mother-of-dragons", "stark,lannister,arryn,targaryen"),
+    ("a-dance-with-dragons", "a-dance-with-dragons", "stark,lannister,greyjoy,tyrell,baratheon,martell"),
+    ("base-game", None, "stark,lannister,greyjoy,baratheon"),
+])
+def test_maester_new_with_an_official_setup_makes_the_boxs_own_game(tmp_path, capsys, setup, expansion, houses):
+    """The same state but for the setup's name, and after a first run the same reports byte for byte."""
+    by_setup, by_box = tmp_path / "by-setup", tmp_path / "by-box"
+    assert run(capsys, "new", by_setup, "--setup", setup, "--houses", houses, "--seed", "z", "--game-id", "g")[0] == 0
+    box = ("--expansion", expansion) if expansion else ()
+    assert run(capsys, "new", by_box, *box, "--houses", houses, "--seed", "z", "--game-id", "g")[0] == 0
+    title = setup_named(setup).title
+    assert (by_setup / "state.toml").read_text().replace(f'setup = "{title}"\n', "") == (by_box / "state.toml").read_text()
+    for root in (by_setup, by_box):
+        assert run(capsys, "adjudicate", root)[0] == 0
+    reports = sorted(p.relative_to(by_box) for p in (by_box / "reports").rglob("*") if p.is_file())
+    assert reports and reports == sorted(p.relative_to(by_setup) for p in (by_setup / "reports").rglob("*") if p.is_file())
+    for p in reports:
+        if p.name != "report.json":  # its state view names the setup in its options
+            assert (by_setup / p).read_bytes() == (by_box / p).read_bytes(), p
+
+
 def test_ruling_440_a_round_limit_set_by_a_setup_ends_the_game_after_it(tmp_path):
     file = tmp_path / "short.toml"
     file.write_text('title = "Three rounds"\nplayers = [3]\nrounds = 3\n')

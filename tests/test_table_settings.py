@@ -5,6 +5,7 @@ drawn from the committed seed and shown by ``maester replay`` after ``maester re
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from adjudicator.game.table_settings import (
     seat_names,
     target_range,
 )
+from adjudicator.reports.svgmap import render_map
 from adjudicator.reports.views import settings_text
 from adjudicator.robots.simulate import simulate
 
@@ -73,7 +75,7 @@ def test_ruling_445_settings_are_recorded_in_game_toml_the_state_and_the_header(
         "rounds": 8, "victory_target": 5, "random_houses": seats}
     assert state.last_round() == 8 and state.victory_target(state.board()) == 5
     words = ", ".join(f"{s} {h.title()}" for s, h in seats.items())
-    assert settings_text(state) == ("Played with A Dance with Dragons' house cards · Tides of Battle · 8 rounds · "
+    assert settings_text(state) == ("Played with A Dance with Dragons' house cards · Tides of Battle · The game ends after round 8 · "
                                     f"5 castles and strongholds win · Random houses: {words}")
     assert "random houses: " + ", ".join(f"{s} plays {h.title()}" for s, h in seats.items()) in out
 
@@ -86,7 +88,7 @@ def test_ruling_445_every_report_of_a_step_names_the_settings_in_its_header(tmp_
     assert reports
     for p in reports:
         text = p.read_text()
-        assert "7 rounds" in text and "Random houses: Ann " in text, p
+        assert "The game ends after round 7" in text and "Random houses: Ann " in text, p
 
 
 # --- ruling 446: a setup's own number against the table's ----------------------------------------------
@@ -314,3 +316,79 @@ def test_ruling_450_a_position_file_keeps_the_seats_and_refuses_seats_that_do_no
     wrong = text.replace(f'c = "{seats["c"]}"', f'c = "{seats["a"]}"')
     with pytest.raises(PositionError, match="options.random_houses: seats each house in play once"):
         load_position(wrong)
+
+
+def test_ruling_449_new_force_over_a_game_under_way_keeps_its_settings(tmp_path, capsys):
+    root = tmp_path / "g"
+    assert run(capsys, "new", root, "--houses", THREE, "--seed", "s", "--rounds", "8")[0] == 0
+    assert run(capsys, "new", root, "--houses", THREE, "--seed", "s", "--rounds", "6", "--force")[0] == 0  # not begun
+    assert run(capsys, "adjudicate", root)[0] == 0
+    before = files(root)
+    for args, said in ((("--rounds", "5"), "set up with rounds = 6"), (("--tides-of-battle",), "tides_of_battle = false"),
+                       (("--random-houses", "a,b,c"), "random_houses = none")):
+        code, _, err = run(capsys, "new", root, "--houses", THREE, "--seed", "s", "--rounds", "6", "--force", *args)
+        assert code == 2 and said in err and "cannot change during a game (ruling 449)" in err, err
+        assert files(root) == before
+
+
+@pytest.mark.parametrize(("target", "spaces"), [(None, 8), (5, 6), (13, 14)])
+def test_ruling_447_the_maps_victory_track_runs_to_the_target_within_the_map(target, spaces):
+    state = new_game(["stark", "lannister", "baratheon"], seed="s")
+    if target is not None:
+        apply_settings(state, TableSettings(victory_target=target))
+    svg = render_map(state)
+    width = float(re.search(r'viewBox="0 0 ([0-9.]+) ', svg).group(1))
+    boxes = [(float(x), float(w)) for x, w in re.findall(r'<rect x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)" height="28"/>', svg)]
+    assert len(boxes) == 7 + spaces  # the supply track's seven spaces, then the victory track's 0 to the target
+    assert max(x + w for x, w in boxes) <= width
+
+
+def test_ruling_446_a_flag_adds_a_setting_to_a_position_file_but_never_changes_its_own(tmp_path, capsys):
+    position = tmp_path / "start.toml"
+    state = new_game(["stark", "lannister", "baratheon"], seed="s")
+    apply_settings(state, TableSettings(rounds=8, random_houses=("a", "b", "c")))
+    position.write_text(dump_position(state))
+    for args in (("--rounds", "6"), ("--random-houses", "x,y,z")):
+        code, _, err = run(capsys, "new", tmp_path / "g", "--position", position, *args)
+        assert code == 2 and f"{args[0]} disagrees with {position}, which sets [options]" in err
+        assert not (tmp_path / "g").exists()
+    assert run(capsys, "new", tmp_path / "g", "--position", position, "--rounds", "8", "--victory-target", "6")[0] == 0
+    made = GameDir(tmp_path / "g").load_state()
+    assert (made.last_round(), made.options["victory_target"], made.options["random_houses"]) == (
+        8, 6, state.options["random_houses"])
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--setup", "rumble-in-the-south", "--random-houses", "a,b,c,d,e"),
+     "--random-houses names 5 seats, but Rumble in the South is played by 4 players: name one seat a player"),
+    (("--setup", "struggle-in-the-north", "--random-houses", "a,b,c"),
+     "--random-houses names 3 seats, but Struggle in the North is played by 4 or 5 players"),
+    (("--setup", "a-dance-with-dragons", "--random-houses", "a,b,c"),
+     "--random-houses names 3 seats, but A Dance with Dragons is played by 6 players"),
+    (("--random-houses", "a,b"), "--random-houses names 2 seats, but The base game is played by 3 to 6 players"),
+    (("--random-houses", "a,b,c,d,e,f,g"), "--random-houses names 7 seats, but The base game is played by 3 to 6"),
+    (("--expansion", "a-dance-with-dragons", "--random-houses", "a,b,c"), "A Dance with Dragons is played by 6 players"),
+])
+def test_ruling_451_seats_for_a_count_the_game_is_not_played_by_are_refused(tmp_path, capsys, args, message):
+    code, _, err = run(capsys, "new", tmp_path / "g", *args)
+    assert code == 2 and message in err and "Traceback" not in err and "internal error" not in err, err
+    assert not (tmp_path / "g").exists()
+
+
+def test_ruling_451_a_setup_for_several_counts_deals_the_rulebooks_houses_for_the_seats(tmp_path, capsys):
+    assert run(capsys, "new", tmp_path / "g", "--setup", "struggle-in-the-north", "--random-houses", "a,b,c,d,e",
+               "--seed", "s")[0] == 0
+    state = GameDir(tmp_path / "g").load_state()
+    assert sorted(state.options["random_houses"].values()) == ["baratheon", "greyjoy", "lannister", "stark", "tyrell"]
+
+
+def test_ruling_447_a_round_limit_before_a_positions_round_is_refused(tmp_path, capsys):
+    state = new_game(["stark", "lannister", "baratheon"], seed="s")
+    state.round = 5
+    position = tmp_path / "late.toml"
+    position.write_text(dump_position(state))
+    code, _, err = run(capsys, "new", tmp_path / "g", "--position", position, "--rounds", "4")
+    assert code == 2 and "--rounds 4: this position is in round 5 already: a round limit of 5 to 10" in err
+    assert not (tmp_path / "g").exists()
+    assert run(capsys, "new", tmp_path / "g", "--position", position, "--rounds", "5")[0] == 0
+    assert GameDir(tmp_path / "g").load_state().last_round() == 5

@@ -97,12 +97,16 @@ def _expansion(name: str | None, without_targaryen: bool) -> str | None:
 
 # The soak's round of game kinds: the base game for 3-6 players, then Mother of Dragons for 3-8 players
 # with Targaryen where it may play and without, then A Dance with Dragons for six, then each shipped
-# community setup for each of its counts; each kind with and without Tides of Battle in turn.
+# community setup for each of its counts, and the official setups' own files (data/setups/); each kind
+# with and without Tides of Battle in turn.
 SOAK_KINDS: tuple[tuple[int, str | None, bool, str | None], ...] = (
     *((n, None, False, None) for n in range(3, 7)),
     *((n, "mother-of-dragons", True, None) for n in range(4, 9)),
     *((n, "mother-of-dragons", False, None) for n in range(3, 8)),
     (6, "a-dance-with-dragons", False, None),
+    (4, None, False, "base-game"),
+    (5, None, True, "mother-of-dragons"),
+    (6, None, False, "a-dance-with-dragons"),
     (4, None, False, "struggle-in-the-north"),
     (5, None, False, "struggle-in-the-north"),
     (4, None, False, "rumble-in-the-south"),

@@ -517,13 +517,18 @@ def retreat_decisions(state: GameState, board: Board, house: str) -> list[Upcomi
     return out
 
 
+def may_fight(state: GameState, board: Board, house: str, orders: dict[str, str]) -> bool:
+    """Whether the house may fight a combat this round, as far as it can tell: attacked where another
+    house's march may reach, or attacking a house from one of its ``orders``."""
+    return bool(_threatened(state, board, house)) or any(
+        order_kind(t) == "march" and a in board.areas
+        and any(hostile(state, board, house, d) not in (None, "neutral force") for d in destinations(state, board, house, a))
+        for a, t in orders.items())
+
+
 def _combats(state: GameState, board: Board, house: str, asked: list[Request], orders: dict[str, str]) -> list[Upcoming]:
-    threatened = _threatened(state, board, house)
     out = retreat_decisions(state, board, house)
-    attacking = [a for a, t in orders.items() if order_kind(t) == "march" and a in board.areas
-                 and any(hostile(state, board, house, d) not in (None, "neutral force")
-                         for d in destinations(state, board, house, a))]
-    fights = bool(threatened or attacking)
+    fights = may_fight(state, board, house, orders)
     hand = list(state.houses[house].hand)
     if fights and len(hand) > 1 and not any(r.house == house and r.kind == "house_card" for r in asked):
         out.append(Upcoming(Request(key=_key(state, house, "house_card"), kind="house_card", house=house,

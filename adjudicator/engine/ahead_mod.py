@@ -15,10 +15,27 @@ import dataclasses
 
 from ..game.board import Board, HouseId
 from ..game.cards import CARDS
-from ..game.commands import CANCEL_MOVES, VASSAL_KEPT_TOKENS, CommandVassal, Consolidate, WesterosChoice, order_kinds
+from ..game.commands import (
+    CANCEL_MOVES,
+    VASSAL_KEPT_TOKENS,
+    CommandVassal,
+    Consolidate,
+    PlayCard,
+    UseBlade,
+    WesterosChoice,
+    order_kinds,
+)
 from ..game.hooks import register
 from ..game.state import GameState
-from .ahead import TRACK_WORDS, Upcoming, cards_to_come, own_order_decisions, own_orders, retreat_decisions
+from .ahead import (
+    TRACK_WORDS,
+    Upcoming,
+    cards_to_come,
+    may_fight,
+    own_order_decisions,
+    own_orders,
+    retreat_decisions,
+)
 from .cards.westeros_iv import NOTHING, TARGARYEN_OPTIONS
 from .core.context import Request
 from .core.mustering import legal_single_actions
@@ -255,6 +272,27 @@ def vassal_orders(state: GameState, board: Board, house: HouseId, asked: list[Re
         found += iron_bank(state, board, vassal, orders)
         out += [_for_commander(u, house, vassal) for u in found
                 if not any(r.house == house and r.vassal == vassal and r.kind == u.request.kind for r in asked)]
+    return out
+
+
+def vassal_combat(state: GameState, board: Board, commander: str, vassal: str, orders: dict[str, str]) -> list[Upcoming]:
+    """If the vassal may fight: the card its commander plays for it, of the 3 it draws from the vassal
+    deck (M058), as a preference over the whole deck, and the commander's Blade for it (M060); the
+    requests are the vassal's, as the engine asks them (ruling 361). Robots answer them; they are not
+    in the commander's coming-up list yet (the sample games' reports would change)."""
+    if not may_fight(state, board, vassal, orders):
+        return []
+    deck = list(CARDS.vassal_deck())
+    out = [Upcoming(Request(key=_key(state, vassal, "house_card", "vassal"), kind="house_card", house=vassal,
+                            prompt="the vassal card it plays, if it fights a combat: of the 3 it draws",
+                            context={"hand": deck}, options=tuple(PlayCard(card=c) for c in deck)),
+                    "if it fights, a card of the 3 it draws from the vassal deck: one line per card, the last "
+                    "one drawn first; each line is used once", ("play CARD",))]
+    if state.holder("fiefdoms") == commander and not state.blade_used:
+        out.append(Upcoming(Request(key=_key(state, vassal, "blade", "vassal"), kind="blade", house=vassal,
+                                    prompt="use the Valyrian Steel Blade in its next combat, or keep it",
+                                    options=(UseBlade(use=True), UseBlade(use=False)), default=UseBlade(use=False)),
+                            "you hold the Valyrian Steel Blade: if it fights, use it for it or keep it (M060)"))
     return out
 
 

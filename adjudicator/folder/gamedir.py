@@ -49,7 +49,7 @@ from ..game.position import read_position
 from ..game.setup import check_houses
 from ..game.setup_file import setup_or_file
 from ..game.state import GameState, StateError, validate_engine
-from ..game.table_settings import TableSettings, apply_settings
+from ..game.table_settings import TableSettings, apply_settings, setting_difference
 from ..game.variants import variant
 from ..util import fileio, tomltext
 
@@ -378,8 +378,9 @@ def create_game(
         raise GameDirError(f"cannot create {root}: {parent} is a file, not a folder")
     if root.exists() and not is_empty_folder(root) and not force:
         raise GameDirError(f"{root} exists and is not empty (use --force to reuse it)")
+    before: dict[str, Any] | None = None
     if root.exists() and GameDir(root).game_file.exists():
-        GameDir(root).read_game()  # its other tables are kept: it must be readable before we write
+        before = GameDir(root).read_game()  # its other tables are kept: it must be readable before we write
     settings = settings or TableSettings()
     if setup is not None:
         state = _setup_state(setup, houses, gid, seed, tides_of_battle, position, expansion, house_cards, settings)
@@ -387,7 +388,11 @@ def create_game(
         if houses is None and position is None and settings.random_houses is not None:
             houses = _printed_houses(len(settings.random_houses), expansion)
         state = _initial_state(houses, gid, seed, tides_of_battle, position, board, expansion, house_cards)
+        if position is not None:
+            _position_keeps_its_settings(position, state, settings)
     apply_settings(state, settings)
+    if before is not None:
+        _keep_settings_under_way(GameDir(root), before, state)
     info = GameInfo(
         id=gid,
         houses=state.players(),
@@ -468,8 +473,12 @@ def _setup_state(
         if own is not None and asked is not None and own != asked:  # the setup's own number is its rule (ruling 446)
             raise GameDirError(f"{flag} {asked} disagrees with the setup {chosen.name}, which plays to {own}; "
                                f"leave out {flag}, or write a setup file of your own (docs/setups.md)")
-    if houses is None and settings.random_houses is not None and chosen.fixed_houses(len(settings.random_houses)) is None:
-        houses = _printed_houses(len(settings.random_houses), chosen.box.name)
+    if houses is None and settings.random_houses is not None:  # the setup's own houses, else the count's (ruling 451)
+        n = len(settings.random_houses)
+        if n not in chosen.players:
+            raise GameDirError(f"--random-houses names {n} seats, but {chosen.title} is played by "
+                               f"{' or '.join(map(str, chosen.players))} players: name one seat a player")
+        houses = chosen.fixed_houses(n) or _printed_houses(n, chosen.box.name)
     return chosen.new_game(houses, seed=seed or rng.new_seed(), game_id=gid, tides_of_battle=tides,
                            house_cards=house_cards)
 
@@ -486,6 +495,36 @@ def _write_game(gd: GameDir, info: GameInfo, state: GameState) -> None:
     gd.write_table("game", info.to_table())
 
 
+def _position_keeps_its_settings(position: str | Path, state: GameState, settings: TableSettings) -> None:
+    """A flag may add a setting to a position file, never change one it names (as ``--house-cards``).
+
+    :raises GameDirError: naming the position's own value.
+    """
+    for key, flag, asked in (("rounds", "--rounds", settings.rounds), ("victory_target", "--victory-target",
+                             settings.victory_target), ("random_houses", "--random-houses", settings.random_houses)):
+        own = state.options.get(key)
+        if own is not None and asked is not None and (key == "random_houses" or own != asked):
+            raise GameDirError(f"{flag} disagrees with {position}, which sets [options] {key} already; "
+                               f"leave out {flag}, or change it there")
+
+
+def _keep_settings_under_way(gd: GameDir, before: dict[str, Any], state: GameState) -> None:
+    """A game under way keeps its table settings (ruling 449): ``--force`` may not start it again with others.
+
+    :raises GameDirError: when the folder has a resolved step and a setting would change.
+    """
+    steps = sorted(gd.folder("states").glob("[0-9][0-9][0-9][0-9].toml")) if gd.folder("states").is_dir() else []
+    table = before.get("game")
+    if not steps or not isinstance(table, dict) or not isinstance(table.get("options", {}), dict):
+        return
+    differ = setting_difference(table.get("options", {}), state.options)
+    if differ is not None:
+        key, was, now = differ
+        raise GameDirError(f"{gd.root} holds a game under way ({len(steps)} step(s) in states/), set up with {key} = "
+                           f"{was}: a table setting cannot change during a game (ruling 449), so --force will not "
+                           f"make it {now}; start the new game in a new folder")
+
+
 def _printed_houses(count: int, box_name: str | None) -> list[str]:
     """The houses the rulebook seats for ``count`` players: random houses deal them to the seats (ruling 450).
 
@@ -493,7 +532,10 @@ def _printed_houses(count: int, box_name: str | None) -> list[str]:
     """
     box = box_named(box_name or DEFAULT_BOX)
     setups = Board.classic().setups
-    if box.has("vassals") or count not in setups:
+    if count not in setups and not box.has("vassals"):
+        raise GameDirError(f"--random-houses names {count} seats, but {box.title[:1].upper()}{box.title[1:]} is played "
+                           f"by {min(setups)} to {max(setups)} players: name one seat a player")
+    if box.has("vassals"):
         raise GameDirError(f"name the houses in play with --houses: {box.title} with {count} players does not "
                            "say which houses play, and --random-houses deals the houses in play to the seats")
     return list(setups[count].houses)

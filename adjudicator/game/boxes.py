@@ -18,8 +18,8 @@ Traceback (most recent call last):
 adjudicator.game.boxes.UnknownBox: unknown variant 'chess' (known: classic, a-dance-with-dragons, mother-of-dragons)
 
 Adding a box is adding its folder: ``data/<name with underscores>/box.toml`` with the keys below
-(see ``docs/engine.md``, "Adding a box"). A feature not in :data:`FEATURES` is refused when the box
-is read, so that a misspelt feature cannot silently leave a rule out.
+(``docs/engine.md``, "Worked example: a box that is data only"). A feature not in :data:`FEATURES`
+is refused when the box is read, so that a misspelt feature cannot silently leave a rule out.
 """
 
 from __future__ import annotations

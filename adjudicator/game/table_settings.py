@@ -33,7 +33,7 @@ from .state import GameState
 
 ROUND_TRACK = 10  # the round track's spaces (R036): no game may last longer
 SEAT_DRAW = -1  # the counter of the seat draw: every shuffle of a game uses 0 and up (ruling 450)
-SEAT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._@+'-]{0,39}$")
+SEAT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._@+'-]{0,39}")  # matched whole (fullmatch)
 SETTING_KEYS = ("house_cards", "tides_of_battle", "rounds", "victory_target", "random_houses", "setup")
 """The options a table chooses at the start and may never change (ruling 449)."""
 
@@ -46,9 +46,6 @@ class TableSettings:
     victory_target: int | None = None
     random_houses: tuple[str, ...] | None = None  # the seats, in the order the moderator named them
 
-    def chosen(self) -> bool:
-        return (self.rounds, self.victory_target, self.random_houses) != (None, None, None)
-
 
 def seat_names(given: str) -> tuple[str, ...]:
     """``--random-houses``' argument: the seats, trimmed, each named once.
@@ -57,7 +54,7 @@ def seat_names(given: str) -> tuple[str, ...]:
     """
     seats = tuple(s.strip() for s in given.split(","))
     for s in seats:
-        if not SEAT_NAME.match(s):
+        if not SEAT_NAME.fullmatch(s):
             raise SetupError(f"--random-houses: {s!r} cannot name a seat: give 1 to 40 letters, digits, spaces and "
                              "._@+'- (starting with a letter or digit), one seat a player, separated by commas")
     folded = [s.lower() for s in seats]
@@ -122,6 +119,9 @@ def apply_settings(state: GameState, settings: TableSettings, board: Board | Non
     board = board or state.box.board(state.houses_in_play)
     options: dict[str, Any] = {}
     if settings.rounds is not None and (rounds := check_rounds(settings.rounds, state.box.rounds)) is not None:
+        if rounds < state.round:
+            raise SetupError(f"--rounds {rounds}: this position is in round {state.round} already: a round limit of "
+                             f"{state.round} to {ROUND_TRACK}")
         options["rounds"] = rounds
     if settings.victory_target is not None:
         target = check_victory_target(state, board, settings.victory_target)
@@ -136,18 +136,28 @@ def apply_settings(state: GameState, settings: TableSettings, board: Board | Non
     state.options.update(options)
 
 
-def changed_settings(recorded: dict[str, Any], state: GameState) -> str | None:
-    """What differs between the settings ``game.toml`` records and those the game was set up with
-    (ruling 449), or None. A setting left out is its default (``tides_of_battle`` false)."""
+def setting_difference(before: dict[str, Any], after: dict[str, Any]) -> tuple[str, str, str] | None:
+    """The first table setting two options tables disagree on, as (key, before, after) in words, or
+    None. A setting left out is its default (``tides_of_battle`` false)."""
     for key in SETTING_KEYS:
-        was, now = state.options.get(key), recorded.get(key)
+        was, now = before.get(key), after.get(key)
         if key == "tides_of_battle":
             was, now = bool(was), bool(now)
         if was != now:
-            return (f"game.toml's [game] options say {key} = {_shown(now)}, but this game was set up with "
-                    f"{_shown(was)}: a table setting is chosen before the game and cannot change during it "
-                    f"(ruling 449); put it back as {key} = {_shown(was)}, or start a new game with the setting")
+            return key, _shown(was), _shown(now)
     return None
+
+
+def changed_settings(recorded: dict[str, Any], state: GameState) -> str | None:
+    """What differs between the settings ``game.toml`` records and those the game was set up with
+    (ruling 449), or None."""
+    differ = setting_difference(state.options, recorded)
+    if differ is None:
+        return None
+    key, was, now = differ
+    return (f"game.toml's [game] options say {key} = {now}, but this game was set up with {was}: a table "
+            f"setting is chosen before the game and cannot change during it (ruling 449); put it back as "
+            f"{key} = {was}, or start a new game with the setting")
 
 
 def _shown(value: Any) -> str:

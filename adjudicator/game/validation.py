@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from .board import TRACKS, UNIT_TYPES, Board
+from .board import ALL_HOUSES, TRACKS, UNIT_TYPES, Board
 from .boxes import DEFAULT_BOX, Box, box_named, box_names
 from .cards import CARDS, HOUSE_DECKS, dealt_sets
 from .commands import ALL_ORDER_TOKENS
 from .hooks import hooked
-from .mod_board import MOD_HOUSES
 
 PHASES = ("westeros", "planning", "action", "game_over")
 # Where inside a phase the game stands (docs/positions.md); "" is the phase's start. Each is a
@@ -415,7 +414,7 @@ def validate_engine(d: dict[str, Any]) -> None:
                 for j, part in enumerate(items(rec, "parts", path), 1):
                     known(part, f"{path}.parts.{j}")
             for j, move in enumerate(items(rec, "moves", path), 1):  # gifts made during a combat (ruling 261)
-                if not (isinstance(move, list) and len(move) == 3 and move[0] in MOD_HOUSES and move[1] in MOD_HOUSES
+                if not (isinstance(move, list) and len(move) == 3 and move[0] in ALL_HOUSES and move[1] in ALL_HOUSES
                         and is_int(move[2]) and 0 <= move[2] <= MAX_RECORD_NUMBER):
                     raise StateError(f"{path}.moves.{j}: expected [giver, receiver, power], got {_show(move)}")
             for j, record in enumerate(items(rec, "events", path), 1):  # events are the engine's: their shape only

@@ -581,6 +581,9 @@ def _arrows(facts: _BoardFacts, events: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+VICTORY_LEFT, VICTORY_SPACE = 560, 46  # where the victory track starts in the panel, and a space's width at most
+
+
 def _tracks_view(state: GameState, board: Board, layout: MapLayout) -> dict[str, Any]:
     """The influence tracks, supply, victory and wildling threat, as rows of the panel under the board."""
     names = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court"}
@@ -589,10 +592,12 @@ def _tracks_view(state: GameState, board: Board, layout: MapLayout) -> dict[str,
                   "used": bool(dominance[DOMINANCE_TOKENS[t]]["used"]) if t != "iron_throne" else False}
                  for t in TRACKS]  # fmt: skip
     supply = [[h for h in state.houses_in_play if state.houses[h].supply == n] for n in range(7)]
-    victory_max = board.constants["castles_needed_to_win"]
+    victory_max = state.victory_target(board)  # the table's target, seven by the rulebook (ruling 447)
     castles = {h: state.victory(h, board) for h in state.houses_in_play}  # Targaryen's counts loyalty (M076)
     victory = [[h for h in state.houses_in_play if min(castles[h], victory_max) == n] for n in range(victory_max + 1)]
+    step = min(VICTORY_SPACE, (layout.width - VICTORY_LEFT) // (victory_max + 1))  # a long track in the panel's width
     return {"y": layout.height, "width": layout.width, "influence": influence, "supply": supply, "victory": victory,
+            "victory_step": step,
             "threat": state.wildling_threat, "threat_max": board.constants["wildling_attack_at"]} | _vassals_line(state)  # fmt: skip
 
 

@@ -175,7 +175,7 @@ def settings_text(state: GameState) -> str:
     said += [f"Setup: {setup}"] if setup and setup not in (box.title, "the base game") else []
     said += [f"Played with {DECK_TITLES.get(deck, deck)}"] if deck != "base" else []
     said += ["Tides of Battle"] if options.get("tides_of_battle") else []
-    said += [f"{options['rounds']} rounds"] if "rounds" in options else []
+    said += [f"The game ends after round {options['rounds']}"] if "rounds" in options else []
     said += [f"{options['victory_target']} castles and strongholds win"] if "victory_target" in options else []
     said += [seats] if (seats := seats_text(state)) else []
     return " · ".join(said)

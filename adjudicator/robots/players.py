@@ -19,7 +19,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from ..engine.ahead import upcoming
+from ..engine.ahead import own_orders, upcoming
 from ..engine.core.context import Request
 from ..engine.core.mustering import check_muster, mustered
 from ..engine.rules.marches import plan_march
@@ -108,6 +108,10 @@ class Robot:
         if self.standing and self.standing_round != state.round and any(r.kind == "orders" and not r.vassal for r in mine):
             self.standing_round = state.round
             commands.extend(Standing(command=c) for c in standing_lines(self, state, board, commands))
+        elif self.standing and self.standing_round == state.round and state.phase == "action":
+            from .standing_robot import refreshed
+
+            commands.extend(Standing(command=c) for c in refreshed(self, state, board))
         if self.careful:
             commands = _within_power(state, self.house, commands)
         commands = self.distributing(commands)
@@ -139,6 +143,24 @@ class Robot:
             composer = _AHEAD.get(req.kind)
             answers = composer(self, req) if composer else self.answer(state, req, board)
             out.extend(ForVassal(vassal=req.vassal, command=c) if req.vassal else c for c in answers)
+        return out + self.vassal_combats(state, requests, board, vassal_orders)
+
+    def vassal_combats(self, state: GameState, requests: list[Request], board: Board,
+                       given: dict[str, dict[str, str]]) -> list[Command]:
+        """For each vassal it commands that may fight this round: a preference over the vassal deck
+        (a line per card, ruling 361) and its Blade, once a round."""
+        out: list[Command] = []
+        for vassal in sorted(v for v, c in state.commanders.items() if c == self.house):
+            from ..engine.ahead_mod import vassal_combat  # the expansion's, read only where vassals play
+
+            orders = own_orders(state, self.house, given.get(vassal), vassal)
+            for up in vassal_combat(state, board, self.house, vassal, orders):
+                key = f"vassal.r{state.round}.{up.request.kind}.{vassal}"
+                if key in self.ahead_done or any(r.vassal == vassal and r.kind == up.request.kind for r in requests):
+                    continue
+                self.ahead_done.add(key)
+                composer = _AHEAD[up.request.kind]
+                out += [ForVassal(vassal=vassal, command=c) for c in composer(self, up.request)]
         return out
 
     def distributing(self, commands: list[Command]) -> list[Command]:
@@ -293,6 +315,17 @@ def _choice_ahead(robot: Robot, req: Request) -> list[Command]:
     return [WesterosChoice(card=str(req.context["card"]), option=MOVE_ELSE.join(moves))]
 
 
+def _consolidate_ahead(robot: Robot, req: Request) -> list[Command]:
+    """A consolidation; for an Iron Bank order, the loan it would take, and no loan should that one be
+    gone or too dear by its turn (the newest line that fits is used: "none" is sent first)."""
+    if not req.options:
+        return _default(req)
+    choice = robot.rng.choice(req.options)
+    if "iron_bank_orders" in req.context and choice != req.options[0]:
+        return [req.options[0], choice]
+    return [choice]
+
+
 def _blade_ahead(robot: Robot, req: Request) -> list[Command]:
     """The Blade used in the first combat it fits: 'keep blade' would hold for one combat only."""
     return [UseBlade(use=True)]
@@ -300,7 +333,7 @@ def _blade_ahead(robot: Robot, req: Request) -> list[Command]:
 
 _AHEAD: dict[str, Callable[[Robot, Request], list[Command]]] = {
     "support": _support_ahead, "house_card": _cards_ahead, "raven_wildling": _raven_card_ahead, "blade": _blade_ahead,
-    "vassal_choice": _vassal_choice_ahead, "westeros_choice": _choice_ahead,
+    "vassal_choice": _vassal_choice_ahead, "westeros_choice": _choice_ahead, "consolidate": _consolidate_ahead,
 }
 
 
@@ -313,8 +346,7 @@ def standing_lines(robot: Robot, state: GameState, board: Board, sent: list[Comm
 
     out = [] if robot.tried_standing else once(robot, state, board)
     robot.tried_standing = True
-    orders = {c.area: c.token for c in sent if isinstance(c, AssignOrder)}
-    return out + every_round(robot, state, board, orders)
+    return out + every_round(robot, state, board, sent)
 
 
 def _default(req: Request) -> list[Command]:
@@ -420,6 +452,10 @@ def _muster(robot: Robot, state: GameState, req: Request, board: Board) -> list[
         while actions and check_muster(trial, board, who, area, tuple(actions), int(ctx.get("points", 0))):
             actions.pop()
         robot.mustered = {(state.round, state.phase, id(state)): mustered(trial, board, who, area, tuple(actions))}
+    if robot.standing and req.key.startswith("ahead."):  # sent before its turn: the board may change by then
+        from .standing_robot import fall_back
+
+        return [fall_back(Muster(area=area, actions=tuple(actions)))]
     return [Muster(area=area, actions=tuple(actions))]
 
 

@@ -23,6 +23,7 @@ import random
 from collections import Counter
 from typing import Literal, Protocol
 
+from ..engine.ahead import own_orders
 from ..engine.core.bidding import best_tracks
 from ..engine.core.context import Request
 from ..engine.core.mustering import legal_single_actions, muster_request, westeros_mustering_areas
@@ -32,6 +33,7 @@ from ..game.board import Board
 from ..game.cards import CARDS
 from ..game.commands import (
     MOVE_ELSE,
+    AssignOrder,
     Bid,
     Command,
     CommandVassal,
@@ -39,12 +41,14 @@ from ..game.commands import (
     ForVassal,
     Gift,
     Located,
+    March,
     Muster,
     MusterAction,
     MusterPlan,
     TieBreak,
     WesterosChoice,
     WildlingChoice,
+    from_dict,
 )
 from ..game.state import GameState
 
@@ -100,9 +104,11 @@ def once(robot: Robot, state: GameState, board: Board) -> list[Command]:
     return out
 
 
-def every_round(robot: Robot, state: GameState, board: Board, orders: dict[str, str]) -> list[Command]:
-    """The lines of this round, as the board stands when it gives ``orders`` (its own, by area)."""
-    out = _musters(robot, state, board, robot.house)
+def every_round(robot: Robot, state: GameState, board: Board, sent: list[Command]) -> list[Command]:
+    """The lines of this round, as the board stands when it sends ``sent`` (its orders, marches...)."""
+    orders = {c.area: c.token for c in sent if isinstance(c, AssignOrder)}
+    out = _taken_musters(state, board, robot.house, sent)
+    out += _musters(robot, state, board, robot.house)
     out += _penalties(robot, state, board, orders)
     out += _interest(state, board, robot.house)
     for vassal in sorted(v for v, c in state.commanders.items() if c == robot.house):
@@ -118,6 +124,39 @@ def every_round(robot: Robot, state: GameState, board: Board, orders: dict[str, 
     return out
 
 
+def refreshed(robot: Robot, state: GameState, board: Board) -> list[Command]:
+    """In the Action Phase, as the board changes: the lines that depend on where the units stand (its
+    losses to the wildlings' penalties, the debtors' units it would destroy, a muster in each castle it
+    holds now), those it does not hold already as they read now."""
+    house = robot.house
+    held = [from_dict(a["command"]) for a in state.answers
+            if a.get("standing") and a["house"] == house and not a.get("vassal")]
+    orders = own_orders(state, house, None)
+    lines = _penalties(robot, state, board, orders) + _interest(state, board, house)
+    mustered = {c.area for c in held if isinstance(c, Muster)}
+    lines += [fall_back(Muster(area=a, actions=(MusterAction(unit="footman"),)))
+              for a in westeros_mustering_areas(state, board, house) if a not in mustered]
+    return [c for c in lines if c not in held]
+
+
+def fall_back(cmd: Muster) -> Muster:
+    """A muster, else a footman, else nothing (ruling 357): the board may change before its turn."""
+    if not cmd.actions:
+        return cmd
+    footman = (MusterAction(unit="footman"),)
+    plans = [MusterPlan(footman)] if cmd.actions != footman else []
+    return Muster(area=cmd.area, actions=cmd.actions, otherwise=(*plans, MusterPlan()))
+
+
+def _taken_musters(state: GameState, board: Board, house: str, sent: list[Command]) -> list[Command]:
+    """A footman, else nothing, in each castle area its marches go to and it does not hold yet: the
+    castle it takes in the Action Phase has a muster line before the Westeros Phase that may follow."""
+    held = set(westeros_mustering_areas(state, board, house))
+    goals = {m.destination for c in sent if isinstance(c, March) for m in c.moves}
+    return [fall_back(Muster(area=a, actions=(MusterAction(unit="footman"),)))
+            for a in sorted(goals - held) if board.area(a).has_castle]
+
+
 def _musters(robot: Robot, state: GameState, board: Board, house: str) -> list[Command]:
     """What it would muster in each of its castles as the board stands, else a footman, else nothing
     (ruling 357): what it held at planning may be gone by the muster."""
@@ -128,12 +167,7 @@ def _musters(robot: Robot, state: GameState, board: Board, house: str) -> list[C
         req = muster_request(board, f"standing.muster.{area}", robot.house, area, points, singles)
         if house != robot.house:
             req = Request(req.key, req.kind, req.house, req.prompt, req.context, default=req.default, vassal=house)
-        for cmd in robot.answer(state, req, board):
-            if isinstance(cmd, Muster) and cmd.actions:
-                footman = (MusterAction(unit="footman"),)
-                plans = [MusterPlan(footman)] if cmd.actions != footman else []
-                cmd = Muster(area=cmd.area, actions=cmd.actions, otherwise=(*plans, MusterPlan()))
-            out.append(cmd)
+        out += [fall_back(cmd) if isinstance(cmd, Muster) else cmd for cmd in robot.answer(state, req, board)]
     return out
 
 

@@ -317,3 +317,24 @@ def test_M030_ruling_297_a_commanders_coming_up_list_holds_its_vassals_support_a
     support = next(u for u in found if u.request.kind == "support")
     assert support.lines[0].startswith("for tyrell: support from Highgarden:")
     assert not [u for u in upcoming(s, "lannister", []) if u.request.vassal == "tyrell"]
+
+
+# --- ruling 361: a vassal's card and its commander's Blade, answered ahead --------------------------
+
+
+def test_M058_ruling_361_a_vassals_card_may_be_answered_ahead_as_a_choice_over_the_vassal_deck():
+    from adjudicator.engine.ahead import own_orders
+    from adjudicator.engine.ahead_mod import vassal_combat
+    from mother_of_dragons.vassal_battles import COMMANDERS, stark_attacks_the_reach
+
+    s = stark_attacks_the_reach()  # Stark's march from Blackwater may reach The Reach, Tyrell's
+    commander = COMMANDERS["tyrell"]
+    orders = own_orders(s, commander, None, "tyrell")
+    found = {u.request.kind: u.request for u in vassal_combat(s, s.board(), commander, "tyrell", orders)}
+    assert found["house_card"].house == "tyrell"
+    assert [o.card for o in found["house_card"].options] == list(CARDS.vassal_deck())
+    assert ("blade" in found) == (s.holder("fiefdoms") == commander)
+    s.tracks["fiefdoms"] = [commander, *(h for h in s.tracks["fiefdoms"] if h != commander)]  # it holds the Blade
+    assert "blade" in {u.request.kind for u in vassal_combat(s, s.board(), commander, "tyrell", orders)}
+    s.area_mut("blackwater").order = None  # no march left that may reach the vassal
+    assert vassal_combat(s, s.board(), commander, "tyrell", own_orders(s, commander, None, "tyrell")) == []

@@ -11,8 +11,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import tomli_w
 
-from adjudicator.folder import audit
+from adjudicator.folder import audit, registry
 from adjudicator.folder.batch import adjudicate
 from adjudicator.game.boxes import box_named
 from adjudicator.game.hooks import hooked
@@ -137,3 +138,19 @@ def test_ruling_341_a_folder_written_before_the_table_goes_on_as_the_sample_game
         assert text.startswith("schema_version = 2\n") and "\nvassals = [" in text, snapshot.name
         assert "mother_of_dragons" not in text, snapshot.name
     assert audit.replay(root).ok
+
+
+def test_ruling_341_a_player_who_left_is_found_in_an_old_state_file_as_in_a_new_one(tmp_path):
+    """``registry.departed`` reads one key of state.toml, not the whole state: in either format."""
+    root = old_folder(tmp_path)
+    game = registry.read_game(root)
+    assert registry.departed(root, game) == set()
+    text = (root / "state.toml").read_text(encoding="utf-8")
+    (root / "state.toml").write_text(text.replace('vassals = [\n    "tyrell",', 'vassals = [\n    "stark",\n    "tyrell",'))
+    assert registry.departed(root, game) == {"stark"}, "version 2: the vassals at the top level"
+    state = audit.Snapshot.from_toml(text, where="state.toml").state
+    state.written_as = 0  # as a game begun now writes it
+    new = state.to_dict()
+    new["mother_of_dragons"]["vassals"].append("stark")
+    (root / "state.toml").write_text(tomli_w.dumps(new))
+    assert registry.departed(root, game) == {"stark"}, "version 3: the vassals in the box's table"

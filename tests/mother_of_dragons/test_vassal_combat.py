@@ -281,3 +281,14 @@ def test_M058_the_three_cards_drawn_for_a_vassal_are_shown_strongest_first_then_
     b = battle(stark_attacks_the_reach(), ON_THE_REACH)
     b.run(play("stark", "eddard_stark"))
     assert drawn(b) == ("bronn", "beric_dondarrion", "varys")  # 4, 3, 0: by strength, not by name
+
+
+def test_M058_ruling_361_the_first_card_of_the_commanders_preference_drawn_for_the_vassal_is_played(battle):
+    """Sent ahead, before the cards are drawn: a line for each vassal card (ruling 361)."""
+    deck = list(CARDS.vassal_deck())
+    b = battle(stark_attacks_the_reach(), ON_THE_REACH)
+    b.run(play("stark", "eddard_stark"), for_vassal("tyrell", *(PlayCard(card=c) for c in deck)))
+    assert ("house_card", "lannister") not in b.asked()
+    b.run(deadline=True)
+    preferred = next(c for c in reversed(deck) if c in drawn(b))  # the newest line that fits is used
+    assert b.of(CombatResolved)[0].defender_card == preferred
