@@ -211,3 +211,10 @@ def test_melisandre_adwd_without_the_power_for_any_discarded_card_is_told_so(bat
     b.run(play("baratheon", "melisandre_adwd"), play("stark", "black_walder"))
     assert b.done and b.told("melisandre_adwd") == [
         "Baratheon's Melisandre has no effect: no discarded card that the available power pays for."]
+
+
+def test_jon_snow_asks_in_the_open_each_option_naming_the_card(battle):
+    b = jon_snow_battle(battle, 4)
+    (asked,) = [r for r in b.requests() if r.kind == "card_choice"]
+    assert not asked.secret, "where the threat may go is public"
+    assert [(o.card, o.option) for o in asked.options] == [("jon_snow", "up"), ("jon_snow", "down"), ("jon_snow", "no")]

@@ -205,6 +205,16 @@ def test_rakharo_makes_knights_count_4_outside_castles():
     assert run("rakharo", View([f(T, "knight")], castle=True)) == []
 
 
+def test_rakharo_and_xaro_xhoan_daxos_count_their_units_in_the_embattled_area_not_supporting_ones():
+    """Rakharo's knights and Xaro's ships "there": a unit supporting from next door counts as usual."""
+    (knights,) = run("rakharo", View([f(T, "knight")]))
+    (ships,) = run("xaro_xhoan_daxos", View([f(T, "ship"), f(T, "ship"), f("stark", "ship", "defender")]))
+    for effect, unit in ((knights, "knight"), (ships, "ship")):
+        assert isinstance(effect, UnitValue) and effect.applies(f(T, unit))
+        assert not effect.applies(f(T, unit, supporting=True))
+        assert not effect.applies(f("stark", unit, "defender"))
+
+
 def test_missandei_takes_a_card_back_when_losing_by_2_or_less():
     view = View(won="defender", totals={"attacker": 4, "defender": 6}, piles={T: ["khal_drogo"]},
                 picks=[CardChoice(card="missandei", house_card="khal_drogo")])

@@ -292,3 +292,13 @@ def test_M058_ruling_361_the_first_card_of_the_commanders_preference_drawn_for_t
     b.run(deadline=True)
     preferred = next(c for c in reversed(deck) if c in drawn(b))  # the newest line that fits is used
     assert b.of(CombatResolved)[0].defender_card == preferred
+
+
+def test_M060_ruling_239_a_used_blade_asked_for_the_vassal_is_refused_with_its_reason_alone(battle):
+    """Taken at once, not asked: the refusal says why (R093), not that an only option was taken."""
+    state = stark_attacks_the_reach(first="lannister")
+    state.blade_used = True
+    b = battle(state, ON_THE_REACH)
+    b.run(play("stark", "eddard_stark"), for_vassal("tyrell", UseBlade(use=True)))
+    b.run(vassal_plays("tyrell", drawn(b)[0]), deadline=True)
+    assert b.unusable("lannister") == ["the Valyrian Steel Blade has already been used this round (R093)"]

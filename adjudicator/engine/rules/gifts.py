@@ -49,9 +49,8 @@ def make_gifts(state: GameState, board: Board, entries: list[PoolEntry]) -> tupl
         cmd = entry.command
         assert isinstance(cmd, Give)
         why = gift_problem(state, board, entry.house, cmd)
-        if why:
-            events.append(AnswerUnusable(house=entry.house, answer=entry.text, reason=why, ids=(entry.id,),
-                                         visible_to=entry.house))
+        if why:  # an answer's events are its house's alone (events.private_to_house)
+            events.append(AnswerUnusable(house=entry.house, answer=entry.text, reason=why, ids=(entry.id,)))
             continue
         taker = state.houses[cmd.to]
         room = max(0, board.power_cap(cmd.to) - taker.power - state.power_on_board(cmd.to))
@@ -59,8 +58,7 @@ def make_gifts(state: GameState, board: Board, entries: list[PoolEntry]) -> tupl
         state.houses[entry.house].power -= moved
         taker.power += moved
         moves.append([entry.house, cmd.to, moved])
-        events.append(AnswerUsed(house=entry.house, decision="give power", answer=entry.text, ids=(entry.id,),
-                                 visible_to=entry.house))
+        events.append(AnswerUsed(house=entry.house, decision="give power", answer=entry.text, ids=(entry.id,)))
         events.append(PowerGiven(house=entry.house, to=cmd.to, power=moved, asked=cmd.power))
     return events, moves
 
