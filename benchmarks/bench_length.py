@@ -1,6 +1,6 @@
 """Whether a run costs the same late in a long game as early: per-step cost over 40+ rounds.
 
-    python benchmarks/bench_length.py [--players N] [--seed S] [--rounds R] [--warm] [--profile]
+    python benchmarks/bench_length.py [--players N] [--seed S] [--rounds R] [--warm] [--profile] [--instructions]
 
 Plays one robot game through the text path (``simulate``: turn files, seals, inbox,
 ``batch.adjudicate``, reports) for ``--rounds`` rounds and times each ``batch.adjudicate`` by CPU
@@ -17,6 +17,13 @@ It prints the mean CPU milliseconds per step of the first and the last five roun
 (late over early: 1.0 is flat; the goal is flat, within the noise of a shared machine, about 1.2x),
 and the log lines each run read, which is bounded by what was appended since the last run when no
 run reads the whole log. ``--profile`` adds the functions whose time grew most from early to late.
+
+``--instructions`` also counts, with valgrind's callgrind (which the machine's load does not move),
+the instructions of a few runs of round 3 and of round R-2, each run again as a new command on a
+copy of the folder as it was just before the run (its kept reading of the log rewritten for the
+copy's log file, as the run before left it), in a command that first adjudicates another copy (the
+imports and what a process loads once, as a host with many games pays them once), less the same
+command stopped before the run.
 """
 
 from __future__ import annotations
@@ -26,8 +33,11 @@ import cProfile
 import dataclasses
 import os
 import pstats
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from functools import cache
 from pathlib import Path
@@ -77,8 +87,11 @@ def lines_read() -> int:
     return count() if count is not None else -1
 
 
-def play(players: int, seed: int, rounds: int, warm: bool, profile: bool) -> tuple[list[tuple[int, float, int]], str, Any]:
-    """The game: for each run its (round, CPU seconds, log lines read), the result line, the profiles."""
+def play(players: int, seed: int, rounds: int, warm: bool, profile: bool,
+         keep: dict[str, list[Path]] | None = None) -> tuple[list[tuple[int, float, int]], str, Any]:  # fmt: skip
+    """The game: for each run its (round, CPU seconds, log lines read), the result line, the profiles.
+    With ``keep`` (a folder by side, "early" and "late"), a copy of the game folder just before each of
+    the first runs of round 3 and of round ``rounds - 2`` goes into it."""
     runs: list[tuple[int, float, int]] = []
     profiles: dict[str, cProfile.Profile] = {"early": cProfile.Profile(), "late": cProfile.Profile()}
     real = batch.adjudicate
@@ -87,6 +100,12 @@ def play(players: int, seed: int, rounds: int, warm: bool, profile: bool) -> tup
         if not warm:
             forget_everything()
         rnd = runs[-1][0] if runs else 1
+        if keep is not None:
+            for side, at in (("early", 3), ("late", rounds - 2)):
+                if rnd == at and len(keep[side]) < KEPT_RUNS and not kwargs.get("deadline"):
+                    copy = Path(tempfile.mkdtemp(prefix=f"{side}-", dir=keep["where"][0])) / "g"
+                    shutil.copytree(root, copy, symlinks=True)
+                    keep[side].append(copy)
         prof = profiles["early" if rnd <= EDGE else "late"] if profile and (rnd <= EDGE or rnd > rounds - EDGE) else None
         before = lines_read()
         t0 = time.process_time()
@@ -110,13 +129,72 @@ def play(players: int, seed: int, rounds: int, warm: bool, profile: bool) -> tup
     return runs, result.final_line(), profiles if profile else None
 
 
+KEPT_RUNS = 2  # runs counted by callgrind at each end (a minute or two each under valgrind)
+RUN_ONE = """
+import sys
+sys.path.insert(0, {root!r})
+sys.path.insert(0, {bench!r})
+from bench_length import forget_everything, raise_round_limit
+from adjudicator.folder import batch
+from adjudicator.util import fileio
+raise_round_limit({limit})
+with fileio.relaxed():
+    batch.adjudicate({warm!r})  # the imports and what a process loads once, in both counts
+    forget_everything()
+    if {folder!r}:
+        batch.adjudicate({folder!r})
+"""
+
+
+def instructions(warm: Path, folder: Path | None, limit: int, env: dict[str, str]) -> int:
+    """Instructions of a command that adjudicates ``warm``, then ``folder`` as a new command would."""
+    script = RUN_ONE.format(root=str(ROOT), bench=str(Path(__file__).resolve().parent), limit=limit, warm=str(warm),
+                            folder=str(folder or ""))  # fmt: skip
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", script],
+                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)  # fmt: skip
+    for line in out.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1])
+    raise SystemExit(f"valgrind gave no count: {out.stderr[-500:]}")
+
+
+def count_runs(keep: dict[str, list[Path]], limit: int) -> dict[str, list[int]]:
+    """Instructions of each kept run, by side: a command warmed by a run on another copy, less the
+    same command stopped before the run."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(Path(keep["where"][0]) / "cache"))
+    warm = keep["early"][0].with_name("warm")
+    out: dict[str, list[int]] = {}
+    base = 0
+    for side in ("early", "late"):
+        out[side] = []
+        for folder in keep[side]:
+            forget_everything()
+            keep_reading = getattr(ledger, "keep_reading", None)
+            if keep_reading is not None:  # as the run before left it, for this copy's log
+                keep_reading(folder)
+            if not base:  # a copy of the first early folder, run once first to fill the user's cache
+                shutil.copytree(folder, warm, symlinks=True)
+                subprocess.run([sys.executable, "-c", RUN_ONE.format(root=str(ROOT), bench=str(Path(__file__).resolve().parent),
+                                                                     limit=limit, warm=str(warm), folder="")],
+                               env=env, check=True)  # fmt: skip
+                shutil.rmtree(warm)
+                shutil.copytree(folder, warm, symlinks=True)
+                base = instructions(warm, None, limit, env)
+                shutil.rmtree(warm)
+                shutil.copytree(folder, warm, symlinks=True)
+            w = warm.with_name(f"warm-{side}-{len(out[side])}")
+            shutil.copytree(warm, w, symlinks=True)
+            out[side].append(instructions(w, folder, limit, env) - base)
+    return out
+
+
 def grown(profiles: dict[str, cProfile.Profile], early_steps: int, late_steps: int, top: int = 12) -> list[str]:
     """The functions whose own time per step grew most from the early rounds to the late."""
     per: dict[str, dict[Any, float]] = {}
     for side, prof in profiles.items():
         steps = early_steps if side == "early" else late_steps
         st = pstats.Stats(prof)
-        per[side] = {f: v[3] / max(1, steps) for f, v in st.stats.items()}  # type: ignore[attr-defined]
+        per[side] = {f: v[2] / max(1, steps) for f, v in st.stats.items()}  # type: ignore[attr-defined]  # own time
     rows = []
     for f in set(per["early"]) | set(per["late"]):
         e, la = per["early"].get(f, 0.0), per["late"].get(f, 0.0)
@@ -133,11 +211,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=40)
     ap.add_argument("--warm", action="store_true", help="keep what earlier runs of the process read (simulate's case)")
     ap.add_argument("--profile", action="store_true", help="name the functions whose time grew")
+    ap.add_argument("--instructions", action="store_true", help="count runs of round 3 and R-2 with callgrind (slow)")
     args = ap.parse_args(argv)
     if args.rounds < 2 * EDGE:
         raise SystemExit(f"--rounds must be at least {2 * EDGE}")
     raise_round_limit(args.rounds + 1)
-    runs, line, profiles = play(args.players, args.seed, args.rounds, args.warm, args.profile)
+    tmp = tempfile.mkdtemp(prefix="maester-bench-length-")
+    keep: dict[str, list[Path]] | None = {"where": [Path(tmp)], "early": [], "late": []} if args.instructions else None
+    try:
+        runs, line, profiles = play(args.players, args.seed, args.rounds, args.warm, args.profile, keep)
+        counted = count_runs(keep, args.rounds + 1) if keep is not None else None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     early = [t for r, t, _ in runs if r <= EDGE]
     late = [t for r, t, _ in runs if r > args.rounds - EDGE]
     e_ms, l_ms = 1000 * statistics.mean(early), 1000 * statistics.mean(late)
@@ -153,6 +238,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  late over early: {ratio:.2f}x (goal: flat, at most {GOAL_RATIO}x: {verdict})")
     if lines_read() >= 0:
         print(f"  log lines read by one run, at most: {lines_early} early, {lines_late} late")
+    if counted is not None:
+        e_i, l_i = statistics.mean(counted["early"]), statistics.mean(counted["late"])
+        print(f"  instructions a run (callgrind, {len(counted['early'])} + {len(counted['late'])} runs, each as a new command "
+              f"after a first run of the process): round 3 {e_i / 1e6:.1f} M, round {args.rounds - 2} {l_i / 1e6:.1f} M, "
+              f"late over early {l_i / e_i:.2f}x")
     if profiles is not None:
         print("  grown most, own time per run:")
         print("\n".join(grown(profiles, len(early), len(late))))

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from test_batch import drop, make_game, run, sealed, tree, use_toy_game
 
-from adjudicator.folder import batch, registry
+from adjudicator.folder import batch, ledger, ledger_index, registry
 from adjudicator.util import fileio
 
 TESTS = Path(__file__).resolve().parent
@@ -51,6 +51,21 @@ def _accepts(root: Path) -> list[tuple[str, int, str]]:
 def _deadline_done(root: Path) -> bool:
     """Whether a deadline run got to its last write: the log line closing the deadline it called."""
     return any(e.get("action") == "deadline-done" for e in registry.read_log(root))
+
+
+def assert_kept_reading_is_the_logs(root: Path, *, used: bool) -> None:
+    """A new command starting from the log's reading kept beside it (ledger.json) knows what the log
+    read whole says; ``used``: the last run appended to the log, so it kept its reading, and a new
+    command reads no line of the log. (A run killed after its last log line, before keeping its
+    reading, leaves the older one, and a re-run that appends nothing keeps none: the next command
+    then reads the log from where the older one stopped, or whole.)"""
+    ledger.forget_reads()
+    lines = ledger.lines_read()
+    from_kept = ledger.Ledger.read(root)
+    if used:
+        assert (root / ledger_index.INDEX_FILE).is_file()
+        assert ledger.lines_read() == lines, "a new command read the log again instead of its kept reading"
+    assert from_kept == ledger.Ledger.read(root, kept=False)
 
 
 def _comparable(root: Path) -> dict[str, bytes]:
@@ -94,6 +109,7 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
     run(reference, deadline=True)
     expected, expected_accepts = _comparable(reference), _accepts(reference)
     assert len(expected_accepts) == 5 and batch.status(reference)["snapshot"] == 2
+    assert_kept_reading_is_the_logs(reference, used=True)
 
     real_write, real_append, real_folder = fileio.atomic_write_bytes, fileio.append_line, fileio.write_folder
     k = 0
@@ -131,10 +147,12 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
         monkeypatch.setattr(fileio, "atomic_write_bytes", real_write)
         monkeypatch.setattr(fileio, "append_line", real_append)
         monkeypatch.setattr(fileio, "write_folder", real_folder)
-        if not finished:
-            run(root, deadline=True)  # the moderator runs the same command again
+        size = ledger.log_size(root)
+        if not finished:  # the moderator runs the same command again; killed after closing the deadline it
+            run(root, deadline=not _deadline_done(root))  # called (keeping the log's reading), a plain run
         assert _comparable(root) == expected, f"differs after a kill before write {k}"
         assert _accepts(root) == expected_accepts, f"a submission lost or applied twice (kill before write {k})"
+        assert_kept_reading_is_the_logs(root, used=finished or ledger.log_size(root) != size)
         shutil.rmtree(root.parent)
         if finished:
             break
@@ -168,9 +186,11 @@ def test_two_kills_in_a_row_then_a_rerun_give_the_uninterrupted_result(template:
             except Killed:
                 pass
         monkeypatch.setattr(fileio, "atomic_write_bytes", real_write)
+        size = ledger.log_size(root)
         if not finished:
-            run(root, deadline=True)
+            run(root, deadline=not _deadline_done(root))
         assert _comparable(root) == expected, f"trial {trial}"
+        assert_kept_reading_is_the_logs(root, used=finished or ledger.log_size(root) != size)
 
 
 RUNNER = """
@@ -212,7 +232,9 @@ def test_sigkill_at_a_random_moment_then_a_rerun_gives_the_uninterrupted_result(
     # Killed before its last durable act (closing the deadline it called), the moderator runs it again.
     # Judged from the folder, not the exit status: a kill during the interpreter's exit, after the run
     # finished, is not an interrupted run, and running the deadline again would close the next step too.
-    if not _deadline_done(root):
-        run(root, deadline=True)
+    # A plain run after one that finished changes nothing.
+    size = ledger.log_size(root)
+    run(root, deadline=not _deadline_done(root))
     assert _comparable(root) == _comparable(reference)
     assert _accepts(root) == _accepts(reference)
+    assert_kept_reading_is_the_logs(root, used=ledger.log_size(root) != size)

@@ -11,7 +11,15 @@ from rules.helpers import entry
 
 from adjudicator.engine.core.context import pool_entry
 from adjudicator.engine.rules.standing import standing_changes
-from adjudicator.game.commands import AssignOrder, Bid, DistributeBid, Standing, WesterosChoice, WildlingChoice
+from adjudicator.game.commands import (
+    AssignOrder,
+    Bid,
+    DistributeBid,
+    Reconcile,
+    Standing,
+    WesterosChoice,
+    WildlingChoice,
+)
 from adjudicator.game.state import GameState, Unit
 from adjudicator.robots.players import Robot, robot_key
 from adjudicator.robots.standing_robot import every_round, once
@@ -81,3 +89,19 @@ def test_M083_a_robot_names_its_part_of_the_deck_iv_cards_on_which_targaryen_nam
     assert first != second and s.board().area(first).is_land and s.board().area(second).is_land
     assert "the_long_plan" not in {c.card for c in once(robot(T), s, s.board())
                                    if isinstance(c, WesterosChoice) and "+" in c.option}
+
+
+def test_ruling_362_a_robots_supply_lines_fit_the_cuts_its_supply_may_take():
+    from adjudicator.engine.core.supply import check_reconcile
+
+    s = _stark_at_orders()
+    s.area_mut("white_harbor").units = [Unit("stark", "footman"), Unit("stark", "footman")]
+    s.houses["stark"].supply = 2  # armies of 3, 2 and 2 against limits of 3, 2, 2: one or two places less cut
+    lines = [c for c in every_round(robot("stark"), s, s.board(), []) if isinstance(c, Reconcile)]
+    fitting = set()
+    for level in (1, 0):
+        trial = s.trial_copy()
+        trial.houses["stark"].supply = level
+        fitting |= {i for i, c in enumerate(lines) if check_reconcile(trial, s.board(), "stark", c) is None}
+    assert len(lines) == 2 and fitting == {0, 1}
+    assert len({sum(r.count for r in c.removals) for c in lines}) == len(lines)  # one line per number (ruling 362)

@@ -26,6 +26,7 @@ from adjudicator.game.table_settings import (
     seat_names,
     target_range,
 )
+from adjudicator.reports.report import render_report
 from adjudicator.reports.svgmap import render_map
 from adjudicator.reports.views import settings_text
 from adjudicator.robots.simulate import simulate
@@ -74,7 +75,7 @@ def test_ruling_445_settings_are_recorded_in_game_toml_the_state_and_the_header(
         "tides_of_battle": True, "tides_reshuffle_each_combat": True, "house_cards": "adwd",
         "rounds": 8, "victory_target": 5, "random_houses": seats}
     assert state.last_round() == 8 and state.victory_target(state.board()) == 5
-    words = ", ".join(f"{s} {h.title()}" for s, h in seats.items())
+    words = ", ".join(f"{s} plays {h.title()}" for s, h in seats.items())
     assert settings_text(state) == ("Played with A Dance with Dragons' house cards · Tides of Battle · The game ends after round 8 · "
                                     f"5 castles and strongholds win · Random houses: {words}")
     assert "random houses: " + ", ".join(f"{s} plays {h.title()}" for s, h in seats.items()) in out
@@ -88,7 +89,7 @@ def test_ruling_445_every_report_of_a_step_names_the_settings_in_its_header(tmp_
     assert reports
     for p in reports:
         text = p.read_text()
-        assert "The game ends after round 7" in text and "Random houses: Ann " in text, p
+        assert "The game ends after round 7" in text and "Random houses: Ann plays " in text, p
 
 
 # --- ruling 446: a setup's own number against the table's ----------------------------------------------
@@ -392,3 +393,36 @@ def test_ruling_447_a_round_limit_before_a_positions_round_is_refused(tmp_path, 
     assert not (tmp_path / "g").exists()
     assert run(capsys, "new", tmp_path / "g", "--position", position, "--rounds", "5")[0] == 0
     assert GameDir(tmp_path / "g").load_state().last_round() == 5
+
+
+def test_ruling_447_the_bounds_themselves_are_accepted():
+    for rounds in (1, 9):
+        state = new_game(["stark", "lannister", "baratheon"], seed="s")
+        apply_settings(state, TableSettings(rounds=rounds))
+        assert state.last_round() == rounds and state.options["rounds"] == rounds
+    for target in (3, 13):
+        state = new_game(["stark", "lannister", "baratheon"], seed="s")
+        apply_settings(state, TableSettings(victory_target=target))
+        assert state.victory_target(state.board()) == target == state.options["victory_target"]
+    assert seat_names(" Ann , " + "x" * 40 + " ") == ("Ann", "x" * 40)  # trimmed; forty letters are a name
+
+
+def test_ruling_445_a_long_header_of_settings_is_wrapped_within_the_text_reports_width():
+    state = new_game(SIX, seed="s", house_cards="adwd")
+    seats = tuple(f"Player Number {i} Longname" for i in range(6))
+    apply_settings(state, TableSettings(rounds=8, victory_target=6, random_houses=seats))
+    for viewer in (None, "stark"):
+        text = render_report(state, [], viewer=viewer)
+        assert max(len(line) for line in text.splitlines()) <= 80
+        assert "Random houses: Player Number 0" in text and "Longname plays Tyrell" in text.replace("\n", " ")
+
+
+def test_ruling_450_the_draw_is_the_one_docs_setups_md_tells_players_to_repeat():
+    import hashlib
+    import random
+
+    houses = ["stark", "lannister", "greyjoy", "baratheon"]
+    digest = hashlib.sha256(b"a public seed:-1").digest()
+    by_hand = list(houses)
+    random.Random(int.from_bytes(digest, "big")).shuffle(by_hand)
+    assert list(seat_houses("a public seed", ["a", "b", "c", "d"], houses).values()) == by_hand

@@ -522,7 +522,7 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
     :raises GameDirError: when the folder is not a game folder.
     """
     gd = GameDir.open(root)
-    folder, ledger, chk = Folder(gd), Ledger.read(gd.root), Check()
+    folder, ledger, chk = Folder(gd), Ledger.read(gd.root, kept=False), Check()
     try:
         game = registry.read_game(gd.root)
         gid = registry.game_id(game)

@@ -56,7 +56,7 @@ from .audit import (
 from .defaults import DefaultRule
 from .gamedir import GameDir, GameDirError
 from .intake import Intake, Rejection, inbox_files
-from .ledger import Archived, Ledger, log, log_lost, sha256
+from .ledger import Archived, Ledger, keep_reading, log, log_lost, log_size, sha256
 from .notices import game_path, in_inbox, kept_name, move, settle_inbox, who_gets, write_receipts
 from .notices import waiting as notices_waiting
 from .outputs import Timings, clock, write_outputs
@@ -187,7 +187,7 @@ class Run:
         """
         if self.ledger.rollback is not None and not self.ledger.rollback_done:
             complete_rollback(self.folder, self.ledger)
-        self._sweep()
+        # The temporary files of a killed run were swept by settle, under the lock this run holds (locked()).
         numbers = self.folder.numbers()
         if not numbers:
             return self._first()
@@ -242,9 +242,10 @@ class Run:
         A run writes in the game folder, ``states/``, ``archive/``, ``reports/`` (a new step's
         folder, written as ``.NAME.tmp`` and renamed) and the report folder of the latest snapshot
         only: a step's snapshot is written before its reports, and a receipt goes to the folder of
-        the step it was judged at, the latest. So a killed run's temporary file is in one of these,
-        and :meth:`recover` sweeps that report folder once it knows the latest snapshot; only a
-        repair, which may rewrite any step's reports, sweeps them all.
+        the step it was judged at, the latest. So a killed run's temporary file is in one of these:
+        settle (:mod:`adjudicator.folder.settle`) sweeps them all before a run, under the lock it
+        holds, and :meth:`recover` the latest report folder and below once it knows the latest
+        snapshot; only a repair, which may rewrite any step's reports, sweeps them all again here.
         """
         for folder in (self.gd.root, self.folder.states, self.folder.archive, self.folder.reports):
             _sweep(folder, "")
@@ -595,8 +596,12 @@ def adjudicate(root: str | Path, files: Iterable[str | Path] = (), *, deadline: 
     for d in ("inbox", "archive", "reports", "states"):
         gd.folder(d).mkdir(exist_ok=True)
     with locked(gd):
+        before = log_size(gd.root)
         run = Run(gd, templates_dir=Path(templates_dir) if templates_dir else None)
-        return run.go([Path(f) for f in files], deadline=deadline, inbox=inbox, now=now)
+        result = run.go([Path(f) for f in files], deadline=deadline, inbox=inbox, now=now)
+        if log_size(gd.root) != before:  # a run that wrote nothing leaves the folder as it was
+            keep_reading(gd.root)  # the next command reads the log on from here
+        return result
 
 
 def repair(root: str | Path, *, templates_dir: str | Path | None = None) -> Check:

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..util import fileio
 from ..util.lines import split_lines
-from . import registry
+from . import ledger_index, registry
 from .mailbook import MailBook
 
 _ARCHIVE_NAME = re.compile(r"^(\d{6})-")
@@ -89,13 +89,15 @@ class Ledger:
     _in_order: bool = field(default=True, repr=False)  # `archived` is sorted by index
 
     @classmethod
-    def read(cls, root: Path) -> Ledger:
+    def read(cls, root: Path, *, kept: bool = True) -> Ledger:
         """The log of the game folder ``root`` as bookkeeping.
 
         The log is append-only. This process remembers the ledger at the end of the last read of
         each log, and reads only the lines added since, when the file is the same file, is no
-        shorter and still has the same bytes just before where that read stopped; else it reads
-        the whole log again. Lines that are not JSON objects (a cut write) are skipped.
+        shorter and still has the same bytes just before where that read stopped; a new process
+        starts from the reading the last run kept (:mod:`adjudicator.folder.ledger_index`) under
+        the same checks; else, and always with ``kept=False`` (``maester replay``), it reads the
+        whole log. Lines that are not JSON objects (a cut write) are skipped.
         """
         path = Path(root) / registry.LOG_FILE
         try:
@@ -105,12 +107,12 @@ class Ledger:
         with f:
             st = os.fstat(f.fileno())
             ident = (st.st_dev, st.st_ino)
-            led, offset, tail = _resume(path, ident, st.st_size, f)
+            led, offset, tail, fresh = _resume(path, ident, st.st_size, f, kept)
             data = f.read()
         end = data.rfind(b"\n") + 1  # what follows the last newline is not a finished line yet
         led._take_lines(data[:end])
         led._sort()
-        if end:
+        if end or fresh:  # remembered: the next read of this process starts from here
             tail = data[max(0, end - _TAIL) : end] if end >= _TAIL else (tail + data[:end])[-_TAIL:]
             _LEDGERS.pop(path, None)
             while len(_LEDGERS) >= _LEDGERS_KEPT:
@@ -156,7 +158,10 @@ class Ledger:
     def _take(self, e: dict[str, Any]) -> None:
         action = e.get("action")
         if action == "accept":
-            name = Path(str(e.get("file", ""))).name
+            file = str(e.get("file", ""))
+            name = file.rpartition("/")[2]  # as Path(file).name, which costs ten times as much, for the log's paths
+            if name in ("", "."):
+                name = Path(file).name
             m = _ARCHIVE_NAME.match(name)
             if not m:
                 return  # not one of ours
@@ -283,6 +288,16 @@ class Ledger:
         self.returning.pop(a.name, None)
         self.last_index = max(self.last_index, a.index, archive_number(a.name))
 
+    def _index(self) -> None:
+        """Build the indexes of ``archived`` from it (a ledger made from its kept reading)."""
+        self._by_name = {a.name: a for a in self.archived}
+        self._shas, self._highest = {}, {}
+        for a in self.archived:
+            self._shas[a.sha256] = self._shas.get(a.sha256, 0) + 1
+            k = (a.house, a.round, a.step)
+            self._highest[k] = max(self._highest.get(k, 0), a.seq)
+        self._in_order = all(x.index <= y.index for x, y in zip(self.archived, self.archived[1:], strict=False))
+
     def _set_archived(self, archived: list[Archived]) -> None:
         """Replace the files in force (after a rollback, or a file accepted again): the indexes are rebuilt."""
         last = self.last_index
@@ -370,12 +385,14 @@ class _Read:
 _LEDGERS: dict[Path, _Read] = {}  # by log path; the oldest is forgotten first
 _LEDGERS_KEPT = 64
 _TAIL = 256
+_KEPT: dict[Path, tuple[tuple[int, int], int]] = {}  # by log path: the log and offset of the reading kept beside it
 _lines_read = [0]  # log lines this process has read, all logs together (lines_read())
 
 
 def forget_reads() -> None:
     """Forget every log this process read: the next read of each is a new command's (benchmarks, tests)."""
     _LEDGERS.clear()
+    _KEPT.clear()
 
 
 def lines_read() -> int:
@@ -383,16 +400,56 @@ def lines_read() -> int:
     return _lines_read[0]
 
 
-def _resume(path: Path, ident: tuple[int, int], size: int, f: Any) -> tuple[Ledger, int, bytes]:
+def _resume(path: Path, ident: tuple[int, int], size: int, f: Any, kept: bool) -> tuple[Ledger, int, bytes, bool]:
     """A copy of the ledger this process read from ``path`` before, the offset to read on from and
-    the bytes just before it; a fresh ledger at offset 0 when the log is not the one read then."""
-    last = _LEDGERS.get(path)
+    the bytes just before it; else the reading the last run kept beside the log; a fresh ledger at
+    offset 0 when neither is of the log as it is, or without ``kept`` (the log read whole). Last,
+    whether the ledger is not one this process remembers."""
+    last = _LEDGERS.get(path) if kept else None
     if last is not None and last.ident == ident and last.offset <= size:
         f.seek(last.offset - len(last.tail))
         if f.read(len(last.tail)) == last.tail:
-            return last.ledger.copy(), last.offset, last.tail
+            return last.ledger.copy(), last.offset, last.tail, False
+    if kept and (got := ledger_index.load(path.parent, ident, size, f)) is not None:
+        state, offset, tail = got
+        try:
+            led = ledger_index.decode(state, Ledger, DeadlineBook, MailBook, Archived)
+        except (KeyError, TypeError, ValueError):
+            led = None
+        if led is not None:
+            led._index()
+            f.seek(offset)
+            _KEPT[path] = (ident, offset)
+            return led, offset, tail, True
     f.seek(0)
-    return Ledger(), 0, b""
+    return Ledger(), 0, b"", True
+
+
+def log_size(root: Path) -> int:
+    """The size of the log of ``root`` in bytes (-1 when there is none): whether a command appended to it."""
+    try:
+        return os.stat(Path(root) / registry.LOG_FILE).st_size
+    except OSError:
+        return -1
+
+
+def keep_reading(root: Path) -> None:
+    """Keep this process's reading of the log of ``root``, brought up to its end, beside it for the
+    next command (:mod:`adjudicator.folder.ledger_index`); the caller holds the folder's lock.
+    Nothing is kept when the log cannot be read or the ledger holds what the file cannot."""
+    path = Path(root) / registry.LOG_FILE
+    Ledger.read(root)  # reads on: the lines this run appended
+    last = _LEDGERS.get(path)
+    if last is None or _KEPT.get(path) == (last.ident, last.offset):
+        return  # nothing read since the reading kept (or nothing to keep)
+    try:
+        with open(path, "rb") as f:
+            if (os.fstat(f.fileno()).st_dev, os.fstat(f.fileno()).st_ino) != last.ident:
+                return
+            ledger_index.save(path.parent, last.ident, last.offset, last.tail, f, ledger_index.encode(last.ledger))
+        _KEPT[path] = (last.ident, last.offset)
+    except (OSError, ValueError):
+        return  # a cache: the next command reads the log
 
 
 def archive_number(name: str) -> int:
@@ -426,8 +483,7 @@ def snapshot_numbers(states: Path) -> list[int]:
     """The numbers of the snapshots in force in ``states/`` (the names ``NNNN.toml``; rolled-back ones
     live in sub-folders)."""
     try:
-        with os.scandir(states) as entries:
-            names = [e.name for e in entries]
+        names = os.listdir(states)
     except (FileNotFoundError, NotADirectoryError):
         return []
     return sorted(int(n[:4]) for n in names if len(n) == 9 and n.endswith(".toml") and _DIGITS.issuperset(n[:4]))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..engine.ahead import Upcoming, upcoming
 from ..util import fileio
 from . import registry
 from .audit import REPORT_DONE, Folder, Outcome, write_pending
@@ -47,10 +48,17 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
     state, events, requests = snap.state, outcome.events, outcome.requests
     fileio.atomic_write_text(folder.gd.state_file, text)
     replaced = replaced_answers(outcome.start, outcome.understood) if outcome.understood else {}
+    ahead: dict[str, list[Upcoming]] = {}  # by house: what comes up for it, worked out once for its report and receipts
+
+    def coming(house: str) -> list[Upcoming]:
+        if house not in ahead:
+            ahead[house] = upcoming(state, house, requests)
+        return ahead[house]
+
     receipts: dict[str, str] = {}
     for u in outcome.understood:
         by = f"{registry.house_name(u.header.house)} ({u.fingerprint})"
-        receipts[f"receipts/{u.name}"] = accepted_receipt(u, outcome, by, replaced.get(u.name))
+        receipts[f"receipts/{u.name}"] = accepted_receipt(u, outcome, by, replaced.get(u.name), ahead=coming(u.header.house))
     fps = registry.fingerprints_in_force(folder.root)
     best = ledger.highest()
     seqs = {h: best.get((h, state.round, state.phase), 0) for h in state.houses_in_play}
@@ -58,7 +66,8 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
 
     def render(viewers: list[str | None], formats: list[str]) -> dict[tuple[str | None, str], str]:
         return render_reports(state, events, viewers=viewers, formats=formats, requests=requests, fingerprints=fps,
-                              templates_dir=templates_dir, last_seqs=seqs, split=True)  # fmt: skip
+                              templates_dir=templates_dir, last_seqs=seqs, split=True,
+                              upcoming=coming if requests or not state.pending else None)  # the reports' requests  # fmt: skip
 
     # What every reader shares is written once (the public report, the map); each house's file
     # holds only its private part (docs/game-folder.md): a 6-player step stays within 100 KB.

@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from ..engine.ahead import upcoming
+from ..engine.ahead import Upcoming, upcoming
 from ..engine.events import AnswerUnusable, kind_name
 from ..game.state import GameState
 from ..reports.verdicts import answer_verdicts, judged, verdict_line
@@ -28,10 +28,10 @@ from .intake import Rejection
 
 
 def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str,
-                     replaced: list[dict[str, Any]] | None = None) -> str:
+                     replaced: list[dict[str, Any]] | None = None, *, ahead: list[Upcoming] | None = None) -> str:
     """What a house's accepted file was understood to say, what could not be used, what it replaced
     (``replaced``: the pool entries of the house's earlier answers it dropped, ruling 94) and what is
-    still asked of the house."""
+    still asked of the house; ``ahead``: what comes up for it, when the caller worked it out already."""
     h = u.header
     snap = outcome.snapshot
     out = [
@@ -61,7 +61,8 @@ def accepted_receipt(u: Understood, outcome: Outcome, sealed_by: str,
     if u.ignored:
         out += ["", "Outside the seal (not read):"] + [f"  {g}" for g in u.ignored]
     asked = [r for r in outcome.requests if r.house == h.house]
-    ahead = upcoming(snap.state, h.house, outcome.requests)  # ruling 124
+    if ahead is None:
+        ahead = upcoming(snap.state, h.house, outcome.requests)  # ruling 124
     out += ["", "Asked of you now:" if asked else "Nothing is asked of you now." if not ahead else "Nothing is asked of "
             "you now; what comes up for you may be answered now (your report shows the lines):"]
     out += [f"  - {kind_name(r.kind)}: {r.prompt}" for r in asked]

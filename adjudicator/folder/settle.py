@@ -26,6 +26,8 @@ the work to the next command.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -60,8 +62,11 @@ def settle(gd: GameDir) -> list[str]:
     mailstore.settle(root, ledger.mail)
     folders = [root / name for name in WRITTEN] + mailstore.temp_folders(root, ledger.mail)
     if numbers:  # the latest step's report folder: a run finishing it writes its files one by one
-        for report in gd.folder("reports").glob(f"{numbers[-1]:04d}-*"):
-            folders += [report, report / "receipts"]
+        prefix, reports = f"{numbers[-1]:04d}-", gd.folder("reports")
+        with contextlib.suppress(FileNotFoundError, NotADirectoryError):  # listed, not globbed: a long game has many
+            for name in os.listdir(reports):
+                if name.startswith(prefix):
+                    folders += [reports / name, reports / name / "receipts"]
     swept = [name for folder in folders for name in fileio.sweep_temp(folder)] + sweep_dead(root / MAILBOX_TMP)
     if swept:
         done.append(f"removed {len(swept)} temporary file(s) a killed command left")

@@ -550,8 +550,8 @@ def standing_slot(cmd: Command) -> tuple[object, ...]:
         return kind, cmd.card, role, sum(u.count for u in cmd.units)
     subject = _SLOT_FIELDS.get(type(cmd).__name__)
     parts: tuple[object, ...] = (kind, getattr(cmd, subject) if subject else "")
-    if isinstance(cmd, InterestLosses):  # a line for each shortfall: "if Stark is 2 short, destroy these two"
-        parts += (sum(r.count for r in cmd.removals),)
+    if isinstance(cmd, (InterestLosses, Reconcile)):  # a line for each shortfall: "if Stark is 2 short, these two"
+        parts += (sum(r.count for r in cmd.removals),)  # and for each cut of the supply (ruling 362)
     if isinstance(cmd, Support):
         parts += (cmd.combat_area, cmd.origin)
     return parts + (getattr(cmd, "when", None),)

@@ -111,8 +111,9 @@ class Segment:
 
 @dataclass(slots=True)
 class GameState:
-    """Everything that moves. The fields after ``answers`` are Mother of Dragons' (empty in a classic
-    game, and then never written): see ``docs/state-json.md`` for what each holds."""
+    """Everything that moves. The fields after ``variant`` (but ``written_as``) are a box's own: empty
+    in another box's game and then never written, written in the box's table of the state file by its
+    module (Mother of Dragons': game/mod_state.py). ``docs/state-json.md`` says what each holds."""
 
     game_id: str = "game"
     round: int = 1

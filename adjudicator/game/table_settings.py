@@ -171,11 +171,12 @@ def _shown(value: Any) -> str:
 
 
 def seats_text(state: GameState) -> str:
-    """The header's words for random houses: ``Random houses: ann Lannister, bo Baratheon``; empty without."""
+    """The header's words for random houses: ``Random houses: Ann plays Lannister, Bo plays Baratheon``;
+    empty without."""
     seats = state.options.get("random_houses")
     if not isinstance(seats, dict) or not seats:
         return ""
-    return "Random houses: " + ", ".join(f"{seat} {str(house).title()}" for seat, house in seats.items())
+    return "Random houses: " + ", ".join(f"{seat} plays {str(house).title()}" for seat, house in seats.items())
 
 
 def random_seats_check(setup: GameState, seed: str) -> tuple[bool, str] | None:

@@ -23,12 +23,15 @@ from .words import WIDTH, clean, comment_lines
 
 
 def coming_up(state: GameState, viewer: str, requests: Iterable[Request | Mapping[str, Any]], *,
-              board: Board | None = None) -> list[dict[str, Any]]:
-    """The view of each decision coming up for ``viewer``: its kind, prompt, when, and lines to fill in."""
-    reqs = [r if isinstance(r, Request) else Request.from_dict(dict(r)) for r in requests]
+              board: Board | None = None, found: list[Upcoming] | None = None) -> list[dict[str, Any]]:
+    """The view of each decision coming up for ``viewer``: its kind, prompt, when, and lines to fill in
+    (``found``: what :func:`upcoming` gives for them, when the caller has it)."""
+    if found is None:
+        reqs = [r if isinstance(r, Request) else Request.from_dict(dict(r)) for r in requests]
+        found = upcoming(state, viewer, reqs, board=board)
     return [{"kind": kind_name(u.request.kind), "prompt": clean(u.request.prompt), "why": clean(u.why),
              "lines": [clean(line) for line in template_lines(u)]}
-            for u in upcoming(state, viewer, reqs, board=board)]
+            for u in found]
 
 
 def skeleton_lines(items: list[dict[str, Any]]) -> list[str]:

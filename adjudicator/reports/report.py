@@ -16,12 +16,13 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from markupsafe import escape
 
+from ..engine.ahead import Upcoming
 from ..engine.events import Event, visible
 from ..engine.events import from_dict as event_from_dict
 from ..game.board import Board
@@ -95,6 +96,7 @@ def render_reports(
     board: Board | None = None,
     split: bool = False,
     map_src: str = MAP_FILE,
+    upcoming: Callable[[str], list[Upcoming]] | None = None,
 ) -> dict[tuple[str | None, str], str]:
     """Every report of one step, by ``(viewer, format)``: each is what :func:`render_report` gives.
 
@@ -160,7 +162,7 @@ def render_reports(
             if view is None:
                 view = report_view(state, visible(every, viewer), viewer=viewer, requests=reqs,
                                    fingerprints=fingerprints, last_seqs=last_seqs, board=board, shared=shared,
-                                   event_views=event_views)  # fmt: skip
+                                   event_views=event_views, upcoming=upcoming)  # fmt: skip
             own = {"region": mapregion.region_view(mapregion.house_region(state, board, viewer), layout)} if fmt == "html" else {}
             part = template("house", fmt).render(**view, **extra, **own)
             if split:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..engine.ahead import Upcoming
 from ..engine.events import AnswerUnusable, Event, kind_name
 from ..game.board import DOMINANCE_TOKENS, TRACKS, Board
 from ..game.cards import CARDS
@@ -42,13 +43,16 @@ def report_view(
     board: Board | None = None,
     shared: Mapping[str, Any] | None = None,
     event_views: dict[int, dict[str, Any]] | None = None,
+    upcoming: Callable[[str], list[Upcoming]] | None = None,
 ) -> dict[str, Any]:
     """Everything the text and HTML templates show, as plain values, secrets already removed.
 
     ``events`` must already be filtered for the viewer (:func:`adjudicator.engine.events.visible`).
     ``shared`` is :func:`public_view` of the same state, requests and fingerprints, when the caller
     has it already from another reader's report of the step; ``event_views`` keeps each event's
-    view by ``id()`` for the next reader (the events must outlive it).
+    view by ``id()`` for the next reader (the events must outlive it). ``upcoming`` gives what comes
+    up for the viewer (:func:`adjudicator.engine.ahead.upcoming` of the same state and requests) when
+    the caller works it out anyway (the receipts of the step need it too).
     """
     board = board or state.board()
     mine = [r for r in requests if viewer is not None and r["house"] == viewer]
@@ -77,7 +81,8 @@ def report_view(
         view["held_step"] = f"round {state.round} {state.phase}"
         view["standing"] = standing_answers(state, viewer)  # ruling 353
         # ruling 124; a vassal's decisions come up for its commander, as 'for VASSAL:' lines (M030)
-        view["coming_up"] = [] if state.is_vassal(viewer) else coming_up(state, viewer, requests, board=board)
+        view["coming_up"] = [] if state.is_vassal(viewer) else coming_up(state, viewer, requests, board=board,
+                                                                            found=upcoming(viewer) if upcoming else None)
         if (mine or view["coming_up"] or any(h["this_step"] for h in view["held"])) \
                 and state.phase in ("westeros", "planning", "action"):
             view["skeleton"] = skeleton(state, viewer, mine, last_seq=(last_seqs or {}).get(viewer, 0), refused=refused,

@@ -36,6 +36,7 @@ from ..game.commands import (
     DistributeBid,
     ForVassal,
     Gift,
+    IronBank,
     LeaveUnordered,
     March,
     Move,
@@ -45,6 +46,7 @@ from ..game.commands import (
     Raid,
     Raven,
     RavenKeep,
+    SpymasterChoice,
     Standing,
     Support,
     TieBreak,
@@ -105,6 +107,7 @@ class Robot:
             commands.extend(answers)
         if self.ahead:
             commands.extend(self.answer_ahead(state, requests, board, commands))
+            commands.extend(self.later_sets(state, mine))
         if self.standing and self.standing_round != state.round and any(r.kind == "orders" and not r.vassal for r in mine):
             self.standing_round = state.round
             commands.extend(Standing(command=c) for c in standing_lines(self, state, board, commands))
@@ -115,6 +118,9 @@ class Robot:
         if self.careful:
             commands = _within_power(state, self.house, commands)
         commands = self.distributing(commands)
+        if self.ahead and any(isinstance(c, IronBank) and c.loan == "spymaster" for c in commands) \
+                and not any(isinstance(c, SpymasterChoice) for c in commands):
+            commands.append(self.spymaster_ahead())
         if commands:
             commands.extend(self.mischief(state, board))
         return commands
@@ -162,6 +168,21 @@ class Robot:
                 composer = _AHEAD[up.request.kind]
                 out += [ForVassal(vassal=vassal, command=c) for c in composer(self, up.request)]
         return out
+
+    def spymaster_ahead(self) -> Command:
+        """Where the two cards Spymaster shows go, sent with the Iron Bank answer taking it: they are
+        unknown, so an order of places only (ruling 225); a deck of one card refuses it and asks."""
+        return self.rng.choice((SpymasterChoice(top=(1, 2)), SpymasterChoice(top=(2, 1)),
+                                SpymasterChoice(bottom=(1, 2)), SpymasterChoice(top=(1,), bottom=(2,))))
+
+    def later_sets(self, state: GameState, mine: list[Request]) -> list[Command]:
+        """Asked to choose a vassal with one set: its choice for each set passed on to it later in
+        this Planning Phase (M035, M036), sent now."""
+        asked = next((r for r in mine if r.kind == "vassal_choice" and not r.vassal), None)
+        if asked is None:
+            return []
+        free = [v for v in state.turn_order() if v in state.vassals and v not in state.commanders]
+        return _vassal_choice_ahead(self, dataclasses.replace(asked, context={"vassals": free}))[1:]
 
     def distributing(self, commands: list[Command]) -> list[Command]:
         """Targaryen's distributions sent with its bids, each giving exactly the bid of its track in the
@@ -294,9 +315,9 @@ def _vassal_choice_ahead(robot: Robot, req: Request) -> list[Command]:
     if picks and robot.rng.random() < 0.3:
         picks.insert(robot.rng.randrange(1, len(picks) + 1), None)
         picks = picks[:picks.index(None) + 1]
-    if not picks:
-        return [CommandVassal(vassal=None)]
-    return [CommandVassal(vassal=picks[0], otherwise=tuple(picks[1:]) or None)]
+    line = CommandVassal(vassal=picks[0], otherwise=tuple(picks[1:]) or None) if picks else CommandVassal(vassal=None)
+    # A line for each set that may come to it: its own and those passed on to it (M035, M036); each is used once.
+    return [line] * max(1, len(req.context.get("vassals", [])))
 
 
 def _choice_ahead(robot: Robot, req: Request) -> list[Command]:

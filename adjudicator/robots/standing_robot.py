@@ -9,11 +9,13 @@ loyalty-token moves. A player who plans says once how such decisions go; a robot
   Targaryen "nothing" for each deck IV card and whose loyalty moves it cancels, and for the other
   players their part when Targaryen names them (The Long Plan's areas, Playing With Fire's unit);
 * each round, as the board stands when it gives its orders: a muster with fall-backs for every
-  castle and stronghold it holds (and its vassals' home areas), the units it would lose to each
-  wildling penalty (a line per number of units, ruling 360), the units of the debtors whose
+  castle and stronghold it holds (and its vassals' home areas) and one it marches on, the units it
+  would lose to each wildling penalty (a line per number of units, ruling 360) and to each cut of
+  its supply (ruling 362), the units of the debtors whose
   interest it would choose, its bids (Targaryen's given away), the track Preemptive Raid drops it
   on, and its loyalty-token moves with fall-backs.
 
+In the Action Phase the lines that name units are sent again as the units move and die (``refreshed``).
 A line that no longer fits when its decision comes is skipped and the decision asked (ruling 355).
 """
 
@@ -25,9 +27,10 @@ from typing import Literal, Protocol
 
 from ..engine.ahead import own_orders
 from ..engine.core.bidding import best_tracks
+from ..engine.core.common import supply_count
 from ..engine.core.context import Request
 from ..engine.core.mustering import legal_single_actions, muster_request, westeros_mustering_areas
-from ..engine.core.supply import CHEAP_FIRST
+from ..engine.core.supply import CHEAP_FIRST, default_removals, need_to_remove
 from ..engine.rules.iron_bank import chooser, default_losses
 from ..game.board import Board
 from ..game.cards import CARDS
@@ -45,6 +48,7 @@ from ..game.commands import (
     Muster,
     MusterAction,
     MusterPlan,
+    Reconcile,
     TieBreak,
     WesterosChoice,
     WildlingChoice,
@@ -110,6 +114,7 @@ def every_round(robot: Robot, state: GameState, board: Board, sent: list[Command
     out = _taken_musters(state, board, robot.house, sent)
     out += _musters(robot, state, board, robot.house)
     out += _penalties(robot, state, board, orders)
+    out += _supply_cuts(state, board, robot.house)
     out += _interest(state, board, robot.house)
     for vassal in sorted(v for v, c in state.commanders.items() if c == robot.house):
         out += [ForVassal(vassal=vassal, command=c) for c in _musters(robot, state, board, vassal)]
@@ -132,7 +137,7 @@ def refreshed(robot: Robot, state: GameState, board: Board) -> list[Command]:
     held = [from_dict(a["command"]) for a in state.answers
             if a.get("standing") and a["house"] == house and not a.get("vassal")]
     orders = own_orders(state, house, None)
-    lines = _penalties(robot, state, board, orders) + _interest(state, board, house)
+    lines = _penalties(robot, state, board, orders) + _supply_cuts(state, board, house) + _interest(state, board, house)
     mustered = {c.area for c in held if isinstance(c, Muster)}
     lines += [fall_back(Muster(area=a, actions=(MusterAction(unit="footman"),)))
               for a in westeros_mustering_areas(state, board, house) if a not in mustered]
@@ -202,6 +207,23 @@ def _cheapest(units: list[tuple[str, str]], n: int) -> tuple[Located, ...] | Non
     size = Counter(a for a, _ in units)
     picked = sorted(units, key=lambda p: (CHEAP_FIRST.index(p[1]), -size[p[0]], p[0]))[:n]
     return tuple(Located(area=a, unit=t, count=k) for (a, t), k in sorted(Counter(picked).items()))
+
+
+def _supply_cuts(state: GameState, board: Board, house: str) -> list[Command]:
+    """The units it would destroy (the deadline default's) should its supply be cut: to what its
+    barrels give as the board stands (a Supply card), or one or two places (Rattleshirt's Raiders);
+    a line per number of units (ruling 362)."""
+    now = state.houses[house].supply
+    out: list[Command] = []
+    for level in sorted({supply_count(state, board, house), now - 1, now - 2}, reverse=True):
+        if level < 0 or level >= now:
+            continue
+        trial = state.trial_copy()
+        trial.houses[house].supply = level
+        if (need := need_to_remove(trial, board, house)) and need not in {
+                sum(r.count for r in c.removals) for c in out if isinstance(c, Reconcile)}:
+            out.append(Reconcile(removals=default_removals(trial, board, house)))
+    return out
 
 
 def _interest(state: GameState, board: Board, house: str) -> list[Command]:

@@ -170,10 +170,11 @@ def is_temp_name(name: str) -> bool:
 def sweep_temp(folder: Path) -> list[str]:
     """Remove the temporary files and folders a killed process left in ``folder`` (not below it); their names."""
     try:
-        with os.scandir(folder) as entries:  # one listing, no pattern matched per name
-            found = [e.name for e in entries if is_temp_name(e.name)]
+        names = os.listdir(folder)  # one listing of names, no pattern matched per name
     except (FileNotFoundError, NotADirectoryError):
         return []
+    # is_temp_name, inline: a folder of a long game holds a thousand names, nearly none a dot's
+    found = [n for n in names if n[:1] == "." and len(n) > 4 and n.endswith(".tmp")]
     for name in found:
         remove_temp(Path(folder) / name)
     return found

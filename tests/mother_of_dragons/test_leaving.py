@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rules.helpers import entry, of
 
-from adjudicator.engine.events import AnswersExpired
+from adjudicator.engine.events import AnswersExpired, PhaseStarted
 from adjudicator.engine.events.bank import PlayerLeft
 from adjudicator.engine.invariants import check_invariants
 from adjudicator.engine.machine import advance
@@ -188,3 +188,13 @@ def test_M124_ruling_276_a_leave_dropped_does_not_stop_the_next_one_named():
     assert "M125" in left["targaryen"].refused and left["targaryen"].power_returned == 0
     assert "targaryen" not in step.state.vassals
     assert left["stark"].refused == "" and "stark" in step.state.vassals and not step.state.leaving
+
+
+def test_M124_ruling_276_a_leave_dropped_does_not_put_off_the_next_one_named_to_a_later_round():
+    gap = between_rounds()
+    gap.leaving = ["targaryen", "stark"]  # edited by hand: Targaryen never becomes a vassal (M125)
+    step = advance(gap)
+    told = [(e.house, bool(e.refused)) if isinstance(e, PlayerLeft) else (e.round, e.phase)
+            for e in step.events if isinstance(e, (PlayerLeft, PhaseStarted))]
+    assert told[:3] == [("targaryen", True), ("stark", False), (3, "westeros")], "both before round 3 goes on"
+    assert "stark" in step.state.vassals and not step.state.leaving

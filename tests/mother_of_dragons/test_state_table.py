@@ -14,7 +14,7 @@ import pytest
 import tomli_w
 
 from adjudicator.folder import audit, registry
-from adjudicator.folder.batch import adjudicate
+from adjudicator.folder.batch import adjudicate, repair
 from adjudicator.game.boxes import box_named
 from adjudicator.game.hooks import hooked
 from adjudicator.game.mod_setup import new_mod_game
@@ -154,3 +154,11 @@ def test_ruling_341_a_player_who_left_is_found_in_an_old_state_file_as_in_a_new_
     new["mother_of_dragons"]["vassals"].append("stark")
     (root / "state.toml").write_text(tomli_w.dumps(new))
     assert registry.departed(root, game) == {"stark"}, "version 3: the vassals in the box's table"
+
+
+def test_ruling_341_a_lost_snapshot_of_an_old_folder_is_rebuilt_in_its_own_format(tmp_path):
+    root = old_folder(tmp_path)
+    lost = (root / "states" / "0003.toml").read_bytes()
+    (root / "states" / "0003.toml").unlink()
+    assert repair(root).ok
+    assert (root / "states" / "0003.toml").read_bytes() == lost, "version 2, byte for byte"

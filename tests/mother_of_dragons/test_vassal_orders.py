@@ -90,6 +90,22 @@ def test_M045_a_vassal_never_marches_into_an_area_of_its_commander_or_a_fellow_v
         assert any("(M045, ruling 234)" in r for r in reasons(step, "stark")), dest
 
 
+def test_M045_a_vassal_refused_an_area_of_its_family_is_told_which_house_holds_it_word_for_word(phases, combat):
+    s = _game()
+    put(s, "the_reach", "tyrell", "footman", "knight", order="vassal_march")
+    put(s, "blackwater", "stark", "footman")  # its commander, by its units
+    s.area_mut("kingswood").power_token = "arryn"  # another vassal of Stark, by its power token
+    told = {}
+    for dest in ("blackwater", "kingswood"):
+        step = run(s, for_vassal("stark", "tyrell", march_cmd("the_reach", (dest, "footman"))))
+        told[dest] = reasons(step, "stark")
+        assert step.state.area(dest).units == s.area(dest).units, "refused: nothing moved"
+    rule = ("a vassal never marches into an area its commander or another vassal of the same commander "
+            "controls (M045, ruling 234)")
+    assert told == {"blackwater": [f"Blackwater is controlled by Stark: {rule}"],
+                    "kingswood": [f"Kingswood is controlled by Arryn: {rule}"]}
+
+
 def test_M068_a_vassal_leaving_a_land_area_empty_always_leaves_a_power_token(phases, combat):
     s = _game()
     put(s, "the_reach", "tyrell", "footman", "knight", order="vassal_march")
@@ -155,6 +171,20 @@ def test_M069_a_commander_never_enters_an_area_its_vassal_controls(phases, comba
         step = run(s, entry("stark", march_cmd("blackwater", (dest, "footman"))))
         assert any("never enters an area its vassal controls" in r for r in reasons(step, "stark")), dest
     assert family_entry_problem(s, board, "stark", "stoney_sept") is None
+
+
+def test_M069_a_commander_refused_its_vassal_s_area_is_told_which_vassal_holds_it_word_for_word(phases, combat):
+    s = _game()
+    put(s, "blackwater", "stark", "footman", "knight", order="march+0")
+    s.area_mut("the_reach").power_token = "tyrell"
+    put(s, "kings_landing", "arryn", "footman")
+    told = {}
+    for dest in ("the_reach", "kings_landing"):
+        step = run(s, entry("stark", march_cmd("blackwater", (dest, "footman"))))
+        told[dest] = reasons(step, "stark")
+    rule = "a commander never enters an area its vassal controls (M069, ruling 243)"
+    assert told == {"the_reach": [f"The Reach is controlled by Tyrell, your vassal this round: {rule}"],
+                    "kings_landing": [f"King's Landing is controlled by Arryn, your vassal this round: {rule}"]}
 
 
 def test_M069_a_vassal_with_no_commander_is_no_one_s_family(phases, combat):

@@ -47,3 +47,18 @@ def test_ruling_355_a_standing_combat_line_whose_card_is_discarded_is_skipped_an
     assert skipped and skipped[0].reason.startswith(SKIPPED) and skipped[0].visible_to == "tyrell"
     assert [(r.kind, r.house) for r in step.requests] == [("house_card", "tyrell")]
     assert line["id"] in {a["id"] for a in step.state.answers if a.get("standing")}
+
+
+def test_ruling_353_a_standing_combat_line_naming_an_opponent_plays_its_card_only_against_that_house(phases):
+    """``if attacked by Baratheon: play ...`` fits a combat against Baratheon and no other."""
+    state = position(POSITION)
+    fits = _standing("tyrell", PlayCard(card="margaery_tyrell", when=CombatFilter(role="defender", opponent="baratheon")))
+    step = advance(state, [fits, *say("baratheon", ATTACK, PlayCard(card="ser_davos_seaworth"))], board=BOARD)
+    assert [e.defender_card for e in step.events if isinstance(e, HouseCardsRevealed)] == ["margaery_tyrell"]
+    assert any(isinstance(e, AnswerUsed) and fits["id"] in e.ids for e in step.events)
+
+    other = _standing("tyrell", PlayCard(card="margaery_tyrell", when=CombatFilter(role="defender", opponent="greyjoy")))
+    step = advance(state, [other, *say("baratheon", ATTACK, PlayCard(card="ser_davos_seaworth"))], board=BOARD)
+    assert not [e for e in step.events if isinstance(e, HouseCardsRevealed)], "Baratheon is not Greyjoy: no card yet"
+    assert [(r.kind, r.house) for r in step.requests] == [("house_card", "tyrell")]
+    assert other["id"] in {a["id"] for a in step.state.answers if a.get("standing")}, "kept for a combat it fits"

@@ -329,3 +329,26 @@ def test_ruling_360_a_penalty_line_replaces_only_the_line_naming_as_many_units()
     lines = [decline, severe, lesser, newer]
     kept, _ = standing_changes(s, s.board(), lines, {a["id"] for a in lines})
     assert [a["id"] for a in kept] == [decline["id"], severe["id"], newer["id"]]
+
+
+# --- supply: a line for each number of units a cut asks for (ruling 362) ------------------------------
+
+
+def test_ruling_362_supply_lines_naming_different_numbers_of_units_stand_side_by_side(westeros_only: None) -> None:
+    one = standing("stark", Reconcile(removals=(Located("the_twins", "footman"),)))
+    three = standing("stark", CUT)
+    step = advance(_over_supply(3), [three, one], deadline=only("stark", "reconcile"))  # 3 to destroy
+    assert used(step.events, three) and not used(step.events, one)
+    assert held(step.state, one) and held(step.state, three) and not asked(step.requests, "stark", "reconcile")
+
+
+def test_ruling_362_a_supply_line_replaces_only_the_line_naming_as_many_units() -> None:
+    from adjudicator.engine.rules.standing import standing_changes
+
+    s = at_westeros(THREE, ("supply", "last_days_of_summer", "sea_of_storms"), seed="each-kind")
+    one = standing("stark", Reconcile(removals=(Located("the_twins", "footman"),)))
+    three = standing("stark", CUT)
+    other_one = standing("stark", Reconcile(removals=(Located("winterfell", "footman"),)))
+    lines = [one, three, other_one]
+    kept, _ = standing_changes(s, s.board(), lines, {a["id"] for a in lines})
+    assert [a["id"] for a in kept] == [three["id"], other_one["id"]]

@@ -38,6 +38,15 @@ KINDS = {
     "loyalty_move": ("stark", "scattering dissent: King's Landing, Blackwater", "scattering dissent: King's Landing, Kingswood"),
     "distribute": ("targaryen", "distribute fiefdoms: 1 to stark", "distribute fiefdoms: 1 to lannister"),
     "vassal_muster": ("stark", "for arryn: muster in The Eyrie: footman", "for arryn: muster in The Eyrie: knight"),
+    # The other combat answers: a refusal of support names all there is to its decision, so only the same
+    # line again replaces it.
+    "refuse_support": ("stark", "refuse support from lannister", "refuse support from lannister"),
+    "card_choice": ("stark", "Robb Stark: retreat to Karhold", "Robb Stark: retreat to White Harbor"),
+    "blade": ("stark", "use blade", "keep blade"),
+    "casualties": ("stark", "if attacked in Winterfell: casualties: footman",
+                   "if attacked in Winterfell: casualties: knight"),
+    "retreat": ("stark", "if attacked in Winterfell: retreat to Castle Black", "if attacked in Winterfell: retreat to Karhold"),
+    "port_ships": ("stark", "Port of Winterfell: take over 1 ship", "Port of Winterfell: take over 2 ships"),
 }
 
 
