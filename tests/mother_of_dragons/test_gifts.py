@@ -188,3 +188,15 @@ def test_M121_ruling_261_the_base_game_makes_no_gift_in_a_combat():
     march = March(origin="kings_landing", moves=(Move(destination="kingswood", units=(UnitSpec("knight", 1),)),))
     g.run(entries("stark", march), entries("stark", Give(power=1, to="lannister")))
     assert g.asked() == {("support", "baratheon")} and not g.given()
+
+
+def test_M121_ruling_261_the_combat_replayed_past_a_gift_reports_what_follows_it():
+    """The gift's events are recorded with it: the replay of the combat makes them again in their
+    place, so the step after it reports the support declared, and only that is new."""
+    g = eyrie_attacked()
+    g.run(entries("baratheon", Give(power=2, to="stark")))
+    before = len(g.events)
+    g.run(entries("lannister", Support(side="none")))
+    new = [type(e).__name__ for e in g.events[before:]]
+    assert "PowerGiven" not in new and "SupportDeclared" in new
+    assert [e.house for e in g.events[before:] if type(e).__name__ == "AnswerUsed"][:1] == ["lannister"]
