@@ -71,7 +71,7 @@ def test_sample_replays_byte_for_byte(played):
 
 
 @pytest.mark.filterwarnings("ignore::adjudicator.seals.keys.InsecureKeyFile")  # git keeps no file modes
-@pytest.mark.parametrize("name", ["game", "mod-game", "adwd-game"])  # the base sample and the boxes' ones
+@pytest.mark.parametrize("name", ["game", "mod-game", "adwd-game", "affc-game"])  # the base sample and the boxes' ones
 def test_sample_sealed_files_are_the_plain_turns_sealed_with_the_demo_keys(name):
     sample = sample_dir(name)
     game, runs = sample_plan(sample)
@@ -87,7 +87,7 @@ def test_sample_sealed_files_are_the_plain_turns_sealed_with_the_demo_keys(name)
     assert count == len(list((sample / "sealed").rglob("*.txt")))
 
 
-@pytest.mark.parametrize("name", ["game", "mod-game", "adwd-game"])
+@pytest.mark.parametrize("name", ["game", "mod-game", "adwd-game", "affc-game"])
 def test_sample_keys_are_marked_demo_only(name):
     sample = sample_dir(name)
     game, _ = sample_plan(sample)

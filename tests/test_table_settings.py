@@ -172,6 +172,26 @@ def test_ruling_448_a_victory_target_with_targaryen_in_play_is_refused(tmp_path,
     assert GameDir(tmp_path / "g").load_state().victory_target(GameDir(tmp_path / "g").load_state().board()) == 6
 
 
+# --- ruling 452: no victory target in a box won by objectives --------------------------------------------
+
+AFFC = ("--expansion", "a-feast-for-crows", "--houses", "stark,lannister,baratheon,arryn")
+
+
+@pytest.mark.parametrize("how", [AFFC, ("--setup", "a-feast-for-crows")])
+def test_ruling_452_a_victory_target_in_a_feast_for_crows_is_refused(tmp_path, capsys, how):
+    code, _, err = run(capsys, "new", tmp_path / "g", *how, "--victory-target", "6")
+    assert code == 2 and "--victory-target 6: this box is won by points of objectives" in err
+    assert "not by castles and strongholds (F045)" in err and "(ruling 452)" in err
+    assert "Traceback" not in err and not (tmp_path / "g").exists()
+
+
+def test_ruling_452_the_scenario_s_own_seven_is_the_rulebook_s_game(tmp_path, capsys):
+    assert run(capsys, "new", tmp_path / "g", *AFFC, "--victory-target", "7", "--seed", "s")[0] == 0
+    state = GameDir(tmp_path / "g").load_state()
+    assert "victory_target" not in state.options and state.victory_target(state.board()) == 7
+    assert "victory_target" not in (tmp_path / "g" / "game.toml").read_text()
+
+
 # --- ruling 449: a setting never changes during a game ---------------------------------------------------
 
 

@@ -42,7 +42,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--rounds", type=int, metavar="N",
                    help="the round limit, 1 to 10 (default: the box's: 10, or A Dance with Dragons' 6)")
     p.add_argument("--victory-target", type=int, metavar="N",
-                   help="the castles and strongholds that win at once (default 7; not with Targaryen)")
+                   help="the castles and strongholds that win at once (default 7; not with Targaryen, nor in a box "
+                   "won by objectives: A Feast for Crows)")
     p.add_argument("--random-houses", metavar="SEAT,SEAT,...",
                    help="deal the houses in play to these seats (players' names) by the committed seed: "
                    "'maester replay' shows the draw after 'maester reveal'")

@@ -95,7 +95,7 @@ def check_victory_target(state: GameState, board: Board, target: int) -> int | N
     """The victory target to record: None when it is the board's own seven.
 
     :raises SetupError: for a target no house can reach, one every house holds already, or a game
-        whose Targaryen wins by its victory track (ruling 448).
+        whose Targaryen wins by its victory track (ruling 448), or a box won by objectives (ruling 452).
     """
     if target == int(board.constants["castles_needed_to_win"]):
         return None
@@ -103,6 +103,10 @@ def check_victory_target(state: GameState, board: Board, target: int) -> int | N
         raise SetupError(f"--victory-target {target}: Targaryen wins on space 7 of its victory track by loyalty tokens "
                          "and Pentos, never by castles (M076, M080), so a target of castles cannot be changed with "
                          "Targaryen in play (ruling 448); play without Targaryen or leave out --victory-target")
+    if state.box.has("objectives"):
+        raise SetupError(f"--victory-target {target}: this box is won by points of objectives, not by castles and "
+                         "strongholds (F045), so a target of castles means nothing in it and cannot be set "
+                         "(ruling 452); leave out --victory-target")
     low, high = target_range(state, board)
     if not low <= target <= high:
         raise SetupError(f"--victory-target {target}: this game has {high} castles and strongholds in play and a "

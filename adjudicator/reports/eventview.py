@@ -7,7 +7,7 @@ from dataclasses import fields
 from typing import Any
 
 from ..engine.events import AnswerUsed, DefaultUsed, Event, OnlyOption
-from ..game.board import HOUSES
+from ..game.board import ALL_HOUSES
 from .cardtext import card_ref
 from .words import WIDTH, clean
 
@@ -121,7 +121,7 @@ def _is_amount(v: Any) -> bool:
 
 def _source_text(e: Event, source: str) -> str:
     """Words for a breakdown's row: the event module's ``source_text`` if it has one."""
-    if source in HOUSES:
+    if source in ALL_HOUSES:  # Arryn and Targaryen bid too
         return source.title()
     describe = getattr(sys.modules.get(type(e).__module__), "source_text", None)
     if callable(describe):

@@ -44,7 +44,8 @@ def create_demo(root: Path) -> GameDir:
 
 def sample_dir(name: str = "game") -> Path:
     """``samples/NAME`` of the checkout (or of the installed package, when it carries it): ``game``
-    for the base game, ``mod-game`` for the Mother of Dragons sample, ``adwd-game`` for A Dance with Dragons'."""
+    for the base game, ``mod-game`` for the Mother of Dragons sample, ``adwd-game`` for A Dance with Dragons',
+    ``affc-game`` for A Feast for Crows'."""
     return resource_dir("samples") / name
 
 
