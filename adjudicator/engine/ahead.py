@@ -146,6 +146,15 @@ def westeros_decisions(state: GameState, board: Board, house: str, asked: list[R
     return _westeros(state, board, house, asked)
 
 
+# The Westeros cards whose resolution has every house muster (a card's ``musters`` in its data): each
+# box's deck, not a list of ids here
+_MUSTERS = {c.id: c.musters for c in CARDS.westeros if c.musters}
+
+
+def _westeros_name(card: str | None) -> str:
+    return next(c.name for c in CARDS.westeros if c.id == card)
+
+
 def _westeros(state: GameState, board: Board, house: str, asked: list[Request]) -> list[Upcoming]:
     from .rules.westeros import DECIDER  # each phase's rules are loaded where its lines are worked out
 
@@ -171,11 +180,13 @@ def _westeros(state: GameState, board: Board, house: str, asked: list[Request]) 
         out += _tie_break(state, house, settled=pending_bid is not None and pending_bid.context.get("track") != "iron_throne")
     if any(r.kind == "bid" and r.context.get("track") == "wildlings" for r in asked) and "tie_break" not in mine:
         out += _tie_break(state, house, settled=True)  # ties of the wildling bids (R107)
-    if now == "mustering" and mustering is None:
-        out += _musters(state, board, house, "Mustering resolves after what is asked now: you may send yours now")
-    if now == "a_throne_of_blades" and mustering is None and _decided(state, now) in (None, "muster"):
-        out += _musters(state, board, house, "if the holder of the Iron Throne chooses mustering for A Throne of "
-                                             "Blades: you may send yours now")
+    musters = _MUSTERS.get(now or "")
+    if musters == "always" and mustering is None:
+        out += _musters(state, board, house, f"{_westeros_name(now)} resolves after what is asked now: you may send "
+                                             "yours now")
+    if now and musters not in (None, "always") and mustering is None and _decided(state, now) in (None, musters):
+        out += _musters(state, board, house, f"if the holder of the Iron Throne chooses mustering for "
+                                             f"{_westeros_name(now)}: you may send yours now")
     if now in ("clash_of_kings", "dark_wings_dark_words") and not bidding and _decided(state, now) in (None, "bid"):
         out += _bids(state, house, "the bidding of this card comes after what is asked now: your three bids may go now"
                      if now == "clash_of_kings" else "if the holder of the Messenger Raven chooses the bidding for "
@@ -190,7 +201,7 @@ def _westeros(state: GameState, board: Board, house: str, asked: list[Request]) 
         bidding_first = bidding_first or card in ("clash_of_kings", "dark_wings_dark_words", "winter_is_coming")
         if i == 0:
             continue  # what the card resolving now asks is said above
-        if card in ("mustering", "a_throne_of_blades"):
+        if card in _MUSTERS:
             out += _musters(state, board, house, f"{name} resolves later in this phase: you may send your mustering now")
         elif card in ("clash_of_kings", "dark_wings_dark_words"):
             out += _bids(state, house, f"{name} resolves later in this phase: your three bids may go now")

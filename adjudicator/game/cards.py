@@ -62,6 +62,9 @@ class WesterosCard:
     banner: tuple[str, ...] = ()  # deck IV: the areas that get a loyalty token first (M083)
     details: dict[str, Any] | None = None  # deck IV: its costs and choices, as the data gives them
     set: str = "base"  # base (decks I-IV of the boxes) | affc (A Feast for Crows' deck I)
+    # every house musters when it resolves: "always" (Mustering), or the holder's choice that makes it
+    # muster ("muster": A Throne of Blades); answering ahead offers the musters from this, not from ids
+    musters: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +206,7 @@ def _house_card(c: dict[str, Any]) -> HouseCard:
     )
 
 
-_WESTEROS_KEYS = frozenset({"deck", "id", "name", "copies", "wildling_icon", "effect", "banner", "choice", "set"})
+_WESTEROS_KEYS = frozenset({"deck", "id", "name", "copies", "wildling_icon", "effect", "banner", "choice", "set", "musters"})
 
 
 def _choices(cards: dict[str, list[dict[str, Any]]]) -> dict[str, ChoiceForms]:
@@ -218,7 +221,7 @@ def _choices(cards: dict[str, list[dict[str, Any]]]) -> dict[str, ChoiceForms]:
 def _westeros(c: dict[str, Any]) -> WesterosCard:
     extra = {k: v for k, v in c.items() if k not in _WESTEROS_KEYS}
     return WesterosCard(c["deck"], c["id"], c["name"], c["copies"], c["wildling_icon"], c["effect"],
-                        tuple(c.get("banner", ())), extra or None, c.get("set", "base"))  # fmt: skip
+                        tuple(c.get("banner", ())), extra or None, c.get("set", "base"), c.get("musters", ""))  # fmt: skip
 
 
 def _tides(c: dict[str, Any]) -> TidesCard:

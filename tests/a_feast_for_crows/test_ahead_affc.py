@@ -1,0 +1,44 @@
+"""A Feast for Crows' The Burden of Power comes up ahead as A Throne of Blades does (ruling 124): while its
+holder may still choose to muster, every house may send its mustering with the same mail."""
+
+from __future__ import annotations
+
+from adjudicator.engine.ahead import cards_to_come, upcoming
+from adjudicator.engine.core.context import Request
+from adjudicator.game.state import GameState
+from adjudicator.robots.simulate import simulate
+
+AFFC = "a-feast-for-crows"
+
+
+def _states_with(card: str, *, now: bool) -> list[GameState]:
+    """Steps of robot games of the scenario where ``card`` resolves now (or later) in a Westeros phase and
+    nobody has been asked to muster yet."""
+    found: list[GameState] = []
+    for seed in range(1, 12):
+        seen: list[GameState] = []
+        simulate(4, seed, rounds=6, text=False, chaos=0.0, expansion=AFFC, on_step=seen.append)
+        for state in seen:
+            first, later = cards_to_come(state)
+            asked = [Request.from_dict(p) for p in state.pending]
+            if (first == card if now else card in later) and not any(r.kind == "muster" for r in asked):
+                found.append(state)
+        if found:
+            return found
+    return found
+
+
+def _muster_whys(state: GameState) -> set[str]:
+    asked = [Request.from_dict(p) for p in state.pending]
+    return {u.why for house in state.houses_in_play for u in upcoming(state, house, asked)
+            if u.request.kind == "muster"}
+
+
+def test_F042_the_burden_of_power_offers_the_musters_while_its_holder_may_still_choose_them():
+    states = _states_with("the_burden_of_power", now=True)
+    assert states, "no robot game of seeds 1-11 revealed The Burden of Power"
+    chosen = [s for s in states if any(r["kind"] == "westeros_choice" for r in s.pending)]
+    assert chosen, "The Burden of Power asks its holder first"
+    for state in chosen:
+        assert "if the holder of the Iron Throne chooses mustering for The Burden of Power: you may send yours now" \
+            in _muster_whys(state)
