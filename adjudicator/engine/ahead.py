@@ -162,14 +162,16 @@ def _westeros(state: GameState, board: Board, house: str, asked: list[Request]) 
     mine = {r.kind for r in asked if r.house == house}
     out: list[Upcoming] = []
     mustering = next((r for r in asked if r.kind == "muster"), None)
+    castles = _MUSTERS.get(now or "") == "castles"
     if mustering is not None and mustering.house != house and "muster" not in mine:
         order = state.turn_order()
         if house in order and mustering.house in order and order.index(house) > order.index(mustering.house):
             out += _musters(state, board, house, f"you muster after {mustering.house.title()} (turn order): you may "
-                                                  "send it now")
+                                                  "send it now", castles_only=castles)
     if mustering is not None and mustering.house == house:
         then = tuple(str(a) for a in mustering.context.get("then", ()))
-        out += [u for u in _musters(state, board, house, "your next area to muster: you may send it now")
+        out += [u for u in _musters(state, board, house, "your next area to muster: you may send it now",
+                                    castles_only=castles)
                 if u.request.context.get("area") in then]
     pending_bid = next((r for r in asked if r.house == house and r.kind == "bid"), None)
     bidding = any(r.kind == "bid" and r.context.get("track") != "wildlings" for r in asked)
@@ -181,10 +183,10 @@ def _westeros(state: GameState, board: Board, house: str, asked: list[Request]) 
     if any(r.kind == "bid" and r.context.get("track") == "wildlings" for r in asked) and "tie_break" not in mine:
         out += _tie_break(state, house, settled=True)  # ties of the wildling bids (R107)
     musters = _MUSTERS.get(now or "")
-    if musters == "always" and mustering is None:
+    if musters in ("always", "castles") and mustering is None:
         out += _musters(state, board, house, f"{_westeros_name(now)} resolves after what is asked now: you may send "
                                              "yours now")
-    if now and musters not in (None, "always") and mustering is None and _decided(state, now) in (None, musters):
+    if now and musters not in (None, "always", "castles") and mustering is None and _decided(state, now) in (None, musters):
         out += _musters(state, board, house, f"if the holder of the Iron Throne chooses mustering for "
                                              f"{_westeros_name(now)}: you may send yours now")
     if now in ("clash_of_kings", "dark_wings_dark_words") and not bidding and _decided(state, now) in (None, "bid"):
@@ -202,7 +204,8 @@ def _westeros(state: GameState, board: Board, house: str, asked: list[Request]) 
         if i == 0:
             continue  # what the card resolving now asks is said above
         if card in _MUSTERS:
-            out += _musters(state, board, house, f"{name} resolves later in this phase: you may send your mustering now")
+            out += _musters(state, board, house, f"{name} resolves later in this phase: you may send your mustering now",
+                            castles_only=_MUSTERS[card] == "castles")
         elif card in ("clash_of_kings", "dark_wings_dark_words"):
             out += _bids(state, house, f"{name} resolves later in this phase: your three bids may go now")
             out += _tie_break(state, house, settled=False)
@@ -254,13 +257,17 @@ def _unique(items: list[Upcoming]) -> list[Upcoming]:
     return out
 
 
-def _musters(state: GameState, board: Board, house: str, why: str) -> list[Upcoming]:
+def _musters(state: GameState, board: Board, house: str, why: str, *, castles_only: bool = False) -> list[Upcoming]:
+    """The musters ``house`` may send now; ``castles_only``: a card that musters one point in each castle and
+    none in a stronghold (a card's ``musters = "castles"``: A Feast for Crows' Rally the Men, ruling 405)."""
     from .core.mustering import legal_single_actions, muster_request, westeros_mustering_areas
 
     areas = westeros_mustering_areas(state, board, house)
+    if castles_only:
+        areas = [a for a in areas if state.effective_area(a, board).fortification == "castle"]
     out = []
     for i, area in enumerate(areas):
-        points = board.area(area).muster_points
+        points = 1 if castles_only else board.area(area).muster_points
         singles = legal_single_actions(state, board, house, area, points)
         if not singles:
             continue  # nothing can be mustered there: it passes unasked

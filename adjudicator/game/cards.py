@@ -62,8 +62,9 @@ class WesterosCard:
     banner: tuple[str, ...] = ()  # deck IV: the areas that get a loyalty token first (M083)
     details: dict[str, Any] | None = None  # deck IV: its costs and choices, as the data gives them
     set: str = "base"  # base (decks I-IV of the boxes) | affc (A Feast for Crows' deck I)
-    # every house musters when it resolves: "always" (Mustering), or the holder's choice that makes it
-    # muster ("muster": A Throne of Blades); answering ahead offers the musters from this, not from ids
+    # every house musters when it resolves: "always" (Mustering), "castles" (one point in each castle, none
+    # in a stronghold: Rally the Men), or the holder's choice that makes it muster ("muster": A Throne of
+    # Blades); answering ahead offers the musters from this, not from ids
     musters: str = ""
 
 

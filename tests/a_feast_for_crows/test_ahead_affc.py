@@ -42,3 +42,30 @@ def test_F042_the_burden_of_power_offers_the_musters_while_its_holder_may_still_
     for state in chosen:
         assert "if the holder of the Iron Throne chooses mustering for The Burden of Power: you may send yours now" \
             in _muster_whys(state)
+
+
+def test_ruling_405_rally_the_men_offers_a_later_house_one_point_in_each_castle_and_no_stronghold():
+    from adjudicator.game.boxes import board_for
+    from adjudicator.game.cards import CARDS
+
+    (rally,) = [c for c in CARDS.westeros if c.id == "rally_the_men"]
+    assert rally.musters == "castles"
+    found: list[tuple[GameState, object]] = []
+    for seed in range(1, 12):
+        seen: list[GameState] = []
+        simulate(4, seed, rounds=6, text=False, chaos=0.0, expansion=AFFC, on_step=seen.append)
+        for state in seen:
+            first, _later = cards_to_come(state)
+            asked = [Request.from_dict(p) for p in state.pending]
+            if first != "rally_the_men" or not any(r.kind == "muster" for r in asked):
+                continue
+            for house in state.houses_in_play:
+                found += [(state, u) for u in upcoming(state, house, asked) if u.request.kind == "muster"]
+        if found:
+            break
+    assert found, "no robot game of seeds 1-11 asked a muster of Rally the Men with another house still to muster"
+    for state, u in found:
+        board = board_for(AFFC, state.houses_in_play)
+        area = str(u.request.context["area"])  # type: ignore[attr-defined]
+        assert u.request.context["points"] == 1, u.request  # type: ignore[attr-defined]
+        assert state.effective_area(area, board).fortification == "castle", area
