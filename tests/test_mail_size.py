@@ -42,6 +42,20 @@ def _map_of(data: bytes) -> bytes | None:
     return bytes(pics[0]) if pics else None
 
 
+def _mail_out(root: Path, moderator_key: Path, *, first: bool) -> None:
+    """Write and mark sent every mail waiting after a run, as a moderator's cron would; the first time,
+    register the moderator and give every house an address."""
+    if first:
+        registry.register_key(root, "moderator", shapes.MODERATOR.public, email=shapes.MODERATOR_EMAIL)
+        doc = tomllib.loads((root / "game.toml").read_text(encoding="utf-8"))
+        for house in doc["game"]["houses"]:
+            doc.setdefault("players", {}).setdefault(house, {})["email"] = f"{house}@players.example"
+        (root / "game.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert maester(["outbox", str(root), "--key", str(moderator_key)]) == 0
+        assert maester(["outbox", str(root), "--mark-sent"]) == 0
+
+
 def test_ruling_317_every_mail_of_a_short_6_player_robot_game_is_within_the_bound(tmp_path: Path) -> None:
     """A round of six robots, mailed after every run as a cron job would; each mail's size is
     checked against the bound, and one that would pass it holds the map drawn smaller."""
@@ -50,15 +64,7 @@ def test_ruling_317_every_mail_of_a_short_6_player_robot_game_is_within_the_boun
     first = {"run": True}
 
     def mail_after_the_run(state: GameState) -> None:
-        if first.pop("run", False):
-            registry.register_key(root, "moderator", shapes.MODERATOR.public, email=shapes.MODERATOR_EMAIL)
-            doc = tomllib.loads((root / "game.toml").read_text(encoding="utf-8"))
-            for house in doc["game"]["houses"]:
-                doc.setdefault("players", {}).setdefault(house, {})["email"] = f"{house}@players.example"
-            (root / "game.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
-        with contextlib.redirect_stdout(io.StringIO()):
-            assert maester(["outbox", str(root), "--key", str(tmp_path / "moderator")]) == 0
-            assert maester(["outbox", str(root), "--mark-sent"]) == 0
+        _mail_out(root, tmp_path / "moderator", first=bool(first.pop("run", False)))
 
     simulate(6, 2, rounds=1, out=root, on_step=mail_after_the_run)
     records = [
@@ -95,15 +101,7 @@ def test_ruling_328_a_late_action_phase_reaches_the_moderator_in_mails_within_th
     def mail_from_round_8(state: GameState) -> None:
         if state.round < 8:
             return
-        if not started:
-            registry.register_key(root, "moderator", shapes.MODERATOR.public, email=shapes.MODERATOR_EMAIL)
-            doc = tomllib.loads((root / "game.toml").read_text(encoding="utf-8"))
-            for house in doc["game"]["houses"]:
-                doc.setdefault("players", {}).setdefault(house, {})["email"] = f"{house}@players.example"
-            (root / "game.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
-        with contextlib.redirect_stdout(io.StringIO()):
-            assert maester(["outbox", str(root), "--key", str(tmp_path / "moderator")]) == 0
-            assert maester(["outbox", str(root), "--mark-sent"]) == 0
+        _mail_out(root, tmp_path / "moderator", first=not started)
         started.append(len(started))
 
     simulate(6, 1, rounds=8, out=root, on_step=mail_from_round_8)

@@ -2,29 +2,29 @@
 ones: replayed from scratch with the real rules, parser and reports, every report compared byte for byte.
 
 After a deliberate change, rebuild ``samples/adwd-game/expected/`` with
-``python samples/adwd-game/make_sample.py --approve`` and read the difference before committing it.
+``python samples/game/make_sample.py --sample samples/adwd-game --approve`` and read the difference before committing it.
 """
 
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 
 import pytest
-from test_sample_game import _events, assert_matches_approved, assert_second_run_changes_nothing
+from test_sample_game import (
+    _events,
+    assert_matches_approved,
+    assert_replays_byte_for_byte,
+    assert_second_run_changes_nothing,
+    sample_played,
+)
 
-from adjudicator.cli import main as cli_main
-from adjudicator.folder import audit, batch
-from adjudicator.robots.demo import play_sample, sample_dir, sample_plan
+from adjudicator.robots.demo import sample_dir, sample_plan
 
 SAMPLE = sample_dir("adwd-game")
 EXPECTED = SAMPLE / "expected"
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[batch.RunResult]]:
-    root = tmp_path_factory.mktemp("adwd-sample") / "adwd-sample"
-    return root, play_sample(root, SAMPLE)
+played = sample_played("adwd-game", "adwd-sample")
 
 
 def test_adwd_sample_reports_and_receipts_match_the_approved_copies(played):
@@ -92,11 +92,7 @@ def test_adwd_sample_answers_ser_ilyn_payne_and_reek_ahead_in_the_action_files(p
 
 
 def test_DD14_the_sample_game_replays_byte_for_byte(played, capsys: pytest.CaptureFixture[str]):
-    root, _ = played
-    check = audit.replay(root)
-    assert check.ok, check.lines()
-    assert cli_main(["replay", str(root)]) == 0, "maester replay passes on it"
-    assert "every snapshot follows from the archive, byte for byte" in capsys.readouterr().out
+    assert_replays_byte_for_byte(played[0], capsys)
 
 
 def test_adwd_sample_run_again_changes_nothing(played):

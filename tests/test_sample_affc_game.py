@@ -3,29 +3,29 @@ with Dragons ones: replayed from scratch with the real rules, parser and reports
 byte for byte.
 
 After a deliberate change, rebuild ``samples/affc-game/expected/`` with
-``python samples/affc-game/make_sample.py --approve`` and read the difference before committing it.
+``python samples/game/make_sample.py --sample samples/affc-game --approve`` and read the difference before committing it.
 """
 
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 
 import pytest
-from test_sample_game import _events, assert_matches_approved, assert_second_run_changes_nothing
+from test_sample_game import (
+    _events,
+    assert_matches_approved,
+    assert_replays_byte_for_byte,
+    assert_second_run_changes_nothing,
+    sample_played,
+)
 
-from adjudicator.cli import main as cli_main
-from adjudicator.folder import audit, batch
-from adjudicator.robots.demo import play_sample, sample_dir, sample_plan
+from adjudicator.robots.demo import sample_dir, sample_plan
 
 SAMPLE = sample_dir("affc-game")
 EXPECTED = SAMPLE / "expected"
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[batch.RunResult]]:
-    root = tmp_path_factory.mktemp("affc-sample") / "affc-sample"
-    return root, play_sample(root, SAMPLE)
+played = sample_played("affc-game", "affc-sample")
 
 
 def test_affc_sample_reports_and_receipts_match_the_approved_copies(played):
@@ -109,11 +109,7 @@ def test_affc_sample_bids_name_arryn_as_every_house(played):
 
 
 def test_affc_sample_replays_byte_for_byte(played, capsys: pytest.CaptureFixture[str]):
-    root, _ = played
-    check = audit.replay(root)
-    assert check.ok, check.lines()
-    assert cli_main(["replay", str(root)]) == 0, "maester replay passes on it"
-    assert "every snapshot follows from the archive, byte for byte" in capsys.readouterr().out
+    assert_replays_byte_for_byte(played[0], capsys)
 
 
 def test_affc_sample_run_again_changes_nothing(played):

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from adjudicator.cli import main as cli_main
 from adjudicator.folder import audit, batch
 from adjudicator.robots.demo import main as demo_main
 from adjudicator.robots.demo import play_sample, sample_dir, sample_plan
@@ -22,10 +24,27 @@ SAMPLE = sample_dir()
 EXPECTED = SAMPLE / "expected"
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[batch.RunResult]]:
-    root = tmp_path_factory.mktemp("sample") / "sample"
-    return root, play_sample(root)
+def sample_played(name: str, folder: str) -> Any:
+    """A module's fixture ``played``: samples/NAME played from scratch into a folder FOLDER, with the
+    results of its runs; each sample game's tests (this file's and the boxes') share it."""
+
+    @pytest.fixture(scope="module")
+    def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[batch.RunResult]]:
+        root = tmp_path_factory.mktemp(folder) / folder
+        return root, play_sample(root, sample_dir(name))
+
+    return played
+
+
+def assert_replays_byte_for_byte(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``maester replay`` on a played sample: every snapshot follows from the archive."""
+    check = audit.replay(root)
+    assert check.ok, check.lines()
+    assert cli_main(["replay", str(root)]) == 0, "maester replay passes on it"
+    assert "every snapshot follows from the archive, byte for byte" in capsys.readouterr().out
+
+
+played = sample_played("game", "sample")
 
 
 def _events(root: Path) -> list[dict]:
@@ -64,10 +83,8 @@ def test_sample_is_two_rounds_of_four_houses_with_combat_westeros_and_a_deadline
     assert all(r.exit_status == 0 for r in results), "every sample file is accepted"
 
 
-def test_sample_replays_byte_for_byte(played):
-    root, _ = played
-    check = audit.replay(root)
-    assert check.ok, check.lines()
+def test_sample_replays_byte_for_byte(played, capsys: pytest.CaptureFixture[str]):
+    assert_replays_byte_for_byte(played[0], capsys)
 
 
 @pytest.mark.filterwarnings("ignore::adjudicator.seals.keys.InsecureKeyFile")  # git keeps no file modes
@@ -81,7 +98,7 @@ def test_sample_sealed_files_are_the_plain_turns_sealed_with_the_demo_keys(name)
         for plain in sorted((sample / "turns" / run.files).glob("*.txt")):
             sealed = sample / "sealed" / run.files / plain.name
             assert sealed.read_text() == seal.sign(plain.read_text(), keys[plain.stem]), (
-                f"{sealed} is stale: run python samples/{name}/make_sample.py"
+                f"{sealed} is stale: run python samples/game/make_sample.py --sample samples/{name}"
             )
             count += 1
     assert count == len(list((sample / "sealed").rglob("*.txt")))

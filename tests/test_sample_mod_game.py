@@ -2,7 +2,7 @@
 with the real rules, parser and reports, every report compared byte for byte.
 
 After a deliberate change, rebuild ``samples/mod-game/expected/`` with
-``python samples/mod-game/make_sample.py --approve`` and read the difference before committing it.
+``python samples/game/make_sample.py --sample samples/mod-game --approve`` and read the difference before committing it.
 """
 
 from __future__ import annotations
@@ -17,20 +17,21 @@ from typing import Any
 
 import pytest
 from test_report_browser import CHROMIUM, dump_dom
-from test_sample_game import _events, assert_matches_approved, assert_second_run_changes_nothing
+from test_sample_game import (
+    _events,
+    assert_matches_approved,
+    assert_replays_byte_for_byte,
+    assert_second_run_changes_nothing,
+    sample_played,
+)
 
-from adjudicator.cli import main as cli_main
-from adjudicator.folder import audit, batch
-from adjudicator.robots.demo import play_sample, sample_dir, sample_plan
+from adjudicator.robots.demo import sample_dir, sample_plan
 
 SAMPLE = sample_dir("mod-game")
 EXPECTED = SAMPLE / "expected"
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[batch.RunResult]]:
-    root = tmp_path_factory.mktemp("mod-sample") / "mod-sample"
-    return root, play_sample(root, SAMPLE)
+played = sample_played("mod-game", "mod-sample")
 
 
 def test_mod_sample_reports_and_receipts_match_the_approved_copies(played):
@@ -92,11 +93,7 @@ def test_mod_sample_has_a_combat_a_sea_order_a_loan_interest_a_dragon_and_a_loya
 
 
 def test_mod_sample_replays_byte_for_byte(played, capsys: pytest.CaptureFixture[str]):
-    root, _ = played
-    check = audit.replay(root)
-    assert check.ok, check.lines()
-    assert cli_main(["replay", str(root)]) == 0, "maester replay passes on it"
-    assert "every snapshot follows from the archive, byte for byte" in capsys.readouterr().out
+    assert_replays_byte_for_byte(played[0], capsys)
 
 
 def test_mod_sample_run_again_changes_nothing(played):

@@ -7,8 +7,9 @@
 Run it after a change to the turn-file language or to the reports; read the differences
 (``git diff samples/game``) before committing them: ``expected/`` is what
 ``tests/test_sample_game.py`` compares with. The keys in ``keys/`` are for this sample only.
-Another sample folder's own ``make_sample.py`` (``samples/mod-game/``) calls :func:`main` with
-its folder: the same commands rebuild it.
+The boxes' sample games are rebuilt by the same script, given their folder:
+
+    python samples/game/make_sample.py --sample samples/mod-game --approve
 """
 
 from __future__ import annotations
@@ -67,7 +68,10 @@ def main(sample: Path = HERE, doc: str | None = __doc__) -> int:
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--play", type=Path, metavar="DIR", help="replay the sample into DIR (a new folder)")
     parser.add_argument("--approve", action="store_true", help="replace expected/ with the replayed reports")
+    parser.add_argument("--sample", type=Path, metavar="FOLDER", default=sample,
+                        help="the sample folder (default: this one, samples/game; e.g. samples/mod-game)")
     args = parser.parse_args()
+    sample = args.sample.resolve()
     print(f"sealed {seal_all(sample)} turn files into {sample / 'sealed'}")
     if args.play or args.approve:
         root = args.play or Path(tempfile.mkdtemp(prefix="maester-sample-")) / "sample"
