@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from clikit import run
 
-from adjudicator.cli import main
 from adjudicator.folder import audit
 from adjudicator.folder.gamedir import GameDir
 from adjudicator.game.board import Board
@@ -19,12 +19,6 @@ from adjudicator.robots.simulate import simulate
 
 COMMUNITY = ("struggle-in-the-north", "rumble-in-the-south", "race-to-kings-landing", "no-kraken-for-dinner")
 NORTH_4 = ["stark", "lannister", "greyjoy", "baratheon"]
-
-
-def run(capsys, *args: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def without_setup(state):

@@ -10,6 +10,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from clikit import files, run
 
 from adjudicator.cli import main
 from adjudicator.engine.rules.endgame import standings
@@ -33,16 +34,6 @@ from adjudicator.robots.simulate import simulate
 
 THREE = "stark,lannister,baratheon"
 SIX = ["stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell"]
-
-
-def run(capsys, *args: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def files(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def game_table(root: Path) -> dict:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 import tomllib
-from pathlib import Path
 
 import pytest
+from clikit import run
 
-from adjudicator.cli import main
 from adjudicator.folder.gamedir import GameDir, GameDirError, create_game
 from adjudicator.game.mod_setup import new_mod_game
 from adjudicator.game.position import PositionError, load_position
@@ -25,16 +24,6 @@ from adjudicator.turnfile.names import display_name, lookup, vocabulary
 from adjudicator.turnfile.parser import parse_turn_file
 
 MOD = "mother-of-dragons"
-
-
-def run(capsys, *args: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def files(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 # --- maester new ------------------------------------------------------------------------------------
