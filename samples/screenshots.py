@@ -20,6 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from adjudicator.folder import stepreports  # noqa: E402
 from adjudicator.reports.report import MAP_FILE, join_html  # noqa: E402
 from adjudicator.robots.simulate import simulate  # noqa: E402
 
@@ -45,7 +46,8 @@ def browser_run(page: Path, width: int, height: int, profile: Path, *extra: str)
 
 def late_step(game: Path) -> Path:
     """A step late in the game at which a house is asked something (its report has a skeleton)."""
-    steps = sorted(p for p in (game / "reports").iterdir() if p.is_dir())
+    rendered = game.parent / f".{game.name}-reports"  # the steps' pages as files, to open in a browser
+    steps = [stepreports.write_out(s, rendered) for s in stepreports.steps(game)]
     for step in reversed(steps[: len(steps) * 4 // 5]):
         if any("YOUR TURN FILE" in p.read_text(encoding="utf-8") for p in step.glob("*.txt") if p.stem != "public"):
             return step

@@ -27,6 +27,7 @@ from adjudicator.reports import comingup  # noqa: F401  bound to the real printe
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
 from adjudicator.turnfile import parser, printer
+from clikit import reports_of
 
 HOUSES = ["stark", "lannister", "greyjoy", "baratheon"]
 KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 1] * 32)) for i, h in enumerate(HOUSES)}
@@ -189,7 +190,8 @@ def test_first_run_writes_snapshot_0000_setup_and_the_first_report(toy: Path):
     assert result.exit_status == 0
     assert (toy / "states" / "setup.toml").is_file()
     assert (toy / "states" / "0000.toml").read_text() == (toy / "state.toml").read_text()
-    report = toy / "reports" / "0000-r1-planning"
+    assert (toy / "reports" / "0000-r1-planning.json").is_file(), "the step's one file of its reports"
+    report = reports_of(toy) / "0000-r1-planning"
     for name in ["public.txt", "public.html", "report.json", *(f"{h}.{e}" for h in HOUSES for e in ("txt", "html"))]:
         assert (report / name).is_file(), name
     commitment = GameDir.open(toy).info().seed_commitment.removeprefix("sha256:")
@@ -209,7 +211,7 @@ def test_ruling_95_an_accepted_block_is_archived_alone_as_checked_and_its_receip
     assert result.accepted == ["000001-stark-r1-planning-seq1.txt"]
     archived = toy / "archive" / result.accepted[0]
     assert archived.read_bytes() == seal.normalise(turn).encode(), "the block alone: its normalised text and seal"
-    receipt = (toy / "reports" / "0001-r1-planning" / "receipts" / result.accepted[0]).read_text()
+    receipt = (reports_of(toy) / "0001-r1-planning" / "receipts" / result.accepted[0]).read_text()
     assert "line 2: bid wildlings 2" in receipt
     assert "not understood: 'bid wildlings lots'" in receipt
     assert "Dear moderator" not in archived.read_text() and "ignored" not in receipt
@@ -332,14 +334,14 @@ def test_house_with_nothing_pending_is_accepted_and_told_its_answers_stand(toy: 
     last = order[-1]
     drop(toy, "later.txt", sealed(last, "bid fiefdoms 1\n", step="action"))
     result = run(toy)
-    receipt = (toy / "reports" / result.steps[0] / "receipts" / result.accepted[0]).read_text()
+    receipt = (reports_of(toy) / result.steps[0] / "receipts" / result.accepted[0]).read_text()
     assert "had nothing pending" in receipt and "instructions for later in the round" in receipt
 
 
 def test_answer_the_engine_cannot_use_is_named_in_the_receipt(toy: Path):
     drop(toy, "s.txt", sealed("stark", "bid wildlings 9\n"))
     result = run(toy)
-    receipt = (toy / "reports" / result.steps[-1] / "receipts" / result.accepted[0]).read_text()
+    receipt = (reports_of(toy) / result.steps[-1] / "receipts" / result.accepted[0]).read_text()
     assert "What became of these answers:" in receipt
     assert "line 2: refused: a bid of 9 is more than the 5 power available" in receipt and "(R082)" in receipt
 
@@ -367,7 +369,7 @@ def test_unsealed_file_is_accepted_on_the_moderators_word(toy: Path):
     drop(toy, "unsealed.txt", text)
     result = run(toy)
     assert result.accepted == ["000001-stark-r1-planning-seq1.txt"]
-    receipt = next((toy / "reports").glob("0001-*/receipts/*.txt")).read_text()
+    receipt = next(reports_of(toy).glob("0001-*/receipts/*.txt")).read_text()
     assert "unsealed, on the moderator's word" in receipt
 
 
@@ -400,7 +402,7 @@ def test_ruling_91_deadline_fills_only_the_open_requests_and_the_game_goes_on(to
     meta = batch.Snapshot.from_toml((toy / "states" / "0002.toml").read_text(), where="0002")
     assert meta.deadline and len(meta.defaults) == 3
     assert [e["at"] for e in registry.read_log(snap.root) if e.get("action") == "deadline"] == [1]
-    greyjoy = (toy / "reports" / result.steps[0] / "greyjoy.txt").read_text()
+    greyjoy = (reports_of(toy) / result.steps[0] / "greyjoy.txt").read_text()
     assert "default" in greyjoy.lower()
     assert result.notes == [f"deadline: House {h} took the default of its bid: bid for the wildlings"
                             for h in ("Baratheon", "Lannister", "Greyjoy")], "each house and request is named"
@@ -555,7 +557,7 @@ def test_ruling_94_answers_already_used_stand_when_a_later_file_comes(toy: Path)
     result = run(toy)
     assert result.exit_status == 0 and state_of(toy).round == 2
     assert state_of(toy).houses["stark"].power == 4, "the decision taken with seq 1 stands"
-    stark = (toy / "reports" / result.steps[-1] / "stark.txt").read_text()
+    stark = (reports_of(toy) / result.steps[-1] / "stark.txt").read_text()
     assert "bid fiefdoms 3" in stark and "not needed" in stark
 
 

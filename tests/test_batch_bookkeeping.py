@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from test_batch import make_game, planning_bids, run, use_toy_game
 
-from adjudicator.folder import batch, intake
+from adjudicator.folder import batch, intake, stepreports
 
 
 @pytest.fixture
@@ -34,13 +34,15 @@ def _leave_temp(folder: Path) -> Path:
 
 
 def _latest_report(root: Path) -> Path:
-    return max((root / "reports").glob("[0-9][0-9][0-9][0-9]-*"))
+    """The latest step's report folder, where an older Maester (or the moderator's templates) wrote its
+    pages: a run writes the step's record beside it (``reports/NNNN-rR-STEP.json``)."""
+    return max((root / "reports").glob("[0-9][0-9][0-9][0-9]-*.json")).with_suffix("")
 
 
 def test_a_run_sweeps_the_temporary_files_where_a_killed_run_writes(toy: Path):
     latest = _latest_report(toy)
-    left = [_leave_temp(toy), _leave_temp(toy / "states"), _leave_temp(toy / "archive"), _leave_temp(latest),
-            _leave_temp(latest / "receipts")]  # fmt: skip
+    left = [_leave_temp(toy), _leave_temp(toy / "states"), _leave_temp(toy / "archive"), _leave_temp(toy / "reports"),
+            _leave_temp(latest), _leave_temp(latest / "receipts")]  # fmt: skip
     run(toy)
     assert [p for p in left if p.exists()] == []
 
@@ -56,14 +58,16 @@ def test_a_run_sweeps_a_temp_report_folder_that_no_later_run_would_write_again(t
     assert [p.name for p in (toy / "reports").iterdir() if p.name.startswith(".")] == []
 
 
-def test_a_report_folder_an_older_maester_left_half_written_is_completed_in_place(toy: Path):
+def test_a_report_folder_an_older_maester_left_half_written_is_finished_by_the_record(toy: Path):
     """An older Maester wrote a step's reports one by one, ``report.json`` last: a run killed halfway
-    left the folder without it (and a temp file). The next run completes that folder in place, each
-    file with the bytes an uninterrupted run wrote, and keeps what else is in it."""
+    left the folder without it (and a temp file). The next run writes the step's record, which replaces
+    that folder: the game folder is byte for byte that of an uninterrupted run of this Maester."""
     from test_batch import tree
 
     latest = _latest_report(toy)
     expected = tree(toy)
+    stepreports.write_out(stepreports.steps(toy)[-1], latest.parent)  # the pages as the older Maester wrote them
+    (latest.parent / stepreports.record_name(latest.name)).unlink()
     for name in ("report.json", "public.html", "stark.txt"):
         (latest / name).unlink()
     (latest / "public.txt").write_text("half")
@@ -71,7 +75,7 @@ def test_a_report_folder_an_older_maester_left_half_written_is_completed_in_plac
     (toy / "pending.json").write_text("{}")  # written after the reports by that older Maester
     run(toy)
     assert tree(toy) == expected
-    assert not list(latest.glob(".*.tmp")) and [p.name for p in (toy / "reports").iterdir() if p.name.startswith(".")] == []
+    assert not latest.exists() and [p.name for p in (toy / "reports").iterdir() if p.name.startswith(".")] == []
 
 
 def test_a_repair_sweeps_temp_report_folders_too(toy: Path):
@@ -83,7 +87,7 @@ def test_a_repair_sweeps_temp_report_folders_too(toy: Path):
 
 
 def test_a_run_leaves_the_report_folders_of_earlier_steps_unvisited_and_a_repair_sweeps_them(toy: Path):
-    earlier = toy / "reports" / "0000-r1-planning"
+    earlier = toy / "reports" / "0000-r1-planning"  # rendered with the moderator's templates, say (ruling 453)
     assert earlier != _latest_report(toy)
     left = _leave_temp(earlier / "receipts")
     run(toy)

@@ -24,6 +24,7 @@ from adjudicator.mail.outbox import mark_sent, parse_smtp_url, send_outbox, writ
 from adjudicator.reports.report import WIDTH, join_text
 from adjudicator.reports.sections import pick, text_sections
 from adjudicator.seals import seal
+from clikit import reports_of
 
 MOD = shapes.MODERATOR
 STRANGER = Ed25519PrivateKey.from_private_bytes(bytes([5] * 32))
@@ -85,7 +86,7 @@ def sections(text: str) -> dict[int, str]:
 
 
 def whole(game: Path, label: str, house: str) -> str:
-    folder = game / "reports" / label
+    folder = reports_of(game) / label
     return seal.normalise(join_text((folder / f"{house}.txt").read_text(), (folder / "public.txt").read_text()))
 
 

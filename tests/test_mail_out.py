@@ -29,6 +29,7 @@ from adjudicator.reports.sections import text_sections, trimmed
 from adjudicator.reports.svgmap import MapLayout
 from adjudicator.seals import seal
 from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
+from clikit import reports_of
 
 MOD = shapes.MODERATOR
 
@@ -82,7 +83,7 @@ def test_ruling_310_the_text_says_what_is_asked_then_the_turn_file_then_what_hap
     assert at == sorted(at), [x for x, i in sorted(zip(order, at), key=lambda p: p[1])]
     assert f"\ngame {shapes.GAME} · house stark · round 1 · planning · seq 1\n# orders:" in text
     assert max(len(line) for line in text.splitlines()) <= 80
-    folder = game / "reports" / "0000-r1-planning"
+    folder = reports_of(game) / "0000-r1-planning"
     for name in ("stark.txt", "public.txt"):  # every section of the step's reports, once (its title block aside)
         for sec in text_sections(seal.normalise((folder / name).read_text())):
             whole = trimmed(sec.text).rstrip("\n")
@@ -106,7 +107,7 @@ def test_a_house_gets_the_receipts_of_its_files_applied_in_the_step(game: Path, 
     batch.adjudicate(game, [tmp_path / "t.txt"])
     write_outbox(game, key=MOD)
     stark, _, _ = parts(read(game / "outbox" / "0001" / "stark.eml"))
-    (path,) = (game / "reports" / "0001-r1-planning" / "receipts").glob("000001-stark-r1-planning-seq1*")
+    (path,) = (reports_of(game) / "0001-r1-planning" / "receipts").glob("000001-stark-r1-planning-seq1*")
     receipt = path.read_text()
     kept, asked_then = re.split(r"\n\n(?=Asked of you now:|Nothing is asked)", receipt)  # ruling 316: at the top
     assert "YOUR FILES TAKEN (1): what was made of each\n" in stark and stark.count(kept) == 1
@@ -327,7 +328,7 @@ def test_without_a_key_the_mails_are_not_sealed_and_it_is_said(game: Path) -> No
     # JSON (its answers' verdicts) are attached: no report copy, no seal.
     import gzip
 
-    step = next(game.glob("reports/0000-*"))
+    step = next(reports_of(game).glob("0000-*"))
     assert {n: gzip.decompress(b) for n, b in files.items()} == {
         "mailgame-0000.json.gz": (step / "report.json").read_bytes(),
         "mailgame-0000-stark.jsonl.gz": (step / "stark.json").read_bytes()}  # ruling 316: compressed
@@ -355,7 +356,7 @@ def test_no_sender_address_and_no_reports_are_refused(game: Path, tmp_path: Path
 def test_an_incomplete_report_folder_is_not_mailed(game: Path, tmp_path: Path) -> None:
     (tmp_path / "t.txt").write_text(shapes.turn("stark", 1))
     batch.adjudicate(game, [tmp_path / "t.txt"])
-    (game / "reports" / "0001-r1-planning" / "report.json").unlink()  # a run killed before its last write
+    (game / "reports" / "0001-r1-planning.json").unlink()  # a run killed before its last write
     assert write_outbox(game, key=MOD).step == "0000-r1-planning"
 
 
@@ -412,7 +413,7 @@ def test_ruling_316_the_json_files_go_compressed_the_private_parts_of_all_steps_
     files = {p.get_filename(): p for p in msg.iter_attachments()}
     assert sorted(files) == ["mailgame-0000-0001-stark.jsonl.gz", "mailgame-0001.json.gz", "report-0001-stark.txt.sig"]
     lines = gzip.decompress(files["mailgame-0000-0001-stark.jsonl.gz"].get_content()).split(b"\n")
-    steps = sorted((game / "reports").glob("000[01]-*"))
+    steps = sorted(reports_of(game).glob("000[01]-*"))
     assert lines == [(s / "stark.json").read_bytes().rstrip(b"\n") for s in steps] + [b""]
     packed = files["mailgame-0001.json.gz"].get_content()
     assert gzip.decompress(packed) == (steps[1] / "report.json").read_bytes() and packed[4:8] == bytes(4)  # mtime 0

@@ -73,9 +73,10 @@ def test_ruling_318_mail_sent_by_hand_is_kept_as_its_recipe_too(game: Path) -> N
 
 def test_ruling_318_a_mail_whose_report_changed_since_stays_whole(game: Path, tmp_path: Path) -> None:
     write_outbox(game, key=MOD)
-    (label,) = (game / "reports").glob("0000-*")
-    page = label / "stark.txt"
-    page.write_text(page.read_text() + "\nedited by hand\n")
+    (record,) = (game / "reports").glob("0000-*.json")
+    doc = json.loads(record.read_text())
+    doc["last_seqs"]["stark"] += 5  # Stark's skeleton changes: a hand edit of the step's reports
+    record.write_text(json.dumps(doc))
     mark_sent(game)
     for rec in records(game):  # every mail of the step reads its folder, whose hash is not the one recorded
         assert (game / rec["path"]).is_file() and not (game / recipe_path(rec["path"])).exists(), \

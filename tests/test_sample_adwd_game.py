@@ -19,6 +19,7 @@ from test_sample_game import (
 )
 
 from adjudicator.robots.demo import sample_dir, sample_plan
+from clikit import reports_of
 
 SAMPLE = sample_dir("adwd-game")
 EXPECTED = SAMPLE / "expected"
@@ -40,7 +41,7 @@ def test_adwd_sample_is_the_scenario_of_six_houses_six_rounds_and_its_own_cards(
     state = tomllib.loads((root / "state.toml").read_text())
     assert state["variant"] == "a-dance-with-dragons" and len(state["houses_in_play"]) == 6
     assert all(r.exit_status == 0 for r in results), "every sample file is accepted"
-    for report in (root / "reports").glob("[0-9]*/*.txt"):
+    for report in reports_of(root).glob("[0-9]*/*.txt"):
         assert "A Dance with Dragons: six players, six rounds" in report.read_text(), report
 
 

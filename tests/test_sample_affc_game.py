@@ -20,6 +20,7 @@ from test_sample_game import (
 )
 
 from adjudicator.robots.demo import sample_dir, sample_plan
+from clikit import reports_of
 
 SAMPLE = sample_dir("affc-game")
 EXPECTED = SAMPLE / "expected"
@@ -42,7 +43,7 @@ def test_affc_sample_is_the_scenario_of_four_houses_with_arryn(played):
     assert state["variant"] == "a-feast-for-crows"
     assert sorted(state["houses_in_play"]) == ["arryn", "baratheon", "lannister", "stark"]
     assert all(r.exit_status == 0 for r in results), "every sample file is accepted"
-    for report in (root / "reports").glob("[0-9]*/*.txt"):
+    for report in reports_of(root).glob("[0-9]*/*.txt"):
         assert "A Feast for Crows: four players, objectives to 7 points, ten rounds" in report.read_text(), report
 
 
@@ -76,7 +77,7 @@ def test_affc_sample_scores_objectives_after_the_action_phase(played):
 
 def test_affc_sample_s_hands_of_objectives_stay_out_of_the_public_reports(played):
     root, _ = played
-    for folder in sorted((root / "reports").glob("[0-9]*")):
+    for folder in sorted(reports_of(root).glob("[0-9]*")):
         assert "Hold Court" not in (folder / "public.txt").read_text(), folder  # kept by Arryn, never scored
         assert "Hold Court" in (folder / "arryn.txt").read_text(), folder
         for house in ("stark", "lannister", "baratheon"):
@@ -104,7 +105,7 @@ def test_affc_sample_shows_littlefinger_paying_arryn_at_the_twins(played):
 
 def test_affc_sample_bids_name_arryn_as_every_house(played):
     root, _ = played
-    text = next((root / "reports").glob("0003-*")).joinpath("public.txt").read_text()
+    text = next(reports_of(root).glob("0003-*")).joinpath("public.txt").read_text()
     assert "Arryn......6" in text and "arryn......" not in text
 
 

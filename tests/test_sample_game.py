@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 
 from adjudicator.cli import main as cli_main
-from adjudicator.folder import audit, batch
+from adjudicator.folder import batch, outputs
 from adjudicator.robots.demo import main as demo_main
 from adjudicator.robots.demo import play_sample, sample_dir, sample_plan
 from adjudicator.seals import seal
 from adjudicator.seals.keys import read_private_key
+from clikit import reports_of
 
 SAMPLE = sample_dir()
 EXPECTED = SAMPLE / "expected"
@@ -38,7 +39,7 @@ def sample_played(name: str, folder: str) -> Any:
 
 def assert_replays_byte_for_byte(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``maester replay`` on a played sample: every snapshot follows from the archive."""
-    check = audit.replay(root)
+    check = outputs.replay(root)  # each step's record of its reports too
     assert check.ok, check.lines()
     assert cli_main(["replay", str(root)]) == 0, "maester replay passes on it"
     assert "every snapshot follows from the archive, byte for byte" in capsys.readouterr().out
@@ -49,7 +50,7 @@ played = sample_played("game", "sample")
 
 def _events(root: Path) -> list[dict]:
     out = []
-    for f in sorted((root / "reports").glob("[0-9]*/report.json")):
+    for f in sorted(reports_of(root).glob("[0-9]*/report.json")):
         out += json.loads(f.read_text())["events"]
     return out
 
@@ -57,11 +58,12 @@ def _events(root: Path) -> list[dict]:
 def assert_matches_approved(root: Path, approved: Path) -> None:
     """Every text report, receipt and ``pending`` of the played game byte for byte its approved copy."""
     expected = sorted(p.relative_to(approved) for p in approved.rglob("*") if p.is_file() and p.name != "pending")
-    produced = sorted(p.relative_to(root / "reports") for pattern in ("[0-9]*/*.txt", "[0-9]*/receipts/*.txt")
-                      for p in (root / "reports").glob(pattern))  # fmt: skip
+    reports = reports_of(root)
+    produced = sorted(p.relative_to(reports) for pattern in ("[0-9]*/*.txt", "[0-9]*/receipts/*.txt")
+                      for p in reports.glob(pattern))  # fmt: skip
     assert produced == expected, "a report or receipt appeared or vanished: re-approve after checking"
     for rel in expected:
-        assert (root / "reports" / rel).read_text() == (approved / rel).read_text(), f"{rel} differs"
+        assert (reports / rel).read_text() == (approved / rel).read_text(), f"{rel} differs"
     assert (root / "pending").read_text() == (approved / "pending").read_text()
 
 
@@ -156,7 +158,7 @@ def test_ruling_160_every_answer_of_the_sample_has_a_verdict_in_its_house_s_json
     """Each house's HOUSE.json lists its answers; by the end of their round each has a verdict."""
     root, _ = played
     statuses: dict[str, str] = {}
-    for folder in sorted((root / "reports").glob("[0-9]*")):
+    for folder in sorted(reports_of(root).glob("[0-9]*")):
         for house in ("stark", "lannister", "greyjoy", "baratheon"):
             doc = json.loads((folder / f"{house}.json").read_text())
             assert doc["format"] == "maester-private-report" and doc["viewer"] == house

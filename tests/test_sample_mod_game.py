@@ -26,6 +26,7 @@ from test_sample_game import (
 )
 
 from adjudicator.robots.demo import sample_dir, sample_plan
+from clikit import reports_of
 
 SAMPLE = sample_dir("mod-game")
 EXPECTED = SAMPLE / "expected"
@@ -147,7 +148,7 @@ def _measure_map(step: Path, folder: Path, width: int) -> dict[str, Any]:
 @pytest.mark.parametrize("width", [1280, 400])
 def test_mod_sample_html_report_map_shows_essos_with_its_area_names_in_headless_chromium(played, tmp_path, width):
     root, _ = played
-    last = sorted(p for p in (root / "reports").iterdir() if p.name[:4].isdigit())[-1]
+    last = sorted(p for p in reports_of(root).iterdir() if p.name[:4].isdigit())[-1]
     got = _measure_map(last, tmp_path, width)
     assert got["loaded"] and got["src"] == "map.svg", "the report's map image is drawn"
     x0, y0, w, h = got["image"]

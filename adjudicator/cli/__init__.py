@@ -28,7 +28,7 @@ COMMANDS: dict[str, str] = {
     "normalize": "seals",
     "check": "check",
     "adjudicate": "batch", "status": "batch", "rollback": "batch", "replay": "batch", "reveal": "batch",
-    "extend": "batch", "leave": "batch",
+    "extend": "batch", "leave": "batch", "reports": "batch",
     "ingest": "mail", "outbox": "mail", "verify-report": "mail", "deliver": "mail",
     "simulate": "simulate",
 }  # fmt: skip
@@ -50,6 +50,7 @@ SUMMARIES: dict[str, str] = {
     "rollback": "undo steps: set later snapshots and reports aside",
     "leave": "a player leaves a Mother of Dragons game: its house becomes a vassal",
     "replay": "re-derive every state from the archive and check it byte for byte",
+    "reports": "render a step's reports: print one page, or write them as files",
     "reveal": "publish the secret seed at the end of the game",
     "ingest": "take the sealed turn files of this game out of a Maildir or an mbox into its inbox",
     "outbox": "mail each player everything since their last mail (and the moderator, and a game list)",

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import UserError, guard, mail
+from . import UserError, guard, mail, os_error_line
 
 # Each command imports the folder modules it uses when it runs: ``maester adjudicate`` never loads
 # the replay's, nor ``maester status`` the engine's.
@@ -80,6 +80,18 @@ def register(subparsers: Any) -> None:
     p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
     p.add_argument("--repair", action="store_true", help="rebuild the snapshots, state.toml and reports from the archive")
     p.set_defaults(handler=cmd_replay)
+
+    p = subparsers.add_parser("reports", help="render a step's reports: print one page, or write them as files",
+                              description="Print one page of a step's reports (the public report, or with --house a "
+                              "house's private part, as text, HTML or JSON), or with --out write every page of each "
+                              "step (or of --step) into OUT/NNNN-rR-STEP/: the text and HTML reports, map.svg, the JSON "
+                              "reports and the receipts, as docs/game-folder.md describes them.")  # fmt: skip
+    p.add_argument("game_dir", type=Path, metavar="GAME_DIR")
+    p.add_argument("--step", type=int, metavar="NNNN", help="this step only (default: the latest; with --out: every step)")
+    p.add_argument("--out", type=Path, metavar="DIR", help="write the pages as files into DIR/NNNN-rR-STEP/")
+    p.add_argument("--house", metavar="HOUSE", help="print this house's private part (default: the public report)")
+    p.add_argument("--format", choices=("text", "html", "json"), default="text", help="the page's format (default: text)")
+    p.set_defaults(handler=cmd_reports)
 
     p = subparsers.add_parser("reveal", help="publish the secret seed at the end of the game",
                               description="Write the seed into game.toml ([game] seed_revealed) and the log, after "
@@ -240,11 +252,46 @@ def cmd_leave(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from ..folder import audit, batch
+    from ..folder import batch, outputs
 
-    check = guard(lambda: batch.repair(args.game_dir) if args.repair else audit.replay(args.game_dir))
+    check = guard(lambda: batch.repair(args.game_dir) if args.repair else outputs.replay(args.game_dir))
     print("\n".join(check.lines()), file=sys.stdout if check.ok else sys.stderr)
     return 0 if check.ok else 1
+
+
+def cmd_reports(args: argparse.Namespace) -> int:
+    from ..folder import stepreports
+    from ..folder.gamedir import GameDir
+
+    root = guard(lambda: GameDir.open(args.game_dir)).root
+    found = stepreports.steps(root)
+    if args.step is not None:
+        found = [s for s in found if s.number == args.step]
+        if not found:
+            raise UserError(f"step {args.step:04d} has no complete reports in {root / 'reports'} (see 'maester status')")
+    if not found:
+        raise UserError(f"{root / 'reports'} holds no complete reports yet: run 'maester adjudicate {root}' first")
+    try:
+        if args.out is not None:
+            written = [stepreports.write_out(s, args.out) for s in found]
+            print(f"wrote the reports of {len(written)} step(s) into {args.out}: {written[0].name}"
+                  + (f" to {written[-1].name}" if len(written) > 1 else ""))  # fmt: skip
+            return 0
+        latest = found[-1]
+        ext = {"text": "txt", "html": "html", "json": "json"}[args.format]
+        name = f"{args.house}.{ext}" if args.house else "report.json" if args.format == "json" else f"public.{ext}"
+        try:
+            page = latest.page(name)
+        except FileNotFoundError:
+            if not args.house:
+                raise
+            raise UserError(f"step {latest.label} has no report for house {args.house!r}") from None
+        sys.stdout.write(page.decode("utf-8"))
+    except OSError as e:
+        raise UserError(os_error_line(e)) from None
+    except stepreports.StepReportsError as e:
+        raise UserError(str(e)) from None
+    return 0
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:

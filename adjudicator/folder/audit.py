@@ -35,11 +35,15 @@ from . import registry
 from .defaults import DefaultRule, take_defaults
 from .gamedir import GameDir, GameDirError
 from .ledger import Archived, Ledger, in_force, log, log_lost, sha256, snapshot_numbers
+from .stepreports import StepReportsError, is_done, read_record, record_name
+
+# Makes a step's record of its reports again from its outcome and the record kept (whose keys in
+# force and sequence numbers were the registry's and the log's at the time): see outputs.py.
+RecordOf = Callable[["Outcome", dict[str, Any]], bytes]
 
 SETUP_NAME = "setup.toml"
 PENDING_FILE = "pending"
 PENDING_JSON = "pending.json"
-REPORT_DONE = "report.json"  # written last in a report folder: its presence marks it complete
 _ARCHIVE_NAME = re.compile(r"^(\d{6})-")
 
 
@@ -163,7 +167,12 @@ class Folder:
         return (self.states / SETUP_NAME).read_text(encoding="utf-8")
 
     def report_dir(self, snap: Snapshot) -> Path:
+        """The step's report folder, as an older Maester wrote it (or the moderator's templates render it)."""
         return self.reports / snap.label()
+
+    def reports_done(self, snap: Snapshot) -> bool:
+        """Whether the step's reports are complete (:func:`adjudicator.folder.stepreports.is_done`)."""
+        return is_done(self.reports, snap.label())
 
     def report_dir_of(self, number: int) -> Path | None:
         found = sorted(self.reports.glob(f"{number:04d}-*")) if self.reports.is_dir() else []
@@ -514,10 +523,38 @@ def _first_difference(stored: str, derived: str) -> str:
     return "one of them is longer"
 
 
-def replay(root: str | Path, *, board: Board | None = None) -> Check:
+def check_record(folder: Folder, outcome: Outcome, record_of: RecordOf, chk: Check, *, latest: bool) -> None:
+    """Compare the record of the step ``outcome`` reached with ``record_of``'s re-derivation of it,
+    byte for byte; a step whose reports an older Maester rendered into a folder is read as it is.
+    The latest step's reports may be missing: the next run writes them (an interrupted run)."""
+    label = outcome.snapshot.label()
+    path = folder.reports / record_name(label)
+    try:
+        stored = path.read_bytes()
+    except FileNotFoundError:
+        if not latest and not folder.reports_done(outcome.snapshot):
+            chk.problems.append(f"reports/{path.name} is missing (rebuild it with 'maester replay --repair {folder.root}')")
+        return
+    except OSError as e:
+        chk.problems.append(f"reports/{path.name} cannot be read ({e.strerror or e})")
+        return
+    try:
+        derived = record_of(outcome, read_record(stored, where=f"reports/{path.name}"))
+    except StepReportsError as e:
+        chk.problems.append(f"{e} (rebuild it with 'maester replay --repair {folder.root}')")
+        return
+    if derived != stored:
+        at = next((i for i, (x, y) in enumerate(zip(stored, derived)) if x != y), min(len(stored), len(derived)))
+        chk.problems.append(f"reports/{path.name} differs from its re-derivation at byte {at}: stored "
+                            f"{stored[max(0, at - 30):at + 40]!r}, derived {derived[max(0, at - 30):at + 40]!r}")  # fmt: skip
+
+
+def replay(root: str | Path, *, board: Board | None = None, record_of: RecordOf | None = None) -> Check:
     """Re-derive every snapshot from the setup, the archive and the logged deadlines; compare bytes.
 
-    With a revealed seed, also check that the setup's decks are a fresh shuffle of that seed.
+    With a revealed seed, also check that the setup's decks are a fresh shuffle of that seed. With
+    ``record_of`` (which makes a step's record of its reports again, :func:`adjudicator.folder.outputs.replay`),
+    compare each step's record too.
 
     :raises GameDirError: when the folder is not a game folder.
     """
@@ -589,6 +626,8 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
             return chk
         if logged is not None and logged.get("sha256") != sha256(text.encode()):
             chk.problems.append(f"the log's hash of states/{n:04d}.toml differs from the file")
+        if record_of is not None:
+            check_record(folder, outcome, record_of, chk, latest=n == numbers[-1])
         before_text, prev, base, prev_text = prev_text, outcome.snapshot, outcome.snapshot.state, text
     aside = set(ledger.set_aside) - {a.name for a in ledger.archived}
     chk.problems += [f"archive/{name} {why}" for name, why in bad.items() if name not in aside]
@@ -598,7 +637,7 @@ def replay(root: str | Path, *, board: Board | None = None) -> Check:
         current = gd.state_file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         current = None
-    unfinished = prev is not None and not (folder.report_dir(prev) / REPORT_DONE).is_file()
+    unfinished = prev is not None and not folder.reports_done(prev)
     if numbers and current != prev_text and unfinished and current == before_text:  # as maester adjudicate reads it
         chk.notes.append(f"state.toml is still the step before states/{numbers[-1]:04d}.toml, whose reports are not "
                          "written yet (an interrupted run: the next adjudicate finishes it)")  # fmt: skip

@@ -10,7 +10,7 @@ Crash safety rests on one order of writes, each atomic or append-only with fsync
 1. ``archive/NNNNNN-….txt`` (the accepted bytes), then its ``accept`` line in ``log``;
 2. ``states/NNNN.toml``: the snapshot, recording which archived files it applied and whether a
    deadline filled the open requests: *the commit point*;
-3. its ``snapshot`` line in ``log``, ``state.toml``, the reports, ``pending``; ``report.json`` last.
+3. its ``snapshot`` line in ``log``, ``state.toml``, ``pending``, the record of the step's reports last.
 
 A run killed anywhere is finished by the next one: archived-but-unapplied files are applied, and
 the outputs of the latest snapshot are re-derived (the engine is pure) and rewritten. No file is
@@ -38,7 +38,6 @@ from ..util import fileio
 from . import deadlines, registry
 from .audit import (
     PENDING_JSON,
-    REPORT_DONE,
     SETUP_NAME,
     BatchError,
     Check,
@@ -59,7 +58,7 @@ from .intake import Intake, Rejection, inbox_files
 from .ledger import Archived, Ledger, keep_reading, log, log_lost, log_size, sha256
 from .notices import game_path, in_inbox, kept_name, move, settle_inbox, who_gets, write_receipts
 from .notices import waiting as notices_waiting
-from .outputs import Timings, clock, write_outputs
+from .outputs import Timings, clock, repair_record, write_outputs
 from .receipts import (
     dropped_text,
     replaced_answers,
@@ -201,8 +200,7 @@ class Run:
             current = self.gd.state_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             current = None
-        done = self.folder.report_dir(snap) / REPORT_DONE
-        finished = current == text and done.is_file() and self._pending_number() == n
+        finished = current == text and self.folder.reports_done(snap) and self._pending_number() == n
         if not finished and current not in (text, self._snapshot_text(n - 1) if n > 0 else self.folder.setup_text()):
             raise CorruptFolder(
                 f"{self.gd.state_file} does not match the latest snapshot states/{n:04d}.toml (damaged or edited); "
@@ -425,6 +423,8 @@ class Run:
                     os.replace(path, path.with_name(path.name + ".damaged"))
                 self.commit(outcome)
                 chk.notes.append(f"rebuilt states/{n:04d}.toml" + (f" (the damaged one is {path.name}.damaged)" if stored else ""))
+            elif note := repair_record(self.folder, outcome, ledger=self.ledger):
+                chk.notes.append(note)
             prev, base, prev_text = outcome.snapshot, outcome.snapshot.state, text
         if outcome is None:
             chk.notes.append("no step was resolved yet: nothing to rebuild")
@@ -433,7 +433,7 @@ class Run:
             current = self.gd.state_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             current = None
-        if current != prev_text or not (self.folder.report_dir(outcome.snapshot) / REPORT_DONE).is_file():
+        if current != prev_text or not self.folder.reports_done(outcome.snapshot):
             write_outputs(self.folder, outcome, prev_text, ledger=self.ledger, templates_dir=self.templates_dir, timings=self.timings)
             chk.notes.append(f"rebuilt state.toml and the reports of step {outcome.snapshot.number:04d}")
         if not chk.notes:
@@ -647,7 +647,7 @@ def status(root: str | Path, *, now: datetime | None = None) -> dict[str, Any]:
 def _interrupted(folder: Folder, snap: Snapshot, current: str | None) -> bool:
     """Whether ``state.toml`` (``current``) is the step before ``snap`` because the run that wrote ``snap``
     was killed before its outputs, as :meth:`Run.recover` finishes it (ruling 331)."""
-    if (folder.report_dir(snap) / REPORT_DONE).is_file():
+    if folder.reports_done(snap):
         return False
     try:
         before = folder.snapshot_path(snap.number - 1).read_text(encoding="utf-8") if snap.number else folder.setup_text()

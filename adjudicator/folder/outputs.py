@@ -1,4 +1,4 @@
-"""A step's outputs: ``state.toml``, ``pending``, the receipts and the step's report folder.
+"""A step's outputs: ``state.toml``, ``pending`` and the record of the step's reports and receipts.
 
 A run writes them after the step's snapshot, its commit point (see :mod:`adjudicator.folder.batch`);
 each is re-derived from the snapshot, so a run finishing a killed one's writes gives the same bytes.
@@ -7,15 +7,22 @@ The time each part of a run takes is counted in :class:`Timings` (for the benchm
 
 from __future__ import annotations
 
+import os
+import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..engine.ahead import Upcoming, upcoming
 from ..util import fileio
 from . import registry
-from .audit import REPORT_DONE, Folder, Outcome, write_pending
+from ..game.board import Board
+from . import audit
+from .audit import Check, Folder, Outcome, write_pending
 from .ledger import Ledger
 from .receipts import accepted_receipt, replaced_answers
+from .stepreports import StepReportsError, folder_done, read_record, record_bytes, record_name, render_pages
 
 
 @dataclass
@@ -38,49 +45,80 @@ def clock() -> float:
 
 def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger, templates_dir: Path | None,
                   timings: Timings) -> None:  # fmt: skip
-    """``state.toml``, ``pending``, then the step's report folder, whole at once (``report.json`` in it
-    marks it complete: a run finishing a killed one's writes into it file by file, that one last)."""
-    from ..reports.report import MAP_FILE, render_reports, render_step_map
-    from ..reports.verdicts import private_json
-
+    """``state.toml``, ``pending``, then the step's record of its reports (:mod:`.stepreports`), whose
+    existence marks the step complete; with the moderator's templates, the pages rendered with them
+    first, into the step's folder whole at once (ruling 453)."""
     t0 = clock()
     snap = outcome.snapshot
-    state, events, requests = snap.state, outcome.events, outcome.requests
     fileio.atomic_write_text(folder.gd.state_file, text)
-    replaced = replaced_answers(outcome.start, outcome.understood) if outcome.understood else {}
-    ahead: dict[str, list[Upcoming]] = {}  # by house: what comes up for it, worked out once for its report and receipts
-
-    def coming(house: str) -> list[Upcoming]:
-        if house not in ahead:
-            ahead[house] = upcoming(state, house, requests)
-        return ahead[house]
-
-    receipts: dict[str, str] = {}
-    for u in outcome.understood:
-        by = f"{registry.house_name(u.header.house)} ({u.fingerprint})"
-        receipts[f"receipts/{u.name}"] = accepted_receipt(u, outcome, by, replaced.get(u.name), ahead=coming(u.header.house))
-    fps = registry.fingerprints_in_force(folder.root)
-    best = ledger.highest()
-    seqs = {h: best.get((h, state.round, state.phase), 0) for h in state.houses_in_play}
+    record = step_record(folder.root, outcome, ledger=ledger)
     t1 = clock()
-
-    def render(viewers: list[str | None], formats: list[str]) -> dict[tuple[str | None, str], str]:
-        return render_reports(state, events, viewers=viewers, formats=formats, requests=requests, fingerprints=fps,
-                              templates_dir=templates_dir, last_seqs=seqs, split=True,
-                              upcoming=coming if requests or not state.pending else None)  # the reports' requests  # fmt: skip
-
-    # What every reader shares is written once (the public report, the map); each house's file
-    # holds only its private part (docs/game-folder.md): a 6-player step stays within 100 KB.
-    ext = {"text": "txt", "html": "html"}
-    pages = receipts | {f"{viewer or 'public'}.{ext[fmt]}": page
-                        for (viewer, fmt), page in render([None, *state.houses_in_play], ["text", "html"]).items()}  # fmt: skip
-    pages[MAP_FILE] = render_step_map(state, events, templates_dir=templates_dir)
-    reqs = [r.to_dict() for r in requests]
-    pages.update({f"{h}.json": private_json(state, events, h, reqs) for h in state.houses_in_play})
-    pages[REPORT_DONE] = render([None], ["json"])[(None, "json")]  # last: it marks the folder complete
+    pages = render_pages(snap.state, read_record(record, where="the record"), templates_dir=templates_dir) \
+        if templates_dir is not None else None  # fmt: skip
     t2 = clock()
     write_pending(folder, snap)
-    # The step's folder appears whole, by one rename (a run finishing a killed one's writes into it).
-    fileio.write_folder(folder.report_dir(snap), {name: page.encode("utf-8") for name, page in pages.items()})
+    rendered = folder.report_dir(snap)
+    if pages is not None:  # the folder appears whole, by one rename (or is finished file by file)
+        fileio.write_folder(rendered, {name: page.encode("utf-8") for name, page in pages.items()})
+    elif rendered.is_dir() and not folder_done(rendered):
+        shutil.rmtree(rendered)  # half written by an older Maester, killed: the record replaces it
+    fileio.atomic_write_bytes(folder.reports / record_name(snap.label()), record)  # last: the step is complete
     timings.render += t2 - t1
     timings.write += (t1 - t0) + (clock() - t2)
+
+
+def step_record(root: Path, outcome: Outcome, *, ledger: Ledger | None,
+                kept: Mapping[str, Any] | None = None) -> bytes:  # fmt: skip
+    """The record of the step ``outcome`` reached (:func:`.stepreports.record_bytes`): its receipts
+    written out, the keys in force and the last sequence numbers as the registry and the log say
+    now, or as ``kept`` (a record read back) says they were, for a replay to compare."""
+    state, requests = outcome.snapshot.state, outcome.requests
+    replaced = replaced_answers(outcome.start, outcome.understood) if outcome.understood else {}
+    ahead: dict[str, list[Upcoming]] = {}  # by house: what comes up for it, once for all its receipts
+    receipts: dict[str, str] = {}
+    for u in outcome.understood:
+        house = u.header.house
+        if house not in ahead:
+            ahead[house] = upcoming(state, house, requests)
+        by = f"{registry.house_name(house)} ({u.fingerprint})"
+        receipts[u.name] = accepted_receipt(u, outcome, by, replaced.get(u.name), ahead=ahead[house])
+    if kept is not None or ledger is None:
+        fps, seqs = (kept or {}).get("fingerprints", {}), (kept or {}).get("last_seqs", {})
+    else:
+        fps = registry.fingerprints_in_force(root)
+        best = ledger.highest()
+        seqs = {h: best.get((h, state.round, state.phase), 0) for h in state.houses_in_play}
+    return record_bytes(events=outcome.events, requests=[r.to_dict() for r in requests], pending=state.pending,
+                        fingerprints=fps, last_seqs=seqs, receipts=receipts)  # fmt: skip
+
+
+def replay(root: str | Path, *, board: Board | None = None) -> Check:
+    """``maester replay``: every snapshot re-derived (:func:`adjudicator.folder.audit.replay`), and each
+    step's record of its reports with it, byte for byte."""
+    return audit.replay(root, board=board, record_of=lambda outcome, kept: step_record(Path(root), outcome, ledger=None,
+                                                                                      kept=kept))  # fmt: skip
+
+
+def repair_record(folder: Folder, outcome: Outcome, *, ledger: Ledger) -> str | None:
+    """``maester replay --repair``: write the record of the step ``outcome`` reached again when it is
+    missing, damaged or not its re-derivation (a step an older Maester rendered into a complete folder
+    is left as it is); a note of what was done, or None."""
+    snap = outcome.snapshot
+    path = folder.reports / record_name(snap.label())
+    try:
+        stored: bytes | None = path.read_bytes()
+    except OSError:
+        stored = None
+    if stored is None and folder_done(folder.report_dir(snap)):
+        return None
+    try:
+        kept = read_record(stored, where=str(path)) if stored is not None else None
+    except StepReportsError:
+        kept = None  # damaged: the keys and sequence numbers as they are now
+    fresh = step_record(folder.root, outcome, ledger=ledger, kept=kept)
+    if fresh == stored:
+        return None
+    if stored is not None:
+        os.replace(path, path.with_name(path.name + ".damaged"))
+    fileio.atomic_write_bytes(path, fresh)
+    return f"rebuilt reports/{path.name}" + (f" (the damaged one is {path.name}.damaged)" if stored is not None else "")

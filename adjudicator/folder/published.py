@@ -14,6 +14,7 @@ from ..game.commands import Where
 from ..game.state import GameState
 from ..turnfile.diagnostics import Notice
 from ..util.packing import PackingError, unpacked
+from . import stepreports
 
 PUBLISHED_LIMIT = 16 * 1024 * 1024  # a published state uncompressed (a late 8-player game's: some 40 KB)
 
@@ -45,8 +46,7 @@ def old_state(path: str | Path, filename: str) -> list[Notice]:
     step = Path(path).resolve().parent
     if step.parent.name != "reports" or not step.name[:4].isdigit():
         return []
-    later = sorted(p.name for p in step.parent.iterdir() if p.name[:4].isdigit() and p.name > step.name
-                   and (p / "report.json").is_file())  # fmt: skip
+    later = [s.label for s in stepreports.listed(step.parent) if s.label > step.name]
     if not later:
         return []
     return [Notice("W903", f"{Path(path).name} is old: it is the state of step {step.name}, and the game has "

@@ -25,7 +25,6 @@ from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, make_msgid
-from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -33,6 +32,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from ..engine.events import kind_name
 from ..folder import registry
 from ..folder.schedule import show_span
+from ..folder.stepreports import StepReports
 from ..game.state import GameState
 from ..reports.report import PHASE_NAMES, ReportError, join_html, page_style
 from ..reports.sections import Section, html_sections, text_sections
@@ -315,17 +315,17 @@ def compose(game: Game, d: Digest, to: str, text: str, page: str, public_json: b
     return m
 
 
-def read_step(folder: Path, who: str, *, receipts: tuple[str, ...] = (), sections: bool = True) -> StepPart:
+def read_step(folder: StepReports, who: str, *, receipts: tuple[str, ...] = (), sections: bool = True) -> StepPart:
     """A step's reports for a reader, cut into sections (a house: its private part and the public
     report; the moderator and a list: the public report), with the events it tells; without
     ``sections``, the events and receipts only (enough to judge whether it is news).
 
-    :raises OSError, UnicodeDecodeError, ValueError, ReportError: when the folder's files cannot be read.
+    :raises OSError, UnicodeDecodeError, ValueError, ReportError: when the step's pages cannot be read.
     """
-    events = _types(json.loads((folder / "report.json").read_text(encoding="utf-8")).get("events", []))
+    events = _types(json.loads(folder.text("report.json")).get("events", []))
     house = who not in (MODERATOR, PUBLIC)
     try:
-        private_json = (folder / f"{who}.json").read_bytes() if house else None
+        private_json = folder.page(f"{who}.json") if house else None
     except FileNotFoundError:
         private_json = None  # a step reported before houses had one
     mine = _types(json.loads(private_json).get("events", [])) if private_json else ()
@@ -333,20 +333,21 @@ def read_step(folder: Path, who: str, *, receipts: tuple[str, ...] = (), section
                     private_events=mine)  # fmt: skip
     if not sections:
         return part
-    public_page = (folder / "public.html").read_text(encoding="utf-8")
-    public_text = tuple(text_sections((folder / "public.txt").read_text(encoding="utf-8")))
+    public_page = folder.text("public.html")
+    public_text = tuple(text_sections(folder.text("public.txt")))
     if not house:
         return replace(part, public_text=public_text, page=_marked(folder, public_page), style=page_style(public_page))
-    private_text = tuple(text_sections((folder / f"{who}.txt").read_text(encoding="utf-8")))
-    page = join_html((folder / f"{who}.html").read_text(encoding="utf-8"), public_page)  # its own region of the map
+    private_text = tuple(text_sections(folder.text(f"{who}.txt")))
+    page = join_html(folder.text(f"{who}.html"), public_page)  # its own region of the map
     return replace(part, public_text=public_text, private_text=private_text, page=_marked(folder, page),
                    style=page_style(public_page), judged=sum(1 for sec in private_text if sec.name == "judged"))  # fmt: skip
 
 
-def _marked(folder: Path, page: str) -> tuple[Section, ...]:
+def _marked(folder: StepReports, page: str) -> tuple[Section, ...]:
     found = tuple(html_sections(page))
     if not found:
-        raise ReportError(f"{folder / 'public.html'} has no <!-- section:... --> markers (a template without them)")
+        raise ReportError(f"{folder.where / folder.name / 'public.html'} has no <!-- section:... --> markers "
+                          "(a template without them)")  # fmt: skip
     return found
 
 

@@ -11,12 +11,13 @@ boundaries and its seal, is :class:`Fixed`: given it, :func:`build` makes the sa
 from __future__ import annotations
 
 import functools
+import fnmatch
 import hashlib
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
-from pathlib import Path
 
+from ..folder.stepreports import StepReports, StepReportsError
 from ..reports.report import MAP_FILE, ReportError
 from .digest import MODERATOR, PUBLIC, Digest, Game, StepPart, compose, map_cid, read_step
 from .letter import letter_text
@@ -40,27 +41,23 @@ def boundaries(msg: EmailMessage) -> tuple[str, ...]:
     return tuple(str(part.get_boundary()) for part in msg.walk() if part.is_multipart())
 
 
-def report_sha256(folder: Path) -> str:
-    """A hash of a report folder's files (names and contents), to know it again."""
-    h = hashlib.sha256()
-    for p in sorted(q for q in folder.iterdir() if q.is_file()):
-        h.update(p.name.encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
-    return h.hexdigest()
+def report_sha256(folder: StepReports) -> str:
+    """A hash of a step's pages (names and contents), to know them again (:meth:`StepReports.sha256`)."""
+    return folder.sha256()
 
 
-def receipts_of(where: Path, house: str | None) -> list[str]:
+def receipts_of(where: StepReports, house: str | None) -> list[str]:
     """The receipts of ``house``'s archived files applied in a step (``receipts/NNNNNN-<house>-….txt``)."""
-    folder = where / "receipts"
-    if house is None or not folder.is_dir():
+    if house is None:
         return []
-    paths = sorted(p for p in folder.glob(f"[0-9][0-9][0-9][0-9][0-9][0-9]-{house}-*.txt") if p.is_file())
-    return [p.read_text(encoding="utf-8", errors="replace") for p in paths]
+    mine = f"[0-9][0-9][0-9][0-9][0-9][0-9]-{house}-*.txt"
+    return [text for name, text in where.receipts().items() if fnmatch.fnmatchcase(name, mine)]
 
 
-def step_part(folder: Path, who: str, *, sections: bool = True) -> StepPart:
+def step_part(folder: StepReports, who: str, *, sections: bool = True) -> StepPart:
     """A step's reports as ``who`` reads them in a mail, with the receipts of its files applied in it.
 
-    :raises OutboxError: when the folder's reports cannot be read.
+    :raises OutboxError: when the step's reports cannot be read.
     """
     try:
         receipts = tuple(receipts_of(folder, None if who in (MODERATOR, PUBLIC) else who))
@@ -69,13 +66,13 @@ def step_part(folder: Path, who: str, *, sections: bool = True) -> StepPart:
         raise OutboxError(f"cannot read the report {folder.name} for {who}: {e}") from None
 
 
-def pictures_of(where: Path) -> MapPictures:
-    """The map of the step whose reports are in ``where``, to draw for its mails: the same drawings
-    for the same map within a process (a run writes the mails, then sends and keeps them).
+def pictures_of(where: StepReports) -> MapPictures:
+    """The map of the step ``where``, to draw for its mails: the same drawings for the same map
+    within a process (a run writes the mails, then sends and keeps them).
 
-    :raises OSError, UnicodeDecodeError: when its ``map.svg`` cannot be read.
+    :raises OSError, UnicodeDecodeError, ValueError: when its ``map.svg`` cannot be read.
     """
-    return _pictures((where / MAP_FILE).read_text(encoding="utf-8"))
+    return _pictures(where.text(MAP_FILE))
 
 
 @functools.lru_cache(maxsize=2)
@@ -83,7 +80,7 @@ def _pictures(svg: str) -> MapPictures:
     return MapPictures(svg)
 
 
-def map_pictures(where: Path, notes: list[str]) -> MapPictures | None:
+def map_pictures(where: StepReports, notes: list[str]) -> MapPictures | None:
     """A step's map for its mails, drawn at its own size; None (and a note) when the folder has no
     readable map."""
     try:
@@ -92,12 +89,12 @@ def map_pictures(where: Path, notes: list[str]) -> MapPictures | None:
         return pictures
     except FileNotFoundError:
         notes.append(f"{where.name} has no {MAP_FILE}: the mails go without the map")
-    except (OSError, UnicodeDecodeError, MapImageError) as e:
+    except (OSError, UnicodeDecodeError, MapImageError, StepReportsError) as e:
         notes.append(f"{where.name}/{MAP_FILE} cannot be drawn ({e}): the mails go without the map")
     return None
 
 
-def build(g: Game, d: Digest, address: str, folders: list[Path], now_folder: Path, pictures: MapPictures | None,
+def build(g: Game, d: Digest, address: str, folders: list[StepReports], now_folder: StepReports, pictures: MapPictures | None,
           public_json: bytes | None, fixed: Fixed | None = None) -> tuple[float | None, EmailMessage, bytes]:  # fmt: skip
     """One reader's mail of the steps in ``folders`` (``now_folder``: the latest step's, whose map,
     board and questions it shows); the map's scale, the message and its bytes.

@@ -31,7 +31,7 @@ from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
-from ..folder import deadlines, mailstore, registry
+from ..folder import deadlines, mailstore, registry, stepreports
 from ..folder.audit import Folder, Snapshot
 from ..folder.gamedir import GameDir
 from ..folder.ledger import Ledger, log
@@ -39,6 +39,7 @@ from ..folder.mailbook import MailBook
 from ..folder.mailstore import MANIFEST_FILE
 from ..folder.notices import logged_path
 from ..folder.settle import locked
+from ..folder.stepreports import StepReports
 from ..seals.keys import KeyPair
 from . import news
 from .digest import (
@@ -74,22 +75,16 @@ __all__ = [
     "report_folder", "seal_report", "send_outbox", "verify_report", "write_outbox",
 ]  # fmt: skip
 
-REPORT_DONE = "report.json"  # the batch run writes it last: a report folder without it is not complete
-
-
 # --- which reports ---------------------------------------------------------------------------------
 
 
-def complete_folders(gd: GameDir) -> list[Path]:
-    """The report folders of the steps in force whose reports are complete, in order."""
-    reports = gd.root / "reports"
-    if not reports.is_dir():
-        return []
-    return sorted(p for p in reports.glob("[0-9][0-9][0-9][0-9]-*") if (p / REPORT_DONE).is_file())
+def complete_folders(gd: GameDir) -> list[StepReports]:
+    """The steps in force whose reports are complete, in order (:func:`adjudicator.folder.stepreports.steps`)."""
+    return stepreports.steps(gd.root)
 
 
-def report_folder(gd: GameDir, step: int | None = None) -> Path:
-    """The complete report folder of step ``step`` (default: the latest).
+def report_folder(gd: GameDir, step: int | None = None) -> StepReports:
+    """The complete reports of step ``step`` (default: the latest).
 
     :raises OutboxError: when there is no such step, or its reports are not complete.
     """
@@ -129,7 +124,7 @@ class _Plan:
 
     digest: Digest
     address: str
-    folders: list[Path]
+    folders: list[StepReports]
     notice_paths: list[str]
     source: str = ""
     hashes: list[tuple[str, str]] = field(default_factory=list)  # (name, hash) of the report folders it carries
@@ -254,7 +249,7 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
     return report
 
 
-def _plans(gd: GameDir, ledger: Ledger, g: Game, snap: Snapshot, folders: list[Path],
+def _plans(gd: GameDir, ledger: Ledger, g: Game, snap: Snapshot, folders: list[StepReports],
            players: dict[str, dict[str, Any]], public_to: str, report: OutboxReport,
            through: dict[str, int], every: bool) -> list[_Plan]:  # fmt: skip
     """What each reader's mail would carry now (readers with nothing to tell are left out)."""
@@ -315,11 +310,13 @@ def _write(gd: GameDir, ledger: Ledger, g: Game, plans: list[_Plan], report: Out
         todo.append(plan)
     if not todo:
         return []
-    now_folder = gd.root / "reports" / g.label
+    now_folder = stepreports.step(gd.root, g.number)  # the latest step's: its map, board and questions
+    if now_folder is None:
+        raise OutboxError(f"step {g.label} has no complete reports in {gd.root / 'reports'} (see 'maester status')")
     pictures = map_pictures(now_folder, report.notes) if any(p.folders for p in todo) else None
     try:
-        public_json: bytes | None = (now_folder / REPORT_DONE).read_bytes()  # the public twin
-    except OSError:
+        public_json: bytes | None = now_folder.page(stepreports.REPORT_DONE)  # the public twin
+    except (OSError, ValueError):
         public_json = None
     now_hash = (g.label, report_sha256(now_folder))
     names = [f"{p.digest.who}.eml" for p in todo]

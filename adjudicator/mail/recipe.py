@@ -25,9 +25,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..folder import mailstore
+from ..folder import mailstore, stepreports
 from ..folder.ledger import Ledger
 from ..folder.mailbook import MailBook
+from ..folder.stepreports import StepReports
 from ..reports.report import ReportError
 from ..util import fileio
 from . import mailbuild
@@ -37,7 +38,6 @@ from .mapimage import MapImageError
 from .sending import OutboxError
 
 RECIPE_SUFFIX = mailstore.RECIPE_SUFFIX
-REPORT_DONE = "report.json"
 VERSION = 2  # 2: a step's heading one line (ruling 319); a recipe of 1 no longer makes its mail
 
 
@@ -80,17 +80,16 @@ def recipe_of(g: Game, d: Digest, address: str, folders: list[tuple[str, str]], 
     return (json.dumps(doc, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
 
 
-def find_report(root: Path, name: str, sha256: str) -> Path:
-    """The report folder ``name`` whose files hash to ``sha256``: in ``reports/``, or moved aside by a rollback.
+def find_report(root: Path, name: str, sha256: str) -> StepReports:
+    """The reports of step ``name`` whose pages hash to ``sha256``: in ``reports/``, or moved aside by a rollback.
 
     :raises RecipeError: when there is none.
     """
-    reports = root / "reports"
-    for folder in [reports / name, *sorted(reports.glob(f"rolled-back-*/{name}"))]:
+    for found in stepreports.everywhere(root, name):
         try:
-            if folder.is_dir() and report_sha256(folder) == sha256:
-                return folder
-        except OSError:
+            if report_sha256(found) == sha256:
+                return found
+        except (OSError, ValueError):
             continue
     raise RecipeError(f"the report {name} it was made of is gone or changed")
 
@@ -118,7 +117,7 @@ def rebuild(root: Path, rec: dict[str, Any]) -> bytes:
                    disorder=bool(doc["disorder"]), scheduled=bool(doc["scheduled"]))  # fmt: skip
         scale = doc["map_scale"]
         pictures = mailbuild.pictures_of(now) if scale is not None else None
-        public_json = (now / REPORT_DONE).read_bytes() if doc["public_json"] else None
+        public_json = now.page(stepreports.REPORT_DONE) if doc["public_json"] else None
         fixed = Fixed(doc["message_id"], tuple(doc["boundaries"]), doc["seal"], scale)
         _, _, data = build(g, d, doc["address"], folders, now, pictures, public_json, fixed)
     except RecipeError:

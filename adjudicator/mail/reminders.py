@@ -26,7 +26,7 @@ from typing import Any
 
 from ..engine.core.context import Request
 from ..engine.events import kind_name
-from ..folder import deadlines, registry
+from ..folder import deadlines, registry, stepreports
 from ..folder.audit import Folder, Snapshot
 from ..folder.gamedir import GameDir
 from ..folder.ledger import Ledger, log
@@ -109,13 +109,11 @@ def reminder_text(game_id: str, house: str, owed: list[Owed], now: datetime, gra
 
 def turn_file_of(root: Path, number: int, house: str) -> str:
     """The YOUR TURN FILE section of ``house``'s report of step ``number`` ("" when it cannot be read)."""
-    for folder in sorted((root / "reports").glob(f"{number:04d}-*")):
-        try:
-            if (folder / "report.json").is_file():
-                return trimmed(pick(text_sections((folder / f"{house}.txt").read_text(encoding="utf-8")), "turn-file"))
-        except (OSError, UnicodeDecodeError):
-            break
-    return ""
+    found = stepreports.step(root, number)
+    try:
+        return trimmed(pick(text_sections(found.text(f"{house}.txt")), "turn-file")) if found is not None else ""
+    except (OSError, ValueError):  # a page that does not read (UnicodeDecodeError is a ValueError)
+        return ""
 
 
 def compose_reminder(game_id: str, sender: str, house: str, to: str, text: str, first_due: datetime,

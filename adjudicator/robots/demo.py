@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..folder import registry
+from ..folder import registry, stepreports
 from ..folder.batch import RunResult, adjudicate
 from ..folder.gamedir import GameDir, create_game
 from ..seals.keys import read_public_key
@@ -99,6 +99,7 @@ def play_sample(root: Path, sample: Path | None = None, *, upto: int | None = No
 
 
 DEMO_FOLDER = "demo-game"  # make demo's folder in the checkout (git ignores it)
+RENDERED = "rendered"  # in the demo's folder: its reports as files to open ('maester reports GAME --out DIR')
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -119,7 +120,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         root.rename(old)
     fresh.rename(root)
     shutil.rmtree(old, ignore_errors=True)
-    latest = sorted(p for p in (root / "reports").iterdir() if p.name[:4].isdigit())[-1]
+    steps = stepreports.steps(root)  # the game keeps a record a step: its pages are rendered to open them
+    rendered = [stepreports.write_out(s, root / RENDERED) for s in steps]
+    latest = rendered[-1]
     print(f"Replayed the sample game: {len(results)} batch runs, {sum(len(r.accepted) for r in results)} sealed files.")
     print((root / "pending").read_text(encoding="utf-8"), end="")
     print(f"\nThe demo game is in {root} (replaced on each run)")
@@ -127,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"  and House Stark's private part: {latest / 'stark.html'} (the mail joins it to the public one)")
     beside = Path(sys.executable).parent / "maester"  # .venv/bin/maester after make demo
     maester = str(beside) if beside.is_file() else "maester"
-    print(f"Try: {maester} status {root}   {maester} replay {root}")
+    print(f"Try: {maester} status {root}   {maester} replay {root}   {maester} reports {root} --house stark")
     return 0
 
 

@@ -23,12 +23,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
+from adjudicator.folder import stepreports  # noqa: E402
 from adjudicator.robots.demo import play_sample, sample_plan  # noqa: E402
 from adjudicator.seals import seal  # noqa: E402
 from adjudicator.seals.keys import read_private_key  # noqa: E402
 
-# What expected/ keeps of each report folder: the text reports and the receipts.
-KEPT = ("*.txt", "receipts/*.txt")
+# What expected/ keeps of each step's reports: the text reports and the receipts (receipts/NAME.txt).
+KEPT = ".txt"
 
 
 def seal_all(sample: Path = HERE) -> int:
@@ -52,12 +53,12 @@ def approve(game_dir: Path, sample: Path = HERE) -> int:
     expected = sample / "expected"
     shutil.rmtree(expected, ignore_errors=True)
     count = 0
-    for folder in sorted(p for p in (game_dir / "reports").iterdir() if p.name[:4].isdigit()):
-        for pattern in KEPT:
-            for f in sorted(folder.glob(pattern)):
-                out = expected / f.relative_to(game_dir / "reports")
+    for step in stepreports.steps(game_dir):  # each step's pages, rendered from its record
+        for name, page in step.pages().items():
+            if name.endswith(KEPT):
+                out = expected / step.label / name
                 out.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(f, out)
+                out.write_bytes(page)
                 count += 1
     shutil.copyfile(game_dir / "pending", expected / "pending")
     return count + 1
