@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from adjudicator.cli import main
-from adjudicator.folder import batch
+from adjudicator.folder import batch, stepreports
 from adjudicator.folder.gamedir import create_game
 from adjudicator.folder.published import published_state
 
@@ -18,8 +18,9 @@ def _published(tmp_path: Path) -> Path:
     houses = ["stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell"]
     gd = create_game(tmp_path / "r1", houses=houses, game_id="r1", seed="pub")
     batch.adjudicate(gd.root)
-    reports = sorted((gd.root / "reports").iterdir())
-    return reports[-1] / "report.json"
+    # The latest step's pages written into the game's reports/, as an older Maester kept them (and a
+    # moderator may: maester reports GAME --out GAME/reports): a report.json with its game folder.
+    return stepreports.write_out(stepreports.steps(gd.root)[-1], gd.root / "reports") / "report.json"
 
 
 def test_the_public_twin_reads_back_as_a_state_without_secrets(tmp_path):

@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from test_batch import HOUSES, drop, planning_bids, run, sealed, state_of, toy, tree  # noqa: F401  (toy: a fixture)
 
 from adjudicator.cli import main as cli_main
-from adjudicator.folder import audit, batch, deadlines, ledger, registry
+from adjudicator.folder import audit, batch, deadlines, ledger, registry, stepreports
 from adjudicator.folder.gamedir import GameDir, GameDirError, create_game
 from adjudicator.folder.schedule import Schedule, ScheduleError, add_hours, parse_time
 from adjudicator.mail import outbox, reminders
@@ -32,6 +32,7 @@ from adjudicator.mail.recipe import written_mail
 from adjudicator.reports.sections import pick, text_sections
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
+from clikit import reports_of, report_text
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
 
@@ -217,7 +218,7 @@ def test_deadline_takes_the_defaults_of_the_past_due_requests_only_and_names_eac
     assert {h for h, reqs in batch.status(game, now=at(49))["houses"].items() if reqs} == {"stark"}
     (call,) = log_lines(game, "deadline")
     assert call["now"] == at(49).isoformat() and len(call["keys"]) == 3  # type: ignore[arg-type]
-    public = next((game / "reports").glob("0001-*/public.txt")).read_text()
+    public = next(reports_of(game).glob("0001-*/public.txt")).read_text()
     assert public.count("did not answer by the deadline") == 3 and "Stark did not answer" not in public
     result = deadline(game, 73, clock)
     assert defaults_taken(result) == ["deadline: House Stark took the default of its bid: bid for the wildlings"]
@@ -389,8 +390,8 @@ def test_ruling_311_a_reminder_says_what_is_due_and_when_in_its_subject_and_carr
     mail = BytesParser(policy=policy.default).parsebytes(next((game / "outbox" / "reminders").glob("stark-*.eml")).read_bytes())
     assert mail["Subject"] == "[toy] BID DUE Wed 4 Mar 09:00 UTC · reminder, 11 h left"
     body = mail.get_content().replace("\r\n", "\n")
-    label = sorted(p.name for p in (game / "reports").glob("[0-9]*"))[-1]
-    turn_file = pick(text_sections((game / "reports" / label / "stark.txt").read_text()), "turn-file").rstrip("\n")
+    label = stepreports.steps(game)[-1].label
+    turn_file = pick(text_sections(report_text(game, label, "stark.txt")), "turn-file").rstrip("\n")
     assert turn_file.startswith("YOUR TURN FILE") and "house stark" in turn_file
     assert body.count(turn_file) == 1 and body.index("default: bid wildlings 0") < body.index(turn_file)
 
@@ -476,7 +477,7 @@ def test_ruling_113_after_k_missed_deadlines_a_house_plays_by_the_defaults_until
     st = state_of(game)
     assert (st.round, st.phase) == (2, "planning")
     assert "greyjoy" not in {p["house"] for p in st.pending}, "its round-2 bid took its default in the same run"
-    latest = sorted((game / "reports").glob("0*"))[-1]
+    latest = sorted(reports_of(game).glob("0*"))[-1]
     assert "House Greyjoy missed too many deadlines in a row and is now in civil disorder" in words(latest / "public.txt")
     view = batch.status(game, now=at(99))
     assert view["civil_disorder"] == ["greyjoy"]
@@ -489,7 +490,7 @@ def test_ruling_113_after_k_missed_deadlines_a_house_plays_by_the_defaults_until
         drop(game, f"{h}-r2-action.txt", sealed(h, "bid fiefdoms 0\n", rnd=2, step="action"))
     result = run(game)
     assert "civil disorder: House Greyjoy took the default of its bid: bid for the fiefdoms" in result.notes
-    latest = sorted((game / "reports").glob("0*"))[-1]
+    latest = sorted(reports_of(game).glob("0*"))[-1]
     assert "House Greyjoy is in civil disorder: it plays by the deadline defaults." in words(latest / "public.txt")
     # A substitute player's key ends it.
     new_key = Ed25519PrivateKey.from_private_bytes(bytes([77] * 32))
@@ -662,7 +663,7 @@ def test_moderating_md_the_week_mails_each_step_once_and_tells_the_undo(tmp_path
     root = Path("winter")
     mailed = [e["file"] for e in registry.read_log(root) if e.get("action") == "mailed"]
     (receipt,) = [p.name for p in (root / "refused").glob("*-greyjoy.txt")]
-    labels = sorted(p.name for p in (root / "reports").glob("[0-9][0-9][0-9][0-9]-*"))
+    labels = [s.label for s in stepreports.steps(root)]
     for house in WEEK_HOUSES:
         texts, carried = [], []
         for f in mailed:

@@ -24,6 +24,7 @@ from adjudicator.game.state import GameState, Order, Unit
 from adjudicator.reports.show import to_json
 from adjudicator.seals import seal
 from adjudicator.seals.keys import read_public_key
+from clikit import reports_of
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 BLOCK = re.compile(r"(?:<!-- (refused|step: [^>]*) -->\n)?```(\w+)\n(.*?)```", re.S)
@@ -333,7 +334,7 @@ def _game_with_a_report(folder: Path) -> Path:
 
     gd = create_game(folder / "mygame", houses=["stark", "lannister", "greyjoy", "baratheon"], seed="docs")
     adjudicate(gd.root)
-    (published,) = (gd.root / "reports").glob("0000-*/report.json")
+    (published,) = reports_of(gd.root).glob("0000-*/report.json")
     (folder / "mygame-0007.json.gz").write_bytes(packed(published.read_bytes()))
     return gd.root
 

@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from adjudicator.engine import machine
 from adjudicator.engine.events import DefaultUsed
 from adjudicator.engine.events.action import OrdersRevealed, OrdersWaiting
-from adjudicator.folder import batch, registry
+from adjudicator.folder import batch, registry, stepreports
 from adjudicator.folder.check import check_turn_file
 from adjudicator.folder.gamedir import create_game
 from adjudicator.game.setup import new_game
@@ -28,6 +28,7 @@ from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
 from adjudicator.turnfile.header import Header, HeaderError, format_header, read_header
 from adjudicator.turnfile.parser import parse_turn_file
+from clikit import reports_of, report_text
 
 FOUR = ["stark", "lannister", "greyjoy", "baratheon"]
 STARK = "Winterfell: march +1\nWhite Harbor: defense +1\nThe Shivering Sea: support +0\n"
@@ -59,13 +60,12 @@ def send(game: tuple[Path, dict[str, Ed25519PrivateKey]], house: str, seq: int, 
 
 
 def receipt(root: Path, house: str, seq: int) -> str:
-    (path,) = root.glob(f"reports/*/receipts/*-{house}-r*-seq{seq}.txt")
+    (path,) = reports_of(root).glob(f"*/receipts/*-{house}-r*-seq{seq}.txt")
     return path.read_text(encoding="utf-8")
 
 
 def private(root: Path, house: str) -> str:
-    latest = sorted(p for p in (root / "reports").iterdir() if p.is_dir())[-1]
-    return (latest / f"{house}.txt").read_text(encoding="utf-8")
+    return report_text(root, stepreports.steps(root)[-1].label, f"{house}.txt")
 
 
 # --- the header keyword ------------------------------------------------------------------------
@@ -137,7 +137,7 @@ def test_ruling_121_one_bad_order_line_does_not_throw_out_the_others(folder) -> 
         send(folder, house, 1, body)
     result = send(folder, "stark", 2, "White Harbor: defense +1\n", add=True)
     assert result.state is not None and result.state.phase == "action"
-    report = (root / "reports" / result.steps[-1] / "public.txt").read_text(encoding="utf-8")
+    report = report_text(root, result.steps[-1], "public.txt")
     assert ("Stark: Defense +1 in White Harbor, March +1 in Winterfell, Support +0 in The Shivering Sea."
             in " ".join(report.split()))
 

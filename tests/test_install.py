@@ -95,7 +95,9 @@ def _a_players_turn(maester: Path, folder: Path) -> None:
     assert run(maester, "register", "g", "--house", "stark", "--key", "ned.pub", cwd=folder).returncode == 0
     first = run(maester, "adjudicate", "g", cwd=folder)
     assert first.returncode == 0, first.stdout + first.stderr
-    (published,) = (folder / "g" / "reports").glob("0000-*/report.json")
+    rendered = run(maester, "reports", "g", "--out", "pages", cwd=folder)  # the step's pages, as files
+    assert rendered.returncode == 0 and "wrote the reports of 1 step(s) into pages" in rendered.stdout, rendered.stderr
+    (published,) = (folder / "pages").glob("0000-*/report.json")
     (folder / "turn.txt").write_text("game g · house stark · round 1 · planning · seq 1\nWhite Harbor: defense +1\n"
                                      "Winterfell: defense +1\nThe Shivering Sea: consolidate\n")  # fmt: skip
     checked = run(maester, "check", str(published), "turn.txt", cwd=folder)

@@ -36,12 +36,13 @@ from mail.loopback import LoopbackController, Recorder, mails_to, run_server
 
 from adjudicator.cli import main as cli_main
 from adjudicator.engine.core.context import Request
-from adjudicator.folder import audit, registry
+from adjudicator.folder import audit, registry, stepreports
 from adjudicator.folder.gamedir import GameDir, create_game
 from adjudicator.game.board import Board
 from adjudicator.robots.players import Robot
 from adjudicator.seals import seal
 from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
+from clikit import report_text
 
 GAME = "sixmail"
 HOUSES = ["stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell"]
@@ -155,7 +156,7 @@ def mail_round(msg: EmailMessage) -> int:
 
 
 def step_labels(root: Path) -> list[str]:
-    return sorted(p.name for p in (root / "reports").glob("[0-9][0-9][0-9][0-9]-*") if (p / "report.json").is_file())
+    return [s.label for s in stepreports.steps(root)]
 
 
 def test_the_game_was_played_by_mail_one_player_at_a_time(played: dict, recorder: Recorder) -> None:
@@ -213,14 +214,14 @@ def test_issue_27_every_event_line_of_every_step_reaches_every_player_exactly_on
     steps = [label for msg in mails for label in carried(msg)]
     assert steps == labels[: len(steps)], "each step once, in order, none left out before the last one mailed"
     for label in labels[len(steps):]:  # waiting for the next news: no phase begun, no receipt of its own
-        report = json.loads((root / "reports" / label / "report.json").read_text(encoding="utf-8"))
+        report = json.loads(report_text(root, label, "report.json"))
         kinds = {e["type"] for e in report["events"]}
         assert not kinds & {"PhaseStarted", "GameWon", "CivilDisorder", "PlayerLeft"}, (label, kinds)
-        assert not list((root / "reports" / label / "receipts").glob(f"*-{house}-*")), label
+        assert not [n for n in stepreports.step(root, int(label[:4])).receipts() if f"-{house}-" in n], label
     expected: Counter[str] = Counter()
     for label in steps:
         for name in (f"{house}.txt", "public.txt"):
-            expected.update(event_lines(seal.normalise((root / "reports" / label / name).read_text(encoding="utf-8"))))
+            expected.update(event_lines(seal.normalise(report_text(root, label, name))))
     assert len(expected) > 100, "the reports tell events"
     got: Counter[str] = Counter()
     for msg in mails:

@@ -30,13 +30,14 @@ from mail.loopback import LoopbackController, Recorder, mails_to, run_server
 
 from adjudicator.cli import main as cli_main
 from adjudicator.engine.core.context import Request
-from adjudicator.folder import audit, batch, registry
+from adjudicator.folder import audit, batch, registry, stepreports
 from adjudicator.folder.gamedir import GameDir
 from adjudicator.game.board import Board
 from adjudicator.mail.recipe import written_mail
 from adjudicator.robots.players import Robot
 from adjudicator.seals import seal
 from adjudicator.seals.keys import write_key_pair
+from clikit import report_text
 
 STRANGER = Ed25519PrivateKey.from_private_bytes(bytes([6] * 32))
 FORGER = "mallory@evil.example"
@@ -137,7 +138,7 @@ def test_the_loop_ran_several_steps_between_mailings(played: dict) -> None:
 def test_every_event_line_of_every_step_reaches_its_player_exactly_once(played: dict, recorder: Recorder,
                                                                        house: str) -> None:  # fmt: skip
     root: Path = played["root"]
-    labels = sorted(p.name for p in (root / "reports").glob("[0-9][0-9][0-9][0-9]-*") if (p / "report.json").is_file())
+    labels = [s.label for s in stepreports.steps(root)]
     mails = mails_to(recorder, shapes.EMAILS[house])
     assert 0 < len(mails) <= len({*played["mailings"], RUNS - 1}), "at most one mail a mailing, and only with news"
     carried: list[str] = [label for msg in mails for label in str(msg["X-Maester-Steps"]).split() if label != "none"]
@@ -146,9 +147,8 @@ def test_every_event_line_of_every_step_reaches_its_player_exactly_once(played: 
     assert len(carried) >= len(labels) - 3
     expected: dict[str, int] = {}
     for label in carried:
-        folder = root / "reports" / label
         for name in (f"{house}.txt", "public.txt"):
-            for line in event_lines(seal.normalise((folder / name).read_text())):
+            for line in event_lines(seal.normalise(report_text(root, label, name))):
                 expected[line] = expected.get(line, 0) + 1
     assert expected, "the reports tell events"
     got: dict[str, int] = dict.fromkeys(expected, 0)

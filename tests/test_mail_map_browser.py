@@ -27,6 +27,7 @@ from adjudicator.mail.mapimage import MAP_SCALES
 from adjudicator.mail.outbox import write_outbox
 from adjudicator.reports.report import MAP_FILE
 from adjudicator.reports.svgmap import MapLayout
+from clikit import reports_of
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium)")
 WIDTHS = (400, 1280)
@@ -42,7 +43,7 @@ def measured(reported: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
     assert body is not None
     page = str(body.get_content())
     assert page.count('src="cid:') == 2, "the region and the whole board, both the mailed picture"
-    (step,) = (reported / "reports").glob("0000-*")
+    (step,) = reports_of(reported).glob("0000-*")
     (root / MAP_FILE).write_bytes((step / MAP_FILE).read_bytes())
     (root / "mail.html").write_text(re.sub(r'src="cid:[^"]+"', f'src="{MAP_FILE}"', page), encoding="utf-8")
     smallest = round(MapLayout.classic().width * MAP_SCALES[-1])

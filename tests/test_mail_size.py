@@ -19,7 +19,7 @@ from mail import shapes
 from mail.loopback import reported  # noqa: F401
 
 from adjudicator.cli import main as maester
-from adjudicator.folder import registry
+from adjudicator.folder import registry, stepreports
 from adjudicator.game.state import GameState
 from adjudicator.mail import mailbuild, mapimage, news
 from adjudicator.mail.digest import Digest
@@ -80,8 +80,9 @@ def test_ruling_317_every_mail_of_a_short_6_player_robot_game_is_within_the_boun
         if png is None:
             continue
         scale = rec["map_scale"]
-        (label,) = (root / "reports").glob(f"{rec['folder'][-4:]}-*")
-        pictures = mapimage.MapPictures((label / "map.svg").read_text(encoding="utf-8"))
+        latest = stepreports.step(root, int(rec["folder"][-4:]))
+        assert latest is not None
+        pictures = mapimage.MapPictures(latest.text("map.svg"))
         assert png == pictures.at(scale), "the map of the latest step, drawn at the scale recorded"
         if scale != MAP_SCALES[0]:  # drawn smaller only where the next larger one would not have fitted
             smaller += 1
@@ -112,7 +113,7 @@ def test_ruling_328_a_late_action_phase_reaches_the_moderator_in_mails_within_th
         data = written_mail(root, f"{rec['folder']}/{rec['file']}")
         assert len(data) <= MAIL_BYTES, f"{rec['folder']}/{rec['file']}: {len(data):,} bytes"
     told = [rec for rec in records if rec["to"] == "moderator"]
-    folders = {p.name[:4]: p for p in (root / "reports").iterdir() if p.name[:4].isdigit()}
+    folders = {s.label[:4]: s for s in stepreports.steps(root)}
     long = 0
     for rec in told:
         steps = [step_part(folders[f"{n:04d}"], "moderator") for n in rec["steps"]]

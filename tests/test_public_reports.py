@@ -14,6 +14,7 @@ import pytest
 from adjudicator.engine.core.context import Request
 from adjudicator.reports import report
 from adjudicator.robots.simulate import simulate
+from clikit import reports_of
 
 
 def _public_only(state, events, requests):
@@ -28,7 +29,7 @@ def _public_only(state, events, requests):
 
 
 @pytest.mark.parametrize("players,seed,tides", [(4, 31, False), (6, 32, True)])
-def test_public_reports_of_a_robot_game_depend_on_public_facts_only(monkeypatch, players, seed, tides):
+def test_public_reports_of_a_robot_game_depend_on_public_facts_only(monkeypatch, players, seed, tides, tmp_path):
     real = report.render_reports
     checked = {"text": 0, "html": 0, "json": 0}
     private_events = 0
@@ -58,8 +59,9 @@ def test_public_reports_of_a_robot_game_depend_on_public_facts_only(monkeypatch,
     checked["map"] = 0
     monkeypatch.setattr(report, "render_reports", spy)
     monkeypatch.setattr(report, "render_step_map", map_spy)
-    result = simulate(players, seed, rounds=2, tides_of_battle=tides, chaos=0.2)
+    result = simulate(players, seed, rounds=2, tides_of_battle=tides, chaos=0.2, out=tmp_path / "g")
     assert result.problems == []
+    reports_of(tmp_path / "g")  # every step's pages rendered from its record, through the spies
     assert min(checked.values()) >= 10, checked
     assert private_events > 0, "the game must have had secrets for the check to mean anything"
 

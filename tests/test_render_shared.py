@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy
 import textwrap
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 from adjudicator.game.cards import CARDS
 from adjudicator.reports import cardtext, report, words
 from adjudicator.robots.simulate import simulate
+from clikit import reports_of
 
 
 def _clean_as_it_was(text: object) -> str:
@@ -63,7 +66,7 @@ def test_a_card_reference_that_cannot_be_remembered_is_worked_out_as_it_comes():
         cardtext.card_text(["robb_stark"])  # type: ignore[arg-type]
 
 
-def _render_every_step(monkeypatch: pytest.MonkeyPatch, **game: object) -> int:
+def _render_every_step(monkeypatch: pytest.MonkeyPatch, out: Path, **game: object) -> int:
     """Play a robot game, its caches warm from step to step as a process keeps them; then render
     every step's pages and map again from scratch, caches cleared, and compare the bytes."""
     real_reports, real_map = report.render_reports, report.render_step_map
@@ -78,17 +81,20 @@ def _render_every_step(monkeypatch: pytest.MonkeyPatch, **game: object) -> int:
 
     monkeypatch.setattr(report, "render_reports", recorded(real_reports))
     monkeypatch.setattr(report, "render_step_map", recorded(real_map))
-    result = simulate(**game)  # type: ignore[arg-type]
+    result = simulate(**game, out=out)  # type: ignore[arg-type]
     assert result.problems == []
+    reports_of(out)  # every step's pages rendered from its record in this process, one step after another
     for real, state, events, kw, warm in calls:
         report.clear_caches()
         assert real(state, events, **kw) == warm, (state.round, state.phase)
     return sum(len(out) if isinstance(out, dict) else 1 for *_, out in calls)
 
 
-def test_every_page_of_a_robot_game_is_what_a_fresh_process_would_render(monkeypatch: pytest.MonkeyPatch):
-    assert _render_every_step(monkeypatch, players=4, seed=3, rounds=4, tides_of_battle=True) > 300
+def test_every_page_of_a_robot_game_is_what_a_fresh_process_would_render(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path):  # fmt: skip
+    assert _render_every_step(monkeypatch, tmp_path / "g", players=4, seed=3, rounds=4, tides_of_battle=True) > 300
 
 
-def test_every_page_of_a_mother_of_dragons_game_is_what_a_fresh_process_would_render(monkeypatch: pytest.MonkeyPatch):
-    assert _render_every_step(monkeypatch, players=7, seed=3, rounds=2, expansion="mother-of-dragons") > 200
+def test_every_page_of_a_mother_of_dragons_game_is_what_a_fresh_process_would_render(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path):  # fmt: skip
+    assert _render_every_step(monkeypatch, tmp_path / "g", players=7, seed=3, rounds=2, expansion="mother-of-dragons") > 200

@@ -20,6 +20,7 @@ from adjudicator.engine.events import AnswerUnusable, PhaseStarted
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState, Order, Unit
 from adjudicator.reports.report import MAP_FILE, join_html, page_style, render_report, render_step_map
+from clikit import reports_of
 
 WIDTH, HEIGHT = 1400, 1800
 __all__ = ["CHROMIUM", "dump_dom"]  # the Mother of Dragons sample's browser test opens its pages with them
@@ -89,7 +90,7 @@ def _crowded(state: GameState) -> GameState:
 
 
 def _last_step(game: Path) -> tuple[Path, GameState]:
-    step = sorted(p for p in (game / "reports").iterdir() if p.name[:4].isdigit())[-1]
+    step = sorted(p for p in reports_of(game).iterdir() if p.name[:4].isdigit())[-1]
     return step, GameState.from_toml((game / "states" / f"{step.name[:4]}.toml").read_text(encoding="utf-8"))
 
 

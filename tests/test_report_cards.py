@@ -21,6 +21,7 @@ from adjudicator.game.state import GameState
 from adjudicator.reports import report
 from adjudicator.reports.show import summary
 from adjudicator.robots.simulate import simulate
+from clikit import reports_of
 
 HOUSE_BY_NAME = {c.name: c for c in CARDS.house_cards.values() if c.set in STANDARD_SETS | {VASSAL}}  # the games' decks
 WESTEROS_BY_NAME = {c.name: c for c in CARDS.westeros}
@@ -100,6 +101,7 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[tuple[GameStat
             out = tmp_path_factory.mktemp("cards") / f"g{players}"
             result = simulate(players, seed, rounds=rounds, tides_of_battle=tides, chaos=0.2, out=out)
             assert result.problems == []
+            reports_of(out)  # every step's pages rendered from its record, through the spy
             folders.append(out)
     finally:
         mp.undo()
@@ -144,7 +146,8 @@ def test_every_text_a_player_reads_is_within_80_columns_and_names_no_engine_id(g
             checked += 1
         assert not LEAKS.search(page), LEAKS.search(page)
     for folder in folders:
-        for path in [*folder.glob("reports/*/*.txt"), *folder.glob("reports/*/receipts/*.txt"), folder / "pending"]:
+        rendered = reports_of(folder)
+        for path in [*rendered.glob("*/*.txt"), *rendered.glob("*/receipts/*.txt"), folder / "pending"]:
             text = path.read_text(encoding="utf-8")
             long = [line for line in text.splitlines() if len(line) > 80]
             assert not long, (path, long[:3])

@@ -10,6 +10,7 @@ from mail import shapes
 from mail.loopback import game, reported  # noqa: F401
 
 from adjudicator.reports.sections import TEXT_HEADINGS, TITLE, html_sections, text_sections
+from clikit import reports_of
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 HEADING = re.compile(r"^[A-Z*][A-Z' *]{3,}")  # a line of capitals at column 0: how every heading looks
@@ -41,7 +42,7 @@ def test_ruling_310_every_heading_of_the_reports_begins_a_known_section() -> Non
 
 
 def test_ruling_310_a_house_report_has_its_sections_in_both_formats(game: Path) -> None:
-    folder = next((game / "reports").glob("0000-*"))
+    folder = next(reports_of(game).glob("0000-*"))
     for who in ("stark", "public"):
         text = [s.name for s in text_sections((folder / f"{who}.txt").read_text())]
         page = [s.name for s in html_sections((folder / f"{who}.html").read_text())]

@@ -38,6 +38,7 @@ from adjudicator.mail.outbox import (
 )
 from adjudicator.mail.recipe import written_mail
 from adjudicator.seals.keys import write_key_pair
+from clikit import reports_of
 
 MOD = shapes.MODERATOR
 
@@ -80,7 +81,7 @@ def client_context(certificate: tuple[Path, Path]) -> ssl.SSLContext:
 
 def check_intact(game: Path, received: list[tuple[str, list[str], bytes]]) -> None:
     """Every message arrived as written: envelope, headers, both alternatives, attachments, a good seal."""
-    folder = game / "outbox" / "0000"
+    folder, rendered = game / "outbox" / "0000", reports_of(game)
     assert len(received) == 4
     by_name = {}
     for mail_from, rcpt, data in received:
@@ -106,7 +107,7 @@ def check_intact(game: Path, received: list[tuple[str, list[str], bytes]]) -> No
         files = {p.get_filename(): p.get_payload(decode=True) for p in msg.iter_attachments()}
         sig = files.pop(f"report-0000-{house}.txt.sig")
         assert verify_report(text, sig.decode()).key.fingerprint == MOD.public.fingerprint
-        step = next(game.glob("reports/0000-*"))  # the JSON parts arrive as the folder holds them
+        step = next(rendered.glob("0000-*"))  # the JSON parts arrive as the step's pages are
         assert gzip.decompress(files.pop(f"{shapes.GAME}-0000.json.gz")) == (step / "report.json").read_bytes()
         if house in shapes.HOUSES:  # compressed (ruling 316)
             private = gzip.decompress(files.pop(f"{shapes.GAME}-0000-{house}.jsonl.gz"))

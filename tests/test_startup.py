@@ -20,6 +20,7 @@ from adjudicator.game.commands import from_dict
 from adjudicator.seals import seal
 from adjudicator.seals.keys import generate
 from adjudicator.turnfile.printer import format_command
+from clikit import reports_of
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND_MODULES = {f"adjudicator.cli.{m}" for m in ("game", "seals", "check", "batch", "mail", "simulate")}
@@ -89,7 +90,7 @@ def test_a_players_check_against_a_published_state_loads_no_engine_templates_or_
     gd = create_game(tmp_path / "g", houses=["stark", "lannister", "baratheon"], game_id="g", seed="s")
     adjudicate(gd.root)
     (tmp_path / "turn.txt").write_text("game g · house stark · round 1 · planning · seq 1\nWinterfell: march +1\n")
-    report = next((gd.root / "reports").glob("*/report.json"))
+    report = next(reports_of(gd.root).glob("*/report.json"))
     loaded = modules_loaded("check", str(report), str(tmp_path / "turn.txt"))
     assert "adjudicator.folder.check" in loaded
     assert not loaded & ({"jinja2", "cryptography", "adjudicator.engine", "adjudicator.reports"} | MAIL)

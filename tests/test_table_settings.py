@@ -10,7 +10,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from clikit import files, run
+from clikit import files, reports_of, run
 
 from adjudicator.cli import main
 from adjudicator.engine.rules.endgame import standings
@@ -76,7 +76,7 @@ def test_ruling_445_every_report_of_a_step_names_the_settings_in_its_header(tmp_
     assert run(capsys, "new", tmp_path / "g", "--houses", THREE, "--seed", "s", "--rounds", "7",
                "--random-houses", "Ann,Bo,Cy")[0] == 0
     assert run(capsys, "adjudicate", tmp_path / "g")[0] == 0
-    reports = [p for p in (tmp_path / "g" / "reports").rglob("*") if p.suffix in (".txt", ".html")]
+    reports = [p for p in reports_of(tmp_path / "g").rglob("*") if p.suffix in (".txt", ".html")]
     assert reports
     for p in reports:
         text = p.read_text()

@@ -157,7 +157,7 @@ class RunResult:
             if r.kept:
                 out.append(f"    the file is kept in {r.kept}")
         out += [f"  kept for a later step: {shown(d)}" for d in self.deferred]
-        out += [f"  wrote reports/{s}/" for s in self.steps]
+        out += [f"  wrote reports/{s}.json" for s in self.steps]  # the step's record: 'maester reports' renders it
         out += [f"  {n}" for n in self.notes]
         if len(out) == 1:
             out.append("  nothing new")
@@ -496,7 +496,7 @@ class Run:
             rule = deadlines.rule_for(snap, self.ledger, disorder)
             new = self.apply(snap, unapplied, rule, leaving)
             result.steps.append(new.label())
-            result.receipts |= {u.name: f"reports/{new.label()}/receipts/{u.name}" for u in self.outcome.understood} \
+            result.receipts |= {u.name: f"reports/{new.label()}.json (receipts/{u.name})" for u in self.outcome.understood} \
                 if self.outcome else {}  # fmt: skip
             result.notes += _flagged(self.outcome)
             result.notes += deadlines.after_step(self.gd.root, self.ledger, new, self.outcome, rule, disorder)

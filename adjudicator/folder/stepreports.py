@@ -87,12 +87,14 @@ def render_pages(state: GameState, doc: Mapping[str, Any], *, templates_dir: str
     """Every page of a step (its names as in a report folder, ``report.json`` last) from its snapshot's
     state and its record (:func:`record_bytes`'s, read back)."""
     from ..engine.ahead import upcoming
+    from ..engine.core.context import Request
     from ..engine.events import from_dict as event_from_dict
     from ..reports.report import MAP_FILE, render_reports, render_step_map
     from ..reports.verdicts import private_json
 
     events = [event_from_dict(dict(e)) for e in doc["events"]]
-    requests: list[dict[str, Any]] = list(doc.get("requests", state.pending))
+    asked: list[dict[str, Any]] = list(doc.get("requests", state.pending))
+    requests = [Request.from_dict(r) for r in asked]  # as the run had them
     ahead: dict[str, list[Upcoming]] = {}  # by house, worked out once for its text and HTML
 
     def coming(house: str) -> list[Upcoming]:
@@ -113,7 +115,7 @@ def render_pages(state: GameState, doc: Mapping[str, Any], *, templates_dir: str
     pages |= {f"{viewer or 'public'}.{ext[fmt]}": page
               for (viewer, fmt), page in render([None, *state.houses_in_play], ["text", "html"]).items()}  # fmt: skip
     pages[MAP_FILE] = render_step_map(state, events, templates_dir=templates_dir)
-    pages.update({f"{h}.json": private_json(state, events, h, requests) for h in state.houses_in_play})
+    pages.update({f"{h}.json": private_json(state, events, h, asked) for h in state.houses_in_play})
     pages[REPORT_DONE] = render([None], ["json"])[(None, "json")]  # last: it marks a folder complete
     return pages
 

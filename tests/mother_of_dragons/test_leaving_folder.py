@@ -12,6 +12,7 @@ from adjudicator.cli import main
 from adjudicator.folder import audit, batch, undo
 from adjudicator.folder.gamedir import GameDir, create_game
 from adjudicator.mail.outbox import write_outbox
+from clikit import reports_of
 
 MOD = "mother-of-dragons"
 FOUR = ["stark", "lannister", "baratheon", "greyjoy"]  # four Westerosi players; Tyrell, Martell, Arryn vassals
@@ -46,7 +47,7 @@ def play_to_round(root: Path, round: int) -> None:
 
 
 def public_reports(root: Path) -> dict[str, str]:
-    return {p.parent.name: p.read_text() for p in sorted((root / "reports").glob("*/public.txt"))}
+    return {p.parent.name: p.read_text() for p in sorted(reports_of(root).glob("*/public.txt"))}
 
 
 def test_M124_maester_leave_is_announced_carried_out_between_rounds_and_replayed(tmp_path, capsys):

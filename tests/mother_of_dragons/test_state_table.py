@@ -22,6 +22,7 @@ from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState, StateError
 from adjudicator.game.validation import box_keys, box_keys_changed, validate_dict
 from adjudicator.robots.demo import sample_dir, sample_plan
+from clikit import reports_of
 
 OLD = Path(__file__).resolve().parent.parent / "data" / "old_mod_game"
 SAMPLE = sample_dir("mod-game")
@@ -126,11 +127,12 @@ def test_ruling_341_a_folder_written_before_the_table_goes_on_as_the_sample_game
         assert adjudicate(root).exit_status == 0, run.files
         assert not run.deadline
     expected = SAMPLE / "expected"
-    continued = sorted(p.name for p in (root / "reports").iterdir())[1:]
+    reports = reports_of(root)
+    continued = sorted(p.name for p in reports.iterdir())[1:]
     assert continued == sorted(p.name for p in expected.iterdir() if p.is_dir())[6:]
     for step in continued:
         for approved in (expected / step).rglob("*.txt"):
-            produced = root / "reports" / step / approved.relative_to(expected / step)
+            produced = reports / step / approved.relative_to(expected / step)
             assert produced.read_text() == approved.read_text(), f"{step}/{approved.name} differs from the sample's"
     assert (root / "pending").read_text() == (expected / "pending").read_text()
     for snapshot in sorted((root / "states").glob("[0-9]*.toml")):

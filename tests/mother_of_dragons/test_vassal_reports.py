@@ -22,6 +22,7 @@ from adjudicator.reports.svgmap import render_map
 from adjudicator.robots.simulate import simulate
 from adjudicator.turnfile.parser import parse_turn_file
 from mother_of_dragons.vassal_helpers import for_vassal, mod_game
+from clikit import reports_of
 
 PASS_ALL = [entry(h, CommandVassal(vassal=None)) for h in ("baratheon", "baratheon", "lannister", "lannister",
                                                            "lannister", "lannister")]  # fmt: skip
@@ -103,7 +104,8 @@ def test_M058_the_public_report_never_shows_the_cards_drawn_for_a_vassal():
 
 
 @pytest.mark.parametrize("players,seed", [(4, 41)])
-def test_M030_public_reports_of_a_robot_expansion_game_with_vassals_depend_on_public_facts_only(monkeypatch, players, seed):
+def test_M030_public_reports_of_a_robot_expansion_game_with_vassals_depend_on_public_facts_only(monkeypatch, players, seed,
+                                                                                                tmp_path):  # fmt: skip
     """As tests/test_public_reports.py for the base game: each public report of an expansion game
     with vassals, rendered again from a state stripped of every secret (the answers pool, the
     vassals' orders not revealed yet, the commanders' private events), is the same."""
@@ -127,8 +129,10 @@ def test_M030_public_reports_of_a_robot_expansion_game_with_vassals_depend_on_pu
         return out
 
     monkeypatch.setattr(report, "render_reports", spy)
-    result = simulate(players, seed, rounds=2, chaos=0.1, expansion="mother-of-dragons", targaryen=False)
+    result = simulate(players, seed, rounds=2, chaos=0.1, expansion="mother-of-dragons", targaryen=False,
+                      out=tmp_path / "g")  # fmt: skip
     assert result.problems == []
+    reports_of(tmp_path / "g")  # every step's pages rendered from its record, through the spy
     assert min(checked.values()) >= 5, checked
     assert secret_vassal_answers > 0, "the commanders must have sent lines for their vassals"
 

@@ -26,6 +26,7 @@ from adjudicator.game.state import StateError, validate_engine
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
 from adjudicator.turnfile.parser import parse_turn_file
+from clikit import reports_of
 
 HOUSES = ["stark", "lannister", "baratheon"]
 KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 71] * 32)) for i, h in enumerate(HOUSES)}
@@ -102,7 +103,7 @@ def test_a_sealed_huge_muster_line_is_refused_in_the_receipt_and_the_other_lines
     (game / "inbox" / "stark.txt").write_text(sealed("stark", STARK_ORDERS + f"muster in Winterfell: {HUGE} footmen\n"))
     result = adjudicate(game)
     assert result.accepted == ["000001-stark-r1-planning-seq1.txt"]
-    [receipt] = (game / "reports").glob(f"*/receipts/{result.accepted[0]}")
+    [receipt] = reports_of(game).glob(f"*/receipts/{result.accepted[0]}")
     text = " ".join(receipt.read_text().split())  # the receipt folds its lines at 80 columns
     assert f":5:23: error E205: a number of units must be from 1 to 10, not {HUGE}" in text
     assert "line 2: White Harbor: defense +1" in text and "internal error" not in text

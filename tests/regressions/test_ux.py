@@ -10,6 +10,7 @@ from adjudicator.game.board import Board
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState, Order
 from adjudicator.turnfile.parser import TurnFile, parse_turn_file
+from clikit import reports_of
 
 BOARD = Board.classic()
 FOUR = ["stark", "lannister", "greyjoy", "baratheon"]
@@ -374,7 +375,7 @@ def send(root, keys, house: str, seq: int, body: str, *, step: str = "planning",
 
 
 def receipt(root, house: str, seq: int) -> str:  # type: ignore[no-untyped-def]
-    (path,) = root.glob(f"reports/*/receipts/*-{house}-r*-seq{seq}.txt")
+    (path,) = reports_of(root).glob(f"*/receipts/*-{house}-r*-seq{seq}.txt")
     return path.read_text(encoding="utf-8")
 
 

@@ -12,6 +12,7 @@ from adjudicator.folder import batch, registry
 from adjudicator.folder.gamedir import GameDir, create_game
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
+from clikit import reports_of
 
 HOUSES = ["stark", "lannister", "baratheon"]
 KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 7] * 32)) for i, h in enumerate(HOUSES)}
@@ -43,7 +44,7 @@ def test_ruling_358_a_new_key_ends_the_standing_lines_the_old_one_sealed(tmp_pat
     _file(root, "stark-2.txt", "standing: bid wildlings 0\n", NEW, 2, add=True)
     batch.adjudicate(root)
     assert [a["text"] for a in _standing(root)] == ["standing: bid wildlings 0"]
-    reports = sorted((root / "reports").iterdir())
+    reports = sorted(reports_of(root).iterdir())
     private = " ".join((reports[-1] / "stark.txt").read_text("utf-8").split())  # unwrapped
     assert "no longer stands" in private and "ruling 358" in private
     assert "no longer stands" not in (reports[-1] / "public.txt").read_text("utf-8")
