@@ -102,9 +102,20 @@ def _half_written(path: Path, files: dict[str, bytes]) -> None:
         (tmp / name).write_bytes(data[: len(data) // 2])
 
 
+TEMPLATES = TESTS.parent / "templates"  # the built-in templates, named as a moderator's own (ruling 453)
+
+
+@pytest.mark.parametrize("templates", [False, True], ids=["record", "templates"])
 def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_result(
-    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, templates: bool
 ):
+    """Each step writes its record of its reports last (with the moderator's templates, its folder of
+    pages before it): a kill at any write, the record's among them, then a re-run, ends as one run."""
+    given = {"templates_dir": TEMPLATES} if templates else {}
+
+    def run(root: Path, *, deadline: bool) -> batch.RunResult:
+        return batch.adjudicate(root, deadline=deadline, **given)  # type: ignore[arg-type]
+
     reference = _copy(template, tmp_path / "reference" / "toy")
     run(reference, deadline=True)
     expected, expected_accepts = _comparable(reference), _accepts(reference)
@@ -112,7 +123,7 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
     assert_kept_reading_is_the_logs(reference, used=True)
 
     real_write, real_append, real_folder = fileio.atomic_write_bytes, fileio.append_line, fileio.write_folder
-    k = 0
+    k, killed_at = 0, []
     while True:
         k += 1
         root = _copy(template, tmp_path / f"k{k}" / "toy")
@@ -123,6 +134,7 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
                 nonlocal calls
                 calls += 1
                 if calls == k:
+                    killed_at.append(Path(a[0]).relative_to(root).as_posix())
                     raise Killed(f"killed before write {k}")
                 return real(*a, **kw)
 
@@ -132,6 +144,7 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
             nonlocal calls
             calls += 1
             if calls == k:  # killed halfway through a new report folder: its temp folder holds some files
+                killed_at.append(Path(path).relative_to(root).as_posix() + "/")
                 _half_written(path, files)
                 raise Killed(f"killed in write {k}")
             return real_folder(path, files)
@@ -157,6 +170,9 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
         if finished:
             break
     assert k > 20, "the run was killed at every one of its writes"
+    records = [p for p in killed_at if p.startswith("reports/") and p.endswith(".json")]
+    assert records == ["reports/0001-r1-action.json", "reports/0002-r1-action.json"], ("each step's record", killed_at)
+    assert any(p.startswith("reports/") and p.endswith("/") for p in killed_at) == templates, killed_at
 
 
 def test_two_kills_in_a_row_then_a_rerun_give_the_uninterrupted_result(template: Path, tmp_path: Path, monkeypatch):

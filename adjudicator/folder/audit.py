@@ -35,7 +35,7 @@ from . import registry
 from .defaults import DefaultRule, take_defaults
 from .gamedir import GameDir, GameDirError
 from .ledger import Archived, Ledger, in_force, log, log_lost, sha256, snapshot_numbers
-from .stepreports import StepReportsError, is_done, read_record, record_name
+from .stepreports import StepReportsError, folder_done, is_done, read_record, record_name
 
 # Makes a step's record of its reports again from its outcome and the record kept (whose keys in
 # force and sequence numbers were the registry's and the log's at the time): see outputs.py.
@@ -171,7 +171,7 @@ class Folder:
         return self.reports / snap.label()
 
     def reports_done(self, snap: Snapshot) -> bool:
-        """Whether the step's reports are complete (:func:`adjudicator.folder.stepreports.is_done`)."""
+        """Whether a run finished the step's outputs (:func:`adjudicator.folder.stepreports.is_done`)."""
         return is_done(self.reports, snap.label())
 
     def report_dir_of(self, number: int) -> Path | None:
@@ -532,7 +532,7 @@ def check_record(folder: Folder, outcome: Outcome, record_of: RecordOf, chk: Che
     try:
         stored = path.read_bytes()
     except FileNotFoundError:
-        if not latest and not folder.reports_done(outcome.snapshot):
+        if not latest and not folder_done(folder.report_dir(outcome.snapshot)):  # nor an older Maester's folder
             chk.problems.append(f"reports/{path.name} is missing (rebuild it with 'maester replay --repair {folder.root}')")
         return
     except OSError as e:

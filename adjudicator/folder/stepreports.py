@@ -252,8 +252,10 @@ def folder_done(path: Path) -> bool:
 
 
 def is_done(reports: Path, label: str) -> bool:
-    """Whether step ``label``'s reports are complete: its record written, or a complete folder."""
-    return (reports / record_name(label)).is_file() or folder_done(reports / label)
+    """Whether a run finished step ``label``'s outputs: its record, written last, is there. (A folder of
+    pages is read as it is, but a run of this Maester always ends with the record: with the moderator's
+    templates it writes the folder first, and an older Maester's latest step gets its record beside it.)"""
+    return (reports / record_name(label)).is_file()
 
 
 def listed(where: Path, prefix: str = "") -> list[StepReports]:
