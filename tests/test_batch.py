@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clikit import reports_of
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from adjudicator.cli import main as cli_main
@@ -27,7 +28,6 @@ from adjudicator.reports import comingup  # noqa: F401  bound to the real printe
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
 from adjudicator.turnfile import parser, printer
-from clikit import reports_of
 
 HOUSES = ["stark", "lannister", "greyjoy", "baratheon"]
 KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 1] * 32)) for i, h in enumerate(HOUSES)}

@@ -129,7 +129,7 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
         root = _copy(template, tmp_path / f"k{k}" / "toy")
         calls = 0
 
-        def counted(real, k=k):
+        def counted(real, k=k, root=root):
             def wrapper(*a, **kw):
                 nonlocal calls
                 calls += 1
@@ -140,7 +140,7 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
 
             return wrapper
 
-        def counted_folder(path, files, k=k):
+        def counted_folder(path, files, k=k, root=root):
             nonlocal calls
             calls += 1
             if calls == k:  # killed halfway through a new report folder: its temp folder holds some files

@@ -19,6 +19,7 @@ from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
+from clikit import report_text, reports_of
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from test_batch import HOUSES, drop, planning_bids, run, sealed, state_of, toy, tree  # noqa: F401  (toy: a fixture)
 
@@ -32,7 +33,6 @@ from adjudicator.mail.recipe import written_mail
 from adjudicator.reports.sections import pick, text_sections
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
-from clikit import reports_of, report_text
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
 

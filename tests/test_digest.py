@@ -12,6 +12,7 @@ from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
+from clikit import reports_of
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from mail import shapes
 from mail.loopback import LoopbackController, Recorder, game, mails_to, recorder, reported, run_server, smtp  # noqa: F401
@@ -24,7 +25,6 @@ from adjudicator.mail.outbox import mark_sent, parse_smtp_url, send_outbox, writ
 from adjudicator.reports.report import WIDTH, join_text
 from adjudicator.reports.sections import pick, text_sections
 from adjudicator.seals import seal
-from clikit import reports_of
 
 MOD = shapes.MODERATOR
 STRANGER = Ed25519PrivateKey.from_private_bytes(bytes([5] * 32))

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from clikit import reports_of
 
 from adjudicator import __version__
 from adjudicator.folder import registry
@@ -24,7 +25,6 @@ from adjudicator.game.state import GameState, Order, Unit
 from adjudicator.reports.show import to_json
 from adjudicator.seals import seal
 from adjudicator.seals.keys import read_public_key
-from clikit import reports_of
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 BLOCK = re.compile(r"(?:<!-- (refused|step: [^>]*) -->\n)?```(\w+)\n(.*?)```", re.S)

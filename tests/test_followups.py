@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from clikit import report_text, reports_of
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from adjudicator.engine import machine
@@ -28,7 +29,6 @@ from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
 from adjudicator.turnfile.header import Header, HeaderError, format_header, read_header
 from adjudicator.turnfile.parser import parse_turn_file
-from clikit import reports_of, report_text
 
 FOUR = ["stark", "lannister", "greyjoy", "baratheon"]
 STARK = "Winterfell: march +1\nWhite Harbor: defense +1\nThe Shivering Sea: support +0\n"

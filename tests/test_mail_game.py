@@ -30,6 +30,7 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 import pytest
+from clikit import report_text
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from mail.events import NOTHING, event_lines
 from mail.loopback import LoopbackController, Recorder, mails_to, run_server
@@ -42,7 +43,6 @@ from adjudicator.game.board import Board
 from adjudicator.robots.players import Robot
 from adjudicator.seals import seal
 from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
-from clikit import report_text
 
 GAME = "sixmail"
 HOUSES = ["stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell"]

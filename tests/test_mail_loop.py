@@ -23,6 +23,7 @@ from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
+from clikit import report_text
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from mail import shapes
 from mail.events import NOTHING, event_lines
@@ -37,7 +38,6 @@ from adjudicator.mail.recipe import written_mail
 from adjudicator.robots.players import Robot
 from adjudicator.seals import seal
 from adjudicator.seals.keys import write_key_pair
-from clikit import report_text
 
 STRANGER = Ed25519PrivateKey.from_private_bytes(bytes([6] * 32))
 FORGER = "mallory@evil.example"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clikit import reports_of
 from mail import shapes
 from mail.loopback import reported  # noqa: F401
 from mapprobe import CHROMIUM, Frame, probe
@@ -27,7 +28,6 @@ from adjudicator.mail.mapimage import MAP_SCALES
 from adjudicator.mail.outbox import write_outbox
 from adjudicator.reports.report import MAP_FILE
 from adjudicator.reports.svgmap import MapLayout
-from clikit import reports_of
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium)")
 WIDTHS = (400, 1280)

@@ -12,6 +12,7 @@ from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
+from clikit import reports_of
 from mail import shapes
 from mail.loopback import game, reported  # noqa: F401
 
@@ -29,7 +30,6 @@ from adjudicator.reports.sections import text_sections, trimmed
 from adjudicator.reports.svgmap import MapLayout
 from adjudicator.seals import seal
 from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
-from clikit import reports_of
 
 MOD = shapes.MODERATOR
 

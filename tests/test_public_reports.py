@@ -10,11 +10,11 @@ reach a public report, whatever the game.
 from __future__ import annotations
 
 import pytest
+from clikit import reports_of
 
 from adjudicator.engine.core.context import Request
 from adjudicator.reports import report
 from adjudicator.robots.simulate import simulate
-from clikit import reports_of
 
 
 def _public_only(state, events, requests):

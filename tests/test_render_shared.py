@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import copy
 import textwrap
-
 from pathlib import Path
 
 import pytest
+from clikit import reports_of
 from hypothesis import given
 from hypothesis import strategies as st
 
 from adjudicator.game.cards import CARDS
 from adjudicator.reports import cardtext, report, words
 from adjudicator.robots.simulate import simulate
-from clikit import reports_of
 
 
 def _clean_as_it_was(text: object) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clikit import reports_of
 from mapprobe import CHROMIUM, Frame, dump_dom, probe
 
 from adjudicator.engine.core.common import UnitsDestroyed
@@ -20,7 +21,6 @@ from adjudicator.engine.events import AnswerUnusable, PhaseStarted
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState, Order, Unit
 from adjudicator.reports.report import MAP_FILE, join_html, page_style, render_report, render_step_map
-from clikit import reports_of
 
 WIDTH, HEIGHT = 1400, 1800
 __all__ = ["CHROMIUM", "dump_dom"]  # the Mother of Dragons sample's browser test opens its pages with them

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from clikit import reports_of
 
 from adjudicator.game.cards import CARDS, STANDARD_SETS, VASSAL
 from adjudicator.game.setup import new_game
@@ -21,7 +22,6 @@ from adjudicator.game.state import GameState
 from adjudicator.reports import report
 from adjudicator.reports.show import summary
 from adjudicator.robots.simulate import simulate
-from clikit import reports_of
 
 HOUSE_BY_NAME = {c.name: c for c in CARDS.house_cards.values() if c.set in STANDARD_SETS | {VASSAL}}  # the games' decks
 WESTEROS_BY_NAME = {c.name: c for c in CARDS.westeros}

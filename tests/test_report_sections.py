@@ -6,11 +6,11 @@ import itertools
 import re
 from pathlib import Path
 
+from clikit import reports_of
 from mail import shapes
 from mail.loopback import game, reported  # noqa: F401
 
 from adjudicator.reports.sections import TEXT_HEADINGS, TITLE, html_sections, text_sections
-from clikit import reports_of
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 HEADING = re.compile(r"^[A-Z*][A-Z' *]{3,}")  # a line of capitals at column 0: how every heading looks

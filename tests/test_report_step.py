@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from clikit import reports_of
 
 from adjudicator.engine.core.common import PowerChanged
 from adjudicator.engine.core.context import Request
@@ -20,7 +21,6 @@ from adjudicator.game.state import Order
 from adjudicator.reports import report, templating
 from adjudicator.reports.report import ReportError, render_report, render_reports
 from adjudicator.robots.simulate import simulate
-from clikit import reports_of
 
 HOUSES = ["stark", "lannister", "baratheon"]
 

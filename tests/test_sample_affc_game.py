@@ -11,6 +11,7 @@ from __future__ import annotations
 import tomllib
 
 import pytest
+from clikit import reports_of
 from test_sample_game import (
     _events,
     assert_matches_approved,
@@ -20,7 +21,6 @@ from test_sample_game import (
 )
 
 from adjudicator.robots.demo import sample_dir, sample_plan
-from clikit import reports_of
 
 SAMPLE = sample_dir("affc-game")
 EXPECTED = SAMPLE / "expected"

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clikit import reports_of
 
 from adjudicator.cli import main as cli_main
 from adjudicator.folder import batch, outputs
@@ -19,7 +20,6 @@ from adjudicator.robots.demo import main as demo_main
 from adjudicator.robots.demo import play_sample, sample_dir, sample_plan
 from adjudicator.seals import seal
 from adjudicator.seals.keys import read_private_key
-from clikit import reports_of
 
 SAMPLE = sample_dir()
 EXPECTED = SAMPLE / "expected"

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clikit import reports_of
 from test_report_browser import CHROMIUM, dump_dom
 from test_sample_game import (
     _events,
@@ -26,7 +27,6 @@ from test_sample_game import (
 )
 
 from adjudicator.robots.demo import sample_dir, sample_plan
-from clikit import reports_of
 
 SAMPLE = sample_dir("mod-game")
 EXPECTED = SAMPLE / "expected"

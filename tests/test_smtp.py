@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from aiosmtpd.smtp import AuthResult, LoginPassword
+from clikit import reports_of
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -38,7 +39,6 @@ from adjudicator.mail.outbox import (
 )
 from adjudicator.mail.recipe import written_mail
 from adjudicator.seals.keys import write_key_pair
-from clikit import reports_of
 
 MOD = shapes.MODERATOR
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from clikit import reports_of
 
 from adjudicator.folder import registry
 from adjudicator.folder.batch import adjudicate
@@ -20,7 +21,6 @@ from adjudicator.game.commands import from_dict
 from adjudicator.seals import seal
 from adjudicator.seals.keys import generate
 from adjudicator.turnfile.printer import format_command
-from clikit import reports_of
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND_MODULES = {f"adjudicator.cli.{m}" for m in ("game", "seals", "check", "batch", "mail", "simulate")}

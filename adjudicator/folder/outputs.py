@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.ahead import Upcoming, upcoming
-from ..util import fileio
-from . import registry
 from ..game.board import Board
-from . import audit
+from ..util import fileio
+from . import audit, registry
 from .audit import Check, Folder, Outcome, write_pending
 from .ledger import Ledger
 from .receipts import accepted_receipt, replaced_answers

@@ -24,7 +24,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-
 from ..game.state import GameState
 from ..util import tomltext
 

@@ -10,9 +10,8 @@ boundaries and its seal, is :class:`Fixed`: given it, :func:`build` makes the sa
 
 from __future__ import annotations
 
-import functools
 import fnmatch
-import hashlib
+import functools
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage

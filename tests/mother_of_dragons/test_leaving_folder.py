@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from clikit import reports_of
 
 from adjudicator.cli import main
 from adjudicator.folder import audit, batch, undo
 from adjudicator.folder.gamedir import GameDir, create_game
 from adjudicator.mail.outbox import write_outbox
-from clikit import reports_of
 
 MOD = "mother-of-dragons"
 FOUR = ["stark", "lannister", "baratheon", "greyjoy"]  # four Westerosi players; Tyrell, Martell, Arryn vassals

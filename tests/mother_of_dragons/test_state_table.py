@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import tomli_w
+from clikit import reports_of
 
 from adjudicator.folder import audit, registry
 from adjudicator.folder.batch import adjudicate, repair
@@ -22,7 +23,6 @@ from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState, StateError
 from adjudicator.game.validation import box_keys, box_keys_changed, validate_dict
 from adjudicator.robots.demo import sample_dir, sample_plan
-from clikit import reports_of
 
 OLD = Path(__file__).resolve().parent.parent / "data" / "old_mod_game"
 SAMPLE = sample_dir("mod-game")

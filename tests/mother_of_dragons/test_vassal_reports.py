@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from clikit import reports_of
 from rules.helpers import entry, put
 from test_public_reports import _public_only
 
@@ -22,7 +23,6 @@ from adjudicator.reports.svgmap import render_map
 from adjudicator.robots.simulate import simulate
 from adjudicator.turnfile.parser import parse_turn_file
 from mother_of_dragons.vassal_helpers import for_vassal, mod_game
-from clikit import reports_of
 
 PASS_ALL = [entry(h, CommandVassal(vassal=None)) for h in ("baratheon", "baratheon", "lannister", "lannister",
                                                            "lannister", "lannister")]  # fmt: skip

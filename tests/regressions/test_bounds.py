@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clikit import reports_of
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from adjudicator.cli import main
@@ -26,7 +27,6 @@ from adjudicator.game.state import StateError, validate_engine
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
 from adjudicator.turnfile.parser import parse_turn_file
-from clikit import reports_of
 
 HOUSES = ["stark", "lannister", "baratheon"]
 KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 71] * 32)) for i, h in enumerate(HOUSES)}

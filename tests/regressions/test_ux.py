@@ -5,12 +5,13 @@ Each test names the rule or ruling it covers and says in its docstring what was 
 
 from __future__ import annotations
 
+from clikit import reports_of
+
 from adjudicator.folder.check import check_turn_file
 from adjudicator.game.board import Board
 from adjudicator.game.setup import new_game
 from adjudicator.game.state import GameState, Order
 from adjudicator.turnfile.parser import TurnFile, parse_turn_file
-from clikit import reports_of
 
 BOARD = Board.classic()
 FOUR = ["stark", "lannister", "greyjoy", "baratheon"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from clikit import reports_of
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from adjudicator.engine.rules.standing import standing_of_other_keys
@@ -12,7 +13,6 @@ from adjudicator.folder import batch, registry
 from adjudicator.folder.gamedir import GameDir, create_game
 from adjudicator.seals import seal
 from adjudicator.seals.keys import PublicKey
-from clikit import reports_of
 
 HOUSES = ["stark", "lannister", "baratheon"]
 KEYS = {h: Ed25519PrivateKey.from_private_bytes(bytes([i + 7] * 32)) for i, h in enumerate(HOUSES)}
