@@ -11,7 +11,8 @@ the snapshot, state, receipts and every report of every step) and says where the
 * verify     the moderator's intake: reading the inbox, checking each seal and header, archiving;
 * parse      ``parse_turn_file``, wherever it is called (the intake, the archive read back);
 * engine     ``advance``: the rules from one snapshot to the next;
-* render     the text, HTML (with the SVG map) and JSON reports of every house;
+* render     each step's record of its reports (its receipts written out, its events as JSON): the
+             text, HTML, map and JSON pages are rendered from it when they are read (issue 31);
 * disk       the atomic writes: state, snapshots, receipts, report folders, log lines;
 * bookkeeping the rest of each moderator's run (``batch.adjudicate``): the log, the ledger, the
              snapshot's TOML, the lock, the state read back;
@@ -55,6 +56,7 @@ PARTS = ("robots", "seal", "verify", "parse", "engine", "render", "disk", "bookk
 def part_functions() -> dict[str, list[Any]]:
     """The functions whose time is each part's (the loop is the rest)."""
     from adjudicator.engine.machine import advance
+    from adjudicator.folder import outputs
     from adjudicator.folder.intake import Intake
     from adjudicator.reports.report import render_reports, render_step_map
     from adjudicator.seals.seal import sign
@@ -62,7 +64,7 @@ def part_functions() -> dict[str, list[Any]]:
 
     return {
         "robots": [robots.Robot.turn_file], "seal": [sign], "verify": [Intake.run], "parse": [parse_turn_file],
-        "engine": [advance], "render": [render_reports, render_step_map],
+        "engine": [advance], "render": [*([outputs.step_record] if hasattr(outputs, "step_record") else []), render_reports, render_step_map],
         "disk": [fileio.atomic_write_bytes, fileio.atomic_write_text, fileio.write_folder, fileio.append_line],
         "bookkeeping": [batch.adjudicate],
     }

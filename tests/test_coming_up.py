@@ -11,6 +11,7 @@ import dataclasses
 from typing import Any
 
 import pytest
+from clikit import reports_of
 
 from adjudicator.engine import machine
 from adjudicator.engine.ahead import cards_to_come, upcoming
@@ -244,7 +245,7 @@ def test_ruling_124_westeros_cards_to_come_are_what_the_decks_lack() -> None:
 def test_ruling_124_the_receipt_names_what_is_coming_up(tmp_path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "g"
     simulate(4, 3, rounds=2, out=out, chaos=0.0)
-    receipts = [p.read_text(encoding="utf-8") for p in out.glob("reports/*/receipts/*.txt")]
+    receipts = [p.read_text(encoding="utf-8") for p in reports_of(out).glob("*/receipts/*.txt")]
     assert any("Coming up for you, not asked yet" in r or "what comes up for you may be answered now" in r
                for r in receipts)
 

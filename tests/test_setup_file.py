@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from clikit import run
+from clikit import reports_of, run
 
 from adjudicator.folder import audit
 from adjudicator.folder.gamedir import GameDir
@@ -146,11 +146,12 @@ def test_maester_new_with_an_official_setup_makes_the_boxs_own_game(tmp_path, ca
     assert (by_setup / "state.toml").read_text().replace(f'setup = "{title}"\n', "") == (by_box / "state.toml").read_text()
     for root in (by_setup, by_box):
         assert run(capsys, "adjudicate", root)[0] == 0
-    reports = sorted(p.relative_to(by_box) for p in (by_box / "reports").rglob("*") if p.is_file())
-    assert reports and reports == sorted(p.relative_to(by_setup) for p in (by_setup / "reports").rglob("*") if p.is_file())
+    pages = {root: reports_of(root) for root in (by_setup, by_box)}  # every page, rendered from the records
+    reports = sorted(p.relative_to(pages[by_box]) for p in pages[by_box].rglob("*") if p.is_file())
+    assert reports and reports == sorted(p.relative_to(pages[by_setup]) for p in pages[by_setup].rglob("*") if p.is_file())
     for p in reports:
         if p.name != "report.json":  # its state view names the setup in its options
-            assert (by_setup / p).read_bytes() == (by_box / p).read_bytes(), p
+            assert (pages[by_setup] / p).read_bytes() == (pages[by_box] / p).read_bytes(), p
 
 
 def test_ruling_440_a_round_limit_set_by_a_setup_ends_the_game_after_it(tmp_path):
