@@ -403,7 +403,7 @@ def test_issue_27_every_command_is_documented_for_the_moderator() -> None:
 def test_state_json_md_a_feast_for_crows_table_holds_the_keys_its_module_writes():
     import tomllib
 
-    from tests.a_feast_for_crows.helpers import setup
+    from a_feast_for_crows.helpers import setup
 
     shown = tomllib.loads([text for _, lang, text in blocks("state-json.md") if lang == "toml"][-1])
     assert shown["variant"] == "a-feast-for-crows"

@@ -65,6 +65,20 @@ def test_the_selection_holds_every_test_file_that_imports_the_engine():
         assert _selected(folder + "/test_x.py"), folder
 
 
+def test_no_test_imports_a_shared_helper_under_a_second_name():
+    """A helper imported both as ``rules.helpers`` and ``tests.rules.helpers`` is loaded twice, and
+    its event types (``StandInCombat``) registered twice: the last one loaded wins, so a round trip
+    through ``from_dict`` fails whenever the files are collected in another order, as mutmut's
+    selection collects them (its trace of the tests stops there, before any mutant runs)."""
+    twice = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            twice += [f"{path.relative_to(ROOT).as_posix()}: {n}" for n in names if n == "tests" or n.startswith("tests.")]
+    assert not twice, f"import the test helpers as the other tests do (rules.helpers, not tests.rules.helpers): {twice}"
+
+
 def test_each_test_left_out_of_the_selection_exists():
     """The robot games and child-process tests deselected (pyproject.toml says why) name test
     functions that exist, so a renamed test is not left out by an entry that deselects nothing."""

@@ -4,11 +4,12 @@ with their rule (rulings 409-412)."""
 
 from __future__ import annotations
 
+from rules.helpers import entry, of, reasons, run
+
 from adjudicator.engine.events.common import GameWon
 from adjudicator.engine.events.objectives import ObjectiveScored, ObjectivesDealt, ObjectivesKept
 from adjudicator.game.commands import KeepObjectives, ScoreObjective
 from adjudicator.game.state import GameState
-from tests.rules.helpers import entry, of, reasons, run
 
 from .helpers import put, setup
 

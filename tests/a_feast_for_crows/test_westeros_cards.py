@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from rules.helpers import entry, of, reasons, run
 
 from adjudicator.engine import machine
 from adjudicator.engine.events.objectives import ObjectivesDealt, VictoryPointsLost
@@ -12,7 +13,6 @@ from adjudicator.engine.rules import westeros
 from adjudicator.game.cards import CARDS
 from adjudicator.game.commands import Muster, ReturnObjective, TakeObjective, WesterosChoice
 from adjudicator.game.state import GameState
-from tests.rules.helpers import entry, of, reasons, run
 
 from .helpers import setup
 

@@ -211,6 +211,17 @@ def test_M113_a_player_taking_braavos_takes_the_token_a_vassal_sets_it_aside():
     assert s.braavos_token is None  # ruling 257
 
 
+def test_M113_ruling_257_the_token_set_aside_is_reported_with_no_house_taking_it():
+    s = bank_game(["stark", "lannister", "baratheon", "targaryen"])
+    s.area_mut("braavos").neutral_force = None
+    s.braavos_token = "stark"
+    put(s, "braavos", s.vassals[0], "footman")  # a vassal takes Braavos: the token is set aside
+    ctx = ctx_for(s)
+    sync_braavos(ctx)
+    [taken] = of(ctx.events, BraavosTokenTaken)
+    assert taken.describe() == "The Braavos token is set aside until a player controls Braavos (ruling 257)."
+
+
 # --- 6. base rules changed -------------------------------------------------------------------------
 
 

@@ -225,6 +225,15 @@ def test_R199_a_house_without_the_blade_cannot_use_it(battle):
     assert not b.of(BladeUsed) and not b.state.blade_used
 
 
+def test_R199_a_house_without_the_blade_is_told_why_and_not_that_an_only_option_was_taken(battle):
+    """Its Blade decision is taken at once, never asked: the refusal gives its reason alone."""
+    fiefdoms = ["baratheon", "lannister", "stark", "tyrell", "greyjoy", "martell"]
+    state = duel("stark", "lannister", attack=("knight",), defend=("footman",), fiefdoms=fiefdoms)
+    b = battle(state, everyone(state, "stark"))
+    b.run(say("stark", UseBlade(use=True)), play("stark", "eddard_stark"), play("lannister", "the_hound"))
+    assert b.unusable("stark") == ["only the holder of the Valyrian Steel Blade may use it, and Baratheon holds it (R199)"]
+
+
 def test_R199_the_blade_keeps_by_default_and_its_holder_may_decline(battle):
     fiefdoms = ["lannister", "stark", "baratheon", "tyrell", "greyjoy", "martell"]
     state = duel("stark", "lannister", attack=("knight",), defend=("footman",), fiefdoms=fiefdoms)

@@ -11,6 +11,7 @@ from ..core.context import Context
 from ..events import PhaseStarted
 from ..events.action import OrdersRemoved, RoundEnded, UnitsRallied
 from .consolidate import resolve_next_consolidation
+from .endgame import final_winner
 from .marches import resolve_next_march
 from .planning import in_board_order, orders_on_board
 from .raids import resolve_next_raid
@@ -70,14 +71,4 @@ def clean_up(ctx: Context) -> None:
             moved(ctx)
         st.phase = "westeros"
         return
-    st.phase = "game_over"
-    _final_winner(ctx)
-
-
-def _final_winner(ctx: Context) -> None:
-    """R260: the winner at the end of round 10, by the end-of-game rules, when they are present."""
-    try:
-        from . import endgame
-    except ImportError:
-        return
-    endgame.final_winner(ctx)
+    final_winner(ctx)  # R260: the winner at the end of the last round; the game ends (GameOver)
