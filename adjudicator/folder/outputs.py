@@ -60,7 +60,7 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
         by = f"{registry.house_name(u.header.house)} ({u.fingerprint})"
         receipts[f"receipts/{u.name}"] = accepted_receipt(u, outcome, by, replaced.get(u.name), ahead=coming(u.header.house))
     fps = registry.fingerprints_in_force(folder.root)
-    best = ledger.highest()
+    best = ledger.highest_for(state.round, state.phase)
     seqs = {h: best.get((h, state.round, state.phase), 0) for h in state.houses_in_play}
     t1 = clock()
 
