@@ -46,7 +46,7 @@ from typing import Any
 ROOT = Path(os.environ.get("MAESTER_BENCH_PACKAGE") or Path(__file__).resolve().parent.parent)  # run_all.py --baseline
 sys.path.insert(0, str(ROOT))
 
-from adjudicator.folder import batch, intake, ledger
+from adjudicator.folder import batch, intake, ledger, ledger_index
 from adjudicator.game import boxes
 from adjudicator.robots import simulate as sim
 
@@ -87,9 +87,17 @@ def lines_read() -> int:
     return count() if count is not None else -1
 
 
-def play(players: int, seed: int, rounds: int, warm: bool, profile: bool,
-         keep: dict[str, list[Path]] | None = None) -> tuple[list[tuple[int, float, int]], str, Any]:  # fmt: skip
-    """The game: for each run its (round, CPU seconds, log lines read), the result line, the profiles.
+def kept_read() -> dict[str, int]:
+    """What this process read of the log's kept reading: rows, head bytes, whole loads (empty in a tree
+    that does not count them)."""
+    count = getattr(ledger_index, "read_counts", None)
+    return count() if count is not None else {}
+
+
+def play(players: int, seed: int, rounds: int, warm: bool, profile: bool, keep: dict[str, list[Path]] | None = None,
+         kept: list[dict[str, int]] | None = None) -> tuple[list[tuple[int, float, int]], str, Any]:  # fmt: skip
+    """The game: for each run its (round, CPU seconds, log lines read), the result line, the profiles;
+    with ``kept``, each run's reading of the kept ledger (:func:`kept_read`) goes into it.
     With ``keep`` (a folder by side, "early" and "late"), a copy of the game folder just before each of
     the first runs of round 3 and of round ``rounds - 2`` goes into it."""
     runs: list[tuple[int, float, int]] = []
@@ -107,7 +115,7 @@ def play(players: int, seed: int, rounds: int, warm: bool, profile: bool,
                     shutil.copytree(root, copy, symlinks=True)
                     keep[side].append(copy)
         prof = profiles["early" if rnd <= EDGE else "late"] if profile and (rnd <= EDGE or rnd > rounds - EDGE) else None
-        before = lines_read()
+        before, kept_before = lines_read(), kept_read()
         t0 = time.process_time()
         if prof is not None:
             prof.enable()
@@ -117,6 +125,8 @@ def play(players: int, seed: int, rounds: int, warm: bool, profile: bool,
         spent = time.process_time() - t0
         state = out.latest
         runs.append((state.round if state is not None else rnd, spent, lines_read() - before))
+        if kept is not None:
+            kept.append({k: v - kept_before[k] for k, v in kept_read().items()})
         return out
 
     batch.adjudicate = timed  # type: ignore[assignment]
@@ -221,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     tmp = tempfile.mkdtemp(prefix="maester-bench-length-")
     keep: dict[str, list[Path]] | None = {"where": [Path(tmp)], "early": [], "late": []} if args.instructions else None
     try:
-        runs, line, profiles = play(args.players, args.seed, args.rounds, args.warm, args.profile, keep)
+        kept: list[dict[str, int]] = []
+        runs, line, profiles = play(args.players, args.seed, args.rounds, args.warm, args.profile, keep, kept)
         counted = count_runs(keep, args.rounds + 1) if keep is not None else None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -240,6 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  late over early: {ratio:.2f}x (goal: flat, at most {GOAL_RATIO}x: {verdict})")
     if lines_read() >= 0:
         print(f"  log lines read by one run, at most: {lines_early} early, {lines_late} late")
+    if kept and kept[0]:
+        for side, part in (("early", [k for (r, _, _), k in zip(runs, kept, strict=True) if r <= EDGE]),
+                           ("late", [k for (r, _, _), k in zip(runs, kept, strict=True) if r > args.rounds - EDGE])):  # fmt: skip
+            print(f"  the kept ledger read by one run, {side}: at most {max(k['rows'] for k in part)} rows and "
+                  f"{max(k['head_bytes'] for k in part):,} head bytes; every row read by {sum(k['whole'] > 0 for k in part)} runs")
     if counted is not None:
         e_i, l_i = statistics.mean(counted["early"]), statistics.mean(counted["late"])
         print(f"  instructions a run (callgrind, {len(counted['early'])} + {len(counted['late'])} runs, each as a new command "

@@ -156,7 +156,7 @@ def drop(folder: Path, name: str, text: str) -> Path:
     return path
 
 
-def tree(root: Path, *, skip: tuple[str, ...] = ("log", "ledger.json", ".lock")) -> dict[str, bytes]:
+def tree(root: Path, *, skip: tuple[str, ...] = ("log", "ledger.json", "ledger.sqlite", ".lock")) -> dict[str, bytes]:
     """Every file of a game folder by relative path (the log, its kept reading and the lock left out)."""
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
             if p.is_file() and p.name not in skip and "secret" not in p.parts}

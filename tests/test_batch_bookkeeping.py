@@ -110,12 +110,12 @@ def test_a_rollback_sweeps_the_report_folders_it_sets_aside(toy: Path):
 
 def _files(root: Path) -> dict[str, bytes]:
     """Every file of a game folder but those that carry the clock (the log's times, game.toml, the lock) or
-    the log's inode (its kept reading, ledger.json: it holds the log's times too)."""
+    the log's inode (its kept reading, ledger.json and ledger.sqlite: they hold the log's times too)."""
     import json
 
     out = {}
     for p in sorted(root.rglob("*")):
-        if p.is_file() and p.name not in (".lock", "game.toml", "ledger.json"):
+        if p.is_file() and p.name not in (".lock", "game.toml", "ledger.json", "ledger.sqlite"):
             data = p.read_bytes()
             if p.name == "log":
                 data = json.dumps([{k: v for k, v in json.loads(line).items() if k != "time"}

@@ -1,16 +1,19 @@
 """The log's kept reading (issue 31): no run reads the whole log, and what it knows is what the log says.
 
 Each ``maester adjudicate`` keeps its reading of the log in ``ledger.json`` (offset, checks, the
-ledger); the next command reads the log on from there. These tests play runs as new commands
-(the process forgets what it read before each) and count the log lines read, and compare every
-ledger made from a kept reading with the log read whole, for every kind of line the log holds and
-for every way the file or the log can differ from what was kept.
+ledger's small fields) and ``ledger.sqlite`` (the archived files and snapshot lines, asked one at a
+time); the next command reads the log on from there. These tests play runs as new commands (the
+process forgets what it read before each) and count the log lines and the kept rows read, and
+compare every ledger made from a kept reading with the log read whole, for every kind of line the
+log holds, every question a run asks it, and every way the files or the log can differ from what
+was kept.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -26,34 +29,69 @@ def _log_lines(root: Path) -> int:
     return (root / "log").read_bytes().count(b"\n")
 
 
-def test_issue_31_no_run_reads_the_whole_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A robot game with every run a new command: each run reads at most the log lines appended
-    since the end of the run before (its own included), however long the log has grown."""
+class Played:
+    """A robot game played with every run a new command, and what each run read."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.seen: list[tuple[int, int, int]] = []  # (lines read, lines appended since the last run ended, log length)
+        self.kept: list[dict[str, int]] = []  # what each run read of the kept reading (ledger_index.read_counts)
+        self.rows_kept: list[int] = []  # the rows ledger.sqlite held after each run
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     from adjudicator.folder.gamedir import GameDir
     from adjudicator.robots import simulate
 
+    game = Played(tmp_path_factory.mktemp("played") / "g")
     real = batch.adjudicate
-    seen: list[tuple[int, int, int]] = []  # (lines read, lines appended since the last run ended, log length)
     ended = [0]
 
     def as_a_new_command(root: Path, *args: Any, **kwargs: Any) -> batch.RunResult:
         batch.forget_snapshots()
         ledger.forget_reads()
-        before = ledger.lines_read()
+        before, kept_before = ledger.lines_read(), ledger_index.read_counts()
         result = real(root, *args, **kwargs)
         length = _log_lines(Path(root))
-        seen.append((ledger.lines_read() - before, length - ended[0], length))
+        game.seen.append((ledger.lines_read() - before, length - ended[0], length))
+        game.kept.append({k: v - kept_before[k] for k, v in ledger_index.read_counts().items()})
+        with sqlite3.connect(Path(root) / ledger_index.ROWS_FILE) as db:
+            game.rows_kept.append(sum(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("file", "line")))
         ended[0] = length
         result.latest = GameDir.open(root).load_state()
         return result
 
-    monkeypatch.setattr(batch, "adjudicate", as_a_new_command)
-    out = simulate.simulate(3, 7, rounds=3, out=tmp_path / "g")
+    batch.adjudicate = as_a_new_command  # type: ignore[assignment]
+    try:
+        out = simulate.simulate(3, 7, rounds=3, out=game.root)
+    finally:
+        batch.adjudicate = real  # type: ignore[assignment]
     assert out.steps > 20 and not out.problems
+    return game
+
+
+def test_issue_31_no_run_reads_the_whole_log(played: Played) -> None:
+    """A robot game with every run a new command: each run reads at most the log lines appended
+    since the end of the run before (its own included), however long the log has grown."""
+    seen = played.seen
     assert all(read <= appended for read, appended, _ in seen), [s for s in seen if s[0] > s[1]]
     assert seen[-1][2] > 4 * max(read for read, _, _ in seen[len(seen) // 2 :])  # the late runs read a sliver of it
     ledger.forget_reads()
-    assert Ledger.read(tmp_path / "g") == Ledger.read(tmp_path / "g", kept=False)
+    assert Ledger.read(played.root) == Ledger.read(played.root, kept=False)
+
+
+def test_issue_31_no_run_loads_the_whole_kept_ledger(played: Played) -> None:
+    """The same game: each run reads of the kept reading a head of about the same size and a few
+    rows, as many late in the game as early, never every row, while the rows kept grow with every step."""
+    kept, half = played.kept, len(played.kept) // 2
+    assert not [k for k in kept if k["whole"]], "a run read every row of ledger.sqlite"
+    most = max(k["rows"] for k in kept[1:half])
+    assert 0 < max(k["rows"] for k in kept[half:]) <= most, [k["rows"] for k in kept]
+    assert played.rows_kept[-1] > 5 * most  # a sliver of what is kept
+    assert played.rows_kept[-1] > 2 * played.rows_kept[half - 1]  # and what is kept grew
+    heads = [k["head_bytes"] for k in kept[1:]]
+    assert max(heads[half:]) <= max(heads[:half]) + 256, heads  # the head does not grow with the game
 
 
 # --- every kind of line, read on from a kept reading ------------------------------------------------------
@@ -96,6 +134,24 @@ def _line(kind: str, n: int) -> dict[str, Any]:
     return lines[kind] | {"time": f"2026-01-01T00:00:{n % 60:02d}+00:00"}
 
 
+def assert_answers_alike(kept: Ledger, whole: Ledger) -> None:
+    """Every question a run asks the ledger gets the same answer from the kept rows as from the log read whole."""
+    names = {a.name for a in whole.archived} | set(whole.set_aside) | {f"{n:06d}-x.txt" for n in range(1, 8)}
+    for name in sorted(names | {"000099-none.txt"}):
+        assert kept.find(name) == whole.find(name), name
+    for sha in sorted({a.sha256 for a in whole.archived} | {"a1", "a2", "b3", "none"}):
+        assert kept.is_accepted(sha) == whole.is_accepted(sha), sha
+    for index in range(-1, whole.last_index + 2):
+        assert kept.after(index) == whole.after(index), index
+    for rnd, step in {(a.round, a.step) for a in whole.archived} | {(1, "planning"), (2, "action"), (3, "x")}:
+        assert kept.highest_for(rnd, step) == whole.highest_for(rnd, step), (rnd, step)
+    numbers = list(range(-1, 11))
+    assert [kept.snapshot_line(n) for n in numbers] == [whole.snapshot_line(n) for n in numbers]
+    assert (kept.snapshot_count(), kept.first_snapshot(), kept.latest_snapshot()) == (
+        whole.snapshot_count(), whole.first_snapshot(), whole.latest_snapshot())  # fmt: skip
+    assert kept.unlogged(numbers) == whole.unlogged(numbers)
+
+
 KINDS = ["accept", "accept", "accept-again", "reject", "unmatched-seal", "deadline", "deadline-done", "leave",
          "snapshot", "snapshot", "rollback", "rollback-done", "setup", "moderator-accept", "reveal", "outbox",
          "mailed", "reply", "extend", "remind", "register-key", "civil-disorder", "civil-disorder-end"]  # fmt: skip
@@ -118,6 +174,7 @@ def test_issue_31_a_kept_reading_read_on_is_the_log_read_whole(
                 before = ledger.lines_read()
                 kept = Ledger.read(root)
                 assert ledger.lines_read() == before  # nothing appended since: nothing read
+                assert_answers_alike(kept, Ledger.read(root, kept=False))
                 assert kept == Ledger.read(root, kept=False)
                 assert kept.missed_since() == Ledger.read(root, kept=False).missed_since()
     ledger.forget_reads()
@@ -166,10 +223,11 @@ def _rewrite_index(root: Path, change: Any) -> None:
     [
         "missing", "not-json", "cut-short", "body-changed", "other-format", "other-code", "offset-past-the-end",
         "log-cut-short", "log-changed-before-the-offset", "log-start-changed", "log-replaced",
+        "rows-missing", "rows-not-a-database", "rows-of-another-generation", "rows-without-their-tables",
     ],
 )  # fmt: skip
 def test_issue_31_a_kept_reading_that_does_not_match_the_log_is_not_used(kept: Path, spoil: str) -> None:
-    index, log = kept / ledger_index.INDEX_FILE, kept / "log"
+    index, log, rows = kept / ledger_index.INDEX_FILE, kept / "log", kept / ledger_index.ROWS_FILE
     data = log.read_bytes()
     if spoil == "missing":
         index.unlink()
@@ -195,6 +253,16 @@ def test_issue_31_a_kept_reading_that_does_not_match_the_log_is_not_used(kept: P
     elif spoil == "log-replaced":  # another file (a restored backup, a copied folder): another inode
         os.replace(log, kept / "old-log")
         log.write_bytes(data)
+    elif spoil == "rows-missing":
+        rows.unlink()
+    elif spoil == "rows-not-a-database":
+        rows.write_bytes(b"not a database" * 100)
+    elif spoil == "rows-of-another-generation":  # rows written again since, by a head that was lost
+        with sqlite3.connect(rows) as db:
+            db.execute("UPDATE meta SET generation = 'another'")
+    elif spoil == "rows-without-their-tables":
+        with sqlite3.connect(rows) as db:
+            db.execute("DROP TABLE meta")
     assert _lines_of_a_new_command(kept) == log.read_bytes().count(b"\n"), "the log was read whole"
 
 
@@ -204,3 +272,65 @@ def test_issue_31_replay_reads_the_log_whole_whatever_was_kept(kept: Path) -> No
     before = ledger.lines_read()
     Ledger.read(kept, kept=False)
     assert ledger.lines_read() - before == 30
+
+
+def test_issue_31_rows_a_killed_save_added_are_not_read_and_the_next_save_replaces_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command killed after adding its rows and before writing the head that names them: the next
+    command reads on from the older head (the rows it names only), and the next save writes them again."""
+    from adjudicator.util import fileio
+
+    ledger.forget_reads()
+    log = tmp_path / "log"
+    log.write_text("".join(json.dumps(_line(k, n)) + "\n" for n, k in enumerate(KINDS[:9], 1)), encoding="utf-8")
+    keep_reading(tmp_path)
+    with open(log, "a", encoding="utf-8") as f:  # a step: two files accepted, one snapshot line
+        f.write("".join(json.dumps(_line(k, n)) + "\n" for n, k in ((20, "accept"), (21, "accept"), (22, "snapshot"))))
+    head = (tmp_path / ledger_index.INDEX_FILE).read_bytes()
+
+    def killed(path: Path, data: bytes, **kwargs: Any) -> None:
+        raise KeyboardInterrupt("killed")
+
+    monkeypatch.setattr(fileio, "atomic_write_bytes", killed)
+    with pytest.raises(KeyboardInterrupt):
+        keep_reading(tmp_path)
+    monkeypatch.undo()
+    assert (tmp_path / ledger_index.INDEX_FILE).read_bytes() == head
+    with sqlite3.connect(tmp_path / ledger_index.ROWS_FILE) as db:
+        assert db.execute("SELECT count(*) FROM file WHERE version = 2").fetchone()[0] == 2  # added, named by no head
+    assert _lines_of_a_new_command(tmp_path) == 3
+    ledger.forget_reads()
+    before = ledger.lines_read()
+    Ledger.read(tmp_path)  # the next command: on from the older head
+    keep_reading(tmp_path)
+    assert ledger.lines_read() - before == 3
+    assert _lines_of_a_new_command(tmp_path) == 0
+    with sqlite3.connect(tmp_path / ledger_index.ROWS_FILE) as db:
+        assert db.execute("SELECT count(*) FROM file WHERE version = 2").fetchone()[0] == 2  # once, not twice
+        assert db.execute("SELECT count(*) FROM line WHERE version = 2").fetchone()[0] == 1
+
+
+def test_issue_31_rows_that_fail_during_a_run_are_answered_from_the_log(kept: Path) -> None:
+    """The rows' file stops answering after the ledger was loaded (damaged, a disk gone): the rows
+    it named are read from the log, up to the head's offset, and every answer is the same."""
+    keep_reading(kept)
+    ledger.forget_reads()
+    led = Ledger.read(kept)
+    assert led._rows is not None
+    led._rows.conn.close()
+    assert_answers_alike(led, Ledger.read(kept, kept=False))
+    assert led == Ledger.read(kept, kept=False)
+
+
+def test_issue_31_a_journal_left_beside_no_rows_file_is_not_applied_to_a_new_one(kept: Path) -> None:
+    """A rollback journal of a killed commit, its rows' file deleted since: the next save removes it
+    before writing a new file, which a stale journal would otherwise damage."""
+    rows = kept / ledger_index.ROWS_FILE
+    rows.unlink()
+    (kept / f"{ledger_index.ROWS_FILE}-journal").write_bytes(b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7" + bytes(600))
+    ledger.forget_reads()
+    Ledger.read(kept)
+    keep_reading(kept)
+    assert not (kept / f"{ledger_index.ROWS_FILE}-journal").exists()
+    assert _lines_of_a_new_command(kept) == 0

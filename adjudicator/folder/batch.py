@@ -194,7 +194,7 @@ class Run:
         text = self._snapshot_text(n)
         snap = snapshot_of(text, where=str(self.folder.snapshot_path(n)))
         _sweep(self.folder.report_dir(snap), "**/")
-        logged = self.ledger.snapshots.get(n)
+        logged = self.ledger.snapshot_line(n)
         self._check_log(numbers, logged, text, snap.applied)
         try:
             current = self.gd.state_file.read_text(encoding="utf-8")
@@ -354,7 +354,7 @@ class Run:
         entry = {"action": "snapshot", "number": snap.number, "sha256": sha256(text.encode()),
                  "applied": snap.applied, "deadline": snap.deadline, "defaults": snap.defaults}  # fmt: skip
         entry |= {k: v for k, v in (("disorder", snap.disorder), ("missed", snap.missed), ("leaving", snap.leaving)) if v}
-        self.ledger.snapshots[snap.number] = log(self.gd.root, entry)  # with its time: when the step was asked
+        self.ledger.put_snapshot(log(self.gd.root, entry))  # with its time: when the step was asked
 
     def reject(self, rej: Rejection, snap: Snapshot) -> None:
         """The receipts first, then the log line, then the file out of the inbox: a killed run writes
@@ -405,7 +405,7 @@ class Run:
                 stored = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 stored = None
-            logged = self.ledger.snapshots.get(n)
+            logged = self.ledger.snapshot_line(n)
             if logged is not None:
                 applied, deadline = [str(x) for x in logged["applied"]], bool(logged.get("deadline", False))
                 rule, leaving = logged_rule(logged), logged_leaving(logged)

@@ -82,7 +82,7 @@ class Clock:
 
     def asked_at(self, number: int) -> datetime | None:
         """When the reports of step ``number`` went out: the time of its ``snapshot`` line (ruling 110)."""
-        line = self.ledger.snapshots.get(number, {})
+        line = self.ledger.snapshot_line(number) or {}
         try:
             return parse_time(str(line["time"]))
         except (KeyError, ScheduleError):
@@ -182,7 +182,7 @@ def _disorder_read_whole(ledger: Ledger, limit: int) -> Disorder:
 
 
 def _disorder(ledger: Ledger, misses: dict[str, int], limit: int, latest: int | None) -> Disorder:
-    line = ledger.snapshots[latest] if latest is not None else {}
+    line = (ledger.snapshot_line(latest) or {}) if latest is not None else {}
     was = {str(h) for h in line.get("disorder", [])}
     rekeyed = {h for h, at in ledger.book.key_changes.items() if latest is not None and at >= latest}
     houses = (was - rekeyed) | {h for h, k in misses.items() if k >= limit} if limit else set()
@@ -263,7 +263,7 @@ def disorder_lines(root: Path, ledger: Ledger, snap: Snapshot) -> list[str]:
     left the line out: it is written here, by the next run.
     """
     out = []
-    before = ledger.snapshots.get(snap.number - 1, {}).get("disorder", [])
+    before = (ledger.snapshot_line(snap.number - 1) or {}).get("disorder", [])
     for h in snap.disorder:
         if h not in before and (h, snap.number) not in ledger.book.disorder_starts:
             log(root, {"action": "civil-disorder", "house": h, "at": snap.number})

@@ -147,7 +147,7 @@ class Intake:
             players = registry.houses(game)
             self.checker = registry.Checker(
                 registry.game_id(game), players, registry.key_entries(game),
-                (state.round, state.phase), ledger.highest(), {h for h in players if h in state.vassals},
+                (state.round, state.phase), ledger.highest_for(state.round, state.phase), {h for h in players if h in state.vassals},
             )  # fmt: skip
         except registry.RegistryError as e:
             raise BatchError(str(e)) from None

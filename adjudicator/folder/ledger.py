@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import re
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC
 from pathlib import Path
@@ -49,7 +50,7 @@ class Archived:
     sha256: str  # of the archived bytes
 
 
-@dataclass
+@dataclass(eq=False)
 class Ledger:
     """The log read as bookkeeping: what is archived and in force, what was processed, what was ordered.
 
@@ -57,9 +58,15 @@ class Ledger:
     in force are indexed by name, by SHA-256 and by (house, round, step), so no question a run asks
     walks the whole game. Within one process the log is read from where the last read stopped
     (:meth:`read`), so a long game does not make each run slower.
+
+    A ledger read on from a kept reading (:mod:`adjudicator.folder.ledger_index`) holds in memory
+    only the archived files and snapshot lines read since, and asks the kept rows for the others
+    one at a time (:meth:`find`, :meth:`is_accepted`, :meth:`after`, :meth:`highest_for`,
+    :meth:`snapshot_line`): :attr:`archived` and :attr:`snapshots` read every row first, and so do a
+    rollback and a file accepted again.
     """
 
-    archived: list[Archived] = field(default_factory=list)  # in force, by index; change it only with add()
+    _files: list[Archived] = field(default_factory=list, repr=False)  # in force, by index (with _rows: since them)
     set_aside: dict[str, Archived] = field(default_factory=dict)  # set aside by a rollback
     last_index: int = 0  # highest archive index ever used (set-aside files keep theirs)
     rejected: dict[str, bool] = field(default_factory=dict)  # input sha -> may be retried (early)
@@ -73,7 +80,7 @@ class Ledger:
     deadlines: set[int] = field(default_factory=set)  # snapshot numbers a deadline was ordered at
     leaves: dict[int, list[str]] = field(default_factory=dict)  # snapshot -> players maester leave named there (M124)
     open_deadline: int | None = None  # ordered by a run that did not finish: a re-run completes it
-    snapshots: dict[int, dict[str, Any]] = field(default_factory=dict)  # logged snapshot lines
+    _lines: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)  # logged snapshot lines (with _rows: since them)
     moderator_accepts: set[str] = field(default_factory=set)  # sha256 of normalised unsealed texts
     revealed: str = ""
     setup_sha256: str = ""
@@ -86,7 +93,89 @@ class Ledger:
     _by_name: dict[str, Archived] = field(default_factory=dict, repr=False)
     _shas: dict[str, int] = field(default_factory=dict, repr=False)  # sha256 -> archived files with it
     _highest: dict[tuple[str, int, str], int] = field(default_factory=dict, repr=False)
-    _in_order: bool = field(default=True, repr=False)  # `archived` is sorted by index
+    _in_order: bool = field(default=True, repr=False)  # `_files` is sorted by index
+    _rows: ledger_index.Rows | None = field(default=None, repr=False)  # the kept rows this ledger reads on from
+    _added: int = field(default=0, repr=False)  # snapshot numbers in `_lines` and not in `_rows`
+
+    @property
+    def archived(self) -> list[Archived]:
+        """Every archived file in force, by index (every kept row read: ask :meth:`find` or :meth:`after`)."""
+        self._whole()
+        return self._files
+
+    @property
+    def snapshots(self) -> dict[int, dict[str, Any]]:
+        """Every logged snapshot line by number (every kept row read: ask :meth:`snapshot_line`)."""
+        self._whole()
+        return self._lines
+
+    def _whole(self) -> None:
+        """Hold every file and snapshot line in memory, the kept rows no longer asked."""
+        if self._rows is None:
+            return
+        files, lines = self._rows.whole()
+        self._rows = None
+        self._files = [Archived(*a) for a in files] + self._files
+        self._index()
+        self._lines = lines | self._lines
+        self._added = 0
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Ledger):
+            return NotImplemented
+        mine, theirs = self.copy(), other.copy()
+        mine._whole()
+        theirs._whole()
+        mine._sort()
+        theirs._sort()
+        names = [f for f in self.__dataclass_fields__ if f not in ("disorder_fold", "_rows", "_added", "_in_order")]
+        return all(getattr(mine, f) == getattr(theirs, f) for f in names)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def _rebase(self, rows: ledger_index.Rows) -> None:
+        """Read on from ``rows``, which hold every file and snapshot line this ledger holds."""
+        self._rows, self._added = rows, 0
+        self._set_archived([])
+        self._lines = {}
+
+    def snapshot_line(self, number: int) -> dict[str, Any] | None:
+        """The log's line of snapshot ``number`` (the latest logged), if any."""
+        line = self._lines.get(number)
+        if line is None and self._rows is not None:
+            line = self._rows.line(number)
+        return line
+
+    def snapshot_count(self) -> int:
+        """How many snapshot numbers the log records."""
+        return len(self._lines) if self._rows is None else self._rows.count + self._added
+
+    def first_snapshot(self) -> int:
+        """The lowest snapshot number the log records (-1: none)."""
+        mine = min(self._lines, default=-1)
+        if self._rows is None or self._rows.first < 0:
+            return mine
+        return self._rows.first if mine < 0 else min(mine, self._rows.first)
+
+    def latest_snapshot(self) -> int:
+        """The highest snapshot number the log records (-1: none)."""
+        mine = max(self._lines, default=-1)
+        return mine if self._rows is None else max(mine, self._rows.last)
+
+    def unlogged(self, numbers: list[int]) -> list[int]:
+        """Those of ``numbers`` the log records no snapshot line of (the kept rows asked as a range when
+        they are numbered on without gaps)."""
+        first, last = self.first_snapshot(), self.latest_snapshot()
+        if self.snapshot_count() == last - first + 1:
+            return [m for m in numbers if not first <= m <= last]
+        return [m for m in numbers if self.snapshot_line(m) is None]
+
+    def put_snapshot(self, line: dict[str, Any]) -> None:
+        """Count one more snapshot line (logged, or about to be)."""
+        number = int(line["number"])
+        if number not in self._lines and (self._rows is None or self._rows.line(number) is None):
+            self._added += 1
+        self._lines[number] = line
 
     @classmethod
     def read(cls, root: Path, *, kept: bool = True) -> Ledger:
@@ -126,17 +215,18 @@ class Ledger:
     def copy(self) -> Ledger:
         """An independent ledger with the same contents (the entries themselves are never changed)."""
         return Ledger(
-            archived=list(self.archived), set_aside=dict(self.set_aside), last_index=self.last_index,
+            _files=list(self._files), set_aside=dict(self.set_aside), last_index=self.last_index,
             rejected=dict(self.rejected), rejected_at=dict(self.rejected_at), kept=dict(self.kept),
             notices=dict(self.notices), returning=dict(self.returning), dropped=dict(self.dropped),
             unrefused=dict(self.unrefused), deadlines=set(self.deadlines),
             leaves={n: list(hs) for n, hs in self.leaves.items()},
-            open_deadline=self.open_deadline, snapshots=dict(self.snapshots),
+            open_deadline=self.open_deadline, _lines=dict(self._lines),
             moderator_accepts=set(self.moderator_accepts), revealed=self.revealed, setup_sha256=self.setup_sha256,
             rollback=self.rollback, rollback_done=self.rollback_done, book=self.book.copy(), mail=self.mail.copy(),
             disorder_fold=self.disorder_fold | {"since": {h: list(ns) for h, ns in self.disorder_fold.get("since", {}).items()}}
             if self.disorder_fold else {}, _by_name=dict(self._by_name),
-            _shas=dict(self._shas), _highest=dict(self._highest), _in_order=self._in_order,
+            _shas=dict(self._shas), _highest=dict(self._highest), _in_order=self._in_order, _rows=self._rows,
+            _added=self._added,
         )  # fmt: skip
 
     def _take_lines(self, data: bytes) -> None:
@@ -169,8 +259,9 @@ class Ledger:
             # order of acceptances is the line's "index" (ruling 301).
             index = int(e["index"]) if "index" in e else int(m[1])
             a = Archived(index, name, str(e["house"]), int(e["round"]), str(e["step"]), int(e["seq"]), str(e["sha256"]))
-            if name in self._by_name:  # accepted again under the same name: the later line counts
-                self._set_archived([x for x in self.archived if x.name != name])
+            if name in self._by_name or (self._rows is not None and self._rows.find(name) is not None):
+                self._whole()  # accepted again under the same name: the later line counts
+                self._set_archived([x for x in self._files if x.name != name])
             self.add(a)
         elif action == "reject":
             sha = str(e["sha256"])
@@ -201,15 +292,16 @@ class Ledger:
             number = int(e["number"])
             if number <= self.disorder_fold.get("through", -1):  # logged again: fold them all anew
                 self.disorder_fold = {}
-            self.snapshots[number] = e
+            self.put_snapshot(e)
         elif action == "rollback":
             to = int(e["to"])
             if not re.fullmatch(r"rolled-back-\d+", str(e["folder"])):
                 raise ValueError("a rollback sets its files aside in states/rolled-back-K/ only")
+            self._whole()
             gone = set(e.get("set_aside_files", []))
-            aside = {a.name: a for a in self.archived if a.name in gone}
+            aside = {a.name: a for a in self._files if a.name in gone}
             self.set_aside.update(aside)
-            self._set_archived([a for a in self.archived if a.name not in gone])
+            self._set_archived([a for a in self._files if a.name not in gone])
             # A rollback line of ruling 301 says which files come back from the archive and which are
             # dropped for good; an older line says neither: its files came back only when sent again.
             dropped = set(e.get("dropped", []))
@@ -222,7 +314,7 @@ class Ledger:
             self.leaves = {n: hs for n, hs in self.leaves.items() if n <= to}  # said at a step kept: they stand
             self.book.calls = {d: c for d, c in self.book.calls.items() if d < to}
             self.open_deadline = None
-            self.snapshots = {n: s for n, s in self.snapshots.items() if n <= to}
+            self._lines = {n: s for n, s in self._lines.items() if n <= to}
             self.disorder_fold = {}
             later = {sha for sha, at in self.rejected_at.items() if at > to}  # judged against an undone step
             self.rejected = {k: v for k, v in self.rejected.items() if k not in later}
@@ -242,7 +334,7 @@ class Ledger:
         elif action in ("outbox", "mailed", "reply"):
             self.mail.take(e)
         else:
-            self.book.take(e, max(self.snapshots, default=-1))
+            self.book.take(e, self.latest_snapshot())
 
     def missed_since(self) -> dict[str, Any] | None:
         """The snapshot lines folded for civil disorder (issue 31), brought up to the latest; ``None``
@@ -253,16 +345,14 @@ class Ledger:
         of it, in order. A rollback, or a snapshot line logged again, empties the fold; a read of the
         log carries it on (within a process, each run folds only the steps since the last).
         """
-        snaps = self.snapshots
-        if not snaps:
+        if not self.snapshot_count():
             return None
         fold = self.disorder_fold
         if not fold:
-            first = min(snaps)
+            first = self.first_snapshot()
             fold.update(first=first, through=first - 1, count=0, since={})
         n, since = int(fold["through"]) + 1, fold["since"]
-        while n in snaps:
-            line = snaps[n]
+        while (line := self.snapshot_line(n)) is not None:
             for name in line["applied"]:  # a list: a snapshot line without one is not taken
                 a = self.find(str(name))
                 if a is not None:
@@ -273,13 +363,13 @@ class Ledger:
             n += 1
         fold["count"] += n - 1 - int(fold["through"])
         fold["through"] = n - 1
-        return fold if fold["count"] == len(snaps) else None
+        return fold if fold["count"] == self.snapshot_count() else None
 
     def add(self, a: Archived) -> None:
         """Count one more archived file in force (its ``accept`` line is in the log, or about to be)."""
-        if self.archived and a.index < self.archived[-1].index:
+        if self._files and a.index < self._files[-1].index:
             self._in_order = False
-        self.archived.append(a)
+        self._files.append(a)
         self._by_name[a.name] = a
         self._shas[a.sha256] = self._shas.get(a.sha256, 0) + 1
         k = (a.house, a.round, a.step)
@@ -289,26 +379,26 @@ class Ledger:
         self.last_index = max(self.last_index, a.index, archive_number(a.name))
 
     def _index(self) -> None:
-        """Build the indexes of ``archived`` from it (a ledger made from its kept reading)."""
-        self._by_name = {a.name: a for a in self.archived}
+        """Build the indexes of ``_files`` from it."""
+        self._by_name = {a.name: a for a in self._files}
         self._shas, self._highest = {}, {}
-        for a in self.archived:
+        for a in self._files:
             self._shas[a.sha256] = self._shas.get(a.sha256, 0) + 1
             k = (a.house, a.round, a.step)
             self._highest[k] = max(self._highest.get(k, 0), a.seq)
-        self._in_order = all(x.index <= y.index for x, y in zip(self.archived, self.archived[1:], strict=False))
+        self._in_order = all(x.index <= y.index for x, y in zip(self._files, self._files[1:], strict=False))
 
     def _set_archived(self, archived: list[Archived]) -> None:
         """Replace the files in force (after a rollback, or a file accepted again): the indexes are rebuilt."""
         last = self.last_index
-        self.archived, self._by_name, self._shas, self._highest, self._in_order = [], {}, {}, {}, True
+        self._files, self._by_name, self._shas, self._highest, self._in_order = [], {}, {}, {}, True
         for a in archived:
             self.add(a)
         self.last_index = last
 
     def _sort(self) -> None:
         if not self._in_order:
-            self.archived.sort(key=lambda a: a.index)
+            self._files.sort(key=lambda a: a.index)
             self._in_order = True
 
     def is_dropped(self, sha: str) -> bool:
@@ -316,25 +406,42 @@ class Ledger:
         return any(a.sha256 == sha for a in self.dropped.values())
 
     def accepted_shas(self) -> set[str]:
-        """The SHA-256 of every archived file in force (a new set)."""
+        """The SHA-256 of every archived file in force (a new set; every kept row read)."""
+        self._whole()
         return set(self._shas)
 
     def is_accepted(self, sha: str) -> bool:
         """Whether an archived file in force has these bytes."""
-        return sha in self._shas
+        return sha in self._shas or (self._rows is not None and self._rows.has_sha(sha))
 
     def find(self, name: str) -> Archived | None:
         """The archived file of that name, in force or set aside by a rollback."""
-        return self._by_name.get(name) or self.set_aside.get(name)
+        a = self._by_name.get(name)
+        if a is None and self._rows is not None and (row := self._rows.find(name)) is not None:
+            a = Archived(*row)
+        return a or self.set_aside.get(name)
 
     def after(self, index: int) -> list[Archived]:
         """The archived files in force with an index above ``index``, in order."""
         self._sort()
-        return self.archived[bisect.bisect_right(self.archived, index, key=lambda a: a.index) :]
+        mine = self._files[bisect.bisect_right(self._files, index, key=lambda a: a.index) :]
+        if self._rows is None:
+            return mine
+        return [Archived(*row) for row in self._rows.after(index)] + mine  # the rows' indexes are all below mine
 
     def highest(self) -> dict[tuple[str, int, str], int]:
-        """The highest sequence number in force per (house, round, step): a rollback frees its files' (a new dict)."""
+        """The highest sequence number in force per (house, round, step): a rollback frees its files' (a new
+        dict; every kept row read: ask :meth:`highest_for`)."""
+        self._whole()
         return dict(self._highest)
+
+    def highest_for(self, round: int, step: str) -> dict[tuple[str, int, str], int]:
+        """:meth:`highest` for one round and step only (the one a file may be accepted for)."""
+        best = self._rows.highest(round, step) if self._rows is not None else {}
+        for (house, r, s), seq in self._highest.items():
+            if (r, s) == (round, step):
+                best[(house, r, s)] = max(best.get((house, r, s), 0), seq)
+        return best
 
 
 @dataclass
@@ -410,19 +517,33 @@ def _resume(path: Path, ident: tuple[int, int], size: int, f: Any, kept: bool) -
         f.seek(last.offset - len(last.tail))
         if f.read(len(last.tail)) == last.tail:
             return last.ledger.copy(), last.offset, last.tail, False
-    if kept and (got := ledger_index.load(path.parent, ident, size, f)) is not None:
-        state, offset, tail = got
+    if kept and (got := ledger_index.load(path.parent, ident, size, f, _from_log(path))) is not None:
+        state, rows, offset, tail = got
         try:
             led = ledger_index.decode(state, Ledger, DeadlineBook, MailBook, Archived)
         except (KeyError, TypeError, ValueError):
             led = None
         if led is not None:
-            led._index()
+            led._rows = rows
             f.seek(offset)
             _KEPT[path] = (ident, offset)
             return led, offset, tail, True
     f.seek(0)
     return Ledger(), 0, b"", True
+
+
+def _from_log(path: Path) -> Any:
+    """What kept rows hold, from the log read whole up to their head's offset (should their file fail)."""
+
+    def read(offset: int) -> tuple[list[tuple[Any, ...]], dict[int, dict[str, Any]]]:
+        with open(path, "rb") as f:
+            data = f.read(offset)
+        led = Ledger()
+        led._take_lines(data)
+        led._sort()
+        return [(a.index, a.name, a.house, a.round, a.step, a.seq, a.sha256) for a in led._files], led._lines
+
+    return read
 
 
 def log_size(root: Path) -> int:
@@ -442,14 +563,28 @@ def keep_reading(root: Path) -> None:
     last = _LEDGERS.get(path)
     if last is None or _KEPT.get(path) == (last.ident, last.offset):
         return  # nothing read since the reading kept (or nothing to keep)
+    led = last.ledger
     try:
         with open(path, "rb") as f:
             if (os.fstat(f.fileno()).st_dev, os.fstat(f.fileno()).st_ino) != last.ident:
                 return
-            ledger_index.save(path.parent, last.ident, last.offset, last.tail, f, ledger_index.encode(last.ledger))
+            state = ledger_index.encode(led)
+            try:
+                rows = _save(path, last, f, state, led)
+            except ledger_index.Stale:  # the file holds other rows than those this ledger reads on from
+                led._whole()
+                rows = _save(path, last, f, state, led)
         _KEPT[path] = (last.ident, last.offset)
-    except (OSError, ValueError):
+    except (OSError, ValueError, sqlite3.Error):
         return  # a cache: the next command reads the log
+    led._rebase(rows)  # what it holds is in the rows now: the next save adds only what follows
+
+
+def _save(path: Path, last: _Read, f: Any, state: dict[str, Any], led: Ledger) -> ledger_index.Rows:
+    led._sort()
+    counts = (led.snapshot_count(), led.first_snapshot(), led.latest_snapshot())
+    return ledger_index.save(path.parent, last.ident, last.offset, last.tail, f, state, led._rows, led._files,
+                             led._lines, counts, _from_log(path))  # fmt: skip
 
 
 def archive_number(name: str) -> int:
@@ -510,7 +645,7 @@ def log_lost(root: Path, ledger: Ledger, numbers: list[int]) -> str | None:
     numbers = in_force(ledger, numbers)
     if not numbers:
         return None
-    unrecorded = [f"snapshot {m:04d}" for m in numbers[:-1] if m not in ledger.snapshots]
+    unrecorded = [f"snapshot {m:04d}" for m in ledger.unlogged(numbers[:-1])]
     if ledger.setup_sha256 and not unrecorded:
         return None
     what = unrecorded[0] if unrecorded else "the setup"

@@ -85,7 +85,7 @@ def step_record(root: Path, outcome: Outcome, *, ledger: Ledger | None,
         fps, seqs = (kept or {}).get("fingerprints", {}), (kept or {}).get("last_seqs", {})
     else:
         fps = registry.fingerprints_in_force(root)
-        best = ledger.highest()
+        best = ledger.highest_for(state.round, state.phase)
         seqs = {h: best.get((h, state.round, state.phase), 0) for h in state.houses_in_play}
     return record_bytes(events=outcome.events, requests=[r.to_dict() for r in requests], pending=state.pending,
                         fingerprints=fps, last_seqs=seqs, receipts=receipts)  # fmt: skip
