@@ -12,10 +12,12 @@ wander by more than the differences measured. The commands run as a user runs th
 script beside this interpreter), with the package byte-compiled as an installed wheel is, and a
 cache folder of their own warmed by one run (the first run's figures, with an empty cache, are
 printed apart). ``--instructions`` also counts each command's instructions with
-``valgrind --tool=callgrind``, which the machine's load does not move.
+``valgrind --tool=callgrind``, which the machine's load does not move, and the warm step's (a
+process adjudicating two fresh copies of the folder less one adjudicating one), so that the
+bound is also given in instructions.
 
 Goals (issue 17): ``maester --help`` at most 5x ``python -c pass``; ``maester adjudicate`` at most
-2x ``maester --help`` + the step's own in-process time.
+2x ``maester --help`` + the step's own in-process time (issue 31: at most twice that bound).
 """
 
 from __future__ import annotations
@@ -93,6 +95,34 @@ def instructions(argv: list[str], env: dict[str, str]) -> int | None:
     return None
 
 
+_WARM_STEPS = """
+import shutil, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from adjudicator.util import classcode
+classcode.install()  # as the command does
+from adjudicator.folder import batch
+copies = [Path(sys.argv[2] + str(i)) for i in range(int(sys.argv[3]))]
+for copy in copies:
+    shutil.copytree(sys.argv[2], copy)
+for copy in copies:
+    batch._KNOWN.clear()
+    batch.adjudicate(copy)
+"""
+
+
+def warm_step_instructions(folder: Path, env: dict[str, str]) -> int | None:
+    """Instructions of one warm in-process step: a process that adjudicates two fresh copies of
+    ``folder`` less one that adjudicates one (callgrind; None without valgrind)."""
+    counts = []
+    for n in (1, 2):
+        for stale in folder.parent.glob(folder.name + "?*"):
+            shutil.rmtree(stale)
+        counts.append(instructions([sys.executable, "-c", _WARM_STEPS, str(ROOT), str(folder), str(n)], env))
+    one, two = counts
+    return two - one if one is not None and two is not None else None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=15, help="alternating rounds (default 15); medians are printed")
@@ -130,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
             assert gc.isenabled() == gc_was
         med = {name: statistics.median(v) for name, v in times.items()}
         counts = {name: instructions(argv_of(), env) for name, argv_of in commands.items()} if args.instructions else {}
+        if counts:
+            counts["in-process step"] = warm_step_instructions(folder, env)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -151,6 +183,10 @@ def main(argv: list[str] | None = None) -> int:
         print("instructions (valgrind): " + ", ".join(f"{k} {v / 1e6:.0f} M" for k, v in c.items()))
         print(f"  help / pass {c['maester --help'] / c['python -c pass']:.2f}x, "
               f"adjudicate / help {c['maester adjudicate'] / c['maester --help']:.2f}x")
+        bound = 2 * c["maester --help"] + c["in-process step"]
+        print(f"  maester adjudicate: {c['maester adjudicate'] / bound:.2f}x its bound in instructions "
+              f"(2 x help + the warm step = {bound / 1e6:.0f} M; issue 31's goal <= 2x: "
+              f"{'met' if c['maester adjudicate'] <= 2 * bound else 'NOT met'})")
     return 0
 
 

@@ -46,7 +46,7 @@ def test_adjudicate_loads_neither_mail_nor_a_process_pool(tmp_path: Path) -> Non
     adjudicate(gd.root)
     loaded = modules_loaded("adjudicate", str(gd.root))
     assert "adjudicator.folder.batch" in loaded
-    assert not loaded & (MAIL | {"adjudicator.cli.game", "adjudicator.robots"})
+    assert not loaded & (MAIL | {"adjudicator.cli.game", "adjudicator.robots", "socket"})
 
 
 # What a base-game step of the Planning Phase never reaches: the other phases' rules (combat and its
@@ -94,6 +94,7 @@ def test_a_players_check_against_a_published_state_loads_no_engine_templates_or_
     loaded = modules_loaded("check", str(report), str(tmp_path / "turn.txt"))
     assert "adjudicator.folder.check" in loaded
     assert not loaded & ({"jinja2", "cryptography", "adjudicator.engine", "adjudicator.reports"} | MAIL)
+    assert "adjudicator.game.objective_cards" not in loaded  # A Feast for Crows' cards: not this game's box
 
 
 # In a fresh interpreter: the events package alone, then an event read back by name, then every
@@ -137,3 +138,12 @@ def test_only_the_program_itself_spares_the_collector_its_last_pass() -> None:
               "print(after_call, gc.get_freeze_count() > 0, gc.isenabled(), file=sys.stderr)\n")  # fmt: skip
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
     assert run.stderr.strip().splitlines()[-1] == "0 True True"
+
+
+def test_only_the_program_itself_has_the_collector_look_at_new_objects_less_often() -> None:
+    script = ("import gc, sys\nfrom adjudicator.cli import COLLECT_AFTER, main\nbefore = gc.get_threshold()\n"
+              "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\nafter_call = gc.get_threshold()\n"
+              "sys.argv = ['maester', '--help']\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
+              "print(before == after_call, gc.get_threshold() == (COLLECT_AFTER, *before[1:]), file=sys.stderr)\n")  # fmt: skip
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    assert run.stderr.strip().splitlines()[-1] == "True True"

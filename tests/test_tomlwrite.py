@@ -14,9 +14,9 @@ from adjudicator.util import tomlwrite
 
 @pytest.fixture(autouse=True)
 def _fresh_memo():
-    tomlwrite._MEMO.clear()
+    tomlwrite.forget()
     yield
-    tomlwrite._MEMO.clear()
+    tomlwrite.forget()
 
 
 def _states(players: int, rounds: int, **options) -> list[dict]:
@@ -69,11 +69,29 @@ def test_a_value_tomli_w_cannot_write_is_refused_as_tomli_w_refuses_it():
             tomlwrite.dumps(bad)
 
 
-def test_the_memo_stays_within_its_bound():
-    for i in range(tomlwrite.MEMO_ENTRIES + 50):
-        tomlwrite.dumps({"areas": {"a": {"n": i}}})
-    assert len(tomlwrite._MEMO) <= tomlwrite.MEMO_ENTRIES
-    assert tomlwrite.dumps({"areas": {"a": {"n": 3}}}) == tomli_w.dumps({"areas": {"a": {"n": 3}}})
+def _held() -> int:
+    return sum(len(key[1]) + len(text) for key, text in tomlwrite._MEMO.items())
+
+
+def test_the_memo_stays_within_its_bound_of_characters_and_forgets_the_table_used_longest_ago():
+    big = "x" * 1000
+    for i in range(tomlwrite.MEMO_CHARS // 1000 + 50):
+        tomlwrite.dumps({"areas": {"a": {"n": i, "s": big}}})
+    assert 0 < _held() <= tomlwrite.MEMO_CHARS
+    assert tomlwrite._held[0] == _held()  # its count of what it holds, the same
+    assert (("areas", "a"), repr({"n": 0, "s": big})) not in tomlwrite._MEMO  # the first, forgotten
+    assert tomlwrite.dumps({"areas": {"a": {"n": 3, "s": big}}}) == tomli_w.dumps({"areas": {"a": {"n": 3, "s": big}}})
+
+
+def test_a_table_found_whole_keeps_its_pieces_so_that_they_are_found_when_it_changes():
+    areas = {f"area{i}": {"units": [f"u{i}"] * 3} for i in range(5)}
+    tomlwrite.dumps({"areas": areas})
+    pieces = set(tomlwrite._MEMO)
+    for i in range(tomlwrite.MEMO_CHARS // 1000 + 50):  # the same areas each time, among many other tables
+        tomlwrite.dumps({"areas": areas, "other": {"n": i, "s": "y" * 1000}})
+    assert pieces <= set(tomlwrite._MEMO)
+    changed = {**areas, "area0": {"units": []}}
+    assert tomlwrite.dumps({"areas": changed}) == tomli_w.dumps({"areas": changed})
 
 
 _keys = st.one_of(st.sampled_from(["a", "b", "units", "c.d", "with space", "", "ü", '"q"']), st.text(max_size=4))

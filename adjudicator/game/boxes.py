@@ -115,6 +115,7 @@ class Box:
 
 
 _ADDED: dict[str, Path] = {}  # boxes from folders outside the package (box_folder_added), by name
+_READ: dict[str, dict[str, Any]] = {}  # each box folder's box.toml as read, by the folder's path (never changed)
 
 
 def _data() -> Traversable:
@@ -133,7 +134,10 @@ def box_names() -> tuple[str, ...]:
 
 
 def _read(folder: Traversable) -> dict[str, Any]:
-    return load_toml(folder.joinpath("box.toml").read_text("utf-8"), f"box-{folder.name}")
+    """A box folder's ``box.toml``, read once (``box_names`` reads every box's, ``box_named`` one's again)."""
+    if (data := _READ.get(str(folder))) is None:
+        data = _READ[str(folder)] = load_toml(folder.joinpath("box.toml").read_text("utf-8"), f"box-{folder.name}")
+    return data
 
 
 def box_file(name: str, file: str) -> dict[str, Any] | None:
@@ -158,6 +162,7 @@ def box_folder_added(folder: Path) -> Iterator[str]:
 
 
 def _forget() -> None:
+    _READ.clear()
     box_names.cache_clear()
     box_named.cache_clear()
 

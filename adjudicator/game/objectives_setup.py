@@ -21,17 +21,20 @@ from typing import Any
 from .board import Board
 from .box_setup import draw_shuffle
 from .hooks import register
-from .objective_cards import OBJECTIVES, objective_deck
 from .state import GameState
 from .validation import Shape
 
 DEALT = 5  # each house is dealt five and keeps three (F033)
 KEPT = 3
+# The cards' data (objective_cards) is read by the functions below, which only a box with objectives
+# calls: a base game's every step imports this module for KEPT and its hooks.
 
 
 def deal_objectives(state: GameState) -> None:
     """Shuffle every objective card of the game (the whole deck at setup) and deal five to each house
     in turn order; nothing is scored yet."""
+    from .objective_cards import objective_deck
+
     order = objective_deck()
     cards = sorted([*state.objective_deck, *(o for h in state.objectives.values() for o in h)], key=order.index) \
         or order
@@ -49,6 +52,8 @@ register("game_laid_out", "objectives", deal_objectives)
 
 def problems(state: GameState, board: Board) -> list[str]:
     """What a state breaks of the objectives' limits: each of the 28 cards in one place."""
+    from .objective_cards import OBJECTIVES
+
     places = [*state.objective_deck, *(o for h in state.objectives.values() for o in h),
               *(o for h in state.objectives_scored.values() for o in h)]
     out = []
@@ -82,6 +87,8 @@ def objectives_read(state: GameState, table: dict[str, Any]) -> None:
 
 def objectives_checked(sh: Shape, table: dict[str, Any], path: str, in_play: list[str], board: Board) -> None:
     """Every card one of the 28 and in one place at most, every house one in play, points whole."""
+    from .objective_cards import OBJECTIVES
+
     seen = sh.names(table, "objective_deck", path, OBJECTIVES, "an objective card")
     for part in ("objectives", "objectives_scored"):
         for h, cards in sh.table(table, part, path).items():

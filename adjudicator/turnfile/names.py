@@ -32,7 +32,6 @@ from functools import cache, lru_cache
 
 from ..game.boxes import DEFAULT_BOX, box_named, box_names
 from ..game.cards import CARDS, HOUSE_DECKS, VASSAL
-from ..game.objective_cards import OBJECTIVES
 from ..game.state import GameState
 
 # Which spellings of a name count as the same: see normalise().
@@ -358,8 +357,12 @@ def namespace(kind: str, variant: str = DEFAULT_BOX) -> Namespace:
         return _build(kind, {c.id: c.name for c in CARDS.wildling_cards.values()}, _ALIASES["wildling_card"])
     if kind == "loan":
         return _build(kind, {c.id: c.name for c in CARDS.loans.values()} if box.has("iron_bank") else {})
-    if kind == "objective":  # A Feast for Crows' objective cards
-        return _build(kind, {o.id: o.name for o in OBJECTIVES.values()} if box.has("objectives") else {})
+    if kind == "objective":  # A Feast for Crows' objective cards (their data read only for a box that has them)
+        if not box.has("objectives"):
+            return _build(kind, {})
+        from ..game.objective_cards import OBJECTIVES
+
+        return _build(kind, {o.id: o.name for o in OBJECTIVES.values()})
     if kind == "unit":  # the dragon is Mother of Dragons' (Targaryen's) unit
         units = {u: s for u, (s, _) in UNIT_NAMES.items() if u != "dragon" or box.has("dragons")}
         return _build(kind, units, {k: v for k, v in _ALIASES["unit"].items() if v in units})

@@ -13,7 +13,6 @@ import contextlib
 import itertools
 import os
 import re
-import socket
 import time
 from pathlib import Path
 
@@ -26,6 +25,8 @@ _NAME = re.compile(r"^\d+\.M\d+P(\d+)Q\d+\.(.+)$")
 
 def _host() -> str:
     """This host's name as a Maildir name may hold it (``/`` and ``:`` escaped, as Maildir writers do)."""
+    import socket  # here: every command that settles a folder imports this module, few name a message
+
     return socket.gethostname().replace("/", r"\057").replace(":", r"\072") or "localhost"
 
 
@@ -39,11 +40,11 @@ def sweep_dead(tmp: Path, *, now: float | None = None) -> list[str]:
     """Remove the files in ``tmp`` (a Maildir's ``tmp/``) whose writer is gone; their names."""
     gone: list[str] = []
     clock = time.time() if now is None else now
-    host = _host()
     try:
         entries = list(os.scandir(tmp))
     except OSError:
         return gone
+    host = _host() if entries else ""  # (most folders have no tmp/: the host's name is not looked up)
     for e in entries:
         m = _NAME.match(e.name)
         try:

@@ -7,6 +7,11 @@ phase started from). :func:`dumps` cuts the document into its tables as ``tomli_
 ``tomli_w`` write only the tables this process has not written before, each in place and under
 its own name, and joins the pieces with ``tomli_w``'s own separators.
 
+The memory is bounded by the text it holds (keys and texts, :data:`MEMO_CHARS`), the table used
+longest ago forgotten first: kept up to a count of tables, a long game's own tables made it grow
+with the game (9 MiB by the end of a 6-player game). A table found whole keeps the pieces its text
+was joined from with it, so that they are still there when it changes.
+
 A table's text is remembered under its dotted place and its ``repr``, which tells apart every
 value ``tomli_w`` writes differently (``1``, ``1.0``, ``True``, ``"1"``, a date; key order too).
 That holds for the plain data a state's ``to_dict`` and ``tomllib`` give (dicts, lists, strings,
@@ -27,8 +32,12 @@ from typing import Any
 import tomli_w
 
 WHOLE_DEPTH = 2  # tables this near the top are also remembered whole
-MEMO_ENTRIES = 4_096  # tables remembered; a 6-player state has about 80, a Mother of Dragons one 150
-_MEMO: dict[tuple[tuple[str, ...], str], str] = {}  # (place, repr of the table) -> its text
+MEMO_CHARS = 500_000  # characters of keys and texts remembered; one 6-player state's tables hold ~30,000
+_Key = tuple[tuple[str, ...], str]  # (place, repr of the table)
+_MEMO: dict[_Key, str] = {}  # key -> its text, the table used longest ago first
+_PIECES: dict[_Key, tuple[_Key, ...]] = {}  # a table remembered whole -> the keys of the pieces joined into it
+_joining: list[list[_Key]] = []  # per whole table being joined now: the pieces it used
+_held = [0]  # characters in _MEMO
 
 
 def dumps(data: Mapping[str, Any]) -> str:
@@ -69,10 +78,15 @@ def _whole(table: Mapping[str, Any], place: tuple[str, ...]) -> str:
     """:func:`_table`, remembered whole: the large tables near the top (the areas, the houses, the
     state a half-resolved phase started from) are often the same as a step before."""
     key = (place, repr(table))
-    text = _MEMO.get(key)
+    text = _recalled(key)
     if text is None:
-        text = _table(table, place)
+        _joining.append([])
+        try:
+            text = _table(table, place)
+        finally:
+            pieces = _joining.pop()
         _keep(key, text)
+        _PIECES[key] = tuple(p for p in pieces if p != key)  # (a table of values only is its own piece)
     return text
 
 
@@ -94,7 +108,7 @@ def _written(place: tuple[str, ...], table: Mapping[str, Any]) -> str:
     """What ``tomli_w`` writes for ``table`` at ``place``: the same call nested in one-key tables,
     which add no header or line of their own; remembered."""
     key = (place, repr(table))
-    text = _MEMO.get(key)
+    text = _recalled(key)
     if text is None:
         doc: Mapping[str, Any] = table
         for name in reversed(place):
@@ -104,7 +118,39 @@ def _written(place: tuple[str, ...], table: Mapping[str, Any]) -> str:
     return text
 
 
-def _keep(key: tuple[tuple[str, ...], str], text: str) -> None:
-    if len(_MEMO) >= MEMO_ENTRIES:
-        del _MEMO[next(iter(_MEMO))]  # the oldest
+def _recalled(key: _Key) -> str | None:
+    """The text remembered under ``key`` (now the last used, with its pieces), or ``None``."""
+    text = _refreshed(key)
+    if text is not None and _joining:
+        _joining[-1].append(key)
+    return text
+
+
+def _refreshed(key: _Key) -> str | None:
+    """The text under ``key``, it and the pieces of a whole table moved to the end (used last)."""
+    text = _MEMO.pop(key, None)
+    if text is not None:
+        _MEMO[key] = text
+        for piece in _PIECES.get(key, ()):
+            _refreshed(piece)
+    return text
+
+
+def forget() -> None:
+    """Forget every table's text (the next document is written by ``tomli_w`` alone)."""
+    _MEMO.clear()
+    _PIECES.clear()
+    _held[0] = 0
+
+
+def _keep(key: _Key, text: str) -> None:
+    if _joining:
+        _joining[-1].append(key)
+    if (old := _MEMO.pop(key, None)) is not None:  # (a table of values only, kept as a piece, then whole)
+        _held[0] -= len(key[1]) + len(old)
     _MEMO[key] = text
+    _held[0] += len(key[1]) + len(text)
+    while _held[0] > MEMO_CHARS and len(_MEMO) > 1:
+        oldest = next(iter(_MEMO))
+        _held[0] -= len(oldest[1]) + len(_MEMO.pop(oldest))
+        _PIECES.pop(oldest, None)
