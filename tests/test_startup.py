@@ -130,20 +130,24 @@ def test_events_are_read_back_by_name_with_their_module_loaded_then_and_every_cl
         from_dict({"type": "NoSuchEvent"})
 
 
+def _called_then_run_as_program(setup: str, keep: str, report: str) -> str:
+    """In a fresh interpreter: ``setup``, a call ``main(['--help'])``, ``keep`` (a reading after the call),
+    then ``main()`` run as the program; what ``report`` prints at the end."""
+    script = (f"import gc, sys\nfrom adjudicator.cli import COLLECT_AFTER, main\n{setup}\n"
+              "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+              f"{keep}\n"
+              "sys.argv = ['maester', '--help']\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
+              f"print({report}, file=sys.stderr)\n")  # fmt: skip
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    return run.stderr.strip().splitlines()[-1]
+
+
 def test_only_the_program_itself_spares_the_collector_its_last_pass() -> None:
     """``main()`` as the program (no argv given) freezes what is left for the exit; a caller's ``main([...])`` does not."""
-    script = ("import gc, sys\nfrom adjudicator.cli import main\n"
-              "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\nafter_call = gc.get_freeze_count()\n"
-              "sys.argv = ['maester', '--help']\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
-              "print(after_call, gc.get_freeze_count() > 0, gc.isenabled(), file=sys.stderr)\n")  # fmt: skip
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
-    assert run.stderr.strip().splitlines()[-1] == "0 True True"
+    report = "after_call, gc.get_freeze_count() > 0, gc.isenabled()"
+    assert _called_then_run_as_program("", "after_call = gc.get_freeze_count()", report) == "0 True True"
 
 
 def test_only_the_program_itself_has_the_collector_look_at_new_objects_less_often() -> None:
-    script = ("import gc, sys\nfrom adjudicator.cli import COLLECT_AFTER, main\nbefore = gc.get_threshold()\n"
-              "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\nafter_call = gc.get_threshold()\n"
-              "sys.argv = ['maester', '--help']\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
-              "print(before == after_call, gc.get_threshold() == (COLLECT_AFTER, *before[1:]), file=sys.stderr)\n")  # fmt: skip
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
-    assert run.stderr.strip().splitlines()[-1] == "True True"
+    report = "before == after_call, gc.get_threshold() == (COLLECT_AFTER, *before[1:])"
+    assert _called_then_run_as_program("before = gc.get_threshold()", "after_call = gc.get_threshold()", report) == "True True"
