@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from adjudicator.folder import batch, ledger, ledger_index
 from adjudicator.folder.ledger import Ledger, keep_reading
+from adjudicator.folder.mailbook import MailBook
 
 
 def _log_lines(root: Path) -> int:
@@ -124,6 +125,11 @@ def _line(kind: str, n: int) -> dict[str, Any]:
                    "mails": [{"file": "stark.eml", "to": "stark", "steps": [n % 5], "notices": [f"r{n % 4}"]}]},
         "mailed": {"action": "mailed", "file": f"outbox/{max(n - 1, 0):04d}/stark.eml", "sha256": "x", "to": ["a@b"],
                    "server": "s", "time": f"t{n}"},
+        "outbox-two": {"action": "outbox", "folder": f"outbox/{n % 7:04d}-2",
+                       "mails": [{"file": "stark.eml", "to": "stark", "steps": [n % 5], "asked": [f"k{n}"]},
+                                 {"file": "public.eml", "to": "public", "steps": [n % 5]}]},
+        "mailed-again": {"action": "mailed", "file": f"outbox/{n % 7:04d}-2/public.eml", "sha256": "y", "to": ["l@b"],
+                         "server": "s", "time": f"t{n}"},
         "reply": {"action": "reply", "file": f"outbox/replies/r{n}.eml"},
         "extend": {"action": "extend", "house": "stark", "round": 1, "step": "planning", "hours": n},
         "remind": {"action": "remind", "requests": [{"key": f"k{n}", "due": "d"}]},
@@ -150,11 +156,31 @@ def assert_answers_alike(kept: Ledger, whole: Ledger) -> None:
     assert (kept.snapshot_count(), kept.first_snapshot(), kept.latest_snapshot()) == (
         whole.snapshot_count(), whole.first_snapshot(), whole.latest_snapshot())  # fmt: skip
     assert kept.unlogged(numbers) == whole.unlogged(numbers)
+    assert_mail_alike(kept.mail, whole.mail)
+
+
+def assert_mail_alike(kept: MailBook, whole: MailBook) -> None:
+    """Every question a run asks the mail book gets the same answer from the kept rows as from the log read whole."""
+    paths = list(whole.written) + list(whole.mailed) + ["outbox/9999/stark.eml", "outbox/0001"]
+    for records in ("written", "mailed"):
+        mine, theirs = getattr(kept, records), getattr(whole, records)
+        assert list(mine) == list(theirs) and mine.items() == list(theirs.items()), records
+        assert len(mine) == len(theirs), records
+        for path in paths:
+            assert (path in mine, mine.get(path)) == (path in theirs, theirs.get(path)), (records, path)
+    for folder in {p.rpartition("/")[0] for p in paths}:
+        assert kept.written.with_prefix(folder + "/") == whole.written.with_prefix(folder + "/"), folder
+    assert kept.queue() == whole.queue()
+    for who in set(whole.current) | set(whole.last_sent) | {"stark", "public", "nobody"}:
+        assert (kept.pending(who), kept.last_told(who)) == (whole.pending(who), whole.last_told(who)), who
+    assert (kept.unsent, kept.current, kept.through, kept.last_folder) == (
+        whole.unsent, whole.current, whole.through, whole.last_folder)  # fmt: skip
 
 
 KINDS = ["accept", "accept", "accept-again", "reject", "unmatched-seal", "deadline", "deadline-done", "leave",
          "snapshot", "snapshot", "rollback", "rollback-done", "setup", "moderator-accept", "reveal", "outbox",
-         "mailed", "reply", "extend", "remind", "register-key", "civil-disorder", "civil-disorder-end"]  # fmt: skip
+         "mailed", "reply", "extend", "remind", "register-key", "civil-disorder", "civil-disorder-end",
+         "outbox-two", "mailed-again"]  # fmt: skip
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -188,7 +214,7 @@ def test_issue_31_a_kept_reading_read_on_is_the_log_read_whole(
 def kept(tmp_path: Path) -> Path:
     """A log of 30 lines, its reading kept after 20 of them."""
     ledger.forget_reads()
-    lines = [json.dumps(_line(k, n), sort_keys=True) + "\n" for n, k in enumerate(KINDS + KINDS[:7], 1)]
+    lines = [json.dumps(_line(k, n), sort_keys=True) + "\n" for n, k in enumerate((KINDS + KINDS)[:30], 1)]
     (tmp_path / "log").write_text("".join(lines[:20]), encoding="utf-8")
     keep_reading(tmp_path)
     with open(tmp_path / "log", "a", encoding="utf-8") as f:
@@ -334,3 +360,73 @@ def test_issue_31_a_journal_left_beside_no_rows_file_is_not_applied_to_a_new_one
     keep_reading(kept)
     assert not (kept / f"{ledger_index.ROWS_FILE}-journal").exists()
     assert _lines_of_a_new_command(kept) == 0
+
+
+# --- a game mailed after every step ------------------------------------------------------------------------
+
+
+def test_issue_31_a_mailed_game_keeps_its_mails_as_rows_and_its_head_flat(tmp_path: Path) -> None:
+    """A robot game with its mails written and recorded as sent after every run, each command a new
+    one: the mails written and sent are rows of ``ledger.sqlite``, so the head a command reads is as
+    large late in the game as early, and an ``outbox`` run reads a few mail rows, not every one."""
+    import contextlib
+    import io
+    import tomllib
+
+    import tomli_w
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from adjudicator.cli import main as maester
+    from adjudicator.folder import registry
+    from adjudicator.robots.simulate import simulate
+    from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
+
+    root, moderator = tmp_path / "g", "gm@example.org"
+    key = Ed25519PrivateKey.from_private_bytes(bytes([77] * 32))
+    pair = KeyPair(key, PublicKey.from_key(key))
+    write_key_pair(tmp_path / "moderator", pair)
+    heads: list[int] = []
+    outbox_rows: list[int] = []
+
+    def new_command() -> None:
+        batch.forget_snapshots()
+        ledger.forget_reads()
+
+    real = batch.adjudicate
+
+    def adjudicate_as_a_new_command(*args: Any, **kwargs: Any) -> batch.RunResult:
+        new_command()
+        return real(*args, **kwargs)
+
+    def mail_after_the_run(state: Any) -> None:
+        if not heads:  # the addresses, once
+            registry.register_key(root, "moderator", pair.public, email=moderator)
+            game = tomllib.loads((root / "game.toml").read_text(encoding="utf-8"))
+            for house in game["game"]["houses"]:
+                game.setdefault("players", {}).setdefault(house, {})["email"] = f"{house}@players.example"
+            (root / "game.toml").write_text(tomli_w.dumps(game), encoding="utf-8")
+        heads.append((root / ledger_index.INDEX_FILE).stat().st_size)
+        with contextlib.redirect_stdout(io.StringIO()):
+            for args in (["--key", str(tmp_path / "moderator"), "--from", moderator], ["--mark-sent"]):
+                new_command()
+                before = ledger_index.read_counts()["rows"]
+                assert maester(["outbox", str(root), *args]) in (0, 1)
+                outbox_rows.append(ledger_index.read_counts()["rows"] - before)
+
+    batch.adjudicate = adjudicate_as_a_new_command  # type: ignore[assignment]
+    try:
+        out = simulate(4, 2, rounds=4, out=root, on_step=mail_after_the_run)
+    finally:
+        batch.adjudicate = real  # type: ignore[assignment]
+    assert out.steps > 30 and not out.problems
+    book = Ledger.read(root).mail
+    assert len(book.mailed) > 4 * out.steps // 2 and not book.queue(), "every reader mailed, every mail sent"
+    with sqlite3.connect(root / ledger_index.ROWS_FILE) as db:
+        rows = dict(db.execute("SELECT kind, count(*) FROM mail GROUP BY kind").fetchall())
+    assert rows["written"] >= len(book.written) - 12 and rows["mailed"] >= len(book.mailed) - 12  # all but the last run's
+    half = len(heads) // 2
+    assert max(heads[half:]) <= max(heads[3:half]) + 256, heads  # the head does not grow with the mails
+    assert max(outbox_rows[half:]) <= max(outbox_rows[:half]) + 6, outbox_rows  # nor what an outbox run reads
+    assert 4 * max(outbox_rows) < rows["written"] + rows["mailed"], "a run reads a sliver of the rows"
+    ledger.forget_reads()
+    assert_mail_alike(Ledger.read(root).mail, Ledger.read(root, kept=False).mail)

@@ -113,12 +113,13 @@ class Ledger:
         """Hold every file and snapshot line in memory, the kept rows no longer asked."""
         if self._rows is None:
             return
-        files, lines = self._rows.whole()
+        files, lines, mails = self._rows.whole()
         self._rows = None
         self._files = [Archived(*a) for a in files] + self._files
         self._index()
         self._lines = lines | self._lines
         self._added = 0
+        self.mail.whole(mails)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Ledger):
@@ -138,6 +139,7 @@ class Ledger:
         self._rows, self._added = rows, 0
         self._set_archived([])
         self._lines = {}
+        self.mail.attach(rows)
 
     def snapshot_line(self, number: int) -> dict[str, Any] | None:
         """The log's line of snapshot ``number`` (the latest logged), if any."""
@@ -525,6 +527,7 @@ def _resume(path: Path, ident: tuple[int, int], size: int, f: Any, kept: bool) -
             led = None
         if led is not None:
             led._rows = rows
+            led.mail.attach(rows)
             f.seek(offset)
             _KEPT[path] = (ident, offset)
             return led, offset, tail, True
@@ -535,13 +538,18 @@ def _resume(path: Path, ident: tuple[int, int], size: int, f: Any, kept: bool) -
 def _from_log(path: Path) -> Any:
     """What kept rows hold, from the log read whole up to their head's offset (should their file fail)."""
 
-    def read(offset: int) -> tuple[list[tuple[Any, ...]], dict[int, dict[str, Any]]]:
+    def read(offset: int) -> ledger_index.Whole:
         with open(path, "rb") as f:
             data = f.read(offset)
         led = Ledger()
         led._take_lines(data)
         led._sort()
-        return [(a.index, a.name, a.house, a.round, a.step, a.seq, a.sha256) for a in led._files], led._lines
+        mails: dict[str, list[tuple[str, int, dict[str, Any]]]] = {}
+        for kind, key, at, rec in led.mail.unsaved():
+            mails.setdefault(kind, []).append((key, at, rec))
+        for got in mails.values():
+            got.sort(key=lambda row: row[1])
+        return [(a.index, a.name, a.house, a.round, a.step, a.seq, a.sha256) for a in led._files], led._lines, mails
 
     return read
 
@@ -584,7 +592,7 @@ def _save(path: Path, last: _Read, f: Any, state: dict[str, Any], led: Ledger) -
     led._sort()
     counts = (led.snapshot_count(), led.first_snapshot(), led.latest_snapshot())
     return ledger_index.save(path.parent, last.ident, last.offset, last.tail, f, state, led._rows, led._files,
-                             led._lines, counts, _from_log(path))  # fmt: skip
+                             led._lines, led.mail.unsaved(), counts, _from_log(path))  # fmt: skip
 
 
 def archive_number(name: str) -> int:

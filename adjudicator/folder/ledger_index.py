@@ -9,10 +9,11 @@ It is kept in two files, so that a run reads of it only what it asks, however lo
 
 * ``ledger.json``, the head, read whole: the checks below, the ledger's small fields (refusals,
   deadlines, mails, set-aside files...) and which rows of the other file it covers;
-* ``ledger.sqlite``, the rows, read in part: one row per archived file in force and per snapshot
-  line, the two things that grow with every step. A run asks it for the few it needs through its
-  indexes (one file by name or by hash, the files after an index, the highest sequence numbers of
-  one step, one snapshot line); only a rollback or a file accepted again reads every row. A
+* ``ledger.sqlite``, the rows, read in part: one row per archived file in force, per snapshot
+  line and per mail written or sent (:class:`KeptRecords`), the things that grow with every step.
+  A run asks it for the few it needs through its indexes (one file by name or by hash, the files
+  after an index, the highest sequence numbers of one step, one snapshot line, one mail by its
+  path or the mails of one outbox folder); only a rollback or a file accepted again reads every row. A
   database, not a file of our own: keyed lookups read in part and rows added in a transaction
   that a killed process cannot leave half done are what SQLite (in the standard library) is for.
 
@@ -46,7 +47,7 @@ import json
 import os
 import sqlite3
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ from ..util import fileio
 
 INDEX_FILE = "ledger.json"
 ROWS_FILE = "ledger.sqlite"
-FORMAT = 2
+FORMAT = 3  # 3: the mails written and sent are rows, not fields of the head
 _HEAD = 4096  # bytes at the start of the log that must not have changed
 _SOURCES = ("ledger.py", "ledger_index.py", "mailbook.py")  # the code whose reading the file holds
 _SCHEMA = """
@@ -67,6 +68,10 @@ CREATE INDEX IF NOT EXISTS file_step ON file(round, step);
 CREATE INDEX IF NOT EXISTS file_version ON file(version);
 CREATE TABLE IF NOT EXISTS line(number INTEGER, version INTEGER, text TEXT, PRIMARY KEY(number, version));
 CREATE INDEX IF NOT EXISTS line_version ON line(version);
+CREATE TABLE IF NOT EXISTS mail(kind TEXT, key TEXT, position INTEGER, version INTEGER, text TEXT,
+                                PRIMARY KEY(kind, key, version));
+CREATE INDEX IF NOT EXISTS mail_position ON mail(kind, position);
+CREATE INDEX IF NOT EXISTS mail_version ON mail(version);
 """
 _FILE_COLUMNS = "idx, name, house, round, step, seq, sha256"  # in the order of Archived's fields
 _counts = {"rows": 0, "head_bytes": 0, "whole": 0}  # what this process read of kept readings (read_counts())
@@ -100,8 +105,8 @@ _code: str | None = None
 # --- the head's codec: each small field of the ledger and its books, by the kind of value it holds -----------
 
 # "json": as JSON keeps it; "intkeys": a dict with int keys; "set": a set of strings or ints; "tuples": a set of
-# tuples; "setmap": a dict of sets; "archmap": a dict of Archived by name. (The archived files in force and
-# the snapshot lines are rows: class Rows.)
+# tuples; "setmap": a dict of sets; "archmap": a dict of Archived by name; "rows": KeptRecords, kept as rows
+# and not in the head. (The archived files in force and the snapshot lines are rows too: class Rows.)
 LEDGER_FIELDS = {
     "set_aside": "archmap", "last_index": "json", "rejected": "json", "rejected_at": "json",
     "kept": "json", "notices": "json", "returning": "archmap", "dropped": "archmap", "unrefused": "json",
@@ -111,8 +116,9 @@ LEDGER_FIELDS = {
 }  # fmt: skip
 BOOK_FIELDS = {"calls": "intkeys", "extensions": "json", "reminded": "tuples", "key_changes": "json",
                "disorder_starts": "tuples", "disorder_ends": "tuples"}  # fmt: skip
-MAIL_FIELDS = {"written": "json", "current": "json", "mailed": "json", "through": "json", "delivered": "setmap",
-               "undone": "json", "first_mailed": "intkeys", "lines": "json", "replies": "set", "last_folder": "json"}  # fmt: skip
+MAIL_FIELDS = {"written": "rows", "current": "json", "mailed": "rows", "through": "json", "delivered": "setmap",
+               "undone": "json", "lines": "json", "replies": "set", "last_folder": "json", "unsent": "set",
+               "last_sent": "json"}  # fmt: skip
 
 
 def _enc(kind: str, v: Any) -> Any:
@@ -151,7 +157,7 @@ def _fields(obj: Any, kinds: dict[str, str]) -> dict[str, Any]:
     names = [n for n in getattr(obj, "__dataclass_fields__", {}) if not n.startswith("_")]
     if set(names) - set(kinds) - {"book", "mail"}:  # a field this codec does not know: keep nothing
         raise ValueError(f"no codec for {sorted(set(names) - set(kinds))}")
-    return {n: _enc(kinds[n], getattr(obj, n)) for n in kinds}
+    return {n: _enc(kind, getattr(obj, n)) for n, kind in kinds.items() if kind != "rows"}
 
 
 def encode(ledger: Any) -> dict[str, Any]:
@@ -165,15 +171,17 @@ def encode(ledger: Any) -> dict[str, Any]:
 def decode(data: dict[str, Any], ledger_cls: Any, book_cls: Any, mail_cls: Any, archived_cls: Any) -> Any:
     """The ledger :func:`encode` gave, without its rows (:raises KeyError, TypeError, ValueError: when it is not one)."""
     book = book_cls(**{n: _dec(k, data["book"][n], archived_cls) for n, k in BOOK_FIELDS.items()})
-    mail = mail_cls(**{n: _dec(k, data["mail"][n], archived_cls) for n, k in MAIL_FIELDS.items()})
+    mail = mail_cls(**{n: _dec(k, data["mail"][n], archived_cls) for n, k in MAIL_FIELDS.items() if k != "rows"})
     return ledger_cls(book=book, mail=mail, **{n: _dec(k, data[n], archived_cls) for n, k in LEDGER_FIELDS.items()})
 
 
 # --- the rows -------------------------------------------------------------------------------------------
 
-
-# The rows, from the log read whole up to an offset: (files in force as tuples, snapshot lines by number).
-FromLog = Callable[[int], tuple[list[tuple[Any, ...]], dict[int, dict[str, Any]]]]
+# Every row one head names: the files in force (tuples in the order of Archived's fields), the snapshot
+# lines by number, and the mail records of each kind as (key, position, record) in the order written.
+Whole = tuple[list[tuple[Any, ...]], dict[int, dict[str, Any]], dict[str, list[tuple[str, int, dict[str, Any]]]]]
+# The rows, from the log read whole up to an offset.
+FromLog = Callable[[int], Whole]
 
 
 class Rows:
@@ -190,7 +198,7 @@ class Rows:
         self.conn, self.generation, self.version = conn, generation, version
         self.count, self.first, self.last = count, first, last
         self.offset, self.from_log = offset, from_log
-        self._mem: tuple[list[tuple[Any, ...]], dict[int, dict[str, Any]]] | None = None
+        self._mem: Whole | None = None
 
     def _query(self, sql: str, *args: Any) -> list[tuple[Any, ...]] | None:
         """The rows of one query (``None``: the file no longer answers, and the rows are in memory now)."""
@@ -239,19 +247,170 @@ class Rows:
             return self._whole()[1].get(number)
         return json.loads(got[0][0]) if got else None
 
-    def whole(self) -> tuple[list[tuple[Any, ...]], dict[int, dict[str, Any]]]:
-        """Every file in force and every snapshot line (a rollback, a file accepted again)."""
+    def record(self, kind: str, key: str) -> tuple[int, dict[str, Any]] | None:
+        """One mail record of ``kind`` by its key, with its position (the latest logged)."""
+        got = self._query("SELECT position, text FROM mail WHERE kind = ? AND key = ? AND version <= ? "
+                          "ORDER BY version DESC LIMIT 1", kind, key)  # fmt: skip
+        if got is None:
+            return next(((p, r) for k, p, r in reversed(self._whole()[2].get(kind, [])) if k == key), None)
+        return (got[0][0], json.loads(got[0][1])) if got else None
+
+    def records(self, kind: str, prefix: str = "") -> list[tuple[str, int, dict[str, Any]]]:
+        """The mail records of ``kind`` whose keys start with ``prefix`` (every one: ``""``), in the order
+        written, each once (its latest)."""
+        if prefix:  # the keys from the prefix up to the next string that does not start with it: read through the index
+            got = self._query("SELECT key, position, text FROM mail WHERE kind = ? AND key >= ? AND key < ? AND version <= ? "
+                              "ORDER BY position, version", kind, prefix, prefix + "\U0010ffff")  # fmt: skip
+        else:
+            got = self._query("SELECT key, position, text FROM mail WHERE kind = ? AND version <= ? ORDER BY position, version",
+                              kind)  # fmt: skip
+        if got is None:
+            rows = [(k, p, r) for k, p, r in self._whole()[2].get(kind, []) if k.startswith(prefix)]
+        else:
+            rows = [(k, p, json.loads(t)) for k, p, t in got]
+        latest = {k: (k, p, r) for k, p, r in rows}  # a later version of a key replaces the earlier
+        return sorted(latest.values(), key=lambda row: row[1])
+
+    def record_keys(self, kind: str) -> list[str]:
+        """The keys of the mail records of ``kind``, in the order written (no record read)."""
+        got = self._query("SELECT key FROM mail WHERE kind = ? AND version <= ? GROUP BY key ORDER BY min(position)", kind)
+        if got is None:
+            return list(dict.fromkeys(k for k, _, _ in sorted(self._whole()[2].get(kind, []), key=lambda row: row[1])))
+        return [k for (k,) in got]
+
+    def next_position(self, kind: str) -> int:
+        """The position a new key of ``kind`` takes: one past the last kept."""
+        got = self._query("SELECT max(position) FROM mail WHERE kind = ? AND version <= ?", kind)
+        if got is None:
+            return 1 + max((p for _, p, _ in self._whole()[2].get(kind, [])), default=-1)
+        return 0 if got[0][0] is None else int(got[0][0]) + 1
+
+    def whole(self) -> Whole:
+        """Every file in force, snapshot line and mail record (a rollback, a file accepted again)."""
         _counts["whole"] += 1
         return self._whole()
 
-    def _whole(self) -> tuple[list[tuple[Any, ...]], dict[int, dict[str, Any]]]:
+    def _whole(self) -> Whole:
         files = self._query(f"SELECT {_FILE_COLUMNS} FROM file WHERE version <= ? ORDER BY idx")
         texts = self._query("SELECT number, text FROM line WHERE version <= ? ORDER BY number, version")
-        if files is None or texts is None:
+        mails = self._query("SELECT kind, key, position, text FROM mail WHERE version <= ? ORDER BY position, version")
+        if files is None or texts is None or mails is None:
             if self._mem is None:
                 self._mem = self.from_log(self.offset)
             return self._mem
-        return files, {number: json.loads(text) for number, text in texts}
+        by_kind: dict[str, list[tuple[str, int, dict[str, Any]]]] = {}
+        for kind, key, position, text in mails:
+            by_kind.setdefault(kind, []).append((key, position, json.loads(text)))
+        return files, {number: json.loads(text) for number, text in texts}, by_kind
+
+
+class KeptRecords(Mapping[str, dict[str, Any]]):
+    """The records of one kind of mail line by key (a mail written by its path, a mail sent by its path),
+    as a read-only mapping in the order first written: those a kept reading holds asked of its rows when
+    needed, those read since held here. So a game mailed to every reader after every step keeps a head
+    of the same size however long it lasts, and a run reads only the records it asks for. Iterating
+    gives the keys alone (one query); :meth:`items` reads every record (one query); :meth:`with_prefix`
+    the records of one outbox folder."""
+
+    def __init__(self, kind: str, rows: Rows | None = None) -> None:
+        self.kind = kind
+        self._rows = rows
+        self._mine: dict[str, dict[str, Any]] = {}  # key -> record, read since the rows (all of them without rows)
+        self._at: dict[str, int] = {}  # key -> its position, for the keys in `_mine`
+        self._next: int | None = 0 if rows is None else None  # the next new key's position (None: ask the rows)
+
+    def __getitem__(self, key: str) -> dict[str, Any]:
+        if key in self._mine:
+            return self._mine[key]
+        if self._rows is not None and (got := self._rows.record(self.kind, key)) is not None:
+            return got[1]
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        if key in self._mine:
+            return True
+        return isinstance(key, str) and self._rows is not None and self._rows.record(self.kind, key) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        kept = self._rows.record_keys(self.kind) if self._rows is not None else []
+        seen = set(kept)
+        return iter(kept + [k for k in sorted(self._mine, key=self._at.__getitem__) if k not in seen])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        return list(self.items()) == list(other.items())  # the same records in the same order
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"KeptRecords({self.kind!r}, {len(self._mine)} read since the rows, rows={self._rows is not None})"
+
+    def items(self) -> list[tuple[str, dict[str, Any]]]:  # type: ignore[override]  # a list: read once, in order
+        """Every record with its key, in the order first written."""
+        return self.with_prefix("")
+
+    def with_prefix(self, prefix: str) -> list[tuple[str, dict[str, Any]]]:
+        """The records whose keys start with ``prefix`` (``outbox/0007/``: one run's mails), in the order written."""
+        kept = self._rows.records(self.kind, prefix) if self._rows is not None else []
+        mine = {k: r for k, r in self._mine.items() if k.startswith(prefix)}
+        out = {k: r for k, _, r in kept} | mine
+        at = {k: p for k, p, _ in kept} | {k: self._at[k] for k in mine}  # a key read again has its kept position
+        return sorted(out.items(), key=lambda kv: at[kv[0]])
+
+    def position(self, key: str) -> int:
+        """Where ``key`` was first written among the keys of this kind (:raises KeyError: for no such key)."""
+        if key in self._at:
+            return self._at[key]
+        if self._rows is not None and (got := self._rows.record(self.kind, key)) is not None:
+            return got[0]
+        raise KeyError(key)
+
+    def put(self, key: str, record: dict[str, Any]) -> None:
+        """Read one more record (a key read again keeps its first position, as a dict keeps its order)."""
+        if key not in self._at:
+            try:
+                self._at[key] = self.position(key)
+            except KeyError:
+                if self._next is None:
+                    self._next = self._rows.next_position(self.kind) if self._rows is not None else 0
+                self._at[key] = self._next
+                self._next += 1
+        self._mine[key] = record
+
+    def unsaved(self) -> list[tuple[str, int, dict[str, Any]]]:
+        """The records read since the rows, as the rows keep them: (key, position, record)."""
+        return [(k, self._at[k], r) for k, r in self._mine.items()]
+
+    def attach(self, rows: Rows) -> None:
+        """Read on from ``rows``, which hold every record held here."""
+        self._rows, self._mine, self._at, self._next = rows, {}, {}, None
+
+    def whole(self, kept: list[tuple[str, int, dict[str, Any]]] | None = None) -> None:
+        """Hold every record here, the rows no longer asked (their file is to be written anew); ``kept``:
+        the rows' records of this kind, when the caller read every row already."""
+        if self._rows is None:
+            return
+        if kept is None:
+            kept = self._rows.whole()[2].get(self.kind, [])
+        mine, at = self._mine, self._at
+        self._rows, self._mine, self._at = None, {}, {}
+        for k, p, r in kept:  # in the order written, each key's latest last
+            self._mine[k], self._at[k] = r, p
+        for k, r in mine.items():
+            self._mine[k] = r
+            self._at.setdefault(k, at[k])
+        self._mine = dict(sorted(self._mine.items(), key=lambda kv: self._at[kv[0]]))
+        self._next = 1 + max(self._at.values(), default=-1)
+
+    def copy(self) -> KeptRecords:
+        """An independent mapping with the same records (the rows, never changed, shared)."""
+        out = KeptRecords(self.kind, self._rows)
+        out._mine, out._at, out._next = {k: dict(r) for k, r in self._mine.items()}, dict(self._at), self._next
+        return out
 
 
 def _open_rows(path: Path, mode: str) -> sqlite3.Connection:
@@ -264,15 +423,24 @@ class Stale(Exception):
     """The rows' file holds another generation than the rows a ledger reads on from: write them all."""
 
 
-def _insert(conn: sqlite3.Connection, version: int, files: list[Any], lines: dict[int, dict[str, Any]]) -> None:
+# A mail record as a row: (kind, key, position, record).
+MailRow = tuple[str, str, int, dict[str, Any]]
+
+
+def _insert(conn: sqlite3.Connection, version: int, files: list[Any], lines: dict[int, dict[str, Any]],
+            mails: list[MailRow]) -> None:  # fmt: skip
     conn.executemany(f"INSERT INTO file({_FILE_COLUMNS}, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                      [(a.index, a.name, a.house, a.round, a.step, a.seq, a.sha256, version) for a in files])  # fmt: skip
     conn.executemany("INSERT INTO line VALUES (?, ?, ?)",
                      [(n, version, json.dumps(e, ensure_ascii=False, sort_keys=True)) for n, e in lines.items()])  # fmt: skip
+    conn.executemany("INSERT INTO mail VALUES (?, ?, ?, ?, ?)",
+                     [(kind, key, at, version, json.dumps(r, ensure_ascii=False, sort_keys=True))
+                      for kind, key, at, r in mails])  # fmt: skip
 
 
-def _write_rows(root: Path, rows: Rows | None, files: list[Any], lines: dict[int, dict[str, Any]]) -> tuple[str, int]:
-    """Add ``files`` and ``lines`` to the rows ``rows`` names, under the next version, in one
+def _write_rows(root: Path, rows: Rows | None, files: list[Any], lines: dict[int, dict[str, Any]],
+                mails: list[MailRow]) -> tuple[str, int]:  # fmt: skip
+    """Add ``files``, ``lines`` and ``mails`` to the rows ``rows`` names, under the next version, in one
     transaction; without ``rows``, write them as every row of a new generation, in a new file
     renamed over the old one (a process still reading the old one reads it to its end). Returns the
     generation and version written (:raises Stale: :raises sqlite3.Error, OSError:)."""
@@ -289,7 +457,8 @@ def _write_rows(root: Path, rows: Rows | None, files: list[Any], lines: dict[int
             version = rows.version + 1
             conn.execute("DELETE FROM file WHERE version >= ?", (version,))  # a killed save's, which no head names
             conn.execute("DELETE FROM line WHERE version >= ?", (version,))
-            _insert(conn, version, files, lines)
+            conn.execute("DELETE FROM mail WHERE version >= ?", (version,))
+            _insert(conn, version, files, lines, mails)
             conn.execute("COMMIT")
         finally:
             if conn.in_transaction:
@@ -306,7 +475,7 @@ def _write_rows(root: Path, rows: Rows | None, files: list[Any], lines: dict[int
         conn.executescript(_SCHEMA)
         conn.execute("BEGIN")
         conn.execute("INSERT INTO meta VALUES (?)", (generation,))
-        _insert(conn, 1, files, lines)
+        _insert(conn, 1, files, lines, mails)
         conn.execute("COMMIT")
     finally:
         conn.close()
@@ -331,14 +500,14 @@ def _head_hash(f: Any, offset: int) -> str:
 
 
 def save(root: Path, ident: tuple[int, int], offset: int, tail: bytes, f: Any, state: dict[str, Any],
-         rows: Rows | None, files: list[Any], lines: dict[int, dict[str, Any]], counts: tuple[int, int, int],
-         from_log: FromLog) -> Rows:  # fmt: skip
+         rows: Rows | None, files: list[Any], lines: dict[int, dict[str, Any]], mails: list[MailRow],
+         counts: tuple[int, int, int], from_log: FromLog) -> Rows:  # fmt: skip
     """Keep the reading of the log ``f`` up to ``offset`` (``tail``: the bytes just before it): the
-    ledger's small fields ``state``, its files and snapshot lines added since ``rows`` (all of them
-    when ``rows`` is ``None``) and ``counts`` (how many snapshot numbers it holds, the first and the
+    ledger's small fields ``state``, its files, snapshot lines and mail records added since ``rows``
+    (all of them when ``rows`` is ``None``) and ``counts`` (how many snapshot numbers it holds, the first and the
     last); ``from_log`` gives the same rows from the log should the file fail later (:class:`Rows`).
     Returns the rows now kept (:raises sqlite3.Error, OSError, ValueError:)."""
-    generation, version = _write_rows(root, rows, files, lines)
+    generation, version = _write_rows(root, rows, files, lines, mails)
     count, first, last = counts
     state = state | {"rows": {"generation": generation, "version": version, "count": count, "first": first, "last": last}}
     body = json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -135,9 +135,9 @@ def sweep_superseded(root: Path, book: MailBook) -> None:
     """Move the mails written, never sent and superseded since to ``outbox/superseded/``, so that
     nobody sends one by hand; the log keeps what they were."""
     current = set(book.current.values())
-    for path in book.written:
+    for path in sorted(book.unsent - current):
         src = root / path
-        if path in current or path in book.mailed or not src.is_file():
+        if not src.is_file():
             continue
         recipe = root / (path.removesuffix(".eml") + RECIPE_SUFFIX)
         if recipe.is_file():  # a mail never sent needs no recipe (ruling 318); removed first, then the mail moved
@@ -151,7 +151,7 @@ def manifest_of(book: MailBook, folder: str) -> dict[str, Any]:
     """What ``folder/manifest.json`` says: each mail the log records in that folder, by file name."""
     prefix = f"{folder}/"
     mails = {path.removeprefix(prefix): {k: rec[k] for k in MANIFEST_KEYS if k in rec}
-             for path, rec in book.written.items() if path.startswith(prefix) and "/" not in path.removeprefix(prefix)}  # fmt: skip
+             for path, rec in book.written.with_prefix(prefix) if "/" not in path.removeprefix(prefix)}  # fmt: skip
     return {"mails": mails}
 
 

@@ -231,6 +231,7 @@ def write_outbox(game_dir: str | Path, step: int | None = None, *, key: KeyPair 
         folders = [p for p in complete_folders(gd) if p.name <= latest.name]
         number = int(latest.name[:4])
         ledger = Ledger.read(gd.root)
+        shrink_sent(gd.root, ledger.mail)  # before a new mail takes its reader's place: a mail left whole is one current
         snap = Folder(gd).read_snapshot(number)
         g = Game.at(game_id, number, latest.name, snap.state, parseaddr(sender)[1], key, now or datetime.now(UTC))
         report = OutboxReport(game_id, latest.name, gd.root / OUTBOX / f"{number:04d}")
@@ -344,10 +345,7 @@ def _write(gd: GameDir, ledger: Ledger, g: Game, plans: list[_Plan], report: Out
 
 def _told(book: MailBook, who: str) -> set[str] | None:
     """The decisions the last mail sent to ``who`` asked (``None``: no mail, or one of an older Maester)."""
-    last = None
-    for path, rec in book.written.items():
-        if rec.get("to") == who and path in book.mailed:
-            last = rec
+    last = book.last_told(who)
     return None if last is None or "asked" not in last else {str(k) for k in last["asked"]}
 
 

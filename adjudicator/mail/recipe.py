@@ -169,11 +169,14 @@ def shrink(root: Path, rec: dict[str, Any]) -> bool:
 
 
 def shrink_sent(root: Path, book: MailBook) -> int:
-    """Shrink every mail sent whose ``.eml`` is still there (a run killed after a ``mailed`` line, or
-    before this Maester kept recipes); how many were."""
+    """Shrink every mail sent whose ``.eml`` is still there (a run killed after a ``mailed`` line and
+    before it shrank the mail); how many were. Such a mail is its reader's current one (every command
+    that writes or sends mails calls this first, before a new mail takes its place), or was sent since
+    the kept reading of the log (the log read whole: every mail, a folder of an older Maester's
+    included): those are the ones looked at, a few whatever the game's length."""
     done = 0
-    for path, rec in book.written.items():
-        if path in book.mailed and "recipe" in rec and (root / path).is_file():
+    for path in dict.fromkeys([*book.current.values(), *book.sent_since_kept()]):
+        if path in book.mailed and (root / path).is_file() and "recipe" in (rec := book.written.get(path) or {}):
             done += shrink(root, rec)
     return done
 
