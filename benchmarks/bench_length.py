@@ -1,6 +1,6 @@
 """Whether a run costs the same late in a long game as early: per-step cost over 40+ rounds.
 
-    python benchmarks/bench_length.py [--players N] [--seed S] [--rounds R] [--warm] [--profile] [--instructions]
+    python benchmarks/bench_length.py [--players N] [--seed S] [--rounds R] [--warm] [--profile] [--instructions] [--mail]
 
 Plays one robot game through the text path (``simulate``: turn files, seals, inbox,
 ``batch.adjudicate``, reports) for ``--rounds`` rounds and times each ``batch.adjudicate`` by CPU
@@ -17,6 +17,12 @@ It prints the mean CPU milliseconds per step of the first and the last five roun
 (late over early: 1.0 is flat; the goal is flat, within the noise of a shared machine, about 1.2x),
 and the log lines each run read, which is bounded by what was appended since the last run when no
 run reads the whole log. ``--profile`` adds the functions whose time grew most from early to late.
+
+``--mail`` mails the game as a moderator's cron job would: after every run, ``maester outbox --key``
+writes each reader's mail due (sealed by a moderator's key) and ``maester outbox --mark-sent`` records
+them as sent, each as a new command; it prints those commands' CPU time per run early and late, and
+the size of ``ledger.json`` (the kept reading's head, which every command reads whole) at the end of
+the early rounds and at the end of the game.
 
 ``--instructions`` also counts, with valgrind's callgrind (which the machine's load does not move),
 the instructions of a few runs of round 3 and of round R-2, each run again as a new command on a
@@ -46,7 +52,8 @@ from typing import Any
 ROOT = Path(os.environ.get("MAESTER_BENCH_PACKAGE") or Path(__file__).resolve().parent.parent)  # run_all.py --baseline
 sys.path.insert(0, str(ROOT))
 
-from adjudicator.folder import batch, intake, ledger, ledger_index
+from adjudicator.cli import main as maester
+from adjudicator.folder import batch, intake, ledger, ledger_index, registry
 from adjudicator.game import boxes
 from adjudicator.robots import simulate as sim
 
@@ -94,10 +101,56 @@ def kept_read() -> dict[str, int]:
     return count() if count is not None else {}
 
 
+MODERATOR = "gm@example.org"
+
+
+class Mailer:
+    """A moderator's cron job after every run: the mails written and recorded as sent, each a new command;
+    for each run its (round, CPU seconds of both commands, bytes of ``ledger.json`` before them)."""
+
+    def __init__(self, root: Path, tmp: Path) -> None:
+        import tomllib
+
+        import tomli_w
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        from adjudicator.seals.keys import KeyPair, PublicKey, write_key_pair
+
+        self.root, self.key, self.tomllib, self.tomli_w = root, tmp / "moderator", tomllib, tomli_w
+        secret = Ed25519PrivateKey.from_private_bytes(bytes([77] * 32))
+        self.pair = KeyPair(secret, PublicKey.from_key(secret))
+        write_key_pair(self.key, self.pair)
+        self.runs: list[tuple[int, float, int]] = []
+
+    def __call__(self, state: Any) -> None:
+        import contextlib
+        import io
+
+        if not self.runs:  # the moderator's and the players' addresses, once
+            registry.register_key(self.root, "moderator", self.pair.public, email=MODERATOR)
+            game = self.tomllib.loads((self.root / "game.toml").read_text(encoding="utf-8"))
+            for house in game["game"]["houses"]:
+                game.setdefault("players", {}).setdefault(house, {})["email"] = f"{house}@players.example"
+            (self.root / "game.toml").write_text(self.tomli_w.dumps(game), encoding="utf-8")
+        head = self.root / ledger_index.INDEX_FILE
+        size = head.stat().st_size if head.exists() else 0
+        spent = 0.0
+        with contextlib.redirect_stdout(io.StringIO()):
+            for args in (["--key", str(self.key), "--from", MODERATOR], ["--mark-sent"]):
+                forget_everything()
+                t0 = time.process_time()
+                if maester(["outbox", str(self.root), *args]) not in (0, 1):
+                    raise SystemExit(f"maester outbox {' '.join(args)} failed at round {state.round}")
+                spent += time.process_time() - t0
+        self.runs.append((state.round, spent, size))
+
+
 def play(players: int, seed: int, rounds: int, warm: bool, profile: bool, keep: dict[str, list[Path]] | None = None,
-         kept: list[dict[str, int]] | None = None) -> tuple[list[tuple[int, float, int]], str, Any]:  # fmt: skip
+         kept: list[dict[str, int]] | None = None, mailer: Mailer | None = None
+         ) -> tuple[list[tuple[int, float, int]], str, Any]:  # fmt: skip
     """The game: for each run its (round, CPU seconds, log lines read), the result line, the profiles;
-    with ``kept``, each run's reading of the kept ledger (:func:`kept_read`) goes into it.
+    with ``kept``, each run's reading of the kept ledger (:func:`kept_read`) goes into it; with
+    ``mailer``, the game is mailed after every run (into its folder).
     With ``keep`` (a folder by side, "early" and "late"), a copy of the game folder just before each of
     the first runs of round 3 and of round ``rounds - 2`` goes into it."""
     runs: list[tuple[int, float, int]] = []
@@ -131,7 +184,10 @@ def play(players: int, seed: int, rounds: int, warm: bool, profile: bool, keep: 
 
     batch.adjudicate = timed  # type: ignore[assignment]
     try:
-        result = sim.simulate(players, seed, rounds=rounds)
+        if mailer is not None:
+            result = sim.simulate(players, seed, rounds=rounds, out=mailer.root, on_step=mailer)
+        else:
+            result = sim.simulate(players, seed, rounds=rounds)
     finally:
         batch.adjudicate = real  # type: ignore[assignment]
     if result.problems:
@@ -224,6 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warm", action="store_true", help="keep what earlier runs of the process read (simulate's case)")
     ap.add_argument("--profile", action="store_true", help="name the functions whose time grew")
     ap.add_argument("--instructions", action="store_true", help="count runs of round 3 and R-2 with callgrind (slow)")
+    ap.add_argument("--mail", action="store_true", help="write and mark sent every reader's mail after every run")
     args = ap.parse_args(argv)
     if args.rounds < 2 * EDGE:
         raise SystemExit(f"--rounds must be at least {2 * EDGE}")
@@ -232,7 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     keep: dict[str, list[Path]] | None = {"where": [Path(tmp)], "early": [], "late": []} if args.instructions else None
     try:
         kept: list[dict[str, int]] = []
-        runs, line, profiles = play(args.players, args.seed, args.rounds, args.warm, args.profile, keep, kept)
+        mailer = Mailer(Path(tmp) / "g", Path(tmp)) if args.mail else None
+        runs, line, profiles = play(args.players, args.seed, args.rounds, args.warm, args.profile, keep, kept, mailer)
         counted = count_runs(keep, args.rounds + 1) if keep is not None else None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -261,6 +319,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  instructions a run (callgrind, {len(counted['early'])} + {len(counted['late'])} runs, each as a new command "
               f"less its imports): round 3 {e_i / 1e6:.1f} M, round {args.rounds - 2} {l_i / 1e6:.1f} M, "
               f"late over early {l_i / e_i:.2f}x")
+    if mailer is not None:
+        m_early = [t for r, t, _ in mailer.runs if r <= EDGE]
+        m_late = [t for r, t, _ in mailer.runs if r > args.rounds - EDGE]
+        me, ml = 1000 * statistics.mean(m_early), 1000 * statistics.mean(m_late)
+        head_early = max(b for r, _, b in mailer.runs if r <= EDGE)
+        print(f"  mailed after every run (outbox --key, then --mark-sent, each a new command): {me:.1f} ms CPU a run "
+              f"in rounds 1-{EDGE}, {ml:.1f} ms in rounds {args.rounds - EDGE + 1}-{args.rounds}: {ml / me:.2f}x")
+        print(f"  ledger.json, read whole by every command: {head_early:,} bytes at the end of round {EDGE}, "
+              f"{mailer.runs[-1][2]:,} bytes at the end")
     if profiles is not None:
         print("  grown most, own time per run:")
         print("\n".join(grown(profiles, len(early), len(late))))
