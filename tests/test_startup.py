@@ -49,7 +49,7 @@ def test_adjudicate_loads_neither_mail_nor_a_process_pool(tmp_path: Path) -> Non
     assert not loaded & (MAIL | {"adjudicator.cli.game", "adjudicator.robots", "socket"})
 
 
-# What a base-game step of the Planning Phase never reaches: the other phases' rules (combat and its
+# What a base-game step of the Planning Phase never reaches: the other phases' rules (combat, its events and its
 # cards, Westeros and its cards and wildlings) and the Mother of Dragons' (the Iron Bank, its cards
 # and the expansion's Westeros deck).
 NOT_IN_A_PLANNING_STEP = {
@@ -58,7 +58,7 @@ NOT_IN_A_PLANNING_STEP = {
     "adjudicator.engine.cards.tides", "adjudicator.engine.rules.westeros", "adjudicator.engine.rules.wildlings",
     "adjudicator.engine.cards.wildlings", "adjudicator.engine.core.bidding", "adjudicator.engine.core.mustering",
     "adjudicator.engine.events.westeros", "adjudicator.engine.rules.iron_bank", "adjudicator.engine.core.bank",
-    "adjudicator.engine.cards.loans", "adjudicator.engine.cards.westeros_iv",
+    "adjudicator.engine.cards.loans", "adjudicator.engine.cards.westeros_iv", "adjudicator.engine.events.combat",
 }  # fmt: skip
 
 
