@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(os.environ.get("MAESTER_BENCH_PACKAGE") or Path(__file__).resolve().parent.parent)  # run_all.py --baseline
 sys.path.insert(0, str(ROOT))
 
-from adjudicator.folder import batch, registry
+from adjudicator.folder import batch, registry, stepreports
 from adjudicator.folder.gamedir import create_game
 from adjudicator.game.commands import from_dict
 from adjudicator.seals import seal
@@ -65,7 +65,7 @@ def six_files(root: Path) -> tuple[Path, Path, Path]:
         if request["house"] == "stark":
             turn.write_text(text)
     report = root.parent / "report.json"
-    shutil.copyfile(next((gd.root / "reports").glob("0000-*/report.json")), report)
+    report.write_bytes(stepreports.steps(gd.root)[0].page("report.json"))  # as `maester reports` writes it out
     return gd.root, report, turn
 
 

@@ -7,7 +7,9 @@ a file someone else could have written must never be read (docs/moderating.md, "
 from __future__ import annotations
 
 import json
+import marshal
 import os
+import pickle
 import stat
 import tomllib
 from pathlib import Path
@@ -122,7 +124,7 @@ def test_a_cache_that_cannot_be_written_changes_nothing(home: Path, tmp_path: Pa
 
 
 def _tables_entry(home: Path) -> Path:
-    return next(home.glob("turnfile-*.json"))
+    return next(home.glob("turnfile-*.bin"))
 
 
 def test_the_parser_loaded_from_the_cache_reads_every_sample_as_one_built_from_the_grammar(
@@ -138,21 +140,44 @@ def test_the_parser_loaded_from_the_cache_reads_every_sample_as_one_built_from_t
         assert loaded.parse(line, start="line") == built.parse(line, start="line"), line
 
 
-def test_the_parser_tables_are_json_not_pickle(home: Path) -> None:
-    """A cache file holds data only: loading one runs no code, whoever wrote it."""
+def test_the_parser_tables_are_plain_data_not_pickle(home: Path) -> None:
+    """A cache file holds data only: loading one runs no code, whoever wrote it. (Marshal data: a
+    pickle's opcodes are refused by marshal, and what it reads back is dicts, lists, tuples and scalars.)"""
     grammar.parser(None)
     body = _tables_entry(home).read_bytes().split(b"\n", 1)[1]
-    assert set(json.loads(body)) == {"data", "memo"}
+    tables = marshal.loads(body)
+    assert set(tables) == {"data", "memo"} and grammar.is_plain(tables)
+    with pytest.raises((ValueError, EOFError)):
+        marshal.loads(pickle.dumps(tables))
+
+
+def test_tables_that_would_hold_anything_but_plain_data_are_not_kept() -> None:
+    built = grammar.parser(None)
+    assert grammar.tables_bytes(built) is not None
+    real = built.memo_serialize
+
+    def with_code(types: list[type]) -> tuple[dict[str, object], dict[int, object]]:
+        data, memo = real(types)
+        return {**data, "extra": compile("1", "", "eval")}, memo
+
+    built.memo_serialize = with_code  # type: ignore[method-assign]
+    assert grammar.tables_bytes(built) is None
 
 
 def test_a_damaged_parser_entry_is_built_again_from_the_grammar(home: Path) -> None:
     grammar.parser(None)
     entry = _tables_entry(home)
     key = entry.read_bytes().split(b" ")[2].decode()
-    cache.store(entry.name, key, b'{"data": {"parser": 1}, "memo": {}}')  # well-formed, checksum right, nonsense inside
-    p = grammar.parser(None)
-    assert p.parse("Winterfell: march +1", start="line").data == "head_line"
-    assert _tables_entry(home).read_bytes().split(b"\n", 1)[1].startswith(b'{"data":{')  # written again whole
+    whole = _tables_entry(home).read_bytes().split(b"\n", 1)[1]  # (two builds may number the states apart)
+    damaged = [marshal.dumps({"data": {"parser": 1}, "memo": {}}),  # well-formed, checksum right, nonsense inside
+               b'{"data": {"parser": 1}, "memo": {}}', whole[: len(whole) // 2], marshal.dumps([1, 2])]  # fmt: skip
+    for body in damaged:
+        cache.store(entry.name, key, body)
+        p = grammar.parser(None)
+        assert p.parse("Winterfell: march +1", start="line").data == "head_line"
+        again = _tables_entry(home).read_bytes().split(b"\n", 1)[1]
+        assert again != body and set(marshal.loads(again)) == {"data", "memo"}  # written again whole
+        assert grammar.parser(None).parse("Winterfell: march +1", start="line").data == "head_line"  # and read
 
 
 def test_a_template_compiled_once_renders_as_when_compiled_afresh(home: Path, tmp_path: Path) -> None:

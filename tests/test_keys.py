@@ -73,6 +73,55 @@ def test_a_public_key_line_with_stray_characters_in_its_base64_is_refused() -> N
         keys.parse_public_key(damaged)
 
 
+def _library_reads(line: str) -> bytes | None:
+    """The raw key the library reads from an ``ssh-ed25519`` line, or None when it refuses it."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        key = serialization.load_ssh_public_key(line.encode("ascii"))
+    except ValueError:
+        return None
+    return key.public_bytes_raw() if isinstance(key, Ed25519PublicKey) else None
+
+
+def test_a_public_key_line_is_read_as_the_library_reads_it_whatever_its_blob() -> None:
+    """Maester reads an Ed25519 line itself (the library's loader loads every cipher): every cut,
+    every flipped byte, a byte added, a length field changed, a key of another length or type
+    named inside gives the key the library gives, or is refused where the library refuses it."""
+    pair = keys.generate()
+    line = pair.public.line()
+    assert line.split()[1] == base64.b64encode(pair.public.blob).decode()
+    assert keys.parse_public_key(line).raw == _library_reads(line) == pair.public.raw
+    blob = pair.public.blob
+
+    def field(data: bytes) -> bytes:
+        return len(data).to_bytes(4, "big") + data
+
+    blobs = [blob[:n] for n in range(len(blob))] + [blob + b"\0", blob + field(b"x")]
+    blobs += [blob[:i] + bytes([blob[i] ^ 0x41]) + blob[i + 1 :] for i in range(len(blob))]
+    blobs += [field(b"ssh-ed25519") + field(pair.public.raw[:n]) for n in (0, 1, 31)]
+    blobs += [field(b"ssh-rsa") + field(pair.public.raw), field(b"ssh-ed25519") + field(pair.public.raw + b"\0")]
+    blobs += [field(b"ssh-ed25519") + (33).to_bytes(4, "big") + pair.public.raw]
+    for damaged in blobs:
+        text = f"ssh-ed25519 {base64.b64encode(damaged).decode()} comment"
+        expected = _library_reads(text)
+        if expected is None:
+            with pytest.raises(keys.KeyFileError, match="its base64 part does not decode"):
+                keys.parse_public_key(text)
+        else:
+            assert keys.parse_public_key(text).raw == expected, damaged
+    refused = sum(_library_reads(f"ssh-ed25519 {base64.b64encode(b).decode()}") is None for b in blobs)
+    assert refused == len(blobs) - 32  # a flipped byte of the 32 key bytes is another key; all else is refused
+
+
+def test_a_public_key_line_is_written_as_the_library_writes_it() -> None:
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    for pair in (keys.generate("x@y") for _ in range(5)):
+        library = pair.private.public_key().public_bytes(Encoding.OpenSSH, PublicFormat.OpenSSH).decode()
+        assert pair.public.line() == f"{library} x@y"
+
 # --- damaged key files ----------------------------------------------------------------------------
 
 

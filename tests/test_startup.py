@@ -49,7 +49,7 @@ def test_adjudicate_loads_neither_mail_nor_a_process_pool(tmp_path: Path) -> Non
     assert not loaded & (MAIL | {"adjudicator.cli.game", "adjudicator.robots", "socket"})
 
 
-# What a base-game step of the Planning Phase never reaches: the other phases' rules (combat and its
+# What a base-game step of the Planning Phase never reaches: the other phases' rules (combat, its events and its
 # cards, Westeros and its cards and wildlings) and the Mother of Dragons' (the Iron Bank, its cards
 # and the expansion's Westeros deck).
 NOT_IN_A_PLANNING_STEP = {
@@ -58,11 +58,23 @@ NOT_IN_A_PLANNING_STEP = {
     "adjudicator.engine.cards.tides", "adjudicator.engine.rules.westeros", "adjudicator.engine.rules.wildlings",
     "adjudicator.engine.cards.wildlings", "adjudicator.engine.core.bidding", "adjudicator.engine.core.mustering",
     "adjudicator.engine.events.westeros", "adjudicator.engine.rules.iron_bank", "adjudicator.engine.core.bank",
-    "adjudicator.engine.cards.loans", "adjudicator.engine.cards.westeros_iv",
+    "adjudicator.engine.cards.loans", "adjudicator.engine.cards.westeros_iv", "adjudicator.engine.events.combat",
 }  # fmt: skip
 
 
-def test_a_base_game_planning_step_loads_neither_other_phases_rules_nor_the_iron_banks(tmp_path: Path) -> None:
+# Mother of Dragons' own events and the rules that emit them, loaded by its box's hook points or where a
+# rule of its own is reached; a base game's run never needs them (issue 31: a command's start-up). And
+# what only a moderator's templates (Jinja2) or a private key file (the library's OpenSSH loaders) need.
+MOTHER_OF_DRAGONS_ONLY = {
+    "adjudicator.engine.events.bank", "adjudicator.engine.events.vassals", "adjudicator.engine.events.targaryen",
+    "adjudicator.engine.core.targaryen", "adjudicator.engine.core.braavos", "adjudicator.engine.rules.vassals",
+    "adjudicator.engine.rules.leaving",
+}  # fmt: skip
+NOT_FOR_A_RUN = {"jinja2", "cryptography.hazmat.primitives.serialization", "cryptography.hazmat.primitives.ciphers"}
+
+
+def _planning_step_run(tmp_path: Path) -> set[str]:
+    """The modules ``maester adjudicate`` loads to take a base game's orders, sealed, at its first step."""
     houses = ["stark", "lannister", "baratheon"]
     gd = create_game(tmp_path / "g", houses=houses, game_id="g", seed="s")
     keys = {h: generate(h) for h in houses}
@@ -75,8 +87,18 @@ def test_a_base_game_planning_step_loads_neither_other_phases_rules_nor_the_iron
         (gd.root / "inbox" / f"{request['house']}.txt").write_text(seal.sign(text, keys[request["house"]].private))
     loaded = modules_loaded("adjudicate", str(gd.root))
     assert [r["kind"] for r in gd.load_state().pending] == ["raven"]  # the orders were taken: the Raven is asked
-    assert "adjudicator.engine.rules.planning" in loaded
-    assert not loaded & NOT_IN_A_PLANNING_STEP
+    assert {"adjudicator.engine.rules.planning", "adjudicator.seals.keys"} <= loaded
+    return loaded
+
+
+def test_a_base_game_planning_step_loads_neither_other_phases_rules_nor_the_iron_banks(tmp_path: Path) -> None:
+    assert not _planning_step_run(tmp_path) & NOT_IN_A_PLANNING_STEP
+
+
+def test_a_base_game_run_loads_no_mother_of_dragons_events_nor_templates_nor_key_file_loaders(tmp_path: Path) -> None:
+    loaded = _planning_step_run(tmp_path)
+    assert {"adjudicator.engine.core.common", "adjudicator.engine.rules.marches", "cryptography"} <= loaded
+    assert not loaded & (MOTHER_OF_DRAGONS_ONLY | NOT_FOR_A_RUN)
 
 
 def test_sign_loads_no_parser_engine_or_templates(tmp_path: Path) -> None:

@@ -177,14 +177,15 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     for f in args.files:
         if not f.is_file():
             raise UserError(f"{f}: {'not a file' if f.exists() else 'no such file'}")
-    import jinja2
+    template_errors: tuple[type[Exception], ...] = ()
+    if args.templates is not None:  # only a moderator's templates are rendered by the run: Jinja2 is loaded for them
+        import jinja2  # here, not above: a run without --templates renders nothing (start-up)
 
+        template_errors = (jinja2.TemplateError,)
     try:
         result = guard(lambda: when_free(lambda: batch.adjudicate(args.game_dir, args.files, deadline=args.deadline,
                                                                   templates_dir=args.templates, now=now)))  # fmt: skip
-    except jinja2.TemplateError as e:  # a moderator's template that fails on this step's events only
-        if args.templates is None:
-            raise
+    except template_errors as e:  # a moderator's template that fails on this step's events only
         raise UserError(f"--templates {args.templates}: {template_fault(e)}; the step is saved: mend the "
                         "templates and run again to write its reports") from None
     print("\n".join(result.lines()))

@@ -375,11 +375,11 @@ def derive(
 def name_leaving(state: GameState, houses: Sequence[str]) -> list[Event]:
     """Add the players ``maester leave`` named to ``state.leaving`` (a new list), each announced
     publicly; a name the rules no longer allow here (the log edited by hand) is said and left out."""
-    from ..engine.events.bank import PlayerLeaving, PlayerLeft
-    from ..engine.rules.leaving import leave_problem
-
     events: list[Event] = []
     for house in houses:
+        from ..engine.events.bank import PlayerLeaving, PlayerLeft  # here: Mother of Dragons' rule, loaded only
+        from ..engine.rules.leaving import leave_problem  # when a player was named (start-up)
+
         if why := leave_problem(state, house):
             events.append(PlayerLeft(house=house, power_returned=0, refused=why))
             continue

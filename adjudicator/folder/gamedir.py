@@ -44,13 +44,8 @@ from .. import __version__
 from ..game import rng
 from ..game.board import Board
 from ..game.boxes import DEFAULT_BOX, box_named, box_names
-from ..game.mod_setup import check_mod_houses
-from ..game.position import read_position
-from ..game.setup import check_houses
-from ..game.setup_file import setup_or_file
 from ..game.state import GameState, StateError, validate_engine
 from ..game.table_settings import TableSettings, apply_settings, setting_difference
-from ..game.variants import variant
 from ..util import fileio, tomltext
 
 GAME_FILE = "game.toml"
@@ -433,6 +428,10 @@ def _initial_state(
     houses: list[str] | None, gid: str, seed: str | None, tides: bool, position: str | Path | None,
     board: Board | None, expansion: str | None, house_cards: str | None = None,
 ) -> GameState:  # fmt: skip
+    # Here, not above: the setups and the position reader are a new game's, not every command's (start-up).
+    from ..game.position import read_position
+    from ..game.variants import variant
+
     box = variant(expansion or DEFAULT_BOX)
     if position is None:
         if not houses:
@@ -464,6 +463,8 @@ def _setup_state(
     """A new game laid out from a setup file (:mod:`~adjudicator.game.setup_file`)."""
     if position is not None:
         raise GameDirError("a game starts from a setup or from a position file, not both: give --setup or --position")
+    from ..game.setup_file import setup_or_file  # here: a new game's, not every command's (start-up)
+
     chosen = setup_or_file(str(setup))
     if expansion is not None and chosen.box.name != expansion:
         raise GameDirError(f"--expansion {expansion} disagrees with the setup {chosen.name}, which plays "
@@ -543,4 +544,7 @@ def _printed_houses(count: int, box_name: str | None) -> list[str]:
 
 def _players(houses: list[str], name: str) -> list[str]:
     """The players' houses as the box's setup reads them (canonical order)."""
+    from ..game.mod_setup import check_mod_houses  # here: a new game's setups, not every command's (start-up)
+    from ..game.setup import check_houses
+
     return check_mod_houses(houses) if box_named(name).has("vassals") else check_houses(houses, Board.classic())

@@ -37,6 +37,9 @@ POINTS: dict[str, str] = {
     "round_start": "what happens first in each Westeros phase (engine/rules/westeros.py)",
     "westeros_card": "a Westeros card of the box's own, resolved (engine/rules/westeros.py resolve_card)",
     "planning_started": "what comes before the orders of a Planning Phase (engine/rules/planning.py)",
+    "orders_asked": "the orders a player gives besides its own, each ask with what places them (engine/rules/planning.py)",
+    "control_changed": "what follows any change of control, before the victory check (engine/core/common.py)",
+    "victory_counted": "a victory the box counts otherwise than in castles (engine/core/common.py check_victory)",
     "action_ended": "what follows the last order of the Action Phase, before its clean-up (engine/rules/action.py)",
     "order_resolved": "what follows each order resolved in the Action Phase (engine/rules/action.py)",
     "round_advanced": "what follows the round marker's move to the next round (engine/rules/action.py)",
@@ -62,10 +65,11 @@ def register(point: str, feature: str, fn: Callable[..., Any]) -> None:
 
 def hooked(point: str, box: Box) -> list[Callable[..., Any]]:
     """The functions the box's modules registered at ``point`` for the features it has (the modules
-    imported first)."""
+    imported first): module by module in the order the box names them, each module's in the order
+    it registered them (whichever module a process happened to import first)."""
     modules = box.hooks.get(point, ())
     for module in modules:
         if module not in _LOADED:
             importlib.import_module(module)
             _LOADED.add(module)
-    return [fn for feature, fn in _HOOKS[point] if fn.__module__ in modules and box.has(feature)]
+    return [fn for module in modules for feature, fn in _HOOKS[point] if fn.__module__ == module and box.has(feature)]

@@ -19,16 +19,29 @@ from collections.abc import Callable
 from functools import partial
 
 from .board import Board
-from .feast_board import feast_board
-from .mod_board import mod_board
 
 __all__ = ["MAPS", "board_named"]
 
+
+# The expansions' maps are loaded with their modules, when a game first asks for one: Mother of Dragons'
+# module reads its box's data as it is imported, which a base game's command would pay (start-up).
+def _feast() -> Board:
+    from .feast_board import feast_board
+
+    return feast_board()
+
+
+def _mod(essos: bool) -> Board:
+    from .mod_board import mod_board
+
+    return mod_board(essos=essos)
+
+
 MAPS: dict[str, Callable[[], Board]] = {
     "classic": Board.classic,
-    "feast": feast_board,
-    "westeros_mod": partial(mod_board, essos=False),
-    "with_essos": partial(mod_board, essos=True),
+    "feast": _feast,
+    "westeros_mod": partial(_mod, False),
+    "with_essos": partial(_mod, True),
 }
 """Each map's maker (each loads its map once)."""
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 from .board import Board
-from .box_setup import draw_shuffle
 from .hooks import register
 from .state import GameState
 from .validation import Shape
@@ -27,12 +26,13 @@ from .validation import Shape
 DEALT = 5  # each house is dealt five and keeps three (F033)
 KEPT = 3
 # The cards' data (objective_cards) is read by the functions below, which only a box with objectives
-# calls: a base game's every step imports this module for KEPT and its hooks.
+# calls: a base game's every step imports this module for KEPT and its hooks (so does the setup's shuffle).
 
 
 def deal_objectives(state: GameState) -> None:
     """Shuffle every objective card of the game (the whole deck at setup) and deal five to each house
     in turn order; nothing is scored yet."""
+    from .box_setup import draw_shuffle  # the setup's shuffle, as the cards: only a box with objectives deals them
     from .objective_cards import objective_deck
 
     order = objective_deck()

@@ -18,7 +18,6 @@ from __future__ import annotations
 import difflib
 
 from .board import ALL_HOUSES, Board, HouseId
-from .box_setup import lay_out, printed_layout
 from .boxes import DEFAULT_BOX, box_named
 from .cards import HOUSE_DECKS, dealt_sets
 from .state import GameState
@@ -89,6 +88,8 @@ def new_game(
 
     :raises SetupError: see :func:`check_houses`.
     """
+    from .box_setup import lay_out, printed_layout  # here: a new game's layout, not every reader's of houses (start-up)
+
     board = board or Board.classic()
     in_play = check_houses(houses, board)
     check_house_deck(house_cards)

@@ -6,6 +6,12 @@ player's existing OpenSSH Ed25519 key works unchanged. The ``cryptography`` pack
 writes the files (``load_ssh_private_key``, ``load_ssh_public_key``, ``private_bytes`` in the
 OpenSSH format); it unlocks a protected key with the ``bcrypt`` package's KDF and AES-256.
 
+A public key is read and written here, not by the library: an Ed25519 key line is two SSH
+``string`` fields in base64, and the library's loaders for it import every OpenSSH cipher, a
+cost every command that checks a seal would pay (start-up, issue 31). It is read exactly as
+``load_ssh_public_key`` reads it (the same fields, nothing left over); the library is loaded
+for private key files.
+
 One field is read here before the library is called: the bcrypt round count of a protected key.
 The library would apply whatever count the file holds, and one flipped bit of a damaged file asks
 for 2**31 rounds, months of work; such a key is refused at once (ruling 171).
@@ -26,15 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.exceptions import InvalidTag, UnsupportedAlgorithm
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
-)
-from cryptography.hazmat.primitives.serialization import (
-    Encoding,
-    PrivateFormat,
-    PublicFormat,
 )
 
 from ..util import fileio
@@ -84,10 +84,21 @@ class InsecureKeyFile(UserWarning):
 # --- public keys --------------------------------------------------------------------------------
 
 
+def _ssh_string(data: bytes) -> bytes:
+    """An SSH ``string``: a 32-bit big-endian length, then the bytes."""
+    return len(data).to_bytes(4, "big") + data
+
+
 @functools.lru_cache(maxsize=4096)
 def _openssh_line(raw: bytes) -> str:
-    """``ssh-ed25519 AAAA...`` for 32 raw key bytes, as the library writes it."""
-    return Ed25519PublicKey.from_public_bytes(raw).public_bytes(Encoding.OpenSSH, PublicFormat.OpenSSH).decode()
+    """``ssh-ed25519 AAAA...`` for 32 raw key bytes, as the library writes it (``string("ssh-ed25519")
+    string(key)`` in base64).
+
+    >>> _openssh_line(bytes(32))
+    'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
+    """
+    Ed25519PublicKey.from_public_bytes(raw)  # refuses what is not a key, as the library's writer does
+    return f"{KEY_TYPE} {base64.b64encode(_ssh_string(KEY_TYPE.encode()) + _ssh_string(raw)).decode()}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +130,7 @@ class PublicKey:
     def from_key(cls, key: Ed25519PublicKey | Ed25519PrivateKey, comment: str = "") -> PublicKey:
         if isinstance(key, Ed25519PrivateKey):
             key = key.public_key()
-        return cls(key.public_bytes(Encoding.Raw, PublicFormat.Raw), comment)
+        return cls(key.public_bytes_raw(), comment)
 
 
 def fingerprint(blob: bytes) -> str:
@@ -179,13 +190,30 @@ def parse_public_key(line: str) -> PublicKey:
     if parts[0] != KEY_TYPE:
         raise unsupported(parts[0])
     try:
-        base64.b64decode(parts[1], validate=True)  # the library skips stray characters; a damaged line is refused
-        key = serialization.load_ssh_public_key(f"{parts[0]} {parts[1]}".encode("ascii"))
-    except (binascii.Error, ValueError, UnsupportedAlgorithm):
+        blob = base64.b64decode(parts[1], validate=True)  # the library skips stray characters; a damaged line is refused
+        key = _key_of_blob(blob)
+    except (binascii.Error, ValueError):
         raise KeyFileError("the public key is damaged: its base64 part does not decode") from None
-    if not isinstance(key, Ed25519PublicKey):  # a certificate's key, say
-        raise unsupported(_library_key_kind(key))
     return PublicKey.from_key(key, parts[2].strip() if len(parts) > 2 else "")
+
+
+def _key_of_blob(blob: bytes) -> Ed25519PublicKey:
+    """The key of an ``ssh-ed25519`` line's blob, read as ``load_ssh_public_key`` reads it:
+    ``string("ssh-ed25519") string(32 key bytes)`` and nothing after.
+
+    :raises ValueError: for anything else.
+    """
+    fields: list[bytes] = []
+    pos = 0
+    for _ in range(2):
+        end = pos + 4 + int.from_bytes(blob[pos : pos + 4], "big")
+        if pos + 4 > len(blob) or end > len(blob):
+            raise ValueError("Invalid data")
+        fields.append(blob[pos + 4 : end])
+        pos = end
+    if fields[0] != KEY_TYPE.encode() or pos != len(blob):
+        raise ValueError("Invalid key format")
+    return Ed25519PublicKey.from_public_bytes(fields[1])  # ValueError unless 32 bytes
 
 
 def read_public_key(path: Path) -> PublicKey:
@@ -227,6 +255,9 @@ def private_key_text(pair: KeyPair, passphrase: bytes | None = None, *, rounds: 
     """
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ValueError(f"rounds must be between 1 and {MAX_ROUNDS}, not {rounds}")
+    from cryptography.hazmat.primitives import serialization  # here: it loads every OpenSSH cipher (start-up)
+    from cryptography.hazmat.primitives.serialization import Encoding, PrivateFormat
+
     encryption: serialization.KeySerializationEncryption = serialization.NoEncryption()
     if passphrase:
         encryption = PrivateFormat.OpenSSH.encryption_builder().kdf_rounds(rounds).build(passphrase)
@@ -333,6 +364,8 @@ def parse_private_key(text: str, passphrase: bytes | None = None) -> KeyPair:
     elif not 1 <= header.rounds <= MAX_ROUNDS:  # ruling 171: a damaged count would hold the command for months
         raise KeyFileError(f"the key's passphrase takes {header.rounds} bcrypt rounds; Maester reads keys of 1 "
                            f"to {MAX_ROUNDS} rounds (is the file damaged?)")  # fmt: skip
+    from cryptography.hazmat.primitives import serialization  # here: it loads every OpenSSH cipher (start-up)
+
     try:
         key = serialization.load_ssh_private_key(text.encode("ascii", "replace"), passphrase)
     except InvalidTag:  # AES-GCM: the derived key does not open the protected part
@@ -360,6 +393,8 @@ def _parse_pem(text: str, first: str, passphrase: bytes | None) -> KeyPair:
     for label in ("RSA", "EC", "DSA"):
         if first.startswith(f"-----BEGIN {label} PRIVATE KEY"):
             raise unsupported(label)
+    from cryptography.hazmat.primitives import serialization  # here: it loads every OpenSSH cipher (start-up)
+
     try:
         key = serialization.load_pem_private_key(text.encode("ascii", "replace"), passphrase or None)
     except TypeError:

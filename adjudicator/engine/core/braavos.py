@@ -1,7 +1,8 @@
 """The Braavos token follows control of Braavos (Mother of Dragons, M111, M113, ruling 257).
 
 Its own module so that :func:`adjudicator.engine.core.common.after_control_change` can run it after
-every change of control, as it runs Targaryen's loyalty tokens; the Iron Bank's other shared rules
+every change of control (the hook point ``control_changed``), as it runs Targaryen's loyalty
+tokens, and after each order of the Action Phase; the Iron Bank's other shared rules
 (``core/bank.py``) stand above ``common``.
 """
 
@@ -28,3 +29,4 @@ def sync_braavos(ctx: Context) -> None:
 
 
 register("order_resolved", "iron_bank", sync_braavos)  # after each order of the Action Phase (M111, M113)
+register("control_changed", "iron_bank", sync_braavos)  # after any change of control (M113)

@@ -8,13 +8,12 @@ from __future__ import annotations
 from collections import Counter
 
 from ...game.board import Board, HouseId
+from ...game.hooks import hooked
 from ...game.state import GameState, Unit
 from ..events.common import ControlChanged as ControlChanged  # the events of these rules, kept with the others
 from ..events.common import GameWon as GameWon
 from ..events.common import PowerChanged as PowerChanged
 from ..events.common import UnitsDestroyed as UnitsDestroyed
-from . import targaryen
-from .braavos import sync_braavos
 from .context import Context, GameOver
 
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 0}
@@ -171,12 +170,16 @@ def check_victory(ctx: Context) -> None:
         return
     need = st.victory_target(board)
     held = Counter(st.controller(a.id, board) for a in st.land_areas(board) if a.has_castle)  # castles(h) for all h at once
-    # A vassal holding seven castles wins nothing (M070); Targaryen counts its own track (M076).
-    winners = [h for h in st.turn_order() if held[h] >= need and h != targaryen.TARGARYEN and not st.is_vassal(h)]
+    # A box's own count: the houses castles never win for, and who wins by it (Mother of Dragons: Targaryen
+    # counts its own track, M076, M080).
+    counted = [count(st, board) for count in hooked("victory_counted", st.box)]
+    apart = {h for houses, _ in counted for h in houses}
+    # A vassal holding seven castles wins nothing (M070).
+    winners = [h for h in st.turn_order() if held[h] >= need and h not in apart and not st.is_vassal(h)]
     reason = f"{need} castles and strongholds"
-    if not winners and targaryen.has_won(st, board):
-        winners = [targaryen.TARGARYEN]
-        reason = f"space {st.victory(targaryen.TARGARYEN, board)} of the victory track, by loyalty tokens and Pentos"
+    for _, won in counted:
+        if not winners and won is not None:
+            winners, reason = [won[0]], won[1]
     if winners:
         win = winners[0]
         st.winner = win
@@ -186,9 +189,10 @@ def check_victory(ctx: Context) -> None:
 
 
 def after_control_change(ctx: Context) -> None:
-    """What must be re-checked whenever control of an area may have changed: ports, Targaryen's
-    loyalty tokens and Pentos (before the victory check, ruling 246), the Braavos token (M113), victory."""
+    """What must be re-checked whenever control of an area may have changed: ports, a box's own parts
+    (Mother of Dragons: Targaryen's loyalty tokens and Pentos, before the victory check, ruling 246;
+    the Braavos token, M113), victory."""
     check_ports(ctx)
-    targaryen.settle(ctx)
-    sync_braavos(ctx)
+    for follow in hooked("control_changed", ctx.state.box):
+        follow(ctx)
     check_victory(ctx)

@@ -96,7 +96,18 @@ def dragon_token_on_round(ctx: Context) -> None:
         ctx.emit(DragonStrengthGained(round=st.round, strength=st.dragon_strength(ctx.board)))
 
 
+def victory_counted(state: GameState, board: Board) -> tuple[frozenset[HouseId], tuple[HouseId, str] | None]:
+    """Castles never win for Targaryen (M076); it wins on space 7 of the victory track (M080): the
+    houses castles never win for, and the winner with its reason, if any."""
+    if not has_won(state, board):
+        return frozenset({TARGARYEN}), None
+    reason = f"space {state.victory(TARGARYEN, board)} of the victory track, by loyalty tokens and Pentos"
+    return frozenset({TARGARYEN}), (TARGARYEN, reason)
+
+
 register("round_advanced", "dragons", dragon_token_on_round)  # each time the round marker moves (ruling 274)
+register("control_changed", "loyalty", settle)  # after any change of control, before the victory check (ruling 246)
+register("victory_counted", "loyalty", victory_counted)  # M076, M080
 
 
 # --- M100: Targaryen gives its bid away ---------------------------------------------------------------

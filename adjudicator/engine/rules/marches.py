@@ -30,7 +30,6 @@ from ..events.action import (
     PowerTokenPlaced,
     UnitsMoved,
 )
-from ..events.vassals import VassalTokenPlaced
 from .cycle import next_in_cycle
 from .planning import in_board_order
 from .ports import capture_port
@@ -308,6 +307,8 @@ def resolve_march(ctx: Context, house: HouseId, cmd: March) -> None:
         if dest != plan.attack:
             _enter(ctx, house, cmd.origin, dest, plan.moves[dest])
     if vassal_keeps_control(st, board, house, cmd.origin, plan):  # M068: no decision, no power spent
+        from ..events.vassals import VassalTokenPlaced  # here: only a vassal's march places one (start-up)
+
         origin.power_token = house
         ctx.emit(VassalTokenPlaced(vassal=house, area=cmd.origin))
     elif cmd.leave_power and not st.is_vassal(house) and origin.power_token != house \

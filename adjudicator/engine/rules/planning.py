@@ -12,7 +12,7 @@ shared by the action phase.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ...game.board import Board, HouseId
 from ...game.commands import (
@@ -48,8 +48,6 @@ from ..events.action import (
     WildlingCardPlaced,
     WildlingCardSeen,
 )
-from ..events.bank import SeaOrdersRemoved
-from . import vassals
 
 # The deadline filler takes tokens in this order (D13): passive ones first, specials last.
 FILLER_ORDER: tuple[str, ...] = (
@@ -373,9 +371,8 @@ def assign_orders(ctx: Context) -> None:
     """Every house places its orders in secret, or in turn order when one is short of tokens; all are revealed."""
     st, board = ctx.state, ctx.board
     ctx.emit(PhaseStarted(round=st.round, phase="planning"))
-    for first in hooked("planning_started", st.box):  # A Feast for Crows: three objectives kept of five (F033)
-        first(ctx)
-    vassals.choose_vassals(ctx)  # Mother of Dragons: who commands which vassal (M032-M038)
+    for first in hooked("planning_started", st.box):  # A Feast for Crows: three objectives kept of five (F033);
+        first(ctx)  # Mother of Dragons: who commands which vassal (M032-M038)
     # Vassals are ordered by their commanders from their own tokens (M039): after the players' own.
     needs = {h: areas_needing_orders(st, board, h) for h in st.turn_order() if not st.is_vassal(h)}
     houses = [h for h in st.turn_order() if needs.get(h)]
@@ -390,18 +387,24 @@ def assign_orders(ctx: Context) -> None:
                                   unordered=tuple(p.area for p in parts if isinstance(p, LeaveUnordered))))
         for h, parts in placed:
             _place(st, h, parts)
-        if asks := vassals.vassal_order_asks(ctx):
-            for ask, parts in zip(asks, ctx.ask_all(asks)):
-                vassals.place_vassal_orders(st, ask.request.house, parts)
+        if besides := orders_besides(ctx):
+            for (_, place), parts in zip(besides, ctx.ask_all([ask for ask, _ in besides])):
+                place(parts)
     else:
         asks = [_orders_ask(ctx, h, needs[h], False) for h in houses]
-        vassal_asks = vassals.vassal_order_asks(ctx)
-        taken = ctx.ask_all(asks + vassal_asks)
+        besides = orders_besides(ctx)
+        taken = ctx.ask_all(asks + [ask for ask, _ in besides])
         for h, parts in zip(houses, taken):
             _place(st, h, parts)
-        for ask, parts in zip(vassal_asks, taken[len(asks):]):
-            vassals.place_vassal_orders(st, ask.request.house, parts)
+        for (_, place), parts in zip(besides, taken[len(asks):]):
+            place(parts)
     ctx.emit(OrdersRevealed(orders=tuple(orders_on_board(st, board))))
+
+
+def orders_besides(ctx: Context) -> list[tuple[Ask, Callable[[tuple[Command, ...]], None]]]:
+    """The orders the players give besides their own, in the same secret round (Mother of Dragons:
+    their vassals', M039, ruling 231), each ask with what places its answer."""
+    return [pair for more in hooked("orders_asked", ctx.state.box) for pair in more(ctx)]
 
 
 # --- the Messenger Raven (R125-R127) --------------------------------------------------------
@@ -445,6 +448,8 @@ def unused_tokens(state: GameState, house: HouseId) -> list[str]:
 
 def remove_sea_orders_on_land(ctx: Context) -> None:
     """M116 (ruling 258): every sea order on a land area leaves the board without effect."""
+    from ..events.bank import SeaOrdersRemoved  # here: only a box with sea orders has them (start-up)
+
     st, board = ctx.state, ctx.board
     gone = [(a, h, t) for a, h, t in orders_on_board(st, board) if t in SEA_ORDER_TOKENS and board.area(a).is_land]
     for a, _, _ in gone:

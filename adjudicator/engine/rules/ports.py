@@ -16,7 +16,6 @@ from ...game.commands import Command, PortShips
 from ...game.state import Unit
 from ..core.common import available_units, destroy_units, within_supply
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request
-from ..events.combat import PortCaptured
 
 
 def capture_port(ctx: Context, house: str, land: str, *, supply_delta: dict[str, int] | None = None) -> None:
@@ -57,6 +56,8 @@ def capture_port(ctx: Context, house: str, land: str, *, supply_delta: dict[str,
         ctx.settle("port_ships", [house], lambda c: isinstance(c, PortShips) and c.port == port,
                    f"you had no ship to place in {board.area(port).name}: none left in your supply, or none the "
                    "supply limit allowed (R246)")
+    from ..events.combat import PortCaptured  # here: the combat's events, only once a march takes a port (start-up)
+
     old = enemy[0].house
     destroy_units(ctx, port, enemy, "the port's land area was taken (R246)")
     st.area_mut(port).units.extend(Unit(house, "ship") for _ in range(count))

@@ -15,7 +15,6 @@ from ..core.common import gain_power, lose_power, transport_reach
 from ..core.context import NOT_APPLICABLE, Ask, Context, Request, Verdict
 from ..core.vassals import same_family
 from ..events.action import RaidResolved
-from ..events.vassals import VassalRaidKept
 from .cycle import next_in_cycle
 from .planning import in_board_order
 
@@ -151,6 +150,8 @@ def resolve_raid(ctx: Context, house: HouseId, cmd: Raid) -> None:
     token, own.order = own.order.token, None
     if target is None and token == "vassal_raid_support":
         # M047, ruling 232: a vassal that does not raid keeps the token as a support order.
+        from ..events.vassals import VassalRaidKept  # here: only a vassal's order keeps one (start-up)
+
         own.order = Order(house, VASSAL_KEPT_TOKENS[token])
         ctx.emit(VassalRaidKept(vassal=house, area=cmd.origin))
         return

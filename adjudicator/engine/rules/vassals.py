@@ -10,6 +10,7 @@ the same secret round as its own orders (ruling 231): up to 2 tokens from the va
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from ...game.board import Board, HouseId
@@ -21,6 +22,7 @@ from ...game.commands import (
     LeaveUnordered,
     order_kinds,
 )
+from ...game.hooks import register
 from ...game.mod_setup import deal_vassal_sets
 from ...game.state import GameState, Order
 from ..core.context import NOT_APPLICABLE, Ask, Composed, Context, PoolEntry, Request, Verdict
@@ -184,3 +186,12 @@ def place_vassal_orders(state: GameState, vassal: HouseId, parts: tuple[Command,
     for p in parts:
         if isinstance(p, AssignOrder):
             state.area_mut(p.area).order = Order(vassal, p.token)
+
+
+def orders_asked(ctx: Context) -> list[tuple[Ask, Callable[[tuple[Command, ...]], None]]]:
+    """The vassals' orders decisions (M039, ruling 231), each with what places its answer on the board."""
+    return [(ask, partial(place_vassal_orders, ctx.state, ask.request.house)) for ask in vassal_order_asks(ctx)]
+
+
+register("planning_started", "vassals", choose_vassals)  # M032-M038: who commands whom, before any order
+register("orders_asked", "vassals", orders_asked)  # in the players' own secret round (M039, ruling 231)
