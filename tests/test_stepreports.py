@@ -262,3 +262,30 @@ def test_maester_reports_prints_a_page_and_writes_the_folders_of_an_older_maeste
     assert code == 2 and "has no report for house '../stark'" in err
     code, _, err = run(capsys, "reports", fresh, "--step", "99")
     assert code == 2 and "step 0099 has no complete reports" in err
+
+
+def test_issue_31_each_record_names_the_keys_in_force_when_its_run_read_game_toml(tmp_path: Path):
+    """A run reads ``game.toml`` once for its intake and its records: a key registered between two
+    runs is in the records of the steps after it, and every record names the keys the registry
+    holds when its run ends."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from adjudicator.folder import registry
+    from adjudicator.seals.keys import PublicKey
+
+    extra = PublicKey.from_key(Ed25519PrivateKey.from_private_bytes(bytes(range(1, 33))), "spare")
+    root = tmp_path / "sample"
+    seen: list[tuple[str, dict[str, list[str]]]] = []
+
+    def each(_run, result):  # type: ignore[no-untyped-def]
+        for label in result.steps:
+            seen.append((label, json.loads((root / "reports" / f"{label}.json").read_text())["fingerprints"]))
+        assert all(fps == registry.fingerprints_in_force(root) for _, fps in seen[-len(result.steps):])
+        if len(seen) == len(result.steps):  # after the first run that resolved a step
+            registry.register_key(root, "stark", extra)
+
+    play_sample(root, upto=3, each=each)
+    assert len(seen) >= 2
+    first, later = seen[0][1], [fps for _, fps in seen[1:]]
+    assert extra.fingerprint not in first["stark"]
+    assert later and all(fps["stark"] == [*first["stark"], extra.fingerprint] for fps in later)

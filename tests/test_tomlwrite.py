@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime
+import subprocess
+import sys
 
 import pytest
 import tomli_w
@@ -112,3 +114,18 @@ _values = st.recursive(_scalars, _nested, max_leaves=12)
 def test_generated_tables_written_one_after_another_are_written_as_tomli_w_writes_them(docs):
     for doc in docs:
         assert tomlwrite.dumps(doc) == tomli_w.dumps(doc)
+
+
+def test_the_first_document_of_a_process_is_tomli_w_s_alone_and_the_next_ones_are_remembered():
+    program = """
+import tomli_w
+from adjudicator.util import tomlwrite
+doc = {"round": 2, "areas": {"winterfell": {"units": ["footman"]}, "the_eyrie": {}}, "pending": [{"k": 1}]}
+first = tomlwrite.dumps(doc)
+assert not tomlwrite._MEMO, tomlwrite._MEMO
+assert first == tomlwrite.dumps(doc) == tomlwrite.dumps(doc) == tomli_w.dumps(doc)
+assert tomlwrite._MEMO
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "ok\n", "")

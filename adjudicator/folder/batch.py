@@ -175,6 +175,7 @@ class Run:
         self.first_written = False  # this run resolved the game's first step (snapshot 0000)
         self.ledger = Ledger.read(gd.root)  # a cut last line is not read; the next line appended ends it
         self.read_back: dict[str, Understood] = {}  # files this run archived, as intake read them back
+        self.in_force: dict[str, list[str]] | None = None  # the keys in force, as this run's intake read game.toml
         self.texts: dict[int, str] = {}  # snapshot number -> its text, as this run read or wrote it
 
     # --- recovery: finish whatever a killed run left half done ---------------------------------
@@ -348,7 +349,8 @@ class Run:
         self.texts[outcome.snapshot.number] = text
         _remember(outcome.snapshot, text)
         self._log_snapshot(outcome.snapshot, text)
-        write_outputs(self.folder, outcome, text, ledger=self.ledger, templates_dir=self.templates_dir, timings=self.timings)
+        write_outputs(self.folder, outcome, text, ledger=self.ledger, templates_dir=self.templates_dir, timings=self.timings,
+                      in_force=self.in_force)  # fmt: skip
 
     def _log_snapshot(self, snap: Snapshot, text: str) -> None:
         entry = {"action": "snapshot", "number": snap.number, "sha256": sha256(text.encode()),
@@ -448,17 +450,20 @@ class Run:
 
         ``deadline``: the requests past due at ``now`` (default: the time of the run) take their defaults.
         """
-        info = self.gd.info()
+        whole = self.gd.read_game()  # read once for both
+        info = self.gd.info(whole)
         result = RunResult(info.id, timings=self.timings)
-        schedule = deadlines.load_schedule(self.gd)  # a bad [deadlines] table stops the run before it writes
+        schedule = deadlines.load_schedule(self.gd, whole)  # a bad [deadlines] table stops the run before it writes
         snap = self.recover()
         if (changed := changed_settings(info.options, snap.state)) is not None:  # ruling 449
             raise CorruptFolder(f"{self.gd.game_file}: {changed} (nothing was changed)")
         self.clock = deadlines.Clock(schedule, self.ledger, now or datetime.now(UTC))
         if self.first_written:
             result.steps.append(snap.label())
+        game: dict[str, Any] | None = None  # game.toml, read once for the run (the folder is locked)
         with contextlib.suppress(registry.RegistryError):  # said by the intake, which needs game.toml too
-            result.players = registry.players(registry.read_game(self.gd.root))
+            game = registry.read_game(self.gd.root)
+            result.players = registry.players(game)
         # Files a rollback gave back come first: an inbox copy of one of them is then known as the same turn.
         todo = [self.folder.archive / n for n in sorted(self.ledger.returning, key=lambda n: self.ledger.returning[n].index)]
         todo += [Path(f) for f in files]
@@ -475,7 +480,8 @@ class Run:
             not_called = bool(deadlines.call(self.gd.root, self.ledger, self.clock, snap))
         while True:
             t0 = clock()
-            intake = Intake(self.folder, self.ledger, snap.state)
+            intake = Intake(self.folder, self.ledger, snap.state, game)
+            self.in_force = intake.in_force
             accepted, rejected, deferred = intake.run(todo)
             self.read_back.update(intake.understood)
             self.timings.verify += clock() - t0
@@ -527,6 +533,7 @@ class Run:
             log(self.gd.root, {"action": "deadline-done", "at": self.ledger.open_deadline})
             self.ledger.open_deadline = None
         result.latest = snap.state  # the snapshot itself stays as written: the next run may go on from it
+        self.in_force = None  # read again by the next run
         return result
 
     def apply(self, prev: Snapshot, unapplied: list[Archived], rule: DefaultRule, leaving: list[str]) -> Snapshot:

@@ -39,13 +39,14 @@ class DeadlineError(GameDirError):
     """A schedule, a time or an extension that cannot be used (exit status 2), said in one line."""
 
 
-def load_schedule(gd: GameDir) -> Schedule | None:
-    """The game's schedule, checked; ``None`` when ``game.toml`` has no ``[deadlines]`` table.
+def load_schedule(gd: GameDir, game: dict[str, Any] | None = None) -> Schedule | None:
+    """The game's schedule, checked; ``None`` when ``game.toml`` has no ``[deadlines]`` table
+    (``game``: the whole of it as :meth:`GameDir.read_game` gave it a moment ago; read when ``None``).
 
     :raises DeadlineError: naming the key at fault.
     """
     try:
-        return Schedule.from_game(gd.read_game(), where=str(gd.game_file))
+        return Schedule.from_game(gd.read_game() if game is None else game, where=str(gd.game_file))
     except ScheduleError as e:
         raise DeadlineError(str(e)) from None
 

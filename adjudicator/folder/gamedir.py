@@ -221,12 +221,13 @@ class GameDir:
         data[name] = table
         fileio.atomic_write_text(self.game_file, tomli_w.dumps(data))
 
-    def info(self) -> GameInfo:
-        """The ``[game]`` table.
+    def info(self, game: dict[str, Any] | None = None) -> GameInfo:
+        """The ``[game]`` table (of ``game``, the whole of ``game.toml`` as :meth:`read_game` gave it
+        a moment ago; read when ``None``).
 
         :raises GameDirError: when it is missing or incomplete.
         """
-        table = self.read_game().get("game")
+        table = (self.read_game() if game is None else game).get("game")
         if not isinstance(table, dict):
             raise GameDirError(f"{self.game_file} has no [game] table")
         return GameInfo.from_table(table, where=str(self.game_file))

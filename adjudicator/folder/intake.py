@@ -9,6 +9,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..game.state import GameState
 from ..seals.seal import (
@@ -134,8 +135,10 @@ def _step_index(rnd: int, step: str) -> tuple[int, int]:
 class Intake:
     """Checks input files against the open step and archives the accepted ones."""
 
-    def __init__(self, folder: Folder, ledger: Ledger, state: GameState) -> None:
-        """:raises BatchError: when game.toml lacks what the seal checks need."""
+    def __init__(self, folder: Folder, ledger: Ledger, state: GameState, game: dict[str, Any] | None = None) -> None:
+        """``game``: ``game.toml`` as this run read it (read here when ``None``).
+
+        :raises BatchError: when game.toml lacks what the seal checks need."""
         self.folder, self.ledger, self.state = folder, ledger, state
         self.understood: dict[str, Understood] = {}  # archive name -> the turn as read back before archiving it
         self.digests: dict[str, str] = {}  # input path -> the SHA-256 of its bytes (files read)
@@ -143,10 +146,12 @@ class Intake:
         self.taken_from: set[str] = set()  # input paths with a turn accepted now
         self.early_house: dict[str, str] = {}  # input path sealed for a later step -> the house whose key sealed it
         try:
-            game = registry.read_game(folder.root)
+            game = registry.read_game(folder.root) if game is None else game
             players = registry.houses(game)
+            entries = registry.key_entries(game)
+            self.in_force = registry.in_force(entries)  # the keys the step's record names (read once a run)
             self.checker = registry.Checker(
-                registry.game_id(game), players, registry.key_entries(game),
+                registry.game_id(game), players, entries,
                 (state.round, state.phase), ledger.highest_for(state.round, state.phase), {h for h in players if h in state.vassals},
             )  # fmt: skip
         except registry.RegistryError as e:

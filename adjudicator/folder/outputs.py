@@ -43,14 +43,15 @@ def clock() -> float:
 
 
 def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger, templates_dir: Path | None,
-                  timings: Timings) -> None:  # fmt: skip
+                  timings: Timings, in_force: Mapping[str, list[str]] | None = None) -> None:  # fmt: skip
     """``state.toml``, ``pending``, then the step's record of its reports (:mod:`.stepreports`), whose
     existence marks the step complete; with the moderator's templates, the pages rendered with them
-    first, into the step's folder whole at once (ruling 453)."""
+    first, into the step's folder whole at once (ruling 453). ``in_force``: the keys in force as this
+    run read ``game.toml`` (:func:`.registry.in_force`; read again when ``None``)."""
     t0 = clock()
     snap = outcome.snapshot
     fileio.atomic_write_text(folder.gd.state_file, text)
-    record = step_record(folder.root, outcome, ledger=ledger)
+    record = step_record(folder.root, outcome, ledger=ledger, in_force=in_force)
     t1 = clock()
     pages = render_pages(snap.state, read_record(record, where="the record"), templates_dir=templates_dir) \
         if templates_dir is not None else None  # fmt: skip
@@ -66,11 +67,13 @@ def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger
     timings.write += (t1 - t0) + (clock() - t2)
 
 
-def step_record(root: Path, outcome: Outcome, *, ledger: Ledger | None,
-                kept: Mapping[str, Any] | None = None) -> bytes:  # fmt: skip
+def step_record(root: Path, outcome: Outcome, *, ledger: Ledger | None, kept: Mapping[str, Any] | None = None,
+                in_force: Mapping[str, list[str]] | None = None) -> bytes:  # fmt: skip
     """The record of the step ``outcome`` reached (:func:`.stepreports.record_bytes`): its receipts
     written out, the keys in force and the last sequence numbers as the registry and the log say
-    now, or as ``kept`` (a record read back) says they were, for a replay to compare."""
+    now, or as ``kept`` (a record read back) says they were, for a replay to compare. ``in_force``:
+    the keys in force as the running command read them from ``game.toml`` a moment ago, under the
+    folder's lock (read here when ``None``)."""
     state, requests = outcome.snapshot.state, outcome.requests
     replaced = replaced_answers(outcome.start, outcome.understood) if outcome.understood else {}
     ahead: dict[str, list[Upcoming]] = {}  # by house: what comes up for it, once for all its receipts
@@ -84,7 +87,7 @@ def step_record(root: Path, outcome: Outcome, *, ledger: Ledger | None,
     if kept is not None or ledger is None:
         fps, seqs = (kept or {}).get("fingerprints", {}), (kept or {}).get("last_seqs", {})
     else:
-        fps = registry.fingerprints_in_force(root)
+        fps = registry.fingerprints_in_force(root) if in_force is None else in_force
         best = ledger.highest_for(state.round, state.phase)
         seqs = {h: best.get((h, state.round, state.phase), 0) for h in state.houses_in_play}
     return record_bytes(events=outcome.events, requests=[r.to_dict() for r in requests], pending=state.pending,

@@ -339,8 +339,13 @@ def fingerprints_in_force(game_dir: Path) -> dict[str, list[str]]:
 
     :raises RegistryError: when the folder has no readable game.toml.
     """
+    return in_force(key_entries(read_game(game_dir)))
+
+
+def in_force(entries: list[KeyEntry]) -> dict[str, list[str]]:
+    """:func:`fingerprints_in_force` of the entries :func:`key_entries` read from ``game.toml``."""
     out: dict[str, list[str]] = {}
-    for e in key_entries(read_game(game_dir)):
+    for e in entries:
         if not e.revoked:
             out.setdefault(e.house, []).append(e.fingerprint)
     return out
