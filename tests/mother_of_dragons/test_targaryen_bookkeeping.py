@@ -1,0 +1,74 @@
+"""House Targaryen's shared bookkeeping (``engine/core/targaryen.py``): what the players are told
+when a loyalty token cannot be placed (ruling 269), Pentos's garrison coming back to Targaryen only
+(M086, ruling 248), and a distribution of the bid naming a house twice (M100)."""
+
+from __future__ import annotations
+
+import pytest
+from rules.helpers import entry
+
+from adjudicator.engine.core.bidding import bid_for_track
+from adjudicator.engine.core.common import after_control_change
+from adjudicator.engine.core.context import Context, NeedAnswers, PoolEntry
+from adjudicator.engine.core.targaryen import loyalty_left, place_loyalty
+from adjudicator.engine.events import AnswerUnusable
+from adjudicator.engine.events.targaryen import LoyaltyPlaced, PentosGarrisonReturned
+from adjudicator.game.commands import Bid, DistributeBid, Gift
+from adjudicator.game.mod_setup import new_mod_game
+from adjudicator.game.state import GameState, Segment, Unit
+
+T = "targaryen"
+
+
+def tgame() -> GameState:
+    return new_mod_game(["stark", "lannister", "arryn", T], seed="targ")
+
+
+def ctx_of(state: GameState) -> Context:
+    return Context(state, state.board(), Segment("action", {}), [], False)
+
+
+def test_ruling_269_a_token_with_none_left_is_reported_as_not_placed_where_and_why():
+    s = tgame()
+    ctx = ctx_of(s)
+    for _ in range(loyalty_left(s, s.board())):
+        place_loyalty(ctx, "riverrun", "a Westeros card")
+    assert loyalty_left(s, s.board()) == 0
+    ctx.events.clear()
+    assert not place_loyalty(ctx, "seagard", "a Westeros card")
+    told = [e for e in ctx.events if isinstance(e, LoyaltyPlaced)]
+    assert [(e.area, e.cause, e.placed) for e in told] == [("seagard", "a Westeros card", False)]
+    assert s.area("seagard").loyalty == 0
+
+
+def test_M086_ruling_248_pentos_held_by_another_house_gets_no_garrison_back():
+    s = tgame()
+    s.area_mut("pentos").garrison = 0
+    s.area_mut("pentos").units = [Unit("stark", "knight")]
+    ctx = ctx_of(s)
+    after_control_change(ctx)
+    assert s.area("pentos").garrison == 0
+    assert not [e for e in ctx.events if isinstance(e, PentosGarrisonReturned)]
+
+
+def test_M086_pentos_with_its_garrison_standing_is_not_given_it_again():
+    s = tgame()
+    assert s.area("pentos").garrison == 2 and s.controller("pentos", s.board()) == T
+    ctx = ctx_of(s)
+    after_control_change(ctx)
+    assert not [e for e in ctx.events if isinstance(e, PentosGarrisonReturned)]
+
+
+def test_M100_a_distribution_naming_a_house_twice_is_refused_and_asked_again():
+    s = tgame()
+    s.round = 2
+    bids = [("stark", Bid(track="fiefdoms", amount=1)), ("lannister", Bid(track="fiefdoms", amount=2)),
+            ("arryn", Bid(track="fiefdoms", amount=0)), (T, Bid(track="fiefdoms", amount=3))]
+    twice = DistributeBid(track="fiefdoms", gifts=(Gift("stark", 2), Gift("stark", 1)))
+    pool = [PoolEntry.from_dict(entry(h, c, round=2)) for h, c in [*bids, (T, twice)]]
+    ctx = Context(s, s.board(), Segment("westeros", {}), pool, False)
+    with pytest.raises(NeedAnswers) as waiting:
+        bid_for_track(ctx, "fiefdoms")
+    refusals = [e.reason for e in [*ctx.events, *ctx.transient] if isinstance(e, AnswerUnusable)]
+    assert refusals == ["name each house once, with all the power it receives (M100)"]
+    assert [r.kind for r in waiting.value.requests] == ["distribute"]
