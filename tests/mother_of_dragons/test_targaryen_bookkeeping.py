@@ -72,3 +72,34 @@ def test_M100_a_distribution_naming_a_house_twice_is_refused_and_asked_again():
     refusals = [e.reason for e in [*ctx.events, *ctx.transient] if isinstance(e, AnswerUnusable)]
     assert refusals == ["name each house once, with all the power it receives (M100)"]
     assert [r.kind for r in waiting.value.requests] == ["distribute"]
+
+
+def _fiefdoms(s: GameState, stark: int, lannister: int, targaryen: int, *more: tuple[str, object],
+              deadline: bool = False) -> Context:
+    bids = [("stark", Bid(track="fiefdoms", amount=stark)), ("lannister", Bid(track="fiefdoms", amount=lannister)),
+            ("arryn", Bid(track="fiefdoms", amount=0)), (T, Bid(track="fiefdoms", amount=targaryen)), *more]
+    pool = [PoolEntry.from_dict(entry(h, c, round=2)) for h, c in bids]
+    ctx = Context(s, s.board(), Segment("westeros", {}), pool, deadline or (lambda r: r.kind == "tie_break"))
+    bid_for_track(ctx, "fiefdoms")
+    return ctx
+
+
+def test_M100_ruling_252_targaryen_is_asked_with_the_revealed_bids_and_the_houses_it_may_give_to():
+    s = tgame()
+    s.round = 2
+    with pytest.raises(NeedAnswers) as waiting:
+        _fiefdoms(s, 1, 2, 3)
+    [req] = waiting.value.requests
+    assert (req.kind, req.house) == ("distribute", T) and "give away the 3 power you bid" in req.prompt
+    others = [h for h in s.tracks["fiefdoms"] if h != T]
+    assert req.context == {"track": "fiefdoms", "bid": 3, "houses": others,
+                           "bids": {"stark": 1, "lannister": 2, "arryn": 0, T: 3, **dict.fromkeys(s.vassals, 0)}}
+    assert req.default == DistributeBid(track="fiefdoms", gifts=(Gift("lannister", 3),))
+
+
+def test_M100_ruling_252_by_default_a_tie_for_the_highest_bid_gives_it_all_to_the_first_in_the_tracks_order():
+    s = tgame()
+    s.round = 2
+    first = [h for h in s.tracks["fiefdoms"] if h in ("stark", "lannister")][0]
+    ctx = _fiefdoms(s, 2, 2, 1, deadline=True)
+    assert [e.gifts for e in ctx.events if type(e).__name__ == "BidGiven"] == [((first, 1),)]
