@@ -103,3 +103,13 @@ def test_M100_ruling_252_by_default_a_tie_for_the_highest_bid_gives_it_all_to_th
     first = [h for h in s.tracks["fiefdoms"] if h in ("stark", "lannister")][0]
     ctx = _fiefdoms(s, 2, 2, 1, deadline=True)
     assert [e.gifts for e in ctx.events if type(e).__name__ == "BidGiven"] == [((first, 1),)]
+
+
+def test_M078_M081_tokens_gained_add_to_the_spaces_loyalty_gave_before():
+    s = tgame()
+    s.loyalty_gained = 2
+    s.area_mut("winterfell").loyalty = 1
+    s.area_mut("winterfell").units = [Unit(T, "dragon")]
+    ctx = ctx_of(s)
+    after_control_change(ctx)
+    assert s.loyalty_gained == 3 and s.victory(T, s.board()) == 3 + 1  # and Pentos's point (M084)
