@@ -221,3 +221,35 @@ def test_missandei_takes_a_card_back_when_losing_by_2_or_less():
     assert run("missandei", view) == [ReturnToHand("khal_drogo")]
     far = View(won="defender", totals={"attacker": 1, "defender": 6}, piles={T: ["khal_drogo"]})
     assert run("missandei", far) == [Skip("Targaryen did not lose by 2 or less")]
+
+
+def test_illyrio_mopatis_leaves_with_5_power_even_with_no_difference_to_take():
+    assert run("illyrio_mopatis", View(totals={"attacker": 3, "defender": 3}, powers={T: 5})) == [RemoveFromGame()]
+    assert run("illyrio_mopatis", View(totals={"attacker": 3, "defender": 3}, powers={T: 4})) == []
+
+
+def test_captain_groleo_gives_nothing_at_sea_for_dragons_that_flew_or_with_no_ship_beside():
+    by_sea = dict(area="the_disputed_lands", origin="myr",
+                  neighbours={"myr": ["volantis"], "the_disputed_lands": ["sea_of_myrth", "volantis"]},
+                  units={"sea_of_myrth": [Unit(T, "ship"), Unit(T, "ship")]})
+    assert run("captain_groleo", View([f(T, "footman"), f(T, "dragon")], **by_sea)) == [Bonus("attacker", 2)]
+    assert run("captain_groleo", View([f(T, "dragon"), f(T, "dragon")], **by_sea)) == []  # they flew (M091)
+    assert run("captain_groleo", View([f(T, "ship")], land=False, **by_sea)) == []  # a sea combat
+    no_ships = {**by_sea, "units": {"sea_of_myrth": [Unit("stark", "ship")], "volantis": [Unit(T, "footman")]}}
+    assert run("captain_groleo", View([f(T, "footman")], **no_ships)) == []
+
+
+def test_rakharo_gives_nothing_in_a_sea_area():
+    assert run("rakharo", View([f(T, "ship")], land=False)) == []
+
+
+def test_missandei_takes_nothing_back_when_winning_declining_or_with_no_other_card():
+    lost = dict(won="defender", totals={"attacker": 4, "defender": 6})
+    assert run("missandei", View(**lost, piles={T: ["khal_drogo"]})) == [Skip("declined")]
+    assert run("missandei", View(**lost, piles={T: ["missandei"]})) == [Skip("no other card in the discard pile")]
+    won = View(won="attacker", totals={"attacker": 6, "defender": 5}, piles={T: ["khal_drogo"]})
+    assert run("missandei", won) == [Skip("Targaryen did not lose by 2 or less")] and won.asked == []
+    view = View(**lost, piles={T: ["missandei", "khal_drogo", "rakharo"]},
+                picks=[CardChoice(card="missandei", house_card="rakharo")])
+    assert run("missandei", view) == [ReturnToHand("rakharo")]
+    assert [[c.house_card for c in options if c.house_card] for options in view.asked] == [["khal_drogo", "rakharo"]]
