@@ -4,6 +4,8 @@ when a loyalty token cannot be placed (ruling 269), Pentos's garrison coming bac
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from rules.helpers import entry
 
@@ -91,6 +93,7 @@ def test_M100_ruling_252_targaryen_is_asked_with_the_revealed_bids_and_the_house
         _fiefdoms(s, 1, 2, 3)
     [req] = waiting.value.requests
     assert (req.kind, req.house) == ("distribute", T) and "give away the 3 power you bid" in req.prompt
+    assert re.fullmatch(r"r2\.westeros\.\d+\.distribute\.targaryen", req.key)  # as pending.json names it
     others = [h for h in s.tracks["fiefdoms"] if h != T]
     assert req.context == {"track": "fiefdoms", "bid": 3, "houses": others,
                            "bids": {"stark": 1, "lannister": 2, "arryn": 0, T: 3, **dict.fromkeys(s.vassals, 0)}}
