@@ -1,0 +1,49 @@
+"""What a house is told, word for word, when its standing instructions are replaced or withdrawn
+(rulings 353, 354): each line taken out by its own text, the line that took it out, and the rule;
+to that house alone."""
+
+from __future__ import annotations
+
+from adjudicator.engine.events import AnswerUnusable, AnswerUsed, StandingWithdrawn
+from adjudicator.engine.machine import advance
+from adjudicator.game.commands import Withdraw
+
+from .test_standing import answer, game, line, standing_ids
+
+
+def test_ruling_354_the_replaced_standing_line_is_told_by_its_text_with_the_line_replacing_it():
+    s = game()
+    holder = s.holder("iron_throne")
+    old = line(holder, "standing: a throne of blades: muster")
+    new = line(holder, "standing: a throne of blades: supply")
+    step = advance(s, [old, new])
+    said = [e for e in step.events if isinstance(e, StandingWithdrawn)]
+    assert [(e.house, e.answers, e.ids, e.visible_to) for e in said] == [(holder, (old["text"],), (old["id"],), holder)]
+    assert said[0].reason == f'replaced by "{new["text"]}", a later standing line for the same decision (ruling 354)'
+    assert standing_ids(step.state, holder) == [new["id"]]
+
+
+def test_ruling_353_withdraw_all_is_used_and_tells_each_line_it_takes_out_by_its_text():
+    s = game()
+    holder = s.holder("iron_throne")
+    mine = [line(holder, "standing: a throne of blades: supply"), line(holder, "standing: bid wildlings 0")]
+    gone = answer(holder, Withdraw())
+    step = advance(s, [*mine, gone])
+    used = [e for e in step.events if isinstance(e, AnswerUsed) and gone["id"] in e.ids]
+    assert [(e.house, e.decision, e.answer, e.visible_to) for e in used] == [
+        (holder, "withdraw standing instructions", gone["text"], holder)]
+    said = [e for e in step.events if isinstance(e, StandingWithdrawn)]
+    assert [(e.answers, e.ids, e.visible_to) for e in said] == [
+        (tuple(m["text"] for m in mine), tuple(m["id"] for m in mine), holder)]
+    assert said[0].reason == f'withdrawn by "{gone["text"]}" (ruling 353)'
+
+
+def test_ruling_353_a_withdrawal_finding_nothing_says_whether_it_named_a_line_or_all():
+    s = game()
+    named = line("stark", "withdraw: a throne of blades: supply")
+    every = answer("stark", Withdraw())
+    step = advance(s, [named, every])
+    refused = {e.ids: e.reason for e in step.events if isinstance(e, AnswerUnusable)}
+    tail = " reads so: your private report lists each one with the line that withdraws it (ruling 353)"
+    assert refused[(named["id"],)] == "none of your standing instructions" + tail
+    assert refused[(every["id"],)] == "no standing instruction of yours" + tail
