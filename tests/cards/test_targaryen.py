@@ -55,6 +55,7 @@ class View:
     units: dict[str, list[Unit]] = field(default_factory=dict)
     picks: list[CardChoice] = field(default_factory=list)
     asked: list[Sequence[CardChoice]] = field(default_factory=list)
+    prompts: list[str] = field(default_factory=list)
 
     def house(self, role: Role) -> str | None: return self.houses.get(role)
     def card(self, role: Role) -> str | None: return None
@@ -80,6 +81,7 @@ class View:
     def choose(self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice,
                house: str | None = None, secret: bool = False) -> CardChoice:
         self.asked.append(options)
+        self.prompts.append(prompt)
         return self.picks.pop(0) if self.picks else default
 
 
@@ -233,7 +235,9 @@ def test_captain_groleo_gives_nothing_at_sea_for_dragons_that_flew_or_with_no_sh
                   neighbours={"myr": ["volantis"], "the_disputed_lands": ["sea_of_myrth", "volantis"]},
                   units={"sea_of_myrth": [Unit(T, "ship"), Unit(T, "ship")]})
     assert run("captain_groleo", View([f(T, "footman"), f(T, "dragon")], **by_sea)) == [Bonus("attacker", 2)]
-    assert run("captain_groleo", View([f(T, "dragon"), f(T, "dragon")], **by_sea)) == []  # they flew (M091)
+    flew = View([f(T, "dragon"), f(T, "dragon"), f(T, "footman", supporting=True), f("stark", "footman", "defender")],
+                **by_sea)
+    assert run("captain_groleo", flew) == []  # the dragons flew, no ship carried them (M091)
     assert run("captain_groleo", View([f(T, "ship")], land=False, **by_sea)) == []  # a sea combat
     no_ships = {**by_sea, "units": {"sea_of_myrth": [Unit("stark", "ship")], "volantis": [Unit(T, "footman")]}}
     assert run("captain_groleo", View([f(T, "footman")], **no_ships)) == []
@@ -253,3 +257,17 @@ def test_missandei_takes_nothing_back_when_winning_declining_or_with_no_other_ca
                 picks=[CardChoice(card="missandei", house_card="rakharo")])
     assert run("missandei", view) == [ReturnToHand("rakharo")]
     assert [[c.house_card for c in options if c.house_card] for options in view.asked] == [["khal_drogo", "rakharo"]]
+
+
+def test_missandei_takes_nothing_back_losing_by_3():
+    view = View(won="defender", totals={"attacker": 3, "defender": 6}, piles={T: ["khal_drogo"]})
+    assert run("missandei", view) == [Skip("Targaryen did not lose by 2 or less")] and view.asked == []
+
+
+def test_viserys_targaryen_and_missandei_ask_their_owner_in_the_cards_words():
+    viserys = View(hands={T: ["khal_drogo"]})
+    run("viserys_targaryen", viserys)
+    assert viserys.prompts == ["discard another card from your hand to add its printed strength (name it), or 'no'"]
+    missandei = View(won="defender", totals={"attacker": 4, "defender": 6}, piles={T: ["khal_drogo"]})
+    run("missandei", missandei)
+    assert missandei.prompts == ["take a card back from your discard pile (name it), or 'no'"]
