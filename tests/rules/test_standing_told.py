@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from adjudicator.engine.events import AnswerUnusable, AnswerUsed, StandingWithdrawn
 from adjudicator.engine.machine import advance
+from adjudicator.engine.rules.standing import standing_of_other_keys
 from adjudicator.game.commands import Withdraw
 
 from .test_standing import answer, game, line, standing_ids
@@ -47,3 +48,22 @@ def test_ruling_353_a_withdrawal_finding_nothing_says_whether_it_named_a_line_or
     tail = " reads so: your private report lists each one with the line that withdraws it (ruling 353)"
     assert refused[(named["id"],)] == "none of your standing instructions" + tail
     assert refused[(every["id"],)] == "no standing instruction of yours" + tail
+
+
+def test_ruling_354_another_houses_standing_line_for_the_same_decision_replaces_nothing():
+    s = game()
+    stark, lannister = line("stark", "standing: bid wildlings 0"), line("lannister", "standing: bid wildlings 1")
+    step = advance(s, [stark, lannister])
+    assert standing_ids(step.state, "stark") == [stark["id"]] and standing_ids(step.state, "lannister") == [lannister["id"]]
+    assert not [e for e in step.events if isinstance(e, StandingWithdrawn)]
+
+
+def test_ruling_358_the_lines_a_new_key_ends_are_told_by_their_text_to_their_house():
+    old = {"id": "stark/1", "house": "stark", "standing": True, "key": "OLD", "text": "standing: bid wildlings 0"}
+    unsealed = {"id": "stark/2", "house": "stark", "standing": True, "text": "standing: bid wildlings 1"}
+    theirs = {"id": "lannister/1", "house": "lannister", "standing": True, "key": "OLD", "text": "standing: bid wildlings 2"}
+    kept, told = standing_of_other_keys([old, unsealed, theirs], "stark", "NEW")
+    assert kept == [unsealed, theirs]
+    assert [(e.house, e.answers, e.ids, e.visible_to) for e in told] == [
+        ("stark", ("standing: bid wildlings 0",), ("stark/1",), "stark")]
+    assert "ruling 358" in told[0].reason
