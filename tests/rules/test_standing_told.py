@@ -67,3 +67,19 @@ def test_ruling_358_the_lines_a_new_key_ends_are_told_by_their_text_to_their_hou
     assert [(e.house, e.answers, e.ids, e.visible_to) for e in told] == [
         ("stark", ("standing: bid wildlings 0",), ("stark/1",), "stark")]
     assert "ruling 358" in told[0].reason
+
+
+def test_M030_ruling_354_a_commanders_own_standing_line_does_not_replace_the_one_it_sent_for_its_vassal():
+    from adjudicator.engine.core.context import pool_entry
+    from adjudicator.engine.rules.standing import standing_changes
+    from adjudicator.game.commands import Casualties, ForVassal, Standing, UnitSpec
+    from adjudicator.game.variants import variant
+    from adjudicator.robots.simulate import sim_houses
+
+    s = variant("mother-of-dragons").setup(sim_houses(7, "mother-of-dragons"), seed="rule-ids-mod", game_id="g")
+    assert s.vassals == ["arryn"]
+    lose = Casualties(units=(UnitSpec("footman", 1),))
+    for_arryn = pool_entry(id="stark/1", house="stark", round=1, command=Standing(command=ForVassal(vassal="arryn", command=lose)))
+    own = pool_entry(id="stark/2", house="stark", round=1, command=Standing(command=lose))
+    kept, told = standing_changes(s, s.board(), [for_arryn, own], {"stark/1", "stark/2"})
+    assert [k["id"] for k in kept] == ["stark/1", "stark/2"] and not told
