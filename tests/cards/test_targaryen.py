@@ -271,3 +271,15 @@ def test_viserys_targaryen_and_missandei_ask_their_owner_in_the_cards_words():
     missandei = View(won="defender", totals={"attacker": 4, "defender": 6}, piles={T: ["khal_drogo"]})
     run("missandei", missandei)
     assert missandei.prompts == ["take a card back from your discard pile (name it), or 'no'"]
+
+
+def test_ruling_456_daenerys_targaryen_a_counts_a_routed_defending_dragon():
+    routed = Fighter(T, "dragon", "somewhere", "defender", False, True)
+    view = View([f("stark", "knight"), routed], houses={"attacker": "stark", "defender": T})
+    assert run("daenerys_targaryen_a", view, "defender") == [Bonus("defender", 2)]
+
+
+def test_ruling_456_xaro_xhoan_daxos_counts_a_routed_ship_among_his_own():
+    routed = Fighter(T, "ship", "somewhere", "defender", False, True)
+    view = View([f("stark", "ship"), f(T, "ship", "defender"), routed], houses={"attacker": "stark", "defender": T})
+    assert run("xaro_xhoan_daxos", view, "defender") == [UnitValue("ship", 2, ("defender",), house=T, supporting=False)]
