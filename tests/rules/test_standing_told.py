@@ -83,3 +83,12 @@ def test_M030_ruling_354_a_commanders_own_standing_line_does_not_replace_the_one
     own = pool_entry(id="stark/2", house="stark", round=1, command=Standing(command=lose))
     kept, told = standing_changes(s, s.board(), [for_arryn, own], {"stark/1", "stark/2"})
     assert [k["id"] for k in kept] == ["stark/1", "stark/2"] and not told
+
+
+def test_ruling_353_a_line_written_after_a_withdrawal_in_the_same_batch_still_counts():
+    s = game()
+    holder = s.holder("iron_throne")
+    old = line(holder, "standing: a throne of blades: muster")
+    gone, new = answer(holder, Withdraw()), line(holder, "standing: bid wildlings 0")
+    step = advance(s, [old, gone, new])
+    assert standing_ids(step.state, holder) == [new["id"]]
