@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 import pytest
 from rules.test_combat_harness import Assault, Battle, duel, play, say, wired
 
-from adjudicator.engine.cards.registry import Fighter, GainPower, Me, RemoveFromGame, Role, ability
+from adjudicator.engine.cards.registry import Fighter, GainPower, LosePower, Me, RemoveFromGame, Role, Skip, ability
 from adjudicator.engine.core.common import PowerChanged
 from adjudicator.engine.events.combat import CardAbility, CasualtiesDue, CombatResolved, HandReturned
 from adjudicator.game.commands import CardChoice, Support
-from adjudicator.game.state import GameState
+from adjudicator.game.state import GameState, Order
 
 MOD = 'expansion = "mother-of-dragons"'
 PLAYERS = ["stark", "lannister", "arryn", "baratheon"]  # Greyjoy, Tyrell and Martell are vassals (M005)
@@ -463,3 +463,63 @@ def test_M122_the_guides_arryn_examples_parse_in_the_expansions_vocabulary():
     for body in blocks:
         tf = parse_turn_file(body, variant="mother-of-dragons")
         assert not tf.problems and len(tf.commands) == body.count("\n")
+
+
+# --- each text's questions and reasons, in its words ---------------------------------------------
+
+
+@dataclass
+class Asked(Stub):
+    """A stand-in view against Stark, a player, that answers ``pick`` and keeps the prompts."""
+
+    houses: dict[str, str | None] = field(default_factory=lambda: {"attacker": "stark", "defender": "arryn"})
+    vassals: tuple[str, ...] = ()
+    powers: dict[str, int] = field(default_factory=lambda: {"arryn": 5, "stark": 4})
+    eyrie: bool = True
+    pick: str = ""
+    prompts: list[str] = field(default_factory=list)
+
+    here: Order | None = None
+
+    def controls(self, house: str, area: str) -> bool: return self.eyrie and house == "arryn"
+    def order(self, area: str) -> Order | None: return self.here
+
+    def choose(self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice,
+               house: str | None = None, secret: bool = False) -> CardChoice:
+        self.asked.append(options)
+        self.prompts.append(prompt)
+        return next((o for o in options if o.option == self.pick), default)
+
+
+def test_M123_littlefinger_takes_nothing_for_a_card_of_printed_strength_0_or_without_the_eyrie():
+    assert effects("littlefinger", Asked(played={"attacker": "catelyn_stark"})) == [
+        Skip("the opponent's card has no printed strength")]
+    assert effects("littlefinger", Asked(played={"attacker": "roose_bolton"})) == [GainPower(4)]
+    assert effects("littlefinger", Asked(played={"attacker": "roose_bolton"}, eyrie=False)) == [
+        Skip("you do not control The Eyrie")]
+
+
+def test_M123_alayne_stone_says_why_she_does_nothing_and_asks_in_her_words():
+    assert effects("alayne_stone", Asked(powers={"arryn": 1, "stark": 4})) == [Skip("needs 2 available power")]
+    assert effects("alayne_stone", Asked(powers={"arryn": 2, "stark": 0})) == [
+        Skip("Stark has no available power to discard")]
+    assert effects("alayne_stone", Asked(eyrie=False)) == [Skip("you do not control The Eyrie")]
+    declined = Asked(pick="no")
+    assert effects("alayne_stone", declined) == [Skip("declined")]
+    assert declined.prompts == ["pay 2 power to make Stark discard all of its own? ('pay' or 'no')"]
+    paid = Asked(pick="pay", powers={"arryn": 2, "stark": 4})
+    assert effects("alayne_stone", paid) == [LosePower("arryn", 2), LosePower("stark", 4)]
+
+
+def test_M122_robert_arryn_asks_in_his_words_and_may_be_declined():
+    empty = Asked(pick="no")
+    assert effects("robert_arryn", empty) == [Skip("declined")]
+    assert empty.prompts == ["remove Robert Arryn from the game? ('remove', or 'no')"]
+    assert [o.option for o in empty.asked[0]] == ["remove", "no"]
+
+
+def test_M122_lysa_arryn_mod_asks_in_her_words_and_may_be_declined():
+    view = Asked(won="defender", pick="no", here=Order("arryn", "defense+1"))
+    assert effects("lysa_arryn_mod", view) == [Skip("declined")]
+    assert view.prompts == ["take Lysa Arryn back into your hand? ('return' or 'no')"]
+    assert effects("lysa_arryn_mod", Asked(won="defender", here=Order("arryn", "support+0"))) == []
