@@ -480,15 +480,17 @@ class Asked(Stub):
     prompts: list[str] = field(default_factory=list)
 
     here: Order | None = None
+    piles: dict[str, list[str]] = field(default_factory=dict)
 
     def controls(self, house: str, area: str) -> bool: return self.eyrie and house == "arryn"
     def order(self, area: str) -> Order | None: return self.here
+    def discards(self, house: str) -> Sequence[str]: return self.piles.get(house, [])
 
     def choose(self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice,
                house: str | None = None, secret: bool = False) -> CardChoice:
         self.asked.append(options)
         self.prompts.append(prompt)
-        return next((o for o in options if o.option == self.pick), default)
+        return next((o for o in options if self.pick in (o.option, o.house_card)), default)
 
 
 def test_M123_littlefinger_takes_nothing_for_a_card_of_printed_strength_0_or_without_the_eyrie():
@@ -523,3 +525,10 @@ def test_M122_lysa_arryn_mod_asks_in_her_words_and_may_be_declined():
     assert effects("lysa_arryn_mod", view) == [Skip("declined")]
     assert view.prompts == ["take Lysa Arryn back into your hand? ('return' or 'no')"]
     assert effects("lysa_arryn_mod", Asked(won="defender", here=Order("arryn", "support+0"))) == []
+
+
+def test_M122_robert_arryn_offers_the_opponents_weakest_discards_in_his_words():
+    view = Asked(pick="the_blackfish", piles={"stark": ["eddard_stark", "the_blackfish", "ser_rodrick_cassel"]})
+    assert effects("robert_arryn", view) == [RemoveFromGame(), RemoveFromGame("stark", "the_blackfish")]
+    assert view.prompts == ["remove Robert Arryn from the game? (name the opponent's card to remove with him, or 'no')"]
+    assert [o.house_card or o.option for o in view.asked[0]] == ["ser_rodrick_cassel", "the_blackfish", "no"]
