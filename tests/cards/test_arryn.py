@@ -14,7 +14,17 @@ from dataclasses import dataclass, field
 import pytest
 from rules.test_combat_harness import Assault, Battle, duel, play, say, wired
 
-from adjudicator.engine.cards.registry import Fighter, GainPower, LosePower, Me, RemoveFromGame, Role, Skip, ability
+from adjudicator.engine.cards.registry import (
+    Bonus,
+    Fighter,
+    GainPower,
+    LosePower,
+    Me,
+    RemoveFromGame,
+    Role,
+    Skip,
+    ability,
+)
 from adjudicator.engine.core.common import PowerChanged
 from adjudicator.engine.events.combat import CardAbility, CasualtiesDue, CombatResolved, HandReturned
 from adjudicator.game.commands import CardChoice, Support
@@ -481,10 +491,15 @@ class Asked(Stub):
 
     here: Order | None = None
     piles: dict[str, list[str]] = field(default_factory=dict)
+    sea: bool = False
+    next_to: list[str] = field(default_factory=list)
 
     def controls(self, house: str, area: str) -> bool: return self.eyrie and house == "arryn"
     def order(self, area: str) -> Order | None: return self.here
     def discards(self, house: str) -> Sequence[str]: return self.piles.get(house, [])
+    def is_sea(self, area: str) -> bool: return self.sea and area == self.area
+    def is_land(self, area: str) -> bool: return not self.is_sea(area)
+    def adjacent(self, area: str) -> Sequence[str]: return self.next_to
 
     def choose(self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice,
                house: str | None = None, secret: bool = False) -> CardChoice:
@@ -509,6 +524,7 @@ def test_M123_alayne_stone_says_why_she_does_nothing_and_asks_in_her_words():
     declined = Asked(pick="no")
     assert effects("alayne_stone", declined) == [Skip("declined")]
     assert declined.prompts == ["pay 2 power to make Stark discard all of its own? ('pay' or 'no')"]
+    assert [o.option for o in declined.asked[0]] == ["pay", "no"]
     paid = Asked(pick="pay", powers={"arryn": 2, "stark": 4})
     assert effects("alayne_stone", paid) == [LosePower("arryn", 2), LosePower("stark", 4)]
 
@@ -524,6 +540,7 @@ def test_M122_lysa_arryn_mod_asks_in_her_words_and_may_be_declined():
     view = Asked(won="defender", pick="no", here=Order("arryn", "defense+1"))
     assert effects("lysa_arryn_mod", view) == [Skip("declined")]
     assert view.prompts == ["take Lysa Arryn back into your hand? ('return' or 'no')"]
+    assert [o.option for o in view.asked[0]] == ["return", "no"]
     assert effects("lysa_arryn_mod", Asked(won="defender", here=Order("arryn", "support+0"))) == []
 
 
@@ -532,3 +549,10 @@ def test_M122_robert_arryn_offers_the_opponents_weakest_discards_in_his_words():
     assert effects("robert_arryn", view) == [RemoveFromGame(), RemoveFromGame("stark", "the_blackfish")]
     assert view.prompts == ["remove Robert Arryn from the game? (name the opponent's card to remove with him, or 'no')"]
     assert [o.house_card or o.option for o in view.asked[0]] == ["ser_rodrick_cassel", "the_blackfish", "no"]
+
+
+def test_M122_godric_borrell_counts_the_land_around_only_a_sea_arryn_defends():
+    lands = ["the_eyrie", "the_vale_of_arryn"]
+    assert effects("godric_borrell", Asked(area="the_narrow_sea", sea=True, next_to=lands)) == [Bonus("defender", 2)]
+    assert effects("godric_borrell", Asked(area="the_narrow_sea", sea=True, next_to=lands), "attacker") == []
+    assert effects("godric_borrell", Asked(area="the_mountains_of_the_moon", next_to=lands)) == []
