@@ -525,6 +525,7 @@ def test_M123_alayne_stone_says_why_she_does_nothing_and_asks_in_her_words():
     assert effects("alayne_stone", declined) == [Skip("declined")]
     assert declined.prompts == ["pay 2 power to make Stark discard all of its own? ('pay' or 'no')"]
     assert [o.option for o in declined.asked[0]] == ["pay", "no"]
+    assert effects("alayne_stone", Asked()) == [Skip("declined")]  # unanswered: nothing paid
     paid = Asked(pick="pay", powers={"arryn": 2, "stark": 4})
     assert effects("alayne_stone", paid) == [LosePower("arryn", 2), LosePower("stark", 4)]
 
