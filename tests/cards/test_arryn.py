@@ -14,11 +14,21 @@ from dataclasses import dataclass, field
 import pytest
 from rules.test_combat_harness import Assault, Battle, duel, play, say, wired
 
-from adjudicator.engine.cards.registry import Fighter, GainPower, Me, RemoveFromGame, Role, ability
+from adjudicator.engine.cards.registry import (
+    Bonus,
+    Fighter,
+    GainPower,
+    LosePower,
+    Me,
+    RemoveFromGame,
+    Role,
+    Skip,
+    ability,
+)
 from adjudicator.engine.core.common import PowerChanged
 from adjudicator.engine.events.combat import CardAbility, CasualtiesDue, CombatResolved, HandReturned
 from adjudicator.game.commands import CardChoice, Support
-from adjudicator.game.state import GameState
+from adjudicator.game.state import GameState, Order
 
 MOD = 'expansion = "mother-of-dragons"'
 PLAYERS = ["stark", "lannister", "arryn", "baratheon"]  # Greyjoy, Tyrell and Martell are vassals (M005)
@@ -463,3 +473,87 @@ def test_M122_the_guides_arryn_examples_parse_in_the_expansions_vocabulary():
     for body in blocks:
         tf = parse_turn_file(body, variant="mother-of-dragons")
         assert not tf.problems and len(tf.commands) == body.count("\n")
+
+
+# --- each text's questions and reasons, in its words ---------------------------------------------
+
+
+@dataclass
+class Asked(Stub):
+    """A stand-in view against Stark, a player, that answers ``pick`` and keeps the prompts."""
+
+    houses: dict[str, str | None] = field(default_factory=lambda: {"attacker": "stark", "defender": "arryn"})
+    vassals: tuple[str, ...] = ()
+    powers: dict[str, int] = field(default_factory=lambda: {"arryn": 5, "stark": 4})
+    eyrie: bool = True
+    pick: str = ""
+    prompts: list[str] = field(default_factory=list)
+
+    here: Order | None = None
+    piles: dict[str, list[str]] = field(default_factory=dict)
+    sea: bool = False
+    next_to: list[str] = field(default_factory=list)
+
+    def controls(self, house: str, area: str) -> bool: return self.eyrie and house == "arryn"
+    def order(self, area: str) -> Order | None: return self.here
+    def discards(self, house: str) -> Sequence[str]: return self.piles.get(house, [])
+    def is_sea(self, area: str) -> bool: return self.sea and area == self.area
+    def is_land(self, area: str) -> bool: return not self.is_sea(area)
+    def adjacent(self, area: str) -> Sequence[str]: return self.next_to
+
+    def choose(self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice,
+               house: str | None = None, secret: bool = False) -> CardChoice:
+        self.asked.append(options)
+        self.prompts.append(prompt)
+        return next((o for o in options if self.pick in (o.option, o.house_card)), default)
+
+
+def test_M123_littlefinger_takes_nothing_for_a_card_of_printed_strength_0_or_without_the_eyrie():
+    assert effects("littlefinger", Asked(played={"attacker": "catelyn_stark"})) == [
+        Skip("the opponent's card has no printed strength")]
+    assert effects("littlefinger", Asked(played={"attacker": "roose_bolton"})) == [GainPower(4)]
+    assert effects("littlefinger", Asked(played={"attacker": "roose_bolton"}, eyrie=False)) == [
+        Skip("you do not control The Eyrie")]
+
+
+def test_M123_alayne_stone_says_why_she_does_nothing_and_asks_in_her_words():
+    assert effects("alayne_stone", Asked(powers={"arryn": 1, "stark": 4})) == [Skip("needs 2 available power")]
+    assert effects("alayne_stone", Asked(powers={"arryn": 2, "stark": 0})) == [
+        Skip("Stark has no available power to discard")]
+    assert effects("alayne_stone", Asked(eyrie=False)) == [Skip("you do not control The Eyrie")]
+    declined = Asked(pick="no")
+    assert effects("alayne_stone", declined) == [Skip("declined")]
+    assert declined.prompts == ["pay 2 power to make Stark discard all of its own? ('pay' or 'no')"]
+    assert [o.option for o in declined.asked[0]] == ["pay", "no"]
+    assert effects("alayne_stone", Asked()) == [Skip("declined")]  # unanswered: nothing paid
+    paid = Asked(pick="pay", powers={"arryn": 2, "stark": 4})
+    assert effects("alayne_stone", paid) == [LosePower("arryn", 2), LosePower("stark", 4)]
+
+
+def test_M122_robert_arryn_asks_in_his_words_and_may_be_declined():
+    empty = Asked(pick="no")
+    assert effects("robert_arryn", empty) == [Skip("declined")]
+    assert empty.prompts == ["remove Robert Arryn from the game? ('remove', or 'no')"]
+    assert [o.option for o in empty.asked[0]] == ["remove", "no"]
+
+
+def test_M122_lysa_arryn_mod_asks_in_her_words_and_may_be_declined():
+    view = Asked(won="defender", pick="no", here=Order("arryn", "defense+1"))
+    assert effects("lysa_arryn_mod", view) == [Skip("declined")]
+    assert view.prompts == ["take Lysa Arryn back into your hand? ('return' or 'no')"]
+    assert [o.option for o in view.asked[0]] == ["return", "no"]
+    assert effects("lysa_arryn_mod", Asked(won="defender", here=Order("arryn", "support+0"))) == []
+
+
+def test_M122_robert_arryn_offers_the_opponents_weakest_discards_in_his_words():
+    view = Asked(pick="the_blackfish", piles={"stark": ["eddard_stark", "the_blackfish", "ser_rodrick_cassel"]})
+    assert effects("robert_arryn", view) == [RemoveFromGame(), RemoveFromGame("stark", "the_blackfish")]
+    assert view.prompts == ["remove Robert Arryn from the game? (name the opponent's card to remove with him, or 'no')"]
+    assert [o.house_card or o.option for o in view.asked[0]] == ["ser_rodrick_cassel", "the_blackfish", "no"]
+
+
+def test_M122_godric_borrell_counts_the_land_around_only_a_sea_arryn_defends():
+    lands = ["the_eyrie", "the_vale_of_arryn"]
+    assert effects("godric_borrell", Asked(area="the_narrow_sea", sea=True, next_to=lands)) == [Bonus("defender", 2)]
+    assert effects("godric_borrell", Asked(area="the_narrow_sea", sea=True, next_to=lands), "attacker") == []
+    assert effects("godric_borrell", Asked(area="the_mountains_of_the_moon", next_to=lands)) == []

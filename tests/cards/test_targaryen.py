@@ -55,6 +55,7 @@ class View:
     units: dict[str, list[Unit]] = field(default_factory=dict)
     picks: list[CardChoice] = field(default_factory=list)
     asked: list[Sequence[CardChoice]] = field(default_factory=list)
+    prompts: list[str] = field(default_factory=list)
 
     def house(self, role: Role) -> str | None: return self.houses.get(role)
     def card(self, role: Role) -> str | None: return None
@@ -80,6 +81,7 @@ class View:
     def choose(self, me: Me, prompt: str, options: Sequence[CardChoice], *, default: CardChoice,
                house: str | None = None, secret: bool = False) -> CardChoice:
         self.asked.append(options)
+        self.prompts.append(prompt)
         return self.picks.pop(0) if self.picks else default
 
 
@@ -221,3 +223,63 @@ def test_missandei_takes_a_card_back_when_losing_by_2_or_less():
     assert run("missandei", view) == [ReturnToHand("khal_drogo")]
     far = View(won="defender", totals={"attacker": 1, "defender": 6}, piles={T: ["khal_drogo"]})
     assert run("missandei", far) == [Skip("Targaryen did not lose by 2 or less")]
+
+
+def test_illyrio_mopatis_leaves_with_5_power_even_with_no_difference_to_take():
+    assert run("illyrio_mopatis", View(totals={"attacker": 3, "defender": 3}, powers={T: 5})) == [RemoveFromGame()]
+    assert run("illyrio_mopatis", View(totals={"attacker": 3, "defender": 3}, powers={T: 4})) == []
+
+
+def test_captain_groleo_gives_nothing_at_sea_for_dragons_that_flew_or_with_no_ship_beside():
+    by_sea = dict(area="the_disputed_lands", origin="myr",
+                  neighbours={"myr": ["volantis"], "the_disputed_lands": ["sea_of_myrth", "volantis"]},
+                  units={"sea_of_myrth": [Unit(T, "ship"), Unit(T, "ship")]})
+    assert run("captain_groleo", View([f(T, "footman"), f(T, "dragon")], **by_sea)) == [Bonus("attacker", 2)]
+    flew = View([f(T, "dragon"), f(T, "dragon"), f(T, "footman", supporting=True), f("stark", "footman", "defender")],
+                **by_sea)
+    assert run("captain_groleo", flew) == []  # the dragons flew, no ship carried them (M091)
+    assert run("captain_groleo", View([f(T, "ship")], land=False, **by_sea)) == []  # a sea combat
+    no_ships = {**by_sea, "units": {"sea_of_myrth": [Unit("stark", "ship")], "volantis": [Unit(T, "footman")]}}
+    assert run("captain_groleo", View([f(T, "footman")], **no_ships)) == []
+
+
+def test_rakharo_gives_nothing_in_a_sea_area():
+    assert run("rakharo", View([f(T, "ship")], land=False)) == []
+
+
+def test_missandei_takes_nothing_back_when_winning_declining_or_with_no_other_card():
+    lost = dict(won="defender", totals={"attacker": 4, "defender": 6})
+    assert run("missandei", View(**lost, piles={T: ["khal_drogo"]})) == [Skip("declined")]
+    assert run("missandei", View(**lost, piles={T: ["missandei"]})) == [Skip("no other card in the discard pile")]
+    won = View(won="attacker", totals={"attacker": 6, "defender": 5}, piles={T: ["khal_drogo"]})
+    assert run("missandei", won) == [Skip("Targaryen did not lose by 2 or less")] and won.asked == []
+    view = View(**lost, piles={T: ["missandei", "khal_drogo", "rakharo"]},
+                picks=[CardChoice(card="missandei", house_card="rakharo")])
+    assert run("missandei", view) == [ReturnToHand("rakharo")]
+    assert [[c.house_card for c in options if c.house_card] for options in view.asked] == [["khal_drogo", "rakharo"]]
+
+
+def test_missandei_takes_nothing_back_losing_by_3():
+    view = View(won="defender", totals={"attacker": 3, "defender": 6}, piles={T: ["khal_drogo"]})
+    assert run("missandei", view) == [Skip("Targaryen did not lose by 2 or less")] and view.asked == []
+
+
+def test_viserys_targaryen_and_missandei_ask_their_owner_in_the_cards_words():
+    viserys = View(hands={T: ["khal_drogo"]})
+    run("viserys_targaryen", viserys)
+    assert viserys.prompts == ["discard another card from your hand to add its printed strength (name it), or 'no'"]
+    missandei = View(won="defender", totals={"attacker": 4, "defender": 6}, piles={T: ["khal_drogo"]})
+    run("missandei", missandei)
+    assert missandei.prompts == ["take a card back from your discard pile (name it), or 'no'"]
+
+
+def test_ruling_456_daenerys_targaryen_a_counts_a_routed_defending_dragon():
+    routed = Fighter(T, "dragon", "somewhere", "defender", False, True)
+    view = View([f("stark", "knight"), routed], houses={"attacker": "stark", "defender": T})
+    assert run("daenerys_targaryen_a", view, "defender") == [Bonus("defender", 2)]
+
+
+def test_ruling_456_xaro_xhoan_daxos_counts_a_routed_ship_among_his_own():
+    routed = Fighter(T, "ship", "somewhere", "defender", False, True)
+    view = View([f("stark", "ship"), f(T, "ship", "defender"), routed], houses={"attacker": "stark", "defender": T})
+    assert run("xaro_xhoan_daxos", view, "defender") == [UnitValue("ship", 2, ("defender",), house=T, supporting=False)]

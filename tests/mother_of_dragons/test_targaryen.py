@@ -131,6 +131,18 @@ def test_M080_targaryen_wins_at_once_on_space_7():
     assert s.winner == T and s.phase == "game_over" and s.victory(T, s.board()) == 7
 
 
+
+def test_M080_the_win_on_space_7_is_told_by_its_track_not_castles():
+    from adjudicator.engine.core.common import GameWon
+
+    s = tgame()
+    s.loyalty_gained = 6  # + Pentos = 7
+    ctx = ctx_of(s)
+    with pytest.raises(GameOver):
+        after_control_change(ctx)
+    (won,) = of(ctx.events, GameWon)
+    assert (won.winner, won.reason) == (T, "space 7 of the victory track, by loyalty tokens and Pentos")
+
 def test_M081_targaryen_never_loses_the_spaces_loyalty_gave_it():
     s = tgame()
     board = s.board()

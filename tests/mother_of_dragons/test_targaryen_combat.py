@@ -97,3 +97,35 @@ def test_M095_ruling_250_a_beaten_defending_dragon_retreats_without_flying():
     assert refused, "a flight to Pentos is no retreat"
     retreated = [a for a, u in step.state.units_of(T) if u.type == "dragon" and a not in ("norvos", "the_rhoyne")]
     assert len(retreated) == 1 and step.state.board().adjacent("castle_black", retreated[0])
+
+
+def test_M089_a_supporting_dragon_gives_the_strength_of_the_tokens_in_the_box():
+    from adjudicator.engine.events.combat import SupportDeclared
+    from adjudicator.game.commands import Support
+
+    s = flight()
+    s.dragon_tokens = [6, 8, 10]  # two tokens in the box: each dragon 2
+    s.area_mut("castle_black").units = [Unit(T, "dragon")]
+    s.area_mut("castle_black").order = Order(T, "support+0")
+    step = fight(s, entry(T, Support(side="attacker")), entry("stark", PlayCard(card="catelyn_stark")),
+                 entry(T, PlayCard(card="ser_jorah_mormont")))
+    declared = [(d.supporter, d.area, d.side, d.strength) for d in of(step.events, SupportDeclared)]
+    assert declared == [(T, "castle_black", T, 2)]
+    combat = of(step.events, CombatResolved)[0]
+    assert ("support:targaryen:castle_black", 2) in combat.attacker_strength
+
+
+def test_daenerys_targaryen_b_leaves_an_opponent_with_no_power_at_none():
+    """The opponent discards the difference of the final strengths, as much as it has: at 0, nothing."""
+    from adjudicator.engine.core.common import PowerChanged
+
+    s = flight()
+    s.dragon_tokens = [6, 8, 10]  # two tokens in the box: each dragon 2
+    s.houses[T].hand = ["daenerys_targaryen_b", *[c for c in s.houses[T].hand if c != "daenerys_targaryen_b"]]
+    s.houses["stark"].power = 0
+    step = fight(s, entry("stark", PlayCard(card="catelyn_stark")), entry(T, PlayCard(card="daenerys_targaryen_b")))
+    combat = of(step.events, CombatResolved)[0]
+    assert combat.winner == T and combat.attacker_total > combat.defender_total
+    assert step.state.houses["stark"].power == 0
+    (lost,) = [e for e in of(step.events, PowerChanged) if e.house == "stark"]
+    assert (lost.amount, lost.power) == (0, 0) and lost.describe().startswith("Stark has no power to discard")

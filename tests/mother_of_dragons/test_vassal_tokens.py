@@ -47,5 +47,5 @@ def test_M065_a_vassal_highest_on_a_track_never_holds_its_dominance_token():
 def test_M067_a_vassal_never_collects_power():
     s = mod_game()
     ctx = ctx_for(s)
-    gain_power(ctx, "tyrell", 2, "consolidate power in Highgarden")
+    assert gain_power(ctx, "tyrell", 2, "consolidate power in Highgarden") == 0
     assert s.houses["tyrell"].power == 0

@@ -99,3 +99,17 @@ def test_R140_a_raid_removed_by_a_raid_earlier_in_the_cycle_never_resolves():
     refused = [e for e in step.events if type(e).__name__ == "AnswerUnusable"]
     assert [(e.house, e.rule) for e in refused] == [("tyrell", "R129")] and "R140" in refused[0].reason
     assert step.state.round == 2
+
+
+def test_Q11_a_raider_with_twenty_tokens_out_is_told_it_gains_none():
+    """Pillage with all 20 tokens out gains nothing (Q11), and the raider's report says so."""
+    s = game()
+    put(s, "stoney_sept", "lannister", "footman", order="raid")
+    put(s, "searoad_marches", "tyrell", "footman", order="consolidate")
+    s.houses["lannister"].power = 18
+    s.area_mut("riverrun").power_token = "lannister"
+    s.area_mut("harrenhal").power_token = "lannister"
+    step = run(at_action(s), entry("lannister", Raid(origin="stoney_sept", targets=("searoad_marches",))))
+    (gained,) = [e for e in of(step.events, PowerChanged) if e.house == "lannister"]
+    assert (gained.amount, gained.power) == (0, 18)
+    assert gained.describe().startswith("Lannister has all 20 power tokens out and gains none")

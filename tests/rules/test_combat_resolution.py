@@ -381,6 +381,18 @@ def test_R224_R246_the_conqueror_may_replace_the_ships_in_the_port(battle):
     assert (b.of(PortCaptured)[0].replaced, b.of(PortCaptured)[0].removed) == (1, 2)
 
 
+
+def test_R249_a_retreat_that_takes_a_ports_land_area_removes_the_enemy_ships_in_it(battle):
+    """No march took White Harbor, so no one may replace the ships (R246): they are removed (R249)."""
+    state = duel("baratheon", "lannister", attack=("3 knights",), defend=("footman",), area="moat_cailin",
+                 origin="the_twins", areas='port_of_white_harbor = ["2 stark ships"]')
+    b = battle(state, everyone(state, "baratheon", area="moat_cailin", origin="the_twins"))
+    b.run(play("baratheon", "stannis_baratheon"), play("lannister", "cersei_lannister"),
+          say("lannister", Retreat(areas=("white_harbor",))))
+    assert b.done and b.units("white_harbor", "lannister") == ["footman"]
+    assert b.units("port_of_white_harbor") == [] and not b.of(PortCaptured)
+    assert ("port_of_white_harbor", ("ship", "ship"), "their port's land area is held by another house") in _lost(b, "stark")
+
 # --- garrisons (R225-R230) -----------------------------------------------------------------------
 
 

@@ -46,7 +46,7 @@ class Strength:
     parts: tuple[tuple[str, int], ...]
 
 
-def base_value(f: Fighter, castle: bool, dragon: int = 0) -> int:
+def base_value(f: Fighter, castle: bool, dragon: int) -> int:
     """A unit's printed strength here: routed 0; a siege engine 4 only against a castle (R187, R236);
     a dragon (Mother of Dragons) ``dragon``, the dragon strength tokens in the box (M089)."""
     if f.routed:
