@@ -11,6 +11,7 @@ from rules.helpers import at_action, entry, game, of, phases, put, run, unusable
 
 from adjudicator.engine.core.common import PowerChanged
 from adjudicator.engine.events.action import RaidResolved
+from adjudicator.engine.machine import Step
 from adjudicator.game.commands import Raid
 
 pytestmark = pytest.mark.usefixtures("phases")
@@ -66,15 +67,20 @@ def test_R137_ships_in_a_port_never_raid_their_own_land_area_or_another_sea():
     assert any("Riverrun is not adjacent to Port of Lannisport" in r for r in reasons(step, "lannister"))
 
 
-def test_R131_a_raider_with_twenty_tokens_gains_nothing_and_the_victim_still_loses_one():
-    """Pillage takes from the pool: a house with all 20 tokens out gets none; the victim still discards (R131, Q11)."""
+def raid_with_twenty_tokens_out() -> Step:
+    """Lannister (18 power in hand, 2 on the board: all 20 out) raids Tyrell's consolidate order."""
     s = game()
     put(s, "stoney_sept", "lannister", "footman", order="raid")
     put(s, "searoad_marches", "tyrell", "footman", order="consolidate")
     s.houses["lannister"].power = 18
     s.area_mut("riverrun").power_token = "lannister"
     s.area_mut("harrenhal").power_token = "lannister"
-    step = run(at_action(s), entry("lannister", Raid(origin="stoney_sept", targets=("searoad_marches",))))
+    return run(at_action(s), entry("lannister", Raid(origin="stoney_sept", targets=("searoad_marches",))))
+
+
+def test_R131_a_raider_with_twenty_tokens_gains_nothing_and_the_victim_still_loses_one():
+    """Pillage takes from the pool: a house with all 20 tokens out gets none; the victim still discards (R131, Q11)."""
+    step = raid_with_twenty_tokens_out()
     assert step.state.houses["lannister"].power == 18 and step.state.houses["tyrell"].power == 4
 
 
@@ -103,13 +109,7 @@ def test_R140_a_raid_removed_by_a_raid_earlier_in_the_cycle_never_resolves():
 
 def test_Q11_a_raider_with_twenty_tokens_out_is_told_it_gains_none():
     """Pillage with all 20 tokens out gains nothing (Q11), and the raider's report says so."""
-    s = game()
-    put(s, "stoney_sept", "lannister", "footman", order="raid")
-    put(s, "searoad_marches", "tyrell", "footman", order="consolidate")
-    s.houses["lannister"].power = 18
-    s.area_mut("riverrun").power_token = "lannister"
-    s.area_mut("harrenhal").power_token = "lannister"
-    step = run(at_action(s), entry("lannister", Raid(origin="stoney_sept", targets=("searoad_marches",))))
+    step = raid_with_twenty_tokens_out()
     (gained,) = [e for e in of(step.events, PowerChanged) if e.house == "lannister"]
     assert (gained.amount, gained.power) == (0, 18)
     assert gained.describe().startswith("Lannister has all 20 power tokens out and gains none")
