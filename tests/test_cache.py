@@ -10,7 +10,10 @@ import json
 import marshal
 import os
 import pickle
+import pickletools
 import stat
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -140,15 +143,62 @@ def test_the_parser_loaded_from_the_cache_reads_every_sample_as_one_built_from_t
         assert loaded.parse(line, start="line") == built.parse(line, start="line"), line
 
 
-def test_the_parser_tables_are_plain_data_not_pickle(home: Path) -> None:
-    """A cache file holds data only: loading one runs no code, whoever wrote it. (Marshal data: a
-    pickle's opcodes are refused by marshal, and what it reads back is dicts, lists, tuples and scalars.)"""
+def test_the_parser_tables_are_plain_data_and_the_grammar_a_pickle_of_its_own_classes(home: Path) -> None:
+    """The tables are marshal data (a pickle's opcodes are refused by marshal); the grammar's rules and
+    terminals a pickle that names Lark's grammar classes and nothing else."""
     grammar.parser(None)
     body = _tables_entry(home).read_bytes().split(b"\n", 1)[1]
     tables = marshal.loads(body)
-    assert set(tables) == {"data", "memo"} and grammar.is_plain(tables)
+    assert set(tables) == {"data", "memo"} and grammar.is_plain(tables["data"])
     with pytest.raises((ValueError, EOFError)):
-        marshal.loads(pickle.dumps(tables))
+        marshal.loads(pickle.dumps(tables["data"]))
+    named = {arg for op, arg, _ in pickletools.genops(tables["memo"]) if op.name in ("SHORT_BINUNICODE", "BINUNICODE")}
+    assert {"lark.grammar", "lark.lexer", "Rule", "TerminalDef", "NonTerminal", "PatternStr"} <= named
+    assert not named & {"builtins", "os", "posix", "subprocess", "eval", "exec", "system"}
+
+
+class _Payload:
+    """What a hostile cache entry would hold: a call of ``os.system`` when unpickled."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return os.system, (f"touch {self.marker}",)
+
+
+def test_a_parser_entry_whose_pickle_names_anything_else_runs_nothing_and_is_built_again(
+        home: Path, tmp_path: Path) -> None:  # fmt: skip
+    grammar.parser(None)
+    entry = _tables_entry(home)
+    key = entry.read_bytes().split(b" ")[2].decode()
+    tables = marshal.loads(entry.read_bytes().split(b"\n", 1)[1])
+    marker = tmp_path / "ran"
+    for memo in (pickle.dumps({0: _Payload(marker)}), pickle.dumps({0: print}), pickle.dumps(compile("1", "", "eval").co_code)):
+        cache.store(entry.name, key, marshal.dumps({"data": tables["data"], "memo": memo}))
+        assert grammar.parser(None).parse("Winterfell: march +1", start="line").data == "head_line"
+        assert not marker.exists()
+        again = marshal.loads(_tables_entry(home).read_bytes().split(b"\n", 1)[1])
+        assert again["memo"] != memo  # written again whole, from the grammar
+
+
+def test_the_rules_of_a_loaded_parser_hash_as_rules_built_in_this_process(home: Path) -> None:
+    """A rule's hash is of its symbols' names, which differ from one process to the next: a loaded
+    rule works it out again (a stale one would make equal rules unequal as dictionary keys)."""
+    from lark.grammar import Rule
+
+    for seed in ("1", "2"):  # the entry written by another process, whose strings hash otherwise
+        for old in home.glob("turnfile-*.bin"):
+            old.unlink()
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        subprocess.run([sys.executable, "-c", "from adjudicator.turnfile import grammar; grammar.parser(None)"],
+                       env=env, check=True, cwd=Path(__file__).resolve().parent.parent)  # fmt: skip
+    assert _tables_entry(home).is_file()
+    loaded = grammar.parser(None)
+    assert loaded.rules
+    for rule in loaded.rules:
+        fresh = Rule(rule.origin, list(rule.expansion), rule.order, rule.alias, rule.options)
+        assert hash(rule) == hash(fresh) and rule == fresh
 
 
 def test_tables_that_would_hold_anything_but_plain_data_are_not_kept() -> None:

@@ -537,5 +537,23 @@ def test_resource_dir_prefers_the_folder_inside_an_installed_package(tmp_path, m
     import adjudicator.util.resources as res
 
     (tmp_path / "templates").mkdir()
-    monkeypatch.setattr(res.resources, "files", lambda package: tmp_path)
+    monkeypatch.setattr(res, "package_files", lambda package: tmp_path)
     assert res.resource_dir("templates") == tmp_path / "templates"
+
+
+def test_package_files_are_its_folder_and_through_its_loader_when_it_is_in_a_zip(tmp_path, monkeypatch):
+    import zipfile
+    from pathlib import Path
+
+    from adjudicator.util.resources import package_files
+
+    game = package_files("adjudicator.game")
+    assert isinstance(game, Path) and game.joinpath("data", "board.toml").is_file()  # a folder: read as one
+    archive = tmp_path / "zipped.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("zipped_package/__init__.py", "")
+        z.writestr("zipped_package/data/one.txt", "inside the zip")
+    monkeypatch.syspath_prepend(str(archive))
+    files = package_files("zipped_package")
+    assert not isinstance(files, Path)  # no folder on the disk: the zip's own reader
+    assert files.joinpath("data", "one.txt").read_text("utf-8") == "inside the zip"

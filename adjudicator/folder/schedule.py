@@ -22,10 +22,11 @@ line naming the key. Times are UTC. See ``docs/moderating.md`` and rulings 110-1
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from ..util.suggest import close_matches
 
 TABLE = "deadlines"
 STEPS = ("westeros", "planning", "action")
@@ -70,7 +71,7 @@ class Schedule:
             raise ScheduleError(f"{where}: '{TABLE}' must be a table ([{TABLE}] hours = 48, ...)")
         for key in table:
             if key not in KEYS:
-                near = difflib.get_close_matches(str(key), KEYS, n=1)
+                near = close_matches(str(key), KEYS, n=1)
                 hint = f" (did you mean {near[0]}?)" if near else ""
                 raise ScheduleError(f"{where}: [{TABLE}] has an unknown key {key!r}{hint}; the keys are {', '.join(KEYS)}")
         if "hours" not in table:

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from importlib import resources
 from typing import Any, Literal
 
 from ..util.datafile import load_toml
+from ..util.resources import package_files
 
 AreaId = str
 HouseId = str
@@ -131,7 +131,7 @@ class Board:
     @cache
     def classic() -> Board:
         """The classic 3-6 player map, loaded once from the package data."""
-        text = resources.files("adjudicator.game").joinpath("data/board.toml").read_text("utf-8")
+        text = package_files("adjudicator.game").joinpath("data/board.toml").read_text("utf-8")
         return Board.from_toml(load_toml(text, "board"))
 
     @staticmethod

@@ -28,14 +28,16 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..util.datafile import load_toml
+from ..util.resources import package_files
 from .board import Board, HouseId
 from .maps import board_named
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 __all__ = ["DEFAULT_BOX", "FEATURES", "Box", "UnknownBox", "board_for", "box_named", "box_names"]
 
@@ -119,7 +121,7 @@ _READ: dict[str, dict[str, Any]] = {}  # each box folder's box.toml as read, by 
 
 
 def _data() -> Traversable:
-    return resources.files("adjudicator.game").joinpath("data")
+    return package_files("adjudicator.game").joinpath("data")
 
 
 def _folder(name: str) -> Traversable:

@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from ..util.datafile import load_toml
+from ..util.resources import package_files
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +145,7 @@ class CardData:
     @staticmethod
     @cache
     def load() -> CardData:
-        pkg = resources.files("adjudicator.game")
+        pkg = package_files("adjudicator.game")
         d = load_toml(pkg.joinpath("data/cards.toml").read_text("utf-8"), "cards")
         m = load_toml(pkg.joinpath("data/mother_of_dragons/cards.toml").read_text("utf-8"), "mod-cards")
         a = load_toml(pkg.joinpath("data/a_dance_with_dragons/cards.toml").read_text("utf-8"), "adwd-cards")

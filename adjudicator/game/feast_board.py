@@ -20,15 +20,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from ..util.datafile import load_toml
+from ..util.resources import package_files
 from .board import Board
 
 
 def _load(path: str, name: str) -> dict[str, Any]:
-    return load_toml(resources.files("adjudicator.game").joinpath(path).read_text("utf-8"), name)
+    return load_toml(package_files("adjudicator.game").joinpath(path).read_text("utf-8"), name)
 
 
 @cache

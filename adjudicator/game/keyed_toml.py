@@ -7,7 +7,6 @@ answered with the closest known one.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 import tomllib
@@ -15,6 +14,7 @@ from functools import cached_property
 from typing import Any, ClassVar, NoReturn
 
 from ..util import tomltext
+from ..util.suggest import close_matches
 
 
 class DataFileError(ValueError):
@@ -163,7 +163,7 @@ def _scan(line: str, depth: int, in_string: str | None) -> tuple[int, str | None
 
 
 def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1)
+    close = close_matches(word, list(choices), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
 
 

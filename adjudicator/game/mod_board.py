@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from ..util.datafile import load_toml
+from ..util.resources import package_files
 from .board import TRACKS, Area, Board, House, HouseId, StartingUnit, area_from_data, house_from_data
 
 WESTEROSI: tuple[HouseId, ...] = ("stark", "lannister", "greyjoy", "tyrell", "baratheon", "martell", "arryn")
@@ -38,12 +38,12 @@ AREA_FIELDS = frozenset(f.name for f in fields(Area))
 
 
 def _load(name: str) -> dict[str, Any]:
-    text = resources.files("adjudicator.game").joinpath("data", "mother_of_dragons", name).read_text("utf-8")
+    text = package_files("adjudicator.game").joinpath("data", "mother_of_dragons", name).read_text("utf-8")
     return load_toml(text, "mod-" + name.removesuffix(".toml"))
 
 
 def _base_data() -> dict[str, Any]:
-    return load_toml(resources.files("adjudicator.game").joinpath("data/board.toml").read_text("utf-8"), "board")
+    return load_toml(package_files("adjudicator.game").joinpath("data/board.toml").read_text("utf-8"), "board")
 
 
 @dataclass(frozen=True, slots=True)

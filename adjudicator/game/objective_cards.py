@@ -15,10 +15,10 @@ has one special objective of its own, open to all (F031).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from ..util.datafile import load_toml
+from ..util.resources import package_files
 from .board import AreaId, HouseId
 
 __all__ = ["OBJECTIVES", "SPECIAL_OBJECTIVES", "Objective", "objective_deck"]
@@ -50,7 +50,7 @@ def _objective(d: dict[str, Any], **extra: Any) -> Objective:
 
 
 def _load() -> tuple[dict[str, Objective], dict[HouseId, Objective]]:
-    text = resources.files("adjudicator.game").joinpath("data/a_feast_for_crows/cards.toml").read_text("utf-8")
+    text = package_files("adjudicator.game").joinpath("data/a_feast_for_crows/cards.toml").read_text("utf-8")
     d = load_toml(text, "affc-cards")
     cards = {o["id"]: _objective(o) for o in d["objective"]}
     special = {s["house"]: _objective(s, id=f"special_{s['house']}", name=f"{s['house'].title()}'s special objective")

@@ -15,8 +15,7 @@ adjudicator.game.setup.SetupError: unknown house 'lanister'; did you mean 'lanni
 
 from __future__ import annotations
 
-import difflib
-
+from ..util.suggest import close_matches
 from .board import ALL_HOUSES, Board, HouseId
 from .boxes import DEFAULT_BOX, box_named
 from .cards import HOUSE_DECKS, dealt_sets
@@ -57,7 +56,7 @@ def named_houses(houses: list[str], known: tuple[str, ...] | list[str]) -> list[
     wanted = [h.strip().lower() for h in houses if h.strip()]
     for h in wanted:
         if h not in known:
-            close = difflib.get_close_matches(h.removeprefix("house ").strip(), known, n=1, cutoff=0.6)
+            close = close_matches(h.removeprefix("house ").strip(), known, n=1, cutoff=0.6)
             guess = f"; did you mean {close[0]!r}? The houses are" if close else "; the houses are"
             raise SetupError(f"unknown house {h!r}{guess} {_and(known)}")
     repeated = sorted({h for h in wanted if wanted.count(h) > 1})

@@ -27,13 +27,13 @@ The shipped setups (``data/setups/``) are named by their file's stem: :func:`set
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ..util.resources import package_files
+from ..util.suggest import close_matches
 from .board import TRACKS, UNIT_TYPES, AreaId, Board, HouseId, StartingUnit
 from .box_setup import Garrison, Layout, lay_out
 from .boxes import DEFAULT_BOX, Box, box_named, box_names
@@ -151,7 +151,7 @@ class SetupFile:
 
 
 def setups_folder() -> Any:
-    return resources.files("adjudicator.game").joinpath("data", "setups")
+    return package_files("adjudicator.game").joinpath("data", "setups")
 
 
 def setup_names() -> tuple[str, ...]:
@@ -162,7 +162,7 @@ def setup_names() -> tuple[str, ...]:
 def setup_named(name: str) -> SetupFile:
     """A shipped setup. :raises SetupError: for a name none has, with the names there are."""
     if name not in setup_names():
-        close = difflib.get_close_matches(name, setup_names(), n=1)
+        close = close_matches(name, setup_names(), n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
         raise SetupError(f"no setup called {name!r}: {hint}the setups are {', '.join(setup_names())}, "
                          "or the path of a setup file")
@@ -282,7 +282,7 @@ class _TableCheck:
 
     def area(self, a: Any, key: str) -> AreaId:
         if not isinstance(a, str) or a not in self.board.areas:
-            close = difflib.get_close_matches(str(a), list(self.board.areas), n=1)
+            close = close_matches(str(a), list(self.board.areas), n=1)
             self.r.fail(key, f"{a!r} is not an area of the map" + (f"; did you mean {close[0]!r}?" if close else ""))
         return a
 
@@ -391,7 +391,7 @@ class _TableCheck:
             box = Counter(sorted(CARDS.wildling_cards) if name == "wildling" else CARDS.westeros_deck(names[name], self.box.westeros_set(names[name])))
             for card, n in Counter(given).items():
                 if card not in box:
-                    close = difflib.get_close_matches(card, list(box), n=1)
+                    close = close_matches(card, list(box), n=1)
                     hint = f"did you mean {close[0]!r}? " if close else ""
                     self.r.fail(key, f"{card!r} is not a card of that deck; {hint}its cards are {', '.join(sorted(box))}")
                 if n > box[card]:

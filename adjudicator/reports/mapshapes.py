@@ -23,11 +23,11 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..util.datafile import kept, load_toml
+from ..util.resources import package_files
 
 Point = tuple[float, float]
 Corner = tuple[int, int]
@@ -71,7 +71,7 @@ class MapShapes:
     @cache
     def classic() -> MapShapes:
         """The classic board's shapes, from ``data/map_grid.toml``."""
-        text = resources.files("adjudicator.game").joinpath("data/map_grid.toml").read_text("utf-8")
+        text = package_files("adjudicator.game").joinpath("data/map_grid.toml").read_text("utf-8")
         return _traced("map-outlines", [text], lambda: MapShapes.from_toml(load_toml(text, "map-grid")))
 
     @staticmethod
@@ -116,7 +116,7 @@ class MapShapes:
         >>> shapes.width, "the_bite" in shapes.anchors, "volantis" in shapes.anchors
         (1680, True, True)
         """
-        pkg = resources.files("adjudicator.game")
+        pkg = package_files("adjudicator.game")
         base_text = pkg.joinpath("data/map_grid.toml").read_text("utf-8")
         mod_text = pkg.joinpath("data/mother_of_dragons/map_shapes.toml").read_text("utf-8")
 

@@ -21,7 +21,6 @@ stark.txt:3:1: error E101: unknown area 'Winterfel'
 
 from __future__ import annotations
 
-import difflib
 import quopri
 import re
 import unicodedata
@@ -33,6 +32,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from ..game.commands import Where
 from ..util.lines import split_lines
+from ..util.suggest import close_matches
 from .header import is_header_line
 from .names import lookup
 
@@ -315,7 +315,7 @@ def command_word_hint(text: str) -> tuple[Any, ...] | None:
         return None
     if lookup("area", first).id or lookup("area", first).candidates or lookup("card", first).id or lookup("card", first).candidates:
         return None
-    close = difflib.get_close_matches(first, COMMAND_WORDS, n=1, cutoff=0.75)
+    close = close_matches(first, COMMAND_WORDS, n=1, cutoff=0.75)
     if not close:
         return None
     col = len(text) - len(text.lstrip()) + 1

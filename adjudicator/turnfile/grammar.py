@@ -2,12 +2,18 @@
 
 Building the LALR tables from ``grammar/turnfile.lark`` takes longer than the rest of a new
 process's start-up; loading them again takes a few milliseconds. The tables are cached with
-:mod:`adjudicator.util.cache` (one file per grammar, Lark, Python and marshal version), as
-:mod:`marshal` data (dicts, lists, tuples, strings, numbers), not as Lark's own cache does (a
-pickle, which runs code when loaded): a cache file can at worst hold a wrong parser for a user
-who wrote it there, never run code. (They were JSON until marshal was found to read them in a
-third of the instructions, with tuples and integer keys as they are; issue 31.) A file that does
-not load is ignored, and the tables are built from the grammar as if there were none.
+:mod:`adjudicator.util.cache` (one file per grammar, Lark, Python and marshal version) in two
+parts. The parser's tables and options are :mod:`marshal` data (dicts, lists, tuples, strings,
+numbers). The grammar's rules and terminals (Lark's "memo": 357 rules, 97 terminals) are a pickle
+read by :class:`_GrammarUnpickler`, which builds those and nothing else: it refuses every global
+but the seven classes of Lark's grammar, and a rule is built by its own constructor (which works
+out its hash in this process). Lark's own loader rebuilds the same objects field by field in
+Python: a fifth of a command's whole start-up went there; the unpickler does it in C, five times
+faster (issue 31). Lark's own cache is a pickle of everything, which may name any function: a
+cache file here can at worst hold a wrong parser for a user who wrote it there, never run code.
+An entry is kept only when its rules and terminals serialise back, by Lark's own serialiser,
+exactly as the built parser's do; a file that does not load is ignored, and the tables are built
+from the grammar as if there were none.
 
 >>> str(parser(None).parse("Winterfell: march +1", start="line").data)
 'head_line'
@@ -15,15 +21,17 @@ not load is ignored, and the tables are built from the grammar as if there were 
 
 from __future__ import annotations
 
+import io
 import json
 import marshal
+import pickle
 from functools import cache
 from typing import Any, cast
 
 import lark
 from lark import Lark, Transformer
-from lark.grammar import Rule
-from lark.lexer import TerminalDef
+from lark.grammar import NonTerminal, Rule, RuleOptions, Terminal
+from lark.lexer import PatternRE, PatternStr, TerminalDef
 
 from ..util import cache as user_cache
 from ..util.resources import resource_dir
@@ -41,7 +49,7 @@ def grammar_text() -> str:
 
 def _key() -> str:
     return user_cache.entry_key("turnfile.lark", grammar_text(), "lark " + lark.__version__, json.dumps(OPTIONS),
-                                "marshal " + str(marshal.version))  # fmt: skip
+                                "marshal " + str(marshal.version), "memo pickle " + str(_PROTOCOL))  # fmt: skip
 
 
 def parser(transformer: Transformer[Any, Any] | None) -> Lark:
@@ -51,8 +59,11 @@ def parser(transformer: Transformer[Any, Any] | None) -> Lark:
     if (body := user_cache.load(name, key)) is not None:
         try:
             saved = marshal.loads(body)
-            load: Any = Lark._load_from_dict  # Lark's loader of saved tables (what its own cache and standalone use)
-            return cast(Lark, load(saved["data"], saved["memo"], transformer=transformer))
+            memo = _GrammarUnpickler(io.BytesIO(saved["memo"])).load()
+            # Lark's loader of saved tables (what its own cache and standalone use); the memo's
+            # objects are built already, and Lark's reader passes on what is no dict or list as it is.
+            load: Any = Lark._load_from_dict
+            return cast(Lark, load(saved["data"], memo, transformer=transformer))
         except Exception:  # a damaged or foreign file: build the tables as if it were not there
             pass
     built = Lark(grammar_text(), transformer=transformer, **OPTIONS)
@@ -68,19 +79,60 @@ def bare_parser() -> Lark:
 
 
 def tables_bytes(built: Lark) -> bytes | None:
-    """The parser's tables as :mod:`marshal` data, or ``None`` when they would not come back exactly as
-    they are, or would hold anything but plain data (a code object, say: marshal can write one)."""
+    """The parser's tables as a cache entry's body, or ``None`` when they would not come back exactly as
+    they are: the tables as :mod:`marshal` data (``None`` if they hold anything but plain data, a code
+    object, say: marshal can write one), the grammar's rules and terminals as a pickle that
+    :class:`_GrammarUnpickler` reads back into objects Lark serialises exactly as the built parser's."""
     data, memo = built.memo_serialize([TerminalDef, Rule])
     data["options"] = {n: v for n, v in data["options"].items() if n not in _GIVEN_AT_LOAD}
-    tables = {"data": data, "memo": memo}
-    if not is_plain(tables):
+    if not is_plain(data) or not is_plain(memo):
         return None
     try:
-        body = marshal.dumps(tables)
-        faithful = marshal.loads(body) == tables
-    except (TypeError, ValueError, EOFError):
+        objects = {i: _deserialized(entry) for i, entry in memo.items()}
+        out = io.BytesIO()
+        _GrammarPickler(out, protocol=_PROTOCOL).dump(objects)
+        back = _GrammarUnpickler(io.BytesIO(out.getvalue())).load()
+        faithful = {i: o.serialize() for i, o in back.items()} == memo and all(
+            hash(back[i]) == hash(o) for i, o in objects.items() if isinstance(o, Rule))
+        body = marshal.dumps({"data": data, "memo": out.getvalue()})
+        faithful = faithful and marshal.loads(body)["data"] == data
+    except (TypeError, ValueError, EOFError, KeyError, AttributeError, pickle.PicklingError, pickle.UnpicklingError):
         return None
     return body if faithful else None
+
+
+_PROTOCOL = 5
+# The classes a memo holds (Lark's grammar: rules, their options and symbols, terminals and their
+# patterns), by the module and name a pickle gives them.
+_GRAMMAR_CLASSES: dict[tuple[str, str], type] = {
+    (c.__module__, c.__qualname__): c for c in (Rule, RuleOptions, Terminal, NonTerminal, TerminalDef, PatternStr, PatternRE)
+}
+
+
+def _deserialized(entry: dict[str, Any]) -> Any:
+    """One memo entry as Lark's own loader builds it (what the pickle is made from)."""
+    classes: dict[str, Any] = {"Rule": Rule, "TerminalDef": TerminalDef}
+    return classes[entry["__type__"]].deserialize(entry, {})
+
+
+class _GrammarPickler(pickle.Pickler):
+    """A pickle of the memo's objects, each rule as a call of its constructor (never its hash: a
+    string's hash differs from one process to the next)."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is Rule:
+            return Rule, (obj.origin, obj.expansion, obj.order, obj.alias, obj.options)
+        return NotImplemented
+
+
+class _GrammarUnpickler(pickle.Unpickler):
+    """Reads a memo's pickle, building Lark's grammar classes and plain data only."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        found = _GRAMMAR_CLASSES.get((module, name))
+        if found is None:
+            raise pickle.UnpicklingError(f"{module}.{name} is not one of the grammar's classes")
+        return found
 
 
 _PLAIN = (str, int, float, bool, type(None))

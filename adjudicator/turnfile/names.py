@@ -23,7 +23,6 @@ does. The parser reads a file in its game's vocabulary (``with vocabulary(state.
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from contextvars import ContextVar
@@ -33,6 +32,7 @@ from functools import cache, lru_cache
 from ..game.boxes import DEFAULT_BOX, box_named, box_names
 from ..game.cards import CARDS, HOUSE_DECKS, VASSAL
 from ..game.state import GameState
+from ..util.suggest import close_matches
 
 # Which spellings of a name count as the same: see normalise().
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "`": "'", "\u00b4": "'"})
@@ -298,7 +298,7 @@ class Namespace:
             near = {i for k, i in self.keys.items() if len(k) >= MIN_FUZZY and edit_distance(key, k, limit) <= limit}
         if len(near) == 1:
             return Match(text, self.kind, near.pop(), fuzzy=True)
-        close = difflib.get_close_matches(key, list(self.keys), n=6, cutoff=0.6)
+        close = close_matches(key, list(self.keys), n=6, cutoff=0.6)
         names = list(dict.fromkeys(self.display[self.keys[k]] for k in close))
         return Match(text, self.kind, suggestions=tuple(names[:3]))
 
@@ -498,7 +498,7 @@ def order_suggestions(text: str) -> tuple[str, ...]:
     """Order texts close to a word that is not an order (for 'Winterfell: defend')."""
     words = list(ORDER_TEXT.values()) + ["no order", "special march", "consolidate power"]
     key = normalise(text)
-    close = difflib.get_close_matches(key, words, n=3, cutoff=0.5)
+    close = close_matches(key, words, n=3, cutoff=0.5)
     if not close:
         close = [w for w in words if w.split()[0].startswith(key[:3])][:3] if len(key) >= 3 else []
     return tuple(close)
