@@ -69,7 +69,7 @@ from .receipts import (
     unusable_for,
 )
 from .setaside import complete_rollback
-from .settle import locked
+from .settle import Settled, locked
 
 # --- snapshots this process wrote or read --------------------------------------------------------
 
@@ -170,13 +170,18 @@ class RunResult:
 class Run:
     """One adjudication of one game folder, under its lock."""
 
-    def __init__(self, gd: GameDir, *, templates_dir: Path | None = None, board: Board | None = None) -> None:
+    def __init__(self, gd: GameDir, *, templates_dir: Path | None = None, board: Board | None = None,
+                 settled: Settled | None = None) -> None:  # fmt: skip
         self.gd, self.folder = gd, Folder(gd)
         self.templates_dir, self.board = templates_dir, board  # None: each state's own map (state.board())
         self.timings = Timings()
         self.outcome: Outcome | None = None  # of the latest step applied by this run
         self.first_written = False  # this run resolved the game's first step (snapshot 0000)
-        self.ledger = Ledger.read(gd.root)  # a cut last line is not read; the next line appended ends it
+        # What settling the folder read, under the lock this run holds, when the log is as it was then.
+        fresh = settled is not None and settled.log_size == log_size(gd.root)
+        self.settled_numbers = settled.numbers if settled is not None and fresh else None
+        # A cut last line is not read; the next line appended ends it.
+        self.ledger = settled.ledger if settled is not None and fresh else Ledger.read(gd.root)
         self.read_back: dict[str, Understood] = {}  # files this run archived, as intake read them back
         self.in_force: dict[str, list[str]] | None = None  # the keys in force, as this run's intake read game.toml
         self.texts: dict[int, str] = {}  # snapshot number -> its text, as this run read or wrote it
@@ -188,10 +193,13 @@ class Run:
 
         :raises CorruptFolder: when ``state.toml`` or a snapshot disagrees with the others.
         """
+        numbers, self.settled_numbers = self.settled_numbers, None
         if self.ledger.rollback is not None and not self.ledger.rollback_done:
             complete_rollback(self.folder, self.ledger)
+            numbers = None  # moved aside
         # The temporary files of a killed run were swept by settle, under the lock this run holds (locked()).
-        numbers = self.folder.numbers()
+        if numbers is None:
+            numbers = self.folder.numbers()
         if not numbers:
             return self._first()
         n = numbers[-1]
@@ -202,7 +210,8 @@ class Run:
             self._check_log(numbers, logged, text, snap.applied)
         except CorruptFolder as e:
             raise edited_in_place(self.folder, n, text, self.ledger) or e from None
-        _sweep(self.folder.report_dir(snap), "**/")
+        if (rendered := self.folder.report_dir(snap)).is_dir():  # a step's pages, with templates or by an older Maester
+            _sweep(rendered, "**/")
         try:
             current = self.gd.state_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
@@ -618,9 +627,9 @@ def adjudicate(root: str | Path, files: Iterable[str | Path] = (), *, deadline: 
     check_writable(gd.root)
     for d in ("inbox", "archive", "reports", "states"):
         gd.folder(d).mkdir(exist_ok=True)
-    with locked(gd):
+    with locked(gd) as settled:
         before = log_size(gd.root)
-        run = Run(gd, templates_dir=Path(templates_dir) if templates_dir else None)
+        run = Run(gd, templates_dir=Path(templates_dir) if templates_dir else None, settled=settled)
         result = run.go([Path(f) for f in files], deadline=deadline, inbox=inbox, now=now)
         if log_size(gd.root) != before:  # a run that wrote nothing leaves the folder as it was
             keep_reading(gd.root)  # the next command reads the log on from here

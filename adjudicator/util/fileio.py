@@ -207,12 +207,14 @@ def is_temp_name(name: str) -> bool:
     return name.startswith(".") and name[1:].endswith(".tmp")
 
 
-def sweep_temp(folder: Path) -> list[str]:
-    """Remove the temporary files and folders a killed process left in ``folder`` (not below it); their names."""
-    try:
-        names = os.listdir(folder)  # one listing of names, no pattern matched per name
-    except (FileNotFoundError, NotADirectoryError):
-        return []
+def sweep_temp(folder: Path, *, names: list[str] | None = None) -> list[str]:
+    """Remove the temporary files and folders a killed process left in ``folder`` (not below it); their
+    names. ``names``: the folder's names as the caller listed them a moment ago (listed here when ``None``)."""
+    if names is None:
+        try:
+            names = os.listdir(folder)  # one listing of names, no pattern matched per name
+        except (FileNotFoundError, NotADirectoryError):
+            return []
     # is_temp_name, inline: a folder of a long game holds a thousand names, nearly none a dot's
     found = [n for n in names if n[:1] == "." and len(n) > 4 and n.endswith(".tmp")]
     for name in found:
