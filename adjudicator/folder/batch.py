@@ -61,7 +61,7 @@ from .intake import Intake, Rejection, inbox_files
 from .ledger import Archived, Ledger, keep_reading, log, log_lost, log_size, sha256
 from .notices import game_path, in_inbox, kept_name, move, settle_inbox, who_gets, write_receipts
 from .notices import waiting as notices_waiting
-from .outputs import Timings, clock, edited_in_place, repair_record, write_outputs
+from .outputs import Timings, clock, edited_in_place, repair_record, same_file, write_outputs
 from .receipts import (
     dropped_text,
     replaced_answers,
@@ -177,11 +177,10 @@ class Run:
         self.timings = Timings()
         self.outcome: Outcome | None = None  # of the latest step applied by this run
         self.first_written = False  # this run resolved the game's first step (snapshot 0000)
-        # What settling the folder read, under the lock this run holds, when the log is as it was then.
-        fresh = settled is not None and settled.log_size == log_size(gd.root)
-        self.settled_numbers = settled.numbers if settled is not None and fresh else None
-        # A cut last line is not read; the next line appended ends it.
-        self.ledger = settled.ledger if settled is not None and fresh else Ledger.read(gd.root)
+        # What settling read under this lock, while the log is as it was then (a cut last line is not read).
+        fresh = settled if settled is not None and settled.log_size == log_size(gd.root) else None
+        self.settled_numbers = fresh.numbers if fresh else None
+        self.ledger = fresh.ledger if fresh else Ledger.read(gd.root)
         self.read_back: dict[str, Understood] = {}  # files this run archived, as intake read them back
         self.in_force: dict[str, list[str]] | None = None  # the keys in force, as this run's intake read game.toml
         self.texts: dict[int, str] = {}  # snapshot number -> its text, as this run read or wrote it
@@ -442,11 +441,8 @@ class Run:
                              board=self.board, rule=rule, leaving=leaving)  # fmt: skip
             text = outcome.snapshot.to_toml()
             if text != stored:
-                both = ""
+                both = " and state.toml, one file changed in place (ruling 390)" if same_file(path, self.gd.state_file) else ""
                 if stored is not None:
-                    with contextlib.suppress(OSError):
-                        both = " and state.toml, one file changed in place (ruling 390)" \
-                            if os.path.samefile(path, self.gd.state_file) else ""  # fmt: skip
                     os.replace(path, path.with_name(path.name + ".damaged"))
                 self.commit(outcome)
                 chk.notes.append(f"rebuilt states/{n:04d}.toml{both}" + (f" (the damaged one is {path.name}.damaged)" if stored else ""))

@@ -134,10 +134,7 @@ def repair_record(folder: Folder, outcome: Outcome, *, ledger: Ledger) -> str | 
 def edited_in_place(folder: Folder, n: int, text: str, ledger: Ledger | None = None) -> CorruptFolder | None:
     """The error to give when ``state.toml`` and snapshot ``n`` (holding ``text``), one file, were changed
     in place (ruling 390): the same file, of other bytes than the log records; else ``None``."""
-    try:
-        if not os.path.samefile(folder.gd.state_file, folder.snapshot_path(n)):
-            return None
-    except OSError:
+    if not same_file(folder.gd.state_file, folder.snapshot_path(n)):
         return None
     logged = (ledger or Ledger.read(folder.gd.root)).snapshot_line(n)
     if logged is None or logged.get("sha256") == sha256(text.encode()):
@@ -147,3 +144,11 @@ def edited_in_place(folder: Folder, n: int, text: str, ledger: Ledger | None = N
                          f"states/{n:04d}.toml, the same file (ruling 390): it is not the snapshot the log records; "
                          f"check the game with 'maester replay {root}' and rebuild both with "
                          f"'maester replay --repair {root}'")  # fmt: skip
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two names are one file (``state.toml`` and its snapshot, ruling 390); False when either is missing."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
