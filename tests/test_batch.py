@@ -472,6 +472,27 @@ def test_ruling_390_state_toml_is_the_newest_snapshot_written_once(toy: Path):
     assert not list(toy.glob(".*.tmp"))
 
 
+def test_ruling_390_a_readable_edit_of_state_toml_in_place_is_refused_by_every_command(toy: Path):
+    """A write in place that still reads as a snapshot changes the commit point too: the log's SHA-256
+    of the snapshot tells, and nothing is changed until replay --repair rebuilds both."""
+    run(toy)
+    planning_bids(toy)
+    run(toy)
+    text = (toy / "state.toml").read_text()
+    edited = re.sub(r"(?m)^round = 1$", "round = 2", text, count=1)
+    assert edited != text
+    (toy / "state.toml").write_text(edited)  # in place: the snapshot's file too
+    assert (toy / "states" / "0001.toml").read_text() == edited
+    before = tree(toy)
+    for command in (batch.status, run):
+        with pytest.raises(batch.CorruptFolder, match=r"changed in place .*ruling 390.*replay --repair"):
+            command(toy)
+    assert tree(toy) == before, "nothing changed"
+    notes = " ".join(batch.repair(toy).notes)
+    assert "rebuilt states/0001.toml and state.toml" in notes and "0001.toml.damaged" in notes
+    assert (toy / "state.toml").read_text() == text and os.path.samefile(toy / "state.toml", toy / "states" / "0001.toml")
+
+
 def test_ruling_390_without_hard_links_state_toml_is_a_copy_of_the_same_bytes(tmp_path: Path,
                                                                               monkeypatch: pytest.MonkeyPatch):  # fmt: skip
     use_toy_game(monkeypatch)
