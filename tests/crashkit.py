@@ -2,7 +2,8 @@
 
 :class:`Faults` counts every write a command makes inside one game folder, through each way the
 program writes: an atomic write (``fileio.atomic_write_bytes``), a new file written in place
-(``fileio.write_new``: a message a delivery keeps), a log line (``fileio.append_line``),
+(``fileio.write_new``: a message a delivery keeps; ``fileio.stage``: the first half of one), a
+hard link (``os.link``: ``state.toml``'s bytes given the snapshot's name), a log line (``fileio.append_line``),
 a new folder written whole (``fileio.write_folder``), a rename, a removal, a new folder, and a mail
 handed to the SMTP server. A write made inside another counted one (the rename inside an atomic
 write) is part of it.
@@ -42,7 +43,7 @@ class Killed(BaseException):
 class Write:
     """One write of a command: its kind and the path it writes, relative to the game folder."""
 
-    kind: str  # write, append, folder, move, remove, mkdir, send
+    kind: str  # write, append, folder, move, link, remove, mkdir, send
     path: str
 
     def role(self) -> str:
@@ -118,11 +119,13 @@ class Faults:
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Put the counting writes in place (``monkeypatch.undo()`` takes them away)."""
         monkeypatch.setattr(fileio, "atomic_write_bytes", self._wrap("write", fileio.atomic_write_bytes, _half_temp))
+        monkeypatch.setattr(fileio, "stage", self._wrap("write", fileio.stage, _half_temp))
         monkeypatch.setattr(fileio, "write_new", self._wrap("write", fileio.write_new, _half_new))
         monkeypatch.setattr(fileio, "append_line", self._wrap("append", fileio.append_line, _half_line))
         monkeypatch.setattr(fileio, "write_folder", self._wrap("folder", fileio.write_folder, _half_folder))
         monkeypatch.setattr(os, "replace", self._wrap("move", os.replace))
         monkeypatch.setattr(os, "rename", self._wrap("move", os.rename))
+        monkeypatch.setattr(os, "link", self._link(os.link))
         monkeypatch.setattr(os, "unlink", self._wrap("remove", os.unlink))
         monkeypatch.setattr(os, "remove", self._wrap("remove", os.remove))
         monkeypatch.setattr(os, "rmdir", self._wrap("remove", os.rmdir))
@@ -130,6 +133,14 @@ class Faults:
         monkeypatch.setattr(os, "mkdir", self._wrap("mkdir", os.mkdir, only_new=True))
         for cls in self.smtp:
             monkeypatch.setattr(cls, "sendmail", self._send(cls.sendmail))
+
+    def _link(self, real: Callable[..., Any]) -> Callable[..., Any]:
+        def link(src: Any, dst: Any, *args: Any, **kwargs: Any) -> Any:
+            self._hit("link", dst)  # the new name is what the write makes
+            with self.nested():
+                return real(src, dst, *args, **kwargs)
+
+        return link
 
     def _send(self, real: Callable[..., Any]) -> Callable[..., Any]:
         def sendmail(smtp: Any, sender: str, to: Any, msg: Any, *args: Any, **kwargs: Any) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from pathlib import Path
 
@@ -75,14 +76,25 @@ def test_cli_replay_exit_status_1_names_the_first_difference(played: Path, capsy
     assert "replay FAILED" in err and "states/0001.toml" in err and "000001-greyjoy" in err
 
 
-def test_ruling_98_corrupt_state_file_is_refused_and_repair_rebuilds_it(played: Path):
+@pytest.mark.parametrize("how", ["replaced", "in place"])
+def test_ruling_98_corrupt_state_file_is_refused_and_repair_rebuilds_it(played: Path, how: str):
+    """An editor that writes a new file replaces state.toml alone; a write in place (a shell's ``>``)
+    changes the newest snapshot too, the same file (ruling 390): refused all the same, both rebuilt."""
     good = (played / "state.toml").read_bytes()
-    (played / "state.toml").write_text("garbage")
-    with pytest.raises(batch.CorruptFolder, match="replay --repair"):
+    if how == "replaced":
+        (played / "state.toml.new").write_text("garbage")
+        os.replace(played / "state.toml.new", played / "state.toml")
+    else:
+        (played / "state.toml").write_text("garbage")
+        assert (played / "states" / "0003.toml").read_text() == "garbage"
+    with pytest.raises(batch.CorruptFolder, match="replay --repair") as refused:
         run(played)
+    assert ("ruling 390" in str(refused.value)) == (how == "in place")
     check = batch.repair(played)
-    assert "rebuilt state.toml" in " ".join(check.notes)
+    rebuilt = "rebuilt state.toml" if how == "replaced" else "rebuilt states/0003.toml and state.toml"
+    assert rebuilt in " ".join(check.notes)
     assert (played / "state.toml").read_bytes() == good
+    assert (played / "states" / "0003.toml").read_bytes() == good
     assert audit.replay(played).ok
 
 

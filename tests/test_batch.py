@@ -7,7 +7,9 @@ parser for ``bid TRACK N`` lines, so that only the batch run is under test; the 
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -447,11 +449,65 @@ def test_status_of_a_game_never_adjudicated_says_so(toy: Path, capsys: pytest.Ca
     assert "no step resolved yet" in capsys.readouterr().out
 
 
-def test_ruling_98_status_refuses_a_damaged_state_file(toy: Path):
+@pytest.mark.parametrize("how", ["replaced", "in place"])
+def test_ruling_98_status_refuses_a_damaged_state_file(toy: Path, how: str):
     run(toy)
-    (toy / "state.toml").write_text("round = 'nonsense'\n")
+    if how == "replaced":  # an editor writing a new file
+        (toy / "state.toml.new").write_text("round = 'nonsense'\n")
+        os.replace(toy / "state.toml.new", toy / "state.toml")
+    else:  # a shell's '>': the newest snapshot is the same file (ruling 390)
+        (toy / "state.toml").write_text("round = 'nonsense'\n")
     with pytest.raises(batch.CorruptFolder, match="replay --repair"):
         batch.status(toy)
+
+
+def test_ruling_390_state_toml_is_the_newest_snapshot_written_once(toy: Path):
+    run(toy)
+    planning_bids(toy)
+    run(toy)
+    states = toy / "states"
+    assert os.path.samefile(toy / "state.toml", states / "0001.toml"), "one file, two names"
+    assert os.stat(states / "0000.toml").st_nlink == 1, "the older snapshot keeps its own name only"
+    assert (states / "0000.toml").read_bytes() != (states / "0001.toml").read_bytes()
+    assert not list(toy.glob(".*.tmp"))
+
+
+def test_ruling_390_a_readable_edit_of_state_toml_in_place_is_refused_by_every_command(toy: Path):
+    """A write in place that still reads as a snapshot changes the commit point too: the log's SHA-256
+    of the snapshot tells, and nothing is changed until replay --repair rebuilds both."""
+    run(toy)
+    planning_bids(toy)
+    run(toy)
+    text = (toy / "state.toml").read_text()
+    edited = re.sub(r"(?m)^round = 1$", "round = 2", text, count=1)
+    assert edited != text
+    (toy / "state.toml").write_text(edited)  # in place: the snapshot's file too
+    assert (toy / "states" / "0001.toml").read_text() == edited
+    before = tree(toy)
+    for command in (batch.status, run):
+        with pytest.raises(batch.CorruptFolder, match=r"changed in place .*ruling 390.*replay --repair"):
+            command(toy)
+    assert tree(toy) == before, "nothing changed"
+    notes = " ".join(batch.repair(toy).notes)
+    assert "rebuilt states/0001.toml and state.toml" in notes and "0001.toml.damaged" in notes
+    assert (toy / "state.toml").read_text() == text and os.path.samefile(toy / "state.toml", toy / "states" / "0001.toml")
+
+
+def test_ruling_390_without_hard_links_state_toml_is_a_copy_of_the_same_bytes(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch):  # fmt: skip
+    use_toy_game(monkeypatch)
+    linked, copied = make_game(tmp_path / "a" / "toy"), make_game(tmp_path / "b" / "toy")
+    for root in (linked, copied):
+        if root == copied:
+            def no_links(src, dst, *a, **kw):
+                raise OSError(errno.EPERM, "Operation not permitted", str(dst))
+
+            monkeypatch.setattr(os, "link", no_links)  # a file system without hard links
+        run(root)
+        planning_bids(root)
+        run(root)
+    assert not os.path.samefile(copied / "state.toml", copied / "states" / "0001.toml")
+    assert tree(copied) == tree(linked), "the same bytes, two files"
 
 
 # --- the lock, the folder, the command line -----------------------------------------------------
@@ -500,18 +556,19 @@ def test_cli_a_disk_error_in_the_middle_of_a_run_is_one_clear_line_and_the_next_
 
     run(toy)
     planning_bids(toy)
-    real = fileio.atomic_write_bytes
+    real = fileio.stage
 
-    def disk_full(path, *a, **kw):
-        if Path(path).name == "0001.toml":
+    def disk_full(path, *a, **kw):  # the new snapshot's bytes, written beside state.toml (ruling 390)
+        if Path(path).name == "state.toml":
             raise OSError(28, "No space left on device", str(path))
         return real(path, *a, **kw)
 
-    monkeypatch.setattr(fileio, "atomic_write_bytes", disk_full)
+    monkeypatch.setattr(fileio, "stage", disk_full)
     assert cli_main(["adjudicate", str(toy)]) == 2
     err = capsys.readouterr().err
-    assert "No space left on device" in err and "0001.toml" in err and "Traceback" not in err
-    monkeypatch.setattr(fileio, "atomic_write_bytes", real)
+    assert "No space left on device" in err and "state.toml" in err and "Traceback" not in err
+    assert not (toy / "states" / "0001.toml").exists()
+    monkeypatch.setattr(fileio, "stage", real)
     assert cli_main(["adjudicate", str(toy)]) == 0
     assert state_of(toy).phase == "action", "the archived files were applied by the next run"
 
@@ -575,21 +632,20 @@ def test_ruling_96_a_refused_file_sent_again_unchanged_gives_nothing_new(toy: Pa
 
 
 def test_ruling_97_a_deadline_of_an_interrupted_run_is_completed_without_the_option(toy: Path, monkeypatch):
-    from adjudicator.util import fileio
 
     planning_bids(toy, {"stark": 2})
     run(toy)
-    real = fileio.atomic_write_bytes
+    real = os.link
 
-    def killed(path, *a, **kw):
-        if Path(path).parent.name == "states":
+    def killed(src, dst, *a, **kw):  # at the snapshot: its bytes linked into states/ (ruling 390)
+        if Path(dst).parent.name == "states":
             raise KeyboardInterrupt("killed")
-        return real(path, *a, **kw)
+        return real(src, dst, *a, **kw)
 
-    monkeypatch.setattr(fileio, "atomic_write_bytes", killed)
+    monkeypatch.setattr(os, "link", killed)
     with pytest.raises(KeyboardInterrupt):
         run(toy, deadline=True)
-    monkeypatch.setattr(fileio, "atomic_write_bytes", real)
+    monkeypatch.setattr(os, "link", real)
     run(toy)  # without --deadline: the logged deadline is carried out all the same
     assert state_of(toy).phase == "action"
     run(toy, deadline=True)  # a new command: a second deadline, for the requests open now

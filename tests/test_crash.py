@@ -123,18 +123,19 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
     assert_kept_reading_is_the_logs(reference, used=True)
 
     real_write, real_append, real_folder = fileio.atomic_write_bytes, fileio.append_line, fileio.write_folder
+    real_stage, real_link = fileio.stage, os.link
     k, killed_at = 0, []
     while True:
         k += 1
         root = _copy(template, tmp_path / f"k{k}" / "toy")
         calls = 0
 
-        def counted(real, k=k, root=root):
+        def counted(real, k=k, root=root, named=0):  # named: the argument that is the path written
             def wrapper(*a, **kw):
                 nonlocal calls
                 calls += 1
                 if calls == k:
-                    killed_at.append(Path(a[0]).relative_to(root).as_posix())
+                    killed_at.append(Path(a[named]).relative_to(root).as_posix())
                     raise Killed(f"killed before write {k}")
                 return real(*a, **kw)
 
@@ -152,6 +153,8 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
         monkeypatch.setattr(fileio, "atomic_write_bytes", counted(real_write))
         monkeypatch.setattr(fileio, "append_line", counted(real_append))
         monkeypatch.setattr(fileio, "write_folder", counted_folder)
+        monkeypatch.setattr(fileio, "stage", counted(real_stage))  # state.toml's bytes, beside it
+        monkeypatch.setattr(os, "link", counted(real_link, named=1))  # ... linked as the snapshot: the commit point
         try:
             run(root, deadline=True)
             finished = True
@@ -160,6 +163,8 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
         monkeypatch.setattr(fileio, "atomic_write_bytes", real_write)
         monkeypatch.setattr(fileio, "append_line", real_append)
         monkeypatch.setattr(fileio, "write_folder", real_folder)
+        monkeypatch.setattr(fileio, "stage", real_stage)
+        monkeypatch.setattr(os, "link", real_link)
         size = ledger.log_size(root)
         if not finished:  # the moderator runs the same command again; killed after closing the deadline it
             run(root, deadline=not _deadline_done(root))  # called (keeping the log's reading), a plain run
@@ -170,6 +175,8 @@ def test_a_fault_at_every_write_point_then_a_rerun_gives_the_uninterrupted_resul
         if finished:
             break
     assert k > 20, "the run was killed at every one of its writes"
+    snapshots = [p for p in killed_at if p.startswith("states/0")]
+    assert snapshots == ["states/0001.toml", "states/0002.toml"], ("each step's snapshot, linked", killed_at)
     records = [p for p in killed_at if p.startswith("reports/") and p.endswith(".json")]
     assert records == ["reports/0001-r1-action.json", "reports/0002-r1-action.json"], ("each step's record", killed_at)
     assert any(p.startswith("reports/") and p.endswith("/") for p in killed_at) == templates, killed_at
@@ -179,29 +186,36 @@ def test_two_kills_in_a_row_then_a_rerun_give_the_uninterrupted_result(template:
     reference = _copy(template, tmp_path / "reference" / "toy")
     run(reference, deadline=True)
     expected = _comparable(reference)
-    real_write = fileio.atomic_write_bytes
+    real_write, real_stage, real_link = fileio.atomic_write_bytes, fileio.stage, os.link
     rng = random.Random(7)
     for trial in range(4):
         root = _copy(template, tmp_path / f"t{trial}" / "toy")
         finished = False
-        for _ in range(2):
+        for attempt in range(2):
             left = rng.randint(1, 25)
 
-            def dying(*a, **kw):
-                nonlocal left
-                left -= 1
-                if left == 0:
-                    raise Killed()
-                return real_write(*a, **kw)
+            def dying(real):
+                def wrapper(*a, **kw):
+                    nonlocal left
+                    left -= 1
+                    if left == 0:
+                        raise Killed()
+                    return real(*a, **kw)
 
-            monkeypatch.setattr(fileio, "atomic_write_bytes", dying)
-            try:
-                run(root, deadline=True)
+                return wrapper
+
+            monkeypatch.setattr(fileio, "atomic_write_bytes", dying(real_write))
+            monkeypatch.setattr(fileio, "stage", dying(real_stage))
+            monkeypatch.setattr(os, "link", dying(real_link))
+            try:  # the same command again, unless the killed one closed its deadline (then a plain run)
+                run(root, deadline=attempt == 0 or not _deadline_done(root))
                 finished = True
                 break
             except Killed:
                 pass
         monkeypatch.setattr(fileio, "atomic_write_bytes", real_write)
+        monkeypatch.setattr(fileio, "stage", real_stage)
+        monkeypatch.setattr(os, "link", real_link)
         size = ledger.log_size(root)
         if not finished:
             run(root, deadline=not _deadline_done(root))

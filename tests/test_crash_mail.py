@@ -475,7 +475,8 @@ def test_ruling_335_status_and_replay_read_a_step_whose_run_was_killed_before_it
     counter = Faults(game.root)
     with faulty(counter):
         game.step("stark", 1)
-    at = counter.writes.index(Write("write", "state.toml")) + 1  # after the snapshot and its log line
+    at = next(i for i, w in enumerate(counter.writes, 1)  # the snapshot's bytes renamed onto state.toml (ruling 390):
+              if w.kind == "move" and w.path.startswith(".state.toml."))  # after the snapshot and its log line
     game = Game(shapes.make_reported_game(tmp_path / "killed" / shapes.GAME), tmp_path)
     with pytest.raises(Killed), faulty(Faults(game.root, at=at, frozen=tmp_path / "frozen")):
         game.step("stark", 1)
@@ -491,5 +492,6 @@ def test_ruling_335_status_and_replay_read_a_step_whose_run_was_killed_before_it
     assert any("state.toml is still the step before states/0001.toml" in n for n in check.notes), check.notes
     game.adjudicate()
     assert cli_main(["status", str(game.root)]) == 0 and "interrupted" not in capsys.readouterr().out
-    (game.root / "state.toml").write_text((game.root / "states" / "0000.toml").read_text())  # edited by hand: not a run's
+    (game.root / "state.new").write_text((game.root / "states" / "0000.toml").read_text())  # edited by hand: not a run's
+    os.replace(game.root / "state.new", game.root / "state.toml")  # (an editor writes a new file)
     assert cli_main(["status", str(game.root)]) == 2 and "does not match states/0001.toml" in capsys.readouterr().err

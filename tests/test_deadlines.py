@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import io
 import json
+import os
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email import policy
@@ -234,20 +235,19 @@ def test_ruling_112_the_default_waits_for_the_grace_period(game: Path) -> None:
 
 def test_ruling_97_an_interrupted_deadline_fills_the_requests_it_named_whatever_the_time(game: Path, clock: LogClock,
                                                                                        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    from adjudicator.util import fileio
 
     deadlines.extend(game, house="stark", hours=24, reason="ill")
-    real = fileio.atomic_write_bytes
+    real = os.link
 
-    def killed(path: Path, *a: object, **kw: object) -> None:
-        if Path(path).parent.name == "states":
+    def killed(src: Path, dst: Path, *a: object, **kw: object) -> None:  # at the snapshot (ruling 390)
+        if Path(dst).parent.name == "states":
             raise KeyboardInterrupt("killed")
-        real(path, *a, **kw)  # type: ignore[arg-type]
+        real(src, dst, *a, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(fileio, "atomic_write_bytes", killed)
+    monkeypatch.setattr(os, "link", killed)
     with pytest.raises(KeyboardInterrupt):
         deadline(game, 49, clock)
-    monkeypatch.setattr(fileio, "atomic_write_bytes", real)
+    monkeypatch.setattr(os, "link", real)
     clock.set(80)
     result = batch.adjudicate(game, now=at(80))  # Stark is past due by now: the call named three requests
     assert len(defaults_taken(result)) == 3

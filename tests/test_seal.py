@@ -380,3 +380,30 @@ def test_non_ed25519_keys_are_refused_clearly(tmp_path: Path, kind: str, name: s
     _ssh_keygen("-Y", "sign", "-n", "maester-turn", "-f", "k", "turn", cwd=tmp_path)
     with pytest.raises(UnsupportedKey, match="only Ed25519 keys are supported"):
         opened(TURN + (tmp_path / "turn.sig").read_text())
+
+
+# --- a seal checked again -----------------------------------------------------------------------
+
+
+def test_a_seal_checked_again_gives_the_same_answer_and_a_changed_text_still_fails(monkeypatch: pytest.MonkeyPatch):
+    """A turn's seal is checked at intake and again when its archived bytes are read back: the second
+    check of the very same bytes is not worked out again, and any other bytes are checked in full."""
+    sealed = seal.sign(TURN, KEY)
+    armour = armour_of(sealed)
+    first = seal.verify(TURN, armour)
+    worked: list[bytes] = []
+    real = sshsig._verified
+
+    def counting(message: bytes, armoured: str, namespace: str) -> sshsig.Signature:
+        worked.append(message)
+        return real(message, armoured, namespace)
+
+    monkeypatch.setattr(sshsig, "_verified", counting)
+    assert seal.verify(TURN, armour) == first and worked == [], "the same bytes: the same answer"
+    with pytest.raises(BadSignature):
+        seal.verify(TURN.replace("throne 3", "throne 4"), armour)
+    with pytest.raises(BadSignature):
+        seal.verify(TURN.replace("throne 3", "throne 4"), armour)  # a failure is never kept: checked again
+    assert len(worked) == 2
+    other = armour_of(seal.sign(TURN, OTHER_KEY))
+    assert seal.verify(TURN, other).key.fingerprint != FINGERPRINT and len(worked) == 3

@@ -39,10 +39,15 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every file the process writes from now on (atomic writes, new files, a folder's files)."""
     written: list[str] = []
     real_write, real_new, real_folder = fileio.atomic_write_bytes, fileio.write_new, fileio.write_folder
+    real_stage = fileio.stage
 
     def write(path, data, **kw):  # type: ignore[no-untyped-def]
         written.append(str(path))
         return real_write(path, data, **kw)
+
+    def stage(path, data):  # type: ignore[no-untyped-def]  # a file given two names: state.toml and its snapshot
+        written.append(str(path))
+        return real_stage(path, data)
 
     def new(path, data, **kw):  # type: ignore[no-untyped-def]
         written.append(str(path))
@@ -53,6 +58,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return real_folder(path, pages)
 
     monkeypatch.setattr(fileio, "atomic_write_bytes", write)
+    monkeypatch.setattr(fileio, "stage", stage)
     monkeypatch.setattr(fileio, "write_new", new)
     monkeypatch.setattr(fileio, "write_folder", folder)
     return written

@@ -12,6 +12,9 @@ Crash safety rests on one order of writes, each atomic or append-only with fsync
    deadline filled the open requests: *the commit point*;
 3. its ``snapshot`` line in ``log``, ``state.toml``, ``pending``, the record of the step's reports last.
 
+``state.toml`` is the snapshot's file: its bytes are written once, beside it, linked as the
+snapshot at 2. and renamed onto ``state.toml`` at 3. (ruling 390).
+
 A run killed anywhere is finished by the next one: archived-but-unapplied files are applied, and
 the outputs of the latest snapshot are re-derived (the engine is pure) and rewritten. No file is
 lost or applied twice, and the result is byte for byte that of an uninterrupted run. See
@@ -58,7 +61,7 @@ from .intake import Intake, Rejection, inbox_files
 from .ledger import Archived, Ledger, keep_reading, log, log_lost, log_size, sha256
 from .notices import game_path, in_inbox, kept_name, move, settle_inbox, who_gets, write_receipts
 from .notices import waiting as notices_waiting
-from .outputs import Timings, clock, repair_record, write_outputs
+from .outputs import Timings, clock, edited_in_place, repair_record, same_file, write_outputs
 from .receipts import (
     dropped_text,
     replaced_answers,
@@ -66,7 +69,7 @@ from .receipts import (
     unusable_for,
 )
 from .setaside import complete_rollback
-from .settle import locked
+from .settle import Settled, locked
 
 # --- snapshots this process wrote or read --------------------------------------------------------
 
@@ -167,13 +170,17 @@ class RunResult:
 class Run:
     """One adjudication of one game folder, under its lock."""
 
-    def __init__(self, gd: GameDir, *, templates_dir: Path | None = None, board: Board | None = None) -> None:
+    def __init__(self, gd: GameDir, *, templates_dir: Path | None = None, board: Board | None = None,
+                 settled: Settled | None = None) -> None:  # fmt: skip
         self.gd, self.folder = gd, Folder(gd)
         self.templates_dir, self.board = templates_dir, board  # None: each state's own map (state.board())
         self.timings = Timings()
         self.outcome: Outcome | None = None  # of the latest step applied by this run
         self.first_written = False  # this run resolved the game's first step (snapshot 0000)
-        self.ledger = Ledger.read(gd.root)  # a cut last line is not read; the next line appended ends it
+        # What settling read under this lock, while the log is as it was then (a cut last line is not read).
+        fresh = settled if settled is not None and settled.log_size == log_size(gd.root) else None
+        self.settled_numbers = fresh.numbers if fresh else None
+        self.ledger = fresh.ledger if fresh else Ledger.read(gd.root)
         self.read_back: dict[str, Understood] = {}  # files this run archived, as intake read them back
         self.in_force: dict[str, list[str]] | None = None  # the keys in force, as this run's intake read game.toml
         self.texts: dict[int, str] = {}  # snapshot number -> its text, as this run read or wrote it
@@ -185,18 +192,25 @@ class Run:
 
         :raises CorruptFolder: when ``state.toml`` or a snapshot disagrees with the others.
         """
+        numbers, self.settled_numbers = self.settled_numbers, None
         if self.ledger.rollback is not None and not self.ledger.rollback_done:
             complete_rollback(self.folder, self.ledger)
+            numbers = None  # moved aside
         # The temporary files of a killed run were swept by settle, under the lock this run holds (locked()).
-        numbers = self.folder.numbers()
+        if numbers is None:
+            numbers = self.folder.numbers()
         if not numbers:
             return self._first()
         n = numbers[-1]
         text = self._snapshot_text(n)
-        snap = snapshot_of(text, where=str(self.folder.snapshot_path(n)))
-        _sweep(self.folder.report_dir(snap), "**/")
         logged = self.ledger.snapshot_line(n)
-        self._check_log(numbers, logged, text, snap.applied)
+        try:
+            snap = snapshot_of(text, where=str(self.folder.snapshot_path(n)))
+            self._check_log(numbers, logged, text, snap.applied)
+        except CorruptFolder as e:
+            raise edited_in_place(self.folder, n, text, self.ledger) or e from None
+        if (rendered := self.folder.report_dir(snap)).is_dir():  # a step's pages, with templates or by an older Maester
+            _sweep(rendered, "**/")
         try:
             current = self.gd.state_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
@@ -343,14 +357,20 @@ class Run:
     # --- writing --------------------------------------------------------------------------------
 
     def commit(self, outcome: Outcome) -> None:
-        """Write the snapshot (the commit point), log it, then its outputs."""
+        """Write the snapshot (the commit point), log it, then its outputs; the snapshot's bytes are
+        written once, beside ``state.toml``, linked as the snapshot, renamed onto it last (ruling 390)."""
         text = outcome.snapshot.to_toml()
-        fileio.atomic_write_text(self.folder.snapshot_path(outcome.snapshot.number), text)
-        self.texts[outcome.snapshot.number] = text
-        _remember(outcome.snapshot, text)
-        self._log_snapshot(outcome.snapshot, text)
-        write_outputs(self.folder, outcome, text, ledger=self.ledger, templates_dir=self.templates_dir, timings=self.timings,
-                      in_force=self.in_force)  # fmt: skip
+        data = text.encode("utf-8")
+        staged = fileio.stage(self.gd.state_file, data)
+        try:
+            fileio.link_staged(staged, self.folder.snapshot_path(outcome.snapshot.number), data)
+            self.texts[outcome.snapshot.number] = text
+            _remember(outcome.snapshot, text)
+            self._log_snapshot(outcome.snapshot, text)
+            write_outputs(self.folder, outcome, text, ledger=self.ledger, templates_dir=self.templates_dir,
+                          timings=self.timings, in_force=self.in_force, staged=staged)  # fmt: skip
+        finally:
+            fileio.remove_temp(staged)  # gone once placed; else not left for a sweep
 
     def _log_snapshot(self, snap: Snapshot, text: str) -> None:
         entry = {"action": "snapshot", "number": snap.number, "sha256": sha256(text.encode()),
@@ -421,10 +441,11 @@ class Run:
                              board=self.board, rule=rule, leaving=leaving)  # fmt: skip
             text = outcome.snapshot.to_toml()
             if text != stored:
+                both = " and state.toml, one file changed in place (ruling 390)" if same_file(path, self.gd.state_file) else ""
                 if stored is not None:
                     os.replace(path, path.with_name(path.name + ".damaged"))
                 self.commit(outcome)
-                chk.notes.append(f"rebuilt states/{n:04d}.toml" + (f" (the damaged one is {path.name}.damaged)" if stored else ""))
+                chk.notes.append(f"rebuilt states/{n:04d}.toml{both}" + (f" (the damaged one is {path.name}.damaged)" if stored else ""))
             elif note := repair_record(self.folder, outcome, ledger=self.ledger):
                 chk.notes.append(note)
             prev, base, prev_text = outcome.snapshot, outcome.snapshot.state, text
@@ -602,9 +623,9 @@ def adjudicate(root: str | Path, files: Iterable[str | Path] = (), *, deadline: 
     check_writable(gd.root)
     for d in ("inbox", "archive", "reports", "states"):
         gd.folder(d).mkdir(exist_ok=True)
-    with locked(gd):
+    with locked(gd) as settled:
         before = log_size(gd.root)
-        run = Run(gd, templates_dir=Path(templates_dir) if templates_dir else None)
+        run = Run(gd, templates_dir=Path(templates_dir) if templates_dir else None, settled=settled)
         result = run.go([Path(f) for f in files], deadline=deadline, inbox=inbox, now=now)
         if log_size(gd.root) != before:  # a run that wrote nothing leaves the folder as it was
             keep_reading(gd.root)  # the next command reads the log on from here
@@ -634,7 +655,13 @@ def status(root: str | Path, *, now: datetime | None = None) -> dict[str, Any]:
     if not numbers:
         state = gd.load_state()
         return pending_view(Snapshot(-1, state), gd.info().id) | {"snapshot": -1, "label": "not adjudicated yet"}
-    snap = folder.read_snapshot(numbers[-1])
+    n = numbers[-1]
+    try:
+        snap = folder.read_snapshot(n)
+    except CorruptFolder as e:
+        raise edited_in_place(folder, n, "") or e from None
+    if edited := edited_in_place(folder, n, folder.snapshot_path(n).read_text(encoding="utf-8")):
+        raise edited  # ruling 98: state.toml edited, and its snapshot with it
     try:
         current = gd.state_file.read_text(encoding="utf-8")
     except PermissionError as e:

@@ -629,7 +629,12 @@ def snapshot_numbers(states: Path) -> list[int]:
         names = os.listdir(states)
     except (FileNotFoundError, NotADirectoryError):
         return []
-    return sorted(int(n[:4]) for n in names if len(n) == 9 and n.endswith(".toml") and _DIGITS.issuperset(n[:4]))
+    return numbers_in(names)
+
+
+def numbers_in(names: list[str] | None) -> list[int]:
+    """:func:`snapshot_numbers` of the names a listing of ``states/`` gave (``None``: no folder)."""
+    return sorted(int(n[:4]) for n in names or () if len(n) == 9 and n.endswith(".toml") and _DIGITS.issuperset(n[:4]))
 
 
 def in_force(ledger: Ledger, numbers: list[int]) -> list[int]:

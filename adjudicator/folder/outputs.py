@@ -18,8 +18,8 @@ from ..engine.ahead import Upcoming, upcoming
 from ..game.board import Board
 from ..util import fileio
 from . import audit, registry
-from .audit import Check, Folder, Outcome, write_pending
-from .ledger import Ledger
+from .audit import Check, CorruptFolder, Folder, Outcome, write_pending
+from .ledger import Ledger, sha256
 from .receipts import accepted_receipt, replaced_answers
 from .stepreports import StepReportsError, folder_done, read_record, record_bytes, record_name, render_pages
 
@@ -43,14 +43,19 @@ def clock() -> float:
 
 
 def write_outputs(folder: Folder, outcome: Outcome, text: str, *, ledger: Ledger, templates_dir: Path | None,
-                  timings: Timings, in_force: Mapping[str, list[str]] | None = None) -> None:  # fmt: skip
+                  timings: Timings, in_force: Mapping[str, list[str]] | None = None,
+                  staged: Path | None = None) -> None:  # fmt: skip
     """``state.toml``, ``pending``, then the step's record of its reports (:mod:`.stepreports`), whose
     existence marks the step complete; with the moderator's templates, the pages rendered with them
     first, into the step's folder whole at once (ruling 453). ``in_force``: the keys in force as this
-    run read ``game.toml`` (:func:`.registry.in_force`; read again when ``None``)."""
+    run read ``game.toml`` (:func:`.registry.in_force`; read again when ``None``). ``staged``: ``text``
+    written already beside ``state.toml`` (:func:`fileio.stage`), renamed onto it here."""
     t0 = clock()
     snap = outcome.snapshot
-    fileio.atomic_write_text(folder.gd.state_file, text)
+    if staged is not None:
+        fileio.place(staged, folder.gd.state_file)
+    else:
+        fileio.atomic_write_text(folder.gd.state_file, text)
     record = step_record(folder.root, outcome, ledger=ledger, in_force=in_force)
     t1 = clock()
     pages = render_pages(snap.state, read_record(record, where="the record"), templates_dir=templates_dir) \
@@ -124,3 +129,26 @@ def repair_record(folder: Folder, outcome: Outcome, *, ledger: Ledger) -> str | 
         os.replace(path, path.with_name(path.name + ".damaged"))
     fileio.atomic_write_bytes(path, fresh)
     return f"rebuilt reports/{path.name}" + (f" (the damaged one is {path.name}.damaged)" if stored is not None else "")
+
+
+def edited_in_place(folder: Folder, n: int, text: str, ledger: Ledger | None = None) -> CorruptFolder | None:
+    """The error to give when ``state.toml`` and snapshot ``n`` (holding ``text``), one file, were changed
+    in place (ruling 390): the same file, of other bytes than the log records; else ``None``."""
+    if not same_file(folder.gd.state_file, folder.snapshot_path(n)):
+        return None
+    logged = (ledger or Ledger.read(folder.gd.root)).snapshot_line(n)
+    if logged is None or logged.get("sha256") == sha256(text.encode()):
+        return None  # unlogged (a log cut short says so itself) or as logged
+    root = folder.gd.root
+    return CorruptFolder(f"{folder.gd.state_file} was changed in place (damaged or edited), and with it "
+                         f"states/{n:04d}.toml, the same file (ruling 390): it is not the snapshot the log records; "
+                         f"check the game with 'maester replay {root}' and rebuild both with "
+                         f"'maester replay --repair {root}'")  # fmt: skip
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two names are one file (``state.toml`` and its snapshot, ruling 390); False when either is missing."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False

@@ -26,62 +26,91 @@ the work to the next command.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..util import fileio
 from ..util.maildir import sweep_dead
 from . import mailstore
 from .gamedir import GameDir, GameDirError
-from .ledger import Ledger, log_lost, snapshot_numbers
+from .ledger import Ledger, log_lost, log_size, numbers_in, snapshot_numbers
 
 # The folders a command writes in with atomic writes (a temporary file beside the target).
 WRITTEN = ("", "states", "archive", "reports", "inbox", "refused", "refused/files", "mailbox/refused")
 MAILBOX_TMP = "mailbox/tmp"  # where maester deliver writes a message before its commit point (a Maildir's tmp/)
 
 
+@dataclass
+class Settled:
+    """What :func:`settle` did, and what it read on the way: the log's ledger and the snapshot
+    numbers in ``states/`` once settled, for the command that holds the lock to go on from (a run
+    of ``maester adjudicate`` reads them first, and would read them again)."""
+
+    done: list[str]
+    ledger: Ledger
+    numbers: list[int]
+    log_size: int  # of the log the ledger read to its end: a command that logged since reads it on
+
+
 def settle(gd: GameDir) -> list[str]:
     """Finish or undo what a killed command left (see the module's doc); the caller holds the lock.
     Returns what it did, one line each (nothing when there was nothing to do)."""
+    return settled(gd).done
+
+
+def settled(gd: GameDir) -> Settled:
+    """:func:`settle`, with the ledger and snapshot numbers it read (see :class:`Settled`)."""
     root = gd.root
     ledger = Ledger.read(root)
-    numbers = snapshot_numbers(gd.folder("states"))
+    size = log_size(root)
+    states, reports = gd.folder("states"), gd.folder("reports")
+    listed = {states: _names(states), reports: _names(reports)}  # each listed once, for its numbers and its sweep
+    numbers = numbers_in(listed[states])
     if log_lost(root, ledger, numbers) is not None:
-        return []  # nothing is finished on a log cut short: the command names what it lacks
+        return Settled([], ledger, numbers, size)  # nothing is finished on a log cut short: the command names what it lacks
     done: list[str] = []
     if ledger.rollback is not None and not ledger.rollback_done:
         from .audit import Folder  # the rollback's own code: loaded only when one is left half done
         from .setaside import complete_rollback
 
         complete_rollback(Folder(gd), ledger)
+        size = -2  # its lines logged: read again by the next reader
         done.append(f"finished the rollback to snapshot {int(ledger.rollback['to']):04d} that a killed command began")
-        numbers = snapshot_numbers(gd.folder("states"))
+        listed = {}  # moved: listed again
+        numbers = snapshot_numbers(states)
     mailstore.settle(root, ledger.mail)
     folders = [root / name for name in WRITTEN] + mailstore.temp_folders(root, ledger.mail)
     if numbers:  # the latest step's report folder: a run finishing it writes its files one by one
-        prefix, reports = f"{numbers[-1]:04d}-", gd.folder("reports")
-        with contextlib.suppress(FileNotFoundError, NotADirectoryError):  # listed, not globbed: a long game has many
-            for name in os.listdir(reports):
-                if name.startswith(prefix):
-                    folders += [reports / name, reports / name / "receipts"]
-    swept = [name for folder in folders for name in fileio.sweep_temp(folder)] + sweep_dead(root / MAILBOX_TMP)
+        prefix = f"{numbers[-1]:04d}-"
+        for name in (listed[reports] if reports in listed else _names(reports)) or ():  # listed, not globbed: a long game has many
+            if name.startswith(prefix):
+                folders += [reports / name, reports / name / "receipts"]
+    swept = [name for folder in folders for name in fileio.sweep_temp(folder, names=listed.get(folder))]
+    swept += sweep_dead(root / MAILBOX_TMP)
     if swept:
         done.append(f"removed {len(swept)} temporary file(s) a killed command left")
-    return done
+    return Settled(done, ledger, numbers, size)
+
+
+def _names(folder: Path) -> list[str] | None:
+    """The names in ``folder``; ``None`` when it is missing or no folder."""
+    try:
+        return os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
 
 
 @contextmanager
-def locked(gd: GameDir, *, timeout: float = 0.0) -> Iterator[None]:
-    """Hold the folder's lock (:meth:`GameDir.lock`) with the folder settled first.
+def locked(gd: GameDir, *, timeout: float = 0.0) -> Iterator[Settled]:
+    """Hold the folder's lock (:meth:`GameDir.lock`) with the folder settled first; gives what settling read.
 
     :raises GameLocked: when another command still holds the lock after ``timeout`` seconds.
     """
     with gd.lock(timeout=timeout):
-        settle(gd)
-        yield
+        yield settled(gd)
 
 
 def tidy(root: str | Path) -> list[str]:

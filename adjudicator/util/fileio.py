@@ -5,6 +5,9 @@ Durability (fsync of the file and its folder) is the default. A process that wri
 disposable folders, such as a simulated game or a benchmark, may give it up with :func:`relaxed`:
 the writes stay atomic, only the wait for the disk goes.
 
+A file wanted under two names (``state.toml``, a copy of the newest snapshot) is written once and
+linked (:func:`stage`, :func:`link_staged`, :func:`place`).
+
 A new folder of many files (a step's reports) is written in a temp folder beside it and renamed
 once (:func:`write_folder`): atomic as a whole, with one rename instead of one per file.
 """
@@ -58,6 +61,19 @@ def _sync(fd: int) -> None:
 def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` atomically (same-folder temp file + rename)."""
     path = Path(path)
+    tmp = _staged(path, data)
+    try:
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _staged(path: Path, data: bytes) -> Path:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except FileNotFoundError:  # the folder is new: made here, not checked before every write
@@ -68,14 +84,38 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
             f.write(data)
             f.flush()
             _sync(f.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    _fsync_dir(path.parent)
+    return Path(tmp)
+
+
+def stage(path: Path, data: bytes) -> Path:
+    """The first half of an atomic write of ``path``: ``data`` in a new temporary file beside it
+    (``.NAME.XXXXXXXX.tmp``, mode 0600), on the disk; its path. :func:`place` finishes the write; a
+    process killed before leaves the temporary file, which a sweep removes (:func:`sweep_temp`)."""
+    return _staged(Path(path), data)
+
+
+def place(staged: Path, path: Path) -> None:
+    """The second half of an atomic write: the file :func:`stage` wrote for ``path`` renamed onto it."""
+    os.replace(staged, path)
+    _fsync_dir(Path(path).parent)
+
+
+def link_staged(staged: Path, path: Path, data: bytes) -> None:
+    """Give the file :func:`stage` wrote (holding ``data``) a second name, ``path``, in another folder of
+    the same game folder, atomically and on the disk: one file, two names, its bytes written once
+    (``state.toml`` and the newest snapshot). A later rename onto either name replaces that name
+    only. Where there are no hard links (a file system without them, another device) or ``path``
+    exists already, ``data`` is written to ``path`` atomically instead, as a file of its own."""
+    try:
+        os.link(staged, path)
+    except OSError:  # EPERM, EXDEV, EMLINK, ENOTSUP, EEXIST, ENOENT (a new folder): the plain write
+        atomic_write_bytes(path, data)
+        return
+    _fsync_dir(Path(path).parent)
 
 
 def write_new(path: Path, data: bytes, *, mode: int = 0o600) -> None:
@@ -167,12 +207,14 @@ def is_temp_name(name: str) -> bool:
     return name.startswith(".") and name[1:].endswith(".tmp")
 
 
-def sweep_temp(folder: Path) -> list[str]:
-    """Remove the temporary files and folders a killed process left in ``folder`` (not below it); their names."""
-    try:
-        names = os.listdir(folder)  # one listing of names, no pattern matched per name
-    except (FileNotFoundError, NotADirectoryError):
-        return []
+def sweep_temp(folder: Path, *, names: list[str] | None = None) -> list[str]:
+    """Remove the temporary files and folders a killed process left in ``folder`` (not below it); their
+    names. ``names``: the folder's names as the caller listed them a moment ago (listed here when ``None``)."""
+    if names is None:
+        try:
+            names = os.listdir(folder)  # one listing of names, no pattern matched per name
+        except (FileNotFoundError, NotADirectoryError):
+            return []
     # is_temp_name, inline: a folder of a long game holds a thousand names, nearly none a dot's
     found = [n for n in names if n[:1] == "." and len(n) > 4 and n.endswith(".tmp")]
     for name in found:
