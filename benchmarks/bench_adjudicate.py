@@ -43,6 +43,7 @@ from adjudicator.folder import batch
 from adjudicator.folder.intake import Intake
 from adjudicator.reports.report import render_reports, render_step_map
 from adjudicator.robots.demo import new_sample_game, sample_dir, sample_plan
+from adjudicator.seals import sshsig
 from adjudicator.turnfile.parser import parse_turn_file
 from adjudicator.util import fileio
 
@@ -56,7 +57,10 @@ Timings = dict[str, float]
 
 
 def run(parts: Parts, *args: Any, **kwargs: Any) -> tuple[Any, float, Timings]:
-    """One ``batch.adjudicate`` (timed by ``parts``): its result, seconds, and seconds per part."""
+    """One ``batch.adjudicate`` (timed by ``parts``): its result, seconds, and seconds per part. Every
+    replay gives it the sample's same sealed files: the seals this process found to hold are
+    forgotten first, so that each run checks its seals in full, as a moderator's command does."""
+    getattr(sshsig, "forget_verified", lambda: None)()  # (a tree from before the seals were kept has none)
     before = dict(parts.spent)
     start = time.perf_counter()
     result = batch.adjudicate(*args, **kwargs)

@@ -56,6 +56,7 @@ from adjudicator.cli import main as maester
 from adjudicator.folder import batch, intake, ledger, ledger_index, registry
 from adjudicator.game import boxes
 from adjudicator.robots import simulate as sim
+from adjudicator.seals import sshsig
 
 GOAL_RATIO = 1.2  # late over early, CPU time per step (flat within a shared machine's noise)
 EDGE = 5  # rounds at each end compared
@@ -86,6 +87,7 @@ def forget_everything() -> None:
             forget()
         else:
             getattr(module, kept).clear()
+    getattr(sshsig, "forget_verified", lambda: None)()  # the seals found to hold (a tree before them keeps none)
 
 
 def lines_read() -> int:

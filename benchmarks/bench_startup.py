@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from adjudicator.folder import batch, registry, stepreports
 from adjudicator.folder.gamedir import create_game
 from adjudicator.game.commands import from_dict
-from adjudicator.seals import seal
+from adjudicator.seals import seal, sshsig
 from adjudicator.seals.keys import generate
 from adjudicator.turnfile.printer import format_command
 
@@ -75,9 +75,19 @@ def timed(argv: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
+def forget_seals() -> None:
+    """Forget the seals this process found to hold: every copy of the folder holds the same sealed
+    files, and a new process checks each one (a tree from before the seals were kept has none)."""
+    forget = getattr(sshsig, "forget_verified", None)
+    if forget is not None:
+        forget()
+
+
 def in_process(folder: Path) -> float:
-    """One adjudication in this (warm) process, the snapshot read from its text as a new process reads it."""
+    """One adjudication in this (warm) process, the snapshot read from its text as a new process reads
+    it, and each seal checked as a new process checks it."""
     batch._KNOWN.clear()
+    forget_seals()
     start = time.perf_counter()
     batch.adjudicate(folder)
     return time.perf_counter() - start
@@ -102,11 +112,13 @@ sys.path.insert(0, sys.argv[1])
 from adjudicator.util import classcode
 classcode.install()  # as the command does
 from adjudicator.folder import batch
+from adjudicator.seals import sshsig
 copies = [Path(sys.argv[2] + str(i)) for i in range(int(sys.argv[3]))]
 for copy in copies:
     shutil.copytree(sys.argv[2], copy)
 for copy in copies:
     batch._KNOWN.clear()
+    getattr(sshsig, "forget_verified", lambda: None)()  # each copy's seals checked, as a new process does
     batch.adjudicate(copy)
 """
 

@@ -407,3 +407,22 @@ def test_a_seal_checked_again_gives_the_same_answer_and_a_changed_text_still_fai
     assert len(worked) == 2
     other = armour_of(seal.sign(TURN, OTHER_KEY))
     assert seal.verify(TURN, other).key.fingerprint != FINGERPRINT and len(worked) == 3
+
+
+def test_seals_forgotten_are_checked_in_full_again(monkeypatch: pytest.MonkeyPatch):
+    """What a benchmark or a long-lived process forgets (``forget_verified``) is checked again, as a
+    new process checks it."""
+    sealed = seal.sign(TURN, KEY)
+    armour = armour_of(sealed)
+    first = seal.verify(TURN, armour)
+    worked: list[bytes] = []
+    real = sshsig._verified
+
+    def counting(message: bytes, armoured: str, namespace: str) -> sshsig.Signature:
+        worked.append(message)
+        return real(message, armoured, namespace)
+
+    monkeypatch.setattr(sshsig, "_verified", counting)
+    sshsig.forget_verified()
+    assert seal.verify(TURN, armour) == first and len(worked) == 1
+    assert seal.verify(TURN, armour) == first and len(worked) == 1  # kept again once it held
