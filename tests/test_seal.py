@@ -385,12 +385,8 @@ def test_non_ed25519_keys_are_refused_clearly(tmp_path: Path, kind: str, name: s
 # --- a seal checked again -----------------------------------------------------------------------
 
 
-def test_a_seal_checked_again_gives_the_same_answer_and_a_changed_text_still_fails(monkeypatch: pytest.MonkeyPatch):
-    """A turn's seal is checked at intake and again when its archived bytes are read back: the second
-    check of the very same bytes is not worked out again, and any other bytes are checked in full."""
-    sealed = seal.sign(TURN, KEY)
-    armour = armour_of(sealed)
-    first = seal.verify(TURN, armour)
+def _checks_worked_from_now(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """The messages whose seal is worked out in full from now on (not answered from those kept)."""
     worked: list[bytes] = []
     real = sshsig._verified
 
@@ -399,6 +395,15 @@ def test_a_seal_checked_again_gives_the_same_answer_and_a_changed_text_still_fai
         return real(message, armoured, namespace)
 
     monkeypatch.setattr(sshsig, "_verified", counting)
+    return worked
+
+
+def test_a_seal_checked_again_gives_the_same_answer_and_a_changed_text_still_fails(monkeypatch: pytest.MonkeyPatch):
+    """A turn's seal is checked at intake and again when its archived bytes are read back: the second
+    check of the very same bytes is not worked out again, and any other bytes are checked in full."""
+    armour = armour_of(seal.sign(TURN, KEY))
+    first = seal.verify(TURN, armour)
+    worked = _checks_worked_from_now(monkeypatch)
     assert seal.verify(TURN, armour) == first and worked == [], "the same bytes: the same answer"
     with pytest.raises(BadSignature):
         seal.verify(TURN.replace("throne 3", "throne 4"), armour)
@@ -412,17 +417,9 @@ def test_a_seal_checked_again_gives_the_same_answer_and_a_changed_text_still_fai
 def test_seals_forgotten_are_checked_in_full_again(monkeypatch: pytest.MonkeyPatch):
     """What a benchmark or a long-lived process forgets (``forget_verified``) is checked again, as a
     new process checks it."""
-    sealed = seal.sign(TURN, KEY)
-    armour = armour_of(sealed)
+    armour = armour_of(seal.sign(TURN, KEY))
     first = seal.verify(TURN, armour)
-    worked: list[bytes] = []
-    real = sshsig._verified
-
-    def counting(message: bytes, armoured: str, namespace: str) -> sshsig.Signature:
-        worked.append(message)
-        return real(message, armoured, namespace)
-
-    monkeypatch.setattr(sshsig, "_verified", counting)
+    worked = _checks_worked_from_now(monkeypatch)
     sshsig.forget_verified()
     assert seal.verify(TURN, armour) == first and len(worked) == 1
     assert seal.verify(TURN, armour) == first and len(worked) == 1  # kept again once it held
