@@ -237,3 +237,50 @@ the_reach = { units = ["tyrell knight"], order = "support+0" }
     b.run(deadline=True)
     assert b.done and b.of(SupportDeclared)[0].side == ""
     assert b.of(CombatResolved)[0].attacker_total == 2 + 0  # the weakest card is the default: Catelyn Stark
+
+
+def _support_asked(b, house):
+    [req] = [r for r in b.requests() if r.kind == "support"]
+    assert req.house == house
+    return req
+
+
+def _offered(area, origin, *sides):
+    return tuple(Support(side=s, combat_area=area, origin=origin) for s in sides)
+
+
+def test_R173_a_supporter_is_asked_with_each_side_it_may_support_and_what_it_would_add(battle):
+    import re
+
+    state = duel("stark", "lannister", attack=("knight",), defend=("footman",), areas="""
+the_reach = { units = ["tyrell knight"], order = "support+0" }
+""")
+    b = battle(state, everyone(state, "stark"))
+    b.run()
+    req = _support_asked(b, "tyrell")
+    assert re.fullmatch(r"r1\.\w+\.\d+\.support\.tyrell", req.key)  # as pending.json names it
+    assert req.prompt == ("support from The Reach in the combat in Kingswood (Stark attacks Lannister): "
+                          "attacker, defender or none")
+    assert req.context == {"combat_area": "kingswood", "support_area": "the_reach", "attacker": "stark",
+                           "defender": "lannister", "strength": {"attacker": 2, "defender": 2}}
+    assert req.options == _offered("kingswood", "the_reach", "attacker", "defender", "none")
+    assert req.default == req.options[-1]  # no one (R173)
+
+
+def test_R177_R184_a_combatants_own_support_order_is_offered_only_its_own_side_or_no_one(battle):
+    state = duel("stark", "lannister", attack=("knight",), defend=("footman",), areas="""
+the_reach = { units = ["lannister knight"], order = "support+0" }
+""")
+    b = battle(state, everyone(state, "stark"))
+    b.run()
+    assert _support_asked(b, "lannister").options == _offered("kingswood", "the_reach", "defender", "none")
+
+
+def test_R232_a_support_order_next_to_a_neutral_force_is_offered_only_the_attacker_or_no_one(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=(), area="kings_landing", origin="kingswood",
+                 areas='kings_landing = { neutral_force = 5 }\nthe_reach = { units = ["tyrell knight"], order = "support+0" }')
+    b = battle(state, everyone(state, "stark", area="kings_landing", origin="kingswood"))
+    b.run()
+    req = _support_asked(b, "tyrell")
+    assert req.options == _offered("kings_landing", "the_reach", "attacker", "none")
+    assert "(Stark attacks The Neutral Force)" in req.prompt and req.context["defender"] == "neutral"
