@@ -287,7 +287,8 @@ def test_M048_a_commander_s_vassal_never_supports_against_its_commander(monkeypa
     battle, req = _tyrell_may_support_at_the_reach(monkeypatch, "stark")
     assert [o.side for o in req.options] == ["defender", "none"]
     battle.run([for_vassal("stark", "tyrell", Support(side="lannister"))])
-    assert any("(M048, ruling 234)" in r for r in battle.unusable("stark"))
+    assert "a commander and the vassals it commands never support against one another (M048, ruling 234)" in \
+        battle.unusable("stark")
 
 
 def test_M049_a_commander_and_its_vassals_never_raid_one_another(phases, combat):
