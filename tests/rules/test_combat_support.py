@@ -55,7 +55,8 @@ the_reach = { units = ["tyrell knight"], order = "support+0" }
 """)
     b = battle(state, everyone(state, "stark"))
     b.run(say("tyrell", Support(side="none")))
-    assert b.of(SupportDeclared)[0].side == "" and _strengths(b) == (2, 1)
+    [declared] = b.of(SupportDeclared)
+    assert (declared.side, declared.strength) == ("", 0) and _strengths(b) == (2, 1)  # no one: it adds nothing
 
 
 def test_R174_R183_support_is_the_full_strength_of_the_area_plus_one_if_special(battle):
