@@ -131,7 +131,8 @@ def test_M039_a_vassal_takes_only_vassal_tokens_and_a_player_never_does():
     step = advance(s, picks + [for_vassal("stark", "tyrell", AssignOrder(area="highgarden", token="march+1")),
                                entry("stark", AssignOrder(area="winterfell", token="vassal_march"))])
     why = reasons(step, "stark")
-    assert any("only with its vassal order tokens" in r for r in why)
+    assert ("a vassal is ordered only with its vassal order tokens: vassal march, vassal raid support, "
+            "vassal defense muster, vassal defense 3 (M039, ruling 230)") in why
     assert any("no order token 'vassal_march'" in r for r in why)
 
 
@@ -141,9 +142,16 @@ def test_M040_a_vassal_order_goes_only_on_an_area_with_its_units_and_areas_may_s
              for_vassal("stark", "tyrell", LeaveUnordered(area="highgarden")),
              entry("stark", AssignOrder(area="winterfell", token="defense+1"))]
     step = advance(s, picks + lines, deadline=lambda r: r.house != "stark")
-    assert any("(M040)" in r for r in reasons(step, "stark"))
+    assert "Tyrell has no units in Winterfell; a vassal order goes only on its own units (M040)" in reasons(step, "stark")
     revealed = of(step.events, OrdersRevealed)[0].orders
     assert revealed == (("winterfell", "stark", "defense+1"),)
+
+
+def test_ruling_233_M046_a_westeros_ban_on_one_half_of_a_vassal_token_forbids_the_token():
+    s, picks = _commanded()
+    s.restrictions = ["support"]  # Web of Lies: no support orders; Raid/Support is one
+    step = advance(s, picks + [for_vassal("stark", "tyrell", AssignOrder(area="highgarden", token="vassal_raid_support"))])
+    assert "a Westeros card forbids an order this token is this round (ruling 233, M046, M050)" in reasons(step, "stark")
 
 
 def test_M039_default_is_no_vassal_order():
