@@ -33,6 +33,16 @@ def test_M033_sets_go_to_the_highest_players_and_the_highest_takes_a_fourth_with
     assert step.requests[0].house == "baratheon" and step.requests[0].kind == "vassal_choice"
 
 
+def test_M033_M034_the_sets_are_held_in_iron_throne_order_not_by_name():
+    s = mod_game()
+    track = s.tracks["iron_throne"]
+    players = [h for h in track if h not in s.vassals]
+    s.tracks["iron_throne"] = [*reversed(players), *[h for h in track if h in s.vassals]]
+    step = advance(s, [])
+    assert step.state.vassal_sets == ["stark", "stark", "lannister", "baratheon"]
+    assert (step.requests[0].house, step.requests[0].kind) == ("stark", "vassal_choice")
+
+
 def test_M034_a_set_holder_chooses_a_vassal_nobody_commands_in_turn_order():
     s = mod_game()
     step = advance(s, _choices(s, ("baratheon", "tyrell")))
@@ -46,6 +56,22 @@ def test_M034_a_house_that_is_no_vassal_is_refused():
     s = mod_game()
     step = advance(s, _choices(s, ("baratheon", "stark")))
     assert any("is not a vassal" in r and "(M034)" in r for r in reasons(step, "baratheon"))
+
+
+def test_M034_ruling_296_each_refused_choice_names_the_vassals_still_free_word_for_word():
+    s = mod_game()
+    step = advance(s, _choices(s, ("baratheon", "tyrell")))
+    free = [v for v in step.state.turn_order() if v in step.state.vassals and v not in step.state.commanders]
+    listed = ", ".join(v.title() for v in free)
+    assert len(free) == 3
+    taken, twice, stranger = (entry("baratheon", CommandVassal(vassal="tyrell")),
+                              entry("baratheon", CommandVassal(vassal="tyrell", otherwise=("tyrell",))),
+                              entry("baratheon", CommandVassal(vassal="stark")))
+    step = advance(step.state, [taken, twice, stranger])
+    assert sorted(reasons(step, "baratheon")) == sorted([
+        f"Tyrell is commanded by Baratheon already; choose one of {listed} or pass (M034)",
+        f"none of Tyrell, Tyrell is free now; choose one of {listed} or pass (M034, ruling 296)",
+        f"Stark is not a vassal; the vassals nobody commands yet are {listed} (M034)"])
 
 
 def test_M035_a_player_who_passes_hands_the_set_to_the_next_player_below():
@@ -119,7 +145,10 @@ def test_M039_three_orders_or_a_token_twice_are_refused():
     lines = [for_vassal("stark", "tyrell", AssignOrder(area="highgarden", token="vassal_march")),
              for_vassal("stark", "tyrell", AssignOrder(area="oldtown", token="vassal_march"))]
     step = advance(s, picks + lines)
-    assert any("one token of each kind" in r for r in reasons(step, "stark"))
+    assert "a vassal's set holds one token of each kind (M039, ruling 230)" in reasons(step, "stark")
+    [refused] = [e for e in of(step.events, AnswerUnusable) if "one token of each kind" in e.reason]
+    assert refused.ids == tuple(line["id"] for line in lines)  # both lines judged, by their ids
+    assert refused.answer == "; ".join(line["text"] for line in lines)
     lines.append(for_vassal("stark", "tyrell", AssignOrder(area="oldtown", token="vassal_defense")))
     lines.append(for_vassal("stark", "tyrell", AssignOrder(area="dornish_marches", token="vassal_raid_support")))
     step = advance(s, picks + lines)
@@ -143,6 +172,7 @@ def test_M040_a_vassal_order_goes_only_on_an_area_with_its_units_and_areas_may_s
              entry("stark", AssignOrder(area="winterfell", token="defense+1"))]
     step = advance(s, picks + lines, deadline=lambda r: r.house != "stark")
     assert "Tyrell has no units in Winterfell; a vassal order goes only on its own units (M040)" in reasons(step, "stark")
+    assert [e.ids for e in of(step.events, AnswerUnusable) if "(M040)" in e.reason] == [(lines[0]["id"],)]
     revealed = of(step.events, OrdersRevealed)[0].orders
     assert revealed == (("winterfell", "stark", "defense+1"),)
 
