@@ -43,6 +43,16 @@ def test_M033_M034_the_sets_are_held_in_iron_throne_order_not_by_name():
     assert (step.requests[0].house, step.requests[0].kind) == ("stark", "vassal_choice")
 
 
+def test_M035_a_set_passed_down_keeps_the_sets_in_iron_throne_order():
+    s = mod_game()
+    track = s.tracks["iron_throne"]
+    players = [h for h in track if h not in s.vassals]
+    s.tracks["iron_throne"] = [*reversed(players), *[h for h in track if h in s.vassals]]
+    step = advance(s, [entry("stark", CommandVassal(vassal=None))])
+    assert step.state.vassal_sets == ["stark", "lannister", "lannister", "baratheon"]
+    assert (step.requests[0].house, step.requests[0].kind) == ("stark", "vassal_choice")  # its second set
+
+
 def test_M034_a_set_holder_chooses_a_vassal_nobody_commands_in_turn_order():
     s = mod_game()
     step = advance(s, _choices(s, ("baratheon", "tyrell")))
