@@ -31,7 +31,7 @@ def test_F031_a_condition_is_registered_under_one_name_once():
     before = dict(CONDITIONS)
     with pytest.raises(AssertionError, match="control_all"):
         condition("control_all", lambda state, board, house, o: True)
-    assert CONDITIONS == before  # the first registration stands
+    assert before == CONDITIONS  # the first registration stands
 
 
 # --- one area or several, controlled ---------------------------------------------------------------
