@@ -214,3 +214,34 @@ def test_R097_a_house_moved_to_the_top_shifts_the_others_down():
     assert s.tracks["kings_court"] == ["lannister", "stark", "baratheon"]
     with pytest.raises(ValueError):
         bidding.move_on_track(s, "kings_court", "stark", 4)
+
+
+def test_R107_a_wildlings_tie_break_refused_or_not_used_cites_the_wildlings_rule():
+    s = new_game(HOUSES, seed="r107")
+    order = TieBreak(order=("stark", "martell"))
+    assert bidding.check_tie_break(s, "wildlings", ["stark", "lannister"], order) == \
+        "the tie-break order names martell, not a house in this game (R107)"
+    assert bidding.not_the_tie_breaker("baratheon", "wildlings") == \
+        "Baratheon holds the Iron Throne and breaks this tie (R107)"
+    assert bidding.not_the_tie_breaker("baratheon", "fiefdoms") == \
+        "Baratheon holds the Iron Throne and breaks this tie (R084)"
+
+
+def test_R097_a_house_moved_to_the_place_it_holds_moves_nothing_and_nothing_is_told():
+    from adjudicator.game.state import Segment
+
+    s = new_game(HOUSES, seed="r097")
+    ctx = Context(s, s.board(), Segment("westeros", {}), [], False)
+    first, last = s.tracks["fiefdoms"][0], s.tracks["fiefdoms"][-1]
+    bidding.shift_on_track(ctx, "fiefdoms", last, 3, "a wildling card")
+    assert ctx.events == []
+    bidding.shift_on_track(ctx, "fiefdoms", first, 3, "a wildling card")
+    assert [(e.track, e.order[-1], e.cause) for e in ctx.events if isinstance(e, InfluenceTrackChanged)] == [
+        ("fiefdoms", first, "a wildling card")]
+
+
+def test_R097_a_move_to_a_place_off_the_track_is_refused_naming_it():
+    s = new_game(HOUSES, seed="r097")
+    with pytest.raises(ValueError, match=r"^position 4 is not on the fiefdoms track of 3 houses$"):
+        bidding.move_on_track(s, "fiefdoms", "stark", 4)
+    assert s.tracks["fiefdoms"] == new_game(HOUSES, seed="r097").tracks["fiefdoms"]
