@@ -245,3 +245,27 @@ def test_R097_a_move_to_a_place_off_the_track_is_refused_naming_it():
     with pytest.raises(ValueError, match=r"^position 4 is not on the fiefdoms track of 3 houses$"):
         bidding.move_on_track(s, "fiefdoms", "stark", 4)
     assert s.tracks["fiefdoms"] == new_game(HOUSES, seed="r097").tracks["fiefdoms"]
+
+
+def test_R084_each_tie_break_refusal_names_every_house_at_fault():
+    s = new_game(HOUSES, seed="r084")
+    tied = ["stark", "lannister"]
+    check = bidding.check_tie_break
+    assert check(s, "fiefdoms", tied, TieBreak(order=("stark", "martell", "tyrell"))) == \
+        "the tie-break order names martell, tyrell, not a house in this game (R084)"
+    assert check(s, "fiefdoms", tied, TieBreak(order=("stark", "stark", "lannister", "lannister"))) == \
+        "the tie-break order names lannister, stark more than once (R084)"
+    assert check(s, "fiefdoms", tied, TieBreak(order=())) == \
+        "the tie-break order must name stark, lannister, tied here (R084)"
+
+
+def test_R084_the_holder_is_asked_to_break_a_tie_by_default_in_the_tracks_order():
+    import re
+
+    s = clash()
+    first = advance(s, bids("iron_throne", stark=0, lannister=1, baratheon=3))
+    step = advance(first.state, bids("fiefdoms", stark=1, lannister=1, baratheon=0))
+    [req] = step.requests
+    assert re.fullmatch(r"r\d+\.westeros\.\d+\.tie_break\.baratheon", req.key)  # as pending.json names it
+    assert req.prompt.endswith(": the first named takes the better place")
+    assert req.default == TieBreak(order=tuple(step.state.tracks["fiefdoms"]), context="fiefdoms")  # as it stood
