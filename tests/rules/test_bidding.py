@@ -269,3 +269,14 @@ def test_R084_the_holder_is_asked_to_break_a_tie_by_default_in_the_tracks_order(
     assert re.fullmatch(r"r\d+\.westeros\.\d+\.tie_break\.baratheon", req.key)  # as pending.json names it
     assert req.prompt.endswith(": the first named takes the better place")
     assert req.default == TieBreak(order=tuple(step.state.tracks["fiefdoms"]), context="fiefdoms")  # as it stood
+
+
+def test_R086_R097_each_house_is_asked_for_its_bid_and_the_new_order_is_told_as_the_biddings():
+    import re
+
+    step = advance(clash())
+    assert sorted(r.house for r in step.requests) == sorted(HOUSES)
+    assert all(re.fullmatch(rf"r2\.westeros\.\d+\.bid\.{r.house}", r.key) for r in step.requests)  # as pending.json
+    step = advance(step.state, bids("iron_throne", stark=0, lannister=1, baratheon=2))
+    [changed] = [e for e in step.events if isinstance(e, InfluenceTrackChanged)]
+    assert (changed.track, changed.order, changed.cause) == ("iron_throne", ("baratheon", "lannister", "stark"), "bidding")
