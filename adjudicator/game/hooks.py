@@ -41,7 +41,6 @@ POINTS: dict[str, str] = {
     "control_changed": "what follows any change of control, before the victory check (engine/core/common.py)",
     "victory_counted": "a victory the box counts otherwise than in castles (engine/core/common.py check_victory)",
     "action_ended": "what follows the last order of the Action Phase, before its clean-up (engine/rules/action.py)",
-    "order_resolved": "what follows each order resolved in the Action Phase (engine/rules/action.py)",
     "round_advanced": "what follows the round marker's move to the next round (engine/rules/action.py)",
     "robot_mischief": "a robot's wrong or odd answer of the box's own, tried first (robots/players.py mischief)",
 }

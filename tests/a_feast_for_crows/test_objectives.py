@@ -25,6 +25,15 @@ def test_every_objective_has_its_test_here():
     assert missing == []
 
 
+def test_F031_a_condition_is_registered_under_one_name_once():
+    from adjudicator.engine.rules.objective_conditions import CONDITIONS, condition
+
+    before = dict(CONDITIONS)
+    with pytest.raises(AssertionError, match="control_all"):
+        condition("control_all", lambda state, board, house, o: True)
+    assert before == CONDITIONS  # the first registration stands
+
+
 # --- one area or several, controlled ---------------------------------------------------------------
 
 

@@ -6,7 +6,7 @@ The loans' own abilities are tested one per card in ``test_loans.py``.
 from __future__ import annotations
 
 import pytest
-from rules.helpers import answers, at_action, entry, of, phases, put, reasons, run, units  # noqa: F401
+from rules.helpers import answers, at_action, entry, march, of, phases, put, reasons, run, units  # noqa: F401
 
 from adjudicator.engine.core.bank import loan_cost
 from adjudicator.engine.core.braavos import sync_braavos
@@ -184,6 +184,22 @@ def test_M111_the_first_player_to_defeat_braavos_keeps_its_token():
     s.area_mut("braavos").units.clear()  # Stark marches on: no player controls Braavos, the token is set aside (M113)
     sync_braavos(ctx)
     assert s.braavos_token is None
+
+
+def test_M113_a_march_into_braavos_takes_the_token_at_once_and_one_leaving_it_empty_sets_it_aside():
+    s = at_action(bank_game())
+    s.step = "marches"
+    s.area_mut("braavos").neutral_force = None  # defeated in an earlier round
+    put(s, "braavosian_coastlands", "lannister", "footman", order="march+0")
+    step = run(s, *answers("lannister", march("braavosian_coastlands", ("braavos", "footman"))))
+    assert step.state.braavos_token == "lannister"
+    assert [e.house for e in of(step.events, BraavosTokenTaken)] == ["lannister"]
+    s = at_action(step.state)  # the next round's march out of Braavos
+    s.step, s.segment = "marches", None
+    put(s, "braavos", "lannister", order="march+0")
+    step = run(s, entry("lannister", march("braavos", ("norvos", "footman")), round=s.round))
+    assert units(step.state, "norvos") == ["footman"] and step.state.braavos_token is None
+    assert [e.house for e in of(step.events, BraavosTokenTaken)] == [""]  # set aside (ruling 257)
 
 
 def test_M112_the_braavos_token_takes_1_off_a_loans_cost_never_below_0_and_not_off_interest():

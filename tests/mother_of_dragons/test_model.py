@@ -64,6 +64,17 @@ def test_M097_ruling_253_no_track_move_shifts_targaryen_or_puts_another_house_in
     assert classic.tracks["fiefdoms"][-1] == "stark"
 
 
+def test_M097_without_targaryen_a_house_may_move_to_the_last_place_of_a_track():
+    from adjudicator.game.mod_setup import new_mod_game
+
+    s = new_mod_game(["stark", "lannister", "baratheon", "greyjoy"], seed="no-targaryen")
+    track = s.tracks["fiefdoms"]
+    assert "targaryen" not in track
+    top = track[0]
+    move_on_track(s, "fiefdoms", top, len(track))
+    assert s.tracks["fiefdoms"][-1] == top
+
+
 def test_M097_a_track_with_targaryen_out_of_place_breaks_the_box():
     s = game()
     s.tracks["kings_court"].remove("targaryen")

@@ -222,6 +222,17 @@ def test_M047_a_commander_that_does_not_raid_keeps_the_token_as_a_support_order(
     assert _token(step.state, "blackwater") == ("baratheon", "consolidate")
 
 
+def test_M047_the_commander_is_asked_to_raid_with_the_raid_support_order_or_keep_it_as_support(phases, combat):
+    s = _game()
+    put(s, "the_reach", "tyrell", "footman", order="vassal_raid_support")
+    put(s, "blackwater", "baratheon", "footman", order="consolidate")
+    step = run(s)
+    [asked] = [r for r in step.requests if r.kind == "raid"]
+    assert (asked.house, asked.vassal) == ("stark", "tyrell")  # its commander answers for it
+    assert asked.prompt == ("for Tyrell: raid with your Raid/Support order: name its target, or none to keep it as a "
+                            "support order (M047)")
+
+
 def test_M047_by_default_and_with_nothing_to_raid_the_token_stays_as_support(phases, combat):
     s = _game()
     put(s, "the_reach", "tyrell", "footman", order="vassal_raid_support")
@@ -276,7 +287,8 @@ def test_M048_a_commander_s_vassal_never_supports_against_its_commander(monkeypa
     battle, req = _tyrell_may_support_at_the_reach(monkeypatch, "stark")
     assert [o.side for o in req.options] == ["defender", "none"]
     battle.run([for_vassal("stark", "tyrell", Support(side="lannister"))])
-    assert any("(M048, ruling 234)" in r for r in battle.unusable("stark"))
+    assert "a commander and the vassals it commands never support against one another (M048, ruling 234)" in \
+        battle.unusable("stark")
 
 
 def test_M049_a_commander_and_its_vassals_never_raid_one_another(phases, combat):
@@ -291,7 +303,8 @@ def test_M049_a_commander_and_its_vassals_never_raid_one_another(phases, combat)
         assert "(M049, ruling 234)" in str(target_problem(s, board, raider, origin, target))
     assert target_problem(s, board, "tyrell", "the_reach", "searoad_marches") is None  # Lannister's vassal
     step = run(s, entry("stark", Raid(origin="blackwater", targets=("the_reach",))))
-    assert any("never raid one another's orders (M049, ruling 234)" in r for r in reasons(step, "stark"))
+    assert ("the order in The Reach is Tyrell's, of the same family this round: a commander and the vassals it "
+            "commands never raid one another's orders (M049, ruling 234)") in reasons(step, "stark")
 
 
 # --- the Defense 1/Muster token (M051-M053, M056) ---------------------------------------------

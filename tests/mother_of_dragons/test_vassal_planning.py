@@ -33,6 +33,26 @@ def test_M033_sets_go_to_the_highest_players_and_the_highest_takes_a_fourth_with
     assert step.requests[0].house == "baratheon" and step.requests[0].kind == "vassal_choice"
 
 
+def test_M033_M034_the_sets_are_held_in_iron_throne_order_not_by_name():
+    s = mod_game()
+    track = s.tracks["iron_throne"]
+    players = [h for h in track if h not in s.vassals]
+    s.tracks["iron_throne"] = [*reversed(players), *[h for h in track if h in s.vassals]]
+    step = advance(s, [])
+    assert step.state.vassal_sets == ["stark", "stark", "lannister", "baratheon"]
+    assert (step.requests[0].house, step.requests[0].kind) == ("stark", "vassal_choice")
+
+
+def test_M035_a_set_passed_down_keeps_the_sets_in_iron_throne_order():
+    s = mod_game()
+    track = s.tracks["iron_throne"]
+    players = [h for h in track if h not in s.vassals]
+    s.tracks["iron_throne"] = [*reversed(players), *[h for h in track if h in s.vassals]]
+    step = advance(s, [entry("stark", CommandVassal(vassal=None))])
+    assert step.state.vassal_sets == ["stark", "lannister", "lannister", "baratheon"]
+    assert (step.requests[0].house, step.requests[0].kind) == ("stark", "vassal_choice")  # its second set
+
+
 def test_M034_a_set_holder_chooses_a_vassal_nobody_commands_in_turn_order():
     s = mod_game()
     step = advance(s, _choices(s, ("baratheon", "tyrell")))
@@ -46,6 +66,22 @@ def test_M034_a_house_that_is_no_vassal_is_refused():
     s = mod_game()
     step = advance(s, _choices(s, ("baratheon", "stark")))
     assert any("is not a vassal" in r and "(M034)" in r for r in reasons(step, "baratheon"))
+
+
+def test_M034_ruling_296_each_refused_choice_names_the_vassals_still_free_word_for_word():
+    s = mod_game()
+    step = advance(s, _choices(s, ("baratheon", "tyrell")))
+    free = [v for v in step.state.turn_order() if v in step.state.vassals and v not in step.state.commanders]
+    listed = ", ".join(v.title() for v in free)
+    assert len(free) == 3
+    taken, twice, stranger = (entry("baratheon", CommandVassal(vassal="tyrell")),
+                              entry("baratheon", CommandVassal(vassal="tyrell", otherwise=("tyrell",))),
+                              entry("baratheon", CommandVassal(vassal="stark")))
+    step = advance(step.state, [taken, twice, stranger])
+    assert sorted(reasons(step, "baratheon")) == sorted([
+        f"Tyrell is commanded by Baratheon already; choose one of {listed} or pass (M034)",
+        f"none of Tyrell, Tyrell is free now; choose one of {listed} or pass (M034, ruling 296)",
+        f"Stark is not a vassal; the vassals nobody commands yet are {listed} (M034)"])
 
 
 def test_M035_a_player_who_passes_hands_the_set_to_the_next_player_below():
@@ -119,7 +155,10 @@ def test_M039_three_orders_or_a_token_twice_are_refused():
     lines = [for_vassal("stark", "tyrell", AssignOrder(area="highgarden", token="vassal_march")),
              for_vassal("stark", "tyrell", AssignOrder(area="oldtown", token="vassal_march"))]
     step = advance(s, picks + lines)
-    assert any("one token of each kind" in r for r in reasons(step, "stark"))
+    assert "a vassal's set holds one token of each kind (M039, ruling 230)" in reasons(step, "stark")
+    [refused] = [e for e in of(step.events, AnswerUnusable) if "one token of each kind" in e.reason]
+    assert refused.ids == tuple(line["id"] for line in lines)  # both lines judged, by their ids
+    assert refused.answer == "; ".join(line["text"] for line in lines)
     lines.append(for_vassal("stark", "tyrell", AssignOrder(area="oldtown", token="vassal_defense")))
     lines.append(for_vassal("stark", "tyrell", AssignOrder(area="dornish_marches", token="vassal_raid_support")))
     step = advance(s, picks + lines)
@@ -131,7 +170,8 @@ def test_M039_a_vassal_takes_only_vassal_tokens_and_a_player_never_does():
     step = advance(s, picks + [for_vassal("stark", "tyrell", AssignOrder(area="highgarden", token="march+1")),
                                entry("stark", AssignOrder(area="winterfell", token="vassal_march"))])
     why = reasons(step, "stark")
-    assert any("only with its vassal order tokens" in r for r in why)
+    assert ("a vassal is ordered only with its vassal order tokens: vassal march, vassal raid support, "
+            "vassal defense muster, vassal defense 3 (M039, ruling 230)") in why
     assert any("no order token 'vassal_march'" in r for r in why)
 
 
@@ -141,9 +181,17 @@ def test_M040_a_vassal_order_goes_only_on_an_area_with_its_units_and_areas_may_s
              for_vassal("stark", "tyrell", LeaveUnordered(area="highgarden")),
              entry("stark", AssignOrder(area="winterfell", token="defense+1"))]
     step = advance(s, picks + lines, deadline=lambda r: r.house != "stark")
-    assert any("(M040)" in r for r in reasons(step, "stark"))
+    assert "Tyrell has no units in Winterfell; a vassal order goes only on its own units (M040)" in reasons(step, "stark")
+    assert [e.ids for e in of(step.events, AnswerUnusable) if "(M040)" in e.reason] == [(lines[0]["id"],)]
     revealed = of(step.events, OrdersRevealed)[0].orders
     assert revealed == (("winterfell", "stark", "defense+1"),)
+
+
+def test_ruling_233_M046_a_westeros_ban_on_one_half_of_a_vassal_token_forbids_the_token():
+    s, picks = _commanded()
+    s.restrictions = ["support"]  # Web of Lies: no support orders; Raid/Support is one
+    step = advance(s, picks + [for_vassal("stark", "tyrell", AssignOrder(area="highgarden", token="vassal_raid_support"))])
+    assert "a Westeros card forbids an order this token is this round (ruling 233, M046, M050)" in reasons(step, "stark")
 
 
 def test_M039_default_is_no_vassal_order():

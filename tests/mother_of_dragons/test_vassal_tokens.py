@@ -32,7 +32,7 @@ def test_M054_defense_1_muster_falls_only_to_a_special_raid():
     put(s, "highgarden", "tyrell", "footman", order="vassal_defense_muster")
     put(s, "the_reach", "stark", "footman", order="raid")
     why = target_problem(s, board, "stark", "the_reach", "highgarden")
-    assert why is not None and "(M054, R136)" in why  # the expansion's own rule first (ruling 162)
+    assert why == "only a special raid may remove the Defense 1/Muster order in Highgarden, a defense order (M054, R136)"
     s.area_mut("the_reach").order = Order("stark", "raid*")
     assert target_problem(s, board, "stark", "the_reach", "highgarden") is None
 

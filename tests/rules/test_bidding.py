@@ -214,3 +214,69 @@ def test_R097_a_house_moved_to_the_top_shifts_the_others_down():
     assert s.tracks["kings_court"] == ["lannister", "stark", "baratheon"]
     with pytest.raises(ValueError):
         bidding.move_on_track(s, "kings_court", "stark", 4)
+
+
+def test_R107_a_wildlings_tie_break_refused_or_not_used_cites_the_wildlings_rule():
+    s = new_game(HOUSES, seed="r107")
+    order = TieBreak(order=("stark", "martell"))
+    assert bidding.check_tie_break(s, "wildlings", ["stark", "lannister"], order) == \
+        "the tie-break order names martell, not a house in this game (R107)"
+    assert bidding.not_the_tie_breaker("baratheon", "wildlings") == \
+        "Baratheon holds the Iron Throne and breaks this tie (R107)"
+    assert bidding.not_the_tie_breaker("baratheon", "fiefdoms") == \
+        "Baratheon holds the Iron Throne and breaks this tie (R084)"
+
+
+def test_R097_a_house_moved_to_the_place_it_holds_moves_nothing_and_nothing_is_told():
+    from adjudicator.game.state import Segment
+
+    s = new_game(HOUSES, seed="r097")
+    ctx = Context(s, s.board(), Segment("westeros", {}), [], False)
+    first, last = s.tracks["fiefdoms"][0], s.tracks["fiefdoms"][-1]
+    bidding.shift_on_track(ctx, "fiefdoms", last, 3, "a wildling card")
+    assert ctx.events == []
+    bidding.shift_on_track(ctx, "fiefdoms", first, 3, "a wildling card")
+    assert [(e.track, e.order[-1], e.cause) for e in ctx.events if isinstance(e, InfluenceTrackChanged)] == [
+        ("fiefdoms", first, "a wildling card")]
+
+
+def test_R097_a_move_to_a_place_off_the_track_is_refused_naming_it():
+    s = new_game(HOUSES, seed="r097")
+    with pytest.raises(ValueError, match=r"^position 4 is not on the fiefdoms track of 3 houses$"):
+        bidding.move_on_track(s, "fiefdoms", "stark", 4)
+    assert s.tracks["fiefdoms"] == new_game(HOUSES, seed="r097").tracks["fiefdoms"]
+
+
+def test_R084_each_tie_break_refusal_names_every_house_at_fault():
+    s = new_game(HOUSES, seed="r084")
+    tied = ["stark", "lannister"]
+    check = bidding.check_tie_break
+    assert check(s, "fiefdoms", tied, TieBreak(order=("stark", "martell", "tyrell"))) == \
+        "the tie-break order names martell, tyrell, not a house in this game (R084)"
+    assert check(s, "fiefdoms", tied, TieBreak(order=("stark", "stark", "lannister", "lannister"))) == \
+        "the tie-break order names lannister, stark more than once (R084)"
+    assert check(s, "fiefdoms", tied, TieBreak(order=())) == \
+        "the tie-break order must name stark, lannister, tied here (R084)"
+
+
+def test_R084_the_holder_is_asked_to_break_a_tie_by_default_in_the_tracks_order():
+    import re
+
+    s = clash()
+    first = advance(s, bids("iron_throne", stark=0, lannister=1, baratheon=3))
+    step = advance(first.state, bids("fiefdoms", stark=1, lannister=1, baratheon=0))
+    [req] = step.requests
+    assert re.fullmatch(r"r\d+\.westeros\.\d+\.tie_break\.baratheon", req.key)  # as pending.json names it
+    assert req.prompt.endswith(": the first named takes the better place")
+    assert req.default == TieBreak(order=tuple(step.state.tracks["fiefdoms"]), context="fiefdoms")  # as it stood
+
+
+def test_R086_R097_each_house_is_asked_for_its_bid_and_the_new_order_is_told_as_the_biddings():
+    import re
+
+    step = advance(clash())
+    assert sorted(r.house for r in step.requests) == sorted(HOUSES)
+    assert all(re.fullmatch(rf"r2\.westeros\.\d+\.bid\.{r.house}", r.key) for r in step.requests)  # as pending.json
+    step = advance(step.state, bids("iron_throne", stark=0, lannister=1, baratheon=2))
+    [changed] = [e for e in step.events if isinstance(e, InfluenceTrackChanged)]
+    assert (changed.track, changed.order, changed.cause) == ("iron_throne", ("baratheon", "lannister", "stark"), "bidding")

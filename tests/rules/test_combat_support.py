@@ -55,7 +55,8 @@ the_reach = { units = ["tyrell knight"], order = "support+0" }
 """)
     b = battle(state, everyone(state, "stark"))
     b.run(say("tyrell", Support(side="none")))
-    assert b.of(SupportDeclared)[0].side == "" and _strengths(b) == (2, 1)
+    [declared] = b.of(SupportDeclared)
+    assert (declared.side, declared.strength) == ("", 0) and _strengths(b) == (2, 1)  # no one: it adds nothing
 
 
 def test_R174_R183_support_is_the_full_strength_of_the_area_plus_one_if_special(battle):
@@ -168,7 +169,7 @@ the_reach = { units = ["lannister knight"], order = "support+0" }
 """)
     b = battle(state, everyone(state, "stark"))
     b.run(say("lannister", Support(side="stark")))
-    assert any("R184" in r for r in b.unusable("lannister"))
+    assert b.unusable("lannister") == ["no house may support its opponent against its own units (R184)"]
     assert b.asked() == [("support", "lannister")], "the request stays open"
     assert not b.of(SupportDeclared)
     b.run(say("lannister", Support(side="lannister")))
@@ -224,7 +225,8 @@ def test_R232_only_the_attacker_may_be_supported_against_a_neutral_force(battle)
                  areas='kings_landing = { neutral_force = 5 }\nthe_reach = { units = ["tyrell knight"], order = "support+0" }')
     b = battle(state, everyone(state, "stark", area="kings_landing", origin="kingswood"))
     b.run(say("tyrell", Support(side="defender")))
-    assert any("R232" in r for r in b.unusable("tyrell")) and b.asked() == [("support", "tyrell")]
+    assert b.unusable("tyrell") == ["a neutral force never receives support; only the attacker may be supported (R232)"]
+    assert b.asked() == [("support", "tyrell")]
     b.run(say("tyrell", Support(side="stark")))
     assert b.done and b.results()[0].attacker_won and b.units("kings_landing") == ["knight", "knight"]
 
@@ -237,3 +239,75 @@ the_reach = { units = ["tyrell knight"], order = "support+0" }
     b.run(deadline=True)
     assert b.done and b.of(SupportDeclared)[0].side == ""
     assert b.of(CombatResolved)[0].attacker_total == 2 + 0  # the weakest card is the default: Catelyn Stark
+
+
+def _support_asked(b, house):
+    [req] = [r for r in b.requests() if r.kind == "support"]
+    assert req.house == house
+    return req
+
+
+def _offered(area, origin, *sides):
+    return tuple(Support(side=s, combat_area=area, origin=origin) for s in sides)
+
+
+def test_R173_a_supporter_is_asked_with_each_side_it_may_support_and_what_it_would_add(battle):
+    import re
+
+    state = duel("stark", "lannister", attack=("knight",), defend=("footman",), areas="""
+the_reach = { units = ["tyrell knight"], order = "support+0" }
+""")
+    b = battle(state, everyone(state, "stark"))
+    b.run()
+    req = _support_asked(b, "tyrell")
+    assert re.fullmatch(r"r1\.\w+\.\d+\.support\.tyrell", req.key)  # as pending.json names it
+    assert req.prompt == ("support from The Reach in the combat in Kingswood (Stark attacks Lannister): "
+                          "attacker, defender or none")
+    assert req.context == {"combat_area": "kingswood", "support_area": "the_reach", "attacker": "stark",
+                           "defender": "lannister", "strength": {"attacker": 2, "defender": 2}}
+    assert req.options == _offered("kingswood", "the_reach", "attacker", "defender", "none")
+    assert req.default == req.options[-1]  # no one (R173)
+
+
+def test_R177_R184_a_combatants_own_support_order_is_offered_only_its_own_side_or_no_one(battle):
+    state = duel("stark", "lannister", attack=("knight",), defend=("footman",), areas="""
+the_reach = { units = ["lannister knight"], order = "support+0" }
+""")
+    b = battle(state, everyone(state, "stark"))
+    b.run()
+    assert _support_asked(b, "lannister").options == _offered("kingswood", "the_reach", "defender", "none")
+
+
+def test_R232_a_support_order_next_to_a_neutral_force_is_offered_only_the_attacker_or_no_one(battle):
+    state = duel("stark", "lannister", attack=("2 knights",), defend=(), area="kings_landing", origin="kingswood",
+                 areas='kings_landing = { neutral_force = 5 }\nthe_reach = { units = ["tyrell knight"], order = "support+0" }')
+    b = battle(state, everyone(state, "stark", area="kings_landing", origin="kingswood"))
+    b.run()
+    req = _support_asked(b, "tyrell")
+    assert req.options == _offered("kings_landing", "the_reach", "attacker", "none")
+    assert "(Stark attacks The Neutral Force)" in req.prompt and req.context["defender"] == "neutral"
+
+
+def test_R173_a_side_no_house_or_word_names_is_refused_and_a_house_outside_the_combat_waits(battle):
+    state = duel("stark", "lannister", attack=("knight",), defend=("footman",), areas="""
+the_reach = { units = ["tyrell knight"], order = "support+0" }
+""")
+    b = battle(state, everyone(state, "stark"))
+    b.run(say("tyrell", Support(side="baratheon")))  # for a combat of Baratheon's, maybe later
+    assert b.unusable("tyrell") == [] and b.asked() == [("support", "tyrell")]
+    b.run(say("tyrell", Support(side="nobody")))
+    assert b.unusable("tyrell") == ["unknown side 'nobody': name a house, attacker, defender or none (R173)"]
+    assert b.asked() == [("support", "tyrell")] and not b.of(SupportDeclared)
+
+
+def test_R180_a_combatants_own_support_coming_first_does_not_stop_its_refusal_of_anothers(battle):
+    state = duel("stark", "lannister", attack=("knight",), defend=("footman",), iron_throne=ORDER, areas="""
+storms_end = { units = ["stark footman"], order = "support+0" }
+the_reach = { units = ["tyrell knight"], order = "support+0" }
+""")
+    b = battle(state, everyone(state, "stark"))
+    b.run(say("stark", RefuseSupport(supporter="tyrell")), say("stark", Support(side="stark")),
+          say("tyrell", Support(side="stark")))
+    assert [d.supporter for d in b.of(SupportDeclared)] == ["stark", "tyrell"]  # Stark's own first, in turn order
+    assert [(r.house, r.supporter) for r in b.of(SupportRefused)] == [("stark", "tyrell")]
+    assert _strengths(b) == (2 + 1, 1)

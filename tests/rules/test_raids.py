@@ -69,6 +69,44 @@ def test_R131_pillage_gains_even_when_the_victim_has_no_power():
     s.houses["tyrell"].power = 0
     step = run(s, entry("lannister", Raid(origin="stoney_sept", targets=("searoad_marches",))))
     assert step.state.houses["lannister"].power == 6 and step.state.houses["tyrell"].power == 0
+    assert [(e.house, e.amount) for e in of(step.events, PowerChanged)] == [("lannister", 1)]  # Tyrell loses nothing
+
+
+def test_R131_a_victim_with_one_power_left_loses_it():
+    s = position()
+    s.houses["tyrell"].power = 1
+    step = run(s, entry("lannister", Raid(origin="stoney_sept", targets=("searoad_marches",))))
+    assert [(e.house, e.amount) for e in of(step.events, PowerChanged)] == [("lannister", 1), ("tyrell", -1)]
+    assert step.state.houses["tyrell"].power == 0
+
+
+def test_R129_a_house_is_asked_for_one_raid_with_each_orders_targets():
+    import re
+
+    step = run(position())
+    [asked] = step.requests
+    assert (asked.kind, asked.house) == ("raid", "lannister")
+    assert re.fullmatch(r"r1\.action\.\d+\.raid\.lannister", asked.key)  # as pending.json names it
+    assert asked.prompt == "resolve one of your raid orders: name the order and its target, or no effect"
+    assert asked.context == {"raid_orders": {"stoney_sept": "raid"},
+                             "targets": {"stoney_sept": ["blackwater", "searoad_marches"]}}
+
+
+def test_R129_a_raid_answer_naming_an_area_without_the_houses_own_raid_order_is_refused():
+    s = position()
+    put(s, "harrenhal", "lannister", "footman", order="support+0")  # its own order, not a raid
+    put(s, "riverrun", "stark", "footman", order="raid")  # a raid order, not its own
+    for origin, name in (("harrenhal", "Harrenhal"), ("riverrun", "Riverrun")):
+        step = run(s, entry("lannister", Raid(origin=origin, targets=(None,))))
+        assert any(e.reason.startswith(f"you have no raid order in {name} ") and "(R129, R140)" in e.reason
+                   for e in unusable(step, "lannister")), origin
+        assert token(step.state, origin) is not None and token(step.state, "stoney_sept") == "lannister raid"
+        assert [(r.kind, r.house) for r in step.requests] == [("raid", "lannister")]  # asked again
+
+
+def test_R130_a_raid_naming_its_own_area_is_refused():
+    step = run(position(), entry("lannister", Raid(origin="stoney_sept", targets=("stoney_sept",))))
+    assert [e.reason for e in unusable(step, "lannister")] == ["a raid cannot target its own area (R130)"]
 
 
 def test_R132_a_raid_on_land_cannot_raid_a_sea_area():

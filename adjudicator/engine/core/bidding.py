@@ -267,8 +267,3 @@ def best_tracks(state: GameState, house: HouseId) -> list[str]:
     """The tracks on which the house stands highest (several when its best position ties)."""
     best = min(state.position(t, house) for t in TRACKS)
     return [t for t in TRACKS if state.position(t, house) == best]
-
-
-def tie_break_default(state: GameState, track: str | None) -> list[HouseId]:
-    """The deadline default order: that track's current order, or turn order."""
-    return list(state.tracks[track]) if track in TRACKS else state.turn_order()

@@ -2,8 +2,8 @@
 
 Its own module so that :func:`adjudicator.engine.core.common.after_control_change` can run it after
 every change of control (the hook point ``control_changed``), as it runs Targaryen's loyalty
-tokens, and after each order of the Action Phase; the Iron Bank's other shared rules
-(``core/bank.py``) stand above ``common``.
+tokens: each march, combat, loan and card that may change control calls it, in the Action Phase
+as in any other; the Iron Bank's other shared rules (``core/bank.py``) stand above ``common``.
 """
 
 from __future__ import annotations
@@ -28,5 +28,4 @@ def sync_braavos(ctx: Context) -> None:
         ctx.emit(BraavosTokenTaken(house=new or ""))
 
 
-register("order_resolved", "iron_bank", sync_braavos)  # after each order of the Action Phase (M111, M113)
 register("control_changed", "iron_bank", sync_braavos)  # after any change of control (M113)

@@ -30,10 +30,7 @@ def run(ctx: Context) -> None:
     if not st.step:
         ctx.emit(PhaseStarted(round=st.round, phase="action"))
         st.step = "raids"
-    elif RESOLVE[st.step](ctx):
-        for after in hooked("order_resolved", st.box):  # Mother of Dragons: Braavos's token follows its controller (M111)
-            after(ctx)
-    else:
+    elif not RESOLVE[st.step](ctx):
         st.cycle_done = []
         if st.step in NEXT_STEP:
             st.step = NEXT_STEP[st.step]
