@@ -130,14 +130,19 @@ def _tables_entry(home: Path) -> Path:
     return next(home.glob("turnfile-*.bin"))
 
 
+def _sample_lines() -> list[str]:
+    """Every line of the sample turn files but the broken ones' (the headers and comments left out)."""
+    samples = Path(__file__).resolve().parent.parent / "samples" / "turnfiles"
+    return [ln for p in sorted(samples.glob("*.txt")) if not p.name.startswith("broken")
+            for ln in p.read_text("utf-8").splitlines() if ln.strip() and not ln.startswith(("game ", "#"))]  # fmt: skip
+
+
 def test_the_parser_loaded_from_the_cache_reads_every_sample_as_one_built_from_the_grammar(
         home: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     built = grammar.parser(None)  # builds, and stores the tables
     assert _tables_entry(home).read_bytes().startswith(b"maester-cache 1 ")
     loaded = grammar.parser(None)
-    samples = Path(__file__).resolve().parent.parent / "samples" / "turnfiles"
-    lines = [ln for p in sorted(samples.glob("*.txt")) if not p.name.startswith("broken")
-             for ln in p.read_text("utf-8").splitlines() if ln.strip() and not ln.startswith(("game ", "#"))]  # fmt: skip
+    lines = _sample_lines()
     assert len(lines) > 50
     for line in lines:
         assert loaded.parse(line, start="line") == built.parse(line, start="line"), line
@@ -180,6 +185,28 @@ def test_a_parser_entry_whose_pickle_names_anything_else_runs_nothing_and_is_bui
         assert not marker.exists()
         again = marshal.loads(_tables_entry(home).read_bytes().split(b"\n", 1)[1])
         assert again["memo"] != memo  # written again whole, from the grammar
+
+
+def test_a_lark_that_would_not_take_built_objects_gets_its_own_form_of_the_memo(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Should a later Lark's loader refuse the memo's built objects, the entry keeps Lark's own plain
+    form of them, which that loader reads: not a parser built from the grammar by every command."""
+    real = grammar._loaded
+
+    def refusing_objects(data: dict[str, Any], memo: dict[int, Any], transformer: Any) -> Any:
+        if any(not isinstance(v, dict) for v in memo.values()):
+            raise TypeError("this Lark reads only its own form of the memo")
+        return real(data, memo, transformer)
+
+    monkeypatch.setattr(grammar, "_loaded", refusing_objects)
+    built = grammar.parser(None)
+    tables = marshal.loads(_tables_entry(home).read_bytes().split(b"\n", 1)[1])
+    assert isinstance(tables["memo"], dict) and grammar.is_plain(tables)
+    entry = _tables_entry(home).read_bytes()
+    loaded = grammar.parser(None)  # read from the entry, not built again
+    assert _tables_entry(home).read_bytes() == entry
+    for line in _sample_lines():
+        assert loaded.parse(line, start="line") == built.parse(line, start="line"), line
 
 
 def test_the_rules_of_a_loaded_parser_hash_as_rules_built_in_this_process(home: Path) -> None:

@@ -11,9 +11,10 @@ out its hash in this process). Lark's own loader rebuilds the same objects field
 Python: a fifth of a command's whole start-up went there; the unpickler does it in C, five times
 faster (issue 31). Lark's own cache is a pickle of everything, which may name any function: a
 cache file here can at worst hold a wrong parser for a user who wrote it there, never run code.
-An entry is kept only when its rules and terminals serialise back, by Lark's own serialiser,
-exactly as the built parser's do; a file that does not load is ignored, and the tables are built
-from the grammar as if there were none.
+The pickle is kept only when its rules and terminals serialise back, by Lark's own serialiser,
+exactly as the built parser's do, and Lark's loader builds a parser from them; else (a later Lark)
+the memo is kept in Lark's own form, for Lark's reader. A file that does not load is ignored, and
+the tables are built from the grammar as if there were none.
 
 >>> str(parser(None).parse("Winterfell: march +1", start="line").data)
 'head_line'
@@ -59,17 +60,23 @@ def parser(transformer: Transformer[Any, Any] | None) -> Lark:
     if (body := user_cache.load(name, key)) is not None:
         try:
             saved = marshal.loads(body)
-            memo = _GrammarUnpickler(io.BytesIO(saved["memo"])).load()
-            # Lark's loader of saved tables (what its own cache and standalone use); the memo's
-            # objects are built already, and Lark's reader passes on what is no dict or list as it is.
-            load: Any = Lark._load_from_dict
-            return cast(Lark, load(saved["data"], memo, transformer=transformer))
+            memo = saved["memo"]
+            if isinstance(memo, bytes):  # the pickle of the memo's objects (else Lark's own form, for Lark to read)
+                memo = _GrammarUnpickler(io.BytesIO(memo)).load()
+            return _loaded(saved["data"], memo, transformer)
         except Exception:  # a damaged or foreign file: build the tables as if it were not there
             pass
     built = Lark(grammar_text(), transformer=transformer, **OPTIONS)
     if (body := tables_bytes(built)) is not None:
         user_cache.store(name, key, body)
     return built
+
+
+def _loaded(data: dict[str, Any], memo: dict[int, Any], transformer: Transformer[Any, Any] | None) -> Lark:
+    """Lark's loader of saved tables (what its own cache and standalone use). A memo of objects built
+    already is taken as it is: Lark's reader passes on what is neither dict nor list."""
+    load: Any = Lark._load_from_dict
+    return cast(Lark, load(data, memo, transformer=transformer))
 
 
 @cache
@@ -82,7 +89,8 @@ def tables_bytes(built: Lark) -> bytes | None:
     """The parser's tables as a cache entry's body, or ``None`` when they would not come back exactly as
     they are: the tables as :mod:`marshal` data (``None`` if they hold anything but plain data, a code
     object, say: marshal can write one), the grammar's rules and terminals as a pickle that
-    :class:`_GrammarUnpickler` reads back into objects Lark serialises exactly as the built parser's."""
+    :class:`_GrammarUnpickler` reads back into objects Lark serialises exactly as the built parser's
+    and its loader takes (else as Lark's own plain form of them)."""
     data, memo = built.memo_serialize([TerminalDef, Rule])
     data["options"] = {n: v for n, v in data["options"].items() if n not in _GIVEN_AT_LOAD}
     if not is_plain(data) or not is_plain(memo):
@@ -94,11 +102,24 @@ def tables_bytes(built: Lark) -> bytes | None:
         back = _GrammarUnpickler(io.BytesIO(out.getvalue())).load()
         faithful = {i: o.serialize() for i, o in back.items()} == memo and all(
             hash(back[i]) == hash(o) for i, o in objects.items() if isinstance(o, Rule))
-        body = marshal.dumps({"data": data, "memo": out.getvalue()})
-        faithful = faithful and marshal.loads(body)["data"] == data
+        faithful = faithful and _objects_load(data, back)
+        # A Lark whose loader would not take the objects (a later release) is given its own form of the
+        # memo: slower to read, but read, rather than the tables built again by every command.
+        tables = {"data": data, "memo": out.getvalue() if faithful else memo}
+        body = marshal.dumps(tables)
+        faithful = marshal.loads(body) == tables
     except (TypeError, ValueError, EOFError, KeyError, AttributeError, pickle.PicklingError, pickle.UnpicklingError):
         return None
     return body if faithful else None
+
+
+def _objects_load(data: dict[str, Any], memo: dict[int, Any]) -> bool:
+    """Whether this Lark's loader builds a parser from the tables and a memo of built objects."""
+    try:
+        _loaded(data, memo, None)
+    except Exception:  # any failure of Lark's: its own form of the memo is kept instead
+        return False
+    return True
 
 
 _PROTOCOL = 5
