@@ -189,6 +189,16 @@ def test_ruling_78_a_bid_the_house_cannot_pay_is_refused_and_the_next_one_is_rea
     assert [dict(e.bids)["stark"] for e in step.events if type(e).__name__ == "BidsRevealed"] == [2]
 
 
+def test_ruling_78_the_refusal_of_a_bid_the_house_cannot_pay_names_that_line_and_is_its_own():
+    """The refusal names the pool id of the very line refused (the receipt and report tell the player
+    which of its bids was not read), and only its house sees it: a bid is secret (R086)."""
+    s = attack_at(6, "silence_at_the_wall")
+    unpayable, payable = answer("stark", Bid(track="wildlings", amount=9)), answer("stark", Bid(track="wildlings", amount=2))
+    step = advance(s, [unpayable, payable, *bids(lannister=0, baratheon=0)])
+    refused = [e for e in step.events if type(e).__name__ == "AnswerUnusable"]
+    assert [(e.house, e.ids, e.visible_to) for e in refused] == [("stark", (unpayable["id"],), "stark")]
+
+
 def test_ruling_78_the_refusal_is_shown_while_waiting_and_told_once_when_the_bids_are_taken():
     s = attack_at(6, "rattleshirts_raiders")
     step = advance(s, [answer("stark", Bid(track="wildlings", amount=9)), answer("stark", Bid(track="wildlings", amount=2))])
